@@ -1,0 +1,118 @@
+/**
+ * The library's format-independent entry points: find a file's format, read,
+ * validate, inspect, convert, play and render it. The command line and the
+ * viewer are thin shells over these functions.
+ */
+import { FormatError, diagnosticFromError, isFormatError, type Diagnostic } from './binary/errors.js';
+import { detectFormat, extensionOf, formatsForExtension } from './formats/detect.js';
+import { FORMATS, getFormat } from './formats/registry.js';
+import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from './formats/types.js';
+
+export class UnknownFormatError extends Error {
+  override name = 'UnknownFormatError';
+}
+
+/** The handler for a format name; throws UnknownFormatError for names it does not know. */
+export function formatByName(name: string): FormatHandler {
+  const f = getFormat(name);
+  if (!f) {
+    throw new UnknownFormatError(`unknown format "${name}" (known: ${FORMATS.map((x) => x.name).join(', ')})`);
+  }
+  return f;
+}
+
+/** The handler for a file: `format` when given, else found from content then extension. */
+export function formatOf(bytes: Uint8Array, fileName: string, format?: string): FormatHandler {
+  if (format) return formatByName(format);
+  const f = detectFormat(bytes, fileName);
+  if (!f) throw new FormatError('unknown', 'not a file of any format sprat knows (no known magic bytes or extension)', { offset: 0 });
+  return f;
+}
+
+export interface Loaded<Doc = unknown> {
+  handler: FormatHandler<Doc>;
+  doc: Doc;
+  warnings: Diagnostic[];
+}
+
+/** Reads a document of any known format. Throws FormatError for bad input. */
+export function load(bytes: Uint8Array, fileName = '', format?: string, options?: CommandOptions): Loaded {
+  const handler = formatOf(bytes, fileName, format);
+  const warnings: Diagnostic[] = [];
+  const doc = handler.read(bytes, { warn: (d) => warnings.push(d), options });
+  return { handler, doc, warnings };
+}
+
+export interface ValidationResult {
+  format: string;
+  valid: boolean;
+  diagnostics: Diagnostic[];
+}
+
+/** Validates bytes: never throws for bad input. */
+export function validate(bytes: Uint8Array, fileName = '', format?: string, options?: CommandOptions): ValidationResult {
+  let handler: FormatHandler;
+  try {
+    handler = formatOf(bytes, fileName, format);
+  } catch (e) {
+    if (isFormatError(e)) return { format: 'unknown', valid: false, diagnostics: [diagnosticFromError(e)] };
+    throw e;
+  }
+  let diagnostics: Diagnostic[];
+  try {
+    diagnostics = handler.validate(bytes, options);
+  } catch (e) {
+    if (isFormatError(e)) diagnostics = [diagnosticFromError(e)];
+    else throw e;
+  }
+  return { format: handler.name, valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
+}
+
+/** The format a `convert` writes: `to` when given, else the contract's extension rule. */
+export function outputFormatFor(input: FormatHandler, outName: string, to?: string): FormatHandler {
+  if (to) return formatByName(to);
+  const ext = extensionOf(outName);
+  const candidates = formatsForExtension(outName);
+  if (input.extensions.includes(ext) || candidates.length > 1 || (candidates.length === 0 && ext === '')) return input;
+  if (candidates.length === 1) return candidates[0]!;
+  throw new UnknownFormatError(`cannot tell which format to write from the extension "${ext}"; use --to`);
+}
+
+/**
+ * Converts a loaded document to `target`. The same format re-encodes; other
+ * formats go through the common model. Returns the files to write (the first
+ * is OUT itself).
+ */
+export async function convert(
+  loaded: Loaded,
+  target: FormatHandler,
+  outName: string,
+  resources: ResourceLoader,
+  options: CommandOptions = {},
+): Promise<{ files: OutputFile[]; notes: string[] }> {
+  const src = loaded.handler;
+  let doc: unknown = loaded.doc;
+  const notes: string[] = [];
+  if (target !== src) {
+    if (!src.toModel) throw new UnknownFormatError(`converting from ${src.name} is not supported`);
+    if (!target.fromModel) throw new UnknownFormatError(`converting to ${target.name} is not supported`);
+    const model = await src.toModel(loaded.doc, resources, options);
+    notes.push(...(model.notes ?? []));
+    doc = await target.fromModel(model, options);
+  }
+  if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
+  if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);
+  return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };
+}
+
+export async function render(loaded: Loaded, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  const h = loaded.handler;
+  if (!h.render) throw new UnknownFormatError(`rendering ${h.name} files is not supported`);
+  return h.render(loaded.doc, options, resources);
+}
+
+export function play(loaded: Loaded, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string } {
+  const h = loaded.handler;
+  if (!h.play) throw new UnknownFormatError(`playing ${h.name} files is not supported`);
+  return h.play(loaded.doc, options);
+}

@@ -1,0 +1,77 @@
+/**
+ * The one error type every reader throws for bad input. It names the format
+ * and where the problem is: a byte offset for binary formats, a line and a
+ * column (both 1-based) for text formats.
+ */
+export interface ErrorLocation {
+  /** Byte offset into the data being read (for LZF-wrapped formats: into the decompressed data unless `reason` says otherwise). */
+  offset?: number;
+  /** 1-based line number, for text formats. */
+  line?: number;
+  /** 1-based column number, for text formats. */
+  column?: number;
+}
+
+export function describeLocation(loc: ErrorLocation): string {
+  if (loc.line !== undefined) {
+    return loc.column !== undefined ? `at line ${loc.line}, column ${loc.column}` : `at line ${loc.line}`;
+  }
+  if (loc.offset !== undefined) return `at byte ${loc.offset}`;
+  return '';
+}
+
+export class FormatError extends Error {
+  override name = 'FormatError';
+  /** Short format name (`isprite`, `cthg`, `lzf`, ...). */
+  readonly format: string;
+  /** What is wrong, without the location. */
+  readonly reason: string;
+  readonly offset?: number;
+  readonly line?: number;
+  readonly column?: number;
+
+  constructor(format: string, reason: string, loc: ErrorLocation = {}) {
+    const where = describeLocation(loc);
+    super(where ? `${reason} (${where})` : reason);
+    this.format = format;
+    this.reason = reason;
+    this.offset = loc.offset;
+    this.line = loc.line;
+    this.column = loc.column;
+  }
+
+  static atByte(format: string, reason: string, offset: number): FormatError {
+    return new FormatError(format, reason, { offset });
+  }
+
+  static atLine(format: string, reason: string, line: number, column?: number): FormatError {
+    return new FormatError(format, reason, { line, column });
+  }
+}
+
+export function isFormatError(e: unknown): e is FormatError {
+  return e instanceof FormatError;
+}
+
+/** A problem found by a validator. `message` already names the location. */
+export interface Diagnostic {
+  severity: 'error' | 'warning';
+  message: string;
+  offset?: number;
+  line?: number;
+  column?: number;
+}
+
+export function diagnostic(
+  severity: Diagnostic['severity'],
+  reason: string,
+  loc: ErrorLocation = {},
+): Diagnostic {
+  const where = describeLocation(loc);
+  return { severity, message: where ? `${reason} (${where})` : reason, ...loc };
+}
+
+/** Turns a FormatError into an error diagnostic. */
+export function diagnosticFromError(e: FormatError): Diagnostic {
+  return { severity: 'error', message: e.message, offset: e.offset, line: e.line, column: e.column };
+}

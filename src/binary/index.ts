@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './reader.js';
+export * from './writer.js';
+export * from './fixed.js';
+export * from './utf8.js';

@@ -1,0 +1,43 @@
+import * as path from 'node:path';
+import { convert, load, outputFormatFor } from '../api.js';
+import { fsResourceLoader, readFileBytes, writeFilesAtomic } from '../node/fs.js';
+import { parseArgs, UsageError, stringOption } from './args.js';
+import { allOptions, collectFormatOptions, type Command } from './command.js';
+import { reportError, resolvePath, type Io } from './io.js';
+
+export const convertCommand: Command = {
+  name: 'convert',
+  summary:
+    'Read IN and write OUT. The same format re-encodes; other formats go through the common model. OUT is written atomically; IN is never touched.',
+  usage: 'sprat convert IN OUT [--from F] [--to F] [--lzf clzf2|liblzf|best] [--endian little|big]',
+  options: [
+    { name: 'from', type: 'string', description: 'the input format (default: found from content, then extension)' },
+    { name: 'to', type: 'string', description: "the output format (default: from OUT's extension, else the input's)" },
+  ],
+  formatOptions: () => collectFormatOptions('writeOptions'),
+  async run(argv: string[], io: Io) {
+    const { positionals, options } = parseArgs(argv, allOptions(this));
+    if (positionals.length !== 2) throw new UsageError('convert takes IN and OUT');
+    const [inFile, outFile] = positionals as [string, string];
+    const inPath = resolvePath(io, inFile);
+    const outPath = resolvePath(io, outFile);
+    if (inPath === outPath) throw new UsageError('OUT must not be IN: convert never overwrites its input');
+    try {
+      const bytes = await readFileBytes(inPath);
+      const loaded = load(bytes, inFile, stringOption(options, 'from'), options);
+      for (const w of loaded.warnings) io.err(`${inFile}: warning: ${w.message}\n`);
+      const target = outputFormatFor(loaded.handler, outFile, stringOption(options, 'to'));
+      const resources = fsResourceLoader(path.dirname(inPath));
+      const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options);
+      for (const n of notes) io.err(`${inFile}: note: ${n}\n`);
+      const outDir = path.dirname(outPath);
+      const targets = files.map((f) => ({ path: path.resolve(outDir, f.name), bytes: f.bytes }));
+      if (targets.some((t) => t.path === inPath)) throw new UsageError('an output file would overwrite the input');
+      await writeFilesAtomic(targets);
+      return 0;
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      return reportError(io, e, inFile);
+    }
+  },
+};

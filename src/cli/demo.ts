@@ -1,0 +1,68 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load, render, validate } from '../api.js';
+import { fsResourceLoader, readFileBytes, writeFileAtomic } from '../node/fs.js';
+import { encodeRender, imageFormatFor } from '../render/output.js';
+import type { CommandOptions } from '../formats/types.js';
+import { parseArgs, UsageError, stringOption } from './args.js';
+import { allOptions, type Command } from './command.js';
+import type { Io } from './io.js';
+
+/** samples/demo.json: what `sprat demo` does with each bundled sample. */
+interface DemoManifest {
+  samples: { file: string; format?: string; renders?: { out: string; options: CommandOptions }[] }[];
+}
+
+export function samplesDir(): string {
+  return fileURLToPath(new URL('../../samples/', import.meta.url));
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'Inspect, validate and render every bundled sample, writing the renders to ./out (or --out DIR), and print a table.',
+  usage: 'sprat demo [--out DIR]',
+  options: [{ name: 'out', type: 'string', description: 'where to write the renders (default ./out)' }],
+  async run(argv: string[], io: Io) {
+    const { positionals, options } = parseArgs(argv, allOptions(this));
+    if (positionals.length) throw new UsageError('demo takes no files');
+    const dir = samplesDir();
+    const outDir = path.resolve(io.cwd, stringOption(options, 'out') ?? 'out');
+    const manifest = JSON.parse(await fsp.readFile(path.join(dir, 'demo.json'), 'utf8')) as DemoManifest;
+    await fsp.mkdir(outDir, { recursive: true });
+    const rows = [['sample', 'format', 'bytes', 'valid', 'warnings', 'renders']];
+    let failures = 0;
+    for (const s of manifest.samples) {
+      const file = path.join(dir, s.file);
+      const bytes = await readFileBytes(file);
+      const v = validate(bytes, file, s.format);
+      const warnings = v.diagnostics.filter((d) => d.severity === 'warning').length;
+      if (!v.valid) {
+        failures++;
+        for (const d of v.diagnostics) io.err(`${s.file}: ${d.severity}: ${d.message}\n`);
+      }
+      const made: string[] = [];
+      for (const r of s.renders ?? []) {
+        try {
+          const loaded = load(bytes, file, s.format, r.options);
+          const fmt = imageFormatFor(r.out) ?? 'png';
+          const result = await render(loaded, r.options, fsResourceLoader(path.dirname(file)));
+          await writeFileAtomic(path.join(outDir, r.out), encodeRender(result, fmt));
+          made.push(r.out);
+        } catch (e) {
+          failures++;
+          io.err(`sprat: error: ${s.file}: rendering ${r.out}: ${(e as Error).message}\n`);
+        }
+      }
+      rows.push([s.file, v.format, String(bytes.length), v.valid ? 'yes' : 'NO', String(warnings), made.join(' ') || '-']);
+    }
+    io.out(table(rows));
+    io.out(`\n${manifest.samples.length} samples; renders in ${path.relative(io.cwd, outDir) || '.'}/\n`);
+    return failures ? 1 : 0;
+  },
+};

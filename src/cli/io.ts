@@ -1,0 +1,71 @@
+import * as path from 'node:path';
+import { isFormatError } from '../binary/errors.js';
+import { UnknownFormatError } from '../api.js';
+import { UsageError } from './args.js';
+
+/** What a command prints; tests capture it instead of the process streams. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  cwd: string;
+  debug: boolean;
+}
+
+export const processIo = (debug: boolean): Io => ({
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  cwd: process.cwd(),
+  debug,
+});
+
+/** An input problem (exit 1) that names the file. */
+export class FileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function resolvePath(io: Io, p: string): string {
+  return path.resolve(io.cwd, p);
+}
+
+/**
+ * Turns any thrown error into the one-line message and exit status:
+ * 2 for a wrong command line, 1 for bad input or a failed conversion.
+ */
+export function reportError(io: Io, e: unknown, file?: string): number {
+  if (e instanceof UsageError) {
+    io.err(`sprat: error: ${e.message}\n`);
+    return 2;
+  }
+  if (e instanceof FileError) {
+    io.err(`sprat: error: ${e.file}: ${e.message}\n`);
+    if (io.debug && e.stack) io.err(e.stack + '\n');
+    return 1;
+  }
+  const prefix = file ? `${file}: ` : '';
+  if (isFormatError(e) || e instanceof UnknownFormatError) {
+    io.err(`sprat: error: ${prefix}${e.message}\n`);
+    if (io.debug && e.stack) io.err(e.stack + '\n');
+    return 1;
+  }
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err.code === 'string' && typeof err.message === 'string') {
+    const what: Record<string, string> = {
+      ENOENT: 'no such file',
+      EACCES: 'permission denied',
+      EISDIR: 'is a folder, not a file',
+      ENOTDIR: 'a part of the path is not a folder',
+    };
+    io.err(`sprat: error: ${prefix}${what[err.code] ?? err.message}\n`);
+    if (io.debug && err.stack) io.err(err.stack + '\n');
+    return 1;
+  }
+  // A bug: still one line, with the stack only under --debug.
+  io.err(`sprat: error: ${prefix}internal error: ${(e as Error)?.message ?? String(e)}\n`);
+  if (io.debug && (e as Error)?.stack) io.err((e as Error).stack + '\n');
+  return 1;
+}

@@ -1,0 +1,74 @@
+import { UsageError } from './args.js';
+import type { Command } from './command.js';
+import { convertCommand } from './convert.js';
+import { demoCommand } from './demo.js';
+import { commandHelp } from './help.js';
+import { inspectCommand } from './inspect.js';
+import { processIo, reportError, type Io } from './io.js';
+import { playCommand } from './play.js';
+import { renderCommand } from './render.js';
+import { validateCommand } from './validate.js';
+import { viewCommand } from './view.js';
+import { FORMATS } from '../formats/registry.js';
+
+export const COMMANDS: Command[] = [
+  inspectCommand,
+  validateCommand,
+  convertCommand,
+  renderCommand,
+  playCommand,
+  demoCommand,
+  viewCommand,
+];
+
+export function mainHelp(): string {
+  const w = Math.max(...COMMANDS.map((c) => c.name.length));
+  return (
+    'usage: sprat COMMAND [options]\n\n' +
+    'Read, check, play, draw and convert 2D game sprite, animation and level files.\n\ncommands:\n' +
+    COMMANDS.map((c) => `  ${c.name.padEnd(w)}  ${c.usage.replace(/^sprat \S+ ?/, '')}`).join('\n') +
+    '\n\nformats: ' +
+    FORMATS.map((f) => f.name).join(', ') +
+    '\n\n"sprat COMMAND --help" describes a command.\n'
+  );
+}
+
+/** Runs the command line; returns the exit status (0 ok, 1 bad input, 2 bad command line). */
+export async function main(argv: string[], io: Io = processIo(argv.includes('--debug'))): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    if (name === 'help' && rest[0]) {
+      const c = COMMANDS.find((x) => x.name === rest[0]);
+      if (c) {
+        io.out(commandHelp(c));
+        return 0;
+      }
+    }
+    if (!name) {
+      io.err(mainHelp());
+      return 2;
+    }
+    io.out(mainHelp());
+    return 0;
+  }
+  if (name === '--version') {
+    io.out('sprat 0.1.0\n');
+    return 0;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) {
+    io.err(`sprat: error: unknown command "${name}" (see sprat --help)\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(commandHelp(cmd));
+    return 0;
+  }
+  try {
+    return await cmd.run(rest, io);
+  } catch (e) {
+    return reportError(io, e);
+  }
+}
+
+export { UsageError };

@@ -1,0 +1,35 @@
+import * as path from 'node:path';
+import { load, render } from '../api.js';
+import { fsResourceLoader, readFileBytes, writeFileAtomic } from '../node/fs.js';
+import { encodeRender, imageFormatFor } from '../render/output.js';
+import { parseArgs, UsageError, stringOption } from './args.js';
+import { FORMAT_OPTION, allOptions, collectFormatOptions, type Command } from './command.js';
+import { reportError, resolvePath, type Io } from './io.js';
+
+export const renderCommand: Command = {
+  name: 'render',
+  summary: 'Draw a frame, an animation (GIF or APNG), a sprite or a level. The selection options depend on the format.',
+  usage: 'sprat render FILE -o OUT.png|.gif|.apng [selection options]',
+  options: [{ name: 'output', type: 'string', description: 'the image to write (-o)' }, FORMAT_OPTION],
+  formatOptions: () => collectFormatOptions('renderOptions'),
+  async run(argv: string[], io: Io) {
+    const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
+    if (positionals.length !== 1) throw new UsageError('render takes exactly one FILE');
+    const out = stringOption(options, 'output');
+    if (!out) throw new UsageError('render needs -o OUT.png, OUT.gif or OUT.apng');
+    const imageFormat = imageFormatFor(out);
+    if (!imageFormat) throw new UsageError(`cannot write "${out}": the output must end in .png, .gif or .apng`);
+    const file = positionals[0]!;
+    try {
+      const inPath = resolvePath(io, file);
+      const loaded = load(await readFileBytes(inPath), file, stringOption(options, 'format'), options);
+      for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
+      const result = await render(loaded, options, fsResourceLoader(path.dirname(inPath)));
+      await writeFileAtomic(resolvePath(io, out), encodeRender(result, imageFormat));
+      return 0;
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      return reportError(io, e, file);
+    }
+  },
+};

@@ -1,0 +1,49 @@
+import { validate } from '../api.js';
+import { readFileBytes } from '../node/fs.js';
+import { parseArgs, UsageError, stringOption } from './args.js';
+import { FORMAT_OPTION, allOptions, type Command } from './command.js';
+import { resolvePath, type Io } from './io.js';
+
+export const validateCommand: Command = {
+  name: 'validate',
+  summary:
+    'Check files against their format: prints "FILE: ok" or "FILE: error: MESSAGE" per file, warnings on stderr; exit 1 if any file is invalid.',
+  usage: 'sprat validate FILE... [--json] [--format F]',
+  options: [{ name: 'json', type: 'flag', description: 'print one JSON array of results' }, FORMAT_OPTION],
+  async run(argv: string[], io: Io) {
+    const { positionals, options } = parseArgs(argv, allOptions(this));
+    if (positionals.length === 0) throw new UsageError('validate needs at least one FILE');
+    const format = stringOption(options, 'format');
+    let bad = 0;
+    const results: unknown[] = [];
+    for (const file of positionals) {
+      let bytes: Uint8Array;
+      try {
+        bytes = await readFileBytes(resolvePath(io, file));
+      } catch (e) {
+        bad++;
+        const msg = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+        if (options.json) results.push({ file, format: null, valid: false, errors: [msg], warnings: [] });
+        else io.out(`${file}: error: ${msg}\n`);
+        continue;
+      }
+      const r = validate(bytes, file, format);
+      const errors = r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+      const warnings = r.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.message);
+      if (!r.valid) bad++;
+      if (options.json) {
+        results.push({ file, format: r.format, valid: r.valid, errors, warnings });
+        continue;
+      }
+      for (const w of warnings) io.err(`${file}: warning: ${w}\n`);
+      if (r.valid) io.out(`${file}: ok\n`);
+      else {
+        // One line per file on stdout; any further errors go to stderr.
+        io.out(`${file}: error: ${errors[0]}\n`);
+        for (const m of errors.slice(1)) io.err(`${file}: error: ${m}\n`);
+      }
+    }
+    if (options.json) io.out(JSON.stringify(results, null, 2) + '\n');
+    return bad ? 1 : 0;
+  },
+};

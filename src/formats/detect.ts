@@ -1,0 +1,30 @@
+import { FORMATS } from './registry.js';
+import type { FormatHandler } from './types.js';
+
+/** Lower-case extension with the dot ("" when none). */
+export function extensionOf(fileName: string): string {
+  const base = fileName.replace(/^.*[\\/]/, '');
+  const dot = base.lastIndexOf('.');
+  return dot <= 0 ? '' : base.slice(dot).toLowerCase();
+}
+
+/** The formats whose usual extensions include this file's, in registry order. */
+export function formatsForExtension(fileName: string): FormatHandler[] {
+  const ext = extensionOf(fileName);
+  return ext ? FORMATS.filter((f) => f.extensions.includes(ext)) : [];
+}
+
+/**
+ * Finds a file's format: content first (each format's `sniff`, in registry
+ * order), then the extension. Returns undefined when neither says.
+ */
+export function detectFormat(bytes: Uint8Array, fileName = ''): FormatHandler | undefined {
+  for (const f of FORMATS) {
+    try {
+      if (f.sniff?.(bytes)) return f;
+    } catch {
+      // A sniffer that trips over odd bytes just says no.
+    }
+  }
+  return formatsForExtension(fileName)[0];
+}

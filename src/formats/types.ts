@@ -1,0 +1,105 @@
+import type { Diagnostic } from '../binary/errors.js';
+import type { RgbaImage } from '../render/image.js';
+import type { SpriteModel, LevelModel } from '../model/types.js';
+
+/** Every format name the command line accepts for --format / --from / --to. */
+export const FORMAT_NAMES = [
+  'isprite',
+  'cthg',
+  'spritetile',
+  'solarus',
+  'solarus-lua',
+  'hallgeir-sprite',
+  'hallgeir-object',
+  'hallgeir-map',
+  'aseprite',
+  'texturepacker',
+  'tiled',
+] as const;
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+/**
+ * Where a document's external files (sheets, textures, objects) come from.
+ * Paths are as the document names them, relative to the document's folder;
+ * the Node side reads the file system, the browser a set of dropped files.
+ */
+export interface ResourceLoader {
+  /** Loads the bytes of `path` (relative to the document's folder; `..` allowed). Rejects when missing. */
+  load(path: string): Promise<Uint8Array>;
+  /** True when `path` exists (used to try several candidate locations). */
+  exists(path: string): Promise<boolean>;
+}
+
+/** Options given on the command line (or by a program), by long name without `--`. */
+export type CommandOptions = Record<string, string | boolean | undefined>;
+
+/** The declaration of one command-line option a format accepts for a command. */
+export interface OptionSpec {
+  name: string;
+  /** `flag` takes no value; the others take one. */
+  type: 'flag' | 'string' | 'int' | 'number';
+  description: string;
+}
+
+/** What a read produces besides the document: warnings found on the way. */
+export interface ReadContext {
+  /** Called for every non-fatal problem the reader notices. */
+  warn?(d: Diagnostic): void;
+}
+
+/** The result of `render`: one image, or several frames to animate. */
+export interface RenderResult {
+  frames: RgbaImage[];
+  /** Per-frame delay in milliseconds (same length as frames); absent for a still image. */
+  delaysMs?: number[];
+  /** How many times an animation plays (0 = forever). */
+  loops?: number;
+}
+
+export interface OutputFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** One format: everything the library and the command line can do with it. */
+export interface FormatHandler<Doc = any> {
+  name: FormatName;
+  /** A human name, e.g. "Vision Riders Integrated Sprite". */
+  title: string;
+  /** Lower-case extensions with the dot, most usual first. */
+  extensions: readonly string[];
+  /** True when the content is certainly this format (magic bytes or a syntax test). */
+  sniff?(bytes: Uint8Array): boolean;
+
+  read(bytes: Uint8Array, ctx?: ReadContext & { options?: CommandOptions }): Doc;
+  write?(doc: Doc, options?: CommandOptions): Uint8Array;
+  /**
+   * For formats that are several files (a JSON description plus a PNG sheet):
+   * the files to write, the first being OUT itself; names are relative to
+   * OUT's folder. When present, `convert` uses it instead of `write`.
+   */
+  writeFiles?(doc: Doc, outName: string, options?: CommandOptions): Promise<OutputFile[]>;
+  /** Options `convert` accepts when writing this format (e.g. `lzf`, `endian`). */
+  writeOptions?: readonly OptionSpec[];
+
+  /** All problems, errors and warnings; never throws on bad input. */
+  validate(bytes: Uint8Array, options?: CommandOptions): Diagnostic[];
+
+  /** The contract's `inspect --json` object. */
+  inspectJson(doc: Doc): unknown;
+  /** A readable summary for `inspect` without --json. */
+  inspectText(doc: Doc): string;
+
+  /** `sprat play`: the records the contract prints, plus warnings for stderr. */
+  play?(doc: Doc, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string };
+  playOptions?: readonly OptionSpec[];
+
+  /** `sprat render`: frames to write as PNG, GIF or APNG. */
+  render?(doc: Doc, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult>;
+  renderOptions?: readonly OptionSpec[];
+
+  /** To the common model (for conversions to other formats). */
+  toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;
+  /** From the common model; the result is written with `write`. */
+  fromModel?(model: SpriteModel | LevelModel, options?: CommandOptions): Promise<Doc> | Doc;
+}

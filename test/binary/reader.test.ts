@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ByteReader, ByteWriter, FormatError, fixed24ToParts, fixed24FromParts } from '../../src/binary/index.js';
+
+describe('ByteReader', () => {
+  it('reads little- and big-endian integers and floats', () => {
+    const w = new ByteWriter({ format: 't' });
+    w.u8(0xfe).i8(-2).u16(0x1234).i16(-2).u32(0xdeadbeef).i32(-5).f32(1.5).f64(-2.25).u16(0x1234, false).i32(-7, false);
+    const r = new ByteReader(w.finish(), { format: 't' });
+    expect([r.u8(), r.i8(), r.u16(), r.i16(), r.u32(), r.i32(), r.f32(), r.f64(), r.u16(false), r.i32(false)]).toEqual([
+      0xfe, -2, 0x1234, -2, 0xdeadbeef, -5, 1.5, -2.25, 0x1234, -7,
+    ]);
+    expect(r.atEnd).toBe(true);
+  });
+
+  it('throws a FormatError with the offset when data runs out', () => {
+    const r = new ByteReader(new Uint8Array([1, 2, 3]), { format: 'x' });
+    r.u16();
+    const e = (() => {
+      try {
+        r.u32();
+      } catch (err) {
+        return err;
+      }
+    })() as FormatError;
+    expect(e).toBeInstanceOf(FormatError);
+    expect(e.offset).toBe(2);
+    expect(e.format).toBe('x');
+    expect(e.message).toMatch(/at byte 2/);
+  });
+
+  it('limits sub-readers to their region but keeps absolute offsets', () => {
+    const r = new ByteReader(new Uint8Array(10), { format: 'x' });
+    r.skip(4);
+    const s = r.sub(3);
+    expect(r.pos).toBe(7);
+    s.u16();
+    expect(() => s.u16()).toThrow(/at byte 6/);
+  });
+
+  it('rejects strings longer than the data left', () => {
+    const r = new ByteReader(new Uint8Array([5, 0, 65, 66]), { format: 'x' });
+    expect(() => r.str16()).toThrow(FormatError);
+  });
+
+  it('rejects counts that cannot fit before looping', () => {
+    const r = new ByteReader(new Uint8Array(8), { format: 'x' });
+    expect(() => r.checkCount(3, 4, 'item')).toThrow(/item count 3/);
+    expect(() => r.checkCount(2, 4, 'item')).not.toThrow();
+  });
+
+  it('round-trips strings of every length prefix', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (s) => {
+        const w = new ByteWriter({ format: 't', initialSize: 1 });
+        w.str8(s.slice(0, 20)).str16(s).str32(s, 'x', false);
+        const r = new ByteReader(w.finish(), { format: 't' });
+        expect(r.str8()).toBe(s.slice(0, 20));
+        expect(r.str16()).toBe(s);
+        expect(r.str32('x', false)).toBe(s);
+      }),
+    );
+  });
+
+  it('reports invalid UTF-8', () => {
+    const bad: number[] = [];
+    const r = new ByteReader(new Uint8Array([2, 0, 0xff, 0x41]), { format: 'x', onInvalidUtf8: (o) => bad.push(o) });
+    expect(r.str16()).toBe('\ufffdA');
+    expect(bad).toEqual([2]);
+  });
+});
+
+describe('fixed24', () => {
+  it('stores -0.5 as -1 and 128', () => {
+    expect(fixed24ToParts(-0.5)).toEqual([-1, 128]);
+    expect(fixed24FromParts(-1, 128)).toBe(-0.5);
+  });
+
+  it('rejects values out of range', () => {
+    expect(fixed24ToParts(32768)).toBeNull();
+    expect(fixed24ToParts(-32768.01)).toBeNull();
+    expect(fixed24ToParts(32767 + 255 / 256)).toEqual([32767, 255]);
+    expect(fixed24ToParts(NaN)).toBeNull();
+  });
+
+  it('round-trips every representable value through the writer and reader', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -32768 * 256, max: 32767 * 256 + 255 }), (n) => {
+        const v = n / 256;
+        const w = new ByteWriter({ format: 't' });
+        w.fixed24(v);
+        expect(new ByteReader(w.finish(), { format: 't' }).fixed24()).toBe(v);
+      }),
+    );
+  });
+});
