@@ -1,0 +1,176 @@
+/**
+ * The Solarus 0.9 line syntax: a header line
+ * `name image directions frame_delay loop_on_frame` per animation, then one
+ * line `x y frame_width frame_height origin_x origin_y frames columns` per
+ * direction. Tokens are separated by spaces or tabs; empty lines and CR LF
+ * are accepted between lines.
+ */
+import { diagnostic, FormatError } from '../../binary/errors.js';
+import { encodeUtf8 } from '../../binary/utf8.js';
+import {
+  checkAnimation,
+  MAX_INT,
+  type AnimationPositions,
+  type ParseOptions,
+  type SolarusAnimation,
+  type SolarusDirection,
+  type SolarusSheet,
+} from './model.js';
+import { decodeText } from './text.js';
+
+const FORMAT = 'solarus';
+const HEADER_FIELDS = ['name', 'image', 'directions', 'frame_delay', 'loop_on_frame'] as const;
+const DIRECTION_FIELDS = ['x', 'y', 'frame_width', 'frame_height', 'origin_x', 'origin_y', 'frames', 'columns'] as const;
+
+/** Reads the line syntax. Throws FormatError (with line and column) for bad input. */
+export function readLines(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
+  return parseLines(decodeText(FORMAT, bytes, opts), opts);
+}
+
+export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet {
+  const animations: SolarusAnimation[] = [];
+  const seen = new Set<string>();
+  const n = text.length;
+  // Token starts and ends of the current line (reused).
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let line = 0;
+  let pos = 0;
+  let lineStart = 0;
+  let lineEnd = 0;
+  let current: SolarusAnimation | null = null;
+  let positions: AnimationPositions | null = null;
+  let wanted = 0;
+  let headerLine = 0;
+
+  const col = (i: number) => i - lineStart + 1;
+  const fail = (reason: string, i: number): never => {
+    throw FormatError.atLine(FORMAT, reason, line, col(i));
+  };
+  const int = (k: number, field: string): number => {
+    const s = starts[k]!;
+    const e = ends[k]!;
+    let i = s;
+    let neg = false;
+    if (text.charCodeAt(i) === 45) {
+      neg = true;
+      i++;
+    }
+    if (i === e) fail(`${field} must be a whole number, not "${text.slice(s, e)}"`, s);
+    let v = 0;
+    for (; i < e; i++) {
+      const c = text.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) fail(`${field} must be a whole number, not "${text.slice(s, e)}"`, s);
+      v = v * 10 + c;
+      if (v > MAX_INT) fail(`${field} ${text.slice(s, e)} is out of range`, s);
+    }
+    return neg ? -v : v;
+  };
+  const finish = () => {
+    checkAnimation(FORMAT, current!, positions!, seen, opts);
+    animations.push(current!);
+    current = null;
+  };
+
+  while (pos <= n) {
+    // Next line: [lineStart, lineEnd), CR before LF dropped.
+    line++;
+    lineStart = pos;
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = n;
+    lineEnd = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    pos = nl + 1;
+    // Tokenize.
+    starts.length = 0;
+    ends.length = 0;
+    let i = lineStart;
+    while (i < lineEnd) {
+      let c = text.charCodeAt(i);
+      if (c === 32 || c === 9) {
+        i++;
+        continue;
+      }
+      starts.push(i);
+      while (i < lineEnd && (c = text.charCodeAt(i)) !== 32 && c !== 9) i++;
+      ends.push(i);
+    }
+    const count = starts.length;
+    if (count === 0) continue;
+    if (current === null) {
+      if (count < 5) fail(`line cut short: expected ${HEADER_FIELDS[count]} (an animation header is: ${HEADER_FIELDS.join(' ')})`, lineEnd);
+      const name = text.slice(starts[0], ends[0]);
+      const image = text.slice(starts[1], ends[1]);
+      const dirs = int(2, 'directions');
+      if (dirs < 1) fail(`directions must be at least 1, not ${dirs}`, starts[2]!);
+      const frameDelay = int(3, 'frame_delay');
+      if (frameDelay < 0) fail(`frame_delay must not be negative (${frameDelay})`, starts[3]!);
+      const loopOnFrame = int(4, 'loop_on_frame');
+      if (loopOnFrame < -1) fail(`loop_on_frame must be -1 or a frame number, not ${loopOnFrame}`, starts[4]!);
+      if (count > 5) opts.warn?.(diagnostic('warning', `extra tokens after loop_on_frame are ignored`, { line, column: col(starts[5]!) }));
+      current = { name, image, frameDelay, loopOnFrame, directions: [] };
+      positions = {
+        name: { line, column: col(starts[0]!) },
+        frameDelay: { line, column: col(starts[3]!) },
+        loopOnFrame: { line, column: col(starts[4]!) },
+        directions: [],
+      };
+      wanted = dirs;
+      headerLine = line;
+      continue;
+    }
+    if (count < 8) fail(`line cut short: expected ${DIRECTION_FIELDS[count]} (a direction line is: ${DIRECTION_FIELDS.join(' ')})`, lineEnd);
+    const d: SolarusDirection = {
+      x: int(0, 'x'),
+      y: int(1, 'y'),
+      frameWidth: int(2, 'frame_width'),
+      frameHeight: int(3, 'frame_height'),
+      originX: int(4, 'origin_x'),
+      originY: int(5, 'origin_y'),
+      frameCount: int(6, 'frames'),
+      columns: int(7, 'columns'),
+    };
+    if (d.frameWidth < 1) fail(`frame_width must be at least 1, not ${d.frameWidth}`, starts[2]!);
+    if (d.frameHeight < 1) fail(`frame_height must be at least 1, not ${d.frameHeight}`, starts[3]!);
+    if (d.frameCount < 1) fail(`frames must be at least 1, not ${d.frameCount}`, starts[6]!);
+    if (d.columns < 1) fail(`columns must be at least 1, not ${d.columns}`, starts[7]!);
+    if (count > 8) opts.warn?.(diagnostic('warning', `extra tokens after columns are ignored`, { line, column: col(starts[8]!) }));
+    current.directions.push(d);
+    positions!.directions.push({ line, column: col(starts[0]!) });
+    if (current.directions.length === wanted) finish();
+  }
+  if (current !== null) {
+    const a = current as SolarusAnimation;
+    throw FormatError.atLine(
+      FORMAT,
+      `end of file inside animation "${a.name}" (line ${headerLine}): ${wanted} direction${wanted === 1 ? '' : 's'} announced, ${a.directions.length} found`,
+      line,
+      lineEnd - lineStart + 1,
+    );
+  }
+  if (animations.length === 0) opts.warn?.(diagnostic('warning', 'no animation (the engine needs at least one)', { line: 1, column: 1 }));
+  return { animations };
+}
+
+function checkToken(s: string, what: string): string {
+  if (s === '' || /[ \t\r\n]/.test(s)) {
+    throw new FormatError(FORMAT, `${what} "${s}" cannot be written in the line syntax (it is empty or holds white space)`);
+  }
+  return s;
+}
+
+/** Writes the line syntax: header fields separated by spaces, direction fields by tabs, an empty line after each animation. */
+export function formatLines(sheet: SolarusSheet): string {
+  let out = '';
+  for (const a of sheet.animations) {
+    out += `${checkToken(a.name, 'animation name')} ${checkToken(a.image, 'image')} ${a.directions.length} ${a.frameDelay} ${a.loopOnFrame}\n`;
+    for (const d of a.directions) {
+      out += `${d.x}\t${d.y}\t${d.frameWidth}\t${d.frameHeight}\t${d.originX}\t${d.originY}\t${d.frameCount}\t${d.columns}\n`;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+export function writeLines(sheet: SolarusSheet): Uint8Array {
+  return encodeUtf8(formatLines(sheet));
+}

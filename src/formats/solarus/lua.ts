@@ -1,0 +1,627 @@
+/**
+ * The Solarus 1.1+ Lua syntax, read as data by a small hand-written lexer and
+ * parser (no Lua interpreter): `animation{ ... }` or `animation({ ... })`
+ * calls holding constant fields. Anything else is an error with its line and
+ * column. The writer reproduces Solarus's official 1.0 → 1.1 converter byte for byte.
+ */
+import { diagnostic, FormatError } from '../../binary/errors.js';
+import { encodeUtf8 } from '../../binary/utf8.js';
+import {
+  checkAnimation,
+  MAX_INT,
+  type AnimationPositions,
+  type ParseOptions,
+  type Pos,
+  type SolarusAnimation,
+  type SolarusDirection,
+  type SolarusSheet,
+} from './model.js';
+import { decodeText } from './text.js';
+
+const FORMAT = 'solarus-lua';
+const MAX_DEPTH = 64;
+
+const enum T {
+  EOF,
+  Name,
+  String,
+  Number,
+  Punct,
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+/** A pull lexer over Lua source text; the current token is in its fields. */
+class Lexer {
+  i = 0;
+  line = 1;
+  lineStart = 0;
+  type: T = T.EOF;
+  /** Start of the current token, and its line and column. */
+  start = 0;
+  tLine = 1;
+  tCol = 1;
+  /** Punctuation char code, or the decoded string, or the number. */
+  punct = 0;
+  str = '';
+  num = 0;
+
+  constructor(readonly text: string) {
+    this.next();
+  }
+
+  fail(reason: string, line = this.tLine, column = this.tCol): never {
+    throw FormatError.atLine(FORMAT, reason, line, column);
+  }
+
+  pos(): Pos {
+    return { line: this.tLine, column: this.tCol };
+  }
+
+  describe(): string {
+    switch (this.type) {
+      case T.EOF:
+        return 'the end of the file';
+      case T.Name:
+        return `"${this.str}"`;
+      case T.String:
+        return 'a string';
+      case T.Number:
+        return `the number ${this.num}`;
+      default:
+        return `"${String.fromCharCode(this.punct)}"`;
+    }
+  }
+
+  /** Skips white space and comments. */
+  private skip(): void {
+    const s = this.text;
+    const n = s.length;
+    let i = this.i;
+    for (;;) {
+      if (i >= n) break;
+      const c = s.charCodeAt(i);
+      if (c === 10) {
+        i++;
+        this.line++;
+        this.lineStart = i;
+      } else if (c === 32 || c === 9 || c === 13 || c === 11 || c === 12) {
+        i++;
+      } else if (c === 45 && s.charCodeAt(i + 1) === 45) {
+        const cLine = this.line;
+        const cCol = i - this.lineStart + 1;
+        i += 2;
+        const level = this.longBracket(i);
+        if (level >= 0) {
+          i = this.longBody(i + level + 2, level, cLine, cCol, 'comment');
+        } else {
+          while (i < n && s.charCodeAt(i) !== 10) i++;
+        }
+      } else break;
+    }
+    this.i = i;
+  }
+
+  /** At `[` `=`* `[`: the level (count of `=`); else -1. */
+  private longBracket(i: number): number {
+    const s = this.text;
+    if (s.charCodeAt(i) !== 91) return -1;
+    let k = i + 1;
+    while (s.charCodeAt(k) === 61) k++;
+    return s.charCodeAt(k) === 91 ? k - i - 1 : -1;
+  }
+
+  /** Skips a long bracket body up to `]` `=`*level `]`; returns the index after it. */
+  private longBody(i: number, level: number, line: number, column: number, what: string): number {
+    const s = this.text;
+    const n = s.length;
+    for (;;) {
+      const j = s.indexOf(']', i);
+      // Count the lines passed over.
+      const end = j < 0 ? n : j;
+      for (let k = s.indexOf('\n', i); k >= 0 && k < end; k = s.indexOf('\n', k + 1)) {
+        this.line++;
+        this.lineStart = k + 1;
+      }
+      if (j < 0) this.fail(`unfinished long ${what}`, line, column);
+      let k = j + 1;
+      while (s.charCodeAt(k) === 61) k++;
+      if (k - j - 1 === level && s.charCodeAt(k) === 93) return k + 1;
+      i = j + 1;
+    }
+  }
+
+  next(): void {
+    this.skip();
+    const s = this.text;
+    const i = this.i;
+    this.start = i;
+    this.tLine = this.line;
+    this.tCol = i - this.lineStart + 1;
+    if (i >= s.length) {
+      this.type = T.EOF;
+      return;
+    }
+    const c = s.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95) {
+      let k = i + 1;
+      for (;;) {
+        const d = s.charCodeAt(k);
+        if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95 || (d >= 48 && d <= 57)) k++;
+        else break;
+      }
+      this.type = T.Name;
+      this.str = s.slice(i, k);
+      this.i = k;
+      return;
+    }
+    if (c >= 48 && c <= 57) {
+      let k = i;
+      let v = 0;
+      let big = false;
+      while (k < s.length) {
+        const d = s.charCodeAt(k) - 48;
+        if (d < 0 || d > 9) break;
+        v = v * 10 + d;
+        if (v > MAX_INT) big = true;
+        k++;
+      }
+      const d = s.charCodeAt(k);
+      if (d === 46 || (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95) {
+        let e = k;
+        while (e < s.length && /[0-9A-Za-z_.]/.test(s[e]!)) e++;
+        this.fail(`"${s.slice(i, e)}" is not a decimal integer (numbers are whole numbers here)`);
+      }
+      if (big) this.fail(`the number ${s.slice(i, k)} is out of range`);
+      this.type = T.Number;
+      this.num = v;
+      this.i = k;
+      return;
+    }
+    if (c === 34 || c === 39) {
+      this.string(c);
+      return;
+    }
+    if (c === 123 || c === 125 || c === 40 || c === 41 || c === 61 || c === 44 || c === 59 || c === 45) {
+      this.type = T.Punct;
+      this.punct = c;
+      this.i = i + 1;
+      return;
+    }
+    if (c === 91 && this.longBracket(i) >= 0) this.fail('long strings are not part of the sprite data syntax');
+    const cp = s.codePointAt(i)!;
+    this.fail(`unexpected character "${String.fromCodePoint(cp)}"`);
+  }
+
+  private string(quote: number): void {
+    const s = this.text;
+    const n = s.length;
+    let i = this.i + 1;
+    let out = '';
+    let bytes: number[] = [];
+    const flush = () => {
+      if (bytes.length) {
+        out += utf8.decode(new Uint8Array(bytes));
+        bytes = [];
+      }
+    };
+    let runStart = i;
+    for (;;) {
+      if (i >= n) this.fail('unfinished string');
+      const c = s.charCodeAt(i);
+      if (c === quote) break;
+      if (c === 10 || c === 13) this.fail('unfinished string (a line ends inside it)');
+      if (c !== 92) {
+        i++;
+        continue;
+      }
+      // An escape: flush the plain run first.
+      if (runStart < i) {
+        flush();
+        out += s.slice(runStart, i);
+      }
+      const escCol = i - this.lineStart + 1;
+      const bad = (what: string): never => this.fail(what, this.line, escCol);
+      const e = s.charCodeAt(i + 1);
+      i += 2;
+      let byte = -1;
+      let text = '';
+      switch (e) {
+        case 110: text = '\n'; break;
+        case 116: text = '\t'; break;
+        case 114: text = '\r'; break;
+        case 97: text = '\x07'; break;
+        case 98: text = '\b'; break;
+        case 102: text = '\f'; break;
+        case 118: text = '\v'; break;
+        case 92: text = '\\'; break;
+        case 34: text = '"'; break;
+        case 39: text = "'"; break;
+        case 10:
+        case 13: {
+          // An escaped line break (\r\n and \n\r count as one).
+          const o = s.charCodeAt(i);
+          if ((o === 10 || o === 13) && o !== e) i++;
+          text = '\n';
+          this.line++;
+          this.lineStart = i;
+          break;
+        }
+        case 122: {
+          // \z skips the following white space, line breaks included.
+          for (;;) {
+            const w = s.charCodeAt(i);
+            if (w === 10) {
+              i++;
+              this.line++;
+              this.lineStart = i;
+            } else if (w === 32 || w === 9 || w === 13 || w === 11 || w === 12) i++;
+            else break;
+          }
+          break;
+        }
+        case 120: {
+          const h = s.slice(i, i + 2);
+          if (!/^[0-9a-fA-F]{2}$/.test(h)) bad('\\x needs two hexadecimal digits');
+          byte = parseInt(h, 16);
+          i += 2;
+          break;
+        }
+        case 117: {
+          const m = /^\{([0-9a-fA-F]{1,8})\}/.exec(s.slice(i, i + 11));
+          if (!m) bad('\\u needs {hexadecimal digits}');
+          const cp = parseInt(m![1]!, 16);
+          if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) bad('\\u escape out of range');
+          text = String.fromCodePoint(cp);
+          i += m![0].length;
+          break;
+        }
+        default: {
+          if (e >= 48 && e <= 57) {
+            let v = e - 48;
+            let k = 0;
+            while (k < 2) {
+              const d = s.charCodeAt(i) - 48;
+              if (d < 0 || d > 9) break;
+              v = v * 10 + d;
+              i++;
+              k++;
+            }
+            if (v > 255) bad('decimal escape too large');
+            byte = v;
+          } else if (i - 1 >= n) {
+            this.fail('unfinished string');
+          } else {
+            bad(`invalid escape sequence "\\${s[i - 1]}"`);
+          }
+        }
+      }
+      if (byte >= 0x80) bytes.push(byte);
+      else {
+        flush();
+        out += byte >= 0 ? String.fromCharCode(byte) : text;
+      }
+      runStart = i;
+    }
+    if (runStart < i) {
+      flush();
+      out += s.slice(runStart, i);
+    }
+    flush();
+    this.type = T.String;
+    this.str = out;
+    this.i = i + 1;
+  }
+
+  isPunct(c: number): boolean {
+    return this.type === T.Punct && this.punct === c;
+  }
+
+  expectPunct(c: number, context: string): void {
+    if (!this.isPunct(c)) this.fail(`expected "${String.fromCharCode(c)}" ${context}, found ${this.describe()}`);
+    this.next();
+  }
+}
+
+const ANIMATION_KEYS = new Set(['name', 'src_image', 'frame_delay', 'frame_to_loop_on', 'directions']);
+const DIRECTION_KEYS = new Set(['x', 'y', 'frame_width', 'frame_height', 'origin_x', 'origin_y', 'num_frames', 'num_columns']);
+
+/** Reads the Lua syntax. Throws FormatError (with line and column) for bad input. */
+export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
+  return parseLua(decodeText(FORMAT, bytes, opts), opts);
+}
+
+export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
+  const lx = new Lexer(text);
+  const animations: SolarusAnimation[] = [];
+  const seen = new Set<string>();
+  const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
+
+  /** An integer value: a number, or `-` and a number. */
+  const integer = (key: string): { v: number; p: Pos } => {
+    const p = lx.pos();
+    let neg = false;
+    if (lx.isPunct(45)) {
+      neg = true;
+      lx.next();
+    }
+    if (lx.type !== T.Number) lx.fail(`${key} must be a whole number, found ${lx.describe()}`);
+    const v = neg ? -lx.num : lx.num;
+    lx.next();
+    return { v, p };
+  };
+  const string = (key: string): string => {
+    if (lx.type !== T.String) lx.fail(`${key} must be a string, found ${lx.describe()}`);
+    const v = lx.str;
+    lx.next();
+    return v;
+  };
+  /** Skips any constant value (the value of an unknown key). */
+  const anyValue = (depth: number): void => {
+    if (depth > MAX_DEPTH) lx.fail('tables nested too deeply');
+    if (lx.type === T.String || lx.type === T.Number) return lx.next();
+    if (lx.type === T.Name && (lx.str === 'true' || lx.str === 'false' || lx.str === 'nil')) return lx.next();
+    if (lx.isPunct(45)) {
+      lx.next();
+      if ((lx.type as T) !== T.Number) lx.fail(`expected a number after "-", found ${lx.describe()}`);
+      return lx.next();
+    }
+    if (lx.isPunct(123)) {
+      table(
+        () => keyOrValue(depth + 1),
+        'in a table',
+      );
+      return;
+    }
+    lx.fail(`expected a constant value (string, number, table, true, false or nil), found ${lx.describe()}`);
+  };
+  /** In a generic table: `name = value` or a positional value. */
+  const keyOrValue = (depth: number): void => {
+    if (lx.type === T.Name && !(lx.str === 'true' || lx.str === 'false' || lx.str === 'nil')) {
+      lx.next();
+      lx.expectPunct(61, 'after a key');
+    }
+    anyValue(depth);
+  };
+  /** `{` fields separated by `,` or `;` (trailing allowed) `}`. */
+  const table = (field: () => void, context: string): void => {
+    lx.expectPunct(123, context);
+    for (;;) {
+      if (lx.isPunct(125)) break;
+      field();
+      if (lx.isPunct(44) || lx.isPunct(59)) {
+        lx.next();
+        continue;
+      }
+      if (!lx.isPunct(125)) lx.fail(`expected "," or "}" ${context}, found ${lx.describe()}`);
+    }
+    lx.next();
+  };
+  /** A `key = value` field: returns the key (after `=`), with its position. */
+  const key = (context: string): { k: string; p: Pos } => {
+    if (lx.type !== T.Name) lx.fail(`expected a field name ${context}, found ${lx.describe()}`);
+    const k = lx.str;
+    const p = lx.pos();
+    lx.next();
+    lx.expectPunct(61, `after "${k}"`);
+    return { k, p };
+  };
+
+  const direction = (anim: string, index: number): { d: SolarusDirection; p: Pos } => {
+    const p = lx.pos();
+    const got = new Map<string, number>();
+    const pos = new Map<string, Pos>();
+    table(() => {
+      const { k, p: kp } = key(`in direction ${index} of animation "${anim}"`);
+      if (!DIRECTION_KEYS.has(k)) {
+        warn(`unknown key "${k}" in a direction is ignored`, kp);
+        anyValue(1);
+        return;
+      }
+      if (got.has(k)) warn(`"${k}" given twice: the last one counts`, kp);
+      const { v, p: vp } = integer(k);
+      got.set(k, v);
+      pos.set(k, vp);
+    }, `in direction ${index} of animation "${anim}"`);
+    for (const k of ['x', 'y', 'frame_width', 'frame_height']) {
+      if (!got.has(k)) lx.fail(`direction ${index} of animation "${anim}" has no ${k}`, p.line, p.column);
+    }
+    const d: SolarusDirection = {
+      x: got.get('x')!,
+      y: got.get('y')!,
+      frameWidth: got.get('frame_width')!,
+      frameHeight: got.get('frame_height')!,
+      originX: got.get('origin_x') ?? 0,
+      originY: got.get('origin_y') ?? 0,
+      frameCount: got.get('num_frames') ?? 1,
+      columns: got.get('num_columns') ?? got.get('num_frames') ?? 1,
+    };
+    const check = (k: string, v: number, min: number) => {
+      if (v < min) {
+        const at = pos.get(k)!;
+        lx.fail(`${k} must be at least ${min}, not ${v}`, at.line, at.column);
+      }
+    };
+    check('frame_width', d.frameWidth, 1);
+    check('frame_height', d.frameHeight, 1);
+    if (got.has('num_frames')) check('num_frames', d.frameCount, 1);
+    if (got.has('num_columns')) check('num_columns', d.columns, 1);
+    return { d, p };
+  };
+
+  const animation = (): void => {
+    const open = lx.pos();
+    let name: string | undefined;
+    let image: string | undefined;
+    let frameDelay = 0;
+    let loopOnFrame = -1;
+    let directions: SolarusDirection[] | undefined;
+    const positions: AnimationPositions = { name: open, frameDelay: open, loopOnFrame: open, directions: [] };
+    const given = new Set<string>();
+    table(() => {
+      const { k, p } = key('in an animation');
+      if (!ANIMATION_KEYS.has(k)) {
+        warn(`unknown key "${k}" in an animation is ignored`, p);
+        anyValue(1);
+        return;
+      }
+      if (given.has(k)) warn(`"${k}" given twice: the last one counts`, p);
+      given.add(k);
+      switch (k) {
+        case 'name':
+          positions.name = lx.pos();
+          name = string(k);
+          break;
+        case 'src_image':
+          image = string(k);
+          break;
+        case 'frame_delay': {
+          const { v, p: vp } = integer(k);
+          if (v < 0) lx.fail(`frame_delay must not be negative (${v})`, vp.line, vp.column);
+          frameDelay = v;
+          positions.frameDelay = vp;
+          break;
+        }
+        case 'frame_to_loop_on': {
+          const { v, p: vp } = integer(k);
+          if (v < -1) lx.fail(`frame_to_loop_on must be -1 or a frame number, not ${v}`, vp.line, vp.column);
+          loopOnFrame = v;
+          positions.loopOnFrame = vp;
+          break;
+        }
+        case 'directions': {
+          const dp = lx.pos();
+          const list: SolarusDirection[] = [];
+          const where: Pos[] = [];
+          table(() => {
+            if (!lx.isPunct(123)) lx.fail(`expected a direction table {...}, found ${lx.describe()}`);
+            const { d, p: ddp } = direction(name ?? '?', list.length);
+            list.push(d);
+            where.push(ddp);
+          }, 'in directions');
+          if (list.length === 0) lx.fail('directions must hold at least one direction', dp.line, dp.column);
+          directions = list;
+          positions.directions = where;
+          break;
+        }
+      }
+    }, 'after "animation"');
+    if (name === undefined) lx.fail('animation has no name', open.line, open.column);
+    if (image === undefined) lx.fail(`animation "${name}" has no src_image`, open.line, open.column);
+    if (directions === undefined) lx.fail(`animation "${name}" has no directions`, open.line, open.column);
+    const anim: SolarusAnimation = { name: name!, image: image!, frameDelay, loopOnFrame, directions: directions! };
+    checkAnimation(FORMAT, anim, positions, seen, opts);
+    animations.push(anim);
+  };
+
+  while (lx.type !== T.EOF) {
+    if (lx.type !== T.Name || lx.str !== 'animation') {
+      lx.fail(`expected an animation{...} call, found ${lx.describe()} (only sprite data is allowed, not a program)`);
+    }
+    lx.next();
+    if (lx.isPunct(40)) {
+      lx.next();
+      animation();
+      lx.expectPunct(41, 'to close "animation("');
+    } else if (lx.isPunct(123)) {
+      animation();
+    } else {
+      lx.fail(`expected "{" or "(" after "animation", found ${lx.describe()}`);
+    }
+    if (lx.isPunct(59)) lx.next();
+  }
+  if (animations.length === 0) warn('no animation (the engine needs at least one)', { line: 1, column: 1 });
+  return { animations };
+}
+
+/** A Lua string literal: double quotes, with escapes only where needed. */
+export function luaString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 34) out += '\\"';
+    else if (c === 92) out += '\\\\';
+    else if (c === 10) out += '\\n';
+    else if (c < 32 || c === 127) out += '\\' + String(c).padStart(3, '0');
+    else out += s[i];
+  }
+  return out + '"';
+}
+
+/** The Lua syntax exactly as Solarus's official 1.0 → 1.1 converter writes it. */
+export function formatLua(sheet: SolarusSheet, warn?: (message: string) => void): string {
+  let out = '';
+  for (const a of sheet.animations) {
+    out += 'animation{\n';
+    out += `  name = ${luaString(a.name)},\n`;
+    out += `  src_image = ${luaString(a.image)},\n`;
+    if (a.frameDelay !== 0) out += `  frame_delay = ${a.frameDelay},\n`;
+    if (a.loopOnFrame !== -1) out += `  frame_to_loop_on = ${a.loopOnFrame},\n`;
+    out += '  directions = {\n';
+    a.directions.forEach((d, i) => {
+      if (d.columns > d.frameCount) {
+        warn?.(`animation "${a.name}" direction ${i}: num_columns ${d.columns} > num_frames ${d.frameCount}, which Solarus 1.x rejects`);
+      }
+      out += `    { x = ${d.x}, y = ${d.y}, frame_width = ${d.frameWidth}, frame_height = ${d.frameHeight}`;
+      if (d.originX !== 0) out += `, origin_x = ${d.originX}`;
+      if (d.originY !== 0) out += `, origin_y = ${d.originY}`;
+      if (d.frameCount !== 1) out += `, num_frames = ${d.frameCount}`;
+      if (d.columns !== d.frameCount) out += `, num_columns = ${d.columns}`;
+      out += ' },\n';
+    });
+    out += '  },\n}\n\n';
+  }
+  return out;
+}
+
+export function writeLua(sheet: SolarusSheet, warn?: (message: string) => void): Uint8Array {
+  return encodeUtf8(formatLua(sheet, warn));
+}
+
+/**
+ * True when the text's first statement is an `animation` call: white space
+ * and comments skipped, then `animation` followed by `{` or `(`.
+ */
+export function looksLikeLua(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 1 << 16);
+  let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const skip = () => {
+    for (;;) {
+      const c = bytes[i];
+      if (c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12) i++;
+      else if (c === 45 && bytes[i + 1] === 45) {
+        i += 2;
+        if (bytes[i] === 91) {
+          let k = i + 1;
+          while (bytes[k] === 61) k++;
+          if (bytes[k] === 91) {
+            const level = k - i - 1;
+            i = k + 1;
+            for (;;) {
+              if (i >= n) return false;
+              if (bytes[i] === 93) {
+                let e = i + 1;
+                while (bytes[e] === 61) e++;
+                if (e - i - 1 === level && bytes[e] === 93) {
+                  i = e + 1;
+                  break;
+                }
+              }
+              i++;
+            }
+            continue;
+          }
+        }
+        while (i < n && bytes[i] !== 10) i++;
+      } else return i < n;
+    }
+  };
+  if (!skip()) return false;
+  const word = 'animation';
+  for (let k = 0; k < word.length; k++) if (bytes[i + k] !== word.charCodeAt(k)) return false;
+  i += word.length;
+  const after = bytes[i];
+  if (after !== undefined && ((after >= 48 && after <= 57) || (after >= 65 && after <= 90) || (after >= 97 && after <= 122) || after === 95)) return false;
+  if (!skip()) return false;
+  return bytes[i] === 123 || bytes[i] === 40;
+}

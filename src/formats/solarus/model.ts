@@ -1,0 +1,155 @@
+/**
+ * The Solarus sprite sheet ("animation set") document, shared by the 0.9
+ * line syntax (lines.ts) and the 1.1+ Lua syntax (lua.ts). Field names follow
+ * the contract's JSON (../shared/contract/solarus.md).
+ */
+import { diagnostic, FormatError, type Diagnostic } from '../../binary/errors.js';
+
+export interface SolarusDirection {
+  /** Upper-left corner of the first frame in the image. */
+  x: number;
+  y: number;
+  frameWidth: number;
+  frameHeight: number;
+  /** The origin point, relative to a frame's upper-left corner. */
+  originX: number;
+  originY: number;
+  frameCount: number;
+  /** Columns of the frame grid (may exceed frameCount: one row). */
+  columns: number;
+}
+
+export interface SolarusAnimation {
+  name: string;
+  /** Relative to `sprites/`, or the keyword `tileset`. */
+  image: string;
+  /** Milliseconds between frames; 0: the first frame shows forever. */
+  frameDelay: number;
+  /** The frame to loop on after the last, or -1: finish. */
+  loopOnFrame: number;
+  directions: SolarusDirection[];
+}
+
+export interface SolarusSheet {
+  /** In file order; the first is the default animation. */
+  animations: SolarusAnimation[];
+}
+
+export type SolarusSyntax = 'solarus' | 'solarus-lua';
+
+/** Largest magnitude a number may have (the engine reads C ints). */
+export const MAX_INT = 2147483647;
+
+/** Where a parsed value was, for diagnostics (1-based). */
+export interface Pos {
+  line: number;
+  column: number;
+}
+
+export interface ParseOptions {
+  warn?(d: Diagnostic): void;
+  /** Rule 5 as `validate` applies it: loop_on_frame out of range is an error. */
+  strict?: boolean;
+}
+
+/** The positions of an animation's fields, for the checks shared by both syntaxes. */
+export interface AnimationPositions {
+  name: Pos;
+  frameDelay: Pos;
+  loopOnFrame: Pos;
+  /** Per direction: where the direction starts. */
+  directions: Pos[];
+}
+
+/** Field names in each syntax, for messages. */
+export const FIELD_NAMES: Record<SolarusSyntax, { frameDelay: string; loopOnFrame: string; frameCount: string; columns: string }> = {
+  solarus: { frameDelay: 'frame_delay', loopOnFrame: 'loop_on_frame', frameCount: 'frames', columns: 'columns' },
+  'solarus-lua': { frameDelay: 'frame_delay', loopOnFrame: 'frame_to_loop_on', frameCount: 'num_frames', columns: 'num_columns' },
+};
+
+/**
+ * Rules 3, 5, 6 and 7 of the contract, once an animation is complete (rules
+ * 1, 2 and 4 are checked by each parser where the token is).
+ */
+export function checkAnimation(
+  format: SolarusSyntax,
+  anim: SolarusAnimation,
+  pos: AnimationPositions,
+  seen: Set<string>,
+  opts: ParseOptions,
+): void {
+  const names = FIELD_NAMES[format];
+  if (seen.has(anim.name)) {
+    throw FormatError.atLine(format, `duplicate animation name "${anim.name}"`, pos.name.line, pos.name.column);
+  }
+  seen.add(anim.name);
+  const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
+  if (anim.loopOnFrame >= 0) {
+    const short = anim.directions.findIndex((d) => anim.loopOnFrame >= d.frameCount);
+    if (short >= 0) {
+      const d = anim.directions[short]!;
+      const reason = `animation "${anim.name}": ${names.loopOnFrame} ${anim.loopOnFrame} is not a frame of direction ${short} (${d.frameCount} frame${d.frameCount === 1 ? '' : 's'})`;
+      if (opts.strict) throw FormatError.atLine(format, reason, pos.loopOnFrame.line, pos.loopOnFrame.column);
+      warn(reason + '; the engine would crash on it', pos.loopOnFrame);
+    }
+  }
+  if (anim.frameDelay === 0 && anim.directions.some((d) => d.frameCount > 1)) {
+    warn(`animation "${anim.name}": ${names.frameDelay} 0 with several frames: the first frame shows forever`, pos.frameDelay);
+  }
+  if (format === 'solarus-lua') {
+    anim.directions.forEach((d, i) => {
+      if (d.columns > d.frameCount) {
+        warn(
+          `animation "${anim.name}" direction ${i}: num_columns ${d.columns} > num_frames ${d.frameCount} (one row; Solarus 1.x rejects this)`,
+          pos.directions[i]!,
+        );
+      }
+    });
+  }
+}
+
+/** Where frame j of a direction is in the image. */
+export function frameRect(d: SolarusDirection, j: number): { x: number; y: number; width: number; height: number } {
+  const c = Math.max(1, d.columns);
+  return { x: d.x + (j % c) * d.frameWidth, y: d.y + Math.floor(j / c) * d.frameHeight, width: d.frameWidth, height: d.frameHeight };
+}
+
+/** The contract's `inspect --json` object. */
+export function inspectJson(format: SolarusSyntax, sheet: SolarusSheet): unknown {
+  return {
+    format,
+    animations: sheet.animations.map((a) => ({
+      name: a.name,
+      image: a.image,
+      frameDelay: a.frameDelay,
+      loopOnFrame: a.loopOnFrame,
+      directions: a.directions.map((d) => ({
+        x: d.x,
+        y: d.y,
+        frameWidth: d.frameWidth,
+        frameHeight: d.frameHeight,
+        originX: d.originX,
+        originY: d.originY,
+        frameCount: d.frameCount,
+        columns: d.columns,
+      })),
+    })),
+  };
+}
+
+export function inspectText(format: SolarusSyntax, sheet: SolarusSheet): string {
+  const title = format === 'solarus' ? 'Solarus sprite sheet (0.9 line syntax)' : 'Solarus sprite sheet (Lua syntax)';
+  const n = sheet.animations.length;
+  const lines = [`${title}: ${n} animation${n === 1 ? '' : 's'}`];
+  sheet.animations.forEach((a, i) => {
+    const delay = a.frameDelay === 0 ? 'still' : `${a.frameDelay} ms/frame`;
+    const loop = a.loopOnFrame < 0 ? 'plays once' : `loops on frame ${a.loopOnFrame}`;
+    lines.push(`  ${a.name}${i === 0 ? ' (default)' : ''}: image ${a.image}, ${delay}, ${loop}, ${a.directions.length} direction${a.directions.length === 1 ? '' : 's'}`);
+    a.directions.forEach((d, k) => {
+      lines.push(
+        `    direction ${k}: ${d.frameCount} frame${d.frameCount === 1 ? '' : 's'} of ${d.frameWidth}x${d.frameHeight} at (${d.x}, ${d.y}), ${d.columns} column${d.columns === 1 ? '' : 's'}, origin (${d.originX}, ${d.originY})`,
+      );
+    });
+  });
+  return lines.join('\n') + '\n';
+}
