@@ -1,0 +1,126 @@
+/**
+ * Between a Solarus sheet and the common SpriteModel: each animation and
+ * direction becomes a model animation (direction "0", "1", ...) whose frames
+ * are one part each, cut from the sheet grid, pivoting on the origin.
+ */
+import { FormatError } from '../../binary/errors.js';
+import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
+import type { CommandOptions, ResourceLoader } from '../types.js';
+import { frameRect, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
+import { loadSheet } from './resources.js';
+
+export async function sheetToModel(
+  format: SolarusSyntax,
+  sheet: SolarusSheet,
+  resources: ResourceLoader,
+  options: CommandOptions = {},
+): Promise<SpriteModel> {
+  const sheets: ModelSheet[] = [];
+  const index = new Map<string, number>();
+  const notes: string[] = [];
+  for (const a of sheet.animations) {
+    if (index.has(a.image)) continue;
+    index.set(a.image, sheets.length);
+    const s: ModelSheet = { path: a.image, nearest: true };
+    try {
+      s.image = await loadSheet(format, a.image, resources, options);
+    } catch (e) {
+      notes.push(`image "${a.image}" not loaded: ${(e as Error).message}`);
+    }
+    sheets.push(s);
+  }
+  const animations: ModelAnimation[] = [];
+  for (const a of sheet.animations) {
+    a.directions.forEach((d, k) => {
+      if (d.columns > d.frameCount) {
+        notes.push(
+          `animation "${a.name}" direction ${k}: num_columns ${d.columns} > num_frames ${d.frameCount} (one row; Solarus 1.x rejects this, so it is written as ${d.frameCount})`,
+        );
+      }
+      const loopOk = a.loopOnFrame >= 0 && a.loopOnFrame < d.frameCount;
+      if (a.loopOnFrame >= d.frameCount) {
+        notes.push(`animation "${a.name}" direction ${k}: loop_on_frame ${a.loopOnFrame} is out of range and was dropped`);
+      }
+      const frames = [];
+      for (let j = 0; j < d.frameCount; j++) {
+        const r = frameRect(d, j);
+        frames.push({
+          durationMs: a.frameDelay > 0 ? a.frameDelay : Infinity,
+          parts: [{ sheet: index.get(a.image)!, sx: r.x, sy: r.y, sw: r.width, sh: r.height, x: 0, y: 0, originX: d.originX, originY: d.originY }],
+        });
+      }
+      animations.push({ name: a.name, direction: String(k), frames, loopTo: loopOk ? a.loopOnFrame : null });
+    });
+  }
+  const model: SpriteModel = { kind: 'sprite', name: 'sprite', sheets, animations };
+  if (sheet.animations.some((a) => a.loopOnFrame === -1)) {
+    notes.push('animations with loop_on_frame -1 disappear after their last frame in Solarus; the model stops on the last frame');
+  }
+  if (notes.length) model.notes = notes;
+  return model;
+}
+
+function cannot(format: string, reason: string): never {
+  throw new FormatError(format, `cannot write this sprite as a Solarus sheet: ${reason}`);
+}
+
+/** Rebuilds a Solarus sheet from a SpriteModel (frames must lie in a grid of one sheet). */
+export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelModel): SolarusSheet {
+  if (model.kind !== 'sprite') cannot(format, 'it is a level, not a sprite');
+  const byName = new Map<string, SolarusAnimation>();
+  const animations: SolarusAnimation[] = [];
+  for (const m of model.animations) {
+    const where = `animation "${m.name}"${m.direction !== undefined ? ` direction ${m.direction}` : ''}`;
+    if (m.frames.length === 0) cannot(format, `${where} has no frames`);
+    const parts = m.frames.map((f, j) => {
+      if (f.parts.length !== 1) cannot(format, `${where} frame ${j} has ${f.parts.length} parts (Solarus frames are one rectangle)`);
+      const p = f.parts[0]!;
+      if (p.flipX || p.flipY || (p.rotation ?? 0) !== 0 || (p.scaleX ?? 1) !== 1 || (p.scaleY ?? 1) !== 1 || p.rotatedInSheet) {
+        cannot(format, `${where} frame ${j} is flipped, rotated or scaled`);
+      }
+      return p;
+    });
+    const p0 = parts[0]!;
+    const sheet = model.sheets[p0.sheet];
+    if (!sheet) cannot(format, `${where} names sheet ${p0.sheet}, which does not exist`);
+    const originX = (p0.originX ?? 0) - p0.x;
+    const originY = (p0.originY ?? 0) - p0.y;
+    // The grid: columns = frames on the first row.
+    let columns = 1;
+    while (columns < parts.length && parts[columns]!.sy === p0.sy && parts[columns]!.sx === p0.sx + columns * p0.sw) columns++;
+    const d: SolarusDirection = {
+      x: p0.sx,
+      y: p0.sy,
+      frameWidth: p0.sw,
+      frameHeight: p0.sh,
+      originX,
+      originY,
+      frameCount: parts.length,
+      columns,
+    };
+    parts.forEach((p, j) => {
+      const r = frameRect(d, j);
+      if (p.sheet !== p0.sheet || p.sx !== r.x || p.sy !== r.y || p.sw !== r.width || p.sh !== r.height) {
+        cannot(format, `${where} frame ${j} is not on the grid of frame 0 (Solarus frames are equal rectangles, row by row)`);
+      }
+      if ((p.originX ?? 0) - p.x !== originX || (p.originY ?? 0) - p.y !== originY) cannot(format, `${where} frame ${j} has another origin than frame 0`);
+    });
+    for (const v of [d.x, d.y, d.frameWidth, d.frameHeight, d.originX, d.originY]) {
+      if (!Number.isInteger(v)) cannot(format, `${where} has a non-integer position or size`);
+    }
+    if (d.frameWidth < 1 || d.frameHeight < 1) cannot(format, `${where} has an empty frame`);
+    const dur = m.frames[0]!.durationMs;
+    const frameDelay = Number.isFinite(dur) ? Math.max(0, Math.round(dur)) : 0;
+    const loopOnFrame = m.loopTo === null ? -1 : m.loopTo;
+    let a = byName.get(m.name);
+    if (!a) {
+      a = { name: m.name, image: sheet.path, frameDelay, loopOnFrame, directions: [] };
+      byName.set(m.name, a);
+      animations.push(a);
+    } else if (a.image !== sheet.path) {
+      cannot(format, `the directions of animation "${m.name}" use different images`);
+    }
+    a.directions.push(d);
+  }
+  return { animations };
+}

@@ -1,0 +1,84 @@
+/**
+ * Solarus sprite sheets: the 0.9 line syntax (`solarus`) and the 1.1+ Lua
+ * syntax (`solarus-lua`). Both read to and write from the same SolarusSheet.
+ */
+import { diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
+import type { FormatHandler } from '../types.js';
+import { modelToSheet, sheetToModel } from './convert.js';
+import { readLines, writeLines } from './lines.js';
+import { looksLikeLua, readLua, writeLua } from './lua.js';
+import { inspectJson, inspectText, type ParseOptions, type SolarusSheet, type SolarusSyntax } from './model.js';
+import { PLAY_OPTIONS, play } from './play.js';
+import { render, RENDER_OPTIONS } from './render.js';
+
+export * from './model.js';
+export { readLines, writeLines, formatLines, parseLines } from './lines.js';
+export { readLua, writeLua, formatLua, parseLua, looksLikeLua } from './lua.js';
+export { frameAt } from './play.js';
+export { sheetToModel, modelToSheet } from './convert.js';
+
+/**
+ * A content test for the line syntax, lenient so that broken files still get
+ * this reader's errors: not CTHG, not the Lua syntax, text (no control bytes
+ * besides tab, CR, LF) in the first 4 KiB, and a first non-blank line of at
+ * least two tokens that does not start like JSON, XML or a Lua comment.
+ */
+export function looksLikeLines(bytes: Uint8Array): boolean {
+  if (bytes.length >= 4 && bytes[0] === 0x43 && bytes[1] === 0x54 && bytes[2] === 0x48 && bytes[3] === 0x47) return false;
+  if (looksLikeLua(bytes)) return false;
+  const n = Math.min(bytes.length, 4096);
+  let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let k = i; k < n; k++) {
+    const c = bytes[k]!;
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return false;
+  }
+  while (i < n && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 10 || bytes[i] === 13)) i++;
+  if (i >= n) return false;
+  const first = bytes[i]!;
+  if (first === 0x7b || first === 0x5b || first === 0x3c || (first === 0x2d && bytes[i + 1] === 0x2d)) return false;
+  let tokens = 0;
+  let inToken = false;
+  for (; i < n && bytes[i] !== 10 && bytes[i] !== 13; i++) {
+    const space = bytes[i] === 32 || bytes[i] === 9;
+    if (!space && !inToken) tokens++;
+    inToken = !space;
+  }
+  return tokens >= 2;
+}
+
+function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
+  const read = (bytes: Uint8Array, opts: ParseOptions) => (name === 'solarus' ? readLines(bytes, opts) : readLua(bytes, opts));
+  return {
+    name,
+    title: name === 'solarus' ? 'Solarus sprite sheet (0.9 line syntax)' : 'Solarus sprite sheet (Lua syntax, 1.1+)',
+    extensions: name === 'solarus' ? ['.dat'] : ['.dat', '.lua'],
+    sniff: name === 'solarus' ? looksLikeLines : looksLikeLua,
+    read(bytes, ctx) {
+      return read(bytes, { warn: ctx?.warn });
+    },
+    write(doc) {
+      return name === 'solarus' ? writeLines(doc) : writeLua(doc);
+    },
+    validate(bytes) {
+      const out: Diagnostic[] = [];
+      try {
+        read(bytes, { strict: true, warn: (d) => out.push(d) });
+      } catch (e) {
+        if (!isFormatError(e)) throw e;
+        out.push(diagnosticFromError(e));
+      }
+      return out;
+    },
+    inspectJson: (doc) => inspectJson(name, doc),
+    inspectText: (doc) => inspectText(name, doc),
+    play: (doc, options) => play(name, doc, options),
+    playOptions: PLAY_OPTIONS,
+    render: (doc, options, resources) => render(name, doc, options, resources),
+    renderOptions: RENDER_OPTIONS,
+    toModel: (doc, resources, options) => sheetToModel(name, doc, resources, options),
+    fromModel: (model) => modelToSheet(name, model),
+  };
+}
+
+export const solarusHandler = makeHandler('solarus');
+export const solarusLuaHandler = makeHandler('solarus-lua');

@@ -1,0 +1,78 @@
+/**
+ * Playback by the engine's rules: frame 0 at time 0, the next change due at
+ * frame_delay; each time the due time is reached the frame advances by one
+ * and the due time moves by frame_delay. After the last frame: loop_on_frame,
+ * or finished (nothing shown) when it is -1. frame_delay 0: frame 0 forever.
+ */
+import { FormatError } from '../../binary/errors.js';
+import type { CommandOptions, OptionSpec } from '../types.js';
+import type { SolarusAnimation, SolarusDirection, SolarusSheet, SolarusSyntax } from './model.js';
+
+export const PLAY_OPTIONS: readonly OptionSpec[] = [
+  { name: 'animation', type: 'string', description: 'Solarus: the animation to play or draw (default: the first)' },
+  { name: 'direction', type: 'int', description: 'Solarus: the direction, from 0 (default 0)' },
+  { name: 'ms', type: 'int', description: 'play: how long to run, in ms' },
+  { name: 'step-ms', type: 'int', description: 'play: the time between records, in ms' },
+];
+
+/** The frame shown at time `t` (ms), or null once the animation is finished. */
+export function frameAt(a: SolarusAnimation, d: SolarusDirection, t: number): number | null {
+  if (a.frameDelay === 0) return 0;
+  const n = d.frameCount;
+  const k = Math.floor(t / a.frameDelay);
+  if (k < n) return k;
+  const loop = a.loopOnFrame;
+  if (loop < 0 || loop >= n) return null;
+  return loop + ((k - n) % (n - loop));
+}
+
+function intOpt(format: string, options: CommandOptions, name: string): number | undefined {
+  const v = options[name];
+  if (v === undefined || v === false) return undefined;
+  const n = typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n)) throw new FormatError(format, `option --${name} needs a whole number, not "${String(v)}"`);
+  return n;
+}
+
+/** The animation and direction the options select (defaults: the first animation, direction 0). */
+export function select(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions): { a: SolarusAnimation; d: SolarusDirection; k: number } {
+  const name = typeof options.animation === 'string' ? options.animation : undefined;
+  if (sheet.animations.length === 0) throw new FormatError(format, 'the sheet has no animation');
+  const a = name === undefined ? sheet.animations[0]! : sheet.animations.find((x) => x.name === name);
+  if (!a) {
+    throw new FormatError(format, `no animation "${name}" (the sheet has: ${sheet.animations.map((x) => x.name).join(', ')})`);
+  }
+  const k = intOpt(format, options, 'direction') ?? 0;
+  if (k < 0 || k >= a.directions.length) {
+    throw new FormatError(format, `animation "${a.name}" has no direction ${k} (it has ${a.directions.length}: 0 to ${a.directions.length - 1})`);
+  }
+  return { a, d: a.directions[k]!, k };
+}
+
+const MAX_RECORDS = 1_000_000;
+
+export function play(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions): { records: unknown[]; warnings: string[]; text: string } {
+  const { a, d, k } = select(format, sheet, options);
+  const warnings: string[] = [];
+  const step = intOpt(format, options, 'step-ms') ?? (a.frameDelay > 0 ? a.frameDelay : 100);
+  const ms = intOpt(format, options, 'ms') ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
+  if (step < 1) throw new FormatError(format, `--step-ms must be at least 1, not ${step}`);
+  if (ms < 0) throw new FormatError(format, `--ms must not be negative (${ms})`);
+  if (Math.ceil(ms / step) > MAX_RECORDS) throw new FormatError(format, `--ms / --step-ms would print more than ${MAX_RECORDS} records`);
+  if (a.loopOnFrame >= d.frameCount) {
+    warnings.push(`loop_on_frame ${a.loopOnFrame} is not a frame of direction ${k} (the engine would crash): playback finishes after the last frame`);
+  }
+  if (a.frameDelay === 0 && d.frameCount > 1) warnings.push('frame_delay is 0: the first frame shows forever');
+  const records: { time: number; frame: number | null }[] = [];
+  const lines = [`animation "${a.name}" direction ${k}: ${d.frameCount} frame${d.frameCount === 1 ? '' : 's'}, ${a.frameDelay} ms each, ${a.loopOnFrame < 0 ? 'plays once' : `loops on frame ${a.loopOnFrame}`}`];
+  const width = String(Math.max(0, ms - 1)).length;
+  let last: number | null | undefined;
+  for (let t = 0; t < ms; t += step) {
+    const frame = frameAt(a, d, t);
+    records.push({ time: t, frame });
+    const what = frame === null ? 'finished (nothing shown)' : `frame ${frame}`;
+    lines.push(`${String(t).padStart(width)} ms  ${what}${frame === last ? '' : ' *'}`);
+    last = frame;
+  }
+  return { records, warnings, text: lines.join('\n') + '\n' };
+}
