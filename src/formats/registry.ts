@@ -6,10 +6,7 @@ import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
  * (formats with magic bytes first). Each format folder exports one handler
  * from its index.ts; add it here.
  */
-export const FORMATS: FormatHandler[] = [
-  solarusHandler,
-  solarusLuaHandler,
-];
+export const FORMATS: FormatHandler[] = [solarusHandler, solarusLuaHandler];
 
 export function getFormat(name: string): FormatHandler | undefined {
   return FORMATS.find((f) => f.name === name);
