@@ -323,8 +323,6 @@ class Lexer {
   }
 }
 
-const ANIMATION_KEYS = new Set(['name', 'src_image', 'frame_delay', 'frame_to_loop_on', 'directions']);
-const DIRECTION_KEYS = new Set(['x', 'y', 'frame_width', 'frame_height', 'origin_x', 'origin_y', 'num_frames', 'num_columns']);
 
 /** Reads the Lua syntax. Throws FormatError (with line and column) for bad input. */
 export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
@@ -336,25 +334,61 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
   const animations: SolarusAnimation[] = [];
   const seen = new Set<string>();
   const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
+  // Where the last integer() began (its sign or its digits).
+  let vLine = 0;
+  let vCol = 0;
 
   /** An integer value: a number, or `-` and a number. */
-  const integer = (key: string): { v: number; p: Pos } => {
-    const p = lx.pos();
+  const integer = (key: string): number => {
+    vLine = lx.tLine;
+    vCol = lx.tCol;
     let neg = false;
-    if (lx.isPunct(45)) {
+    if (lx.type === T.Punct && lx.punct === 45) {
       neg = true;
       lx.next();
     }
     if (lx.type !== T.Number) lx.fail(`${key} must be a whole number, found ${lx.describe()}`);
     const v = neg ? -lx.num : lx.num;
     lx.next();
-    return { v, p };
+    return v;
   };
   const string = (key: string): string => {
     if (lx.type !== T.String) lx.fail(`${key} must be a string, found ${lx.describe()}`);
     const v = lx.str;
     lx.next();
     return v;
+  };
+  const expect = (c: number, context: () => string): void => {
+    if (lx.type !== T.Punct || lx.punct !== c) lx.fail(`expected "${String.fromCharCode(c)}" ${context()}, found ${lx.describe()}`);
+    lx.next();
+  };
+  /** After a field: `,` or `;` and true when the table goes on; false at `}` (consumed). */
+  const separator = (context: () => string): boolean => {
+    if (lx.type === T.Punct) {
+      const c = lx.punct;
+      if (c === 44 || c === 59) {
+        lx.next();
+        if (lx.type === T.Punct && lx.punct === 125) {
+          lx.next();
+          return false;
+        }
+        return true;
+      }
+      if (c === 125) {
+        lx.next();
+        return false;
+      }
+    }
+    return lx.fail(`expected "," or "}" ${context()}, found ${lx.describe()}`);
+  };
+  /** `{`; returns false when the table is empty (`}` consumed). */
+  const open = (context: () => string): boolean => {
+    expect(123, context);
+    if (lx.type === T.Punct && lx.punct === 125) {
+      lx.next();
+      return false;
+    }
+    return true;
   };
   /** Skips any constant value (the value of an unknown key). */
   const anyValue = (depth: number): void => {
@@ -367,148 +401,145 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
       return lx.next();
     }
     if (lx.isPunct(123)) {
-      table(
-        () => keyOrValue(depth + 1),
-        'in a table',
-      );
+      const ctx = () => 'in a table';
+      if (!open(ctx)) return;
+      do {
+        if (lx.type === T.Name && !(lx.str === 'true' || lx.str === 'false' || lx.str === 'nil')) {
+          lx.next();
+          expect(61, () => 'after a key');
+        }
+        anyValue(depth + 1);
+      } while (separator(ctx));
       return;
     }
     lx.fail(`expected a constant value (string, number, table, true, false or nil), found ${lx.describe()}`);
   };
-  /** In a generic table: `name = value` or a positional value. */
-  const keyOrValue = (depth: number): void => {
-    if (lx.type === T.Name && !(lx.str === 'true' || lx.str === 'false' || lx.str === 'nil')) {
-      lx.next();
-      lx.expectPunct(61, 'after a key');
-    }
-    anyValue(depth);
-  };
-  /** `{` fields separated by `,` or `;` (trailing allowed) `}`. */
-  const table = (field: () => void, context: string): void => {
-    lx.expectPunct(123, context);
-    for (;;) {
-      if (lx.isPunct(125)) break;
-      field();
-      if (lx.isPunct(44) || lx.isPunct(59)) {
-        lx.next();
-        continue;
-      }
-      if (!lx.isPunct(125)) lx.fail(`expected "," or "}" ${context}, found ${lx.describe()}`);
-    }
-    lx.next();
-  };
-  /** A `key = value` field: returns the key (after `=`), with its position. */
-  const key = (context: string): { k: string; p: Pos } => {
-    if (lx.type !== T.Name) lx.fail(`expected a field name ${context}, found ${lx.describe()}`);
+  /** A field name followed by `=`; returns the name (its position stays in kLine/kCol). */
+  let kLine = 0;
+  let kCol = 0;
+  const key = (context: () => string): string => {
+    if (lx.type !== T.Name) lx.fail(`expected a field name ${context()}, found ${lx.describe()}`);
     const k = lx.str;
-    const p = lx.pos();
+    kLine = lx.tLine;
+    kCol = lx.tCol;
     lx.next();
-    lx.expectPunct(61, `after "${k}"`);
-    return { k, p };
+    if (lx.type !== T.Punct || lx.punct !== 61) expect(61, () => `after "${k}"`);
+    else lx.next();
+    return k;
   };
 
-  const direction = (anim: string, index: number): { d: SolarusDirection; p: Pos } => {
-    const p = lx.pos();
-    const got = new Map<string, number>();
-    const pos = new Map<string, Pos>();
-    table(() => {
-      const { k, p: kp } = key(`in direction ${index} of animation "${anim}"`);
-      if (!DIRECTION_KEYS.has(k)) {
-        warn(`unknown key "${k}" in a direction is ignored`, kp);
-        anyValue(1);
-        return;
-      }
-      if (got.has(k)) warn(`"${k}" given twice: the last one counts`, kp);
-      const { v, p: vp } = integer(k);
-      got.set(k, v);
-      pos.set(k, vp);
-    }, `in direction ${index} of animation "${anim}"`);
-    for (const k of ['x', 'y', 'frame_width', 'frame_height']) {
-      if (!got.has(k)) lx.fail(`direction ${index} of animation "${anim}" has no ${k}`, p.line, p.column);
+  const DX = 0, DY = 1, DW = 2, DH = 3, OX = 4, OY = 5, NF = 6, NC = 7;
+  const DIRECTION_INDEX = new Map<string, number>([
+    ['x', DX], ['y', DY], ['frame_width', DW], ['frame_height', DH], ['origin_x', OX], ['origin_y', OY], ['num_frames', NF], ['num_columns', NC],
+  ]);
+  const DIRECTION_NAMES = ['x', 'y', 'frame_width', 'frame_height', 'origin_x', 'origin_y', 'num_frames', 'num_columns'];
+  const MINIMUM = [-Infinity, -Infinity, 1, 1, -Infinity, -Infinity, 1, 1];
+  const values = [0, 0, 0, 0, 0, 0, 0, 0];
+  let given = 0;
+
+  const direction = (anim: string, index: number): SolarusDirection => {
+    const line = lx.tLine;
+    const column = lx.tCol;
+    const ctx = () => `in direction ${index} of animation "${anim}"`;
+    given = 0;
+    if (open(ctx)) {
+      do {
+        const k = key(ctx);
+        const slot = DIRECTION_INDEX.get(k);
+        if (slot === undefined) {
+          warn(`unknown key "${k}" in a direction is ignored`, { line: kLine, column: kCol });
+          anyValue(1);
+          continue;
+        }
+        if (given & (1 << slot)) warn(`"${k}" given twice: the last one counts`, { line: kLine, column: kCol });
+        const v = integer(k);
+        if (v < MINIMUM[slot]!) lx.fail(`${k} must be at least ${MINIMUM[slot]}, not ${v}`, vLine, vCol);
+        values[slot] = v;
+        given |= 1 << slot;
+      } while (separator(ctx));
     }
-    const d: SolarusDirection = {
-      x: got.get('x')!,
-      y: got.get('y')!,
-      frameWidth: got.get('frame_width')!,
-      frameHeight: got.get('frame_height')!,
-      originX: got.get('origin_x') ?? 0,
-      originY: got.get('origin_y') ?? 0,
-      frameCount: got.get('num_frames') ?? 1,
-      columns: got.get('num_columns') ?? got.get('num_frames') ?? 1,
+    for (let s = DX; s <= DH; s++) {
+      if (!(given & (1 << s))) lx.fail(`direction ${index} of animation "${anim}" has no ${DIRECTION_NAMES[s]}`, line, column);
+    }
+    const frames = given & (1 << NF) ? values[NF]! : 1;
+    return {
+      x: values[DX]!,
+      y: values[DY]!,
+      frameWidth: values[DW]!,
+      frameHeight: values[DH]!,
+      originX: given & (1 << OX) ? values[OX]! : 0,
+      originY: given & (1 << OY) ? values[OY]! : 0,
+      frameCount: frames,
+      columns: given & (1 << NC) ? values[NC]! : frames,
     };
-    const check = (k: string, v: number, min: number) => {
-      if (v < min) {
-        const at = pos.get(k)!;
-        lx.fail(`${k} must be at least ${min}, not ${v}`, at.line, at.column);
-      }
-    };
-    check('frame_width', d.frameWidth, 1);
-    check('frame_height', d.frameHeight, 1);
-    if (got.has('num_frames')) check('num_frames', d.frameCount, 1);
-    if (got.has('num_columns')) check('num_columns', d.columns, 1);
-    return { d, p };
   };
 
+  const animationCtx = () => 'in an animation';
+  const directionsCtx = () => 'in directions';
   const animation = (): void => {
-    const open = lx.pos();
+    const start: Pos = { line: lx.tLine, column: lx.tCol };
     let name: string | undefined;
     let image: string | undefined;
     let frameDelay = 0;
     let loopOnFrame = -1;
     let directions: SolarusDirection[] | undefined;
-    const positions: AnimationPositions = { name: open, frameDelay: open, loopOnFrame: open, directions: [] };
-    const given = new Set<string>();
-    table(() => {
-      const { k, p } = key('in an animation');
-      if (!ANIMATION_KEYS.has(k)) {
-        warn(`unknown key "${k}" in an animation is ignored`, p);
-        anyValue(1);
-        return;
-      }
-      if (given.has(k)) warn(`"${k}" given twice: the last one counts`, p);
-      given.add(k);
-      switch (k) {
-        case 'name':
-          positions.name = lx.pos();
-          name = string(k);
-          break;
-        case 'src_image':
-          image = string(k);
-          break;
-        case 'frame_delay': {
-          const { v, p: vp } = integer(k);
-          if (v < 0) lx.fail(`frame_delay must not be negative (${v})`, vp.line, vp.column);
-          frameDelay = v;
-          positions.frameDelay = vp;
-          break;
+    const positions: AnimationPositions = { name: start, frameDelay: start, loopOnFrame: start, directions: [] };
+    let seenKeys = 0;
+    if (open(() => 'after "animation"')) {
+      do {
+        const k = key(animationCtx);
+        const bit = k === 'name' ? 1 : k === 'src_image' ? 2 : k === 'frame_delay' ? 4 : k === 'frame_to_loop_on' ? 8 : k === 'directions' ? 16 : 0;
+        if (bit === 0) {
+          warn(`unknown key "${k}" in an animation is ignored`, { line: kLine, column: kCol });
+          anyValue(1);
+          continue;
         }
-        case 'frame_to_loop_on': {
-          const { v, p: vp } = integer(k);
-          if (v < -1) lx.fail(`frame_to_loop_on must be -1 or a frame number, not ${v}`, vp.line, vp.column);
-          loopOnFrame = v;
-          positions.loopOnFrame = vp;
-          break;
+        if (seenKeys & bit) warn(`"${k}" given twice: the last one counts`, { line: kLine, column: kCol });
+        seenKeys |= bit;
+        switch (bit) {
+          case 1:
+            positions.name = { line: lx.tLine, column: lx.tCol };
+            name = string(k);
+            break;
+          case 2:
+            image = string(k);
+            break;
+          case 4: {
+            const v = integer(k);
+            if (v < 0) lx.fail(`frame_delay must not be negative (${v})`, vLine, vCol);
+            frameDelay = v;
+            positions.frameDelay = { line: vLine, column: vCol };
+            break;
+          }
+          case 8: {
+            const v = integer(k);
+            if (v < -1) lx.fail(`frame_to_loop_on must be -1 or a frame number, not ${v}`, vLine, vCol);
+            loopOnFrame = v;
+            positions.loopOnFrame = { line: vLine, column: vCol };
+            break;
+          }
+          default: {
+            const dLine = lx.tLine;
+            const dCol = lx.tCol;
+            const list: SolarusDirection[] = [];
+            const where: Pos[] = [];
+            if (open(directionsCtx)) {
+              do {
+                if (lx.type !== T.Punct || lx.punct !== 123) lx.fail(`expected a direction table {...}, found ${lx.describe()}`);
+                where.push({ line: lx.tLine, column: lx.tCol });
+                list.push(direction(name ?? '?', list.length));
+              } while (separator(directionsCtx));
+            }
+            if (list.length === 0) lx.fail('directions must hold at least one direction', dLine, dCol);
+            directions = list;
+            positions.directions = where;
+          }
         }
-        case 'directions': {
-          const dp = lx.pos();
-          const list: SolarusDirection[] = [];
-          const where: Pos[] = [];
-          table(() => {
-            if (!lx.isPunct(123)) lx.fail(`expected a direction table {...}, found ${lx.describe()}`);
-            const { d, p: ddp } = direction(name ?? '?', list.length);
-            list.push(d);
-            where.push(ddp);
-          }, 'in directions');
-          if (list.length === 0) lx.fail('directions must hold at least one direction', dp.line, dp.column);
-          directions = list;
-          positions.directions = where;
-          break;
-        }
-      }
-    }, 'after "animation"');
-    if (name === undefined) lx.fail('animation has no name', open.line, open.column);
-    if (image === undefined) lx.fail(`animation "${name}" has no src_image`, open.line, open.column);
-    if (directions === undefined) lx.fail(`animation "${name}" has no directions`, open.line, open.column);
+      } while (separator(animationCtx));
+    }
+    if (name === undefined) lx.fail('animation has no name', start.line, start.column);
+    if (image === undefined) lx.fail(`animation "${name}" has no src_image`, start.line, start.column);
+    if (directions === undefined) lx.fail(`animation "${name}" has no directions`, start.line, start.column);
     const anim: SolarusAnimation = { name: name!, image: image!, frameDelay, loopOnFrame, directions: directions! };
     checkAnimation(FORMAT, anim, positions, seen, opts);
     animations.push(anim);
@@ -522,7 +553,7 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     if (lx.isPunct(40)) {
       lx.next();
       animation();
-      lx.expectPunct(41, 'to close "animation("');
+      expect(41, () => 'to close "animation("');
     } else if (lx.isPunct(123)) {
       animation();
     } else {
