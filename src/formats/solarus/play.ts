@@ -71,7 +71,7 @@ export function play(format: SolarusSyntax, sheet: SolarusSheet, options: Comman
     const frame = frameAt(a, d, t);
     records.push({ time: t, frame });
     const what = frame === null ? 'finished (nothing shown)' : `frame ${frame}`;
-    lines.push(`${String(t).padStart(width)} ms  ${what}${frame === last ? '' : ' *'}`);
+    lines.push(`${String(t).padStart(width)} ms  ${what}${last === undefined || frame === last ? '' : '  (changed)'}`);
     last = frame;
   }
   return { records, warnings, text: lines.join('\n') + '\n' };
