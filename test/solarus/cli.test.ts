@@ -141,7 +141,7 @@ describe('sprat with Solarus files', () => {
     writeFileSync(wide, 'a b.png 1 100 -1\n0 0 8 8 0 0 3 7\n');
     const r = await runCli(['convert', wide, path.join(tmp, 'wide.lua')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/note: animation "a" direction 0: num_columns 7 > num_frames 3/);
+    expect(r.stderr).toMatch(/note: animation "a" direction 0: num_columns 7 > num_frames 3 .*\(at line 2, column 1\)\n/);
     expect(readFileSync(path.join(tmp, 'wide.lua'), 'utf8')).toContain('num_frames = 3 }');
   });
 });

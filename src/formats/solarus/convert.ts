@@ -6,7 +6,8 @@
 import { FormatError } from '../../binary/errors.js';
 import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
-import { frameRect, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
+import { describeLocation } from '../../binary/errors.js';
+import { frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { loadSheet } from './resources.js';
 
 export async function sheetToModel(
@@ -31,15 +32,18 @@ export async function sheetToModel(
   }
   const animations: ModelAnimation[] = [];
   for (const a of sheet.animations) {
+    const where = positionsOf(a);
     a.directions.forEach((d, k) => {
       if (d.columns > d.frameCount) {
+        const at = where?.directions[k];
         notes.push(
-          `animation "${a.name}" direction ${k}: num_columns ${d.columns} > num_frames ${d.frameCount} (one row; Solarus 1.x rejects this, so it is written as ${d.frameCount})`,
+          `animation "${a.name}" direction ${k}: num_columns ${d.columns} > num_frames ${d.frameCount} (one row; Solarus 1.x rejects this, so it is written as ${d.frameCount})${at ? ` (${describeLocation(at)})` : ''}`,
         );
       }
       const loopOk = a.loopOnFrame >= 0 && a.loopOnFrame < d.frameCount;
       if (a.loopOnFrame >= d.frameCount) {
-        notes.push(`animation "${a.name}" direction ${k}: loop_on_frame ${a.loopOnFrame} is out of range and was dropped`);
+        const at = where?.loopOnFrame;
+        notes.push(`animation "${a.name}" direction ${k}: loop_on_frame ${a.loopOnFrame} is out of range and was dropped${at ? ` (${describeLocation(at)})` : ''}`);
       }
       const frames = [];
       for (let j = 0; j < d.frameCount; j++) {

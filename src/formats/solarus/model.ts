@@ -67,6 +67,14 @@ export const FIELD_NAMES: Record<SolarusSyntax, { frameDelay: string; loopOnFram
   'solarus-lua': { frameDelay: 'frame_delay', loopOnFrame: 'frame_to_loop_on', frameCount: 'num_frames', columns: 'num_columns' },
 };
 
+/** Where each animation read from a file was (kept aside, so documents stay plain data). */
+const POSITIONS = new WeakMap<SolarusAnimation, AnimationPositions>();
+
+/** The source positions of an animation that a reader produced, if any. */
+export function positionsOf(anim: SolarusAnimation): AnimationPositions | undefined {
+  return POSITIONS.get(anim);
+}
+
 /**
  * Rules 3, 5, 6 and 7 of the contract, once an animation is complete (rules
  * 1, 2 and 4 are checked by each parser where the token is).
@@ -83,6 +91,7 @@ export function checkAnimation(
     throw FormatError.atLine(format, `duplicate animation name "${anim.name}"`, pos.name.line, pos.name.column);
   }
   seen.add(anim.name);
+  POSITIONS.set(anim, pos);
   const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
   if (anim.loopOnFrame >= 0) {
     const short = anim.directions.findIndex((d) => anim.loopOnFrame >= d.frameCount);
