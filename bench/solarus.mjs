@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseLines, parseLua, formatLines, formatLua, inspectJson } from '../dist/formats/solarus/index.js';
+import { parseLines, parseLua, formatLines, formatLua, inspectJson, solarusHandler, solarusLuaHandler } from '../dist/formats/solarus/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const zsdx = path.resolve(here, '../../shared/corpus/solarus/zsdx');
@@ -53,10 +53,21 @@ const results = [
   measure('solarus-lua (Lua syntax) parse', neu, (t) => parseLua(t)),
   measure('JSON.parse of the same sheets (reference)', json, (t) => JSON.parse(t)),
 ];
+// From bytes through the format handlers (UTF-8 decoding included), as `sprat` reads files.
+const te = new TextEncoder();
+const oldBytes = old.map((t) => te.encode(t));
+const newBytes = neu.map((t) => te.encode(t));
+let b = 0;
+const h1 = measure('solarus handler.read (bytes)', old, () => solarusHandler.read(oldBytes[b++ % oldBytes.length]));
+b = 0;
+const h2 = measure('solarus-lua handler.read (bytes)', neu, () => solarusLuaHandler.read(newBytes[b++ % newBytes.length]));
 const sheets = old.map((t) => parseLines(t));
 const ref = results[2].mbs;
 console.log(`Solarus parsing, 207 zsdx sprites repeated to >= ${TARGET / 1024 / 1024} MiB per syntax (best of 5, process CPU time):`);
 for (const r of results) {
+  console.log(`  ${r.name.padEnd(44)} ${r.mbs.toFixed(1).padStart(7)} MB/s  (${r.mb.toFixed(1)} MB in ${r.ms.toFixed(0)} ms)  ${(r.mbs / ref).toFixed(2)}x JSON.parse`);
+}
+for (const r of [h1, h2]) {
   console.log(`  ${r.name.padEnd(44)} ${r.mbs.toFixed(1).padStart(7)} MB/s  (${r.mb.toFixed(1)} MB in ${r.ms.toFixed(0)} ms)  ${(r.mbs / ref).toFixed(2)}x JSON.parse`);
 }
 // Writing, for completeness: text produced per second.

@@ -31,8 +31,8 @@ export async function sheetToModel(
     sheets.push(s);
   }
   const animations: ModelAnimation[] = [];
-  for (const a of sheet.animations) {
-    const where = positionsOf(a);
+  for (const [i, a] of sheet.animations.entries()) {
+    const where = a.directions.some((d) => d.columns > d.frameCount) || a.loopOnFrame >= 0 ? positionsOf(sheet, i) : undefined;
     a.directions.forEach((d, k) => {
       if (d.columns > d.frameCount) {
         const at = where?.directions[k];

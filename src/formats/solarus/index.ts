@@ -7,7 +7,7 @@ import type { FormatHandler } from '../types.js';
 import { modelToSheet, sheetToModel } from './convert.js';
 import { readLines, writeLines } from './lines.js';
 import { looksLikeLua, readLua, writeLua } from './lua.js';
-import { inspectJson, inspectText, type ParseOptions, type SolarusSheet, type SolarusSyntax } from './model.js';
+import { inspectJson, inspectText, rememberSource, type AnimationPositions, type ParseOptions, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { PLAY_OPTIONS, play } from './play.js';
 import { render, RENDER_OPTIONS } from './render.js';
 
@@ -54,7 +54,16 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     extensions: name === 'solarus' ? ['.dat'] : ['.dat', '.lua'],
     sniff: name === 'solarus' ? looksLikeLines : looksLikeLua,
     read(bytes, ctx) {
-      return read(bytes, { warn: ctx?.warn });
+      const sheet = read(bytes, { warn: ctx?.warn });
+      let cache: AnimationPositions[] | undefined;
+      rememberSource(sheet, () => {
+        if (!cache) {
+          cache = [];
+          read(bytes, { positions: cache });
+        }
+        return cache;
+      });
+      return sheet;
     },
     write(doc) {
       return name === 'solarus' ? writeLines(doc) : writeLua(doc);

@@ -19,6 +19,7 @@ import {
 import { decodeText } from './text.js';
 
 const FORMAT = 'solarus';
+const MAX_TOKENS = 16;
 const HEADER_FIELDS = ['name', 'image', 'directions', 'frame_delay', 'loop_on_frame'] as const;
 const DIRECTION_FIELDS = ['x', 'y', 'frame_width', 'frame_height', 'origin_x', 'origin_y', 'frames', 'columns'] as const;
 
@@ -31,15 +32,20 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
   const animations: SolarusAnimation[] = [];
   const seen = new Set<string>();
   const n = text.length;
-  // Token starts and ends of the current line (reused).
-  const starts: number[] = [];
-  const ends: number[] = [];
+  // Token starts and ends of the current line (reused; tokens past MAX_TOKENS are only counted).
+  const starts = new Int32Array(MAX_TOKENS);
+  const ends = new Int32Array(MAX_TOKENS);
+  // Where the current animation's fields are: its header line and columns, and each direction's line and column.
+  let nameCol = 0;
+  let delayCol = 0;
+  let loopCol = 0;
+  const dirLines: number[] = [];
+  const dirCols: number[] = [];
   let line = 0;
   let pos = 0;
   let lineStart = 0;
   let lineEnd = 0;
   let current: SolarusAnimation | null = null;
-  let positions: AnimationPositions | null = null;
   let wanted = 0;
   let headerLine = 0;
 
@@ -66,8 +72,14 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
     }
     return neg ? -v : v;
   };
+  const positions = (): AnimationPositions => ({
+    name: { line: headerLine, column: nameCol },
+    frameDelay: { line: headerLine, column: delayCol },
+    loopOnFrame: { line: headerLine, column: loopCol },
+    directions: current!.directions.map((_, k) => ({ line: dirLines[k]!, column: dirCols[k]! })),
+  });
   const finish = () => {
-    checkAnimation(FORMAT, current!, positions!, seen, opts);
+    checkAnimation(FORMAT, current!, positions, seen, opts);
     animations.push(current!);
     current = null;
   };
@@ -81,8 +93,7 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
     lineEnd = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
     pos = nl + 1;
     // Tokenize.
-    starts.length = 0;
-    ends.length = 0;
+    let count = 0;
     let i = lineStart;
     while (i < lineEnd) {
       let c = text.charCodeAt(i);
@@ -90,11 +101,14 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
         i++;
         continue;
       }
-      starts.push(i);
+      const s0 = i;
       while (i < lineEnd && (c = text.charCodeAt(i)) !== 32 && c !== 9) i++;
-      ends.push(i);
+      if (count < MAX_TOKENS) {
+        starts[count] = s0;
+        ends[count] = i;
+      }
+      count++;
     }
-    const count = starts.length;
     if (count === 0) continue;
     if (current === null) {
       if (count < 5) fail(`line cut short: expected ${HEADER_FIELDS[count]} (an animation header is: ${HEADER_FIELDS.join(' ')})`, lineEnd);
@@ -108,12 +122,9 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
       if (loopOnFrame < -1) fail(`loop_on_frame must be -1 or a frame number, not ${loopOnFrame}`, starts[4]!);
       if (count > 5) opts.warn?.(diagnostic('warning', `extra tokens after loop_on_frame are ignored`, { line, column: col(starts[5]!) }));
       current = { name, image, frameDelay, loopOnFrame, directions: [] };
-      positions = {
-        name: { line, column: col(starts[0]!) },
-        frameDelay: { line, column: col(starts[3]!) },
-        loopOnFrame: { line, column: col(starts[4]!) },
-        directions: [],
-      };
+      nameCol = col(starts[0]!);
+      delayCol = col(starts[3]!);
+      loopCol = col(starts[4]!);
       wanted = dirs;
       headerLine = line;
       continue;
@@ -135,7 +146,9 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
     if (d.columns < 1) fail(`columns must be at least 1, not ${d.columns}`, starts[7]!);
     if (count > 8) opts.warn?.(diagnostic('warning', `extra tokens after columns are ignored`, { line, column: col(starts[8]!) }));
     current.directions.push(d);
-    positions!.directions.push({ line, column: col(starts[0]!) });
+    const k = current.directions.length - 1;
+    dirLines[k] = line;
+    dirCols[k] = col(starts[0]!);
     if (current.directions.length === wanted) finish();
   }
   if (current !== null) {

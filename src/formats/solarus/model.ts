@@ -50,6 +50,8 @@ export interface ParseOptions {
   warn?(d: Diagnostic): void;
   /** Rule 5 as `validate` applies it: loop_on_frame out of range is an error. */
   strict?: boolean;
+  /** When given, receives the source positions of each animation, in order. */
+  positions?: AnimationPositions[];
 }
 
 /** The positions of an animation's fields, for the checks shared by both syntaxes. */
@@ -67,12 +69,29 @@ export const FIELD_NAMES: Record<SolarusSyntax, { frameDelay: string; loopOnFram
   'solarus-lua': { frameDelay: 'frame_delay', loopOnFrame: 'frame_to_loop_on', frameCount: 'num_frames', columns: 'num_columns' },
 };
 
-/** Where each animation read from a file was (kept aside, so documents stay plain data). */
-const POSITIONS = new WeakMap<SolarusAnimation, AnimationPositions>();
+/**
+ * How to find where each animation of a sheet a handler read was in its file
+ * (kept aside, so documents stay plain data; computed on demand by parsing
+ * the file again, so that reading costs nothing extra).
+ */
+const SOURCES = new WeakMap<SolarusSheet, () => AnimationPositions[]>();
 
-/** The source positions of an animation that a reader produced, if any. */
-export function positionsOf(anim: SolarusAnimation): AnimationPositions | undefined {
-  return POSITIONS.get(anim);
+export function rememberSource(sheet: SolarusSheet, positions: () => AnimationPositions[]): void {
+  SOURCES.set(sheet, positions);
+}
+
+/** The source positions of animation `index` of a sheet a handler read, if known. */
+export function positionsOf(sheet: SolarusSheet, index: number): AnimationPositions | undefined {
+  const f = SOURCES.get(sheet);
+  if (!f) return undefined;
+  let list: AnimationPositions[] | undefined;
+  try {
+    list = f();
+  } catch {
+    return undefined;
+  }
+  // Only while the document still matches the file.
+  return list.length === sheet.animations.length ? list[index] : undefined;
 }
 
 /**
@@ -82,35 +101,40 @@ export function positionsOf(anim: SolarusAnimation): AnimationPositions | undefi
 export function checkAnimation(
   format: SolarusSyntax,
   anim: SolarusAnimation,
-  pos: AnimationPositions,
+  positions: AnimationPositions | (() => AnimationPositions),
   seen: Set<string>,
   opts: ParseOptions,
 ): void {
   const names = FIELD_NAMES[format];
+  // Positions are built only when something needs them.
+  let cached: AnimationPositions | undefined;
+  const where = (): AnimationPositions => (cached ??= typeof positions === 'function' ? positions() : positions);
   if (seen.has(anim.name)) {
+    const pos = where();
     throw FormatError.atLine(format, `duplicate animation name "${anim.name}"`, pos.name.line, pos.name.column);
   }
   seen.add(anim.name);
-  POSITIONS.set(anim, pos);
+  if (opts.positions) opts.positions.push(where());
   const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
   if (anim.loopOnFrame >= 0) {
     const short = anim.directions.findIndex((d) => anim.loopOnFrame >= d.frameCount);
     if (short >= 0) {
       const d = anim.directions[short]!;
+      const pos = where();
       const reason = `animation "${anim.name}": ${names.loopOnFrame} ${anim.loopOnFrame} is not a frame of direction ${short} (${d.frameCount} frame${d.frameCount === 1 ? '' : 's'})`;
       if (opts.strict) throw FormatError.atLine(format, reason, pos.loopOnFrame.line, pos.loopOnFrame.column);
       warn(reason + '; the engine would crash on it', pos.loopOnFrame);
     }
   }
   if (anim.frameDelay === 0 && anim.directions.some((d) => d.frameCount > 1)) {
-    warn(`animation "${anim.name}": ${names.frameDelay} 0 with several frames: the first frame shows forever`, pos.frameDelay);
+    warn(`animation "${anim.name}": ${names.frameDelay} 0 with several frames: the first frame shows forever`, where().frameDelay);
   }
   if (format === 'solarus-lua') {
     anim.directions.forEach((d, i) => {
       if (d.columns > d.frameCount) {
         warn(
           `animation "${anim.name}" direction ${i}: num_columns ${d.columns} > num_frames ${d.frameCount} (one row; Solarus 1.x rejects this)`,
-          pos.directions[i]!,
+          where().directions[i]!,
         );
       }
     });
