@@ -14,7 +14,7 @@ const opt = (name, dflt) => {
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
 const seconds = opt('seconds', 30);
-const seed = opt('seed', Date.now() & 0xffffffff);
+const seed = opt('seed', Date.now() % 0x100000000);
 
 function walk(dir, out = []) {
   if (!existsSync(dir)) return out;
@@ -30,6 +30,10 @@ const seeds = [...walk('samples'), ...walk('../shared/corpus')]
   .map((p) => ({ p, bytes: new Uint8Array(readFileSync(p)) }))
   .map((s) => ({ ...s, handler: detectFormat(s.bytes, s.p) }))
   .filter((s) => s.handler);
+if (seeds.length === 0) {
+  console.log('no seed files of a known format');
+  process.exit(0);
+}
 console.log(`fuzzing ${seeds.length} seeds for ${seconds}s, seed ${seed}`);
 const random = rng(seed);
 const end = Date.now() + seconds * 1000;
