@@ -1,0 +1,195 @@
+/**
+ * Drawing: a sprite's frame or whole animation (from its texture, with the
+ * frame size given by the user, decision 5), and a map (each object's
+ * `.obj`, its `.spr` and its texture resolved through the ResourceLoader;
+ * frame 0 of the first animation drawn at the object's position).
+ */
+import { FormatError, isFormatError } from '../../binary/errors.js';
+import { drawImage } from '../../render/compose.js';
+import { createImage, cropImage, type RgbaImage } from '../../render/image.js';
+import { translate } from '../../render/matrix.js';
+import type { CommandOptions, RenderResult, ResourceLoader } from '../types.js';
+import type { HallgeirAnimation, HallgeirMap, HallgeirSprite } from './model.js';
+import { frameChain } from './play.js';
+import { readObject, readSprite } from './read.js';
+import {
+  decodeTexture,
+  dirOf,
+  firstExisting,
+  frameSizeOption,
+  joinPath,
+  loadBytes,
+  loadTextureByName,
+  requireFrameSize,
+  textureCandidates,
+  type FrameSize,
+} from './resources.js';
+
+/** The largest map drawing, in pixels. */
+const MAX_CANVAS_PIXELS = 1 << 26;
+
+/** The animation named by `animation` (default: the first). */
+export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, format = 'hallgeir-sprite'): HallgeirAnimation {
+  if (sprite.animations.length === 0) throw new FormatError(format, 'the sprite has no animations');
+  if (name === undefined) return sprite.animations[0]!;
+  const a = sprite.animations.find((x) => x.name === name);
+  if (!a) {
+    throw new FormatError(
+      format,
+      `no animation named ${JSON.stringify(name)} (the sprite has ${sprite.animations.map((x) => JSON.stringify(x.name)).join(', ')})`,
+    );
+  }
+  return a;
+}
+
+function stringOpt(options: CommandOptions, name: string): string | undefined {
+  const v = options[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+function frameOpt(options: CommandOptions, count: number, format: string): number | undefined {
+  const v = options.frame;
+  if (v === undefined || v === false) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n >= count) {
+    throw new FormatError(format, `--frame ${String(v)} is not a frame of the animation (0-${count - 1})`);
+  }
+  return n;
+}
+
+/** Milliseconds a frame shows in a rendered animation (frames that hold forever: their delay, else one second). */
+function renderDelayMs(delay: number): number {
+  return delay > 0 ? delay * 1000 : 1000;
+}
+
+export async function renderSprite(sprite: HallgeirSprite, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  const format = 'hallgeir-sprite';
+  const size = requireFrameSize(options, format, 'rendering a sprite');
+  const anim = pickAnimation(sprite, stringOpt(options, 'animation'));
+  if (anim.frames.length === 0) throw new FormatError(format, `animation ${JSON.stringify(anim.name)} has no frames`);
+  const only = frameOpt(options, anim.frames.length, format);
+  const { image } = await loadTextureByName(resources, '', sprite.texture, format);
+  const crop = (j: number) => cropImage(image, anim.frames[j]!.x, anim.frames[j]!.y, size.width, size.height);
+  if (only !== undefined) return { frames: [crop(only)] };
+  const { chain, loopTo } = frameChain(anim);
+  return {
+    frames: chain.map(crop),
+    delaysMs: chain.map((j) => renderDelayMs(anim.frames[j]!.delay)),
+    loops: loopTo === null ? 1 : 0,
+  };
+}
+
+/** A frame size guessed from a sprite's frame positions: the smallest step between frames, else the rest of the texture. */
+export function inferFrameSize(sprite: HallgeirSprite, texture: RgbaImage, x0: number, y0: number): FrameSize {
+  const step = (vals: number[]): number | undefined => {
+    const s = [...new Set(vals)].sort((a, b) => a - b);
+    let best: number | undefined;
+    for (let i = 1; i < s.length; i++) {
+      const d = s[i]! - s[i - 1]!;
+      if (best === undefined || d < best) best = d;
+    }
+    return best;
+  };
+  const all = sprite.animations.flatMap((a) => a.frames);
+  const w = step(all.map((f) => f.x)) ?? texture.width - x0;
+  const h = step(all.map((f) => f.y)) ?? texture.height - y0;
+  return { width: Math.max(1, Math.min(w, 65536)), height: Math.max(1, Math.min(h, 65536)) };
+}
+
+function wrap(e: unknown, what: string): never {
+  if (isFormatError(e)) throw new FormatError(e.format, `${what}: ${e.reason}`, { offset: e.offset, line: e.line, column: e.column });
+  throw e;
+}
+
+interface Placed {
+  x: number;
+  y: number;
+  image: RgbaImage;
+  sx: number;
+  sy: number;
+  w: number;
+  h: number;
+}
+
+export async function renderMap(map: HallgeirMap, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  const format = 'hallgeir-map';
+  const given = frameSizeOption(options, format);
+  const sprites = new Map<string, { path: string; sprite: HallgeirSprite }>();
+  const textures = new Map<string, RgbaImage>();
+  const placed: Placed[] = [];
+
+  const texture = async (path: string): Promise<RgbaImage> => {
+    let img = textures.get(path);
+    if (!img) {
+      img = decodeTexture(await loadBytes(resources, path, 'texture', format), path);
+      textures.set(path, img);
+    }
+    return img;
+  };
+
+  const spriteFor = async (objPath: string) => {
+    let entry = sprites.get(objPath);
+    if (entry) return entry;
+    const objBytes = await loadBytes(resources, objPath, 'object', format);
+    let obj;
+    try {
+      obj = readObject(objBytes);
+    } catch (e) {
+      wrap(e, `object "${objPath}"`);
+    }
+    const dir = dirOf(objPath);
+    const candidates = [...new Set([joinPath(dir, obj.sprite), joinPath(dir, obj.sprite + '.spr'), joinPath('', obj.sprite), joinPath('', obj.sprite + '.spr')])];
+    const sprPath = await firstExisting(resources, candidates);
+    if (sprPath === undefined) {
+      throw new FormatError(format, `object "${objPath}": sprite "${obj.sprite}" not found (tried ${candidates.map((c) => JSON.stringify(c)).join(', ')})`);
+    }
+    let sprite;
+    try {
+      sprite = readSprite(await loadBytes(resources, sprPath, 'sprite', format));
+    } catch (e) {
+      wrap(e, `sprite "${sprPath}"`);
+    }
+    entry = { path: sprPath, sprite };
+    sprites.set(objPath, entry);
+    return entry;
+  };
+
+  for (const o of map.objects) {
+    const objPath = joinPath('', o.object);
+    const { path: sprPath, sprite } = await spriteFor(objPath);
+    const frame = sprite.animations[0]?.frames[0];
+    if (!frame) continue; // nothing to draw
+    const mapTex = map.textures.find((t) => t.name === sprite.texture);
+    let image: RgbaImage;
+    if (mapTex) {
+      const candidates = textureCandidates('', mapTex.path);
+      const p = await firstExisting(resources, candidates);
+      if (p === undefined) throw new FormatError(format, `texture "${mapTex.name}": file "${mapTex.path}" not found`);
+      image = await texture(p);
+    } else {
+      const p = await firstExisting(resources, textureCandidates(dirOf(sprPath), sprite.texture));
+      if (p === undefined) {
+        throw new FormatError(format, `sprite "${sprPath}": texture "${sprite.texture}" is neither a texture of the map nor a file`);
+      }
+      image = await texture(p);
+    }
+    const size = given ?? inferFrameSize(sprite, image, frame.x, frame.y);
+    placed.push({ x: o.x, y: o.y, image, sx: frame.x, sy: frame.y, w: size.width, h: size.height });
+  }
+
+  if (placed.length === 0) return { frames: [createImage(1, 1)] };
+  const minX = Math.min(0, ...placed.map((p) => p.x));
+  const minY = Math.min(0, ...placed.map((p) => p.y));
+  const maxX = Math.max(...placed.map((p) => p.x + p.w));
+  const maxY = Math.max(...placed.map((p) => p.y + p.h));
+  const width = Math.max(1, maxX - minX);
+  const height = Math.max(1, maxY - minY);
+  if (width * height > MAX_CANVAS_PIXELS || width > 65536 || height > 65536) {
+    throw new FormatError(format, `the map drawing would be ${width}x${height} pixels, too large`);
+  }
+  const canvas = createImage(width, height);
+  for (const p of placed) {
+    drawImage(canvas, p.image, { sx: p.sx, sy: p.sy, sw: p.w, sh: p.h, transform: translate(p.x - minX, p.y - minY) });
+  }
+  return { frames: [canvas] };
+}
