@@ -62,7 +62,16 @@ export class HallgeirPlayer {
    * holds). Skips whole cycles while far from t, keeping the last few to be
    * added in order; stops advancing if a cycle adds nothing to the time.
    */
+  private lastSkipStart = NaN;
+
   private skipCycles(t: number): void {
+    // A budget of steps covers at least one whole cycle: if the time has not moved since the last
+    // check, a cycle adds nothing at double precision and never will.
+    if (this.start === this.lastSkipStart) {
+      this.stuck = true;
+      return;
+    }
+    this.lastSkipStart = this.start;
     const frames = this.animation.frames;
     let period = 0;
     let j = this.frame;
@@ -73,11 +82,11 @@ export class HallgeirPlayer {
       n++;
     } while (j !== this.frame && j !== -1 && n <= frames.length);
     if (j !== this.frame) return; // not a cycle after all: keep stepping
-    if (this.start + period === this.start) {
+    const k = Math.floor((t - this.start) / period) - 2;
+    if (!Number.isFinite(k)) {
       this.stuck = true;
       return;
     }
-    const k = Math.floor((t - this.start) / period) - 2;
     if (k > 0) this.start += k * period;
   }
 }
