@@ -75,25 +75,26 @@ function readSpriteBody(r: ByteReader): HallgeirSprite {
   for (let a = 0; a < animCount; a++) {
     const animName = r.str32('animation name');
     const frameCount = readCount(r, FRAME_SIZE, 'frame');
-    const frames: HallgeirFrame[] = [];
-    for (let f = 0; f < frameCount; f++) {
-      const x = r.i32();
-      const y = r.i32();
-      const delayAt = r.pos;
-      const delay = r.f64();
+    const frames: HallgeirFrame[] = new Array(frameCount);
+    // checkCount has made sure all frameCount records are there: read them straight from the view.
+    const v = r.view;
+    const le = r.littleEndian;
+    let p = r.pos;
+    for (let f = 0; f < frameCount; f++, p += FRAME_SIZE) {
+      const delay = v.getFloat64(p + 8, le);
+      const next = v.getInt32(p + 16, le);
       if (!Number.isFinite(delay)) {
-        throw r.error(`frame ${f} of animation ${JSON.stringify(animName)}: delay ${delay} is not a finite number`, delayAt);
+        throw r.error(`frame ${f} of animation ${JSON.stringify(animName)}: delay ${delay} is not a finite number`, p + 8);
       }
-      const nextAt = r.pos;
-      const next = r.i32();
       if (next !== -1 && (next < 0 || next >= frameCount)) {
         throw r.error(
           `frame ${f} of animation ${JSON.stringify(animName)}: next frame ${next} is not -1 or a frame of the animation (0-${frameCount - 1})`,
-          nextAt,
+          p + 16,
         );
       }
-      frames.push({ x, y, delay, next });
+      frames[f] = { x: v.getInt32(p, le), y: v.getInt32(p + 4, le), delay, next };
     }
+    r.pos = p;
     animations.push({ name: animName, frames });
   }
   checkEnd(r);

@@ -13,8 +13,12 @@ export interface HallgeirWriteOptions {
   endian?: 'little' | 'big';
 }
 
+function isInt32(v: number): boolean {
+  return Number.isInteger(v) && v >= -0x80000000 && v <= 0x7fffffff;
+}
+
 function int(w: ByteWriter, v: number, what: string): void {
-  if (!Number.isInteger(v) || v < -0x80000000 || v > 0x7fffffff) {
+  if (!isInt32(v)) {
     throw new FormatError(w.format, `${what} ${v} is not a 32-bit integer`);
   }
   w.i32(v);
@@ -28,19 +32,21 @@ function writeSprite(w: ByteWriter, s: HallgeirSprite): void {
   for (const a of s.animations) {
     w.str32(a.name, 'animation name');
     int(w, a.frames.length, 'frame count');
-    a.frames.forEach((f, i) => {
-      const where = `frame ${i} of animation ${JSON.stringify(a.name)}`;
-      int(w, f.x, `${where}: x`);
-      int(w, f.y, `${where}: y`);
+    const n = a.frames.length;
+    w.ensure(n * 20);
+    for (let i = 0; i < n; i++) {
+      const f = a.frames[i]!;
+      const where = () => `frame ${i} of animation ${JSON.stringify(a.name)}`;
+      if (!isInt32(f.x)) throw new FormatError(w.format, `${where()}: x ${f.x} is not a 32-bit integer`);
+      if (!isInt32(f.y)) throw new FormatError(w.format, `${where()}: y ${f.y} is not a 32-bit integer`);
       if (typeof f.delay !== 'number' || !Number.isFinite(f.delay)) {
-        throw new FormatError(w.format, `${where}: delay ${f.delay} is not a finite number`);
+        throw new FormatError(w.format, `${where()}: delay ${f.delay} is not a finite number`);
       }
-      w.f64(f.delay);
-      if (!Number.isInteger(f.next) || f.next < -1 || f.next >= a.frames.length) {
-        throw new FormatError(w.format, `${where}: next frame ${f.next} is not -1 or a frame of the animation`);
+      if (!Number.isInteger(f.next) || f.next < -1 || f.next >= n) {
+        throw new FormatError(w.format, `${where()}: next frame ${f.next} is not -1 or a frame of the animation`);
       }
-      w.i32(f.next);
-    });
+      w.i32(f.x).i32(f.y).f64(f.delay).i32(f.next);
+    }
   }
 }
 
