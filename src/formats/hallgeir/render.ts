@@ -70,8 +70,12 @@ export async function renderSprite(sprite: HallgeirSprite, options: CommandOptio
   const only = frameOpt(options, anim.frames.length, format);
   const { image } = await loadTextureByName(resources, '', sprite.texture, format);
   const crop = (j: number) => cropImage(image, anim.frames[j]!.x, anim.frames[j]!.y, size.width, size.height);
+  if (size.width * size.height > MAX_CANVAS_PIXELS) throw new FormatError(format, `a frame of ${size.width}x${size.height} pixels is too large to draw`);
   if (only !== undefined) return { frames: [crop(only)] };
   const { chain, loopTo } = frameChain(anim);
+  if (chain.length * size.width * size.height > MAX_CANVAS_PIXELS * 2) {
+    throw new FormatError(format, `${chain.length} frames of ${size.width}x${size.height} pixels are too many to draw`);
+  }
   return {
     frames: chain.map(crop),
     delaysMs: chain.map((j) => renderDelayMs(anim.frames[j]!.delay)),
