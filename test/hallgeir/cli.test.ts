@@ -143,6 +143,14 @@ describe('sprat render', () => {
     expect([map.width, map.height]).toEqual([80, 32]);
   });
 
+  it('an object as its sprite', async () => {
+    const out = path.join(dir, 'hero-obj.png');
+    const r = await cli('render', path.join(SAMPLES, 'hallgeir', 'hero.obj'), '--frame-size', '16x16', '-o', out);
+    expect(r.stderr).toBe('');
+    const img = decodePng(new Uint8Array(await fsp.readFile(out)));
+    expect([img.width, img.height]).toEqual([16, 16]);
+  });
+
   it('a sprite without --frame-size is an error, and nothing is written', async () => {
     const r = await cli('render', path.join(SAMPLES, 'hallgeir', 'hero.spr'), '-o', 'none.png');
     expect(r.code).toBe(1);

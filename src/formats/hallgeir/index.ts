@@ -10,7 +10,7 @@ import { inspectJson, inspectText } from './inspect.js';
 import { FORMAT_NAMES, type HallgeirDocument, type HallgeirKind, type HallgeirMap, type HallgeirObject, type HallgeirSprite } from './model.js';
 import { playRecords } from './play.js';
 import { parseEndian, readHallgeir, sniffHallgeir } from './read.js';
-import { pickAnimation, renderMap, renderSprite } from './render.js';
+import { pickAnimation, renderMap, renderObject, renderSprite } from './render.js';
 import { validateHallgeir } from './validate.js';
 import { writeHallgeir } from './write.js';
 
@@ -19,7 +19,7 @@ export { readHallgeir, readSprite, readObject, readMap, sniffHallgeir, parseEndi
 export { writeHallgeir, type HallgeirWriteOptions } from './write.js';
 export { HallgeirPlayer, frameAt, frameAtTimes, frameChain, playRecords, type PlayRecord } from './play.js';
 export { inspectJson as hallgeirInspectJson, inspectText as hallgeirInspectText } from './inspect.js';
-export { renderSprite, renderMap, inferFrameSize } from './render.js';
+export { renderSprite, renderMap, renderObject, inferFrameSize } from './render.js';
 export { spriteToModel, spriteFromModel } from './convert.js';
 
 const ENDIAN_READ: OptionSpec = {
@@ -101,6 +101,8 @@ export const hallgeirObjectFormat: FormatHandler<HallgeirObject> = {
   validate: (bytes, options) => validateHallgeir(bytes, 'object', options),
   inspectJson: (doc) => inspectJson(doc),
   inspectText: (doc) => inspectText(doc),
+  render: (doc, options, resources) => renderObject(doc, options, resources),
+  renderOptions: [FRAME_SIZE, ENDIAN_READ],
 };
 
 export const hallgeirMapFormat: FormatHandler<HallgeirMap> = {

@@ -9,7 +9,7 @@ import { drawImage } from '../../render/compose.js';
 import { createImage, cropImage, type RgbaImage } from '../../render/image.js';
 import { translate } from '../../render/matrix.js';
 import type { CommandOptions, RenderResult, ResourceLoader } from '../types.js';
-import type { HallgeirAnimation, HallgeirMap, HallgeirSprite } from './model.js';
+import type { HallgeirAnimation, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { frameChain } from './play.js';
 import { readObject, readSprite } from './read.js';
 import {
@@ -62,13 +62,19 @@ function renderDelayMs(delay: number): number {
   return delay > 0 ? delay * 1000 : 1000;
 }
 
-export async function renderSprite(sprite: HallgeirSprite, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+export async function renderSprite(
+  sprite: HallgeirSprite,
+  options: CommandOptions,
+  resources: ResourceLoader,
+  /** The sprite's folder, relative to the loader's (when drawn for an object). */
+  dir = '',
+): Promise<RenderResult> {
   const format = 'hallgeir-sprite';
   const size = requireFrameSize(options, format, 'rendering a sprite');
   const anim = pickAnimation(sprite, stringOpt(options, 'animation'));
   if (anim.frames.length === 0) throw new FormatError(format, `animation ${JSON.stringify(anim.name)} has no frames`);
   const only = frameOpt(options, anim.frames.length, format);
-  const { image } = await loadTextureByName(resources, '', sprite.texture, format);
+  const { image } = await loadTextureByName(resources, dir, sprite.texture, format);
   const crop = (j: number) => cropImage(image, anim.frames[j]!.x, anim.frames[j]!.y, size.width, size.height);
   if (size.width * size.height > MAX_CANVAS_PIXELS) throw new FormatError(format, `a frame of ${size.width}x${size.height} pixels is too large to draw`);
   if (only !== undefined) return { frames: [crop(only)] };
@@ -103,6 +109,32 @@ export function inferFrameSize(sprite: HallgeirSprite, texture: RgbaImage, x0: n
 function wrap(e: unknown, what: string): never {
   if (isFormatError(e)) throw new FormatError(e.format, `${what}: ${e.reason}`, { offset: e.offset, line: e.line, column: e.column });
   throw e;
+}
+
+/** Finds and reads an object's sprite: the name, then with `.spr`, in the object's folder, then in the document's. */
+export async function resolveSprite(
+  resources: ResourceLoader,
+  dir: string,
+  name: string,
+  what: string,
+  format: string,
+): Promise<{ path: string; sprite: HallgeirSprite }> {
+  const candidates = [...new Set([joinPath(dir, name), joinPath(dir, name + '.spr'), joinPath('', name), joinPath('', name + '.spr')])];
+  const path = await firstExisting(resources, candidates);
+  if (path === undefined) {
+    throw new FormatError(format, `${what}: sprite "${name}" not found (tried ${candidates.map((c) => JSON.stringify(c)).join(', ')})`);
+  }
+  try {
+    return { path, sprite: readSprite(await loadBytes(resources, path, 'sprite', format)) };
+  } catch (e) {
+    wrap(e, `sprite "${path}"`);
+  }
+}
+
+/** An object drawn as its sprite (the sprite's texture relative to the sprite). */
+export async function renderObject(obj: HallgeirObject, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  const { path, sprite } = await resolveSprite(resources, '', obj.sprite, `object ${JSON.stringify(obj.name)}`, 'hallgeir-object');
+  return renderSprite(sprite, options, resources, dirOf(path));
 }
 
 interface Placed {
@@ -141,18 +173,7 @@ export async function renderMap(map: HallgeirMap, options: CommandOptions, resou
     } catch (e) {
       wrap(e, `object "${objPath}"`);
     }
-    const dir = dirOf(objPath);
-    const candidates = [...new Set([joinPath(dir, obj.sprite), joinPath(dir, obj.sprite + '.spr'), joinPath('', obj.sprite), joinPath('', obj.sprite + '.spr')])];
-    const sprPath = await firstExisting(resources, candidates);
-    if (sprPath === undefined) {
-      throw new FormatError(format, `object "${objPath}": sprite "${obj.sprite}" not found (tried ${candidates.map((c) => JSON.stringify(c)).join(', ')})`);
-    }
-    let sprite;
-    try {
-      sprite = readSprite(await loadBytes(resources, sprPath, 'sprite', format));
-    } catch (e) {
-      wrap(e, `sprite "${sprPath}"`);
-    }
+    const { path: sprPath, sprite } = await resolveSprite(resources, dirOf(objPath), obj.sprite, `object "${objPath}"`, format);
     entry = { path: sprPath, sprite };
     sprites.set(objPath, entry);
     return entry;
