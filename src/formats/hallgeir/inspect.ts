@@ -37,13 +37,13 @@ function spriteText(s: HallgeirSprite): string {
   ];
   for (const a of s.animations) {
     const { chain, loopTo, dropped } = frameChain(a);
-    const total = chain.reduce((sum, j) => sum + Math.max(0, a.frames[j]!.delay), 0);
+    const cycle = loopTo === null ? 0 : chain.slice(loopTo).reduce((sum, j) => sum + a.frames[j]!.delay, 0);
     const how =
       a.frames.length === 0
         ? 'no frames'
         : loopTo === null
           ? `plays ${chain.length} frame${chain.length === 1 ? '' : 's'} then holds frame ${chain[chain.length - 1]}`
-          : `loops back to frame ${chain[loopTo]} (cycle of ${chain.length - loopTo}, ${total.toFixed(3).replace(/\.?0+$/, '')} s through the chain)`;
+          : `loops back to frame ${chain[loopTo]} (a cycle of ${chain.length - loopTo} frame${chain.length - loopTo === 1 ? '' : 's'}, ${Number(cycle.toFixed(6))} s)`;
     lines.push(`  ${q(a.name)}: ${a.frames.length} frame${a.frames.length === 1 ? '' : 's'}, ${how}${dropped.length ? `; never shown: ${dropped.join(', ')}` : ''}`);
     a.frames.forEach((f, i) => lines.push(`    ${i}: at (${f.x}, ${f.y}), delay ${f.delay} s, next ${f.next}`));
   }

@@ -36,7 +36,7 @@ export interface HallgeirReadOptions {
 
 /** Parses an endian option value; throws FormatError for anything else. */
 export function parseEndian(v: unknown, format: string): EndianOption {
-  if (v === undefined || v === false || v === '' ) return 'auto';
+  if (v === undefined || v === false || v === '') return 'auto';
   if (v === 'auto' || v === 'little' || v === 'big') return v;
   throw new FormatError(format, `--endian must be auto, little or big, not "${String(v)}"`);
 }
