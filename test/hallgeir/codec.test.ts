@@ -15,6 +15,7 @@ import {
   type HallgeirSprite,
 } from '../../src/formats/hallgeir/index.js';
 import { detectFormat } from '../../src/formats/detect.js';
+import { getFormat } from '../../src/formats/registry.js';
 import { Builder, mapBytes, objectBytes, spriteBytes } from './bytes.js';
 
 const WALK = {
@@ -292,6 +293,27 @@ describe('properties', () => {
         attempt(flipped);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('validate never throws and reports an error exactly when reading fails', () => {
+    const kinds = [['sprite', 'hallgeir-sprite'], ['object', 'hallgeir-object'], ['map', 'hallgeir-map']] as const;
+    fc.assert(
+      fc.property(fc.oneof(sprite, object, map), fc.nat(), fc.integer({ min: 0, max: 255 }), (doc, at, v) => {
+        const bytes = writeHallgeir(doc);
+        bytes[at % bytes.length] = v;
+        for (const [kind, name] of kinds) {
+          const diags = getFormat(name)!.validate(bytes);
+          let ok = true;
+          try {
+            readHallgeir(bytes, kind);
+          } catch {
+            ok = false;
+          }
+          expect(diags.some((d) => d.severity === 'error')).toBe(!ok);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

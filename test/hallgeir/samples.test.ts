@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeHallgeirSample } from '../../scripts/samples/hallgeir.js';
 import { SAMPLES } from '../helpers/paths.js';
+import { validate } from '../../src/api.js';
 
 const DIR = path.join(SAMPLES, 'hallgeir');
 
@@ -19,5 +20,15 @@ describe('samples/hallgeir', () => {
     }
     const listed = (await fsp.readdir(DIR)).sort();
     expect(listed).toEqual(files.map((f) => f.name).sort());
+  });
+
+  it('every sample file validates without warnings, and demo.json lists them', async () => {
+    for (const name of ['level1.map', 'hero.obj', 'coin.obj', 'hero.spr', 'coin.spr']) {
+      const bytes = new Uint8Array(await fsp.readFile(path.join(DIR, name)));
+      expect(validate(bytes, name), name).toMatchObject({ valid: true, diagnostics: [] });
+    }
+    const demo = JSON.parse(await fsp.readFile(path.join(SAMPLES, 'demo.json'), 'utf8')) as { samples: { file: string }[] };
+    const listed = demo.samples.map((s) => s.file).filter((f) => f.startsWith('hallgeir/'));
+    expect(listed.sort()).toEqual(['hallgeir/coin.obj', 'hallgeir/coin.spr', 'hallgeir/hero.obj', 'hallgeir/hero.spr', 'hallgeir/level1.map']);
   });
 });
