@@ -20,7 +20,7 @@ const EDGES = [0, 1, 0x7f, 0x80, 0xfe, 0xff];
 
 /** One to four random mutations of `input` (never modifies it). */
 export function mutate(input: Uint8Array, random: () => number): Uint8Array {
-  let b = input.slice();
+  let b: Uint8Array = input.slice();
   const n = 1 + Math.floor(random() * 4);
   const pick = (len: number) => Math.floor(random() * Math.max(1, len));
   for (let k = 0; k < n; k++) {
