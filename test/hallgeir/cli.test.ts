@@ -98,7 +98,7 @@ describe('sprat convert', () => {
       mapBytes(false, [{ path: 'gfx/tiles.bmp', name: 'tiles' }], [{ x: 32, y: 64, object: 'objects/goomba.obj' }]),
     );
     const bad = await cli('convert', 'hero.spr', 'x.spr', '--endian', 'middle');
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2); // a wrong option value is a command-line error
     expect(bad.stderr).toMatch(/--endian must be auto, little or big/);
   });
 });
@@ -153,7 +153,7 @@ describe('sprat render', () => {
 
   it('a sprite without --frame-size is an error, and nothing is written', async () => {
     const r = await cli('render', path.join(SAMPLES, 'hallgeir', 'hero.spr'), '-o', 'none.png');
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // a missing option is a command-line error
     expect(r.stderr).toMatch(/needs --frame-size WxH/);
     await expect(fsp.access(path.join(dir, 'none.png'))).rejects.toThrow();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../src/binary/errors.js';
+import { FormatError, OptionError } from '../../src/binary/errors.js';
 import {
   readSprite,
   renderMap,
@@ -63,7 +63,7 @@ describe('render a sprite', () => {
     await expect(renderSprite(sprite, { 'frame-size': '2x2', animation: 'nope' }, loader)).rejects.toThrow(/no animation named "nope"/);
     await expect(renderSprite(sprite, { 'frame-size': '2x2', frame: '3' }, loader)).rejects.toThrow(/--frame 3/);
     await expect(renderSprite(sprite, { 'frame-size': '2x2' }, memoryLoader({}))).rejects.toThrow(/texture "tex" not found \(tried "tex", "tex.png", "tex.bmp"\)/);
-    await expect(renderSprite(sprite, { 'frame-size': '2x' }, loader)).rejects.toThrow(FormatError);
+    await expect(renderSprite(sprite, { 'frame-size': '2x' }, loader)).rejects.toThrow(OptionError);
   });
 });
 

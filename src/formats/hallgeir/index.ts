@@ -3,7 +3,7 @@
  * descriptions, `.map` maps. Three handlers; see docs/formats/hallgeir.md
  * and ../shared/contract/hallgeir.md.
  */
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, OptionError } from '../../binary/errors.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
 import { spriteFromModel, spriteToModel } from './convert.js';
 import { inspectJson, inspectText } from './inspect.js';
@@ -43,7 +43,7 @@ function intOpt(options: CommandOptions, name: string, fallback: number): number
   const v = options[name];
   if (v === undefined || v === false) return fallback;
   const n = Number(v);
-  if (v === true || !Number.isSafeInteger(n)) throw new FormatError('hallgeir-sprite', `--${name} needs a whole number, not "${String(v)}"`);
+  if (v === true || !Number.isSafeInteger(n)) throw new OptionError(`--${name} needs a whole number, not "${String(v)}"`);
   return n;
 }
 
@@ -62,9 +62,9 @@ export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
     const anim = pickAnimation(doc, typeof options.animation === 'string' ? options.animation : undefined);
     const ms = intOpt(options, 'ms', 1000);
     const step = intOpt(options, 'step-ms', 100);
-    if (step < 1) throw new FormatError('hallgeir-sprite', `--step-ms must be at least 1, not ${step}`);
-    if (ms < 0) throw new FormatError('hallgeir-sprite', `--ms must not be negative, not ${ms}`);
-    if (ms / step > 10_000_000) throw new FormatError('hallgeir-sprite', `--ms ${ms} at --step-ms ${step} would print more than 10 million records`);
+    if (step < 1) throw new OptionError(`--step-ms must be at least 1, not ${step}`);
+    if (ms < 0) throw new OptionError(`--ms must not be negative, not ${ms}`);
+    if (ms / step > 10_000_000) throw new OptionError(`--ms ${ms} at --step-ms ${step} would print more than 10 million records`);
     const { records, stuck } = playRecords(anim, ms, step);
     const warnings: string[] = [];
     if (anim.frames.length === 0) warnings.push(`animation ${JSON.stringify(anim.name)} has no frames`);

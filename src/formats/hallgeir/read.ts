@@ -5,7 +5,7 @@
  * naming the byte offset. Both byte orders; `auto` reads little-endian and
  * falls back to big-endian only when that succeeds.
  */
-import { FormatError, diagnostic, isFormatError, type Diagnostic } from '../../binary/errors.js';
+import { OptionError, FormatError, diagnostic, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import { ByteReader } from '../../binary/reader.js';
 import {
   FORMAT_NAMES,
@@ -38,7 +38,7 @@ export interface HallgeirReadOptions {
 export function parseEndian(v: unknown, format: string): EndianOption {
   if (v === undefined || v === false || v === '') return 'auto';
   if (v === 'auto' || v === 'little' || v === 'big') return v;
-  throw new FormatError(format, `--endian must be auto, little or big, not "${String(v)}"`);
+  throw new OptionError(`--endian must be auto, little or big, not "${String(v)}"`);
 }
 
 function readIdentifier(r: ByteReader, expected: string): void {

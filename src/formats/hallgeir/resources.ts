@@ -3,7 +3,7 @@
  * `.obj` and `.spr` files, through a ResourceLoader. Paths are joined with
  * `/` (a `\` in an engine path counts as `/`), so this runs in browsers.
  */
-import { FormatError, isFormatError } from '../../binary/errors.js';
+import { FormatError, OptionError, isFormatError } from '../../binary/errors.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
 import { decodePng } from '../../render/png.js';
 import { decodeBmp, isBmp } from '../../render/bmp.js';
@@ -94,17 +94,17 @@ export function frameSizeOption(options: CommandOptions | undefined, format: str
   const v = options?.frameSize ?? options?.['frame-size'];
   if (v === undefined || v === false) return undefined;
   const m = typeof v === 'string' ? /^\s*(\d+)\s*[xX×]\s*(\d+)\s*$/.exec(v) : null;
-  if (!m) throw new FormatError(format, `--frame-size must be WxH (e.g. 32x32), not "${String(v)}"`);
+  if (!m) throw new OptionError(`--frame-size must be WxH (e.g. 32x32), not "${String(v)}"`);
   const width = Number(m[1]);
   const height = Number(m[2]);
   if (width < 1 || height < 1 || width > 65536 || height > 65536) {
-    throw new FormatError(format, `--frame-size ${width}x${height} is out of range (1-65536 each way)`);
+    throw new OptionError(`--frame-size ${width}x${height} is out of range (1-65536 each way)`);
   }
   return { width, height };
 }
 
 export function requireFrameSize(options: CommandOptions | undefined, format: string, doing: string): FrameSize {
   const fs = frameSizeOption(options, format);
-  if (!fs) throw new FormatError(format, `${doing} needs --frame-size WxH: the format does not store the frame size`);
+  if (!fs) throw new OptionError(`${doing} needs --frame-size WxH: the format does not store the frame size`);
   return fs;
 }
