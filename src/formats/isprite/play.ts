@@ -9,6 +9,7 @@
  * collected into a reused list, or passed to a callback).
  */
 import type { IspriteDocument, IspriteElement, IspriteFrame, IspriteNode, IspriteSequence } from './model.js';
+import { interpolateFrames } from './interpolate.js';
 import { MASTER_RATE, foldName, getDefaultSequence, pathSegments, sequenceFrameRates } from './paths.js';
 
 /** The document indexed for playback. Sequence and group numbers are depth-first file order; group 0 is Root. */
@@ -453,6 +454,24 @@ export class Player {
     }
     const lp = p.seqLoop[s]!;
     return lp >= 0 ? { sequence: s, position: lp } : null;
+  }
+
+  /**
+   * Interpolation: the current frame's elements with position, rotation,
+   * scale and opacity linearly interpolated at `t` (0 ≤ t < 1; default: how
+   * far the current frame has played, see {@link progress}) toward the
+   * element of the same name in the frame that will follow, where that name
+   * occurs exactly once in both frames (see interpolate.ts). Nothing is
+   * interpolated when playback will stop after this frame. Empty when
+   * nothing is shown.
+   */
+  sample(t: number = this.progress): IspriteElement[] {
+    const frame = this.frame;
+    if (!frame) return [];
+    const n = this.nextFrame();
+    const p = this.prepared;
+    const next = n ? p.frames[p.frameSlots[p.seqStart[n.sequence]! + n.position]!] : undefined;
+    return interpolateFrames(p.doc, frame, next, t);
   }
 
   // ---- internals ---------------------------------------------------------
