@@ -101,7 +101,7 @@ export class PreparedSprite {
     for (let i = 0; i < nf; i++) {
       const f = doc.frames[i]!;
       const h = Math.floor(Number(f.holdTime));
-      this.hold[i] = h >= 1 ? Math.min(h, 0x7fffffff) : 1;
+      this.hold[i] = h >= 1 ? Math.min(h, MAX_HOLD) : 1;
       const t = typeof f.triggers === 'string' ? f.triggers : '';
       this.triggers[i] = t;
       this.hasTrigger[i] = t.length > 0 ? 1 : 0;
@@ -203,6 +203,11 @@ export class PreparedSprite {
   }
 }
 
+/** Hold times above this are clamped (they stay small integers for the engine). */
+export const MAX_HOLD = 0x3ffffffe;
+/** The hold limit of a stopped player: `step` then only counts (see Player.step). */
+const STOPPED_LIMIT = 0x3fffffff;
+
 /** Indexes a document for playback (share the result between many players). */
 export function prepareSprite(doc: IspriteDocument): PreparedSprite {
   return new PreparedSprite(doc);
@@ -228,21 +233,28 @@ const STEP_EPSILON = 1e-9;
  * been held, and whether playback has stopped.
  */
 export class Player {
-  readonly prepared: PreparedSprite;
-  /** See {@link PlayerOptions.onTrigger}; may be changed at any time. */
-  onTrigger: TriggerListener | null;
-  /** See {@link PlayerOptions.collectTriggers}; may be changed at any time. */
-  collectTriggers: boolean;
-  private _group = 0;
+  // Hot fields first (one cache line for `step`).
+  /** Steps the current frame has been held. */
+  private _held = 0;
+  /** The current frame's hold time, or STOPPED_LIMIT when stopped: `step` compares `_held` with it and nothing else. */
+  private _limit = STOPPED_LIMIT;
+  private _stopped = true;
   private _seq = -1;
   private _pos = 0;
   /** Frame slot at the current position (-1 when nothing is shown). */
   private _slot = -1;
-  private _held = 0;
-  private _stopped = true;
-  /** Seconds received by `update` and not yet turned into a step. */
-  private _time = 0;
-  private _pending: string[] = [];
+  readonly prepared: PreparedSprite;
+  /** The current sequence's effective frame rate (the master rate when there is none). */
+  private _rate = 0;
+  private _group = 0;
+  /** Seconds received by `update` and not yet turned into a step (a double from the start, so its field never changes representation). */
+  private _time = 0.5;
+  /** Collected triggers (allocated when the first one comes). */
+  private _pending: string[] | null = null;
+  /** See {@link PlayerOptions.onTrigger}; may be changed at any time. */
+  onTrigger: TriggerListener | null;
+  /** See {@link PlayerOptions.collectTriggers}; may be changed at any time. */
+  collectTriggers: boolean;
   /** Frame moves left in the current `update` call (set by `advance`). */
   private movesLeft = 0;
 
@@ -250,6 +262,8 @@ export class Player {
     this.prepared = prepared instanceof PreparedSprite ? prepared : new PreparedSprite(prepared);
     this.onTrigger = options.onTrigger ?? null;
     this.collectTriggers = options.collectTriggers ?? !options.onTrigger;
+    this._time = 0;
+    this._rate = this.prepared.masterRate;
     // "On load the default sequence, if any, is current at position 0 (activated)."
     this.start(this.prepared.defaultSequence);
   }
@@ -281,7 +295,7 @@ export class Player {
   }
   /** Steps the current frame has been held (0 right after it was activated). */
   get held(): number {
-    return this._held;
+    return this._stopped ? 0 : this._held;
   }
   /**
    * Whether nothing is playing: at the end of a sequence that does not loop,
@@ -300,7 +314,7 @@ export class Player {
   }
   /** The current sequence's effective frame rate (the master rate when there is none). */
   get frameRate(): number {
-    return this._seq >= 0 ? this.prepared.seqRate[this._seq]! : this.prepared.masterRate;
+    return this._rate;
   }
   /**
    * How far the current frame has played, 0 ≤ p < 1: held steps plus the
@@ -310,7 +324,7 @@ export class Player {
     if (this._stopped || this._slot < 0) return 0;
     const r = this.frameRate;
     const frac = r > 0 ? Math.min(this._time * r, 1 - 1e-12) : 0;
-    const p = (this._held + Math.max(0, frac)) / this.prepared.hold[this._slot]!;
+    const p = (this._held + Math.max(0, frac)) / this._limit;
     return p < 1 ? p : 1 - 1e-12;
   }
 
@@ -362,8 +376,8 @@ export class Player {
    * follow-up, else the loop point, else it stops on the last frame).
    */
   step(): void {
-    if (this._stopped) return;
-    if (++this._held < this.prepared.hold[this._slot]!) return;
+    // A stopped player has the limit STOPPED_LIMIT: it only counts, and moveOn resets the count.
+    if (++this._held < this._limit) return;
     this.moveOn();
   }
 
@@ -374,13 +388,23 @@ export class Player {
    */
   update(seconds: number): void {
     if (!(seconds > 0) || this._stopped) return;
-    let r = this.frameRate;
+    let r = this._rate;
     if (r <= 0) return;
     let time = this._time + seconds;
+    let n = Math.floor(time * r + STEP_EPSILON);
+    if (n <= 0) {
+      this._time = time;
+      return;
+    }
+    if (n === 1) {
+      // The usual case: one step.
+      time -= 1 / r;
+      this.step();
+      this._time = this._stopped || this._rate <= 0 || time < 0 ? 0 : time;
+      return;
+    }
     let moves = MAX_CATCH_UP_MOVES;
     for (;;) {
-      let n = Math.floor(time * r + STEP_EPSILON);
-      if (n <= 0) break;
       if (!Number.isFinite(n)) {
         n = Number.MAX_SAFE_INTEGER;
         time = 0;
@@ -391,8 +415,10 @@ export class Player {
       if (left <= 0 || this._stopped || moves <= 0) break;
       // The sequence changed to one with another rate: the steps left are time at the new rate.
       time += left / r;
-      r = this.frameRate;
+      r = this._rate;
       if (r <= 0) break;
+      n = Math.floor(time * r + STEP_EPSILON);
+      if (n <= 0) break;
     }
     this._time = this._stopped || r <= 0 || moves <= 0 ? 0 : time;
   }
@@ -405,8 +431,8 @@ export class Player {
   private advance(n: number, rate: number, moves: number): number {
     const p = this.prepared;
     while (n > 0 && !this._stopped && moves > 0) {
-      if (p.seqRate[this._seq]! !== rate) break;
-      const left = p.hold[this._slot]! - this._held;
+      if (this._rate !== rate) break;
+      const left = this._limit - this._held;
       if (n < left) {
         this._held += n;
         n = 0;
@@ -428,14 +454,14 @@ export class Player {
   /** Drains the triggers collected since the last call, in order. */
   takeTriggers(): string[] {
     const t = this._pending;
-    if (t.length === 0) return [];
-    this._pending = [];
+    if (t === null || t.length === 0) return [];
+    this._pending = null;
     return t;
   }
 
   /** The number of collected triggers waiting for {@link takeTriggers}. */
   get pendingTriggers(): number {
-    return this._pending.length;
+    return this._pending?.length ?? 0;
   }
 
   /**
@@ -478,10 +504,11 @@ export class Player {
 
   /** The sprite moves on from the current frame (its hold is complete). */
   private moveOn(): void {
+    this._held = 0;
+    if (this._stopped) return;
     const p = this.prepared;
     const s = this._seq;
     const next = this._pos + 1;
-    this._held = 0;
     if (next < p.seqCount[s]!) {
       this._pos = next;
       this.activate(p.frameSlots[p.seqStart[s]! + next]!);
@@ -496,6 +523,7 @@ export class Player {
       } else {
         // Stops, still showing the last frame.
         this._stopped = true;
+        this._limit = STOPPED_LIMIT;
       }
     }
   }
@@ -506,9 +534,11 @@ export class Player {
     this._seq = s;
     this._pos = 0;
     this._held = 0;
+    this._rate = s >= 0 ? p.seqRate[s]! : p.masterRate;
     if (s < 0 || p.seqCount[s] === 0) {
       this._slot = -1;
       this._stopped = true;
+      this._limit = STOPPED_LIMIT;
       return;
     }
     this._stopped = false;
@@ -516,13 +546,15 @@ export class Player {
   }
 
   private activate(slot: number): void {
+    const p = this.prepared;
     this._slot = slot;
-    if (this.prepared.hasTrigger[slot]) this.emit(slot);
+    this._limit = p.hold[slot]!;
+    if (p.hasTrigger[slot]) this.emit(slot);
   }
 
   private emit(slot: number): void {
     const t = this.prepared.triggers[slot]!;
-    if (this.collectTriggers) this._pending.push(t);
+    if (this.collectTriggers) (this._pending ??= []).push(t);
     if (this.onTrigger) {
       const p = this.prepared;
       this.onTrigger(t, p.frameIds[p.seqStart[this._seq]! + this._pos]!, this);
