@@ -16,6 +16,8 @@ import { Player, PreparedSprite, prepareSprite } from './play.js';
 /** A wrong `--ticks` or `--script` value: a command-line error (exit 2), not a problem with the file. */
 export class ScriptError extends Error {
   override name = 'ScriptError';
+  /** The command line's exit status for it (a wrong command line). */
+  readonly exitCode = 2;
 }
 
 /** The most ticks one run prints (each is a record in memory). */
