@@ -343,6 +343,16 @@ describe('step()', () => {
   });
 });
 
+describe('frame loop flag', () => {
+  it('erratum 7: "the sequence\'s loop point decides playback; the frame flag is kept as data"', () => {
+    const frames = [frame(), frame(), frame()];
+    frames[1]!.loopPoint = true;
+    const p = new Player(sprite([seq('a', [0, 1, 2], 0)], frames));
+    p.setAnimation('a');
+    expect(run(p, 5)).toEqual([0, 1, 2, 0, 1]);
+  });
+});
+
 describe('empty sequences', () => {
   it('"A sequence with no frames shows nothing and is stopped"', () => {
     const d = sprite([seq('empty', []), seq('a', [0])], [frame()]);

@@ -64,6 +64,15 @@ describe('attachment points', () => {
     expect(inst!.child.opacity).toBeCloseTo(0.5 * (32768 / 65535) * 0.5, 12);
   });
 
+  it('attachments nest: a child\'s placement is the parent placement of its own points', () => {
+    const parent = playerWith([point(0, { x: 10, y: 0 })]);
+    const child = playerWith([point(0, { x: 0, y: 5, rotation: 90 })]);
+    const [inst] = attach(parent, 'hand', child).instances({ x: 1, y: 1, scaleX: 2, scaleY: 2 });
+    const [grand] = attachmentPoints(child, 'hand', inst!.child);
+    close(applyMatrix(grand!.matrix, 0, 0), [21, 11]);
+    close(applyMatrix(grand!.matrix, 1, 0), [21, 13]);
+  });
+
   it('mirroring flips the point\'s axes', () => {
     const p = playerWith([point(0, { x: 5, y: 3, flipX: true })]);
     const [inst] = attachmentPoints(p, 'hand', { flipY: true });
