@@ -38,6 +38,10 @@ export class PreparedSprite {
   readonly frameSlots: Int32Array;
   /** Per sequence position: the frame ID as stored. */
   readonly frameIds: Float64Array;
+  /** Per sequence position: the effective hold time of its frame (the player's hot path reads only these two). */
+  readonly posHold: Int32Array;
+  /** Per sequence position: 1 when its frame has a non-empty trigger string. */
+  readonly posTrigger: Uint8Array;
   /** Number of frames; slot `frameCount` is an empty stand-in for IDs with no frame. */
   readonly frameCount: number;
   /** Effective hold time per slot (0 and bad values count as 1). */
@@ -121,6 +125,8 @@ export class PreparedSprite {
     for (const s of this.sequences) total += s.frames.length;
     this.frameSlots = new Int32Array(total);
     this.frameIds = new Float64Array(total);
+    this.posHold = new Int32Array(total);
+    this.posTrigger = new Uint8Array(total);
     const master = Number(doc.frameRate);
     this.masterRate = Number.isFinite(master) && master > 0 ? master : 0;
     const rates = sequenceFrameRates(doc);
@@ -133,7 +139,10 @@ export class PreparedSprite {
       for (let k = 0; k < n; k++) {
         const id = Number(s.frames[k]);
         this.frameIds[at + k] = id;
-        this.frameSlots[at + k] = Number.isInteger(id) && id >= 0 && id < nf ? id : nf;
+        const slot = Number.isInteger(id) && id >= 0 && id < nf ? id : nf;
+        this.frameSlots[at + k] = slot;
+        this.posHold[at + k] = this.hold[slot]!;
+        this.posTrigger[at + k] = this.hasTrigger[slot]!;
       }
       const lp = s.loopPoint;
       this.seqLoop[i] = typeof lp === 'number' && Number.isInteger(lp) && lp >= 0 && lp < n ? lp : -1;
@@ -239,10 +248,11 @@ export class Player {
   /** The current frame's hold time, or STOPPED_LIMIT when stopped: `step` compares `_held` with it and nothing else. */
   private _limit = STOPPED_LIMIT;
   private _stopped = true;
+  /** The current position as an index into the prepared per-position arrays (-1 when nothing is shown). */
+  private _at = -1;
+  /** The end of the current sequence in the per-position arrays. */
+  private _end = 0;
   private _seq = -1;
-  private _pos = 0;
-  /** Frame slot at the current position (-1 when nothing is shown). */
-  private _slot = -1;
   readonly prepared: PreparedSprite;
   /** The current sequence's effective frame rate (the master rate when there is none). */
   private _rate = 0;
@@ -283,15 +293,15 @@ export class Player {
   }
   /** Position in the current sequence; null when there is no sequence or it has no frames. */
   get position(): number | null {
-    return this._slot >= 0 ? this._pos : null;
+    return this._at >= 0 ? this._at - this.prepared.seqStart[this._seq]! : null;
   }
   /** The frame ID shown; null when nothing is shown. */
   get frameId(): number | null {
-    return this._slot >= 0 ? this.prepared.frameIds[this.prepared.seqStart[this._seq]! + this._pos]! : null;
+    return this._at >= 0 ? this.prepared.frameIds[this._at]! : null;
   }
   /** The frame shown; null when nothing is shown or the frame ID names no frame. */
   get frame(): IspriteFrame | null {
-    return this._slot >= 0 ? (this.prepared.frames[this._slot] ?? null) : null;
+    return this._at >= 0 ? (this.prepared.frames[this.prepared.frameSlots[this._at]!] ?? null) : null;
   }
   /** Steps the current frame has been held (0 right after it was activated). */
   get held(): number {
@@ -321,7 +331,7 @@ export class Player {
    * pending fraction of a step, over the hold time (0 when stopped or none).
    */
   get progress(): number {
-    if (this._stopped || this._slot < 0) return 0;
+    if (this._stopped || this._at < 0) return 0;
     const r = this.frameRate;
     const frac = r > 0 ? Math.min(this._time * r, 1 - 1e-12) : 0;
     const p = (this._held + Math.max(0, frac)) / this._limit;
@@ -442,7 +452,7 @@ export class Player {
       moves--;
       this.moveOn();
       const s = this._seq;
-      if (n > 0 && !this._stopped && !p.seqHasFollowUp[s] && p.seqLoop[s]! >= 0 && this._pos >= p.seqLoop[s]! && !p.seqLoopTriggers[s]) {
+      if (n > 0 && !this._stopped && !p.seqHasFollowUp[s] && p.seqLoop[s]! >= 0 && this._at - p.seqStart[s]! >= p.seqLoop[s]! && !p.seqLoopTriggers[s]) {
         const period = p.seqLoopPeriod[s]!;
         if (n >= period) n = n % period;
       }
@@ -473,7 +483,8 @@ export class Player {
     if (this._stopped || this._seq < 0) return null;
     const p = this.prepared;
     const s = this._seq;
-    if (this._pos + 1 < p.seqCount[s]!) return { sequence: s, position: this._pos + 1 };
+    const pos = this._at - p.seqStart[s]!;
+    if (pos + 1 < p.seqCount[s]!) return { sequence: s, position: pos + 1 };
     if (p.seqHasFollowUp[s]) {
       const t = p.lookup(this._group, p.seqFollowUp[s]!);
       return t >= 0 && p.seqCount[t]! > 0 ? { sequence: t, position: 0 } : null;
@@ -506,25 +517,27 @@ export class Player {
   private moveOn(): void {
     this._held = 0;
     if (this._stopped) return;
+    const at = this._at + 1;
+    if (at < this._end) {
+      this._at = at;
+      this.activate(at);
+      return;
+    }
     const p = this.prepared;
     const s = this._seq;
-    const next = this._pos + 1;
-    if (next < p.seqCount[s]!) {
-      this._pos = next;
-      this.activate(p.frameSlots[p.seqStart[s]! + next]!);
-    } else if (p.seqHasFollowUp[s]) {
+    if (p.seqHasFollowUp[s]) {
       // setAnimation(followUp), with erratum 11: resolving to the sequence that just ended restarts it.
       this.start(p.lookup(this._group, p.seqFollowUp[s]!));
+      return;
+    }
+    const lp = p.seqLoop[s]!;
+    if (lp >= 0) {
+      this._at = p.seqStart[s]! + lp;
+      this.activate(this._at);
     } else {
-      const lp = p.seqLoop[s]!;
-      if (lp >= 0) {
-        this._pos = lp;
-        this.activate(p.frameSlots[p.seqStart[s]! + lp]!);
-      } else {
-        // Stops, still showing the last frame.
-        this._stopped = true;
-        this._limit = STOPPED_LIMIT;
-      }
+      // Stops, still showing the last frame.
+      this._stopped = true;
+      this._limit = STOPPED_LIMIT;
     }
   }
 
@@ -532,33 +545,33 @@ export class Player {
   private start(s: number): void {
     const p = this.prepared;
     this._seq = s;
-    this._pos = 0;
     this._held = 0;
     this._rate = s >= 0 ? p.seqRate[s]! : p.masterRate;
     if (s < 0 || p.seqCount[s] === 0) {
-      this._slot = -1;
+      this._at = -1;
+      this._end = 0;
       this._stopped = true;
       this._limit = STOPPED_LIMIT;
       return;
     }
     this._stopped = false;
-    this.activate(p.frameSlots[p.seqStart[s]!]!);
+    const at = p.seqStart[s]!;
+    this._at = at;
+    this._end = at + p.seqCount[s]!;
+    this.activate(at);
   }
 
-  private activate(slot: number): void {
+  private activate(at: number): void {
     const p = this.prepared;
-    this._slot = slot;
-    this._limit = p.hold[slot]!;
-    if (p.hasTrigger[slot]) this.emit(slot);
+    this._limit = p.posHold[at]!;
+    if (p.posTrigger[at]) this.emit(at);
   }
 
-  private emit(slot: number): void {
-    const t = this.prepared.triggers[slot]!;
+  private emit(at: number): void {
+    const p = this.prepared;
+    const t = p.triggers[p.frameSlots[at]!]!;
     if (this.collectTriggers) (this._pending ??= []).push(t);
-    if (this.onTrigger) {
-      const p = this.prepared;
-      this.onTrigger(t, p.frameIds[p.seqStart[this._seq]! + this._pos]!, this);
-    }
+    if (this.onTrigger) this.onTrigger(t, p.frameIds[at]!, this);
   }
 }
 
