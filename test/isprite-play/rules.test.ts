@@ -506,6 +506,22 @@ describe('triggers', () => {
   });
 });
 
+describe('setSequence (by path or index, no lookup)', () => {
+  it('plays the sequence a path names; the same-sequence rule applies', () => {
+    const d = sprite([group('G', seq('a', [1, 0])), seq('a', [0])], framesWithTriggers(2));
+    const p = new Player(d);
+    expect(p.setSequence('root/g/A')).toBe(true);
+    expect([p.sequencePath, p.frameId]).toEqual(['Root/G/a', 1]);
+    p.step();
+    expect(p.setSequence(0)).toBe(true);
+    expect(p.position).toBe(1);
+    expect(p.setSequence('Root/b')).toBe(false);
+    expect(p.setSequence(5)).toBe(false);
+    expect(p.setSequence(1)).toBe(true);
+    expect(p.sequencePath).toBe('Root/a');
+  });
+});
+
 describe('robustness', () => {
   it('a frame ID with no frame plays as an empty frame held 1 step', () => {
     const d = sprite([seq('a', [7, 0])], [frame(2, 'x')]);
