@@ -55,6 +55,7 @@ describe('sprat play records', () => {
     const { warnings, records } = playIsprite(doc(), { ticks: '2', script: '1:group Root/Nope' });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('Root/Nope');
+    expect(playIsprite(doc(), { ticks: '1', script: '0:group Armed' }).warnings[0]).toContain('paths start with Root');
     expect(records).toHaveLength(2);
   });
 

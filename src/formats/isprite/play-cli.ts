@@ -120,7 +120,8 @@ export function playIsprite(
       if (c.command === 'play') player.setAnimation(c.name);
       else if (c.command === 'restart') player.restart();
       else if (!player.setGroup(c.path)) {
-        warnings.push(`tick ${t}: group "${c.path}" names no group; the active group stays ${player.groupPath}`);
+        const hint = /^root(\/|$)/i.test(c.path) ? '' : ' (paths start with Root, e.g. Root/Armed)';
+        warnings.push(`tick ${t}: group "${c.path}" names no group${hint}; the active group stays ${player.groupPath}`);
       }
     }
     records.push({
