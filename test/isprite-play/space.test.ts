@@ -157,6 +157,56 @@ describe('collision', () => {
   });
 });
 
+/** Points along a shape's outline. */
+function outline(s: WorldShape, n: number): [number, number][] {
+  const pts: [number, number][] = [];
+  if (s.kind === 'rect') {
+    for (let i = 0; i < 4; i++) {
+      const a = s.points[i]!;
+      const b = s.points[(i + 1) % 4]!;
+      for (let k = 0; k < n / 4; k++) pts.push([a[0] + ((b[0] - a[0]) * k) / (n / 4), a[1] + ((b[1] - a[1]) * k) / (n / 4)]);
+    }
+    return pts;
+  }
+  const [rx, ry, th] = s.kind === 'circle' ? [s.radius, s.radius, 0] : [s.radiusX, s.radiusY, (s.rotation * Math.PI) / 180];
+  for (let k = 0; k < n; k++) {
+    const a = (2 * Math.PI * k) / n;
+    const x = rx * Math.cos(a);
+    const y = ry * Math.sin(a);
+    pts.push([s.x + x * Math.cos(th) - y * Math.sin(th), s.y + x * Math.sin(th) + y * Math.cos(th)]);
+  }
+  return pts;
+}
+
+describe('collision against sampled outlines', () => {
+  it('shapesOverlap agrees with "an outline point of one is in the other, or one contains the other" (circles, ellipses, rects)', () => {
+    let seed = 7;
+    const rnd = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const mk = (): IspriteElement =>
+      rnd() < 0.6
+        ? circle(0, rnd() * 20 - 10, rnd() * 20 - 10, 0.5 + rnd() * 5)
+        : rect(0, rnd() * 20 - 10, rnd() * 20 - 10, 0.5 + rnd() * 6, 0.5 + rnd() * 6, rnd() * 360);
+    let overlaps = 0;
+    for (let i = 0; i < 300; i++) {
+      const tr = { scaleX: 0.3 + rnd() * 3, scaleY: 0.3 + rnd() * 3, rotation: rnd() * 360 };
+      const [a] = collisionShapes(playerWith([mk()]), tr);
+      const [b] = collisionShapes(playerWith([mk()]), { ...tr, rotation: tr.rotation + rnd() * 50 });
+      const inside = (s: WorldShape, t: WorldShape): boolean => {
+        const p = s.kind === 'rect' ? s.points[0]! : [s.x, s.y];
+        return pointInShape(t, p[0]!, p[1]!) && outline(s, 64).every(([x, y]) => pointInShape(t, x, y));
+      };
+      const truth =
+        outline(a!, 720).some(([x, y]) => pointInShape(b!, x, y)) || outline(b!, 720).some(([x, y]) => pointInShape(a!, x, y)) || inside(a!, b!) || inside(b!, a!);
+      expect(shapesOverlap(a!, b!)).toBe(truth);
+      if (truth) overlaps++;
+    }
+    expect(overlaps).toBeGreaterThan(20);
+  });
+});
+
 describe('interpolation', () => {
   it('"sample(t) with 0 ≤ t < 1 gives the current frame\'s elements ... linearly interpolated toward the element of the same name in the frame that will follow"', () => {
     const p = playerWith(
