@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Player, prepareSprite } from '../../src/formats/isprite/play.js';
+import { listSequences } from '../../src/formats/isprite/paths.js';
 import { frame, framesWithTriggers, group, seq, sprite } from './build.js';
 
 /** Frame IDs seen over `n` steps (the current one first). */
@@ -541,5 +542,25 @@ describe('robustness', () => {
     expect(p.nextFrame()).toEqual({ sequence: 1, position: 0 });
     p.step();
     expect(p.nextFrame()).toEqual({ sequence: 1, position: 0 });
+  });
+});
+
+describe('deep trees', () => {
+  it('a tree nested 50,000 groups deep is prepared and played without recursion', () => {
+    const root = group('g0');
+    let g = root;
+    for (let i = 1; i < 50_000; i++) {
+      const c = group(`g${i}`);
+      g.children.push(c);
+      g = c;
+    }
+    g.children.push(seq('deep', [0]));
+    const d = sprite([root, seq('top', [0])], [frame(1, 'x')]);
+    const p = new Player(d);
+    expect(p.setGroup('Root/g0/g1/g2')).toBe(true);
+    expect(p.setAnimation('top')).toBe(true);
+    expect(p.setAnimation('deep')).toBe(false);
+    expect(listSequences(d).map((e) => e.sequence.name)).toEqual(['deep', 'top']);
+    expect(listSequences(d)[0]!.path.length).toBeGreaterThan(250_000);
   });
 });

@@ -100,20 +100,27 @@ export interface SequenceEntry {
   sequence: IspriteSequence;
   /** `Root/…/name`, built from the stored names. */
   path: string;
-  /** The groups from Root (exclusive) down to the sequence's own group. */
-  groups: IspriteGroup[];
+  /** The group the sequence is directly in (null for Root). */
+  group: IspriteGroup | null;
 }
 
 /** Every sequence in file order (depth first), with its path. The order is the sequences' index. */
 export function listSequences(doc: IspriteDocument): SequenceEntry[] {
   const out: SequenceEntry[] = [];
-  const walk = (children: IspriteNode[], prefix: string, groups: IspriteGroup[], depth: number): void => {
-    for (const n of children) {
-      if (n.kind === 'sequence') out.push({ sequence: n, path: `${prefix}/${n.name}`, groups });
-      else if (depth < 10_000) walk(n.children, `${prefix}/${n.name}`, [...groups, n], depth + 1);
+  // Depth first in file order, with an explicit stack (a hostile tree may be very deep).
+  const stack: { children: IspriteNode[]; i: number; path: string; group: IspriteGroup | null }[] = [
+    { children: doc.tree, i: 0, path: 'Root', group: null },
+  ];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.i >= top.children.length) {
+      stack.pop();
+      continue;
     }
-  };
-  walk(doc.tree, 'Root', [], 0);
+    const n = top.children[top.i++]!;
+    if (n.kind === 'sequence') out.push({ sequence: n, path: `${top.path}/${n.name}`, group: top.group });
+    else if (n.kind === 'group') stack.push({ children: n.children, i: 0, path: `${top.path}/${n.name}`, group: n });
+  }
   return out;
 }
 

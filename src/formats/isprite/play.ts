@@ -65,34 +65,41 @@ export class PreparedSprite {
     this.doc = doc;
     const groupParent: number[] = [];
     const seqGroup: number[] = [];
-    const walk = (children: IspriteNode[], group: number, path: string, depth: number): void => {
-      for (const n of children) {
-        if (n.kind === 'sequence') {
-          this.sequences.push(n);
-          this.sequencePaths.push(`${path}/${n.name}`);
-          seqGroup.push(group);
-          const f = foldName(n.name);
-          const m = this.groupSequences[group]!;
-          if (!m.has(f)) m.set(f, this.sequences.length - 1);
-        } else if (n.kind === 'group' && depth < 10_000) {
-          const g = groupParent.length;
-          groupParent.push(group);
-          const p = `${path}/${n.name}`;
-          this.groupPaths.push(p);
-          this.groupSequences.push(new Map());
-          this.groupChildren.push(new Map());
-          const f = foldName(n.name);
-          const m = this.groupChildren[group]!;
-          if (!m.has(f)) m.set(f, g);
-          walk(n.children, g, p, depth + 1);
-        }
-      }
-    };
     groupParent.push(-1);
     this.groupPaths.push('Root');
     this.groupSequences.push(new Map());
     this.groupChildren.push(new Map());
-    walk(doc.tree, 0, 'Root', 0);
+    // Depth first in file order, with an explicit stack (a hostile tree may be very deep).
+    const stack: { children: IspriteNode[]; i: number; group: number; path: string }[] = [
+      { children: doc.tree, i: 0, group: 0, path: 'Root' },
+    ];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.i >= top.children.length) {
+        stack.pop();
+        continue;
+      }
+      const n = top.children[top.i++]!;
+      if (n.kind === 'sequence') {
+        this.sequences.push(n);
+        this.sequencePaths.push(`${top.path}/${n.name}`);
+        seqGroup.push(top.group);
+        const f = foldName(n.name);
+        const m = this.groupSequences[top.group]!;
+        if (!m.has(f)) m.set(f, this.sequences.length - 1);
+      } else if (n.kind === 'group') {
+        const g = groupParent.length;
+        groupParent.push(top.group);
+        const path = `${top.path}/${n.name}`;
+        this.groupPaths.push(path);
+        this.groupSequences.push(new Map());
+        this.groupChildren.push(new Map());
+        const f = foldName(n.name);
+        const m = this.groupChildren[top.group]!;
+        if (!m.has(f)) m.set(f, g);
+        stack.push({ children: n.children, i: 0, group: g, path });
+      }
+    }
     this.groupParent = Int32Array.from(groupParent);
     this.sequenceGroup = Int32Array.from(seqGroup);
 
