@@ -9,12 +9,13 @@
  * A wrong `--ticks` or `--script` throws {@link ScriptError} (the command
  * line maps it to exit status 2, like any other wrong command line).
  */
+import { OptionError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import type { IspriteDocument } from './model.js';
 import { Player, PreparedSprite, prepareSprite } from './play.js';
 
 /** A wrong `--ticks` or `--script` value: a command-line error (exit 2), not a problem with the file. */
-export class ScriptError extends Error {
+export class ScriptError extends OptionError {
   override name = 'ScriptError';
   /** The command line's exit status for it (a wrong command line). */
   readonly exitCode = 2;
