@@ -75,3 +75,11 @@ export function diagnostic(
 export function diagnosticFromError(e: FormatError): Diagnostic {
   return { severity: 'error', message: e.message, offset: e.offset, line: e.line, column: e.column };
 }
+
+/**
+ * A wrong or missing option given by the caller (a program or the command
+ * line), as opposed to bad input data: the command line exits 2 for it.
+ */
+export class OptionError extends Error {
+  override name = 'OptionError';
+}

@@ -1,7 +1,8 @@
+import { OptionError } from '../binary/errors.js';
 import type { CommandOptions, OptionSpec } from '../formats/types.js';
 
 /** A wrong command line: exit status 2. */
-export class UsageError extends Error {
+export class UsageError extends OptionError {
   override name = 'UsageError';
 }
 

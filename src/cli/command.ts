@@ -18,9 +18,9 @@ export const HELP_OPTION: OptionSpec = { name: 'help', type: 'flag', description
 export const DEBUG_OPTION: OptionSpec = { name: 'debug', type: 'flag', description: 'print stack traces on errors' };
 
 /** The union of one command's options over every format, first declaration wins. */
-export function collectFormatOptions(key: 'playOptions' | 'renderOptions' | 'writeOptions'): OptionSpec[] {
+export function collectFormatOptions(...keys: ('playOptions' | 'renderOptions' | 'writeOptions' | 'readOptions')[]): OptionSpec[] {
   const seen = new Map<string, OptionSpec>();
-  for (const f of FORMATS) for (const o of f[key] ?? []) if (!seen.has(o.name)) seen.set(o.name, o);
+  for (const key of keys) for (const f of FORMATS) for (const o of f[key] ?? []) if (!seen.has(o.name)) seen.set(o.name, o);
   return [...seen.values()];
 }
 

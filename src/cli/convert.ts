@@ -14,7 +14,7 @@ export const convertCommand: Command = {
     { name: 'from', type: 'string', description: 'the input format (default: found from content, then extension)' },
     { name: 'to', type: 'string', description: "the output format (default: from OUT's extension, else the input's)" },
   ],
-  formatOptions: () => collectFormatOptions('writeOptions'),
+  formatOptions: () => collectFormatOptions('writeOptions', 'readOptions'),
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     if (positionals.length !== 2) throw new UsageError('convert takes IN and OUT');

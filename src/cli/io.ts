@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isFormatError } from '../binary/errors.js';
+import { isFormatError, OptionError } from '../binary/errors.js';
 import { UnknownFormatError } from '../api.js';
 import { UsageError } from './args.js';
 
@@ -39,6 +39,10 @@ export function resolvePath(io: Io, p: string): string {
 export function reportError(io: Io, e: unknown, file?: string): number {
   if (e instanceof UsageError) {
     io.err(`sprat: error: ${e.message}\n`);
+    return 2;
+  }
+  if (e instanceof OptionError) {
+    io.err(`sprat: error: ${file ? file + ': ' : ''}${e.message}\n`);
     return 2;
   }
   if (e instanceof FileError) {

@@ -15,7 +15,7 @@ export const playCommand: Command = {
   summary: "Run the format's playback rules and print one record per step (a JSON array with --json, else a timeline).",
   usage: 'sprat play FILE [options] [--json]',
   options: [{ name: 'json', type: 'flag', description: 'print a JSON array of records' }, FORMAT_OPTION],
-  formatOptions: () => collectFormatOptions('playOptions'),
+  formatOptions: () => collectFormatOptions('playOptions', 'readOptions'),
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     if (positionals.length !== 1) throw new UsageError('play takes exactly one FILE');

@@ -11,7 +11,7 @@ export const renderCommand: Command = {
   summary: 'Draw a frame, an animation (GIF or APNG), a sprite or a level. The selection options depend on the format.',
   usage: 'sprat render FILE -o OUT.png|.gif|.apng [selection options]',
   options: [{ name: 'output', type: 'string', description: 'the image to write (-o)' }, FORMAT_OPTION],
-  formatOptions: () => collectFormatOptions('renderOptions'),
+  formatOptions: () => collectFormatOptions('renderOptions', 'readOptions'),
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
     if (positionals.length !== 1) throw new UsageError('render takes exactly one FILE');

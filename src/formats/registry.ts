@@ -1,4 +1,5 @@
 import type { FormatHandler, FormatName } from './types.js';
+import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from './hallgeir/index.js';
 import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
 
 /**
@@ -6,7 +7,10 @@ import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
  * (formats with magic bytes first). Each format folder exports one handler
  * from its index.ts; add it here.
  */
-export const FORMATS: FormatHandler[] = [solarusHandler, solarusLuaHandler];
+export const FORMATS: FormatHandler[] = [
+  hallgeirSpriteFormat, hallgeirObjectFormat, hallgeirMapFormat,
+  solarusHandler, solarusLuaHandler,
+];
 
 export function getFormat(name: string): FormatHandler | undefined {
   return FORMATS.find((f) => f.name === name);

@@ -72,6 +72,8 @@ export interface FormatHandler<Doc = any> {
   sniff?(bytes: Uint8Array): boolean;
 
   read(bytes: Uint8Array, ctx?: ReadContext & { options?: CommandOptions }): Doc;
+  /** Options every command that reads this format accepts (e.g. `endian`); passed as ctx.options and to validate. */
+  readOptions?: readonly OptionSpec[];
   write?(doc: Doc, options?: CommandOptions): Uint8Array;
   /**
    * For formats that are several files (a JSON description plus a PNG sheet):

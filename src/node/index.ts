@@ -1,1 +1,2 @@
 export * from './fs.js';
+export * from './server.js';

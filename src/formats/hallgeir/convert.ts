@@ -1,0 +1,100 @@
+/**
+ * Conversions through the common SpriteModel. To the model, each animation
+ * becomes the frames its next-frame chain visits from frame 0 (the contract's
+ * "converting to ISPRITE"): frames in chain order, `loopTo` the position of
+ * the first frame visited again, or null when the chain ends on a frame that
+ * holds forever (duration Infinity). Frames the chain never reaches are
+ * dropped and reported in the notes, as is the largest timing error at the
+ * best whole frame rate when no rate up to 255 fps makes every delay exact.
+ */
+import { FormatError, isFormatError } from '../../binary/errors.js';
+import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
+import { chooseFrameRate } from '../../model/timing.js';
+import type { CommandOptions, ResourceLoader } from '../types.js';
+import type { HallgeirAnimation, HallgeirFrame, HallgeirSprite } from './model.js';
+import { frameChain } from './play.js';
+import { loadTextureByName, requireFrameSize } from './resources.js';
+
+const FORMAT = 'hallgeir-sprite';
+
+function holds(f: HallgeirFrame): boolean {
+  return f.next === -1 || !(f.delay > 0);
+}
+
+/** Formats a number of milliseconds briefly (at most 3 decimals). */
+function ms(x: number): string {
+  return String(Math.round(x * 1000) / 1000);
+}
+
+export async function spriteToModel(doc: HallgeirSprite, resources: ResourceLoader, options: CommandOptions = {}): Promise<SpriteModel> {
+  const size = requireFrameSize(options, FORMAT, 'converting a sprite');
+  const notes: string[] = [];
+  const sheet: ModelSheet = { path: doc.texture, nearest: true };
+  try {
+    const t = await loadTextureByName(resources, '', doc.texture, FORMAT);
+    sheet.path = t.path;
+    sheet.image = t.image;
+  } catch (e) {
+    if (!isFormatError(e)) throw e;
+    notes.push(`the texture was not loaded (${e.message}); the sheet has no pixels`);
+  }
+  const animations: ModelAnimation[] = [];
+  const delays: number[] = [];
+  for (const a of doc.animations) {
+    const { chain, loopTo, dropped } = frameChain(a);
+    if (a.frames.length === 0) notes.push(`animation ${JSON.stringify(a.name)} has no frames`);
+    if (dropped.length) {
+      notes.push(`animation ${JSON.stringify(a.name)}: frame${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} never shown by playback, dropped`);
+    }
+    animations.push({
+      name: a.name,
+      loopTo,
+      frames: chain.map((j) => {
+        const f = a.frames[j]!;
+        if (!holds(f)) delays.push(f.delay);
+        return {
+          durationMs: holds(f) ? Infinity : f.delay * 1000,
+          parts: [{ sheet: 0, sx: f.x, sy: f.y, sw: size.width, sh: size.height, x: 0, y: 0 }],
+        };
+      }),
+    });
+  }
+  const rate = chooseFrameRate(delays);
+  if (!rate.exact) {
+    notes.push(`no whole frame rate up to 255 fps makes every delay exact: for frame-based targets the best is ${rate.fps} fps, where the largest error is ${ms(rate.maxError * 1000)} ms`);
+  }
+  return { kind: 'sprite', name: doc.name, sheets: [sheet], animations, notes };
+}
+
+function cannot(reason: string): never {
+  throw new FormatError(FORMAT, `cannot be written as a Hallgeir sprite: ${reason}`);
+}
+
+function animationFromModel(a: ModelAnimation, sheetIndex: { value: number | undefined }): HallgeirAnimation {
+  const n = a.frames.length;
+  const frames = a.frames.map((fr, i): HallgeirFrame => {
+    const where = `animation ${JSON.stringify(a.name)}, frame ${i}`;
+    if (fr.parts.length !== 1) cannot(`${where} has ${fr.parts.length} parts (a frame here is one rectangle of the texture)`);
+    const p = fr.parts[0]!;
+    if (sheetIndex.value === undefined) sheetIndex.value = p.sheet;
+    else if (p.sheet !== sheetIndex.value) cannot(`${where} uses a second sheet (a sprite has one texture)`);
+    if (p.flipX || p.flipY || p.rotatedInSheet || (p.rotation ?? 0) !== 0 || (p.scaleX ?? 1) !== 1 || (p.scaleY ?? 1) !== 1 || (p.opacity ?? 1) !== 1) {
+      cannot(`${where} is flipped, rotated, scaled or translucent`);
+    }
+    if (p.x - (p.originX ?? 0) !== 0 || p.y - (p.originY ?? 0) !== 0) cannot(`${where} is drawn at an offset`);
+    if (!Number.isInteger(p.sx) || !Number.isInteger(p.sy)) cannot(`${where} has a source rectangle off the pixel grid`);
+    const forever = !Number.isFinite(fr.durationMs) || fr.durationMs <= 0;
+    const last = i === n - 1;
+    const next = forever ? -1 : last ? (a.loopTo !== null && a.loopTo >= 0 && a.loopTo < n ? a.loopTo : -1) : i + 1;
+    return { x: p.sx, y: p.sy, delay: forever ? 0 : fr.durationMs / 1000, next };
+  });
+  return { name: a.direction ? `${a.name}_${a.direction}` : a.name, frames };
+}
+
+export function spriteFromModel(model: SpriteModel | LevelModel): HallgeirSprite {
+  if (model.kind !== 'sprite') cannot('it is a level, not a sprite');
+  const sheetIndex: { value: number | undefined } = { value: undefined };
+  const animations = model.animations.map((a) => animationFromModel(a, sheetIndex));
+  const sheet = model.sheets[sheetIndex.value ?? 0];
+  return { kind: 'sprite', littleEndian: true, name: model.name, texture: sheet?.path ?? '', animations };
+}

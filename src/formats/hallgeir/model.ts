@@ -1,0 +1,86 @@
+/**
+ * The document models of the Hallgeir Lien engine formats (2007): `.spr`
+ * sprites, `.obj` object descriptions and `.map` maps. Field names follow
+ * the contract's JSON (../shared/contract/hallgeir.md). Each document keeps
+ * the byte order it was read in, so re-writing it gives the same bytes.
+ */
+
+export interface HallgeirFrame {
+  /** Upper-left corner of the frame in the texture, pixels. */
+  x: number;
+  y: number;
+  /** Seconds before the next frame; <= 0 holds the frame forever. Never NaN or infinite. */
+  delay: number;
+  /** Index of the next frame in the same animation, or -1: stay on this frame. */
+  next: number;
+}
+
+export interface HallgeirAnimation {
+  name: string;
+  frames: HallgeirFrame[];
+}
+
+export interface HallgeirSprite {
+  kind: 'sprite';
+  littleEndian: boolean;
+  name: string;
+  /** The texture's name: a file relative to the sprite, or a map texture's name when drawn in a map. */
+  texture: string;
+  animations: HallgeirAnimation[];
+}
+
+export interface HallgeirObject {
+  kind: 'object';
+  littleEndian: boolean;
+  name: string;
+  /** The sprite's name (its `.spr` file, with or without the extension). */
+  sprite: string;
+}
+
+export interface HallgeirMapTexture {
+  /** Path of the bitmap to load, relative to the map. */
+  path: string;
+  name: string;
+}
+
+export interface HallgeirMapObject {
+  x: number;
+  y: number;
+  /** Path of the `.obj` file, relative to the map. */
+  object: string;
+}
+
+export interface HallgeirMap {
+  kind: 'map';
+  littleEndian: boolean;
+  textures: HallgeirMapTexture[];
+  objects: HallgeirMapObject[];
+}
+
+export type HallgeirDocument = HallgeirSprite | HallgeirObject | HallgeirMap;
+export type HallgeirKind = HallgeirDocument['kind'];
+
+/** The leading identifier string of each kind of file. */
+export const IDENTIFIERS: Record<HallgeirKind, string> = { sprite: 'str', object: 'obj', map: 'map' };
+
+/** Format names, as the registry and errors use them. */
+export const FORMAT_NAMES: Record<HallgeirKind, 'hallgeir-sprite' | 'hallgeir-object' | 'hallgeir-map'> = {
+  sprite: 'hallgeir-sprite',
+  object: 'hallgeir-object',
+  map: 'hallgeir-map',
+};
+
+/** Bytes of one frame record: int x, int y, double delay, int next. */
+export const FRAME_SIZE = 20;
+
+export function createSprite(name = '', texture = ''): HallgeirSprite {
+  return { kind: 'sprite', littleEndian: true, name, texture, animations: [] };
+}
+
+export function createObject(name = '', sprite = ''): HallgeirObject {
+  return { kind: 'object', littleEndian: true, name, sprite };
+}
+
+export function createMap(): HallgeirMap {
+  return { kind: 'map', littleEndian: true, textures: [], objects: [] };
+}

@@ -1,0 +1,191 @@
+/**
+ * Readers for `.spr`, `.obj` and `.map`. Strict, per the contract's
+ * decisions: negative or oversized counts and lengths, bytes after the last
+ * field, next frames out of range and NaN/infinite delays are FormatErrors
+ * naming the byte offset. Both byte orders; `auto` reads little-endian and
+ * falls back to big-endian only when that succeeds.
+ */
+import { OptionError, FormatError, diagnostic, isFormatError, type Diagnostic } from '../../binary/errors.js';
+import { ByteReader } from '../../binary/reader.js';
+import {
+  FORMAT_NAMES,
+  FRAME_SIZE,
+  IDENTIFIERS,
+  type HallgeirAnimation,
+  type HallgeirDocument,
+  type HallgeirFrame,
+  type HallgeirKind,
+  type HallgeirMap,
+  type HallgeirObject,
+  type HallgeirSprite,
+} from './model.js';
+
+export type EndianOption = 'auto' | 'little' | 'big';
+
+export interface HallgeirReadOptions {
+  /**
+   * Byte order: `auto` (default) tries little-endian, then big-endian;
+   * `little` / `big` try that order first, then the other (so that
+   * `convert --endian big` can still read a little-endian input). When both
+   * fail, the error of the first order tried is reported.
+   */
+  endian?: EndianOption;
+  /** Non-fatal problems (strings that are not valid UTF-8). */
+  warn?: (d: Diagnostic) => void;
+}
+
+/** Parses an endian option value; throws FormatError for anything else. */
+export function parseEndian(v: unknown, format: string): EndianOption {
+  if (v === undefined || v === false || v === '') return 'auto';
+  if (v === 'auto' || v === 'little' || v === 'big') return v;
+  throw new OptionError(`--endian must be auto, little or big, not "${String(v)}"`);
+}
+
+function readIdentifier(r: ByteReader, expected: string): void {
+  const at = r.pos;
+  const n = r.i32();
+  if (n !== expected.length) {
+    throw r.error(`identifier length is ${n}, not ${expected.length} (the file should start with the string "${expected}")`, at);
+  }
+  const s = r.ascii(n, 'identifier');
+  if (s !== expected) throw r.error(`identifier is ${JSON.stringify(s)}, not "${expected}"`, at + 4);
+}
+
+function readCount(r: ByteReader, minItemSize: number, what: string): number {
+  const at = r.pos;
+  const n = r.i32();
+  if (n < 0) throw r.error(`${what} count ${n} is negative`, at);
+  r.checkCount(n, minItemSize, what, at);
+  return n;
+}
+
+function checkEnd(r: ByteReader): void {
+  if (r.remaining > 0) {
+    throw r.error(`${r.remaining} unexpected byte${r.remaining === 1 ? '' : 's'} after the last field`);
+  }
+}
+
+function readSpriteBody(r: ByteReader): HallgeirSprite {
+  readIdentifier(r, IDENTIFIERS.sprite);
+  const name = r.str32('sprite name');
+  const texture = r.str32('texture name');
+  // An animation is at least a name length and a frame count.
+  const animCount = readCount(r, 8, 'animation');
+  const animations: HallgeirAnimation[] = [];
+  for (let a = 0; a < animCount; a++) {
+    const animName = r.str32('animation name');
+    const frameCount = readCount(r, FRAME_SIZE, 'frame');
+    const frames: HallgeirFrame[] = new Array(frameCount);
+    // checkCount has made sure all frameCount records are there: read them straight from the view.
+    const v = r.view;
+    const le = r.littleEndian;
+    let p = r.pos;
+    for (let f = 0; f < frameCount; f++, p += FRAME_SIZE) {
+      const delay = v.getFloat64(p + 8, le);
+      const next = v.getInt32(p + 16, le);
+      if (!Number.isFinite(delay)) {
+        throw r.error(`frame ${f} of animation ${JSON.stringify(animName)}: delay ${delay} is not a finite number`, p + 8);
+      }
+      if (next !== -1 && (next < 0 || next >= frameCount)) {
+        throw r.error(
+          `frame ${f} of animation ${JSON.stringify(animName)}: next frame ${next} is not -1 or a frame of the animation (0-${frameCount - 1})`,
+          p + 16,
+        );
+      }
+      frames[f] = { x: v.getInt32(p, le), y: v.getInt32(p + 4, le), delay, next };
+    }
+    r.pos = p;
+    animations.push({ name: animName, frames });
+  }
+  checkEnd(r);
+  return { kind: 'sprite', littleEndian: r.littleEndian, name, texture, animations };
+}
+
+function readObjectBody(r: ByteReader): HallgeirObject {
+  readIdentifier(r, IDENTIFIERS.object);
+  const name = r.str32('object name');
+  const sprite = r.str32('sprite name');
+  checkEnd(r);
+  return { kind: 'object', littleEndian: r.littleEndian, name, sprite };
+}
+
+function readMapBody(r: ByteReader): HallgeirMap {
+  readIdentifier(r, IDENTIFIERS.map);
+  const textureCount = readCount(r, 8, 'texture');
+  const textures = [];
+  for (let i = 0; i < textureCount; i++) {
+    const path = r.str32('texture path');
+    const name = r.str32('texture name');
+    textures.push({ path, name });
+  }
+  const objectCount = readCount(r, 12, 'object');
+  const objects = [];
+  for (let i = 0; i < objectCount; i++) {
+    const x = r.i32();
+    const y = r.i32();
+    const object = r.str32('object path');
+    objects.push({ x, y, object });
+  }
+  checkEnd(r);
+  return { kind: 'map', littleEndian: r.littleEndian, textures, objects };
+}
+
+const BODIES = { sprite: readSpriteBody, object: readObjectBody, map: readMapBody };
+
+/** Reads in one byte order; warnings are collected, not reported. */
+function readInOrder(bytes: Uint8Array, kind: HallgeirKind, littleEndian: boolean, warnings: Diagnostic[]): HallgeirDocument {
+  const r = new ByteReader(bytes, {
+    format: FORMAT_NAMES[kind],
+    littleEndian,
+    onInvalidUtf8: (offset) => warnings.push(diagnostic('warning', 'string is not valid UTF-8', { offset })),
+  });
+  return BODIES[kind](r);
+}
+
+/** Reads a document of the given kind. Throws FormatError for bad input (and nothing else). */
+export function readHallgeir(bytes: Uint8Array, kind: 'sprite', opts?: HallgeirReadOptions): HallgeirSprite;
+export function readHallgeir(bytes: Uint8Array, kind: 'object', opts?: HallgeirReadOptions): HallgeirObject;
+export function readHallgeir(bytes: Uint8Array, kind: 'map', opts?: HallgeirReadOptions): HallgeirMap;
+export function readHallgeir(bytes: Uint8Array, kind: HallgeirKind, opts?: HallgeirReadOptions): HallgeirDocument;
+export function readHallgeir(bytes: Uint8Array, kind: HallgeirKind, opts: HallgeirReadOptions = {}): HallgeirDocument {
+  const endian = opts.endian ?? 'auto';
+  const firstLittle = endian !== 'big';
+  let firstError: FormatError;
+  for (const le of [firstLittle, !firstLittle]) {
+    const warnings: Diagnostic[] = [];
+    try {
+      const doc = readInOrder(bytes, kind, le, warnings);
+      for (const w of warnings) opts.warn?.(w);
+      return doc;
+    } catch (e) {
+      if (!isFormatError(e)) {
+        throw new FormatError(FORMAT_NAMES[kind], `unreadable data: ${(e as Error)?.message ?? String(e)}`, { offset: 0 });
+      }
+      if (le === firstLittle) firstError = e;
+    }
+  }
+  throw firstError!;
+}
+
+export function readSprite(bytes: Uint8Array, opts?: HallgeirReadOptions): HallgeirSprite {
+  return readHallgeir(bytes, 'sprite', opts);
+}
+
+export function readObject(bytes: Uint8Array, opts?: HallgeirReadOptions): HallgeirObject {
+  return readHallgeir(bytes, 'object', opts);
+}
+
+export function readMap(bytes: Uint8Array, opts?: HallgeirReadOptions): HallgeirMap {
+  return readHallgeir(bytes, 'map', opts);
+}
+
+/** True when the bytes start with the kind's identifier: an int 3 (either byte order) then its three letters. */
+export function sniffHallgeir(bytes: Uint8Array, kind: HallgeirKind): boolean {
+  if (bytes.length < 7) return false;
+  const id = IDENTIFIERS[kind];
+  const le = bytes[0] === 3 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0;
+  const be = bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 3;
+  if (!le && !be) return false;
+  for (let i = 0; i < 3; i++) if (bytes[4 + i] !== id.charCodeAt(i)) return false;
+  return true;
+}

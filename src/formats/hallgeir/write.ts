@@ -1,0 +1,82 @@
+/**
+ * Writers for `.spr`, `.obj` and `.map`, in the document's byte order unless
+ * told otherwise. They refuse documents the readers would reject (next
+ * frames out of range, NaN or infinite delays, coordinates that are not
+ * 32-bit integers), so whatever they write reads back.
+ */
+import { FormatError } from '../../binary/errors.js';
+import { ByteWriter } from '../../binary/writer.js';
+import { FORMAT_NAMES, IDENTIFIERS, type HallgeirDocument, type HallgeirMap, type HallgeirObject, type HallgeirSprite } from './model.js';
+
+export interface HallgeirWriteOptions {
+  /** Byte order of the output; default: the document's own. */
+  endian?: 'little' | 'big';
+}
+
+function isInt32(v: number): boolean {
+  return Number.isInteger(v) && v >= -0x80000000 && v <= 0x7fffffff;
+}
+
+function int(w: ByteWriter, v: number, what: string): void {
+  if (!isInt32(v)) {
+    throw new FormatError(w.format, `${what} ${v} is not a 32-bit integer`);
+  }
+  w.i32(v);
+}
+
+function writeSprite(w: ByteWriter, s: HallgeirSprite): void {
+  w.str32(IDENTIFIERS.sprite);
+  w.str32(s.name, 'sprite name');
+  w.str32(s.texture, 'texture name');
+  int(w, s.animations.length, 'animation count');
+  for (const a of s.animations) {
+    w.str32(a.name, 'animation name');
+    int(w, a.frames.length, 'frame count');
+    const n = a.frames.length;
+    w.ensure(n * 20);
+    for (let i = 0; i < n; i++) {
+      const f = a.frames[i]!;
+      const where = () => `frame ${i} of animation ${JSON.stringify(a.name)}`;
+      if (!isInt32(f.x)) throw new FormatError(w.format, `${where()}: x ${f.x} is not a 32-bit integer`);
+      if (!isInt32(f.y)) throw new FormatError(w.format, `${where()}: y ${f.y} is not a 32-bit integer`);
+      if (typeof f.delay !== 'number' || !Number.isFinite(f.delay)) {
+        throw new FormatError(w.format, `${where()}: delay ${f.delay} is not a finite number`);
+      }
+      if (!Number.isInteger(f.next) || f.next < -1 || f.next >= n) {
+        throw new FormatError(w.format, `${where()}: next frame ${f.next} is not -1 or a frame of the animation`);
+      }
+      w.i32(f.x).i32(f.y).f64(f.delay).i32(f.next);
+    }
+  }
+}
+
+function writeObject(w: ByteWriter, o: HallgeirObject): void {
+  w.str32(IDENTIFIERS.object);
+  w.str32(o.name, 'object name');
+  w.str32(o.sprite, 'sprite name');
+}
+
+function writeMap(w: ByteWriter, m: HallgeirMap): void {
+  w.str32(IDENTIFIERS.map);
+  int(w, m.textures.length, 'texture count');
+  for (const t of m.textures) {
+    w.str32(t.path, 'texture path');
+    w.str32(t.name, 'texture name');
+  }
+  int(w, m.objects.length, 'object count');
+  m.objects.forEach((o, i) => {
+    int(w, o.x, `object ${i}: x`);
+    int(w, o.y, `object ${i}: y`);
+    w.str32(o.object, 'object path');
+  });
+}
+
+/** Encodes any of the three documents. */
+export function writeHallgeir(doc: HallgeirDocument, opts: HallgeirWriteOptions = {}): Uint8Array {
+  const littleEndian = opts.endian ? opts.endian === 'little' : doc.littleEndian;
+  const w = new ByteWriter({ format: FORMAT_NAMES[doc.kind], littleEndian, initialSize: 256 });
+  if (doc.kind === 'sprite') writeSprite(w, doc);
+  else if (doc.kind === 'object') writeObject(w, doc);
+  else writeMap(w, doc);
+  return w.finish();
+}

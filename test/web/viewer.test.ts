@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, copyFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { chromium, type Browser } from 'playwright-core';
+import { startViewer, type ViewerServer } from '../../src/node/server.js';
+import { ROOT, SAMPLES } from '../helpers/paths.js';
+import { readFileSync } from 'node:fs';
+
+const CHROMIUM = '/usr/bin/chromium';
+// CI installs Chromium (.ci/run); a developer machine without it skips these tests.
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env.CI) throw new Error('CI must have /usr/bin/chromium for the viewer tests');
+
+interface Manifest {
+  samples: { file: string }[];
+}
+
+describe.skipIf(!haveChromium)('browser viewer', () => {
+  let webDir: string;
+  let server: ViewerServer;
+  let browser: Browser;
+  const manifest = JSON.parse(readFileSync(path.join(SAMPLES, 'demo.json'), 'utf8')) as Manifest;
+  const files = manifest.samples.map((s) => path.join(SAMPLES, s.file));
+
+  beforeAll(async () => {
+    // Bundle the viewer from source, so the test sees the current code.
+    webDir = mkdtempSync(path.join(os.tmpdir(), 'sprat-web-'));
+    await build({
+      entryPoints: [path.join(ROOT, 'web/viewer.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      outfile: path.join(webDir, 'viewer.js'),
+      logLevel: 'silent',
+    });
+    copyFileSync(path.join(ROOT, 'web/index.html'), path.join(webDir, 'index.html'));
+    copyFileSync(path.join(ROOT, 'web/viewer.css'), path.join(webDir, 'viewer.css'));
+    server = await startViewer(files, { webDir });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (webDir) rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it('lists the served files and shows the first one, valid, with its summary', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
+    const names = await page.$$eval('#files button', (bs) => bs.map((b) => b.textContent));
+    expect(names).toEqual(files.map((f) => path.basename(f)));
+    if (files.length) {
+      await page.waitForSelector('body[data-ready="0"]');
+      expect(await page.textContent('#diagnostics')).toMatch(/valid/);
+      expect((await page.textContent('#summary'))!.length).toBeGreaterThan(0);
+      expect(JSON.parse((await page.textContent('#json'))!)).toHaveProperty('format');
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows every sample without a page error', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
+    for (let i = 0; i < files.length; i++) {
+      await page.click(`#files button:nth-child(${i + 1})`);
+      await page.waitForSelector(`body[data-ready="${i}"]`);
+      expect(await page.textContent('#format'), files[i]).not.toMatch(/cannot read/);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
