@@ -75,9 +75,11 @@ describe('sprat with Solarus files', () => {
     const text = await runCli(['play', OLD, '--animation', 'decreasing']);
     expect(text.stdout).toMatch(/^animation "decreasing" direction 0/);
     const missing = await runCli(['play', OLD, '--animation', 'nope']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no animation "nope" \(the sheet has: normal, decreasing\)/);
-    expect((await runCli(['play', OLD, '--direction', '5'])).code).toBe(1);
+    expect((await runCli(['play', OLD, '--direction', '5'])).code).toBe(2);
+    expect((await runCli(['play', OLD, '--step-ms', '0'])).code).toBe(2);
+    expect((await runCli(['render', OLD, '--frame', '9', '-o', path.join(tmp, 'never.png')])).code).toBe(2);
   });
 
   it('render draws a frame from the sheet (own folder, then the parent folder)', async () => {
@@ -109,7 +111,9 @@ describe('sprat with Solarus files', () => {
     expect(r.stderr).toMatch(/image "hud\/magic_bar.png" not found/);
     const ts = path.join(tmp, 'door.dat');
     writeFileSync(ts, 'closed tileset 1 0 -1\n16 0 16 16 0 0 1 1\n');
-    expect((await runCli(['render', ts, '-o', path.join(tmp, 'y.png')])).stderr).toMatch(/--tileset IMAGE/);
+    const noTileset = await runCli(['render', ts, '-o', path.join(tmp, 'y.png')]);
+    expect(noTileset.code).toBe(2);
+    expect(noTileset.stderr).toMatch(/--tileset IMAGE/);
     const png = path.join(SPRITES, 'enemies', 'slime.png');
     const ok = await runCli(['render', ts, '--tileset', png, '-o', path.join(tmp, 'y.png')]);
     expect(ok.code, ok.stderr).toBe(0);

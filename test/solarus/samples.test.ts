@@ -8,10 +8,10 @@ import { runCli } from '../helpers/cli.js';
 describe('Solarus sample', () => {
   const { files } = makeSolarusSample();
 
-  it('the committed files are the generator output (UPDATE_SAMPLES=1 rewrites them)', () => {
+  it('the committed files are the generator output (SPRAT_WRITE_SAMPLES=1 rewrites them)', () => {
     for (const f of files) {
       const p = path.join(SAMPLES, f.name);
-      if (process.env.UPDATE_SAMPLES) {
+      if (process.env.SPRAT_WRITE_SAMPLES || process.env.UPDATE_SAMPLES) {
         mkdirSync(path.dirname(p), { recursive: true });
         writeFileSync(p, f.bytes);
       }

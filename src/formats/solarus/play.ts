@@ -4,7 +4,7 @@
  * and the due time moves by frame_delay. After the last frame: loop_on_frame,
  * or finished (nothing shown) when it is -1. frame_delay 0: frame 0 forever.
  */
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, OptionError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import type { SolarusAnimation, SolarusDirection, SolarusSheet, SolarusSyntax } from './model.js';
 
@@ -30,7 +30,8 @@ function intOpt(format: string, options: CommandOptions, name: string): number |
   const v = options[name];
   if (v === undefined || v === false) return undefined;
   const n = typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n)) throw new FormatError(format, `option --${name} needs a whole number, not "${String(v)}"`);
+  if (!Number.isSafeInteger(n)) throw new OptionError(`--${name} needs a whole number, not "${String(v)}"`);
+  void format;
   return n;
 }
 
@@ -40,11 +41,11 @@ export function select(format: SolarusSyntax, sheet: SolarusSheet, options: Comm
   if (sheet.animations.length === 0) throw new FormatError(format, 'the sheet has no animation');
   const a = name === undefined ? sheet.animations[0]! : sheet.animations.find((x) => x.name === name);
   if (!a) {
-    throw new FormatError(format, `no animation "${name}" (the sheet has: ${sheet.animations.map((x) => x.name).join(', ')})`);
+    throw new OptionError(`no animation "${name}" (the sheet has: ${sheet.animations.map((x) => x.name).join(', ')})`);
   }
   const k = intOpt(format, options, 'direction') ?? 0;
   if (k < 0 || k >= a.directions.length) {
-    throw new FormatError(format, `animation "${a.name}" has no direction ${k} (it has ${a.directions.length}: 0 to ${a.directions.length - 1})`);
+    throw new OptionError(`animation "${a.name}" has no direction ${k} (it has ${a.directions.length}: 0 to ${a.directions.length - 1})`);
   }
   return { a, d: a.directions[k]!, k };
 }
@@ -56,9 +57,9 @@ export function play(format: SolarusSyntax, sheet: SolarusSheet, options: Comman
   const warnings: string[] = [];
   const step = intOpt(format, options, 'step-ms') ?? (a.frameDelay > 0 ? a.frameDelay : 100);
   const ms = intOpt(format, options, 'ms') ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
-  if (step < 1) throw new FormatError(format, `--step-ms must be at least 1, not ${step}`);
-  if (ms < 0) throw new FormatError(format, `--ms must not be negative (${ms})`);
-  if (Math.ceil(ms / step) > MAX_RECORDS) throw new FormatError(format, `--ms / --step-ms would print more than ${MAX_RECORDS} records`);
+  if (step < 1) throw new OptionError(`--step-ms must be at least 1, not ${step}`);
+  if (ms < 0) throw new OptionError(`--ms must not be negative, not ${ms}`);
+  if (Math.ceil(ms / step) > MAX_RECORDS) throw new OptionError(`--ms ${ms} at --step-ms ${step} would print more than ${MAX_RECORDS} records`);
   if (a.loopOnFrame >= d.frameCount) {
     warnings.push(`loop_on_frame ${a.loopOnFrame} is not a frame of direction ${k} (the engine would crash): playback finishes after the last frame`);
   }

@@ -1,5 +1,5 @@
 /** Drawing a frame, a direction (an animation) or the whole sheet (--sheet). */
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, OptionError } from '../../binary/errors.js';
 import { drawImage } from '../../render/compose.js';
 import { drawText, LINE_HEIGHT, textWidth } from '../../render/font.js';
 import { createImage, fillImage, type RgbaImage } from '../../render/image.js';
@@ -35,16 +35,16 @@ export async function render(format: SolarusSyntax, sheet: SolarusSheet, options
   const load = sheetCache(format, resources, options);
   if (options.sheet === true) return { frames: [await renderSheet(format, sheet, load)] };
   const { a, d, k } = select(format, sheet, options);
-  const src = await load(a.image);
   const fv = options.frame;
   if (fv !== undefined && fv !== false) {
     const j = typeof fv === 'string' && /^\d+$/.test(fv) ? Number(fv) : -1;
     if (j < 0 || j >= d.frameCount) {
-      throw new FormatError(format, `animation "${a.name}" direction ${k} has no frame ${String(fv)} (it has ${d.frameCount}: 0 to ${d.frameCount - 1})`);
+      throw new OptionError(`animation "${a.name}" direction ${k} has no frame ${String(fv)} (it has ${d.frameCount}: 0 to ${d.frameCount - 1})`);
     }
     checkSize(format, d.frameWidth, d.frameHeight);
-    return { frames: [frameImage(src, d, j)] };
+    return { frames: [frameImage(await load(a.image), d, j)] };
   }
+  const src = await load(a.image);
   checkSize(format, d.frameWidth, d.frameHeight, d.frameCount);
   if (a.frameDelay === 0) return { frames: [frameImage(src, d, 0)] };
   const frames: RgbaImage[] = [];

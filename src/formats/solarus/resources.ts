@@ -1,4 +1,4 @@
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, OptionError } from '../../binary/errors.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
 import { decodePng } from '../../render/png.js';
 import type { RgbaImage } from '../../render/image.js';
@@ -28,7 +28,7 @@ export async function loadSheet(format: string, image: string, resources: Resour
   if (image === 'tileset') {
     const t = options.tileset;
     if (typeof t !== 'string') {
-      throw new FormatError(format, 'the animation draws from the map\'s tileset ("tileset"): give its image with --tileset IMAGE');
+      throw new OptionError('the animation draws from the map\'s tileset ("tileset"): give its image with --tileset IMAGE');
     }
     candidates = [t];
   } else {
