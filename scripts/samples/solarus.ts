@@ -5,6 +5,8 @@
  *   solarus/sprites/slime.dat       the 0.9 line syntax
  *   solarus/sprites/slime_lua.dat   the 1.1+ Lua syntax
  *   solarus/sprites/enemies/slime.png
+ * test/solarus/samples.test.ts checks the committed files equal this output
+ * (run it with SPRAT_WRITE_SAMPLES=1 to rewrite them).
  */
 import { formatLines } from '../../src/formats/solarus/lines.js';
 import { formatLua } from '../../src/formats/solarus/lua.js';
