@@ -256,3 +256,14 @@ describe('Solarus Lua syntax', () => {
     expect(parseLua(text)).toEqual(s);
   });
 });
+
+describe('Solarus numbers', () => {
+  it('"-0" reads as 0 in both syntaxes', () => {
+    const a = parseLines('a b 1 -0 -1\n-0 0 8 8 -0 0 1 1\n').animations[0]!;
+    expect(Object.is(a.frameDelay, 0)).toBe(true);
+    expect(Object.is(a.directions[0]!.x, 0)).toBe(true);
+    const b = parseLua('animation{ name = "a", src_image = "s", frame_delay = -0, directions = { { x = -0, y = 0, frame_width = 8, frame_height = 8 } } }').animations[0]!;
+    expect(Object.is(b.frameDelay, 0)).toBe(true);
+    expect(Object.is(b.directions[0]!.x, 0)).toBe(true);
+  });
+});

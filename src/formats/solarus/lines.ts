@@ -70,7 +70,7 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
       v = v * 10 + c;
       if (v > MAX_INT) fail(`${field} ${text.slice(s, e)} is out of range`, s);
     }
-    return neg ? -v : v;
+    return neg ? 0 - v : v; // (0 - 0 is +0: "-0" reads as 0)
   };
   const positions = (): AnimationPositions => ({
     name: { line: headerLine, column: nameCol },

@@ -348,7 +348,7 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
       lx.next();
     }
     if (lx.type !== T.Number) lx.fail(`${key} must be a whole number, found ${lx.describe()}`);
-    const v = neg ? -lx.num : lx.num;
+    const v = neg ? 0 - lx.num : lx.num; // "-0" reads as +0
     lx.next();
     return v;
   };
