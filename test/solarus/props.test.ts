@@ -183,6 +183,10 @@ describe('Solarus fuzz: random and damaged input gives FormatError, never a cras
   it('deep nesting and long input stay fast and bounded', () => {
     onlyFormatErrors(() => parseLua('animation{ x = ' + '{'.repeat(100000)));
     onlyFormatErrors(() => parseLua('--[[' + ' '.repeat(1_000_000)));
+    onlyFormatErrors(() => parseLua('--[==[' + ']'.repeat(300_000)));
+    onlyFormatErrors(() => parseLua('animation{ name = "' + '\\z'.repeat(200_000)));
+    onlyFormatErrors(() => parseLua('animation{ name = ' + '-'.repeat(200_000)));
+    onlyFormatErrors(() => parseLines('a'.repeat(1_000_000) + ' ' + '\t '.repeat(100_000)));
     onlyFormatErrors(() => parseLines('a b 2147483647 0 -1\n' + '0 0 1 1 0 0 1 1\n'.repeat(1000)));
   });
 });

@@ -117,11 +117,13 @@ class Lexer {
     const n = s.length;
     for (;;) {
       const j = s.indexOf(']', i);
-      // Count the lines passed over.
+      // Count the lines passed over (by hand: indexOf('\n') could rescan the rest of the text each time).
       const end = j < 0 ? n : j;
-      for (let k = s.indexOf('\n', i); k >= 0 && k < end; k = s.indexOf('\n', k + 1)) {
-        this.line++;
-        this.lineStart = k + 1;
+      for (let k = i; k < end; k++) {
+        if (s.charCodeAt(k) === 10) {
+          this.line++;
+          this.lineStart = k + 1;
+        }
       }
       if (j < 0) this.fail(`unfinished long ${what}`, line, column);
       let k = j + 1;
