@@ -25,7 +25,7 @@ const DIRECTION_FIELDS = ['x', 'y', 'frame_width', 'frame_height', 'origin_x', '
 
 /** Reads the line syntax. Throws FormatError (with line and column) for bad input. */
 export function readLines(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
-  return parseLines(decodeText(FORMAT, bytes, opts), opts);
+  return parseLines(decodeText(bytes, opts), opts);
 }
 
 export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet {

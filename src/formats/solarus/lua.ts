@@ -319,16 +319,12 @@ class Lexer {
     return this.type === T.Punct && this.punct === c;
   }
 
-  expectPunct(c: number, context: string): void {
-    if (!this.isPunct(c)) this.fail(`expected "${String.fromCharCode(c)}" ${context}, found ${this.describe()}`);
-    this.next();
-  }
 }
 
 
 /** Reads the Lua syntax. Throws FormatError (with line and column) for bad input. */
 export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
-  return parseLua(decodeText(FORMAT, bytes, opts), opts);
+  return parseLua(decodeText(bytes, opts), opts);
 }
 
 export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {

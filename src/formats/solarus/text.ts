@@ -1,9 +1,9 @@
 import { diagnostic } from '../../binary/errors.js';
 import { decodeUtf8 } from '../../binary/utf8.js';
-import type { ParseOptions, SolarusSyntax } from './model.js';
+import type { ParseOptions } from './model.js';
 
 /** Decodes a sprite file's bytes (UTF-8; a BOM is skipped; bad sequences warn). */
-export function decodeText(format: SolarusSyntax, bytes: Uint8Array, opts: ParseOptions): string {
+export function decodeText(bytes: Uint8Array, opts: ParseOptions): string {
   const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const { text, valid } = decodeUtf8(start ? bytes.subarray(start) : bytes);
   if (!valid) {
@@ -17,7 +17,6 @@ export function decodeText(format: SolarusSyntax, bytes: Uint8Array, opts: Parse
       }
     }
     opts.warn?.(diagnostic('warning', `invalid UTF-8 (read as U+FFFD)`, { line, column: i - lineStart + 1 }));
-    void format;
   }
   return text;
 }
