@@ -1,11 +1,17 @@
 import type { FormatHandler, FormatName } from './types.js';
+import { asepriteHandler, texturePackerHandler, tiledHandler } from '../interop/index.js';
 
 /**
  * Every format the toolkit knows, in the order content detection tries them
  * (formats with magic bytes first). Each format folder exports one handler
  * from its index.ts; add it here.
  */
-export const FORMATS: FormatHandler[] = [];
+export const FORMATS: FormatHandler[] = [
+  // Interchange formats last: they sniff JSON content.
+  asepriteHandler,
+  texturePackerHandler,
+  tiledHandler,
+];
 
 export function getFormat(name: string): FormatHandler | undefined {
   return FORMATS.find((f) => f.name === name);
