@@ -11,7 +11,7 @@ import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../mod
 import type { RgbaImage } from '../render/image.js';
 import { loadSheet, renderSprite, sheetFiles, validateSheetDoc } from './aseprite.js';
 import { baseName, has, JsonReader, key, parseJson, sniffText } from './json.js';
-import { buildSheet, frameNames, sheetLossNotes } from './sheet.js';
+import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from './sheet.js';
 import { frameRecord, framePart, readFrames, type SheetJsonFrame } from './sheetjson.js';
 
 export interface TexturePackerDoc {
@@ -121,16 +121,35 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
     x: built.sourceSize.w ? built.originX / built.sourceSize.w : 0,
     y: built.sourceSize.h ? built.originY / built.sourceSize.h : 0,
   };
-  const frames: SheetJsonFrame[] = built.frames.map((bf) => ({
-    filename: names[bf.animation]![bf.index]!,
-    frame: bf.frame,
-    rotated: false,
-    trimmed: bf.trimmed,
-    spriteSourceSize: bf.spriteSourceSize,
-    sourceSize: built.sourceSize,
-    pivot,
-    duration: Number.isFinite(bf.durationMs) ? bf.durationMs : 0,
-  }));
+  // A label used by several model frames that look and last the same becomes one shared frame entry.
+  const labelOf = (bf: BuiltFrame) => model.animations[bf.animation]!.frames[bf.index]!.label;
+  const look = (bf: BuiltFrame) => JSON.stringify([bf.frame, bf.spriteSourceSize, bf.durationMs]);
+  const looks = new Map<string, Set<string>>();
+  for (const bf of built.frames) {
+    const l = labelOf(bf);
+    if (l !== undefined) looks.set(l, (looks.get(l) ?? new Set()).add(look(bf)));
+  }
+  const generated = new Set(names.flat());
+  const frames: SheetJsonFrame[] = [];
+  const emitted = new Set<string>();
+  for (const bf of built.frames) {
+    const l = labelOf(bf);
+    let filename = names[bf.animation]![bf.index]!;
+    if (l !== undefined && looks.get(l)!.size === 1 && (!generated.has(l) || filename === l)) filename = l;
+    names[bf.animation]![bf.index] = filename;
+    if (emitted.has(filename)) continue;
+    emitted.add(filename);
+    frames.push({
+      filename,
+      frame: bf.frame,
+      rotated: false,
+      trimmed: bf.trimmed,
+      spriteSourceSize: bf.spriteSourceSize,
+      sourceSize: built.sourceSize,
+      pivot,
+      duration: Number.isFinite(bf.durationMs) ? bf.durationMs : 0,
+    });
+  }
   if (model.animations.some((a) => a.frames.some((f) => !Number.isFinite(f.durationMs)))) {
     notes.push('texturepacker: frames shown forever were given duration 0');
   }
@@ -180,6 +199,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
   extensions: ['.json'],
   sniff: sniffTexturePacker,
   read: (bytes) => readTexturePacker(bytes),
+  writeOptions: [{ name: 'layout', type: 'string', description: 'frames as a "hash" (default) or an "array"' }],
   async writeFiles(doc, outName) {
     return sheetFiles((image) => texturePackerToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },

@@ -163,7 +163,8 @@ for (const bits of ALL_BITS) {
     for (const flipX of [false, true]) {
       for (const flipY of [false, true]) {
         if (!eq(cellMatrix(flipX, flipY, rotation), bitsMatrix(bits))) continue;
-        const cost = +flipX + +flipY + +(rotation !== 0);
+        // Fewest flags; on a tie a horizontal flip is preferred to a vertical one.
+        const cost = +flipX + 1.01 * +flipY + +(rotation !== 0);
         if (cost < bestCost) {
           best = { flipX, flipY, rotation };
           bestCost = cost;
