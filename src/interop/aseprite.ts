@@ -392,7 +392,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
   validate: (bytes): Diagnostic[] => validateDoc(bytes, readAseprite),
-  inspectJson: (doc) => ({ format: 'aseprite', ...asepriteToJson(doc), layout: doc.layout }),
+  inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
   inspectText: asepriteInspectText,
   renderOptions: [{ name: 'animation', type: 'string', description: 'the tag (animation) to draw; default the first' }],
   async render(doc, options, resources) {

@@ -11,7 +11,7 @@ import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
 import { createImage, cropImage, type RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
-import { baseName, has, jsonBytes, JsonReader, key, parseJson, sniffText } from './json.js';
+import { baseName, has, JsonReader, key, parseJson, sniffText } from './json.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -176,15 +176,22 @@ for (const bits of ALL_BITS) {
 }
 
 /** Tiled flip bits for a model orientation (rotation a multiple of 90°). */
+const TO_BITS: number[] = [];
+for (let k = 0; k < 16; k++) {
+  const m = cellMatrix(!!(k & 1), !!(k & 2), (k >> 2) * 90);
+  TO_BITS.push(ALL_BITS.find((b) => eq(bitsMatrix(b), m))!);
+}
+
 export function orientationToBits(flipX: boolean, flipY: boolean, rotation: number): number {
-  const m = cellMatrix(flipX, flipY, rotation);
-  return ALL_BITS.find((b) => eq(bitsMatrix(b), m))!;
+  const quarter = ((Math.round(rotation / 90) % 4) + 4) % 4;
+  return TO_BITS[+flipX | (+flipY << 1) | (quarter << 2)]!;
 }
 
 /** The model orientation for Tiled flip bits (any GID; other bits ignored). */
 export function bitsToOrientation(gid: number): CellOrientation {
-  return { ...FROM_BITS.get((gid & (FLIP_H | FLIP_V | FLIP_D)) >>> 0)! };
+  return FROM_BITS_BY_TOP[(gid >>> 29) & 7]!;
 }
+const FROM_BITS_BY_TOP: readonly CellOrientation[] = [0, 1, 2, 3, 4, 5, 6, 7].map((t) => Object.freeze({ ...FROM_BITS.get((t << 29) >>> 0)! }));
 
 // ---------------------------------------------------------------- reading
 
@@ -267,7 +274,14 @@ function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, 
   if (encoding === 'csv') {
     const arr = r.arr(o.data, `${path}.data`);
     if (arr.length !== cells) throw r.error(`${path}.data`, `has ${arr.length} entries for ${cells} cells`);
-    return arr.map((v, i) => r.num(v, `${path}.data[${i}]`, { int: true, min: 0, max: 0xffffffff }));
+    const out: number[] = new Array(cells);
+    for (let i = 0; i < cells; i++) {
+      const v = arr[i];
+      // The common case checked inline; the path is built only for an error.
+      if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff) out[i] = v;
+      else out[i] = r.num(v, `${path}.data[${i}]`, { int: true, min: 0, max: 0xffffffff });
+    }
+    return out;
   }
   if (encoding !== 'base64') throw r.error(`${path}.encoding`, `unknown encoding "${encoding}"`);
   const compression = r.optStr(o, 'compression', path) ?? '';
@@ -528,6 +542,7 @@ function flattenTileLayers(layers: TiledLayer[], prefix: string, out: { layer: T
 }
 
 interface CellRecord {
+  set?: number;
   tile?: number;
   flipX?: boolean;
   flipY?: boolean;
@@ -545,7 +560,7 @@ export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loa
   const useSetProps = setProps.every((n) => n !== undefined && n >= 0 && n < 4096) && new Set(setProps).size === setProps.length;
   const index = resolved.map((_, i) => (useSetProps ? setProps[i]! : i));
   const tilesets: ModelTileset[] = [];
-  const count = resolved.length ? Math.max(...index) + 1 : 0;
+  const count = index.reduce((m, i) => Math.max(m, i + 1), 0);
   for (let i = 0; i < count; i++) tilesets.push({ name: '', tileWidth: doc.tilewidth, tileHeight: doc.tileheight });
   for (let k = 0; k < resolved.length; k++) {
     const { ts, dir } = resolved[k]!;
@@ -580,27 +595,32 @@ export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loa
   const flat: { layer: TiledTileLayer; name: string }[] = [];
   flattenTileLayers(doc.layers, '', flat, notes);
   let badGids = 0;
+  const bad = new Set<number>();
+  const decoded = new Map<number, ModelCell>();
   const layers: ModelTileLayer[] = flat.map(({ layer: l, name }) => {
     const records = cellRecords(l);
     const cells: ModelCell[] = l.data.map((gid, i) => {
-      const id = gid & GID_MASK;
-      let cell: ModelCell;
-      if (id === 0) cell = { set: -1, tile: -1 };
-      else {
-        const st = lookup(id);
+      let proto = decoded.get(gid);
+      if (!proto) {
+        const id = gid & GID_MASK;
+        const st = id === 0 ? null : lookup(id);
         if (!st) {
-          badGids++;
-          cell = { set: -1, tile: -1 };
+          if (id !== 0) bad.add(gid);
+          proto = { set: -1, tile: -1 };
         } else {
-          cell = { set: st.set, tile: st.tile };
+          proto = { set: st.set, tile: st.tile };
           const o = bitsToOrientation(gid);
-          if (o.flipX) cell.flipX = true;
-          if (o.flipY) cell.flipY = true;
-          if (o.rotation) cell.rotation = o.rotation;
+          if (o.flipX) proto.flipX = true;
+          if (o.flipY) proto.flipY = true;
+          if (o.rotation) proto.rotation = o.rotation;
         }
+        decoded.set(gid, proto);
       }
+      if (bad.size && bad.has(gid)) badGids++;
+      const cell: ModelCell = { ...proto };
       const rec = records.get(i);
       if (rec) {
+        if (rec.set !== undefined) cell.set = rec.set;
         if (rec.tile !== undefined) cell.tile = rec.tile;
         if (rec.flipX !== undefined) setFlag(cell, 'flipX', rec.flipX);
         if (rec.flipY !== undefined) setFlag(cell, 'flipY', rec.flipY);
@@ -654,6 +674,7 @@ function cellRecords(l: TiledTileLayer): Map<number, CellRecord> {
     if (!Number.isInteger(i) || i < 0 || i >= l.data.length || typeof v !== 'object' || v === null) continue;
     const src = v as Record<string, unknown>;
     const rec: CellRecord = {};
+    if (typeof src.set === 'number' && Number.isInteger(src.set)) rec.set = src.set;
     if (typeof src.tile === 'number' && Number.isInteger(src.tile)) rec.tile = src.tile;
     if (typeof src.flipX === 'boolean') rec.flipX = src.flipX;
     if (typeof src.flipY === 'boolean') rec.flipY = src.flipY;
@@ -681,6 +702,7 @@ function toProps(p: Record<string, string | number | boolean> | undefined): Tile
   return p ? Object.keys(p).map((k) => tiledProp(k, p[k]!)) : [];
 }
 
+const NO_FLIP: CellOrientation = Object.freeze({ flipX: false, flipY: false, rotation: 0 });
 const norm = (deg: number | undefined) => ((((deg ?? 0) % 360) + 360) % 360);
 
 function safeName(s: string): string {
@@ -748,21 +770,29 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
     const records: Record<string, CellRecord> = {};
     const data = l.cells.map((c, i) => {
       let gid = 0;
-      let decoded: ModelCell = { set: -1, tile: -1 };
+      let tile = -1;
+      let set = -1;
+      let o: CellOrientation = NO_FLIP;
       const rot = norm(c.rotation);
       if (c.set >= 0 && c.tile >= 0 && firstGid.has(c.set)) {
-        const right = rot % 90 === 0 ? rot : 0;
-        gid = (firstGid.get(c.set)! + c.tile + orientationToBits(!!c.flipX, !!c.flipY, right)) >>> 0;
-        const o = bitsToOrientation(gid);
-        decoded = { set: c.set, tile: c.tile, flipX: o.flipX, flipY: o.flipY, rotation: o.rotation };
+        gid = (firstGid.get(c.set)! + c.tile + orientationToBits(!!c.flipX, !!c.flipY, rot % 90 === 0 ? rot : 0)) >>> 0;
+        tile = c.tile;
+        set = c.set;
+        o = bitsToOrientation(gid);
       }
-      const rec: CellRecord = {};
-      if (decoded.tile !== c.tile) rec.tile = c.tile;
-      if (!!decoded.flipX !== !!c.flipX) rec.flipX = !!c.flipX;
-      if (!!decoded.flipY !== !!c.flipY) rec.flipY = !!c.flipY;
-      if ((decoded.rotation ?? 0) !== (c.rotation ?? 0)) rec.rotation = c.rotation ?? 0;
-      if (c.extra && Object.keys(c.extra).length) rec.extra = c.extra;
-      if (Object.keys(rec).length) records[i] = rec;
+      // What the GID alone would give back, compared with the cell: the differences go to sprat:cells.
+      const same =
+        tile === c.tile && set === c.set && o.flipX === !!c.flipX && o.flipY === !!c.flipY && o.rotation === (c.rotation ?? 0) && !(c.extra && Object.keys(c.extra).length);
+      if (!same) {
+        const rec: CellRecord = {};
+        if (set !== c.set) rec.set = c.set;
+        if (tile !== c.tile) rec.tile = c.tile;
+        if (o.flipX !== !!c.flipX) rec.flipX = !!c.flipX;
+        if (o.flipY !== !!c.flipY) rec.flipY = !!c.flipY;
+        if (o.rotation !== (c.rotation ?? 0)) rec.rotation = c.rotation ?? 0;
+        if (c.extra && Object.keys(c.extra).length) rec.extra = c.extra;
+        records[i] = rec;
+      }
       return gid;
     });
     const properties = toProps(l.properties);
@@ -779,8 +809,8 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
     tiledversion: '1.10.2',
     orientation: 'orthogonal',
     renderorder: 'right-down',
-    width: Math.max(0, ...model.layers.map((l) => l.width)),
-    height: Math.max(0, ...model.layers.map((l) => l.height)),
+    width: model.layers.reduce((m, l) => Math.max(m, l.width), 0),
+    height: model.layers.reduce((m, l) => Math.max(m, l.height), 0),
     tilewidth: tw,
     tileheight: th,
     infinite: false,
@@ -795,11 +825,36 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
   return doc;
 }
 
+/** JSON text with two-space indentation, layer data written a map row per line (as Tiled does) instead of a number per line. */
+export function tiledJsonText(map: Record<string, unknown>): string {
+  const arrays: { data: number[]; width: number }[] = [];
+  const text = JSON.stringify(
+    map,
+    function (this: Record<string, unknown>, k: string, v: unknown) {
+      if (k === 'data' && Array.isArray(v) && typeof this.width === 'number') {
+        arrays.push({ data: v as number[], width: this.width });
+        return `\u0000data${arrays.length - 1}`;
+      }
+      return v;
+    },
+    2,
+  );
+  return (
+    text.replace(/"\\u0000data(\d+)"/g, (_, n: string) => {
+      const { data, width } = arrays[Number(n)]!;
+      const rows: string[] = [];
+      const w = Math.max(1, width);
+      for (let i = 0; i < data.length; i += w) rows.push(data.slice(i, i + w).join(', '));
+      return `[${rows.join(',\n  ')}]`;
+    }) + '\n'
+  );
+}
+
 export async function tiledFiles(doc: TiledDoc, outName: string): Promise<OutputFile[]> {
   const base = baseName(outName);
   const images = doc.images ?? new Map<string, RgbaImage>();
   const rename = (n: string) => (images.has(n) ? `${base}-${n}` : n);
-  const files: OutputFile[] = [{ name: outName, bytes: jsonBytes(tiledToJson(doc, rename)) }];
+  const files: OutputFile[] = [{ name: outName, bytes: new TextEncoder().encode(tiledJsonText(tiledToJson(doc, rename))) }];
   for (const [n, img] of images) files.push({ name: rename(n), bytes: encodePng(img) });
   return files;
 }
