@@ -11,7 +11,7 @@ import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../mod
 import type { RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
 import { baseName, has, jsonBytes, JsonReader, parseJson, sniffText } from './json.js';
-import { buildSheet, frameNames, sheetLossNotes } from './sheet.js';
+import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
 import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
 
 export type AsepriteDirection = 'forward' | 'reverse' | 'pingpong' | 'pingpong_reverse';
@@ -251,16 +251,62 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as an Aseprite sheet');
   const notes = sheetLossNotes(model, FORMAT);
   const built = buildSheet(model, FORMAT);
-  const names = frameNames(model, (_a, _i, overall) => `${model.name} ${overall}.aseprite`);
   let clamped = false;
-  const frames: SheetJsonFrame[] = built.frames.map((bf) => {
+  // One key per model frame: frames with equal keys are the same Aseprite frame.
+  const byAnim: SheetFrame[][] = model.animations.map(() => []);
+  for (const bf of built.frames) byAnim[bf.animation]![bf.index] = bf;
+  const keyOf = (bf: SheetFrame) =>
+    JSON.stringify([model.animations[bf.animation]!.frames[bf.index]!.label ?? null, bf.frame, bf.spriteSourceSize, bf.durationMs]);
+  const emitted: SheetFrame[] = [];
+  const emittedKeys: string[] = [];
+  const frameTags: AsepriteTag[] = [];
+  model.animations.forEach((a, ai) => {
+    if (a.frames.length === 0) return;
+    const plan = tagPlan(byAnim[ai]!.map(keyOf), a.loopTo);
+    let from = findRun(emittedKeys, plan.keys);
+    let direction = plan.direction;
+    if (from < 0) {
+      const back = findRun(emittedKeys, [...plan.keys].reverse());
+      if (back >= 0) {
+        from = back;
+        direction = direction === 'pingpong' ? 'pingpong_reverse' : 'reverse';
+      }
+    }
+    if (from < 0) {
+      from = emitted.length;
+      for (const i of plan.indices) {
+        emitted.push(byAnim[ai]![i]!);
+        emittedKeys.push(plan.keys[plan.indices.indexOf(i)]!);
+      }
+    }
+    const tag: AsepriteTag = {
+      name: a.direction ? `${a.name}/${a.direction}` : a.name,
+      from,
+      to: from + plan.keys.length - 1,
+      direction,
+      color: '#000000ff',
+    };
+    if (plan.repeat !== undefined) tag.repeat = plan.repeat;
+    if (a.loopTo !== null && a.loopTo !== 0) notes.push(`aseprite: animation "${a.name}" loops back to frame ${a.loopTo}; Aseprite loops to the first`);
+    frameTags.push(tag);
+  });
+  // Names: the frame label when it is unique among the written frames, else Aseprite's "{title} {frame}.aseprite".
+  const labels = emitted.map((bf) => model.animations[bf.animation]!.frames[bf.index]!.label);
+  const counts = new Map<string, number>();
+  for (const l of labels) if (l !== undefined) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const used = new Set<string>();
+  const frames: SheetJsonFrame[] = emitted.map((bf, i) => {
     let d = bf.durationMs;
     if (!Number.isFinite(d) || d > MAX_DURATION) {
       d = MAX_DURATION;
       clamped = true;
     }
+    const l = labels[i];
+    let filename = l !== undefined && counts.get(l) === 1 ? l : `${model.name} ${i}.aseprite`;
+    for (let k = 2; used.has(filename); k++) filename = `${model.name} ${i} (${k}).aseprite`;
+    used.add(filename);
     return {
-      filename: names[bf.animation]![bf.index]!,
+      filename,
       frame: bf.frame,
       rotated: false,
       trimmed: bf.trimmed,
@@ -270,24 +316,6 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     };
   });
   if (clamped) notes.push(`aseprite: frames shown forever or longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms`);
-  const frameTags: AsepriteTag[] = [];
-  let start = 0;
-  for (const a of model.animations) {
-    const n = a.frames.length;
-    if (n > 0) {
-      const tag: AsepriteTag = {
-        name: a.direction ? `${a.name}/${a.direction}` : a.name,
-        from: start,
-        to: start + n - 1,
-        direction: 'forward',
-        color: '#000000ff',
-      };
-      if (a.loopTo === null) tag.repeat = 1;
-      else if (a.loopTo !== 0) notes.push(`aseprite: animation "${a.name}" loops back to frame ${a.loopTo}; Aseprite loops to the first`);
-      frameTags.push(tag);
-    }
-    start += n;
-  }
   const layout = options.layout === 'array' ? 'array' : 'hash';
   const doc: AsepriteDoc = {
     layout,
@@ -319,6 +347,48 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   };
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return doc;
+}
+
+/**
+ * How to write one animation as a tag: the frames to store (indices into
+ * the animation), the direction and the repeat count, found from the
+ * pattern of its frames (a ping-pong, a run played N times).
+ */
+export function tagPlan(
+  keys: string[],
+  loopTo: number | null,
+): { indices: number[]; keys: string[]; direction: AsepriteDirection; repeat?: number } {
+  const n = keys.length;
+  let period = n;
+  if (loopTo === null) {
+    for (let p = 1; p < n; p++) {
+      if (n % p === 0 && keys.every((k, i) => k === keys[i % p])) {
+        period = p;
+        break;
+      }
+    }
+  }
+  const repeat = loopTo === null ? n / period : undefined;
+  const core = keys.slice(0, period);
+  // A ping-pong over m frames plays 2m - 2: up, then down without the ends.
+  if (period >= 4 && period % 2 === 0) {
+    const m = period / 2 + 1;
+    const up = core.slice(0, m);
+    const down = [...up].reverse().slice(1, -1);
+    if (down.every((k, i) => k === core[m + i]) && new Set(up).size === m) {
+      return { indices: up.map((_, i) => i), keys: up, direction: 'pingpong', repeat };
+    }
+  }
+  return { indices: core.map((_, i) => i), keys: core, direction: 'forward', repeat };
+}
+
+/** Where `run` appears as a contiguous run of `list`, or -1. */
+function findRun(list: string[], run: string[]): number {
+  outer: for (let s = 0; s + run.length <= list.length; s++) {
+    for (let i = 0; i < run.length; i++) if (list[s + i] !== run[i]) continue outer;
+    return s;
+  }
+  return -1;
 }
 
 /** JSON as OUT; the sheet (when the document carries pixels) as OUT's base name + .png, named in meta.image. */

@@ -159,6 +159,21 @@ describe('aseprite: writing', () => {
     });
   });
 
+  it('gives back the same tags and frames for an Aseprite file (ping-pong, reverse, repeat)', async () => {
+    const src = asepriteHandler.read(fixture('hero-aseprite-hash.json')) as AsepriteDoc;
+    const model = (await asepriteHandler.toModel!(src, loader)) as SpriteModel;
+    const out = (await asepriteHandler.fromModel!(model)) as AsepriteDoc;
+    expect(out.meta.frameTags.map(({ color: _c, ...t }) => t)).toEqual(src.meta.frameTags.map(({ color: _c, ...t }) => t));
+    expect(out.frames.map((f) => [f.filename, f.duration, f.spriteSourceSize, f.sourceSize])).toEqual(
+      src.frames.map((f) => [f.filename, f.duration, f.spriteSourceSize, f.sourceSize]),
+    );
+    // A tag over frames already written in reverse order reuses them.
+    const m2 = (await asepriteHandler.toModel!(asepriteHandler.read(fixture('hero-aseprite-array.json')), loader)) as SpriteModel;
+    const out2 = (await asepriteHandler.fromModel!(m2)) as AsepriteDoc;
+    expect(out2.frames.length).toBe(3);
+    expect(out2.meta.frameTags).toEqual([{ name: 'walk', from: 0, to: 2, direction: 'pingpong', color: '#000000ff' }]);
+  });
+
   it('writes the array layout on request and sheets identical for identical models', async () => {
     const a = await asepriteHandler.writeFiles!(await asepriteHandler.fromModel!(sampleModel(), { layout: 'array' }), 'a.json');
     const b = await asepriteHandler.writeFiles!(await asepriteHandler.fromModel!(sampleModel(), { layout: 'array' }), 'a.json');

@@ -45,7 +45,7 @@ describe('sprat CLI with the interchange formats', () => {
     expect(Array.isArray(json.frames)).toBe(true);
     expect(json.meta.frameTags.map((t: any) => t.name)).toEqual(['coin', 'flash']);
     const i = await runCli(['inspect', 'coins-ase.json'], dir);
-    expect(i.stdout).toMatch(/^Aseprite sheet \(array layout\), 4 frame\(s\)/);
+    expect(i.stdout).toMatch(/^Aseprite sheet \(array layout\), 3 frame\(s\)/);
   });
 
   it('re-encodes a Tiled map and converts it through the model', async () => {
