@@ -43,9 +43,11 @@ export function readTexturePacker(bytes: Uint8Array): TexturePackerDoc {
     throw r.error('$.textures', 'multi-texture atlases (several sheets) are not supported');
   }
   const { layout, frames } = readFrames(r, root.frames, '$.frames', (o, p, f) => {
-    if (has(o, 'pivot')) {
-      const po = r.obj(o.pivot, `${p}.pivot`);
-      f.pivot = { x: r.num(po.x, `${p}.pivot.x`), y: r.num(po.y, `${p}.pivot.y`) };
+    // TexturePacker writes `pivot`; PixiJS also reads `anchor`.
+    const name = has(o, 'pivot') ? 'pivot' : has(o, 'anchor') ? 'anchor' : undefined;
+    if (name) {
+      const po = r.obj(o[name], `${p}.${name}`);
+      f.pivot = { x: r.num(po.x, `${p}.${name}.x`), y: r.num(po.y, `${p}.${name}.y`) };
     }
   });
   const names = new Set(frames.map((f) => f.filename));

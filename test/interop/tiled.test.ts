@@ -152,6 +152,25 @@ describe('tiled: reading a map', () => {
     }
   });
 
+  it('loads external .tsj tilesets relative to themselves, and refuses .tsx', async () => {
+    const map = {
+      type: 'map', width: 2, height: 1, tilewidth: 8, tileheight: 8, orientation: 'orthogonal',
+      layers: [{ type: 'tilelayer', name: 'L', width: 2, height: 1, data: [3, 0x40000001] }],
+      tilesets: [{ firstgid: 1, source: 'sets/ext.tsj' }],
+    };
+    const tsj = { name: 'ext', tilewidth: 8, tileheight: 8, columns: 2, tilecount: 4, image: '../tiles.png', imagewidth: 16, imageheight: 16, type: 'tileset' };
+    const enc = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
+    const doc = tiledHandler.read(enc(map)) as TiledDoc;
+    const res = memoryLoader({ 'sets/ext.tsj': enc(tsj), 'sets/../tiles.png': encodePng(tiles) });
+    const model = (await tiledHandler.toModel!(doc, res)) as LevelModel;
+    expect(model.tilesets[0]!.name).toBe('ext');
+    expect(model.tilesets[0]!.image).toEqual(tiles);
+    expect(model.layers[0]!.cells).toEqual([{ set: 0, tile: 2 }, { set: 0, tile: 0, flipY: true }]);
+    expect(model.notes?.join()).toMatch(/external tileset "sets\/ext.tsj" is embedded/);
+    const tsx = tiledHandler.read(enc({ ...map, tilesets: [{ firstgid: 1, source: 'a.tsx' }] }));
+    await expect(tiledHandler.toModel!(tsx, res)).rejects.toThrow(/external XML tileset "a.tsx" is not supported/);
+  });
+
   it('names the JSON path of structural errors', () => {
     const bad = (o: unknown) => () => tiledHandler.read(new TextEncoder().encode(JSON.stringify(o)));
     const base = { type: 'map', width: 2, height: 1, tilewidth: 8, tileheight: 8, tilesets: [] };
