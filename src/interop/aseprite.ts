@@ -4,7 +4,7 @@
  * pingpong, pingpong_reverse, optional repeat count), durations in ms, and
  * the PNG sheet named by meta.image.
  */
-import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
+import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from '../formats/types.js';
 import { renderModelAnimation } from '../model/bake.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
@@ -242,7 +242,12 @@ export async function loadSheet(format: string, model: SpriteModel, image: strin
   } catch {
     throw new FormatError(format, `$.meta.image: cannot load the sheet "${image}"`);
   }
-  const img = decodePng(bytes);
+  let img: RgbaImage;
+  try {
+    img = decodePng(bytes);
+  } catch (e) {
+    throw new FormatError(format, `$.meta.image: the sheet "${image}" is ${isFormatError(e) ? e.reason : 'unreadable'}`);
+  }
   model.sheets[0]!.image = img;
   model.sheets[0]!.nearest = true;
 }
@@ -413,10 +418,12 @@ export function sniffAseprite(bytes: Uint8Array): boolean {
   return /"frames"\s*:/.test(t.head) && (re.test(t.head) || re.test(t.tail));
 }
 
-function validateDoc(bytes: Uint8Array, read: (b: Uint8Array) => { frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number } } }) {
+function validateDoc(bytes: Uint8Array, read: (b: Uint8Array) => { frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } }) {
   try {
     const doc = read(bytes);
-    return frameWarnings(doc.frames, doc.meta.size, '$.frames');
+    const out = frameWarnings(doc.frames, doc.meta.size, '$.frames');
+    if (!doc.meta.image) out.push(diagnostic('warning', '$.meta.image: the document names no sheet image'));
+    return out;
   } catch (e) {
     if (isFormatError(e)) return [diagnosticFromError(e)];
     throw e;

@@ -702,6 +702,8 @@ function toProps(p: Record<string, string | number | boolean> | undefined): Tile
   return p ? Object.keys(p).map((k) => tiledProp(k, p[k]!)) : [];
 }
 
+/** A cell a GID can name: a set and a tile, whole numbers ≥ 0. */
+const placeable = (c: ModelCell) => Number.isInteger(c.set) && Number.isInteger(c.tile) && c.set >= 0 && c.tile >= 0;
 const NO_FLIP: CellOrientation = Object.freeze({ flipX: false, flipY: false, rotation: 0 });
 const norm = (deg: number | undefined) => ((((deg ?? 0) % 360) + 360) % 360);
 
@@ -718,8 +720,11 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
   // Sets in use and the largest tile of each.
   const maxTile = new Map<number, number>();
   for (const l of model.layers) {
+    if (l.cells.length !== l.width * l.height) {
+      throw new FormatError(FORMAT, `layer "${l.name}" has ${l.cells.length} cells for ${l.width}x${l.height}`);
+    }
     for (const c of l.cells) {
-      if (c.set < 0 || c.tile < 0) continue;
+      if (!placeable(c)) continue;
       maxTile.set(c.set, Math.max(maxTile.get(c.set) ?? 0, c.tile));
     }
   }
@@ -730,6 +735,9 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
   const usedNames = new Set<string>();
   for (const set of [...maxTile.keys()].sort((a, b) => a - b)) {
     const mt: ModelTileset = model.tilesets[set] ?? { name: `set ${set}`, tileWidth: tw, tileHeight: th };
+    if (!(mt.tileWidth >= 1 && mt.tileHeight >= 1)) {
+      throw new FormatError(FORMAT, `tileset "${mt.name}" has a tile size of ${mt.tileWidth}x${mt.tileHeight}`);
+    }
     const name = mt.name || `set ${set}`;
     const ts: TiledTileset = {
       firstgid: next,
@@ -774,7 +782,7 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
       let set = -1;
       let o: CellOrientation = NO_FLIP;
       const rot = norm(c.rotation);
-      if (c.set >= 0 && c.tile >= 0 && firstGid.has(c.set)) {
+      if (placeable(c) && firstGid.has(c.set)) {
         gid = (firstGid.get(c.set)! + c.tile + orientationToBits(!!c.flipX, !!c.flipY, rot % 90 === 0 ? rot : 0)) >>> 0;
         tile = c.tile;
         set = c.set;
