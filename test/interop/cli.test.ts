@@ -67,6 +67,14 @@ describe('sprat CLI with the interchange formats', () => {
     expect(bad.stderr).toMatch(/no animation "nope"/);
   });
 
+  it('renders a Tiled map from its tileset images', async () => {
+    const r = await runCli(['render', 'dungeon.tmj', '-o', 'dungeon.png'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const png = decodePng(fs.readFileSync(path.join(dir, 'dungeon.png')));
+    expect([png.width, png.height]).toEqual([32, 24]);
+  });
+
   it('reports bad JSON in one line with line and column, exit 1', async () => {
     fs.writeFileSync(path.join(dir, 'broken.json'), '{\n  "frames": {\n    "a": {"frame": [1, 2,]}\n}\n');
     const r = await runCli(['inspect', 'broken.json', '--format', 'aseprite'], dir);

@@ -280,3 +280,27 @@ describe('tiled: LevelModel → Tiled → LevelModel loses nothing', () => {
     void createImage;
   });
 });
+
+describe('tiled: rendering through the level model', () => {
+  it('draws tiles with their flips and rotations', async () => {
+    const { renderLevelModel } = await import('../../src/model/bake-level.js');
+    const model = (await tiledHandler.toModel!(tiledHandler.read(fixture('dungeon.tmj')), loader)) as LevelModel;
+    const img = renderLevelModel(model);
+    expect([img.width, img.height]).toEqual([32, 24]);
+    const tile = (n: number) => cropImage(tiles, (n % 2) * 8, Math.floor(n / 2) * 8, 8, 8);
+    const at = (col: number, row: number) => cropImage(img, col * 8, row * 8, 8, 8);
+    const px = (i: ReturnType<typeof createImage>, x: number, y: number) => Array.from(i.data.subarray((y * 8 + x) * 4, (y * 8 + x) * 4 + 4));
+    expect(at(0, 0)).toEqual(tile(0));
+    // (2, 0): tile 2 flipped horizontally.
+    for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) expect(px(at(2, 0), x, y)).toEqual(px(tile(2), 7 - x, y));
+    // (1, 2): tile 3 rotated 90° counter-clockwise (D|V): out(x, y) = in(7 - y, x).
+    for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) expect(px(at(1, 2), x, y)).toEqual(px(tile(3), 7 - y, x));
+    // (1, 1): H|V = 180°.
+    for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) expect(px(at(1, 1), x, y)).toEqual(px(tile(0), 7 - x, 7 - y));
+    // (3, 0) is empty.
+    expect(at(3, 0)).toEqual(createImage(8, 8));
+    // Without pixels, a flat colour per tile.
+    const flat = renderLevelModel({ ...model, tilesets: [] });
+    expect(Array.from(flat.data.subarray(0, 4))[3]).toBe(255);
+  });
+});
