@@ -454,6 +454,13 @@ export async function renderSprite(model: SpriteModel, options: CommandOptions):
   }
   if (!model.animations[index]?.frames.length) throw new FormatError(model.name, 'nothing to render: the sprite has no frames');
   const a = renderModelAnimation(model, index);
+  if (options.frame !== undefined && options.frame !== false) {
+    const j = Number(options.frame);
+    if (!Number.isInteger(j) || j < 0 || j >= a.frames.length) {
+      throw new FormatError(model.name, `no frame ${String(options.frame)} in "${model.animations[index]!.name}" (it has ${a.frames.length})`);
+    }
+    return { frames: [a.frames[j]!] };
+  }
   const delays = a.delaysMs.map((d) => (Number.isFinite(d) ? d : 0));
   return a.frames.length === 1 ? { frames: a.frames } : { frames: a.frames, delaysMs: delays, loops: a.loops };
 }
@@ -471,7 +478,10 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   validate: (bytes): Diagnostic[] => validateDoc(bytes, readAseprite),
   inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
   inspectText: asepriteInspectText,
-  renderOptions: [{ name: 'animation', type: 'string', description: 'the tag (animation) to draw; default the first' }],
+  renderOptions: [
+    { name: 'animation', type: 'string', description: 'the tag (animation) to draw; default the first' },
+    { name: 'frame', type: 'int', description: 'draw only this frame (from 0) of the animation' },
+  ],
   async render(doc, options, resources) {
     const model = asepriteModel(doc);
     await loadSheet(FORMAT, model, doc.meta.image, resources);

@@ -218,7 +218,10 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
     for (const [n, list] of doc.animations) lines.push(`  animation "${n}": ${list.length} frame(s)`);
     return lines.join('\n') + '\n';
   },
-  renderOptions: [{ name: 'animation', type: 'string', description: 'the animation to draw; default the first' }],
+  renderOptions: [
+    { name: 'animation', type: 'string', description: 'the animation to draw; default the first' },
+    { name: 'frame', type: 'int', description: 'draw only this frame (from 0) of the animation' },
+  ],
   async render(doc, options, resources) {
     const model = texturePackerModel(doc);
     await loadSheet(FORMAT, model, doc.meta.image, resources);

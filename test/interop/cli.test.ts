@@ -62,6 +62,12 @@ describe('sprat CLI with the interchange formats', () => {
     expect(r.code).toBe(0);
     const png = decodePng(fs.readFileSync(path.join(dir, 'idle.png')));
     expect([png.width, png.height]).toEqual([16, 16]);
+    const one = await runCli(['render', 'coins-pixi.json', '-o', 'coin1.png', '--animation', 'coin', '--frame', '1'], dir);
+    expect(one.code).toBe(0);
+    expect(decodePng(fs.readFileSync(path.join(dir, 'coin1.png'))).width).toBe(16);
+    const far = await runCli(['render', 'coins-pixi.json', '-o', 'coin9.png', '--frame', '9'], dir);
+    expect(far.code).toBe(1);
+    expect(far.stderr).toMatch(/no frame 9 in "coin" \(it has 3\)/);
     const bad = await runCli(['render', 'hero-aseprite-hash.json', '-o', 'x.png', '--animation', 'nope'], dir);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/no animation "nope"/);
