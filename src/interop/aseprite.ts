@@ -264,14 +264,16 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     JSON.stringify([model.animations[bf.animation]!.frames[bf.index]!.label ?? null, bf.frame, bf.spriteSourceSize, bf.durationMs]);
   const emitted: SheetFrame[] = [];
   const emittedKeys: string[] = [];
+  /** Where each key was written, to find runs quickly. */
+  const starts = new Map<string, number[]>();
   const frameTags: AsepriteTag[] = [];
   model.animations.forEach((a, ai) => {
     if (a.frames.length === 0) return;
     const plan = tagPlan(byAnim[ai]!.map(keyOf), a.loopTo);
-    let from = findRun(emittedKeys, plan.keys);
+    let from = findRun(emittedKeys, starts, plan.keys);
     let direction = plan.direction;
     if (from < 0) {
-      const back = findRun(emittedKeys, [...plan.keys].reverse());
+      const back = findRun(emittedKeys, starts, [...plan.keys].reverse());
       if (back >= 0) {
         from = back;
         direction = direction === 'pingpong' ? 'pingpong_reverse' : 'reverse';
@@ -279,10 +281,14 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     }
     if (from < 0) {
       from = emitted.length;
-      for (const i of plan.indices) {
+      plan.indices.forEach((i, k) => {
+        const key = plan.keys[k]!;
+        const at = starts.get(key);
+        if (at) at.push(emitted.length);
+        else starts.set(key, [emitted.length]);
         emitted.push(byAnim[ai]![i]!);
-        emittedKeys.push(plan.keys[plan.indices.indexOf(i)]!);
-      }
+        emittedKeys.push(key);
+      });
     }
     const tag: AsepriteTag = {
       name: a.direction ? `${a.name}/${a.direction}` : a.name,
@@ -387,10 +393,11 @@ export function tagPlan(
   return { indices: core.map((_, i) => i), keys: core, direction: 'forward', repeat };
 }
 
-/** Where `run` appears as a contiguous run of `list`, or -1. */
-function findRun(list: string[], run: string[]): number {
-  outer: for (let s = 0; s + run.length <= list.length; s++) {
-    for (let i = 0; i < run.length; i++) if (list[s + i] !== run[i]) continue outer;
+/** Where `run` appears as a contiguous run of `list` (`starts`: the positions of each key in it), or -1. */
+function findRun(list: string[], starts: Map<string, number[]>, run: string[]): number {
+  outer: for (const s of starts.get(run[0]!) ?? []) {
+    if (s + run.length > list.length) continue;
+    for (let i = 1; i < run.length; i++) if (list[s + i] !== run[i]) continue outer;
     return s;
   }
   return -1;
