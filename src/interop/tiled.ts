@@ -645,6 +645,8 @@ export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loa
     if (props) ml.properties = props;
     return ml;
   });
+  const faded = flat.filter(({ layer: l }) => l.opacity !== 1 || !l.visible).map(({ name }) => name);
+  if (faded.length) notes.push(`tiled: layer opacity and visibility are not carried over (${faded.join(', ')})`);
   if (badGids) notes.push(`tiled: ${badGids} cell(s) name a tile of no tileset and were left empty`);
   const model: LevelModel = { kind: 'level', layers, tilesets };
   const props = modelProps(doc.properties);
