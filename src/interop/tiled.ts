@@ -464,6 +464,11 @@ export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string)
 
 // ---------------------------------------------------------------- to the model
 
+/** Sets an own property, even one named "__proto__". */
+function setOwn<T>(o: Record<string, T>, k: string, v: T): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
 function propValue(p: TiledProperty): string | number | boolean {
   return p.value;
 }
@@ -473,7 +478,7 @@ function modelProps(props: TiledProperty[]): Record<string, string | number | bo
   let any = false;
   for (const p of props) {
     if (p.name.startsWith('sprat:')) continue;
-    out[p.name] = propValue(p);
+    setOwn(out, p.name, propValue(p));
     any = true;
   }
   return any ? out : undefined;
@@ -685,7 +690,7 @@ function cellRecords(l: TiledTileLayer): Map<number, CellRecord> {
     if (typeof src.extra === 'object' && src.extra !== null && !Array.isArray(src.extra)) {
       const extra: Record<string, number | boolean> = {};
       for (const [ek, ev] of Object.entries(src.extra as Record<string, unknown>)) {
-        if (typeof ev === 'number' || typeof ev === 'boolean') extra[ek] = ev;
+        if (typeof ev === 'number' || typeof ev === 'boolean') setOwn(extra, ek, ev);
       }
       rec.extra = extra;
     }

@@ -304,3 +304,15 @@ describe('tiled: rendering through the level model', () => {
     expect(Array.from(flat.data.subarray(0, 4))[3]).toBe(255);
   });
 });
+
+describe('tiled: odd names', () => {
+  it('keeps a property named __proto__', async () => {
+    const map = {
+      type: 'map', width: 1, height: 1, tilewidth: 8, tileheight: 8, orientation: 'orthogonal', tilesets: [],
+      properties: [{ name: '__proto__', type: 'int', value: 3 }],
+      layers: [{ type: 'tilelayer', name: 'L', width: 1, height: 1, data: [0] }],
+    };
+    const model = (await tiledHandler.toModel!(tiledHandler.read(new TextEncoder().encode(JSON.stringify(map))), memoryLoader({}))) as LevelModel;
+    expect(Object.getOwnPropertyDescriptor(model.properties!, '__proto__')?.value).toBe(3);
+  });
+});
