@@ -1,5 +1,6 @@
 import type { FormatHandler, FormatName } from './types.js';
 import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from './hallgeir/index.js';
+import { asepriteHandler, texturePackerHandler, tiledHandler } from '../interop/index.js';
 
 /**
  * Every format the toolkit knows, in the order content detection tries them
@@ -7,7 +8,13 @@ import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from '.
  * from its index.ts; add it here.
  */
 export const FORMATS: FormatHandler[] = [
-  hallgeirSpriteFormat, hallgeirObjectFormat, hallgeirMapFormat,
+  hallgeirSpriteFormat,
+  hallgeirObjectFormat,
+  hallgeirMapFormat,
+  // Interchange formats last: they sniff JSON content.
+  asepriteHandler,
+  texturePackerHandler,
+  tiledHandler,
 ];
 
 export function getFormat(name: string): FormatHandler | undefined {
