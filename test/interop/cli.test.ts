@@ -23,7 +23,7 @@ const read = (name: string) => JSON.parse(fs.readFileSync(path.join(dir, name), 
 describe('sprat CLI with the interchange formats', () => {
   it('converts Aseprite to TexturePacker (JSON + PNG next to it)', async () => {
     const r = await runCli(['convert', 'hero-aseprite-hash.json', 'out/hero-tp.json', '--to', 'texturepacker'], dir);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('hero-aseprite-hash.json: note: texturepacker: how animations loop is not stored (players loop from the first frame)\n');
     expect(r.code).toBe(0);
     const json = read('out/hero-tp.json');
     expect(json.meta.image).toBe('hero-tp.png');
