@@ -63,9 +63,12 @@ export function cthgToModel(doc: CthgDocument, name = 'cthg'): SpriteModel {
           if (e.sprite === null) continue;
           const s = doc.sprites[e.sprite]!;
           if (!s.width || !s.height) continue;
-          const part: ModelPart = { sheet: e.sprite, sx: 0, sy: 0, sw: s.width, sh: s.height, x: e.x, y: e.y };
-          if (e.flags & FLAG_FLIP_HORIZONTAL) part.flipX = true;
-          if (e.flags & FLAG_FLIP_VERTICAL) part.flipY = true;
+          // The model flips about the pivot (the part's upper-left corner); CTHG flips within the sprite's box.
+          const flipX = !!(e.flags & FLAG_FLIP_HORIZONTAL);
+          const flipY = !!(e.flags & FLAG_FLIP_VERTICAL);
+          const part: ModelPart = { sheet: e.sprite, sx: 0, sy: 0, sw: s.width, sh: s.height, x: e.x + (flipX ? s.width : 0), y: e.y + (flipY ? s.height : 0) };
+          if (flipX) part.flipX = true;
+          if (flipY) part.flipY = true;
           const op = elementOpacity(e.flags);
           if (op !== 1) part.opacity = op;
           parts.push(part);
