@@ -34,6 +34,7 @@ export { writeCthg, canonicalLayout, orderFits } from './write.js';
 export { inspectCthgJson, inspectCthgText } from './inspect.js';
 export {
   decodePixels,
+  decodePixelsInto,
   decodeSprite,
   encodePixels,
   spriteFromImage,
