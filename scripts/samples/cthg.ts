@@ -6,9 +6,17 @@
  * 25 % (flag 0x8), the west view made from the east sprites flipped (flag
  * 0x2), a sound on the south view's first frame, and a sticker on layer
  * class 1 (`--layers 1=1` red, `--layers 1=2` blue).
+ *
+ * The parts are drawn into one sheet (fan_sheet.png) with a recolour map
+ * (fan_recolour.png, red channel = layer), and fan.dat is built from the
+ * JSON description fan.json with buildCthg, as a user would.
  */
-import { createCthg, type CthgDocument, type CthgElement, type CthgViewName } from '../../src/formats/cthg/model.js';
-import { spriteFromImage } from '../../src/formats/cthg/rle.js';
+import {
+  buildCthgFromImages,
+  type CthgDescription,
+  type CthgElementDescription,
+  type CthgFrameDescription,
+} from '../../src/formats/cthg/build.js';
 import { writeCthg } from '../../src/formats/cthg/write.js';
 import { createImage, type RgbaImage } from '../../src/render/image.js';
 import { encodePng } from '../../src/render/png.js';
@@ -32,9 +40,6 @@ class Canvas {
   }
   rect(x: number, y: number, w: number, h: number, c: Rgba, layer = 0): void {
     for (let j = y; j < y + h; j++) for (let i = x; i < x + w; i++) this.set(i, j, c, layer);
-  }
-  sprite(recolour = false) {
-    return spriteFromImage(this.img, { recolour: recolour ? this.map : null });
   }
 }
 
@@ -86,15 +91,38 @@ function side(angle: number): Canvas {
   return c;
 }
 
-export function makeCthgSample(): { files: { name: string; bytes: Uint8Array }[] } {
-  const doc: CthgDocument = createCthg();
-  const add = (c: Canvas, recolour = false) => {
-    doc.sprites.push(c.sprite(recolour));
-    return doc.sprites.length - 1;
-  };
-  const el = (sprite: number, x: number, y: number, flags = 0, layerClass = 0, layerId = 0): CthgElement => ({ sprite, x, y, layerClass, layerId, flags });
+/** Packs canvases left to right into one sheet (and a recolour map image: red channel = layer). */
+class Sheet {
+  parts: { c: Canvas; left: number }[] = [];
+  width = 0;
+  height = 0;
+  add(c: Canvas): { left: number; top: number; width: number; height: number } {
+    const left = this.width;
+    this.parts.push({ c, left });
+    this.width += c.w + 1;
+    this.height = Math.max(this.height, c.h);
+    return { left, top: 0, width: c.w, height: c.h };
+  }
+  images(): { sheet: RgbaImage; map: RgbaImage } {
+    const sheet = createImage(this.width, this.height);
+    const map = createImage(this.width, this.height);
+    for (const { c, left } of this.parts) {
+      for (let y = 0; y < c.h; y++) {
+        for (let x = 0; x < c.w; x++) {
+          const i = y * c.w + x;
+          const o = (y * this.width + left + x) * 4;
+          sheet.data.set(c.img.data.subarray(i * 4, i * 4 + 4), o);
+          map.data.set([c.map[i]!, 0, 0, 255], o);
+        }
+      }
+    }
+    return { sheet, map };
+  }
+}
 
-  // Shared parts.
+/** The sample's JSON description and its images (before encoding). */
+export function fanDescription(): { description: CthgDescription; images: Map<string, RgbaImage> } {
+  const sheet = new Sheet();
   const shadow = new Canvas(22, 6);
   for (let y = 0; y < 6; y++) for (let x = 0; x < 22; x++) if (((x - 10.5) / 11) ** 2 + ((y - 2.5) / 3) ** 2 <= 1) shadow.set(x, y, [0, 0, 0, 96]);
   const base = new Canvas(16, 6);
@@ -112,38 +140,58 @@ export function makeCthgSample(): { files: { name: string; bytes: Uint8Array }[]
   const breeze = new Canvas(9, 7);
   for (const y of [0, 3, 6]) breeze.rect(y === 3 ? 0 : 2, y, 7, 1, grey(255));
 
-  const sShadow = add(shadow);
-  const sBase = add(base);
-  const sPole = add(pole);
-  const sRed = add(sticker([220, 40, 40]));
-  const sBlue = add(sticker([40, 80, 220]));
-  const sBack = add(back());
-  const sBreeze = add(breeze);
-  const fronts = [0, 22.5, 45, 67.5].map((a) => add(front(a), true));
-  const sides = [0, 22.5, 45, 67.5].map((a) => add(side(a), true));
+  const IMG = 'fan_sheet.png';
+  const MAP = 'fan_recolour.png';
+  const rShadow = sheet.add(shadow);
+  const rBase = sheet.add(base);
+  const rPole = sheet.add(pole);
+  const rRed = sheet.add(sticker([220, 40, 40]));
+  const rBlue = sheet.add(sticker([40, 80, 220]));
+  const rBack = sheet.add(back());
+  const rBreeze = sheet.add(breeze);
+  const rFronts = [0, 22.5, 45, 67.5].map((a) => sheet.add(front(a)));
+  const rSides = [0, 22.5, 45, 67.5].map((a) => sheet.add(side(a)));
 
-  const stand = (): CthgElement[] => [
-    el(sShadow, -11, -3),
-    el(sBase, -8, -6),
-    el(sRed, -2, -4, 0, 1, 1),
-    el(sBlue, -2, -4, 0, 1, 2),
-    el(sPole, -1, -17),
+  type Region = { left: number; top: number; width: number; height: number };
+  const el = (r: Region, x: number, y: number, more: Partial<CthgElementDescription> = {}): CthgElementDescription => ({ image: IMG, ...r, x, y, ...more });
+  const stand = (): CthgElementDescription[] => [
+    el(rShadow, -11, -3),
+    el(rBase, -8, -6),
+    el(rRed, -2, -4, { layerClass: 1, layerId: 1 }),
+    el(rBlue, -2, -4, { layerClass: 1, layerId: 2 }),
+    el(rPole, -1, -17),
   ];
-  const views: Record<CthgViewName, (k: number) => { sound: number; elements: CthgElement[] }> = {
-    north: (k) => ({ sound: 0, elements: [...stand(), el(sBack, -10, -37), el(fronts[(4 - k) % 4]!, -10, -37, 0x4)] }),
-    east: (k) => ({ sound: 0, elements: [...stand(), el(sides[k]!, -3, -37)] }),
-    south: (k) => ({
-      sound: k === 0 ? 7 : 0,
-      elements: [...stand(), el(fronts[k]!, -10, -37), ...(k % 2 ? [el(sBreeze, -4, -30, 0x8)] : [])],
-    }),
-    west: (k) => ({ sound: 0, elements: [...stand(), el(sides[k]!, -4, -37, 0x2)] }),
+  const blades = { recolour: MAP };
+  const frames = (f: (k: number) => CthgFrameDescription) => [0, 1, 2, 3].map(f);
+  const description: CthgDescription = {
+    animations: [
+      {
+        name: 'desk_fan',
+        tileSize: 64,
+        views: {
+          north: frames((k) => ({ elements: [...stand(), el(rBack, -10, -37), el(rFronts[(4 - k) % 4]!, -10, -37, { flags: 0x4, ...blades })] })),
+          east: frames((k) => ({ elements: [...stand(), el(rSides[k]!, -3, -37, blades)] })),
+          south: frames((k) => ({
+            sound: k === 0 ? 7 : 0,
+            elements: [...stand(), el(rFronts[k]!, -10, -37, blades), ...(k % 2 ? [el(rBreeze, -4, -30, { flags: 0x8 })] : [])],
+          })),
+          west: frames((k) => ({ elements: [...stand(), el(rSides[k]!, -4, -37, { flags: 0x2, ...blades })] })),
+        },
+      },
+    ],
   };
-  const first = {} as Record<CthgViewName, number | null>;
-  for (const v of ['north', 'east', 'south', 'west'] as const) {
-    first[v] = doc.frames.length;
-    for (let k = 0; k < 4; k++) doc.frames.push(views[v](k));
-  }
-  doc.animations.push({ name: 'desk_fan', tileSize: 64, frameCount: 4, views: first });
+  const { sheet: sheetImg, map } = sheet.images();
+  return { description, images: new Map([[IMG, sheetImg], [MAP, map]]) };
+}
+
+/** JSON with two-space indents, and objects that hold no objects or arrays on one line. */
+function formatJson(v: unknown): string {
+  return JSON.stringify(v, null, 2).replace(/\{[^{}[\]]*\}/g, (m) => m.replace(/\s*\n\s*/g, ' ').replace('{ ', '{').replace(' }', '}')) + '\n';
+}
+
+export function makeCthgSample(): { files: { name: string; bytes: Uint8Array }[] } {
+  const { description, images } = fanDescription();
+  const doc = buildCthgFromImages(description, images);
 
   // A 256-entry palette for recolour layer 1: a blue-to-cyan ramp.
   const pal = createImage(256, 1);
@@ -153,6 +201,9 @@ export function makeCthgSample(): { files: { name: string; bytes: Uint8Array }[]
     files: [
       { name: 'fan.dat', bytes: writeCthg(doc) },
       { name: 'fan_palette.png', bytes: encodePng(pal) },
+      { name: 'fan.json', bytes: new TextEncoder().encode(formatJson(description)) },
+      { name: 'fan_sheet.png', bytes: encodePng(images.get('fan_sheet.png')!) },
+      { name: 'fan_recolour.png', bytes: encodePng(images.get('fan_recolour.png')!) },
     ],
   };
 }

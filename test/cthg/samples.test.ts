@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { makeCthgSample } from '../../scripts/samples/cthg.js';
-import { decodePixels, readCthg, validateCthg } from '../../src/formats/cthg/index.js';
+import { buildCthg, decodePixels, readCthg, validateCthg, writeCthg } from '../../src/formats/cthg/index.js';
 import { SAMPLES } from '../helpers/paths.js';
+import { decodePng } from '../../src/render/png.js';
 
 const DIR = path.join(SAMPLES, 'cthg');
 
@@ -35,5 +36,11 @@ describe('bundled CTHG sample', () => {
     expect(recoloured.length).toBe(8);
     const flags = new Set(doc.frames.flatMap((f) => f.elements.map((e) => e.flags)));
     expect([...flags].sort()).toEqual([0, 2, 4, 8]);
+  });
+
+  it('fan.dat is what buildCthg makes from the committed fan.json and PNGs', async () => {
+    const description = JSON.parse(readFileSync(path.join(DIR, 'fan.json'), 'utf8'));
+    const doc = await buildCthg(description, async (p) => decodePng(new Uint8Array(readFileSync(path.join(DIR, p)))));
+    expect(writeCthg(doc)).toEqual(new Uint8Array(readFileSync(path.join(DIR, 'fan.dat'))));
   });
 });

@@ -58,17 +58,43 @@ function int(v: unknown, what: string, min: number, max: number, fallback?: numb
   return v;
 }
 
+/** Every image path a description names (elements and recolour maps), once each. */
+export function descriptionImages(description: CthgDescription): string[] {
+  if (!description || !Array.isArray(description.animations)) throw bad('the description needs an "animations" array');
+  const out = new Set<string>();
+  for (const a of description.animations) {
+    for (const frames of Object.values(a?.views ?? {})) {
+      if (!Array.isArray(frames)) continue;
+      for (const f of frames) {
+        for (const e of f?.elements ?? []) {
+          if (typeof e?.image === 'string') out.add(e.image);
+          if (typeof e?.recolour === 'string') out.add(e.recolour);
+        }
+      }
+    }
+  }
+  return [...out];
+}
+
 /**
- * Makes a CTHG document from a description. Identical regions (same image,
- * rectangle and recolour map) become one sprite. Blocks are numbered in the
- * encoder's order, so the file written is in the canonical order.
+ * Makes a CTHG document from a description, loading its images with
+ * `loadImage` (e.g. `async (p) => decodePng(await readFile(p))`). Identical
+ * regions (same image, rectangle and recolour map) become one sprite.
+ * Blocks are numbered in the encoder's order, so the file written is in the
+ * canonical order.
  */
 export async function buildCthg(description: CthgDescription, loadImage: (path: string) => Promise<RgbaImage>): Promise<CthgDocument> {
+  const images = new Map<string, RgbaImage>();
+  for (const p of descriptionImages(description)) images.set(p, await loadImage(p));
+  return buildCthgFromImages(description, images);
+}
+
+/** buildCthg with the images already at hand (synchronous). */
+export function buildCthgFromImages(description: CthgDescription, images: ReadonlyMap<string, RgbaImage>): CthgDocument {
   if (!description || !Array.isArray(description.animations)) throw bad('the description needs an "animations" array');
-  const images = new Map<string, Promise<RgbaImage>>();
   const load = (p: string) => {
-    let i = images.get(p);
-    if (!i) images.set(p, (i = loadImage(p)));
+    const i = images.get(p);
+    if (!i) throw bad(`image "${p}" is not available`);
     return i;
   };
   const doc = createCthg();
@@ -92,7 +118,7 @@ export async function buildCthg(description: CthgDescription, loadImage: (path: 
         const elements = [];
         for (const e of f.elements ?? []) {
           if (typeof e?.image !== 'string') throw bad(`${fw}: every element needs an "image"`);
-          const img = await load(e.image);
+          const img = load(e.image);
           const left = int(e.left, `${fw}: left`, 0, img.width, 0);
           const top = int(e.top, `${fw}: top`, 0, img.height, 0);
           const width = int(e.width, `${fw}: width`, 0, img.width - left, img.width - left);
@@ -102,7 +128,7 @@ export async function buildCthg(description: CthgDescription, loadImage: (path: 
           if (sprite === undefined) {
             let recolour: Uint8Array | null = null;
             if (e.recolour !== undefined) {
-              const map = await load(e.recolour);
+              const map = load(e.recolour);
               if (map.width < left + width || map.height < top + height) throw bad(`${fw}: the recolour map ${e.recolour} is smaller than the region`);
               const cut = cropImage(map, left, top, width, height);
               recolour = new Uint8Array(width * height);
