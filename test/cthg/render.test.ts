@@ -54,3 +54,16 @@ describe('CTHG render', () => {
     expect(v[0]!.message).toMatch(/not valid UTF-8/);
   });
 });
+
+describe('CTHG render limits', () => {
+  it('a frame whose elements span a huge box is refused with a FormatError', async () => {
+    const bytes = rawFile([
+      TINY_SPRITE,
+      { t: 'FR', elements: [{ sprite: 0, x: -32768, y: -32768 }, { sprite: 0, x: 32767, y: 32767 }] },
+      { t: 'CA', name: 'big', frameCount: 1, views: [0, NONE, NONE, NONE] },
+    ]);
+    const doc = readCthg(bytes);
+    await expect(renderCthg(doc, { frame: '0' }, fsResourceLoader(dir))).rejects.toThrow(/more than the \d+ pixels sprat renders/);
+    await expect(renderCthg(doc, {}, fsResourceLoader(dir))).rejects.toThrow(/more than/);
+  });
+});

@@ -69,6 +69,15 @@ function unionRect(a: Rect | null, b: Rect | null): Rect | null {
   return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }
 
+/** Renders larger than this many pixels are refused (a hostile file could ask for gigabytes). */
+export const MAX_RENDER_PIXELS = 64 * 1024 * 1024;
+
+function checkArea(width: number, height: number, what: string): void {
+  if (width * height > MAX_RENDER_PIXELS) {
+    throw new FormatError('cthg', `${what} is ${width}x${height} pixels, more than the ${MAX_RENDER_PIXELS} pixels sprat renders`);
+  }
+}
+
 /** Decodes each sprite once per render. */
 export class SpriteCache {
   private cache = new Map<number, RgbaImage>();
@@ -79,7 +88,9 @@ export class SpriteCache {
   get(i: number): RgbaImage {
     let img = this.cache.get(i);
     if (!img) {
-      img = decodeSprite(this.doc.sprites[i]!, this.tables);
+      const s = this.doc.sprites[i]!;
+      checkArea(s.width, s.height, `sprite ${i}`);
+      img = decodeSprite(s, this.tables);
       this.cache.set(i, img);
     }
     return img;
@@ -104,6 +115,7 @@ export function drawFrame(dst: RgbaImage, doc: CthgDocument, frame: number, ox: 
 export function renderFrame(doc: CthgDocument, frame: number, opts: CthgDrawOptions = {}, box?: Rect): RgbaImage {
   const b = box ?? frameBounds(doc, frame);
   if (!b) throw new FormatError('cthg', `frame ${frame} has no sprite pixels to draw`);
+  checkArea(b.width, b.height, `frame ${frame}`);
   const img = createImage(b.width, b.height);
   drawFrame(img, doc, frame, -b.x, -b.y, opts);
   return img;
@@ -151,6 +163,7 @@ export async function renderCthg(doc: CthgDocument, options: CommandOptions, res
     const s = doc.sprites[spriteN];
     if (!s) throw new UsageError(`there is no sprite ${spriteN} (the file has ${doc.sprites.length}, numbered from 0)`);
     if (!s.width || !s.height) throw new FormatError('cthg', `sprite ${spriteN} is ${s.width}x${s.height}: it has no pixels to draw`);
+    checkArea(s.width, s.height, `sprite ${spriteN}`);
     return { frames: [decodeSprite(s, opts.tables)] };
   }
   const sel = selectView(doc, options);
@@ -163,7 +176,7 @@ export async function renderCthg(doc: CthgDocument, options: CommandOptions, res
   let box: Rect | null = null;
   for (let i = 0; i < n; i++) box = unionRect(box, frameBounds(doc, sel.first + i));
   if (!box) throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
-  if (box.width * box.height * n > 256 * 1024 * 1024) throw new FormatError('cthg', 'the animation is too large to render');
+  checkArea(box.width, box.height * n, `the ${sel.view} view of "${sel.animation.name}" (all ${n} frames)`);
   const cache = new SpriteCache(doc, opts.tables);
   const frames: RgbaImage[] = [];
   for (let i = 0; i < n; i++) {
