@@ -1,4 +1,5 @@
 import type { FormatHandler, FormatName } from './types.js';
+import { cthgFormat } from './cthg/index.js';
 import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from './hallgeir/index.js';
 import { asepriteHandler, texturePackerHandler, tiledHandler } from '../interop/index.js';
 
@@ -8,6 +9,7 @@ import { asepriteHandler, texturePackerHandler, tiledHandler } from '../interop/
  * from its index.ts; add it here.
  */
 export const FORMATS: FormatHandler[] = [
+  cthgFormat,
   hallgeirSpriteFormat,
   hallgeirObjectFormat,
   hallgeirMapFormat,
