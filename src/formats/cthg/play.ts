@@ -1,5 +1,5 @@
 import { FormatError } from '../../binary/errors.js';
-import { OptionError as UsageError } from '../../binary/errors.js';
+import { OptionError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import { VIEWS, findAnimation, type CthgAnimation, type CthgDocument, type CthgViewName } from './model.js';
 
@@ -13,16 +13,16 @@ export const TICK_MS = 90;
 export function optString(options: CommandOptions, name: string): string | undefined {
   const v = options[name];
   if (v === undefined || v === false) return undefined;
-  if (v === true) throw new UsageError(`option --${name} needs a value`);
+  if (v === true) throw new OptionError(`option --${name} needs a value`);
   return v;
 }
 
 export function optInt(options: CommandOptions, name: string, min = 0): number | undefined {
   const v = optString(options, name);
   if (v === undefined) return undefined;
-  if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`option --${name} needs a whole number, not "${v}"`);
+  if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new OptionError(`option --${name} needs a whole number, not "${v}"`);
   const n = Number(v);
-  if (n < min) throw new UsageError(`option --${name} must be at least ${min}`);
+  if (n < min) throw new OptionError(`option --${name} must be at least ${min}`);
   return n;
 }
 
@@ -50,21 +50,21 @@ export function selectView(doc: CthgDocument, options: CommandOptions): ViewSele
     if (!animation) {
       const sizes = doc.animations.filter((a) => a.name === name).map((a) => a.tileSize);
       if (sizes.length) {
-        throw new UsageError(`animation "${name}" has no tile size ${tileSize ?? 64} (it has ${sizes.join(', ')}); use --tile-size`);
+        throw new OptionError(`animation "${name}" has no tile size ${tileSize ?? 64} (it has ${sizes.join(', ')}); use --tile-size`);
       }
       const known = [...new Set(doc.animations.map((a) => a.name))];
-      throw new UsageError(`no animation named "${name}" (the file has: ${known.join(', ') || 'none'})`);
+      throw new OptionError(`no animation named "${name}" (the file has: ${known.join(', ') || 'none'})`);
     }
   }
   const viewOpt = optString(options, 'view');
   let view: CthgViewName | undefined;
   if (viewOpt !== undefined) {
     const v = viewOpt.toLowerCase();
-    if (!(VIEWS as readonly string[]).includes(v)) throw new UsageError(`--view must be north, east, south or west, not "${viewOpt}"`);
+    if (!(VIEWS as readonly string[]).includes(v)) throw new OptionError(`--view must be north, east, south or west, not "${viewOpt}"`);
     view = v as CthgViewName;
     if (animation.views[view] === null) {
       const have = VIEWS.filter((x) => animation!.views[x] !== null);
-      throw new UsageError(`animation "${animation.name}" has no ${view} view (it has: ${have.join(', ') || 'none'})`);
+      throw new OptionError(`animation "${animation.name}" has no ${view} view (it has: ${have.join(', ') || 'none'})`);
     }
   } else {
     view = VIEWS.find((x) => animation!.views[x] !== null);
@@ -90,7 +90,7 @@ export interface CthgPlayRecord {
 export function playCthg(doc: CthgDocument, options: CommandOptions): { records: CthgPlayRecord[]; warnings: string[]; text: string } {
   const sel = selectView(doc, options);
   const ticks = optInt(options, 'ticks') ?? sel.animation.frameCount;
-  if (ticks > 1_000_000) throw new UsageError('--ticks is limited to 1000000');
+  if (ticks > 1_000_000) throw new OptionError('--ticks is limited to 1000000');
   const records: CthgPlayRecord[] = [];
   const lines: string[] = [`${sel.animation.name} (tile size ${sel.animation.tileSize}), ${sel.view} view, ${TICK_MS} ms per tick:`];
   for (let t = 0; t < ticks; t++) {

@@ -1,5 +1,5 @@
 import { FormatError } from '../../binary/errors.js';
-import { OptionError as UsageError } from '../../binary/errors.js';
+import { OptionError } from '../../binary/errors.js';
 import { drawImage, type Rect } from '../../render/compose.js';
 import { createImage, type RgbaImage } from '../../render/image.js';
 import type { Matrix } from '../../render/matrix.js';
@@ -126,7 +126,7 @@ export function parseLayers(text: string): Map<number, number> {
   const m = new Map<number, number>();
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const mm = /^(\d+)=(\d+)$/.exec(part);
-    if (!mm || Number(mm[1]) > 255 || Number(mm[2]) > 255) throw new UsageError(`--layers takes CLASS=ID pairs (0-255), not "${part}"`);
+    if (!mm || Number(mm[1]) > 255 || Number(mm[2]) > 255) throw new OptionError(`--layers takes CLASS=ID pairs (0-255), not "${part}"`);
     m.set(Number(mm[1]), Number(mm[2]));
   }
   return m;
@@ -137,7 +137,7 @@ export async function loadRecolourTables(text: string, resources: ResourceLoader
   const m = new Map<number, RecolourTable>();
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const mm = /^(\d+)=(.+)$/.exec(part);
-    if (!mm || Number(mm[1]) > 255) throw new UsageError(`--recolour takes LAYER=PALETTE.png pairs (layer 0-255), not "${part}"`);
+    if (!mm || Number(mm[1]) > 255) throw new OptionError(`--recolour takes LAYER=PALETTE.png pairs (layer 0-255), not "${part}"`);
     const img = decodePng(await resources.load(mm[2]!));
     m.set(Number(mm[1]), recolourTableFromImage(img));
   }
@@ -147,7 +147,7 @@ export async function loadRecolourTables(text: string, resources: ResourceLoader
 /** `sprat render` for CTHG (see the contract). */
 export async function renderCthg(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
   const flip = optString(options, 'flip-convention') ?? 'document';
-  if (flip !== 'document' && flip !== 'corsixth') throw new UsageError(`--flip-convention must be "document" or "corsixth", not "${flip}"`);
+  if (flip !== 'document' && flip !== 'corsixth') throw new OptionError(`--flip-convention must be "document" or "corsixth", not "${flip}"`);
   const layersText = optString(options, 'layers');
   const recolourText = optString(options, 'recolour');
   const opts: CthgDrawOptions = {
@@ -158,10 +158,10 @@ export async function renderCthg(doc: CthgDocument, options: CommandOptions, res
   const spriteN = optInt(options, 'sprite');
   if (spriteN !== undefined) {
     if (optString(options, 'animation') !== undefined || options['frame'] !== undefined) {
-      throw new UsageError('--sprite cannot be combined with --animation or --frame');
+      throw new OptionError('--sprite cannot be combined with --animation or --frame');
     }
     const s = doc.sprites[spriteN];
-    if (!s) throw new UsageError(`there is no sprite ${spriteN} (the file has ${doc.sprites.length}, numbered from 0)`);
+    if (!s) throw new OptionError(`there is no sprite ${spriteN} (the file has ${doc.sprites.length}, numbered from 0)`);
     if (!s.width || !s.height) throw new FormatError('cthg', `sprite ${spriteN} is ${s.width}x${s.height}: it has no pixels to draw`);
     checkArea(s.width, s.height, `sprite ${spriteN}`);
     return { frames: [decodeSprite(s, opts.tables)] };
@@ -170,7 +170,7 @@ export async function renderCthg(doc: CthgDocument, options: CommandOptions, res
   const n = sel.animation.frameCount;
   const k = optInt(options, 'frame');
   if (k !== undefined) {
-    if (k >= n) throw new UsageError(`--frame ${k} is out of range: the view has ${n} frame${n === 1 ? '' : 's'} (0-${n - 1})`);
+    if (k >= n) throw new OptionError(`--frame ${k} is out of range: the view has ${n} frame${n === 1 ? '' : 's'} (0-${n - 1})`);
     return { frames: [renderFrame(doc, sel.first + k, opts)] };
   }
   let box: Rect | null = null;
