@@ -97,8 +97,9 @@ export async function convert(
     if (!src.toModel) throw new UnknownFormatError(`converting from ${src.name} is not supported`);
     if (!target.fromModel) throw new UnknownFormatError(`converting to ${target.name} is not supported`);
     const model = await src.toModel(loaded.doc, resources, options);
-    notes.push(...(model.notes ?? []));
     doc = await target.fromModel(model, options);
+    // fromModel may add notes of its own (what the target cannot hold).
+    notes.push(...(model.notes ?? []));
   }
   if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
   if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);

@@ -181,12 +181,22 @@ async function show(index: number): Promise<void> {
     $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${f.bytes.length} bytes`;
     $('summary').textContent = loaded.handler.inspectText(loaded.doc);
     $('json').textContent = JSON.stringify(loaded.handler.inspectJson(loaded.doc), null, 2);
-    try {
-      startPreview(await previewOf(loaded, f.resources));
-    } catch (e) {
-      $('preview').hidden = false;
-      $('previewnote').textContent = `no preview: ${(e as Error).message}`;
-    }
+    const box = $('framesizebox');
+    box.hidden = true;
+    const preview = async (options: Record<string, string>) => {
+      try {
+        startPreview(await previewOf(loaded, f.resources, options));
+      } catch (e) {
+        $('preview').hidden = false;
+        $('previewnote').textContent = `no preview: ${(e as Error).message}`;
+        // Some formats (Hallgeir sprites) do not store the frame size: ask for it.
+        if (/--frame-size/.test((e as Error).message)) box.hidden = false;
+      }
+    };
+    const input = $<HTMLInputElement>('framesize');
+    input.value = '';
+    input.onchange = () => void preview(input.value ? { 'frame-size': input.value } : {});
+    await preview({});
   } catch (e) {
     $('format').textContent = `cannot read: ${(e as Error).message}`;
     $('summary').textContent = '';

@@ -1,5 +1,7 @@
 import type { FormatHandler, FormatName } from './types.js';
+import { cthgFormat } from './cthg/index.js';
 import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from './hallgeir/index.js';
+import { asepriteHandler, texturePackerHandler, tiledHandler } from '../interop/index.js';
 import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
 
 /**
@@ -8,8 +10,16 @@ import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
  * from its index.ts; add it here.
  */
 export const FORMATS: FormatHandler[] = [
-  hallgeirSpriteFormat, hallgeirObjectFormat, hallgeirMapFormat,
-  solarusHandler, solarusLuaHandler,
+  cthgFormat,
+  hallgeirSpriteFormat,
+  hallgeirObjectFormat,
+  hallgeirMapFormat,
+  // Interchange formats last: they sniff JSON content.
+  asepriteHandler,
+  texturePackerHandler,
+  tiledHandler,
+  solarusHandler,
+  solarusLuaHandler,
 ];
 
 export function getFormat(name: string): FormatHandler | undefined {

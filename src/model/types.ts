@@ -19,7 +19,7 @@ export interface ModelSheet {
 /** A rectangle of a sheet drawn into a frame. */
 export interface ModelPart {
   sheet: number;
-  /** Source rectangle in the sheet, in pixels. */
+  /** Source rectangle as stored in the sheet, in pixels (with `rotatedInSheet`, the upright part is sh wide and sw tall). */
   sx: number;
   sy: number;
   sw: number;
@@ -32,13 +32,13 @@ export interface ModelPart {
   originY?: number;
   flipX?: boolean;
   flipY?: boolean;
-  /** Degrees clockwise about the pivot. */
+  /** Degrees clockwise about the pivot. Flips, then scale, then rotation apply about the pivot. */
   rotation?: number;
   scaleX?: number;
   scaleY?: number;
   /** 0 (transparent) … 1 (opaque). */
   opacity?: number;
-  /** The slice is stored rotated 90° clockwise in the sheet (ISPRITE, TexturePacker). */
+  /** The slice is stored rotated 90° clockwise in the sheet (ISPRITE, TexturePacker) and is turned back counter-clockwise. */
   rotatedInSheet?: boolean;
   name?: string;
 }

@@ -52,10 +52,12 @@ describe('ByteReader', () => {
   it('round-trips strings of every length prefix', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (s) => {
+        // At most 20 code points (never a split surrogate pair), so at most 80 UTF-8 bytes for str8.
+        const short = Array.from(s).slice(0, 20).join('');
         const w = new ByteWriter({ format: 't', initialSize: 1 });
-        w.str8(s.slice(0, 20)).str16(s).str32(s, 'x', false);
+        w.str8(short).str16(s).str32(s, 'x', false);
         const r = new ByteReader(w.finish(), { format: 't' });
-        expect(r.str8()).toBe(s.slice(0, 20));
+        expect(r.str8()).toBe(short);
         expect(r.str16()).toBe(s);
         expect(r.str32('x', false)).toBe(s);
       }),

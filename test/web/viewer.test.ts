@@ -87,6 +87,15 @@ describe.skipIf(!haveChromium)('browser viewer', () => {
       await page.click(`#files button:nth-child(${i + 1})`);
       await page.waitForSelector(`body[data-ready="${i}"]`);
       expect(await page.textContent('#format'), files[i]).not.toMatch(/cannot read/);
+      // Every bundled sample has a picture (Hallgeir sprites once given their frame size).
+      if (await page.isVisible('#framesizebox')) {
+        await page.fill('#framesize', '16x16');
+        await page.press('#framesize', 'Enter');
+        await page.waitForFunction(() => !document.querySelector('#previewnote')!.textContent!.startsWith('no preview'), null, { timeout: 5000 }).catch(() => undefined);
+      }
+      expect(await page.textContent('#previewnote'), files[i]).not.toMatch(/^no preview/);
+      const width = await page.$eval('#canvas', (c) => (c as HTMLCanvasElement).width);
+      expect(width, files[i]).toBeGreaterThan(1);
     }
     expect(errors).toEqual([]);
     await page.close();

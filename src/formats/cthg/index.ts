@@ -1,0 +1,51 @@
+/** CTHG: CorsixTH animation files, version 513. */
+import type { FormatHandler } from '../types.js';
+import type { CthgDocument } from './model.js';
+import { cthgFromModel, cthgToModel } from './convert.js';
+import { inspectCthgJson, inspectCthgText } from './inspect.js';
+import { PLAY_OPTIONS, playCthg } from './play.js';
+import { readCthg, sniffCthg } from './read.js';
+import { RENDER_OPTIONS, renderCthg } from './render.js';
+import { validateCthg } from './validate.js';
+import { writeCthg } from './write.js';
+
+export const cthgFormat: FormatHandler<CthgDocument> = {
+  name: 'cthg',
+  title: 'CorsixTH animation file (CTHG 513)',
+  extensions: ['.dat'],
+  sniff: sniffCthg,
+  read: (bytes, ctx) => readCthg(bytes, { warn: ctx?.warn }),
+  write: (doc) => writeCthg(doc),
+  validate: (bytes) => validateCthg(bytes),
+  inspectJson: inspectCthgJson,
+  inspectText: inspectCthgText,
+  play: playCthg,
+  playOptions: PLAY_OPTIONS,
+  render: renderCthg,
+  renderOptions: RENDER_OPTIONS,
+  toModel: async (doc) => cthgToModel(doc),
+  fromModel: (model) => cthgFromModel(model),
+};
+
+export * from './model.js';
+export { readCthg, sniffCthg, headerMismatches } from './read.js';
+export { validateCthg } from './validate.js';
+export { writeCthg, canonicalLayout, orderFits } from './write.js';
+export { inspectCthgJson, inspectCthgText } from './inspect.js';
+export {
+  decodePixels,
+  decodePixelsInto,
+  decodeSprite,
+  encodePixels,
+  spriteFromImage,
+  setSpritePixels,
+  checkPixelData,
+  recolourTableFromImage,
+  type EncodeOptions,
+  type RecolourTable,
+  type RecolourTables,
+} from './rle.js';
+export { playCthg, selectView, TICK_MS, type CthgPlayRecord } from './play.js';
+export { renderCthg, renderFrame, drawFrame, frameBounds, type CthgDrawOptions, type FlipConvention } from './render.js';
+export { cthgToModel, cthgFromModel } from './convert.js';
+export { buildCthg, buildCthgFromImages, descriptionImages, type CthgDescription, type CthgAnimationDescription, type CthgFrameDescription, type CthgElementDescription } from './build.js';

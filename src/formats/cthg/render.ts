@@ -1,0 +1,188 @@
+import { FormatError } from '../../binary/errors.js';
+import { OptionError } from '../../binary/errors.js';
+import { drawImage, type Rect } from '../../render/compose.js';
+import { createImage, type RgbaImage } from '../../render/image.js';
+import type { Matrix } from '../../render/matrix.js';
+import { decodePng } from '../../render/png.js';
+import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
+import { FLAG_ALPHA_50, FLAG_ALPHA_75, FLAG_FLIP_HORIZONTAL, FLAG_FLIP_VERTICAL, type CthgDocument, type CthgElement } from './model.js';
+import { TICK_MS, optInt, optString, selectView } from './play.js';
+import { decodeSprite, recolourTableFromImage, type RecolourTable } from './rle.js';
+
+export type FlipConvention = 'document' | 'corsixth';
+
+export interface CthgDrawOptions {
+  /** Layer class → selected layer id (decision 10); elements with layer id 0 always draw. */
+  layers?: ReadonlyMap<number, number>;
+  /** Recolour tables by layer number (decision 9); missing layers use the grey ramp. */
+  tables?: ReadonlyMap<number, RecolourTable>;
+  /** 'document' (default): 0x1 flips vertically, 0x2 horizontally; 'corsixth': the game's way, 0x1 horizontally. */
+  flipConvention?: FlipConvention;
+}
+
+export const RENDER_OPTIONS: readonly OptionSpec[] = [
+  { name: 'sprite', type: 'int', description: 'CTHG: draw sprite N (0-based, file order) alone' },
+  { name: 'animation', type: 'string', description: 'CTHG: the animation name (default: the first)' },
+  { name: 'tile-size', type: 'int', description: 'CTHG: the animation tile size (default 64)' },
+  { name: 'view', type: 'string', description: 'CTHG: north, east, south or west (default: the first the animation has)' },
+  { name: 'frame', type: 'int', description: 'CTHG: frame K of the view (0-based); without it, the whole view (GIF/APNG)' },
+  { name: 'layers', type: 'string', description: 'CTHG: layer selection CLASS=ID,... (elements with layer id 0 always draw)' },
+  { name: 'flip-convention', type: 'string', description: 'CTHG: "document" (0x1 flips vertically; default) or "corsixth" (0x1 flips horizontally, as the game does)' },
+  { name: 'recolour', type: 'string', description: 'CTHG: LAYER=PALETTE.png[,LAYER=...]: recolour tables (first row, 256 pixels)' },
+];
+
+/** Whether an element draws under a layer selection (decision 10). */
+export function elementVisible(e: CthgElement, layers?: ReadonlyMap<number, number>): boolean {
+  return e.layerId === 0 || layers?.get(e.layerClass) === e.layerId;
+}
+
+/** Decision 8: 0x4 → 50 %, else 0x8 → 25 %, else opaque. */
+export function elementOpacity(flags: number): number {
+  if (flags & FLAG_ALPHA_50) return 0.5;
+  if (flags & FLAG_ALPHA_75) return 0.25;
+  return 1;
+}
+
+/** The bounding box of a frame's elements that have pixels (every element, whatever its layer), or null. */
+export function frameBounds(doc: CthgDocument, frame: number): Rect | null {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const e of doc.frames[frame]!.elements) {
+    if (e.sprite === null) continue;
+    const s = doc.sprites[e.sprite]!;
+    if (!s.width || !s.height) continue;
+    x0 = Math.min(x0, e.x);
+    y0 = Math.min(y0, e.y);
+    x1 = Math.max(x1, e.x + s.width);
+    y1 = Math.max(y1, e.y + s.height);
+  }
+  return x1 === -Infinity ? null : { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+function unionRect(a: Rect | null, b: Rect | null): Rect | null {
+  if (!a) return b;
+  if (!b) return a;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
+
+/** Renders larger than this many pixels are refused (a hostile file could ask for gigabytes). */
+export const MAX_RENDER_PIXELS = 64 * 1024 * 1024;
+
+function checkArea(width: number, height: number, what: string): void {
+  if (width * height > MAX_RENDER_PIXELS) {
+    throw new FormatError('cthg', `${what} is ${width}x${height} pixels, more than the ${MAX_RENDER_PIXELS} pixels sprat renders`);
+  }
+}
+
+/** Decodes each sprite once per render. */
+export class SpriteCache {
+  private cache = new Map<number, RgbaImage>();
+  constructor(
+    private doc: CthgDocument,
+    private tables?: ReadonlyMap<number, RecolourTable>,
+  ) {}
+  get(i: number): RgbaImage {
+    let img = this.cache.get(i);
+    if (!img) {
+      const s = this.doc.sprites[i]!;
+      checkArea(s.width, s.height, `sprite ${i}`);
+      img = decodeSprite(s, this.tables);
+      this.cache.set(i, img);
+    }
+    return img;
+  }
+}
+
+/** Draws frame `frame` onto `dst` with the frame's origin at (ox, oy) in dst. */
+export function drawFrame(dst: RgbaImage, doc: CthgDocument, frame: number, ox: number, oy: number, opts: CthgDrawOptions = {}, cache = new SpriteCache(doc, opts.tables)): void {
+  const corsix = opts.flipConvention === 'corsixth';
+  for (const e of doc.frames[frame]!.elements) {
+    if (e.sprite === null || !elementVisible(e, opts.layers)) continue;
+    const s = doc.sprites[e.sprite]!;
+    if (!s.width || !s.height) continue;
+    const flipH = !!(e.flags & (corsix ? FLAG_FLIP_VERTICAL : FLAG_FLIP_HORIZONTAL));
+    const flipV = !!(e.flags & (corsix ? FLAG_FLIP_HORIZONTAL : FLAG_FLIP_VERTICAL));
+    const m: Matrix = [flipH ? -1 : 1, 0, 0, flipV ? -1 : 1, ox + e.x + (flipH ? s.width : 0), oy + e.y + (flipV ? s.height : 0)];
+    drawImage(dst, cache.get(e.sprite), { transform: m, opacity: elementOpacity(e.flags) });
+  }
+}
+
+/** One frame composed in the bounding box of its elements (or of `box`). */
+export function renderFrame(doc: CthgDocument, frame: number, opts: CthgDrawOptions = {}, box?: Rect): RgbaImage {
+  const b = box ?? frameBounds(doc, frame);
+  if (!b) throw new FormatError('cthg', `frame ${frame} has no sprite pixels to draw`);
+  checkArea(b.width, b.height, `frame ${frame}`);
+  const img = createImage(b.width, b.height);
+  drawFrame(img, doc, frame, -b.x, -b.y, opts);
+  return img;
+}
+
+/** Parses `CLASS=ID,...`. */
+export function parseLayers(text: string): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const mm = /^(\d+)=(\d+)$/.exec(part);
+    if (!mm || Number(mm[1]) > 255 || Number(mm[2]) > 255) throw new OptionError(`--layers takes CLASS=ID pairs (0-255), not "${part}"`);
+    m.set(Number(mm[1]), Number(mm[2]));
+  }
+  return m;
+}
+
+/** Loads `LAYER=PALETTE.png,...` through the resource loader. */
+export async function loadRecolourTables(text: string, resources: ResourceLoader): Promise<Map<number, RecolourTable>> {
+  const m = new Map<number, RecolourTable>();
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const mm = /^(\d+)=(.+)$/.exec(part);
+    if (!mm || Number(mm[1]) > 255) throw new OptionError(`--recolour takes LAYER=PALETTE.png pairs (layer 0-255), not "${part}"`);
+    const img = decodePng(await resources.load(mm[2]!));
+    m.set(Number(mm[1]), recolourTableFromImage(img));
+  }
+  return m;
+}
+
+/** `sprat render` for CTHG (see the contract). */
+export async function renderCthg(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  const flip = optString(options, 'flip-convention') ?? 'document';
+  if (flip !== 'document' && flip !== 'corsixth') throw new OptionError(`--flip-convention must be "document" or "corsixth", not "${flip}"`);
+  const layersText = optString(options, 'layers');
+  const recolourText = optString(options, 'recolour');
+  const opts: CthgDrawOptions = {
+    flipConvention: flip,
+    layers: layersText ? parseLayers(layersText) : undefined,
+    tables: recolourText ? await loadRecolourTables(recolourText, resources) : undefined,
+  };
+  const spriteN = optInt(options, 'sprite');
+  if (spriteN !== undefined) {
+    if (optString(options, 'animation') !== undefined || options['frame'] !== undefined) {
+      throw new OptionError('--sprite cannot be combined with --animation or --frame');
+    }
+    const s = doc.sprites[spriteN];
+    if (!s) throw new OptionError(`there is no sprite ${spriteN} (the file has ${doc.sprites.length}, numbered from 0)`);
+    if (!s.width || !s.height) throw new FormatError('cthg', `sprite ${spriteN} is ${s.width}x${s.height}: it has no pixels to draw`);
+    checkArea(s.width, s.height, `sprite ${spriteN}`);
+    return { frames: [decodeSprite(s, opts.tables)] };
+  }
+  const sel = selectView(doc, options);
+  const n = sel.animation.frameCount;
+  const k = optInt(options, 'frame');
+  if (k !== undefined) {
+    if (k >= n) throw new OptionError(`--frame ${k} is out of range: the view has ${n} frame${n === 1 ? '' : 's'} (0-${n - 1})`);
+    return { frames: [renderFrame(doc, sel.first + k, opts)] };
+  }
+  let box: Rect | null = null;
+  for (let i = 0; i < n; i++) box = unionRect(box, frameBounds(doc, sel.first + i));
+  if (!box) throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
+  checkArea(box.width, box.height * n, `the ${sel.view} view of "${sel.animation.name}" (all ${n} frames)`);
+  const cache = new SpriteCache(doc, opts.tables);
+  const frames: RgbaImage[] = [];
+  for (let i = 0; i < n; i++) {
+    const img = createImage(box.width, box.height);
+    drawFrame(img, doc, sel.first + i, -box.x, -box.y, opts, cache);
+    frames.push(img);
+  }
+  return n === 1 ? { frames } : { frames, delaysMs: frames.map(() => TICK_MS), loops: 0 };
+}

@@ -1,0 +1,228 @@
+/**
+ * Drawing ISPRITE frames: graphic elements from their slices (rotated slices
+ * turned back, mirroring, rotation and scale about the element's origin
+ * point, opacity), optionally the collision shapes and attachment points in
+ * outline. `sprat render FILE.isprite -o OUT [--animation PATH|NAME]
+ * [--frame K | --frame-id N] [--shapes] [--filter nearest|bilinear]`.
+ *
+ * Placement: an element's position is where its slice's upper-left corner
+ * goes when it is neither rotated nor scaled; rotation (clockwise degrees),
+ * scale and mirroring turn about the origin point (slice pixels from the
+ * upper-left). For a simple graphic the origin is the slice centre, which
+ * makes no difference since it has no rotation or scale. A slice stored
+ * rotated 90° clockwise occupies height × width pixels of its texture at
+ * (x, y) and is turned back 90° counter-clockwise to its width × height.
+ */
+import { FormatError, OptionError } from '../../binary/errors.js';
+import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
+import { drawImage, transformedBounds, type Rect } from '../../render/compose.js';
+import { createImage, type RgbaImage } from '../../render/image.js';
+import { compose, rotate, scale, translate, applyMatrix, type Matrix } from '../../render/matrix.js';
+import { decodePng } from '../../render/png.js';
+import type { IspriteDocument, IspriteFrame, IspriteGraphic, IspriteSequence, IspriteSlice } from './model.js';
+import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, lookupSequence } from './paths.js';
+
+export const ispriteRenderOptions: readonly OptionSpec[] = [
+  { name: 'animation', type: 'string', description: 'ISPRITE: the sequence, a path (Root/Armed/attack) or a name looked up from Root (default: the default sequence, else the first)' },
+  { name: 'frame', type: 'int', description: 'the position in the sequence to draw (default: all, animated in GIF/APNG)' },
+  { name: 'frame-id', type: 'int', description: 'ISPRITE: draw this frame ID alone' },
+  { name: 'shapes', type: 'flag', description: 'ISPRITE: outline collision shapes (red) and attachment points (blue)' },
+  { name: 'filter', type: 'string', description: 'nearest or bilinear (default: nearest for textures flagged so, else bilinear)' },
+];
+
+/** The matrix from a slice's texture region (its stored pixels) to sprite space. */
+export function graphicMatrix(slice: IspriteSlice, e: IspriteGraphic): Matrix {
+  const ox = e.originX ?? slice.width / 2;
+  const oy = e.originY ?? slice.height / 2;
+  const sx = (e.scaleX ?? 1) * (e.flipX ? -1 : 1);
+  const sy = (e.scaleY ?? 1) * (e.flipY ? -1 : 1);
+  // Stored rotated 90° clockwise: stored (p, q) is displayed (q, height − p).
+  const unrotate: Matrix = slice.rotated ? [0, -1, 1, 0, 0, slice.height] : [1, 0, 0, 1, 0, 0];
+  return compose(unrotate, translate(-ox, -oy), scale(sx, sy), rotate(e.rotation ?? 0), translate(e.x + ox, e.y + oy));
+}
+
+/** The slice's rectangle in its texture as stored (width and height swapped when rotated). */
+function storedRect(slice: IspriteSlice): { sx: number; sy: number; sw: number; sh: number } {
+  return slice.rotated
+    ? { sx: slice.x, sy: slice.y, sw: slice.height, sh: slice.width }
+    : { sx: slice.x, sy: slice.y, sw: slice.width, sh: slice.height };
+}
+
+/** Loads every texture the document names (PATH.png, or PATH as given when it has an extension). */
+export async function loadTextures(doc: IspriteDocument, resources: ResourceLoader, needed?: Set<number>): Promise<(RgbaImage | null)[]> {
+  return Promise.all(
+    doc.textures.map(async (t, i) => {
+      if (needed && !needed.has(i)) return null;
+      const candidates = /\.[a-z0-9]{2,4}$/i.test(t.path) ? [t.path, `${t.path}.png`] : [`${t.path}.png`];
+      for (const c of candidates) {
+        if (await resources.exists(c)) return decodePng(await resources.load(c));
+      }
+      throw new FormatError('isprite', `texture ${i} "${t.path}" not found (tried ${candidates.map((c) => `"${c}"`).join(', ')})`);
+    }),
+  );
+}
+
+function union(a: Rect | null, b: Rect): Rect {
+  if (!a) return b;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
+
+/** The bounds of a frame in sprite space (graphics, and shapes when asked). */
+export function frameBounds(doc: IspriteDocument, frame: IspriteFrame, withShapes = false): Rect | null {
+  let r: Rect | null = null;
+  for (const e of frame.elements) {
+    if (e.type === 'graphic') {
+      const s = doc.slices[e.slice];
+      if (!s || !s.width || !s.height) continue;
+      const st = storedRect(s);
+      r = union(r, transformedBounds(st.sw, st.sh, graphicMatrix(s, e)));
+    } else if (withShapes && e.type === 'rect') {
+      r = union(r, transformedBounds(e.width, e.height, compose(rotate(e.rotation), translate(e.x, e.y))));
+    } else if (withShapes && e.type === 'circle') {
+      r = union(r, { x: e.x - e.radius, y: e.y - e.radius, width: 2 * e.radius, height: 2 * e.radius });
+    } else if (withShapes && e.type === 'attachment') {
+      r = union(r, { x: e.x - 3, y: e.y - 3, width: 6, height: 6 });
+    }
+  }
+  return r;
+}
+
+function plot(img: RgbaImage, x: number, y: number, c: readonly number[]): void {
+  x = Math.round(x);
+  y = Math.round(y);
+  if (x < 0 || y < 0 || x >= img.width || y >= img.height) return;
+  img.data.set(c, (y * img.width + x) * 4);
+}
+
+function line(img: RgbaImage, x0: number, y0: number, x1: number, y1: number, c: readonly number[]): void {
+  const n = Math.max(1, Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0))));
+  for (let i = 0; i <= n; i++) plot(img, x0 + ((x1 - x0) * i) / n, y0 + ((y1 - y0) * i) / n, c);
+}
+
+const RED = [230, 30, 30, 255];
+const BLUE = [30, 90, 230, 255];
+
+/** Draws one frame into `img`, with the sprite origin at (originX, originY) of the image. */
+export function drawFrame(
+  img: RgbaImage,
+  doc: IspriteDocument,
+  frame: IspriteFrame,
+  textures: (RgbaImage | null)[],
+  originX: number,
+  originY: number,
+  opts: { shapes?: boolean; filter?: 'nearest' | 'bilinear' } = {},
+): void {
+  const place = translate(originX, originY);
+  for (const e of frame.elements) {
+    if (e.type !== 'graphic') continue;
+    const s = doc.slices[e.slice];
+    if (!s) continue;
+    const tex = textures[s.texture];
+    if (!tex) continue;
+    const filter = opts.filter ?? (doc.textures[s.texture]?.nearest ? 'nearest' : 'bilinear');
+    drawImage(img, tex, { ...storedRect(s), transform: compose(graphicMatrix(s, e), place), opacity: (e.opacity ?? 65535) / 65535, filter });
+  }
+  if (!opts.shapes) return;
+  for (const e of frame.elements) {
+    if (e.type === 'rect') {
+      const m = compose(rotate(e.rotation), translate(e.x + originX, e.y + originY));
+      const pts = [applyMatrix(m, 0, 0), applyMatrix(m, e.width, 0), applyMatrix(m, e.width, e.height), applyMatrix(m, 0, e.height)];
+      for (let i = 0; i < 4; i++) line(img, ...pts[i]!, ...pts[(i + 1) % 4]!, RED);
+    } else if (e.type === 'circle') {
+      const n = Math.max(16, Math.ceil(e.radius * 6));
+      for (let i = 0; i < n; i++) {
+        const a0 = (2 * Math.PI * i) / n;
+        const a1 = (2 * Math.PI * (i + 1)) / n;
+        const cx = e.x + originX;
+        const cy = e.y + originY;
+        line(img, cx + e.radius * Math.cos(a0), cy + e.radius * Math.sin(a0), cx + e.radius * Math.cos(a1), cy + e.radius * Math.sin(a1), RED);
+      }
+    } else if (e.type === 'attachment') {
+      const cx = e.x + originX;
+      const cy = e.y + originY;
+      line(img, cx - 2, cy, cx + 2, cy, BLUE);
+      line(img, cx, cy - 2, cx, cy + 2, BLUE);
+    }
+  }
+}
+
+function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSequence {
+  const want = typeof options.animation === 'string' ? options.animation : undefined;
+  if (want !== undefined) {
+    const seq = findSequence(doc, want) ?? lookupSequence(doc, 'Root', want);
+    if (!seq || (lookupSequence(doc, 'Root', want) === getDefaultSequence(doc) && !findSequence(doc, want) && !listSequences(doc).some((s) => s.sequence.name.toLowerCase() === want.toLowerCase()))) {
+      throw new OptionError(`no sequence "${want}" (sequences: ${listSequences(doc).map((s) => s.path).join(', ') || 'none'})`);
+    }
+    return seq;
+  }
+  const seq = getDefaultSequence(doc) ?? listSequences(doc)[0]?.sequence;
+  if (!seq) throw new FormatError('isprite', 'the sprite has no sequences to draw (use --frame-id)');
+  return seq;
+}
+
+function intOpt(options: CommandOptions, name: string): number | undefined {
+  const v = options[name];
+  if (v === undefined || v === false) return undefined;
+  const n = Number(v);
+  if (v === true || !Number.isSafeInteger(n)) throw new OptionError(`--${name} needs a whole number, not "${String(v)}"`);
+  return n;
+}
+
+/** The largest canvas render will make (pixels), so a hostile file cannot exhaust memory. */
+const MAX_PIXELS = 64 * 1024 * 1024;
+
+export async function renderIsprite(doc: IspriteDocument, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  const filterOpt = options.filter;
+  if (filterOpt !== undefined && filterOpt !== 'nearest' && filterOpt !== 'bilinear') {
+    throw new OptionError(`--filter must be nearest or bilinear, not "${String(filterOpt)}"`);
+  }
+  const shapes = options.shapes === true;
+  const frameId = intOpt(options, 'frame-id');
+  let frames: IspriteFrame[];
+  let delaysMs: number[] | undefined;
+  let loops: number | undefined;
+  if (frameId !== undefined) {
+    const f = doc.frames[frameId];
+    if (!f) throw new OptionError(`--frame-id ${frameId} is out of range (the sprite has ${doc.frames.length} frames)`);
+    frames = [f];
+  } else {
+    const seq = pickSequence(doc, options);
+    const ids = seq.frames;
+    const pos = intOpt(options, 'frame');
+    if (ids.length === 0) throw new FormatError('isprite', `sequence "${seq.name}" has no frames`);
+    if (pos !== undefined && (pos < 0 || pos >= ids.length)) {
+      throw new OptionError(`--frame ${pos} is out of range (the sequence has ${ids.length} frames)`);
+    }
+    const chosen = pos === undefined ? ids : [ids[pos]!];
+    frames = chosen.map((id) => {
+      const f = doc.frames[id];
+      if (!f) throw new FormatError('isprite', `sequence "${seq.name}" names frame ${id}, which does not exist`);
+      return f;
+    });
+    const rate = effectiveFrameRate(doc, seq);
+    const msPerStep = rate > 0 ? 1000 / rate : 100;
+    delaysMs = frames.map((f) => Math.max(1, f.holdTime) * msPerStep);
+    loops = seq.loopPoint !== null && seq.loopPoint < ids.length ? 0 : 1;
+  }
+  const needed = new Set<number>();
+  for (const f of frames) for (const e of f.elements) if (e.type === 'graphic') needed.add(doc.slices[e.slice]?.texture ?? -1);
+  const textures = await loadTextures(doc, resources, needed);
+  let box: Rect | null = null;
+  for (const f of frames) {
+    const b = frameBounds(doc, f, shapes);
+    if (b) box = union(box, b);
+  }
+  const x0 = box ? Math.floor(box.x) : 0;
+  const y0 = box ? Math.floor(box.y) : 0;
+  const w = box ? Math.max(1, Math.ceil(box.x + box.width) - x0) : 1;
+  const h = box ? Math.max(1, Math.ceil(box.y + box.height) - y0) : 1;
+  if (w * h > MAX_PIXELS) throw new FormatError('isprite', `the frames span ${w} × ${h} pixels, too large to draw`);
+  const images = frames.map((f) => {
+    const img = createImage(w, h);
+    drawFrame(img, doc, f, textures, -x0, -y0, { shapes, filter: filterOpt as 'nearest' | 'bilinear' | undefined });
+    return img;
+  });
+  return { frames: images, delaysMs, loops };
+}

@@ -1,0 +1,505 @@
+/**
+ * Aseprite's JSON sheet export (File > Export Sprite Sheet, "JSON Data"):
+ * frames in the "hash" or "array" layout, meta.frameTags (forward, reverse,
+ * pingpong, pingpong_reverse, optional repeat count), durations in ms, and
+ * the PNG sheet named by meta.image.
+ */
+import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
+import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from '../formats/types.js';
+import { renderModelAnimation } from '../model/bake.js';
+import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
+import type { RgbaImage } from '../render/image.js';
+import { decodePng, encodePng } from '../render/png.js';
+import { baseName, has, jsonBytes, JsonReader, parseJson, sniffText } from './json.js';
+import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
+import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
+
+export type AsepriteDirection = 'forward' | 'reverse' | 'pingpong' | 'pingpong_reverse';
+const DIRECTIONS: readonly string[] = ['forward', 'reverse', 'pingpong', 'pingpong_reverse'];
+
+export interface AsepriteTag {
+  name: string;
+  from: number;
+  to: number;
+  direction: AsepriteDirection;
+  color?: string;
+  /** Times to play (Aseprite 1.3); absent: forever. */
+  repeat?: number;
+  data?: string;
+}
+
+export interface AsepriteLayer {
+  name: string;
+  opacity?: number;
+  blendMode?: string;
+  group?: string;
+}
+
+export interface AsepriteSliceKey {
+  frame: number;
+  bounds: Rect;
+  center?: Rect;
+  pivot?: { x: number; y: number };
+}
+
+export interface AsepriteSlice {
+  name: string;
+  color?: string;
+  data?: string;
+  keys: AsepriteSliceKey[];
+}
+
+export interface AsepriteDoc {
+  layout: 'hash' | 'array';
+  frames: SheetJsonFrame[];
+  meta: {
+    app?: string;
+    version?: string;
+    image?: string;
+    format?: string;
+    size?: { w: number; h: number };
+    scale?: string;
+    frameTags: AsepriteTag[];
+    layers: AsepriteLayer[];
+    slices: AsepriteSlice[];
+  };
+  /** The sheet pixels to write next to the JSON (set by fromModel). */
+  sheet?: RgbaImage;
+}
+
+const FORMAT = 'aseprite';
+/** The longest duration Aseprite stores (a 16-bit field in .aseprite files). */
+const MAX_DURATION = 65535;
+/** Cap on frames made by expanding `repeat`. */
+const MAX_EXPANDED = 100000;
+
+export function readAseprite(bytes: Uint8Array): AsepriteDoc {
+  const r = new JsonReader(FORMAT);
+  const root = r.obj(parseJson(FORMAT, bytes), '$');
+  const { layout, frames } = readFrames(r, root.frames, '$.frames');
+  const m = r.obj(root.meta ?? {}, '$.meta');
+  const meta: AsepriteDoc['meta'] = { frameTags: [], layers: [], slices: [] };
+  meta.app = r.optStr(m, 'app', '$.meta');
+  meta.version = r.optStr(m, 'version', '$.meta');
+  meta.image = r.optStr(m, 'image', '$.meta');
+  meta.format = r.optStr(m, 'format', '$.meta');
+  if (has(m, 'size')) meta.size = r.size(m.size, '$.meta.size');
+  if (has(m, 'scale')) meta.scale = typeof m.scale === 'number' ? String(m.scale) : r.str(m.scale, '$.meta.scale');
+  if (has(m, 'frameTags')) {
+    meta.frameTags = r.arr(m.frameTags, '$.meta.frameTags').map((v, i) => {
+      const p = `$.meta.frameTags[${i}]`;
+      const o = r.obj(v, p);
+      if (frames.length === 0) throw r.error(p, 'a tag in a sheet without frames');
+      const tag: AsepriteTag = {
+        name: r.str(o.name, `${p}.name`),
+        from: r.num(o.from, `${p}.from`, { int: true, min: 0, max: Math.max(0, frames.length - 1) }),
+        to: r.num(o.to, `${p}.to`, { int: true, min: 0, max: Math.max(0, frames.length - 1) }),
+        direction: (r.optStr(o, 'direction', p) ?? 'forward') as AsepriteDirection,
+      };
+      if (!DIRECTIONS.includes(tag.direction)) throw r.error(`${p}.direction`, `unknown direction "${tag.direction}"`);
+      if (tag.to < tag.from) throw r.error(`${p}.to`, `ends (${tag.to}) before it starts (${tag.from})`);
+      const color = r.optStr(o, 'color', p);
+      if (color !== undefined) tag.color = color;
+      if (has(o, 'repeat')) {
+        const rep = typeof o.repeat === 'string' ? Number(o.repeat) : o.repeat;
+        tag.repeat = r.num(rep, `${p}.repeat`, { int: true, min: 0 });
+      }
+      const data = r.optStr(o, 'data', p);
+      if (data !== undefined) tag.data = data;
+      return tag;
+    });
+  }
+  if (has(m, 'layers')) {
+    meta.layers = r.arr(m.layers, '$.meta.layers').map((v, i) => {
+      const p = `$.meta.layers[${i}]`;
+      const o = r.obj(v, p);
+      const layer: AsepriteLayer = { name: r.str(o.name, `${p}.name`) };
+      const group = r.optStr(o, 'group', p);
+      if (group !== undefined) layer.group = group;
+      const opacity = r.optNum(o, 'opacity', p);
+      if (opacity !== undefined) layer.opacity = opacity;
+      const blendMode = r.optStr(o, 'blendMode', p);
+      if (blendMode !== undefined) layer.blendMode = blendMode;
+      return layer;
+    });
+  }
+  if (has(m, 'slices')) {
+    meta.slices = r.arr(m.slices, '$.meta.slices').map((v, i) => {
+      const p = `$.meta.slices[${i}]`;
+      const o = r.obj(v, p);
+      const slice: AsepriteSlice = { name: r.str(o.name, `${p}.name`), keys: [] };
+      const color = r.optStr(o, 'color', p);
+      if (color !== undefined) slice.color = color;
+      const data = r.optStr(o, 'data', p);
+      if (data !== undefined) slice.data = data;
+      slice.keys = r.arr(o.keys ?? [], `${p}.keys`).map((kv, j) => {
+        const kp = `${p}.keys[${j}]`;
+        const ko = r.obj(kv, kp);
+        const k: AsepriteSliceKey = { frame: r.num(ko.frame ?? 0, `${kp}.frame`, { int: true, min: 0 }), bounds: r.rect(ko.bounds, `${kp}.bounds`) };
+        if (has(ko, 'center')) k.center = r.rect(ko.center, `${kp}.center`);
+        if (has(ko, 'pivot')) {
+          const po = r.obj(ko.pivot, `${kp}.pivot`);
+          k.pivot = { x: r.num(po.x, `${kp}.pivot.x`), y: r.num(po.y, `${kp}.pivot.y`) };
+        }
+        return k;
+      });
+      return slice;
+    });
+  }
+  return { layout, frames, meta };
+}
+
+export function asepriteToJson(doc: AsepriteDoc): Record<string, unknown> {
+  const frames =
+    doc.layout === 'array'
+      ? doc.frames.map((f) => frameRecord(f, 'array', false))
+      : Object.fromEntries(doc.frames.map((f) => [f.filename, frameRecord(f, 'hash', false)]));
+  const m = doc.meta;
+  const meta: Record<string, unknown> = {};
+  if (m.app !== undefined) meta.app = m.app;
+  if (m.version !== undefined) meta.version = m.version;
+  if (m.image !== undefined) meta.image = m.image;
+  if (m.format !== undefined) meta.format = m.format;
+  if (m.size !== undefined) meta.size = m.size;
+  if (m.scale !== undefined) meta.scale = m.scale;
+  meta.frameTags = m.frameTags.map((t) => {
+    const o: Record<string, unknown> = { name: t.name, from: t.from, to: t.to, direction: t.direction };
+    if (t.color !== undefined) o.color = t.color;
+    if (t.repeat !== undefined) o.repeat = String(t.repeat);
+    if (t.data !== undefined) o.data = t.data;
+    return o;
+  });
+  meta.layers = m.layers;
+  meta.slices = m.slices;
+  return { frames, meta };
+}
+
+/** The frame indices a tag plays, in order, for one pass. */
+export function tagSequence(tag: AsepriteTag): number[] {
+  const up: number[] = [];
+  for (let i = tag.from; i <= tag.to; i++) up.push(i);
+  const down = [...up].reverse();
+  switch (tag.direction) {
+    case 'reverse':
+      return down;
+    case 'pingpong':
+      return [...up, ...down.slice(1, -1)];
+    case 'pingpong_reverse':
+      return [...down, ...up.slice(1, -1)];
+    default:
+      return up;
+  }
+}
+
+function asepriteOrigin(doc: AsepriteDoc): { x: number; y: number } {
+  const s = doc.meta.slices.find((sl) => sl.name === 'origin' && sl.keys[0]?.pivot);
+  const k = s?.keys[0];
+  return k?.pivot ? { x: k.bounds.x + k.pivot.x, y: k.bounds.y + k.pivot.y } : { x: 0, y: 0 };
+}
+
+/** The model without pixels (sheet image not loaded). */
+export function asepriteModel(doc: AsepriteDoc): SpriteModel {
+  const origin = asepriteOrigin(doc);
+  const frames: ModelFrame[] = doc.frames.map((f) => ({
+    durationMs: f.duration ?? 100,
+    parts: [framePart(f, origin.x, origin.y)],
+    label: f.filename,
+  }));
+  const notes: string[] = [];
+  const animations: ModelAnimation[] = [];
+  const name = doc.meta.image ? baseName(doc.meta.image) : 'sprite';
+  if (doc.meta.frameTags.length === 0) {
+    animations.push({ name, frames: frames.map(copyFrame), loopTo: frames.length ? 0 : null });
+  }
+  for (const tag of doc.meta.frameTags) {
+    const seq = tagSequence(tag);
+    let list = seq;
+    let loopTo: number | null = 0;
+    if (tag.repeat && tag.repeat > 0) {
+      const times = Math.min(tag.repeat, Math.max(1, Math.floor(MAX_EXPANDED / Math.max(1, seq.length))));
+      if (times < tag.repeat) notes.push(`aseprite: tag "${tag.name}" repeats ${tag.repeat} times; only ${times} kept`);
+      list = [];
+      for (let i = 0; i < times; i++) list.push(...seq);
+      loopTo = null;
+    }
+    animations.push({ name: tag.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });
+  }
+  const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
+  if (notes.length) model.notes = notes;
+  return model;
+}
+
+function copyFrame(f: ModelFrame): ModelFrame {
+  return { ...f, parts: f.parts.map((p) => ({ ...p })) };
+}
+
+/** Loads the sheet named by `image` into the model's first sheet. */
+export async function loadSheet(format: string, model: SpriteModel, image: string | undefined, resources: ResourceLoader) {
+  if (!image) throw new FormatError(format, '$.meta.image: the document names no sheet image');
+  let bytes: Uint8Array;
+  try {
+    bytes = await resources.load(image);
+  } catch {
+    throw new FormatError(format, `$.meta.image: cannot load the sheet "${image}"`);
+  }
+  let img: RgbaImage;
+  try {
+    img = decodePng(bytes);
+  } catch (e) {
+    throw new FormatError(format, `$.meta.image: the sheet "${image}" is ${isFormatError(e) ? e.reason : 'unreadable'}`);
+  }
+  model.sheets[0]!.image = img;
+  model.sheets[0]!.nearest = true;
+}
+
+export function asepriteFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): AsepriteDoc {
+  if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as an Aseprite sheet');
+  const notes = sheetLossNotes(model, FORMAT);
+  const built = buildSheet(model, FORMAT);
+  let clamped = false;
+  // One key per model frame: frames with equal keys are the same Aseprite frame.
+  const byAnim: SheetFrame[][] = model.animations.map(() => []);
+  for (const bf of built.frames) byAnim[bf.animation]![bf.index] = bf;
+  const keyOf = (bf: SheetFrame) =>
+    JSON.stringify([model.animations[bf.animation]!.frames[bf.index]!.label ?? null, bf.frame, bf.spriteSourceSize, bf.durationMs]);
+  const emitted: SheetFrame[] = [];
+  const emittedKeys: string[] = [];
+  /** Where each key was written, to find runs quickly. */
+  const starts = new Map<string, number[]>();
+  const frameTags: AsepriteTag[] = [];
+  model.animations.forEach((a, ai) => {
+    if (a.frames.length === 0) return;
+    const plan = tagPlan(byAnim[ai]!.map(keyOf), a.loopTo);
+    let from = findRun(emittedKeys, starts, plan.keys);
+    let direction = plan.direction;
+    if (from < 0) {
+      const back = findRun(emittedKeys, starts, [...plan.keys].reverse());
+      if (back >= 0) {
+        from = back;
+        direction = direction === 'pingpong' ? 'pingpong_reverse' : 'reverse';
+      }
+    }
+    if (from < 0) {
+      from = emitted.length;
+      plan.indices.forEach((i, k) => {
+        const key = plan.keys[k]!;
+        const at = starts.get(key);
+        if (at) at.push(emitted.length);
+        else starts.set(key, [emitted.length]);
+        emitted.push(byAnim[ai]![i]!);
+        emittedKeys.push(key);
+      });
+    }
+    const tag: AsepriteTag = {
+      name: a.direction ? `${a.name}/${a.direction}` : a.name,
+      from,
+      to: from + plan.keys.length - 1,
+      direction,
+      color: '#000000ff',
+    };
+    if (plan.repeat !== undefined) tag.repeat = plan.repeat;
+    if (a.loopTo !== null && a.loopTo !== 0) notes.push(`aseprite: animation "${a.name}" loops back to frame ${a.loopTo}; Aseprite loops to the first`);
+    frameTags.push(tag);
+  });
+  // Names: the frame label when it is unique among the written frames, else Aseprite's "{title} {frame}.aseprite".
+  const labels = emitted.map((bf) => model.animations[bf.animation]!.frames[bf.index]!.label);
+  const counts = new Map<string, number>();
+  for (const l of labels) if (l !== undefined) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const used = new Set<string>();
+  const frames: SheetJsonFrame[] = emitted.map((bf, i) => {
+    let d = bf.durationMs;
+    if (!Number.isFinite(d) || d > MAX_DURATION) {
+      d = MAX_DURATION;
+      clamped = true;
+    }
+    const l = labels[i];
+    let filename = l !== undefined && counts.get(l) === 1 ? l : `${model.name} ${i}.aseprite`;
+    for (let k = 2; used.has(filename); k++) filename = `${model.name} ${i} (${k}).aseprite`;
+    used.add(filename);
+    return {
+      filename,
+      frame: bf.frame,
+      rotated: false,
+      trimmed: bf.trimmed,
+      spriteSourceSize: bf.spriteSourceSize,
+      sourceSize: built.sourceSize,
+      duration: Math.max(1, Math.round(d)),
+    };
+  });
+  if (clamped) notes.push(`aseprite: frames shown forever or longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms`);
+  const layout = options.layout === 'array' ? 'array' : 'hash';
+  const doc: AsepriteDoc = {
+    layout,
+    frames,
+    meta: {
+      app: 'https://www.aseprite.org/',
+      version: 'sprat',
+      image: `${model.name}.png`,
+      format: 'RGBA8888',
+      size: { w: built.image.width, h: built.image.height },
+      scale: '1',
+      frameTags,
+      layers: [{ name: 'Layer 1', opacity: 255, blendMode: 'normal' }],
+      slices: [
+        {
+          name: 'origin',
+          color: '#0000ffff',
+          keys: [
+            {
+              frame: 0,
+              bounds: { x: 0, y: 0, w: built.sourceSize.w, h: built.sourceSize.h },
+              pivot: { x: built.originX, y: built.originY },
+            },
+          ],
+        },
+      ],
+    },
+    sheet: built.image,
+  };
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
+  return doc;
+}
+
+/**
+ * How to write one animation as a tag: the frames to store (indices into
+ * the animation), the direction and the repeat count, found from the
+ * pattern of its frames (a ping-pong, a run played N times).
+ */
+export function tagPlan(
+  keys: string[],
+  loopTo: number | null,
+): { indices: number[]; keys: string[]; direction: AsepriteDirection; repeat?: number } {
+  const n = keys.length;
+  let period = n;
+  if (loopTo === null) {
+    for (let p = 1; p < n; p++) {
+      if (n % p === 0 && keys.every((k, i) => k === keys[i % p])) {
+        period = p;
+        break;
+      }
+    }
+  }
+  const repeat = loopTo === null ? n / period : undefined;
+  const core = keys.slice(0, period);
+  // A ping-pong over m frames plays 2m - 2: up, then down without the ends.
+  if (period >= 4 && period % 2 === 0) {
+    const m = period / 2 + 1;
+    const up = core.slice(0, m);
+    const down = [...up].reverse().slice(1, -1);
+    if (down.every((k, i) => k === core[m + i]) && new Set(up).size === m) {
+      return { indices: up.map((_, i) => i), keys: up, direction: 'pingpong', repeat };
+    }
+  }
+  return { indices: core.map((_, i) => i), keys: core, direction: 'forward', repeat };
+}
+
+/** Where `run` appears as a contiguous run of `list` (`starts`: the positions of each key in it), or -1. */
+function findRun(list: string[], starts: Map<string, number[]>, run: string[]): number {
+  outer: for (const s of starts.get(run[0]!) ?? []) {
+    if (s + run.length > list.length) continue;
+    for (let i = 1; i < run.length; i++) if (list[s + i] !== run[i]) continue outer;
+    return s;
+  }
+  return -1;
+}
+
+/** JSON as OUT; the sheet (when the document carries pixels) as OUT's base name + .png, named in meta.image. */
+export async function sheetFiles(
+  json: (image: string | undefined) => unknown,
+  sheet: RgbaImage | undefined,
+  image: string | undefined,
+  outName: string,
+): Promise<OutputFile[]> {
+  if (!sheet) return [{ name: outName, bytes: jsonBytes(json(image)) }];
+  const png = `${baseName(outName)}.png`;
+  return [
+    { name: outName, bytes: jsonBytes(json(png)) },
+    { name: png, bytes: encodePng(sheet) },
+  ];
+}
+
+export function sniffAseprite(bytes: Uint8Array): boolean {
+  const t = sniffText(bytes);
+  if (!t) return false;
+  const re = /"app"\s*:\s*"[^"]*aseprite/i;
+  return /"frames"\s*:/.test(t.head) && (re.test(t.head) || re.test(t.tail));
+}
+
+function validateDoc(bytes: Uint8Array, read: (b: Uint8Array) => { frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } }) {
+  try {
+    const doc = read(bytes);
+    const out = frameWarnings(doc.frames, doc.meta.size, '$.frames');
+    if (!doc.meta.image) out.push(diagnostic('warning', '$.meta.image: the document names no sheet image'));
+    return out;
+  } catch (e) {
+    if (isFormatError(e)) return [diagnosticFromError(e)];
+    throw e;
+  }
+}
+
+export function asepriteInspectText(doc: AsepriteDoc): string {
+  const lines = [
+    `Aseprite sheet (${doc.layout} layout), ${doc.frames.length} frame(s), image ${doc.meta.image ?? '(none)'}` +
+      (doc.meta.size ? ` ${doc.meta.size.w}x${doc.meta.size.h}` : ''),
+  ];
+  for (const t of doc.meta.frameTags) {
+    lines.push(`  tag "${t.name}": frames ${t.from}-${t.to}, ${t.direction}${t.repeat ? `, ${t.repeat} time(s)` : ''}`);
+  }
+  const total = doc.frames.reduce((s, f) => s + (f.duration ?? 0), 0);
+  lines.push(`  total duration ${total} ms`);
+  return lines.join('\n') + '\n';
+}
+
+export async function renderSprite(model: SpriteModel, options: CommandOptions): Promise<RenderResult> {
+  const want = typeof options.animation === 'string' ? options.animation : undefined;
+  let index = 0;
+  if (want !== undefined) {
+    index = model.animations.findIndex((a) => a.name === want);
+    if (index < 0) {
+      throw new FormatError(model.name, `no animation "${want}" (there are: ${model.animations.map((a) => a.name).join(', ')})`);
+    }
+  }
+  if (!model.animations[index]?.frames.length) throw new FormatError(model.name, 'nothing to render: the sprite has no frames');
+  const a = renderModelAnimation(model, index);
+  if (options.frame !== undefined && options.frame !== false) {
+    const j = Number(options.frame);
+    if (!Number.isInteger(j) || j < 0 || j >= a.frames.length) {
+      throw new FormatError(model.name, `no frame ${String(options.frame)} in "${model.animations[index]!.name}" (it has ${a.frames.length})`);
+    }
+    return { frames: [a.frames[j]!] };
+  }
+  const delays = a.delaysMs.map((d) => (Number.isFinite(d) ? d : 0));
+  return a.frames.length === 1 ? { frames: a.frames } : { frames: a.frames, delaysMs: delays, loops: a.loops };
+}
+
+export const asepriteHandler: FormatHandler<AsepriteDoc> = {
+  name: 'aseprite',
+  title: 'Aseprite JSON sprite sheet',
+  extensions: ['.json'],
+  sniff: sniffAseprite,
+  read: (bytes) => readAseprite(bytes),
+  writeOptions: [{ name: 'layout', type: 'string', description: 'Aseprite frames as a "hash" (default) or an "array"' }],
+  async writeFiles(doc, outName) {
+    return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
+  },
+  validate: (bytes): Diagnostic[] => validateDoc(bytes, readAseprite),
+  inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
+  inspectText: asepriteInspectText,
+  renderOptions: [
+    { name: 'animation', type: 'string', description: 'the tag (animation) to draw; default the first' },
+    { name: 'frame', type: 'int', description: 'draw only this frame (from 0) of the animation' },
+  ],
+  async render(doc, options, resources) {
+    const model = asepriteModel(doc);
+    await loadSheet(FORMAT, model, doc.meta.image, resources);
+    return renderSprite(model, options);
+  },
+  async toModel(doc, resources) {
+    const model = asepriteModel(doc);
+    await loadSheet(FORMAT, model, doc.meta.image, resources);
+    return model;
+  },
+  fromModel: (model, options) => asepriteFromModel(model, options),
+};
+
+export { validateDoc as validateSheetDoc };

@@ -1,0 +1,949 @@
+/**
+ * Tiled JSON maps (.tmj / .json): finite orthogonal maps with tile layers
+ * (data as a JSON array, or base64 with no, zlib or gzip compression),
+ * embedded tilesets (and external .tsj/.json ones on conversion), GIDs with
+ * the flip bits, and custom properties. Object and image layers are kept
+ * when re-encoding and left out of conversions.
+ */
+import { unzlibSync, gunzipSync } from 'fflate';
+import { diagnostic, diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
+import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../formats/types.js';
+import { renderLevelModel } from '../model/bake-level.js';
+import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
+import { createImage, cropImage, type RgbaImage } from '../render/image.js';
+import { decodePng, encodePng } from '../render/png.js';
+import { baseName, has, JsonReader, key, parseJson, sniffText } from './json.js';
+
+export const FLIP_H = 0x80000000;
+export const FLIP_V = 0x40000000;
+export const FLIP_D = 0x20000000;
+/** Hexagonal 120° rotation; cleared and ignored on orthogonal maps. */
+export const FLIP_HEX = 0x10000000;
+const GID_MASK = 0x0fffffff;
+
+export type TiledPropertyValue = string | number | boolean;
+export interface TiledProperty {
+  name: string;
+  type: string;
+  value: TiledPropertyValue;
+  propertytype?: string;
+}
+
+export interface TiledTileset {
+  firstgid: number;
+  /** An external tileset file (.tsj/.json/.tsx); the other fields are then unknown until loaded. */
+  source?: string;
+  name: string;
+  image?: string;
+  imagewidth?: number;
+  imageheight?: number;
+  tilewidth: number;
+  tileheight: number;
+  columns: number;
+  tilecount: number;
+  margin: number;
+  spacing: number;
+  properties: TiledProperty[];
+}
+
+export interface TiledTileLayer {
+  type: 'tilelayer';
+  id?: number;
+  name: string;
+  width: number;
+  height: number;
+  x: number;
+  y: number;
+  opacity: number;
+  visible: boolean;
+  /** GIDs (flip bits included, unsigned), rows top first. */
+  data: number[];
+  properties: TiledProperty[];
+}
+
+export interface TiledOtherLayer {
+  type: 'objectgroup' | 'imagelayer';
+  name: string;
+  /** The layer as parsed, written back unchanged. */
+  raw: Record<string, unknown>;
+}
+
+export interface TiledGroupLayer {
+  type: 'group';
+  id?: number;
+  name: string;
+  layers: TiledLayer[];
+  properties: TiledProperty[];
+}
+
+export type TiledLayer = TiledTileLayer | TiledOtherLayer | TiledGroupLayer;
+
+export interface TiledDoc {
+  type: 'map';
+  version?: string;
+  tiledversion?: string;
+  orientation: string;
+  renderorder?: string;
+  width: number;
+  height: number;
+  tilewidth: number;
+  tileheight: number;
+  infinite: boolean;
+  nextlayerid?: number;
+  nextobjectid?: number;
+  layers: TiledLayer[];
+  tilesets: TiledTileset[];
+  properties: TiledProperty[];
+  /** Tileset pixels to write next to the map, by image name (set by fromModel). */
+  images?: Map<string, RgbaImage>;
+}
+
+const FORMAT = 'tiled';
+const MAX_GROUP_DEPTH = 32;
+/** Largest layer (cells) accepted from compressed data. */
+const MAX_COMPRESSED_CELLS = 1 << 24;
+/** Property names sprat uses to carry what Tiled has no place for. */
+export const P_SET = 'sprat:set';
+export const P_CELLS = 'sprat:cells';
+export const P_TILE_W = 'sprat:tileWidth';
+export const P_TILE_H = 'sprat:tileHeight';
+
+// ---------------------------------------------------------------- flips
+
+/** 2×2 integer matrix [a, b, c, d]: (x, y) → (a·x + c·y, b·x + d·y), screen space (y down). */
+type M2 = [number, number, number, number];
+const mul = (m: M2, n: M2): M2 => [
+  m[0] * n[0] + m[2] * n[1],
+  m[1] * n[0] + m[3] * n[1],
+  m[0] * n[2] + m[2] * n[3],
+  m[1] * n[2] + m[3] * n[3],
+];
+const I2: M2 = [1, 0, 0, 1];
+const FX: M2 = [-1, 0, 0, 1];
+const FY: M2 = [1, 0, 0, -1];
+const SWAP: M2 = [0, 1, 1, 0];
+/** Counter-clockwise on screen by a multiple of 90°. */
+function ccw(deg: number): M2 {
+  let m = I2;
+  for (let i = 0; i < ((deg / 90) % 4 + 4) % 4; i++) m = mul([0, -1, 1, 0], m);
+  return m;
+}
+/** A model cell's transform: flips first, then the counter-clockwise rotation. */
+function cellMatrix(flipX: boolean, flipY: boolean, rotation: number): M2 {
+  let m = I2;
+  if (flipX) m = mul(FX, m);
+  if (flipY) m = mul(FY, m);
+  return mul(ccw(rotation), m);
+}
+/** Tiled's transform for flip bits: the diagonal flip (x/y swap) first, then horizontal, then vertical. */
+function bitsMatrix(bits: number): M2 {
+  let m = I2;
+  if (bits & FLIP_D) m = mul(SWAP, m);
+  if (bits & FLIP_H) m = mul(FX, m);
+  if (bits & FLIP_V) m = mul(FY, m);
+  return m;
+}
+const eq = (a: M2, b: M2) => a.every((v, i) => v === b[i]);
+const ALL_BITS = [0, FLIP_H, FLIP_V, FLIP_H | FLIP_V, FLIP_D, FLIP_D | FLIP_H, FLIP_D | FLIP_V, FLIP_D | FLIP_H | FLIP_V].map(
+  (b) => b >>> 0,
+);
+
+export interface CellOrientation {
+  flipX: boolean;
+  flipY: boolean;
+  /** Degrees counter-clockwise: 0, 90, 180 or 270. */
+  rotation: number;
+}
+
+/** For each flip-bit combination, the simplest (fewest flags) model orientation with the same effect. */
+const FROM_BITS = new Map<number, CellOrientation>();
+for (const bits of ALL_BITS) {
+  let best: CellOrientation | undefined;
+  let bestCost = 99;
+  for (const rotation of [0, 90, 180, 270]) {
+    for (const flipX of [false, true]) {
+      for (const flipY of [false, true]) {
+        if (!eq(cellMatrix(flipX, flipY, rotation), bitsMatrix(bits))) continue;
+        // Fewest flags; on a tie a horizontal flip is preferred to a vertical one.
+        const cost = +flipX + 1.01 * +flipY + +(rotation !== 0);
+        if (cost < bestCost) {
+          best = { flipX, flipY, rotation };
+          bestCost = cost;
+        }
+      }
+    }
+  }
+  FROM_BITS.set(bits, best!);
+}
+
+/** Tiled flip bits for a model orientation (rotation a multiple of 90°). */
+const TO_BITS: number[] = [];
+for (let k = 0; k < 16; k++) {
+  const m = cellMatrix(!!(k & 1), !!(k & 2), (k >> 2) * 90);
+  TO_BITS.push(ALL_BITS.find((b) => eq(bitsMatrix(b), m))!);
+}
+
+export function orientationToBits(flipX: boolean, flipY: boolean, rotation: number): number {
+  const quarter = ((Math.round(rotation / 90) % 4) + 4) % 4;
+  return TO_BITS[+flipX | (+flipY << 1) | (quarter << 2)]!;
+}
+
+/** The model orientation for Tiled flip bits (any GID; other bits ignored). */
+export function bitsToOrientation(gid: number): CellOrientation {
+  return FROM_BITS_BY_TOP[(gid >>> 29) & 7]!;
+}
+const FROM_BITS_BY_TOP: readonly CellOrientation[] = [0, 1, 2, 3, 4, 5, 6, 7].map((t) => Object.freeze({ ...FROM_BITS.get((t << 29) >>> 0)! }));
+
+// ---------------------------------------------------------------- reading
+
+function readProperties(r: JsonReader, v: unknown, path: string, warn?: (d: Diagnostic) => void): TiledProperty[] {
+  if (v === undefined) return [];
+  // Old Tiled (before 1.2) wrote properties as an object with a `propertytypes` sibling.
+  if (r.isObject(v)) {
+    return Object.keys(v).map((k) => {
+      const val = v[k];
+      const p = `${path}${key(k)}`;
+      if (typeof val === 'string') return { name: k, type: 'string', value: val };
+      if (typeof val === 'boolean') return { name: k, type: 'bool', value: val };
+      const n = r.num(val, p);
+      return { name: k, type: Number.isInteger(n) ? 'int' : 'float', value: n };
+    });
+  }
+  const out: TiledProperty[] = [];
+  r.arr(v, path).forEach((pv, i) => {
+    const p = `${path}[${i}]`;
+    const o = r.obj(pv, p);
+    const name = r.str(o.name, `${p}.name`);
+    const type = r.optStr(o, 'type', p) ?? 'string';
+    const val = o.value;
+    let value: TiledPropertyValue;
+    if (type === 'class') {
+      warn?.(diagnostic('warning', `${p}: class property "${name}" is not supported and was left out`));
+      return;
+    }
+    if (type === 'int' || type === 'float' || type === 'object') value = r.num(val, `${p}.value`);
+    else if (type === 'bool') value = r.bool(val, `${p}.value`);
+    else value = r.str(val, `${p}.value`);
+    const prop: TiledProperty = { name, type, value };
+    const pt = r.optStr(o, 'propertytype', p);
+    if (pt !== undefined) prop.propertytype = pt;
+    out.push(prop);
+  });
+  return out;
+}
+
+function readTileset(r: JsonReader, v: unknown, path: string, needFirstGid: boolean, warn?: (d: Diagnostic) => void): TiledTileset {
+  const o = r.obj(v, path);
+  const firstgid = needFirstGid ? r.num(o.firstgid, `${path}.firstgid`, { int: true, min: 1, max: GID_MASK }) : 1;
+  const source = r.optStr(o, 'source', path);
+  if (source !== undefined) {
+    return { firstgid, source, name: '', tilewidth: 0, tileheight: 0, columns: 0, tilecount: 0, margin: 0, spacing: 0, properties: [] };
+  }
+  const ts: TiledTileset = {
+    firstgid,
+    name: r.optStr(o, 'name', path) ?? '',
+    tilewidth: r.num(o.tilewidth, `${path}.tilewidth`, { int: true, min: 1 }),
+    tileheight: r.num(o.tileheight, `${path}.tileheight`, { int: true, min: 1 }),
+    columns: r.optNum(o, 'columns', path, { int: true, min: 0 }) ?? 0,
+    tilecount: r.optNum(o, 'tilecount', path, { int: true, min: 0, max: GID_MASK }) ?? 0,
+    margin: r.optNum(o, 'margin', path, { int: true, min: 0 }) ?? 0,
+    spacing: r.optNum(o, 'spacing', path, { int: true, min: 0 }) ?? 0,
+    properties: readProperties(r, o.properties, `${path}.properties`, warn),
+  };
+  const image = r.optStr(o, 'image', path);
+  if (image !== undefined) {
+    ts.image = image;
+    const iw = r.optNum(o, 'imagewidth', path, { int: true, min: 0 });
+    const ih = r.optNum(o, 'imageheight', path, { int: true, min: 0 });
+    if (iw !== undefined) ts.imagewidth = iw;
+    if (ih !== undefined) ts.imageheight = ih;
+  }
+  return ts;
+}
+
+function base64Bytes(r: JsonReader, s: string, path: string): Uint8Array {
+  const clean = s.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) throw r.error(path, 'not valid base64');
+  const bin = atob(clean.length % 4 ? clean + '='.repeat(4 - (clean.length % 4)) : clean);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, cells: number): number[] {
+  const encoding = r.optStr(o, 'encoding', path) ?? 'csv';
+  if (encoding === 'csv') {
+    const arr = r.arr(o.data, `${path}.data`);
+    if (arr.length !== cells) throw r.error(`${path}.data`, `has ${arr.length} entries for ${cells} cells`);
+    const out: number[] = new Array(cells);
+    for (let i = 0; i < cells; i++) {
+      const v = arr[i];
+      // The common case checked inline; the path is built only for an error.
+      if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff) out[i] = v;
+      else out[i] = r.num(v, `${path}.data[${i}]`, { int: true, min: 0, max: 0xffffffff });
+    }
+    return out;
+  }
+  if (encoding !== 'base64') throw r.error(`${path}.encoding`, `unknown encoding "${encoding}"`);
+  const compression = r.optStr(o, 'compression', path) ?? '';
+  if (cells > MAX_COMPRESSED_CELLS) throw r.error(path, `${cells} cells is more than the ${MAX_COMPRESSED_CELLS} supported`);
+  let bytes = base64Bytes(r, r.str(o.data, `${path}.data`), `${path}.data`);
+  const expected = cells * 4;
+  if (compression === 'zlib' || compression === 'gzip') {
+    try {
+      bytes = compression === 'zlib' ? unzlibSync(bytes, { out: new Uint8Array(expected) }) : gunzipSync(bytes, { out: new Uint8Array(expected) });
+    } catch (e) {
+      throw r.error(`${path}.data`, `cannot decompress (${compression}): ${(e as Error).message}`);
+    }
+  } else if (compression !== '') {
+    throw r.error(`${path}.compression`, `compression "${compression}" is not supported`);
+  }
+  if (bytes.length !== expected) throw r.error(`${path}.data`, `holds ${bytes.length} bytes for ${cells} cells (${expected} needed)`);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: number[] = new Array(cells);
+  for (let i = 0; i < cells; i++) out[i] = dv.getUint32(i * 4, true);
+  return out;
+}
+
+function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn?: (d: Diagnostic) => void): TiledLayer[] {
+  if (depth > MAX_GROUP_DEPTH) throw r.error(path, `groups nested more than ${MAX_GROUP_DEPTH} deep`);
+  return r.arr(v, path).map((lv, i) => {
+    const p = `${path}[${i}]`;
+    const o = r.obj(lv, p);
+    const type = r.str(o.type, `${p}.type`);
+    const name = r.optStr(o, 'name', p) ?? '';
+    const id = r.optNum(o, 'id', p, { int: true });
+    if (type === 'tilelayer') {
+      if (has(o, 'chunks')) throw r.error(`${p}.chunks`, 'infinite maps (chunked layers) are not supported');
+      const width = r.num(o.width, `${p}.width`, { int: true, min: 0 });
+      const height = r.num(o.height, `${p}.height`, { int: true, min: 0 });
+      const layer: TiledTileLayer = {
+        type,
+        name,
+        width,
+        height,
+        x: r.optNum(o, 'x', p) ?? 0,
+        y: r.optNum(o, 'y', p) ?? 0,
+        opacity: r.optNum(o, 'opacity', p, { min: 0, max: 1 }) ?? 1,
+        visible: r.optBool(o, 'visible', p) ?? true,
+        data: readLayerData(r, o, p, width * height),
+        properties: readProperties(r, o.properties, `${p}.properties`, warn),
+      };
+      if (id !== undefined) layer.id = id;
+      return layer;
+    }
+    if (type === 'group') {
+      const g: TiledGroupLayer = {
+        type,
+        name,
+        layers: readLayers(r, o.layers ?? [], `${p}.layers`, depth + 1, warn),
+        properties: readProperties(r, o.properties, `${p}.properties`, warn),
+      };
+      if (id !== undefined) g.id = id;
+      return g;
+    }
+    if (type === 'objectgroup' || type === 'imagelayer') return { type, name, raw: o };
+    throw r.error(`${p}.type`, `unknown layer type "${type}"`);
+  });
+}
+
+export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void): TiledDoc {
+  const r = new JsonReader(FORMAT);
+  const o = r.obj(parseJson(FORMAT, bytes), '$');
+  if (has(o, 'type') && o.type !== 'map') throw r.error('$.type', `expected "map", found ${JSON.stringify(o.type)}`);
+  const doc: TiledDoc = {
+    type: 'map',
+    orientation: r.optStr(o, 'orientation', '$') ?? 'orthogonal',
+    width: r.num(o.width, '$.width', { int: true, min: 0 }),
+    height: r.num(o.height, '$.height', { int: true, min: 0 }),
+    tilewidth: r.num(o.tilewidth, '$.tilewidth', { int: true, min: 1 }),
+    tileheight: r.num(o.tileheight, '$.tileheight', { int: true, min: 1 }),
+    infinite: r.optBool(o, 'infinite', '$') ?? false,
+    layers: [],
+    tilesets: [],
+    properties: [],
+  };
+  if (doc.infinite) throw r.error('$.infinite', 'infinite maps are not supported');
+  const version = o.version;
+  if (version !== undefined) doc.version = typeof version === 'number' ? String(version) : r.str(version, '$.version');
+  const tv = r.optStr(o, 'tiledversion', '$');
+  if (tv !== undefined) doc.tiledversion = tv;
+  const ro = r.optStr(o, 'renderorder', '$');
+  if (ro !== undefined) doc.renderorder = ro;
+  const nl = r.optNum(o, 'nextlayerid', '$', { int: true });
+  if (nl !== undefined) doc.nextlayerid = nl;
+  const no = r.optNum(o, 'nextobjectid', '$', { int: true });
+  if (no !== undefined) doc.nextobjectid = no;
+  doc.layers = readLayers(r, o.layers ?? [], '$.layers', 0, warn);
+  doc.tilesets = r.arr(o.tilesets ?? [], '$.tilesets').map((v, i) => readTileset(r, v, `$.tilesets[${i}]`, true, warn));
+  doc.properties = readProperties(r, o.properties, '$.properties', warn);
+  return doc;
+}
+
+// ---------------------------------------------------------------- writing JSON
+
+function propsJson(props: TiledProperty[]): unknown[] {
+  return props.map((p) => {
+    const o: Record<string, unknown> = { name: p.name };
+    if (p.propertytype !== undefined) o.propertytype = p.propertytype;
+    o.type = p.type;
+    o.value = p.value;
+    return o;
+  });
+}
+
+function layerJson(l: TiledLayer): Record<string, unknown> {
+  if ('raw' in l) return l.raw;
+  const o: Record<string, unknown> = {};
+  if (l.type === 'group') {
+    if (l.id !== undefined) o.id = l.id;
+    o.layers = l.layers.map(layerJson);
+    o.name = l.name;
+    o.opacity = 1;
+    if (l.properties.length) o.properties = propsJson(l.properties);
+    o.type = 'group';
+    o.visible = true;
+    o.x = 0;
+    o.y = 0;
+    return o;
+  }
+  o.data = l.data;
+  o.height = l.height;
+  if (l.id !== undefined) o.id = l.id;
+  o.name = l.name;
+  o.opacity = l.opacity;
+  if (l.properties.length) o.properties = propsJson(l.properties);
+  o.type = 'tilelayer';
+  o.visible = l.visible;
+  o.width = l.width;
+  o.x = l.x;
+  o.y = l.y;
+  return o;
+}
+
+function tilesetJson(t: TiledTileset, imageName?: (name: string) => string): Record<string, unknown> {
+  if (t.source !== undefined) return { firstgid: t.firstgid, source: t.source };
+  const o: Record<string, unknown> = { columns: t.columns, firstgid: t.firstgid };
+  if (t.image !== undefined) {
+    o.image = imageName ? imageName(t.image) : t.image;
+    if (t.imageheight !== undefined) o.imageheight = t.imageheight;
+    if (t.imagewidth !== undefined) o.imagewidth = t.imagewidth;
+  }
+  o.margin = t.margin;
+  o.name = t.name;
+  if (t.properties.length) o.properties = propsJson(t.properties);
+  o.spacing = t.spacing;
+  o.tilecount = t.tilecount;
+  o.tileheight = t.tileheight;
+  o.tilewidth = t.tilewidth;
+  return o;
+}
+
+/** The map as Tiled writes it (keys in alphabetical order, as Tiled does). */
+export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    compressionlevel: -1,
+    height: doc.height,
+    infinite: false,
+    layers: doc.layers.map(layerJson),
+  };
+  if (doc.nextlayerid !== undefined) o.nextlayerid = doc.nextlayerid;
+  if (doc.nextobjectid !== undefined) o.nextobjectid = doc.nextobjectid;
+  o.orientation = doc.orientation;
+  if (doc.properties.length) o.properties = propsJson(doc.properties);
+  if (doc.renderorder !== undefined) o.renderorder = doc.renderorder;
+  if (doc.tiledversion !== undefined) o.tiledversion = doc.tiledversion;
+  o.tileheight = doc.tileheight;
+  o.tilesets = doc.tilesets.map((t) => tilesetJson(t, imageName));
+  o.tilewidth = doc.tilewidth;
+  o.type = 'map';
+  if (doc.version !== undefined) o.version = doc.version;
+  o.width = doc.width;
+  return o;
+}
+
+// ---------------------------------------------------------------- to the model
+
+/** Sets an own property, even one named "__proto__". */
+function setOwn<T>(o: Record<string, T>, k: string, v: T): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
+function propValue(p: TiledProperty): string | number | boolean {
+  return p.value;
+}
+
+function modelProps(props: TiledProperty[]): Record<string, string | number | boolean> | undefined {
+  const out: Record<string, string | number | boolean> = {};
+  let any = false;
+  for (const p of props) {
+    if (p.name.startsWith('sprat:')) continue;
+    setOwn(out, p.name, propValue(p));
+    any = true;
+  }
+  return any ? out : undefined;
+}
+
+function propNum(props: TiledProperty[], name: string): number | undefined {
+  const p = props.find((q) => q.name === name);
+  return p && typeof p.value === 'number' && Number.isInteger(p.value) ? p.value : undefined;
+}
+
+function dirOf(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i < 0 ? '' : p.slice(0, i + 1);
+}
+
+async function resolveTileset(t: TiledTileset, resources: ResourceLoader, notes: string[]): Promise<{ ts: TiledTileset; dir: string }> {
+  if (t.source === undefined) return { ts: t, dir: '' };
+  if (/\.tsx$/i.test(t.source)) throw new FormatError(FORMAT, `external XML tileset "${t.source}" is not supported (export it as .tsj)`);
+  let bytes: Uint8Array;
+  try {
+    bytes = await resources.load(t.source);
+  } catch {
+    throw new FormatError(FORMAT, `cannot load the external tileset "${t.source}"`);
+  }
+  const r = new JsonReader(FORMAT);
+  let parsed: unknown;
+  try {
+    parsed = parseJson(FORMAT, bytes);
+  } catch (e) {
+    throw new FormatError(FORMAT, `${t.source}: ${(e as Error).message}`);
+  }
+  const ts = readTileset(r, parsed, t.source, false);
+  ts.firstgid = t.firstgid;
+  notes.push(`tiled: the external tileset "${t.source}" is embedded in the converted map`);
+  return { ts, dir: dirOf(t.source) };
+}
+
+/** Cuts a tileset image with margin and spacing into a plain grid (columns × rows, no gaps). */
+function regrid(img: RgbaImage, t: TiledTileset): RgbaImage {
+  if (!t.margin && !t.spacing) return img;
+  const cols = Math.max(1, t.columns || Math.floor((img.width - 2 * t.margin + t.spacing) / (t.tilewidth + t.spacing)));
+  const count = t.tilecount || cols * Math.floor((img.height - 2 * t.margin + t.spacing) / (t.tileheight + t.spacing));
+  const rows = Math.max(1, Math.ceil(count / cols));
+  const out = createImage(cols * t.tilewidth, rows * t.tileheight);
+  for (let i = 0; i < count; i++) {
+    const cx = i % cols;
+    const cy = Math.floor(i / cols);
+    const tile = cropImage(img, t.margin + cx * (t.tilewidth + t.spacing), t.margin + cy * (t.tileheight + t.spacing), t.tilewidth, t.tileheight);
+    for (let row = 0; row < t.tileheight; row++) {
+      out.data.set(
+        tile.data.subarray(row * t.tilewidth * 4, (row + 1) * t.tilewidth * 4),
+        ((cy * t.tileheight + row) * out.width + cx * t.tilewidth) * 4,
+      );
+    }
+  }
+  return out;
+}
+
+function flattenTileLayers(layers: TiledLayer[], prefix: string, out: { layer: TiledTileLayer; name: string }[], notes: string[]) {
+  for (const l of layers) {
+    if (l.type === 'tilelayer') out.push({ layer: l, name: prefix + l.name });
+    else if (l.type === 'group') {
+      notes.push(`tiled: the layers of group "${l.name}" were taken out of the group`);
+      flattenTileLayers(l.layers, `${prefix}${l.name}/`, out, notes);
+    } else notes.push(`tiled: ${l.type} "${l.name}" left out (only tile layers convert)`);
+  }
+}
+
+interface CellRecord {
+  set?: number;
+  tile?: number;
+  flipX?: boolean;
+  flipY?: boolean;
+  rotation?: number;
+  extra?: Record<string, number | boolean>;
+}
+
+export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loadImages = true): Promise<LevelModel> {
+  if (doc.orientation !== 'orthogonal') throw new FormatError(FORMAT, `$.orientation: "${doc.orientation}" maps are not supported (orthogonal only)`);
+  const notes: string[] = [];
+  const resolved = [];
+  for (const t of doc.tilesets) resolved.push(await resolveTileset(t, resources, notes));
+  // Tileset numbers: sprat:set when every tileset has a distinct one, else their order.
+  const setProps = resolved.map((x) => propNum(x.ts.properties, P_SET));
+  const useSetProps = setProps.every((n) => n !== undefined && n >= 0 && n < 4096) && new Set(setProps).size === setProps.length;
+  const index = resolved.map((_, i) => (useSetProps ? setProps[i]! : i));
+  const tilesets: ModelTileset[] = [];
+  const count = index.reduce((m, i) => Math.max(m, i + 1), 0);
+  for (let i = 0; i < count; i++) tilesets.push({ name: '', tileWidth: doc.tilewidth, tileHeight: doc.tileheight });
+  for (let k = 0; k < resolved.length; k++) {
+    const { ts, dir } = resolved[k]!;
+    const mt: ModelTileset = { name: ts.name, tileWidth: ts.tilewidth, tileHeight: ts.tileheight };
+    if (ts.image !== undefined) {
+      mt.imagePath = dir + ts.image;
+      if (loadImages) {
+        try {
+          mt.image = regrid(decodePng(await resources.load(mt.imagePath)), ts);
+        } catch {
+          notes.push(`tiled: the image "${mt.imagePath}" of tileset "${ts.name}" could not be loaded`);
+        }
+      }
+    } else notes.push(`tiled: tileset "${ts.name}" is a collection of images, which is not supported; its tiles have no pixels`);
+    tilesets[index[k]!] = mt;
+  }
+  // GID → (set, tile): tilesets by firstgid.
+  const byFirst = resolved.map((x, k) => ({ first: x.ts.firstgid, set: index[k]! })).sort((a, b) => a.first - b.first);
+  const lookup = (id: number): { set: number; tile: number } | null => {
+    let lo = 0;
+    let hi = byFirst.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (byFirst[mid]!.first <= id) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found < 0 ? null : { set: byFirst[found]!.set, tile: id - byFirst[found]!.first };
+  };
+  const flat: { layer: TiledTileLayer; name: string }[] = [];
+  flattenTileLayers(doc.layers, '', flat, notes);
+  let badGids = 0;
+  const bad = new Set<number>();
+  const decoded = new Map<number, ModelCell>();
+  const layers: ModelTileLayer[] = flat.map(({ layer: l, name }) => {
+    const records = cellRecords(l);
+    const cells: ModelCell[] = l.data.map((gid, i) => {
+      let proto = decoded.get(gid);
+      if (!proto) {
+        const id = gid & GID_MASK;
+        const st = id === 0 ? null : lookup(id);
+        if (!st) {
+          if (id !== 0) bad.add(gid);
+          proto = { set: -1, tile: -1 };
+        } else {
+          proto = { set: st.set, tile: st.tile };
+          const o = bitsToOrientation(gid);
+          if (o.flipX) proto.flipX = true;
+          if (o.flipY) proto.flipY = true;
+          if (o.rotation) proto.rotation = o.rotation;
+        }
+        decoded.set(gid, proto);
+      }
+      if (bad.size && bad.has(gid)) badGids++;
+      const cell: ModelCell = { ...proto };
+      const rec = records.get(i);
+      if (rec) {
+        if (rec.set !== undefined) cell.set = rec.set;
+        if (rec.tile !== undefined) cell.tile = rec.tile;
+        if (rec.flipX !== undefined) setFlag(cell, 'flipX', rec.flipX);
+        if (rec.flipY !== undefined) setFlag(cell, 'flipY', rec.flipY);
+        if (rec.rotation !== undefined) {
+          if (rec.rotation) cell.rotation = rec.rotation;
+          else delete cell.rotation;
+        }
+        if (rec.extra) cell.extra = rec.extra;
+      }
+      return cell;
+    });
+    const ml: ModelTileLayer = {
+      name,
+      width: l.width,
+      height: l.height,
+      tileWidth: propNum(l.properties, P_TILE_W) ?? doc.tilewidth,
+      tileHeight: propNum(l.properties, P_TILE_H) ?? doc.tileheight,
+      cells,
+    };
+    const props = modelProps(l.properties);
+    if (props) ml.properties = props;
+    return ml;
+  });
+  const faded = flat.filter(({ layer: l }) => l.opacity !== 1 || !l.visible).map(({ name }) => name);
+  if (faded.length) notes.push(`tiled: layer opacity and visibility are not carried over (${faded.join(', ')})`);
+  if (badGids) notes.push(`tiled: ${badGids} cell(s) name a tile of no tileset and were left empty`);
+  const model: LevelModel = { kind: 'level', layers, tilesets };
+  const props = modelProps(doc.properties);
+  if (props) model.properties = props;
+  if (notes.length) model.notes = notes;
+  return model;
+}
+
+function setFlag(cell: ModelCell, k: 'flipX' | 'flipY', v: boolean) {
+  if (v) cell[k] = true;
+  else delete cell[k];
+}
+
+/** The sprat:cells layer property: a JSON object from cell index to what the GID cannot say. */
+function cellRecords(l: TiledTileLayer): Map<number, CellRecord> {
+  const out = new Map<number, CellRecord>();
+  const p = l.properties.find((q) => q.name === P_CELLS);
+  if (!p || typeof p.value !== 'string') return out;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(p.value);
+  } catch {
+    return out;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return out;
+  for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
+    const i = Number(k);
+    if (!Number.isInteger(i) || i < 0 || i >= l.data.length || typeof v !== 'object' || v === null) continue;
+    const src = v as Record<string, unknown>;
+    const rec: CellRecord = {};
+    if (typeof src.set === 'number' && Number.isInteger(src.set)) rec.set = src.set;
+    if (typeof src.tile === 'number' && Number.isInteger(src.tile)) rec.tile = src.tile;
+    if (typeof src.flipX === 'boolean') rec.flipX = src.flipX;
+    if (typeof src.flipY === 'boolean') rec.flipY = src.flipY;
+    if (typeof src.rotation === 'number' && Number.isFinite(src.rotation)) rec.rotation = src.rotation;
+    if (typeof src.extra === 'object' && src.extra !== null && !Array.isArray(src.extra)) {
+      const extra: Record<string, number | boolean> = {};
+      for (const [ek, ev] of Object.entries(src.extra as Record<string, unknown>)) {
+        if (typeof ev === 'number' || typeof ev === 'boolean') setOwn(extra, ek, ev);
+      }
+      rec.extra = extra;
+    }
+    out.set(i, rec);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- from the model
+
+function tiledProp(name: string, value: string | number | boolean): TiledProperty {
+  const type = typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? (Number.isInteger(value) ? 'int' : 'float') : 'string';
+  return { name, type, value };
+}
+
+function toProps(p: Record<string, string | number | boolean> | undefined): TiledProperty[] {
+  return p ? Object.keys(p).map((k) => tiledProp(k, p[k]!)) : [];
+}
+
+/** A cell a GID can name: a set and a tile, whole numbers ≥ 0. */
+const placeable = (c: ModelCell) => Number.isInteger(c.set) && Number.isInteger(c.tile) && c.set >= 0 && c.tile >= 0;
+const NO_FLIP: CellOrientation = Object.freeze({ flipX: false, flipY: false, rotation: 0 });
+const norm = (deg: number | undefined) => ((((deg ?? 0) % 360) + 360) % 360);
+
+function safeName(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'tileset';
+}
+
+export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
+  if (model.kind !== 'level') throw new FormatError(FORMAT, 'a sprite cannot be written as a Tiled map');
+  const notes: string[] = [];
+  const first = model.layers[0];
+  const tw = first?.tileWidth ?? model.tilesets[0]?.tileWidth ?? 16;
+  const th = first?.tileHeight ?? model.tilesets[0]?.tileHeight ?? 16;
+  // Sets in use and the largest tile of each.
+  const maxTile = new Map<number, number>();
+  for (const l of model.layers) {
+    if (l.cells.length !== l.width * l.height) {
+      throw new FormatError(FORMAT, `layer "${l.name}" has ${l.cells.length} cells for ${l.width}x${l.height}`);
+    }
+    for (const c of l.cells) {
+      if (!placeable(c)) continue;
+      maxTile.set(c.set, Math.max(maxTile.get(c.set) ?? 0, c.tile));
+    }
+  }
+  const images = new Map<string, RgbaImage>();
+  const tilesets: TiledTileset[] = [];
+  const firstGid = new Map<number, number>();
+  let next = 1;
+  const usedNames = new Set<string>();
+  for (const set of [...maxTile.keys()].sort((a, b) => a - b)) {
+    const mt: ModelTileset = model.tilesets[set] ?? { name: `set ${set}`, tileWidth: tw, tileHeight: th };
+    if (!(mt.tileWidth >= 1 && mt.tileHeight >= 1)) {
+      throw new FormatError(FORMAT, `tileset "${mt.name}" has a tile size of ${mt.tileWidth}x${mt.tileHeight}`);
+    }
+    const name = mt.name || `set ${set}`;
+    const ts: TiledTileset = {
+      firstgid: next,
+      name,
+      tilewidth: mt.tileWidth,
+      tileheight: mt.tileHeight,
+      columns: 1,
+      tilecount: 1,
+      margin: 0,
+      spacing: 0,
+      properties: [tiledProp(P_SET, set)],
+    };
+    const used = maxTile.get(set)! + 1;
+    if (mt.image) {
+      ts.columns = Math.max(1, Math.floor(mt.image.width / mt.tileWidth));
+      ts.tilecount = Math.max(used, ts.columns * Math.floor(mt.image.height / mt.tileHeight));
+      let file = `${safeName(name)}.png`;
+      for (let k = 2; usedNames.has(file); k++) file = `${safeName(name)}-${k}.png`;
+      usedNames.add(file);
+      ts.image = file;
+      ts.imagewidth = mt.image.width;
+      ts.imageheight = mt.image.height;
+      images.set(file, mt.image);
+    } else {
+      ts.columns = used;
+      ts.tilecount = used;
+      ts.image = mt.imagePath ?? `${safeName(name)}.png`;
+      ts.imagewidth = used * mt.tileWidth;
+      ts.imageheight = mt.tileHeight;
+      notes.push(`tiled: tileset "${name}" has no pixels; the map names the image "${ts.image}" without writing it`);
+    }
+    if (next + ts.tilecount > GID_MASK) throw new FormatError(FORMAT, 'too many tiles for Tiled GIDs (28 bits)');
+    firstGid.set(set, next);
+    next += ts.tilecount;
+    tilesets.push(ts);
+  }
+  const layers: TiledTileLayer[] = model.layers.map((l, li) => {
+    const records: Record<string, CellRecord> = {};
+    const data = l.cells.map((c, i) => {
+      let gid = 0;
+      let tile = -1;
+      let set = -1;
+      let o: CellOrientation = NO_FLIP;
+      const rot = norm(c.rotation);
+      if (placeable(c) && firstGid.has(c.set)) {
+        gid = (firstGid.get(c.set)! + c.tile + orientationToBits(!!c.flipX, !!c.flipY, rot % 90 === 0 ? rot : 0)) >>> 0;
+        tile = c.tile;
+        set = c.set;
+        o = bitsToOrientation(gid);
+      }
+      // What the GID alone would give back, compared with the cell: the differences go to sprat:cells.
+      const same =
+        tile === c.tile && set === c.set && o.flipX === !!c.flipX && o.flipY === !!c.flipY && o.rotation === (c.rotation ?? 0) && !(c.extra && Object.keys(c.extra).length);
+      if (!same) {
+        const rec: CellRecord = {};
+        if (set !== c.set) rec.set = c.set;
+        if (tile !== c.tile) rec.tile = c.tile;
+        if (o.flipX !== !!c.flipX) rec.flipX = !!c.flipX;
+        if (o.flipY !== !!c.flipY) rec.flipY = !!c.flipY;
+        if (o.rotation !== (c.rotation ?? 0)) rec.rotation = c.rotation ?? 0;
+        if (c.extra && Object.keys(c.extra).length) rec.extra = c.extra;
+        records[i] = rec;
+      }
+      return gid;
+    });
+    const properties = toProps(l.properties);
+    if (l.tileWidth !== tw) properties.push(tiledProp(P_TILE_W, l.tileWidth));
+    if (l.tileHeight !== th) properties.push(tiledProp(P_TILE_H, l.tileHeight));
+    if (Object.keys(records).length) properties.push(tiledProp(P_CELLS, JSON.stringify(records)));
+    return { type: 'tilelayer', id: li + 1, name: l.name, width: l.width, height: l.height, x: 0, y: 0, opacity: 1, visible: true, data, properties };
+  });
+  const unused = model.tilesets.filter((_, i) => !maxTile.has(i)).length;
+  if (unused) notes.push(`tiled: ${unused} tileset(s) no cell uses were left out`);
+  const doc: TiledDoc = {
+    type: 'map',
+    version: '1.10',
+    tiledversion: '1.10.2',
+    orientation: 'orthogonal',
+    renderorder: 'right-down',
+    width: model.layers.reduce((m, l) => Math.max(m, l.width), 0),
+    height: model.layers.reduce((m, l) => Math.max(m, l.height), 0),
+    tilewidth: tw,
+    tileheight: th,
+    infinite: false,
+    nextlayerid: layers.length + 1,
+    nextobjectid: 1,
+    layers,
+    tilesets,
+    properties: toProps(model.properties),
+    images,
+  };
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
+  return doc;
+}
+
+/** JSON text with two-space indentation, layer data written a map row per line (as Tiled does) instead of a number per line. */
+export function tiledJsonText(map: Record<string, unknown>): string {
+  const arrays: { data: number[]; width: number }[] = [];
+  const text = JSON.stringify(
+    map,
+    function (this: Record<string, unknown>, k: string, v: unknown) {
+      if (k === 'data' && Array.isArray(v) && typeof this.width === 'number') {
+        arrays.push({ data: v as number[], width: this.width });
+        return `\u0000data${arrays.length - 1}`;
+      }
+      return v;
+    },
+    2,
+  );
+  return (
+    text.replace(/"\\u0000data(\d+)"/g, (_, n: string) => {
+      const { data, width } = arrays[Number(n)]!;
+      const rows: string[] = [];
+      const w = Math.max(1, width);
+      for (let i = 0; i < data.length; i += w) rows.push(data.slice(i, i + w).join(', '));
+      return `[${rows.join(',\n  ')}]`;
+    }) + '\n'
+  );
+}
+
+export async function tiledFiles(doc: TiledDoc, outName: string): Promise<OutputFile[]> {
+  const base = baseName(outName);
+  const images = doc.images ?? new Map<string, RgbaImage>();
+  const rename = (n: string) => (images.has(n) ? `${base}-${n}` : n);
+  const files: OutputFile[] = [{ name: outName, bytes: new TextEncoder().encode(tiledJsonText(tiledToJson(doc, rename))) }];
+  for (const [n, img] of images) files.push({ name: rename(n), bytes: encodePng(img) });
+  return files;
+}
+
+// ---------------------------------------------------------------- handler
+
+export function sniffTiled(bytes: Uint8Array): boolean {
+  const t = sniffText(bytes);
+  if (!t) return false;
+  const all = t.head + t.tail;
+  if (/"type"\s*:\s*"map"/.test(all) || /"tiledversion"\s*:/.test(all)) return true;
+  return /"layers"\s*:/.test(all) && /"tilesets"\s*:/.test(all);
+}
+
+function countGids(doc: TiledDoc) {
+  let cells = 0;
+  let flipped = 0;
+  const visit = (ls: TiledLayer[]) => {
+    for (const l of ls) {
+      if (l.type === 'group') visit(l.layers);
+      else if (l.type === 'tilelayer') {
+        for (const g of l.data) {
+          if (g & GID_MASK) cells++;
+          if (g & (FLIP_H | FLIP_V | FLIP_D)) flipped++;
+        }
+      }
+    }
+  };
+  visit(doc.layers);
+  return { cells, flipped };
+}
+
+export const tiledHandler: FormatHandler<TiledDoc> = {
+  name: 'tiled',
+  title: 'Tiled JSON map',
+  extensions: ['.tmj', '.json'],
+  sniff: sniffTiled,
+  read: (bytes, ctx) => readTiled(bytes, ctx?.warn),
+  writeFiles: (doc, outName) => tiledFiles(doc, outName),
+  validate(bytes): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    try {
+      const doc = readTiled(bytes, (d) => out.push(d));
+      if (doc.orientation !== 'orthogonal') out.push(diagnostic('warning', `$.orientation: "${doc.orientation}" maps can be inspected but not converted`));
+      const firsts = doc.tilesets.map((t) => t.firstgid);
+      if (new Set(firsts).size !== firsts.length) out.push(diagnostic('error', '$.tilesets: two tilesets have the same firstgid'));
+    } catch (e) {
+      if (isFormatError(e)) return [diagnosticFromError(e)];
+      throw e;
+    }
+    return out;
+  },
+  inspectJson: (doc) => ({ format: 'tiled', ...tiledToJson(doc) }),
+  inspectText(doc) {
+    const { cells, flipped } = countGids(doc);
+    const lines = [
+      `Tiled ${doc.orientation} map ${doc.width}x${doc.height} tiles of ${doc.tilewidth}x${doc.tileheight}` +
+        (doc.tiledversion ? ` (Tiled ${doc.tiledversion})` : ''),
+      `  ${doc.layers.length} layer(s), ${doc.tilesets.length} tileset(s), ${cells} non-empty cell(s), ${flipped} flipped or rotated`,
+    ];
+    for (const t of doc.tilesets) {
+      lines.push(
+        t.source !== undefined
+          ? `  tileset firstgid ${t.firstgid}: external "${t.source}"`
+          : `  tileset "${t.name}" firstgid ${t.firstgid}: ${t.tilecount} tile(s) ${t.tilewidth}x${t.tileheight}, image ${t.image ?? '(none)'}`,
+      );
+    }
+    return lines.join('\n') + '\n';
+  },
+  async render(doc, _options, resources) {
+    return { frames: [renderLevelModel(await tiledToModel(doc, resources))] };
+  },
+  toModel: (doc, resources) => tiledToModel(doc, resources),
+  fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
+};
+
