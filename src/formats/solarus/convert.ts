@@ -7,7 +7,10 @@ import { FormatError } from '../../binary/errors.js';
 import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
 import { describeLocation } from '../../binary/errors.js';
-import { frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
+import { renderModelAnimation } from '../../model/bake.js';
+import { drawImage } from '../../render/compose.js';
+import { createImage } from '../../render/image.js';
+import { BAKED_IMAGE, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { loadSheet } from './resources.js';
 
 export async function sheetToModel(
@@ -68,9 +71,67 @@ function cannot(format: string, reason: string): never {
   throw new FormatError(format, `cannot write this sprite as a Solarus sheet: ${reason}`);
 }
 
-/** Rebuilds a Solarus sheet from a SpriteModel (frames must lie in a grid of one sheet). */
+/**
+ * Rebuilds a Solarus sheet from a SpriteModel: exactly when every frame is one
+ * plain rectangle on a grid of one sheet (as Solarus sheets are), else by
+ * redrawing every frame into a new sheet (`bakedImage`) when the model's sheets
+ * have their pixels.
+ */
 export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelModel): SolarusSheet {
   if (model.kind !== 'sprite') cannot(format, 'it is a level, not a sprite');
+  try {
+    return gridSheet(format, model);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    const missing = model.animations.some((m) => m.frames.some((f) => f.parts.some((p) => !model.sheets[p.sheet]?.image)));
+    if (missing || model.animations.length === 0) {
+      throw new FormatError(format, `${e.message}, and the sheets' pixels are not available to redraw the frames`);
+    }
+    return bakedSheet(format, model);
+  }
+}
+
+/** Most pixels a redrawn sheet may have. */
+const MAX_BAKED_PIXELS = 1 << 26;
+
+/** Every model animation drawn into one new sheet: one row per direction, frames left to right. */
+function bakedSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
+  const rows = model.animations.map((m, i) => {
+    const baked = renderModelAnimation(model, i);
+    const first = baked.frames[0];
+    if (!first) cannot(format, `animation "${m.name}" has no frames`);
+    return { m, baked, w: first.width, h: first.height };
+  });
+  let width = 1;
+  let height = 0;
+  for (const r of rows) {
+    width = Math.max(width, r.w * r.baked.frames.length);
+    height += r.h;
+    if (width * height > MAX_BAKED_PIXELS) cannot(format, `the redrawn sheet would be larger than ${MAX_BAKED_PIXELS} pixels`);
+  }
+  const image = createImage(width, Math.max(1, height));
+  const byName = new Map<string, SolarusAnimation>();
+  const animations: SolarusAnimation[] = [];
+  let y = 0;
+  for (const { m, baked, w, h } of rows) {
+    baked.frames.forEach((f, j) => drawImage(image, f, { transform: [1, 0, 0, 1, j * w, y] }));
+    const n = baked.frames.length;
+    const d: SolarusDirection = { x: 0, y, frameWidth: w, frameHeight: h, originX: baked.originX, originY: baked.originY, frameCount: n, columns: n };
+    y += h;
+    let a = byName.get(m.name);
+    if (!a) {
+      const dur = m.frames[0]!.durationMs;
+      const frameDelay = Number.isFinite(dur) ? Math.max(0, Math.round(dur)) : 0;
+      a = { name: m.name, image: BAKED_IMAGE, frameDelay, loopOnFrame: m.loopTo === null ? -1 : m.loopTo, directions: [] };
+      byName.set(m.name, a);
+      animations.push(a);
+    }
+    a.directions.push(d);
+  }
+  return { animations, bakedImage: image };
+}
+
+function gridSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
   const byName = new Map<string, SolarusAnimation>();
   const animations: SolarusAnimation[] = [];
   for (const m of model.animations) {
@@ -79,8 +140,8 @@ export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelMo
     const parts = m.frames.map((f, j) => {
       if (f.parts.length !== 1) cannot(format, `${where} frame ${j} has ${f.parts.length} parts (Solarus frames are one rectangle)`);
       const p = f.parts[0]!;
-      if (p.flipX || p.flipY || (p.rotation ?? 0) !== 0 || (p.scaleX ?? 1) !== 1 || (p.scaleY ?? 1) !== 1 || p.rotatedInSheet) {
-        cannot(format, `${where} frame ${j} is flipped, rotated or scaled`);
+      if (p.flipX || p.flipY || (p.rotation ?? 0) !== 0 || (p.scaleX ?? 1) !== 1 || (p.scaleY ?? 1) !== 1 || p.rotatedInSheet || (p.opacity ?? 1) !== 1) {
+        cannot(format, `${where} frame ${j} is flipped, rotated, scaled or translucent`);
       }
       return p;
     });

@@ -7,7 +7,8 @@ import type { FormatHandler } from '../types.js';
 import { modelToSheet, sheetToModel } from './convert.js';
 import { readLines, writeLines } from './lines.js';
 import { looksLikeLua, readLua, writeLua } from './lua.js';
-import { inspectJson, inspectText, rememberSource, type AnimationPositions, type ParseOptions, type SolarusSheet, type SolarusSyntax } from './model.js';
+import { encodePng } from '../../render/png.js';
+import { BAKED_IMAGE, inspectJson, inspectText, rememberSource, type AnimationPositions, type ParseOptions, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { PLAY_OPTIONS, play } from './play.js';
 import { render, RENDER_OPTIONS } from './render.js';
 
@@ -67,6 +68,18 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     },
     write(doc) {
       return name === 'solarus' ? writeLines(doc) : writeLua(doc);
+    },
+    async writeFiles(doc, outName) {
+      const write = (d: SolarusSheet) => (name === 'solarus' ? writeLines(d) : writeLua(d));
+      if (!doc.bakedImage) return [{ name: outName, bytes: write(doc) }];
+      // A redrawn sheet: saved beside the sprite as STEM.png.
+      const stem = outName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '').replace(/\s+/g, '_') || 'sprite';
+      const imageName = `${stem}.png`;
+      const animations = doc.animations.map((a) => (a.image === BAKED_IMAGE ? { ...a, image: imageName } : a));
+      return [
+        { name: outName, bytes: write({ animations }) },
+        { name: imageName, bytes: encodePng(doc.bakedImage) },
+      ];
     },
     validate(bytes) {
       const out: Diagnostic[] = [];

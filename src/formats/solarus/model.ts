@@ -4,6 +4,7 @@
  * the contract's JSON (../shared/contract/solarus.md).
  */
 import { diagnostic, FormatError, type Diagnostic } from '../../binary/errors.js';
+import type { RgbaImage } from '../../render/image.js';
 
 export interface SolarusDirection {
   /** Upper-left corner of the first frame in the image. */
@@ -33,7 +34,17 @@ export interface SolarusAnimation {
 export interface SolarusSheet {
   /** In file order; the first is the default animation. */
   animations: SolarusAnimation[];
+  /**
+   * Only from a conversion that had to redraw the frames (they were not one
+   * plain rectangle of a grid): the new sheet, which the animations name as
+   * BAKED_IMAGE. Writing to a file (`writeFiles`) saves it beside the sprite
+   * as STEM.png and names that instead.
+   */
+  bakedImage?: RgbaImage;
 }
+
+/** The image name animations carry until a redrawn sheet is saved beside its sprite. */
+export const BAKED_IMAGE = 'sprite.png';
 
 export type SolarusSyntax = 'solarus' | 'solarus-lua';
 
