@@ -182,6 +182,8 @@ function alphaTable(opacity: number): Uint8Array {
   return t;
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 function view32(a: Uint8Array): Uint32Array | null {
   return a.byteOffset % 4 === 0 ? new Uint32Array(a.buffer, a.byteOffset, a.length >> 2) : null;
 }
@@ -450,6 +452,7 @@ function affineBilinear(
   const by1 = Math.min(sy + sh, src.height);
   if (bx1 <= bx0 || by1 <= by0) return;
   const stride = W * 4;
+  const s32 = LITTLE_ENDIAN ? view32(s) : null;
   for (let y = y0; y < y1; y++) {
     const cy = y + 0.5;
     const ru = i2 * cy + i4;
@@ -470,16 +473,49 @@ function affineBilinear(
       const iv = Math.floor(fv);
       const tx = fu - iu;
       const ty = fv - iv;
+      const w0 = (1 - tx) * (1 - ty);
+      const w1 = tx * (1 - ty);
+      const w2 = (1 - tx) * ty;
+      const w3 = tx * ty;
       // The four texels (transparent when they do not exist).
       let a0 = 0, r0 = 0, g0 = 0, b0 = 0, a1 = 0, r1 = 0, g1 = 0, b1 = 0; // prettier-ignore
       let a2 = 0, r2 = 0, g2 = 0, b2 = 0, a3 = 0, r3 = 0, g3 = 0, b3 = 0; // prettier-ignore
       const o = iv * stride + iu * 4;
       if (iu >= bx0 && iu + 1 < bx1 && iv >= by0 && iv + 1 < by1) {
-        r0 = s[o]!; g0 = s[o + 1]!; b0 = s[o + 2]!; a0 = s[o + 3]!; // prettier-ignore
-        r1 = s[o + 4]!; g1 = s[o + 5]!; b1 = s[o + 6]!; a1 = s[o + 7]!; // prettier-ignore
-        const o2 = o + stride;
-        r2 = s[o2]!; g2 = s[o2 + 1]!; b2 = s[o2 + 2]!; a2 = s[o2 + 3]!; // prettier-ignore
-        r3 = s[o2 + 4]!; g3 = s[o2 + 5]!; b3 = s[o2 + 6]!; a3 = s[o2 + 7]!; // prettier-ignore
+        if (s32) {
+          // Whole texels in one load each (little-endian: R is the low byte).
+          const k = o >> 2;
+          const q0 = s32[k]!;
+          const q1 = s32[k + 1]!;
+          const q2 = s32[k + W]!;
+          const q3 = s32[k + W + 1]!;
+          if ((q0 | q1 | q2 | q3) >>> 24 === 0) continue;
+          if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
+            // Opaque quad: the premultiplied mix reduces to a plain weighted mean (±1 from rounding order).
+            const r = Math.round((q0 & 255) * w0 + (q1 & 255) * w1 + (q2 & 255) * w2 + (q3 & 255) * w3);
+            const g = Math.round(((q0 >> 8) & 255) * w0 + ((q1 >> 8) & 255) * w1 + ((q2 >> 8) & 255) * w2 + ((q3 >> 8) & 255) * w3); // prettier-ignore
+            const b = Math.round(((q0 >> 16) & 255) * w0 + ((q1 >> 16) & 255) * w1 + ((q2 >> 16) & 255) * w2 + ((q3 >> 16) & 255) * w3); // prettier-ignore
+            const A = alut[255]!;
+            if (A === 0) continue;
+            if (A === 255) {
+              d[di] = r;
+              d[di + 1] = g;
+              d[di + 2] = b;
+              d[di + 3] = 255;
+            } else blendPx(d, di, r, g, b, A);
+            continue;
+          }
+          r0 = q0 & 255; g0 = (q0 >> 8) & 255; b0 = (q0 >> 16) & 255; a0 = q0 >>> 24; // prettier-ignore
+          r1 = q1 & 255; g1 = (q1 >> 8) & 255; b1 = (q1 >> 16) & 255; a1 = q1 >>> 24; // prettier-ignore
+          r2 = q2 & 255; g2 = (q2 >> 8) & 255; b2 = (q2 >> 16) & 255; a2 = q2 >>> 24; // prettier-ignore
+          r3 = q3 & 255; g3 = (q3 >> 8) & 255; b3 = (q3 >> 16) & 255; a3 = q3 >>> 24; // prettier-ignore
+        } else {
+          r0 = s[o]!; g0 = s[o + 1]!; b0 = s[o + 2]!; a0 = s[o + 3]!; // prettier-ignore
+          r1 = s[o + 4]!; g1 = s[o + 5]!; b1 = s[o + 6]!; a1 = s[o + 7]!; // prettier-ignore
+          const o2 = o + stride;
+          r2 = s[o2]!; g2 = s[o2 + 1]!; b2 = s[o2 + 2]!; a2 = s[o2 + 3]!; // prettier-ignore
+          r3 = s[o2 + 4]!; g3 = s[o2 + 5]!; b3 = s[o2 + 6]!; a3 = s[o2 + 7]!; // prettier-ignore
+        }
       } else {
         const inX0 = iu >= bx0 && iu < bx1;
         const inX1 = iu + 1 >= bx0 && iu + 1 < bx1;
@@ -492,10 +528,10 @@ function affineBilinear(
         if (inY1 && inX1) { r3 = s[o2 + 4]!; g3 = s[o2 + 5]!; b3 = s[o2 + 6]!; a3 = s[o2 + 7]!; } // prettier-ignore
       }
       // Same operations in the same order as the reference, so the results are identical.
-      const p0 = a0 * ((1 - tx) * (1 - ty));
-      const p1 = a1 * (tx * (1 - ty));
-      const p2 = a2 * ((1 - tx) * ty);
-      const p3 = a3 * (tx * ty);
+      const p0 = a0 * w0;
+      const p1 = a1 * w1;
+      const p2 = a2 * w2;
+      const p3 = a3 * w3;
       const a = p0 + p1 + p2 + p3;
       const A0 = Math.round(a);
       if (A0 <= 0) continue;

@@ -29,7 +29,8 @@ export function refDrawImage(dst: RgbaImage, src: RgbaImage, opts: DrawOptions =
   const opacity = Math.max(0, Math.min(1, opts.opacity ?? 1));
   if (!(sw > 0 && sh > 0) || opacity === 0) return;
   const inv = invert(m);
-  if (!inv) return;
+  // A transform too close to singular to invert in doubles draws nothing.
+  if (!inv || ![...m, ...inv].every(Number.isFinite)) return;
   if (src.data.buffer === dst.data.buffer) src = { ...src, data: src.data.slice() };
   const bb = transformedBounds(sw, sh, m);
   const x0 = Math.max(0, Math.floor(bb.x));
