@@ -624,7 +624,7 @@ export function composeLayers(layers: readonly Layer[], opts: ComposeOptions = {
   const r = canvasRect(layersBounds(layers), opts);
   const image = createImage(r.width, r.height);
   drawLayers(image, layers, r.x, r.y);
-  return { image, originX: -r.x, originY: -r.y };
+  return { image, originX: 0 - r.x, originY: 0 - r.y };
 }
 
 /**
@@ -640,5 +640,5 @@ export function composeFrames(frames: readonly (readonly Layer[])[], opts: Compo
     drawLayers(image, f, r.x, r.y);
     return image;
   });
-  return { frames: images, originX: -r.x, originY: -r.y, width: r.width, height: r.height };
+  return { frames: images, originX: 0 - r.x, originY: 0 - r.y, width: r.width, height: r.height };
 }
