@@ -5,6 +5,7 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import ts from 'typescript';
+import * as os from 'node:os';
 import { createImage } from '../dist/render/image.js';
 import { drawImage } from '../dist/render/compose.js';
 import { compose, rotate, scale, translate } from '../dist/render/matrix.js';
@@ -62,7 +63,20 @@ function rate(fn, pxPerCall, ms = 400) {
 
 const fmt = (x) => x.toFixed(x < 10 ? 2 : 1).padStart(8);
 
+/** How busy the machine is: a plain typed-array loop's speed, and the load average. */
+function baseline() {
+  const a = new Uint8Array(1 << 20);
+  let s = 0;
+  const mps = rate(() => {
+    for (let i = 0; i < a.length; i++) s += a[i] ^ i;
+  }, a.length, 200);
+  const load = os.loadavg()[0];
+  console.log(`baseline: plain byte loop ${fmt(mps)} M iterations/s; load average ${load.toFixed(1)} on ${os.cpus().length} cores`);
+  return s;
+}
+
 export async function run() {
+  baseline();
   const ref = await loadReference();
   const dst = createImage(1024, 1024);
   const spr = sprite();

@@ -8,9 +8,11 @@
  * without APNG support; fdAT for the others), IEND. Every frame covers the
  * whole canvas with dispose_op NONE and blend_op SOURCE, so each frame is
  * exactly the image given (transparency included) whatever came before.
- * Colour type: RGB when every pixel of every frame is opaque, else RGBA;
- * 8 bits. Each scanline takes the PNG filter with the smallest sum of
- * absolute values (the usual heuristic).
+ * Colour type (8 bits): a palette (PLTE + tRNS) when all frames together
+ * use at most 256 RGBA values, else RGB when every pixel is opaque, else
+ * RGBA; pixels are always stored exactly. RGB(A) scanlines take the PNG
+ * filter with the smallest sum of absolute values (the usual heuristic);
+ * palette scanlines are unfiltered.
  */
 import { zlibSync } from 'fflate';
 import { FormatError } from '../binary/errors.js';
@@ -193,37 +195,110 @@ export function commonCanvas(frames: readonly RgbaImage[]): { width: number; hei
   return { width, height, frames: out };
 }
 
+interface PngMode {
+  colourType: 2 | 3 | 6;
+  /** Palette entries as 0xRRGGBBAA (colour type 3). */
+  palette?: number[];
+  index?: Map<number, number>;
+}
+
 /**
- * Encodes frames as an APNG. `delaysMs[i]` is frame i's delay (default
- * 100 ms); `loops` is how many times the animation plays (0 = forever).
- * Frames of different sizes are placed at the top-left of a canvas as
- * large as the largest.
+ * Colour type for a set of frames: RGBA, or (compact) a palette when all
+ * frames together use at most 256 RGBA values, else RGB when all pixels
+ * are opaque. Every mode stores the pixels exactly.
  */
-export function encodeApng(frames: RgbaImage[], delaysMs: number[], loops = 0): Uint8Array {
-  if (frames.length === 0) throw new FormatError('apng', 'no frames to write');
-  const c = commonCanvas(frames);
-  if (c.width < 1 || c.height < 1) throw new FormatError('apng', `cannot write an empty ${c.width}x${c.height} image`);
-  if (c.width > 0x7fffffff || c.height > 0x7fffffff) throw new FormatError('apng', 'image too large for PNG');
+function chooseMode(frames: readonly RgbaImage[], compact: boolean): PngMode {
+  if (!compact) return { colourType: 6 };
+  const seen = new Map<number, number>();
   let opaque = true;
-  for (const f of c.frames) {
-    for (let i = 3; i < f.data.length && opaque; i += 4) if (f.data[i] !== 255) opaque = false;
-    if (!opaque) break;
+  let paletteOk = true;
+  for (const f of frames) {
+    const d = f.data;
+    let last = -1;
+    for (let i = 0; i < d.length; i += 4) {
+      const a = d[i + 3]!;
+      if (a !== 255) opaque = false;
+      if (!paletteOk) {
+        if (!opaque) break;
+        continue;
+      }
+      const key = ((d[i]! << 24) | (d[i + 1]! << 16) | (d[i + 2]! << 8) | a) >>> 0;
+      if (key === last) continue;
+      last = key;
+      if (!seen.has(key)) {
+        seen.set(key, 0);
+        if (seen.size > 256) paletteOk = false;
+      }
+    }
   }
-  const bpp = opaque ? 3 : 4;
+  if (paletteOk) {
+    // Translucent entries first, so the tRNS chunk can stop at the last of them.
+    const palette = [...seen.keys()].sort((x, y) => ((x & 255) === 255 ? 1 : 0) - ((y & 255) === 255 ? 1 : 0));
+    return { colourType: 3, palette, index: new Map(palette.map((k, i) => [k, i])) };
+  }
+  return { colourType: opaque ? 2 : 6 };
+}
+
+/** Palette-index scanlines (filter type 0, as recommended for palette images). */
+function indexImage(img: RgbaImage, index: Map<number, number>): Uint8Array {
+  const { width: w, height: h, data: d } = img;
+  const out = new Uint8Array(h * (w + 1));
+  let last = -1;
+  let lastIdx = 0;
+  for (let y = 0; y < h; y++) {
+    let o = y * (w + 1) + 1;
+    for (let i = y * w * 4, end = i + w * 4; i < end; i += 4) {
+      const key = ((d[i]! << 24) | (d[i + 1]! << 16) | (d[i + 2]! << 8) | d[i + 3]!) >>> 0;
+      if (key !== last) {
+        last = key;
+        lastIdx = index.get(key)!;
+      }
+      out[o++] = lastIdx;
+    }
+  }
+  return out;
+}
+
+/** A PNG (animation = null) or APNG of the frames, in the given colour mode. */
+export function writePng(
+  frames: readonly RgbaImage[],
+  animation: { delaysMs: readonly number[]; loops: number } | null,
+  opts: { compact?: boolean; level?: number } = {},
+): Uint8Array {
+  const fmt = animation ? 'apng' : 'png';
+  if (frames.length === 0) throw new FormatError(fmt, 'no frames to write');
+  const c = commonCanvas(frames);
+  if (c.width < 1 || c.height < 1) throw new FormatError(fmt, `cannot write an empty ${c.width}x${c.height} image`);
+  if (c.width > 0x7fffffff || c.height > 0x7fffffff) throw new FormatError(fmt, 'image too large for PNG');
+  const mode = chooseMode(c.frames, opts.compact ?? true);
+  const level = (opts.level ?? 6) as 6;
   const parts: Uint8Array[] = [SIGNATURE];
-  parts.push(pngChunk('IHDR', be([[c.width, 4], [c.height, 4], [8, 1], [opaque ? 2 : 6, 1], [0, 1], [0, 1], [0, 1]])));
-  const plays = Math.max(0, Math.min(0x7fffffff, Math.floor(loops) || 0));
-  parts.push(pngChunk('acTL', be([[c.frames.length, 4], [plays, 4]])));
+  parts.push(pngChunk('IHDR', be([[c.width, 4], [c.height, 4], [8, 1], [mode.colourType, 1], [0, 1], [0, 1], [0, 1]])));
+  if (mode.palette) {
+    const pal = mode.palette;
+    const plte = new Uint8Array(pal.length * 3);
+    pal.forEach((k, i) => plte.set([k >>> 24, (k >>> 16) & 255, (k >>> 8) & 255], i * 3));
+    parts.push(pngChunk('PLTE', plte));
+    const nTrans = pal.filter((k) => (k & 255) !== 255).length;
+    if (nTrans) parts.push(pngChunk('tRNS', new Uint8Array(pal.slice(0, nTrans).map((k) => k & 255))));
+  }
+  if (animation) {
+    const plays = Math.max(0, Math.min(0x7fffffff, Math.floor(animation.loops) || 0));
+    parts.push(pngChunk('acTL', be([[c.frames.length, 4], [plays, 4]])));
+  }
   let seq = 0;
   c.frames.forEach((f, i) => {
-    const [num, den] = delayFraction(delaysMs[i] ?? 100);
-    // fcTL: sequence, width, height, x, y, delay_num, delay_den, dispose_op NONE, blend_op SOURCE.
-    parts.push(
-      pngChunk('fcTL', be([[seq++, 4], [c.width, 4], [c.height, 4], [0, 4], [0, 4], [num, 2], [den, 2], [0, 1], [0, 1]])),
-    );
-    const z = zlibSync(filterImage(f, bpp), { level: 6 });
+    if (animation) {
+      const [num, den] = delayFraction(animation.delaysMs[i] ?? 100);
+      // fcTL: sequence, width, height, x, y, delay_num, delay_den, dispose_op NONE, blend_op SOURCE.
+      parts.push(
+        pngChunk('fcTL', be([[seq++, 4], [c.width, 4], [c.height, 4], [0, 4], [0, 4], [num, 2], [den, 2], [0, 1], [0, 1]])),
+      );
+    }
+    const raw = mode.index ? indexImage(f, mode.index) : filterImage(f, mode.colourType === 2 ? 3 : 4);
+    const z = zlibSync(raw, { level });
     if (i === 0) parts.push(pngChunk('IDAT', z));
-    else {
+    else if (animation) {
       const data = new Uint8Array(4 + z.length);
       new DataView(data.buffer).setUint32(0, seq++);
       data.set(z, 4);
@@ -238,4 +313,15 @@ export function encodeApng(frames: RgbaImage[], delaysMs: number[], loops = 0): 
     o += p.length;
   }
   return out;
+}
+
+/**
+ * Encodes frames as an APNG. `delaysMs[i]` is frame i's delay (default
+ * 100 ms); `loops` is how many times the animation plays (0 = forever).
+ * Frames of different sizes are placed at the top-left of a canvas as
+ * large as the largest. Pixels are stored exactly, as a palette when the
+ * frames use at most 256 RGBA values, else RGB or RGBA.
+ */
+export function encodeApng(frames: RgbaImage[], delaysMs: number[], loops = 0): Uint8Array {
+  return writePng(frames, { delaysMs, loops }, { compact: true });
 }

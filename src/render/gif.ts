@@ -7,8 +7,10 @@
  *   between frames. When all frames together use at most 255 colours (256
  *   without transparency) the palette is exactly those colours and the GIF
  *   is lossless; otherwise gifenc's PnnQuant picks 255 (or 256) colours from
- *   the opaque pixels of every frame (sampled when there are very many), and
- *   each pixel takes the nearest palette colour.
+ *   the opaque pixels of every frame (sampled when there are very many;
+ *   colours binned to 4 bits per channel, which keeps it fast), and each
+ *   pixel takes the palette colour nearest to the first colour seen in its
+ *   5-6-5-bit bucket (a cache shared by all frames).
  * - Transparency is one bit: alpha < 128 is the transparent index (the
  *   last palette entry), anything else is drawn opaque. Every frame covers
  *   the whole canvas; with transparency frames are disposed to background,
@@ -39,7 +41,6 @@ interface GifEncoderApi {
 interface GifEnc {
   GIFEncoder(opts?: { initialCapacity?: number }): GifEncoderApi;
   quantize(rgba: Uint8Array, maxColors: number, opts?: { format?: string }): Palette;
-  applyPalette(rgba: Uint8Array, palette: Palette, format?: string): Uint8Array;
 }
 // Node loads gifenc's CommonJS build (everything under `default`); bundlers its ES build (named exports).
 const ns = gifencNs as unknown as Partial<GifEnc> & { default?: GifEnc };
@@ -137,11 +138,41 @@ export function encodeGif(frames: RgbaImage[], delaysMs: number[], loops = 0): U
         s += 4;
       }
     }
-    palette = gifenc.quantize(sample.slice(0, s), maxColours, { format: 'rgb565' });
+    palette = gifenc.quantize(sample.slice(0, s), maxColours, { format: 'rgb444' });
+    const pal = palette;
+    // Nearest palette colour per 5-6-5 bit colour bucket, shared by all frames.
+    const cache = new Int16Array(65536).fill(-1);
     indexOf = (f) => {
-      // gifenc reads the pixels through a Uint32Array over the whole buffer: give it its own copy.
-      const idx = gifenc.applyPalette(f.data.slice(), palette, 'rgb565');
-      if (transparent) for (let i = 0; i < n; i++) if (f.data[i * 4 + 3]! < 128) idx[i] = palette.length;
+      const idx = new Uint8Array(n);
+      const d = f.data;
+      for (let i = 0; i < n; i++) {
+        const o = i * 4;
+        if (d[o + 3]! < 128) {
+          idx[i] = pal.length;
+          continue;
+        }
+        const r = d[o]!;
+        const g = d[o + 1]!;
+        const b = d[o + 2]!;
+        const key = ((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3);
+        let k = cache[key]!;
+        if (k < 0) {
+          let best = Infinity;
+          for (let j = 0; j < pal.length; j++) {
+            const c = pal[j]!;
+            const dr = c[0]! - r;
+            const dg = c[1]! - g;
+            const db = c[2]! - b;
+            const dist = dr * dr + dg * dg + db * db;
+            if (dist < best) {
+              best = dist;
+              k = j;
+            }
+          }
+          cache[key] = k;
+        }
+        idx[i] = k;
+      }
       return idx;
     };
   }

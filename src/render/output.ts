@@ -18,7 +18,8 @@ function delays(result: RenderResult): number[] {
 }
 
 /**
- * Encodes a render result: PNG is a still image of the first frame; GIF
+ * Encodes a render result: PNG is a still image of the first frame (in
+ * the smallest exact colour type: palette, RGB or RGBA); GIF
  * and APNG hold every frame, with `result.delaysMs` (default 100 ms each)
  * and `result.loops` (default 0 = forever).
  */
@@ -28,7 +29,7 @@ export function encodeRender(result: RenderResult, format: ImageFormat): Uint8Ar
   if (result.frames.some((f) => f.width < 1 || f.height < 1)) {
     throw new FormatError('render', `nothing to draw: the image is empty (${first.width}x${first.height})`);
   }
-  if (format === 'png') return encodePng(first);
+  if (format === 'png') return encodePng(first, { compact: true });
   if (format === 'gif') return encodeGif(result.frames, delays(result), result.loops ?? 0);
   return encodeApng(result.frames, delays(result), result.loops ?? 0);
 }

@@ -1,13 +1,16 @@
-import { decode, encode } from 'fast-png';
+import { decode } from 'fast-png';
 import { FormatError } from '../binary/errors.js';
+import { writePng } from './apng.js';
 import { createImage, type RgbaImage } from './image.js';
 
-/** Encodes an RGBA image as an 8-bit RGBA PNG. */
-export function encodePng(img: RgbaImage): Uint8Array {
-  if (img.width < 1 || img.height < 1) {
-    throw new FormatError('png', `cannot write an empty ${img.width}x${img.height} image as PNG`);
-  }
-  return encode({ width: img.width, height: img.height, data: img.data, channels: 4, depth: 8 });
+/**
+ * Encodes an RGBA image as an 8-bit RGBA PNG (adaptive scanline filters,
+ * zlib level 6). With `compact`, the smallest exact colour type instead: a
+ * palette when the image has at most 256 RGBA values, else RGB when it is
+ * opaque, else RGBA. Either way the pixels decode exactly as given.
+ */
+export function encodePng(img: RgbaImage, opts: { compact?: boolean } = {}): Uint8Array {
+  return writePng([img], null, { compact: opts.compact ?? false });
 }
 
 const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];

@@ -106,6 +106,14 @@ describe('GIF', () => {
   });
 });
 
+/** A decoded APNG frame as RGBA values, whatever its colour type. */
+function apngRgba(apng: { channels: number; palette?: number[][] }, data: ArrayLike<number>): number[] {
+  const px = [...(data as Uint8Array)];
+  if (apng.palette) return px.flatMap((i) => [...apng.palette![i]!.slice(0, 3), apng.palette![i]![3] ?? 255]);
+  if (apng.channels === 3) return px.flatMap((v, j) => (j % 3 === 2 ? [v, 255] : [v]));
+  return px;
+}
+
 describe('APNG', () => {
   it('round-trips frames exactly through fast-png decodeApng, with delays and plays', () => {
     fc.assert(
@@ -115,11 +123,7 @@ describe('APNG', () => {
         expect(apng.numberOfPlays).toBe(loops);
         fs.forEach((f, i) => {
           const fr = apng.frames[i]!;
-          const rgba =
-            apng.channels === 4
-              ? [...fr.data]
-              : [...fr.data].flatMap((v, j) => (j % 3 === 2 ? [v, 255] : [v]));
-          expect(rgba).toEqual([...f.data]);
+          expect(apngRgba(apng, fr.data)).toEqual([...f.data]);
           expect((fr.delayNumber / fr.delayDenominator) * 1000).toBeCloseTo(ds[i]!, 9);
         });
       }),
@@ -127,13 +131,30 @@ describe('APNG', () => {
     );
   });
 
-  it('writes an opaque animation as RGB, and a first frame any PNG decoder can read', () => {
+  it('round-trips many-coloured frames exactly (RGB or RGBA)', () => {
+    fc.assert(
+      fc.property(frames({ alpha: true }), fc.boolean(), (fs, opaque) => {
+        for (const f of fs) for (let i = 0; i < f.data.length; i++) f.data[i] = opaque && i % 4 === 3 ? 255 : (i * 97 + f.data[i]!) & 255;
+        const apng = decodeApng(encodeApng(fs, []));
+        fs.forEach((f, i) => expect(apngRgba(apng, apng.frames[i]!.data)).toEqual([...f.data]));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('chooses palette, RGB or RGBA, and writes a first frame any PNG decoder can read', () => {
     const f = createImage(3, 2);
     f.data.set([1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255, 10, 11, 12, 255, 13, 14, 15, 255, 16, 17, 18, 255]);
     const bytes = encodeApng([f, f], [100, 100]);
-    const still = decode(bytes);
-    expect(still.channels).toBe(3);
+    expect(decode(bytes).palette?.length).toBe(6);
     expect(decodePng(bytes)).toEqual(f);
+    const many = createImage(20, 20);
+    for (let p = 0; p < 400; p++) many.data.set([p & 255, p >> 8, (p * 3) & 255, 255], p * 4);
+    expect(decode(encodeApng([many], [])).channels).toBe(3);
+    many.data[3] = 7;
+    expect(decode(encodeApng([many], [])).channels).toBe(4);
+    expect(decode(encodePng(f)).channels).toBe(4);
+    expect(decode(encodePng(f, { compact: true })).palette?.length).toBe(6);
   });
 
   it('gives delays as exact fractions of a second', () => {
