@@ -27,6 +27,7 @@
  *   colour is round((255·A·cs + (255 − A)·D·cd) / den). So A = 255 copies the
  *   source pixel, and D = 0 copies it with alpha A.
  */
+import { FormatError } from '../binary/errors.js';
 import { createImage, type RgbaImage } from './image.js';
 import { applyMatrix, IDENTITY, invert, multiply, translate, type Matrix } from './matrix.js';
 
@@ -551,7 +552,7 @@ function affineBilinear(
 }
 
 /** One draw of a layer list: a source image and how to draw it. */
-export interface Layer {
+export interface DrawLayer {
   src: RgbaImage;
   options?: DrawOptions;
 }
@@ -561,6 +562,12 @@ export interface ComposeOptions {
   padding?: number;
   /** A fixed canvas in sprite coordinates instead of the union of the layers' bounds. */
   bounds?: Rect;
+  /**
+   * The largest canvas allowed, in pixels (default 2^26, 256 MiB of RGBA);
+   * composeFrames also limits all frames together to 2^27. Beyond: a
+   * FormatError, so a hostile file cannot make a render allocate gigabytes.
+   */
+  maxPixels?: number;
 }
 
 export interface ComposedImage {
@@ -580,7 +587,7 @@ export interface ComposedFrames {
 }
 
 /** The integer union of the layers' transformed bounds, or null when no layer draws anything. */
-export function layersBounds(layers: readonly Layer[]): Rect | null {
+export function layersBounds(layers: readonly DrawLayer[]): Rect | null {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
@@ -596,6 +603,15 @@ export function layersBounds(layers: readonly Layer[]): Rect | null {
   return x1 > x0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
 }
 
+function checkSize(r: Rect, frames: number, opts: ComposeOptions): void {
+  const max = opts.maxPixels ?? 1 << 26;
+  const px = r.width * r.height;
+  if (px > max || px * frames > Math.max(max, 1 << 27)) {
+    const many = frames > 1 ? ` × ${frames} frames` : '';
+    throw new FormatError('render', `the image would be ${r.width}x${r.height}${many}, too large to draw`);
+  }
+}
+
 function canvasRect(bounds: Rect | null, opts: ComposeOptions): Rect {
   const b = opts.bounds ?? bounds ?? { x: 0, y: 0, width: 0, height: 0 };
   const pad = Math.max(0, Math.floor(opts.padding ?? 0));
@@ -606,7 +622,7 @@ function canvasRect(bounds: Rect | null, opts: ComposeOptions): Rect {
   return { x, y, width: Math.max(0, w), height: Math.max(0, h) };
 }
 
-function drawLayers(image: RgbaImage, layers: readonly Layer[], cx: number, cy: number): void {
+function drawLayers(image: RgbaImage, layers: readonly DrawLayer[], cx: number, cy: number): void {
   const shift = translate(-cx, -cy);
   for (const l of layers) {
     const o = l.options ?? {};
@@ -617,11 +633,13 @@ function drawLayers(image: RgbaImage, layers: readonly Layer[], cx: number, cy: 
 /**
  * Draws the layers in order (first at the bottom) into an image just large
  * enough for all of them (the union of their transformed bounds, plus
- * padding). The result is 0 × 0 when nothing is drawn. `originX/originY`
+ * padding). The result is 0 × 0 when nothing is drawn; a FormatError
+ * when the canvas would exceed `maxPixels`. `originX/originY`
  * say where the sprite's (0, 0) lands.
  */
-export function composeLayers(layers: readonly Layer[], opts: ComposeOptions = {}): ComposedImage {
+export function composeLayers(layers: readonly DrawLayer[], opts: ComposeOptions = {}): ComposedImage {
   const r = canvasRect(layersBounds(layers), opts);
+  checkSize(r, 1, opts);
   const image = createImage(r.width, r.height);
   drawLayers(image, layers, r.x, r.y);
   return { image, originX: 0 - r.x, originY: 0 - r.y };
@@ -631,10 +649,11 @@ export function composeLayers(layers: readonly Layer[], opts: ComposeOptions = {
  * Like composeLayers for several frames at once, on one common canvas: the
  * union of every frame's bounds, so an animation does not jump around.
  */
-export function composeFrames(frames: readonly (readonly Layer[])[], opts: ComposeOptions = {}): ComposedFrames {
-  const all: Layer[] = [];
+export function composeFrames(frames: readonly (readonly DrawLayer[])[], opts: ComposeOptions = {}): ComposedFrames {
+  const all: DrawLayer[] = [];
   for (const f of frames) for (const l of f) all.push(l);
   const r = canvasRect(layersBounds(all), opts);
+  checkSize(r, frames.length, opts);
   const images = frames.map((f) => {
     const image = createImage(r.width, r.height);
     drawLayers(image, f, r.x, r.y);

@@ -142,3 +142,13 @@ describe('bounds and layer composition', () => {
     expect(r.frames[1]!.data[((5 * 9) + 7) * 4 + 3]).toBe(255);
   });
 });
+
+describe('canvas size limit', () => {
+  it('refuses a canvas larger than maxPixels with a FormatError', async () => {
+    const { FormatError } = await import('../../src/binary/errors.js');
+    const a = createImage(1, 1);
+    expect(() => composeLayers([{ src: a, options: { transform: scale(1e5) } }])).toThrow(FormatError);
+    expect(() => composeLayers([{ src: a, options: { transform: scale(100) } }], { maxPixels: 9999 })).toThrow(/100x100/);
+    expect(() => composeFrames([[{ src: a }], [{ src: a, options: { transform: translate(1e5, 1e5) } }]])).toThrow(FormatError);
+  });
+});
