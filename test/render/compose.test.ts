@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createImage, fillImage } from '../../src/render/image.js';
-import { drawImage } from '../../src/render/compose.js';
+import { composeFrames, composeLayers, drawBounds, drawImage, opaqueBounds } from '../../src/render/compose.js';
+import type { RgbaImage } from '../../src/render/image.js';
+import { FormatError } from '../../src/binary/errors.js';
 import { compose, rotate, scale, translate } from '../../src/render/matrix.js';
 
 describe('drawImage', () => {
@@ -35,8 +37,6 @@ describe('drawImage', () => {
   });
 });
 
-import { composeFrames, composeLayers, drawBounds, opaqueBounds } from '../../src/render/compose.js';
-import type { RgbaImage } from '../../src/render/image.js';
 
 function solid(w: number, h: number, px: number[]): RgbaImage {
   const img = createImage(w, h);
@@ -144,8 +144,7 @@ describe('bounds and layer composition', () => {
 });
 
 describe('canvas size limit', () => {
-  it('refuses a canvas larger than maxPixels with a FormatError', async () => {
-    const { FormatError } = await import('../../src/binary/errors.js');
+  it('refuses a canvas larger than maxPixels with a FormatError', () => {
     const a = createImage(1, 1);
     expect(() => composeLayers([{ src: a, options: { transform: scale(1e5) } }])).toThrow(FormatError);
     expect(() => composeLayers([{ src: a, options: { transform: scale(100) } }], { maxPixels: 9999 })).toThrow(/100x100/);
