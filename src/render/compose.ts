@@ -453,7 +453,8 @@ function affineBilinear(
   const by1 = Math.min(sy + sh, src.height);
   if (bx1 <= bx0 || by1 <= by0) return;
   const stride = W * 4;
-  const s32 = LITTLE_ENDIAN ? view32(s) : null;
+  // Int32 rather than Uint32 loads: opaque texels stay small integers for the JIT (no conversion to doubles).
+  const s32 = LITTLE_ENDIAN && s.byteOffset % 4 === 0 ? new Int32Array(s.buffer, s.byteOffset, s.length >> 2) : null;
   for (let y = y0; y < y1; y++) {
     const cy = y + 0.5;
     const ru = i2 * cy + i4;
