@@ -1,7 +1,7 @@
 /**
- * APNG (animated PNG) writer. fast-png decodes APNG but does not encode it,
- * and no small maintained pure-JS encoder exists (UPNG.js is unmaintained),
- * so this is written by hand on top of fflate's zlib.
+ * PNG and APNG (animated PNG) writer. fast-png decodes APNG but does not
+ * encode it, and the one small encoder (upng-js) is an old CommonJS package
+ * that pulls in pako, so this is written by hand on top of fflate's zlib.
  *
  * Layout: signature, IHDR, acTL, then per frame an fcTL and the pixels (IDAT
  * for the first frame, which is also the still image shown by viewers
