@@ -287,3 +287,15 @@ describe('decodePng', () => {
     );
   });
 });
+
+describe('decodePng, interlaced', () => {
+  it('reads Adam7-interlaced images', () => {
+    fc.assert(
+      fc.property(frames({ alpha: true }), ([f]) => {
+        const png = encode({ width: f!.width, height: f!.height, data: f!.data, depth: 8, channels: 4 }, { interlace: 'Adam7' });
+        expect(decodePng(png)).toEqual(f);
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
