@@ -455,6 +455,8 @@ function affineBilinear(
   const stride = W * 4;
   // Int32 rather than Uint32 loads: opaque texels stay small integers for the JIT (no conversion to doubles).
   const s32 = LITTLE_ENDIAN && s.byteOffset % 4 === 0 ? new Int32Array(s.buffer, s.byteOffset, s.length >> 2) : null;
+  const d32 = LITTLE_ENDIAN && d.byteOffset % 4 === 0 ? new Int32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
+  const opaqueA = alut[255]!;
   for (let y = y0; y < y1; y++) {
     const cy = y + 0.5;
     const ru = i2 * cy + i4;
@@ -497,14 +499,15 @@ function affineBilinear(
             const r = Math.round((q0 & 255) * w0 + (q1 & 255) * w1 + (q2 & 255) * w2 + (q3 & 255) * w3);
             const g = Math.round(((q0 >> 8) & 255) * w0 + ((q1 >> 8) & 255) * w1 + ((q2 >> 8) & 255) * w2 + ((q3 >> 8) & 255) * w3); // prettier-ignore
             const b = Math.round(((q0 >> 16) & 255) * w0 + ((q1 >> 16) & 255) * w1 + ((q2 >> 16) & 255) * w2 + ((q3 >> 16) & 255) * w3); // prettier-ignore
-            const A = alut[255]!;
-            if (A === 0) continue;
-            if (A === 255) {
-              d[di] = r;
-              d[di + 1] = g;
-              d[di + 2] = b;
-              d[di + 3] = 255;
-            } else blendPx(d, di, r, g, b, A);
+            if (opaqueA === 255) {
+              if (d32) d32[di >> 2] = r | (g << 8) | (b << 16) | -16777216;
+              else {
+                d[di] = r;
+                d[di + 1] = g;
+                d[di + 2] = b;
+                d[di + 3] = 255;
+              }
+            } else if (opaqueA !== 0) blendPx(d, di, r, g, b, opaqueA);
             continue;
           }
           r0 = q0 & 255; g0 = (q0 >> 8) & 255; b0 = (q0 >> 16) & 255; a0 = q0 >>> 24; // prettier-ignore
