@@ -430,6 +430,82 @@ function affineNearest(
   }
 }
 
+/**
+ * The x range [a, b) (within [x0, x1)) where lo <= k·x + c < hi holds for
+ * certain: shrunk by a pixel on each side, so rounding can never matter.
+ */
+function innerSpan(k: number, c: number, lo: number, hi: number, x0: number, x1: number): [number, number] {
+  if (k === 0) return c >= lo + 1e-9 && c < hi - 1e-9 ? [x0, x1] : [x0, x0];
+  let l = (lo - c) / k;
+  let h = (hi - c) / k;
+  if (k < 0) [l, h] = [h, l];
+  return [Math.max(x0, Math.floor(l) + 2), Math.min(x1, Math.ceil(h) - 1)];
+}
+
+/**
+ * Bilinear pixels [xa, xb) of one row where every texel needed exists: the
+ * same arithmetic as the checked loop in affineBilinear, without the checks.
+ */
+function bilinearRun(
+  s32: Int32Array,
+  d32: Int32Array,
+  d: Uint8Array,
+  W: number,
+  i0: number,
+  i1: number,
+  ru: number,
+  rv: number,
+  sx: number,
+  sy: number,
+  xa: number,
+  xb: number,
+  di: number,
+  alut: Uint8Array,
+  opaqueA: number,
+): void {
+  for (let x = xa; x < xb; x++, di += 4) {
+    const cx = x + 0.5;
+    const fu = sx + (i0 * cx + ru) - 0.5;
+    const fv = sy + (i1 * cx + rv) - 0.5;
+    const iu = Math.floor(fu);
+    const iv = Math.floor(fv);
+    const tx = fu - iu;
+    const ty = fv - iv;
+    const k = iv * W + iu;
+    const q0 = s32[k]!;
+    const q1 = s32[k + 1]!;
+    const q2 = s32[k + W]!;
+    const q3 = s32[k + W + 1]!;
+    if ((q0 | q1 | q2 | q3) >>> 24 === 0) continue;
+    const w0 = (1 - tx) * (1 - ty);
+    const w1 = tx * (1 - ty);
+    const w2 = (1 - tx) * ty;
+    const w3 = tx * ty;
+    if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
+      const r = Math.round((q0 & 255) * w0 + (q1 & 255) * w1 + (q2 & 255) * w2 + (q3 & 255) * w3);
+      const g = Math.round(((q0 >> 8) & 255) * w0 + ((q1 >> 8) & 255) * w1 + ((q2 >> 8) & 255) * w2 + ((q3 >> 8) & 255) * w3); // prettier-ignore
+      const b = Math.round(((q0 >> 16) & 255) * w0 + ((q1 >> 16) & 255) * w1 + ((q2 >> 16) & 255) * w2 + ((q3 >> 16) & 255) * w3); // prettier-ignore
+      if (opaqueA === 255) d32[di >> 2] = r | (g << 8) | (b << 16) | -16777216;
+      else if (opaqueA !== 0) blendPx(d, di, r, g, b, opaqueA);
+      continue;
+    }
+    const p0 = (q0 >>> 24) * w0;
+    const p1 = (q1 >>> 24) * w1;
+    const p2 = (q2 >>> 24) * w2;
+    const p3 = (q3 >>> 24) * w3;
+    const a = p0 + p1 + p2 + p3;
+    const A0 = Math.round(a);
+    if (A0 <= 0) continue;
+    const A = alut[A0 > 255 ? 255 : A0]!;
+    if (A === 0) continue;
+    const r = Math.round(((q0 & 255) * p0 + (q1 & 255) * p1 + (q2 & 255) * p2 + (q3 & 255) * p3) / a);
+    const g = Math.round((((q0 >> 8) & 255) * p0 + ((q1 >> 8) & 255) * p1 + ((q2 >> 8) & 255) * p2 + ((q3 >> 8) & 255) * p3) / a); // prettier-ignore
+    const b = Math.round((((q0 >> 16) & 255) * p0 + ((q1 >> 16) & 255) * p1 + ((q2 >> 16) & 255) * p2 + ((q3 >> 16) & 255) * p3) / a); // prettier-ignore
+    if (A === 255) d32[di >> 2] = r | (g << 8) | (b << 16) | -16777216;
+    else blendPx(d, di, r, g, b, A);
+  }
+}
+
 function affineBilinear(
   dst: RgbaImage,
   src: RgbaImage,
@@ -465,8 +541,25 @@ function affineBilinear(
     const [va, vb] = rowSpan(i1, rv, sh, x0, x1);
     const xa = Math.max(ua, va);
     const xb = Math.min(ub, vb);
+    // The part of the row where all four texels certainly exist: no checks there.
+    let ia = -1;
+    let ib = -1;
+    if (s32 && d32 && xb > xa) {
+      const [pa, pb] = innerSpan(i0, sx + 0.5 * i0 + ru - 0.5, bx0, bx1 - 1, xa, xb);
+      const [qa, qb] = innerSpan(i1, sy + 0.5 * i1 + rv - 0.5, by0, by1 - 1, xa, xb);
+      if (Math.min(pb, qb) > Math.max(pa, qa)) {
+        ia = Math.max(pa, qa);
+        ib = Math.min(pb, qb);
+      }
+    }
     let di = (y * DW + xa) * 4;
     for (let x = xa; x < xb; x++, di += 4) {
+      if (x === ia) {
+        bilinearRun(s32!, d32!, d, W, i0, i1, ru, rv, sx, sy, ia, ib, di, alut, opaqueA);
+        di += (ib - ia) * 4;
+        x = ib;
+        if (x >= xb) break;
+      }
       const cx = x + 0.5;
       const u = i0 * cx + ru;
       const v = i1 * cx + rv;

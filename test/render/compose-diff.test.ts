@@ -100,6 +100,27 @@ describe('drawImage against the reference compositor', () => {
     );
   });
 
+  it('stays within 1 of the reference for larger rotated and scaled bilinear draws', () => {
+    fc.assert(
+      fc.property(
+        image(40, 30),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: 0.4, max: 2.5, noNaN: true }),
+        fc.constantFrom(1, 0.6),
+        (src, r, k, op) => {
+          const dst = { width: 64, height: 64, data: new Uint8Array(64 * 64 * 4).fill(90) };
+          const opts: DrawOptions = { transform: compose(translate(-20, -15), rotate(r), scale(k), translate(32, 32)), filter: 'bilinear', opacity: op };
+          const fast = copy(dst);
+          const ref = copy(dst);
+          drawImage(fast, src, opts);
+          refDrawImage(ref, src, opts);
+          expect(maxDiff(fast.data, ref.data)).toBeLessThanOrEqual(1);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('draws an image onto itself as if from a copy', () => {
     fc.assert(
       fc.property(image(10, 10, fc.constant(false)), small, small, (img, x, y) => {
