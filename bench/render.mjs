@@ -102,6 +102,7 @@ export async function run() {
     ['flip X + scale 2, nearest', spr, (i) => ({ transform: compose(scale(-2, 2), translate(600, 100 + (i % 8))) }), 4],
     ['rotate 90°, nearest', spr, (i) => ({ transform: compose(rotate(90), pos(i), translate(256, 0)) })],
     ['rotate 30°, nearest', spr, (i) => ({ transform: compose(rotate(30), pos(i), translate(128, 0)) })],
+    ['rotate 30°, bilinear, opaque', opq, (i) => ({ transform: compose(rotate(30), pos(i), translate(128, 0)), filter: 'bilinear' })],
     ['rotate 30° + scale 1.3, bilinear', spr, (i) => ({ transform: compose(rotate(30), scale(1.3), pos(i), translate(128, 0)), filter: 'bilinear' }), 1.69],
   ];
   console.log('compositing (Mpx/s of sprite pixels; reference = the per-pixel reference compositor)');
