@@ -1,80 +1,130 @@
-import { decode, encode } from 'fast-png';
+import { decode } from 'fast-png';
 import { FormatError } from '../binary/errors.js';
+import { writePng } from './apng.js';
 import { createImage, type RgbaImage } from './image.js';
 
-/** Encodes an RGBA image as an 8-bit RGBA PNG. */
-export function encodePng(img: RgbaImage): Uint8Array {
-  return encode({ width: img.width, height: img.height, data: img.data, channels: 4, depth: 8 });
+/**
+ * Encodes an RGBA image as an 8-bit RGBA PNG (adaptive scanline filters,
+ * zlib level 6). With `compact`, the smallest exact colour type instead: a
+ * palette when the image has at most 256 RGBA values, else RGB when it is
+ * opaque, else RGBA. Either way the pixels decode exactly as given.
+ */
+export function encodePng(img: RgbaImage, opts: { compact?: boolean } = {}): Uint8Array {
+  return writePng([img], null, { compact: opts.compact ?? false });
 }
 
-/** Decodes any PNG (grey, grey+alpha, RGB, RGBA, palette; 1-16 bits) to 8-bit RGBA. */
+const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
+
+/**
+ * Checks the IHDR before decoding: a PNG's pixels come from deflate data,
+ * which expands at most about 1032 : 1, so an image whose raw scanlines
+ * are far larger than that allows cannot be genuine and is refused before
+ * anything is allocated for it.
+ */
+function checkHeader(bytes: Uint8Array): void {
+  if (bytes.length < 33 || PNG_SIGNATURE.some((b, i) => bytes[i] !== b)) {
+    throw FormatError.atByte('png', 'not a PNG image (no PNG signature)', 0);
+  }
+  const be32 = (o: number) => ((bytes[o]! << 24) | (bytes[o + 1]! << 16) | (bytes[o + 2]! << 8) | bytes[o + 3]!) >>> 0;
+  if (String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') {
+    throw FormatError.atByte('png', 'the first chunk is not IHDR', 12);
+  }
+  const width = be32(16);
+  const height = be32(20);
+  if (width === 0 || height === 0) throw FormatError.atByte('png', `bad image size ${width}x${height}`, 16);
+  const depth = bytes[24]!;
+  const channels = [1, 0, 3, 1, 2, 0, 4][bytes[25]!] ?? 0;
+  const raw = height * (1 + Math.ceil((width * depth * Math.max(channels, 1)) / 8));
+  if (raw > bytes.length * 1100 + 4096) {
+    throw FormatError.atByte(
+      'png',
+      `image size ${width}x${height} is impossible for ${bytes.length} bytes of compressed data`,
+      16,
+    );
+  }
+}
+
+/**
+ * Decodes any PNG (grey, grey+alpha, RGB, RGBA, palette; 1-16 bits) to
+ * 8-bit RGBA. tRNS transparency is applied: palette alphas, and the one
+ * transparent grey level or RGB colour (compared at the file's own bit
+ * depth). 16-bit samples are scaled to 8 bits with rounding (v / 257).
+ */
 export function decodePng(bytes: Uint8Array): RgbaImage {
+  checkHeader(bytes);
   let png;
   try {
     png = decode(bytes);
   } catch (e) {
-    throw new FormatError('png', `not a readable PNG image: ${(e as Error).message}`);
+    throw new FormatError('png', `not a readable PNG image: ${(e as Error)?.message ?? String(e)}`);
   }
   const { width, height } = png;
-  const out = createImage(width, height);
-  const n = width * height;
   const src = png.data;
-  const shift = png.depth === 16 ? 8 : 0;
-  const px = (i: number) => (shift ? src[i]! >> shift : src[i]!);
+  const ch = png.channels;
+  const bits = png.depth;
+  const rowBytes = bits < 8 ? Math.ceil((width * bits) / 8) : 0;
+  const expected = bits < 8 ? rowBytes * height : width * height * ch;
+  if (src.length < expected) throw new FormatError('png', 'the image data is shorter than the image');
+  const out = createImage(width, height);
+  const d = out.data;
+  /** Sample x of row y of a 1-, 2- or 4-bit image. */
+  const packed = (y: number, x: number): number => {
+    const bit = x * bits;
+    const byte = src[y * rowBytes + (bit >> 3)]!;
+    return (byte >> (8 - bits - (bit & 7))) & ((1 << bits) - 1);
+  };
   if (png.palette) {
     const pal = png.palette;
-    const bits = png.depth;
-    const rowBytes = Math.ceil((width * bits) / 8);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        let idx: number;
-        if (bits === 8) idx = src[y * rowBytes + x]!;
-        else {
-          const bit = x * bits;
-          const byte = src[y * rowBytes + (bit >> 3)]!;
-          idx = (byte >> (8 - bits - (bit & 7))) & ((1 << bits) - 1);
-        }
-        const c = pal[idx] ?? [0, 0, 0, 0];
-        const o = (y * width + x) * 4;
-        out.data[o] = c[0]!;
-        out.data[o + 1] = c[1]!;
-        out.data[o + 2] = c[2]!;
-        out.data[o + 3] = c.length > 3 ? c[3]! : 255;
+    for (let y = 0, o = 0; y < height; y++) {
+      for (let x = 0; x < width; x++, o += 4) {
+        const c = pal[bits === 8 ? src[y * width + x]! : packed(y, x)];
+        if (!c) continue; // an index past the palette: transparent
+        d[o] = c[0]!;
+        d[o + 1] = c[1]!;
+        d[o + 2] = c[2]!;
+        d[o + 3] = c.length > 3 ? c[3]! : 255;
       }
     }
     return out;
   }
-  const ch = png.channels;
-  if (png.depth < 8) {
+  const t = png.transparency && png.transparency.length > 0 ? png.transparency : null;
+  if (bits < 8) {
     // Low bit-depth grey: expand to 8 bits.
-    const bits = png.depth;
-    const rowBytes = Math.ceil((width * bits) / 8);
     const scale = 255 / ((1 << bits) - 1);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        const bit = x * bits;
-        const byte = src[y * rowBytes + (bit >> 3)]!;
-        const v = Math.round(((byte >> (8 - bits - (bit & 7))) & ((1 << bits) - 1)) * scale);
-        const o = (y * width + x) * 4;
-        out.data[o] = out.data[o + 1] = out.data[o + 2] = v;
-        out.data[o + 3] = 255;
+    const key = t && ch === 1 ? t[0]! : -1;
+    for (let y = 0, o = 0; y < height; y++) {
+      for (let x = 0; x < width; x++, o += 4) {
+        const s = packed(y, x);
+        d[o] = d[o + 1] = d[o + 2] = Math.round(s * scale);
+        d[o + 3] = s === key ? 0 : 255;
       }
     }
     return out;
   }
+  const to8 = bits === 16 ? (v: number) => Math.round(v / 257) : (v: number) => v;
+  const n = width * height;
+  if (ch === 1 || ch === 2) {
+    const key = t && ch === 1 ? t[0]! : -1;
+    for (let i = 0; i < n; i++) {
+      const o = i * 4;
+      const s = src[i * ch]!;
+      d[o] = d[o + 1] = d[o + 2] = to8(s);
+      d[o + 3] = ch === 2 ? to8(src[i * 2 + 1]!) : s === key ? 0 : 255;
+    }
+    return out;
+  }
+  const keyed = t && ch === 3 && t.length >= 3;
   for (let i = 0; i < n; i++) {
     const o = i * 4;
     const s = i * ch;
-    if (ch >= 3) {
-      out.data[o] = px(s);
-      out.data[o + 1] = px(s + 1);
-      out.data[o + 2] = px(s + 2);
-      out.data[o + 3] = ch === 4 ? px(s + 3) : 255;
-    } else {
-      const v = px(s);
-      out.data[o] = out.data[o + 1] = out.data[o + 2] = v;
-      out.data[o + 3] = ch === 2 ? px(s + 1) : 255;
-    }
+    const r = src[s]!;
+    const g = src[s + 1]!;
+    const b = src[s + 2]!;
+    d[o] = to8(r);
+    d[o + 1] = to8(g);
+    d[o + 2] = to8(b);
+    if (ch === 4) d[o + 3] = to8(src[s + 3]!);
+    else d[o + 3] = keyed && r === t[0] && g === t[1] && b === t[2] ? 0 : 255;
   }
   return out;
 }

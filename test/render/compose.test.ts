@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createImage, fillImage } from '../../src/render/image.js';
-import { drawImage } from '../../src/render/compose.js';
+import { composeFrames, composeLayers, drawBounds, drawImage, opaqueBounds } from '../../src/render/compose.js';
+import type { RgbaImage } from '../../src/render/image.js';
+import { FormatError } from '../../src/binary/errors.js';
 import { compose, rotate, scale, translate } from '../../src/render/matrix.js';
 
 describe('drawImage', () => {
@@ -32,5 +34,120 @@ describe('drawImage', () => {
     const flipped = createImage(2, 1);
     drawImage(flipped, src, { transform: compose(scale(-1, 1), translate(2, 0)) });
     expect(flipped.data[0]).toBe(2);
+  });
+});
+
+
+function solid(w: number, h: number, px: number[]): RgbaImage {
+  const img = createImage(w, h);
+  for (let i = 0; i < w * h; i++) img.data.set(px, i * 4);
+  return img;
+}
+
+describe('source-over with straight alpha', () => {
+  it('mixes two half-transparent colours as the exact rational result, rounded', () => {
+    const dst = solid(1, 1, [0, 0, 255, 128]);
+    drawImage(dst, solid(1, 1, [255, 0, 0, 128]));
+    // alpha: (255·128 + 128·127) / 255 = 191.75; red: 255·128·255 / 48896 = 170.2; blue: 127·128·255 / 48896 = 84.8
+    expect([...dst.data]).toEqual([170, 0, 85, 192]);
+  });
+
+  it('leaves the destination alone under transparent pixels, and copies onto transparent ones', () => {
+    const dst = solid(2, 1, [1, 2, 3, 4]);
+    const src = createImage(2, 1);
+    src.data.set([9, 9, 9, 0, 50, 60, 70, 80]);
+    const under = solid(2, 1, [0, 0, 0, 0]);
+    drawImage(dst, src);
+    expect([...dst.data.subarray(0, 4)]).toEqual([1, 2, 3, 4]);
+    drawImage(under, src);
+    expect([...under.data]).toEqual([0, 0, 0, 0, 50, 60, 70, 80]);
+  });
+
+  it('scales alpha by opacity, rounding', () => {
+    const dst = solid(1, 1, [0, 0, 0, 0]);
+    drawImage(dst, solid(1, 1, [10, 20, 30, 255]), { opacity: 0.3 });
+    expect([...dst.data]).toEqual([10, 20, 30, 77]);
+    drawImage(dst, solid(1, 1, [10, 20, 30, 255]), { opacity: 0 });
+    expect([...dst.data]).toEqual([10, 20, 30, 77]);
+  });
+
+  it('bilinear scaling does not darken edges against transparent texels', () => {
+    const src = createImage(3, 3);
+    src.data.set([255, 255, 255, 255], 4 * 4); // one white pixel in the middle
+    const dst = createImage(12, 12);
+    drawImage(dst, src, { transform: scale(4), filter: 'bilinear' });
+    let seen = 0;
+    for (let i = 0; i < dst.data.length; i += 4) {
+      if (dst.data[i + 3]) {
+        seen++;
+        expect([...dst.data.subarray(i, i + 3)]).toEqual([255, 255, 255]);
+      }
+    }
+    expect(seen).toBeGreaterThan(16);
+  });
+
+  it('draws a sub-rectangle', () => {
+    const src = createImage(3, 1);
+    src.data.set([1, 1, 1, 255, 2, 2, 2, 255, 3, 3, 3, 255]);
+    const dst = createImage(2, 1);
+    drawImage(dst, src, { sx: 1, sw: 2 });
+    expect([dst.data[0], dst.data[4]]).toEqual([2, 3]);
+  });
+});
+
+describe('bounds and layer composition', () => {
+  it('finds the opaque bounds', () => {
+    const img = createImage(5, 4);
+    expect(opaqueBounds(img)).toBeNull();
+    img.data[(1 * 5 + 3) * 4 + 3] = 1;
+    img.data[(2 * 5 + 1) * 4 + 3] = 255;
+    expect(opaqueBounds(img)).toEqual({ x: 1, y: 1, width: 3, height: 2 });
+  });
+
+  it('gives integer draw bounds without a spurious extra column for exact turns', () => {
+    expect(drawBounds(createImage(4, 2), { transform: compose(rotate(90), translate(3, 1)) })).toEqual({ x: 1, y: 1, width: 2, height: 4 });
+    expect(drawBounds(createImage(4, 2), { transform: translate(0.5, 0) })).toEqual({ x: 0, y: 0, width: 5, height: 2 });
+    expect(drawBounds(createImage(4, 2), { sw: 0 })).toBeNull();
+    expect(drawBounds(createImage(4, 2), { transform: scale(0) })).toBeNull();
+  });
+
+  it('composes layers into the union of their bounds and reports the origin', () => {
+    const a = solid(4, 4, [255, 0, 0, 255]);
+    const b = solid(2, 2, [0, 0, 255, 255]);
+    const r = composeLayers([
+      { src: a, options: { transform: translate(-5, -3) } },
+      { src: b, options: { transform: translate(2, 2) } },
+    ]);
+    expect([r.image.width, r.image.height, r.originX, r.originY]).toEqual([9, 7, 5, 3]);
+    const at = (x: number, y: number) => [...r.image.data.subarray((y * 9 + x) * 4, (y * 9 + x) * 4 + 4)];
+    expect(at(0, 0)).toEqual([255, 0, 0, 255]);
+    expect(at(5 + 2, 3 + 2)).toEqual([0, 0, 255, 255]);
+    expect(at(8, 0)).toEqual([0, 0, 0, 0]);
+    const padded = composeLayers([{ src: b }], { padding: 2 });
+    expect([padded.image.width, padded.image.height, padded.originX, padded.originY]).toEqual([6, 6, 2, 2]);
+    const empty = composeLayers([]);
+    expect([empty.image.width, empty.image.height]).toEqual([0, 0]);
+  });
+
+  it('gives all frames of an animation one canvas', () => {
+    const a = solid(2, 2, [255, 255, 255, 255]);
+    const r = composeFrames([
+      [{ src: a, options: { transform: translate(-4, 0) } }],
+      [{ src: a, options: { transform: translate(3, 5) } }],
+    ]);
+    expect([r.width, r.height, r.originX, r.originY]).toEqual([9, 7, 4, 0]);
+    expect(r.frames.map((f) => [f.width, f.height])).toEqual([[9, 7], [9, 7]]);
+    expect(r.frames[0]!.data[3]).toBe(255);
+    expect(r.frames[1]!.data[3]).toBe(0);
+    expect(r.frames[1]!.data[((5 * 9) + 7) * 4 + 3]).toBe(255);
+  });
+});
+
+describe('canvas size limit', () => {
+  it('refuses a canvas larger than maxPixels with a FormatError', () => {
+    const a = createImage(1, 1);
+    expect(() => composeLayers([{ src: a, options: { transform: scale(1e5) } }])).toThrow(FormatError);
+    expect(() => composeLayers([{ src: a, options: { transform: scale(100) } }], { maxPixels: 9999 })).toThrow(/100x100/);
+    expect(() => composeFrames([[{ src: a }], [{ src: a, options: { transform: translate(1e5, 1e5) } }]])).toThrow(FormatError);
   });
 });

@@ -1,0 +1,8 @@
+/** The rendering engine: images, transforms, the compositor and image encoders (browser-safe). */
+export * from './image.js';
+export * from './matrix.js';
+export * from './compose.js';
+export { encodePng, decodePng } from './png.js';
+export { encodeGif, gifDelays } from './gif.js';
+export { encodeApng, delayFraction, crc32 } from './apng.js';
+export { encodeRender, imageFormatFor, type ImageFormat } from './output.js';
