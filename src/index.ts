@@ -2,6 +2,10 @@
  * sprat: read, check, play, draw and convert 2D game sprite, animation and
  * level files. This entry point runs in browsers and Node alike; file-system
  * helpers live in `sprat/node`.
+ *
+ * The generic API (`load`, `validate`, `convert`, `render`, `play`) works on
+ * any format; each format's own typed API is a namespace (`cthg`, `solarus`,
+ * `hallgeir`, `interop`, ...).
  */
 export * from './binary/index.js';
 export * from './api.js';
@@ -9,6 +13,11 @@ export * from './formats/types.js';
 export { FORMATS, getFormat } from './formats/registry.js';
 export { detectFormat, extensionOf } from './formats/detect.js';
 export * from './model/types.js';
-export * from './render/image.js';
-export { encodePng, decodePng } from './render/png.js';
-export { encodeRender, imageFormatFor } from './render/output.js';
+export { renderModelFrame, renderModelAnimation, type BakedFrame, type BakedAnimation } from './model/bake.js';
+export { renderLevelModel } from './model/bake-level.js';
+export { chooseFrameRate } from './model/timing.js';
+export * from './render/index.js';
+export * as cthg from './formats/cthg/index.js';
+export * as solarus from './formats/solarus/index.js';
+export * as hallgeir from './formats/hallgeir/index.js';
+export * as interop from './interop/index.js';
