@@ -12,3 +12,4 @@ export * from './model/types.js';
 export * from './render/image.js';
 export { encodePng, decodePng } from './render/png.js';
 export { encodeRender, imageFormatFor } from './render/output.js';
+export * from './formats/isprite/index.js';

@@ -1,0 +1,494 @@
+/**
+ * The canonical ISPRITE writer: header, then META, MET+, TEX, SLIC, NAME,
+ * TIER, FRAM (the last five always), then unknown chunks in read order.
+ * Every size, count and FRAM's maximum element count is computed here;
+ * values that do not fit their fields are FormatErrors.
+ */
+import { FormatError } from '../../binary/errors.js';
+import { KNOWN_CHUNKS } from './read.js';
+import type { IspriteDate, IspriteDocument, IspriteElement, IspriteMeta, IspriteNode } from './model.js';
+
+const FORMAT = 'isprite';
+const encoder = new TextEncoder();
+
+function fail(reason: string): FormatError {
+  return new FormatError(FORMAT, reason);
+}
+
+class Writer {
+  buf: Uint8Array;
+  pos = 0;
+
+  constructor(size: number) {
+    this.buf = new Uint8Array(Math.max(64, size));
+  }
+
+  ensure(n: number): void {
+    const need = this.pos + n;
+    if (need <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < need) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
+
+  // The field writers below do not grow the buffer: callers ensure() first.
+  u8(v: number): void {
+    this.buf[this.pos++] = v;
+  }
+
+  u16(v: number): void {
+    const b = this.buf;
+    const p = this.pos;
+    b[p] = v;
+    b[p + 1] = v >>> 8;
+    this.pos = p + 2;
+  }
+
+  u32(v: number): void {
+    const b = this.buf;
+    const p = this.pos;
+    b[p] = v;
+    b[p + 1] = v >>> 8;
+    b[p + 2] = v >>> 16;
+    b[p + 3] = v >>> 24;
+    this.pos = p + 4;
+  }
+
+  u32At(at: number, v: number): void {
+    const b = this.buf;
+    b[at] = v;
+    b[at + 1] = v >>> 8;
+    b[at + 2] = v >>> 16;
+    b[at + 3] = v >>> 24;
+  }
+
+  /** 24-bit fixed point, rounded to the nearest 1/256. */
+  fx(v: number, what: () => string): void {
+    const n = Math.round(v * 256);
+    if (!(n >= -8388608 && n <= 8388607)) {
+      throw fail(`${what()}: ${v} is outside the fixed-point range [-32768, 32767.99609375]`);
+    }
+    const b = this.buf;
+    const p = this.pos;
+    b[p] = n >> 8;
+    b[p + 1] = n >> 16;
+    b[p + 2] = n;
+    this.pos = p + 3;
+  }
+
+  /** A u16-length UTF-8 string; grows the buffer itself. */
+  str(s: string, what: () => string): void {
+    const n = s.length;
+    this.ensure(2 + n);
+    const b = this.buf;
+    let p = this.pos + 2;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      b[p++] = c;
+    }
+    if (i === n) {
+      if (n > 0xffff) throw fail(`${what()} is ${n} bytes long; at most 65535 fit`);
+      b[this.pos] = n;
+      b[this.pos + 1] = n >>> 8;
+      this.pos = p;
+      return;
+    }
+    const bytes = encoder.encode(s);
+    if (bytes.length > 0xffff) throw fail(`${what()} is ${bytes.length} bytes long; at most 65535 fit`);
+    this.ensure(2 + bytes.length);
+    this.u16(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
+  bytes(data: Uint8Array): void {
+    this.ensure(data.length);
+    this.buf.set(data, this.pos);
+    this.pos += data.length;
+  }
+
+  /** Starts a chunk; returns the offset of its size field. */
+  beginChunk(id: string): number {
+    this.ensure(8);
+    for (let i = 0; i < 4; i++) this.buf[this.pos++] = id.charCodeAt(i);
+    const at = this.pos;
+    this.pos += 4;
+    return at;
+  }
+
+  endChunk(sizeAt: number): void {
+    const size = this.pos - sizeAt - 4;
+    if (size > 0xffffffff) throw fail('a chunk is larger than 4 GiB');
+    this.u32At(sizeAt, size);
+  }
+}
+
+function isU8(v: number): boolean {
+  return v === (v & 0xff);
+}
+function isU16(v: number): boolean {
+  return v === (v & 0xffff);
+}
+function isU32(v: number): boolean {
+  return v === v >>> 0;
+}
+
+function check(ok: boolean, what: () => string, v: unknown, kind: string): void {
+  if (!ok) throw fail(`${what()}: ${String(v)} is not a ${kind}`);
+}
+
+function nameIndex(n: number | null, what: () => string): number {
+  if (n === null || n === undefined) return 0xffff;
+  check(isU16(n), what, n, '16-bit element name index (or null)');
+  return n;
+}
+
+function writeDate(w: Writer, d: IspriteDate | null, what: string): void {
+  w.ensure(8);
+  if (!d) {
+    w.u32(0);
+    w.u32(0);
+    return;
+  }
+  check(isU8(d.day), () => `${what} day`, d.day, 'byte');
+  check(isU8(d.month), () => `${what} month`, d.month, 'byte');
+  check(isU16(d.year), () => `${what} year`, d.year, '16-bit year');
+  check(isU8(d.hour), () => `${what} hour`, d.hour, 'byte');
+  check(isU8(d.minute), () => `${what} minute`, d.minute, 'byte');
+  check(isU8(d.second), () => `${what} second`, d.second, 'byte');
+  check(isU8(d.centisecond), () => `${what} centisecond`, d.centisecond, 'byte');
+  w.u8(d.day);
+  w.u8(d.month);
+  w.u16(d.year);
+  w.u8(d.hour);
+  w.u8(d.minute);
+  w.u8(d.second);
+  w.u8(d.centisecond);
+}
+
+function writeMeta(w: Writer, m: IspriteMeta): void {
+  const at = w.beginChunk('META');
+  writeDate(w, m.created, 'META creation date');
+  writeDate(w, m.saved, 'META save date');
+  let t: bigint;
+  try {
+    t = typeof m.workTimeMs === 'bigint' ? m.workTimeMs : BigInt(m.workTimeMs as unknown as number);
+  } catch {
+    throw fail(`META work time ${String(m.workTimeMs)} is not an integer`);
+  }
+  if (t < 0n || t > 0xffffffffffffffffn) throw fail(`META work time ${t} does not fit in 64 bits`);
+  w.ensure(8);
+  w.u32(Number(t & 0xffffffffn));
+  w.u32(Number(t >> 32n));
+  const fields: [keyof IspriteMeta, string][] = [
+    ['tags', 'tags'],
+    ['title', 'title'],
+    ['project', 'project'],
+    ['author', 'author'],
+    ['company', 'company'],
+    ['contact', 'contact'],
+    ['url', 'URL'],
+    ['copyright', 'copyright'],
+    ['comments', 'comments'],
+    ['originatingProgram', 'originating program name'],
+    ['program', 'program name'],
+  ];
+  for (const [k, label] of fields) w.str(String(m[k] ?? ''), () => `META ${label}`);
+  w.endChunk(at);
+}
+
+function writeTier(w: Writer, tree: IspriteNode[]): void {
+  const at = w.beginChunk('TIER');
+  // Iterative, so that deeply nested groups cannot overflow the stack.
+  const stack: { nodes: IspriteNode[]; i: number }[] = [{ nodes: tree, i: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    if (top.i >= top.nodes.length) {
+      stack.pop();
+      if (stack.length) {
+        w.ensure(1);
+        w.u8(0x43);
+      }
+      continue;
+    }
+    const node = top.nodes[top.i++]!;
+    if (node.kind === 'group') {
+      w.ensure(1);
+      w.u8(0x47);
+      w.str(node.name, () => `group "${node.name}" name`);
+      stack.push({ nodes: node.children, i: 0 });
+    } else if (node.kind === 'sequence') {
+      const what = () => `sequence "${node.name}"`;
+      const frames = node.frames;
+      const n = frames.length;
+      const loop = node.loopPoint === null || node.loopPoint === undefined ? 0xffffffff : node.loopPoint;
+      check(isU32(loop), () => `${what()} loop point`, loop, '32-bit position (or null)');
+      w.ensure(9);
+      w.u8(0x53);
+      w.u32(n);
+      w.u32(loop);
+      w.str(node.name, () => `${what()} name`);
+      w.str(node.followUp ?? '', () => `${what()} follow-up`);
+      w.ensure(4 * n);
+      for (let i = 0; i < n; i++) {
+        const id = frames[i]!;
+        if (!isU32(id)) check(false, () => `${what()} frame ${i}`, id, '32-bit frame ID');
+        w.u32(id);
+      }
+    } else {
+      throw fail(`a TIER node of kind "${String((node as { kind: unknown }).kind)}" is neither a group nor a sequence`);
+    }
+  }
+  w.endChunk(at);
+}
+
+function writeFrames(w: Writer, doc: IspriteDocument): void {
+  const at = w.beginChunk('FRAM');
+  const frames = doc.frames;
+  const minor = doc.version[1];
+  w.ensure(6);
+  w.u32(frames.length);
+  const maxAt = w.pos;
+  w.u16(0);
+  let maxElements = 0;
+  for (let f = 0; f < frames.length; f++) {
+    const fr = frames[f]!;
+    const els = fr.elements;
+    const ne = els.length;
+    if (ne > 0xffff) throw fail(`frame ${f} has ${ne} elements; at most 65535 fit`);
+    if (ne > maxElements) maxElements = ne;
+    const hold = fr.holdTime;
+    check(isU16(hold), () => `frame ${f} hold time`, hold, '16-bit hold time');
+    const start = w.pos;
+    w.ensure(10);
+    w.u8(0x46);
+    w.pos += 4;
+    w.u16(ne);
+    w.u16(hold);
+    w.u8(fr.loopPoint ? 1 : 0);
+    w.str(fr.label, () => `frame ${f} label`);
+    w.str(fr.triggers, () => `frame ${f} triggers`);
+    w.str(fr.notes, () => `frame ${f} notes`);
+    w.ensure(ne * 30);
+    for (let e = 0; e < ne; e++) writeElement(w, els[e]!, f, e, ne, minor, doc);
+    w.u32At(start + 1, w.pos - start - 4);
+  }
+  w.buf[maxAt] = maxElements;
+  w.buf[maxAt + 1] = maxElements >>> 8;
+  w.endChunk(at);
+}
+
+function writeElement(w: Writer, el: IspriteElement, f: number, e: number, ne: number, minor: number, doc: IspriteDocument): void {
+  const what = () => `frame ${f} element ${e}`;
+  const name = nameIndex(el.name, what);
+  switch (el.type) {
+    case 'graphic': {
+      const expanded = el.expanded;
+      check(isU16(el.slice), () => `${what()} slice`, el.slice, '16-bit slice ID');
+      const b = w.buf;
+      const p = w.pos;
+      b[p] = expanded ? 0x47 : 0x67;
+      b[p + 1] = name;
+      b[p + 2] = name >>> 8;
+      b[p + 3] = expanded ? 26 : 9;
+      b[p + 4] = el.slice;
+      b[p + 5] = el.slice >>> 8;
+      w.pos = p + 6;
+      w.fx(el.x, what);
+      w.fx(el.y, what);
+      w.u8((el.flipX ? 1 : 0) | (el.flipY ? 2 : 0));
+      if (expanded) {
+        let ox = el.originX;
+        let oy = el.originY;
+        if (ox === undefined || oy === undefined) {
+          const s = doc.slices[el.slice];
+          if (ox === undefined) ox = s ? s.width / 2 : 0;
+          if (oy === undefined) oy = s ? s.height / 2 : 0;
+        }
+        w.fx(ox, what);
+        w.fx(oy, what);
+        w.fx(el.rotation ?? 0, what);
+        w.fx(el.scaleX ?? 1, what);
+        w.fx(el.scaleY ?? 1, what);
+        const op = el.opacity ?? 0xffff;
+        check(isU16(op), () => `${what()} opacity`, op, '16-bit opacity');
+        w.u16(op);
+      }
+      return;
+    }
+    case 'attachment': {
+      check(isU16(el.id), () => `${what()} attachment ID`, el.id, '16-bit ID');
+      w.u8(0x41);
+      w.u16(name);
+      w.u8(21);
+      w.u16(el.id);
+      w.fx(el.x, what);
+      w.fx(el.y, what);
+      w.u16((el.flipX ? 1 : 0) | (el.flipY ? 2 : 0));
+      w.fx(el.rotation, what);
+      w.fx(el.scaleX, what);
+      w.fx(el.scaleY, what);
+      check(isU16(el.opacity), () => `${what()} opacity`, el.opacity, '16-bit opacity');
+      w.u16(el.opacity);
+      return;
+    }
+    case 'rect': {
+      check(isU16(el.id), () => `${what()} collision ID`, el.id, '16-bit ID');
+      w.u8(0x43);
+      w.u16(name);
+      w.u8(20);
+      w.u8(0);
+      w.u8(0x72);
+      w.u16(el.id);
+      w.fx(el.x, what);
+      w.fx(el.y, what);
+      w.fx(el.width, what);
+      w.fx(el.height, what);
+      w.u8(0);
+      w.fx(el.rotation, what);
+      return;
+    }
+    case 'circle': {
+      check(isU16(el.id), () => `${what()} collision ID`, el.id, '16-bit ID');
+      w.u8(0x43);
+      w.u16(name);
+      w.u8(13);
+      w.u8(0);
+      w.u8(0x63);
+      w.u16(el.id);
+      w.fx(el.x, what);
+      w.fx(el.y, what);
+      w.fx(el.radius, what);
+      return;
+    }
+    case 'unknown': {
+      const m = el.marker;
+      const data = el.data;
+      check(isU8(m), () => `${what()} marker`, m, 'byte');
+      if (m === 0x67 || m === 0x47 || m === 0x41) {
+        throw fail(`${what()}: an unknown element cannot use the marker ${String.fromCharCode(m)} (it would read back as a known element)`);
+      }
+      if (data.length > 0xff) throw fail(`${what()}: unknown element data is ${data.length} bytes; at most 255 fit`);
+      if (m === 0x43) {
+        if (minor === 0) throw fail(`${what()}: a collision object of unknown type cannot be written in version 1.0`);
+        if (data.length < 2 || data[1] === 0x72 || data[1] === 0x63) {
+          throw fail(`${what()}: an unknown collision object needs a type letter other than "r" and "c" at offset 5`);
+        }
+      }
+      // Keep the room the frame reserved for the elements after this one.
+      w.ensure(4 + data.length + 30 * (ne - e));
+      w.u8(m);
+      w.u16(name);
+      w.u8(data.length);
+      w.bytes(data);
+      return;
+    }
+    default:
+      throw fail(`${what()}: unknown element type "${String((el as { type: unknown }).type)}"`);
+  }
+}
+
+/** Writes a document in canonical form. Throws FormatError for values that do not fit. */
+export function writeIsprite(doc: IspriteDocument): Uint8Array {
+  const [major, minor] = doc.version ?? [1, 0];
+  if (major !== 1) throw fail(`cannot write major version ${major} (only 1.x)`);
+  check(isU8(minor), () => 'minor version', minor, 'byte');
+  check(isU8(doc.frameRate), () => 'frame rate', doc.frameRate, 'byte (frames per second)');
+  const id = doc.nonStandardId ?? '';
+  if (id.length > 3) throw fail(`non-standard identifier "${id}" is longer than 3 bytes`);
+  for (let i = 0; i < id.length; i++) {
+    if (id.charCodeAt(i) > 0xff) throw fail(`non-standard identifier "${id}" is not 3 single-byte characters`);
+  }
+  if (doc.textures.length > 255) throw fail(`${doc.textures.length} textures; at most 255 fit`);
+  if (doc.names.length > 0xffff) throw fail(`${doc.names.length} element names; at most 65535 fit`);
+
+  // A first guess at the size: frames dominate.
+  let guess = 256 + doc.slices.length * 10;
+  for (const fr of doc.frames) guess += 32 + fr.elements.length * 30;
+  const w = new Writer(Math.min(guess, 1 << 30));
+
+  w.ensure(24);
+  const magic = 'ISPRITE ';
+  for (let i = 0; i < 8; i++) w.u8(magic.charCodeAt(i));
+  w.u32(0); // file size, patched at the end
+  w.u8(major);
+  w.u8(minor);
+  w.u8((doc.nonStandard ? 1 : 0) | (doc.workFile ? 2 : 0));
+  for (let i = 0; i < 3; i++) w.u8(i < id.length ? id.charCodeAt(i) : 0);
+  w.u8(doc.frameRate);
+  for (let i = 0; i < 5; i++) w.u8(0);
+
+  if (doc.meta) writeMeta(w, doc.meta);
+
+  if (doc.extraMeta) {
+    const at = w.beginChunk('MET+');
+    doc.extraMeta.forEach(([k, v], i) => {
+      w.str(k, () => `MET+ field ${i} name`);
+      w.str(v, () => `MET+ field ${i} value`);
+    });
+    w.endChunk(at);
+  }
+
+  {
+    const at = w.beginChunk('TEX ');
+    w.ensure(2);
+    w.u8(doc.textures.length);
+    w.u8(1);
+    doc.textures.forEach((t, i) => {
+      w.ensure(1);
+      w.u8(t.nearest ? 1 : 0);
+      w.str(t.path, () => `texture ${i} path`);
+    });
+    w.endChunk(at);
+  }
+
+  {
+    const at = w.beginChunk('SLIC');
+    const slices = doc.slices;
+    w.ensure(5 + slices.length * 10);
+    w.u32(slices.length);
+    w.u8(10);
+    for (let i = 0; i < slices.length; i++) {
+      const s = slices[i]!;
+      const what = () => `slice ${i}`;
+      check(isU8(s.texture), () => `${what()} texture`, s.texture, 'byte texture ID');
+      check(isU16(s.x) && isU16(s.y), () => `${what()} position`, `${s.x},${s.y}`, 'pair of 16-bit texture coordinates');
+      check(isU16(s.width) && isU16(s.height), () => `${what()} size`, `${s.width}x${s.height}`, 'pair of 16-bit sizes');
+      w.u8(s.texture);
+      w.u8(s.rotated ? 1 : 0);
+      w.u16(s.x);
+      w.u16(s.y);
+      w.u16(s.width);
+      w.u16(s.height);
+    }
+    w.endChunk(at);
+  }
+
+  {
+    const at = w.beginChunk('NAME');
+    w.ensure(2);
+    w.u16(doc.names.length);
+    doc.names.forEach((n, i) => w.str(n, () => `name ${i}`));
+    w.endChunk(at);
+  }
+
+  writeTier(w, doc.tree);
+  writeFrames(w, doc);
+
+  for (const c of doc.unknownChunks) {
+    if (c.id.length !== 4 || /[^\x00-\xff]/.test(c.id)) throw fail(`unknown chunk ID "${c.id}" is not 4 single-byte characters`);
+    if ((KNOWN_CHUNKS as readonly string[]).includes(c.id)) throw fail(`an unknown chunk cannot have the known ID "${c.id}"`);
+    const at = w.beginChunk(c.id);
+    w.bytes(c.data);
+    w.endChunk(at);
+  }
+
+  const total = w.pos;
+  if (total - 12 > 0xffffffff) throw fail('the file would be larger than 4 GiB');
+  w.u32At(8, total - 12);
+  return w.buf.slice(0, total);
+}
