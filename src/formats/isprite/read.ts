@@ -66,6 +66,10 @@ function markerName(m: number): string {
   return m >= 0x20 && m < 0x7f ? `"${String.fromCharCode(m)}" (${hex(m)})` : hex(m);
 }
 
+function what(label: string, index: number): string {
+  return index >= 0 ? label.replace('#', String(index)) : label;
+}
+
 class Reader {
   readonly b: Uint8Array;
   pos = 0;
@@ -102,11 +106,14 @@ class Reader {
     return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
   }
 
-  /** A u16-length UTF-8 string that must end by `end` (the end of its chunk or frame). */
-  str(end: number, what: string): string {
+  /**
+   * A u16-length UTF-8 string that must end by `end` (the end of its chunk or
+   * frame). `what` names it in messages; a `#` in it is replaced by `index`.
+   */
+  str(end: number, label: string, index = -1): string {
     const b = this.b;
     const at = this.pos;
-    if (at + 2 > end) throw err(`unexpected end of data: ${what} needs a 2-byte length, ${end - at} left`, at);
+    if (at + 2 > end) throw err(`unexpected end of data: ${what(label, index)} needs a 2-byte length, ${end - at} left`, at);
     const n = b[at]! | (b[at + 1]! << 8);
     if (n === 0) {
       this.pos = at + 2;
@@ -114,7 +121,7 @@ class Reader {
     }
     const start = at + 2;
     const stop = start + n;
-    if (stop > end) throw err(`${what} of ${n} bytes is longer than the ${end - start} bytes left in its chunk`, at);
+    if (stop > end) throw err(`${what(label, index)} of ${n} bytes is longer than the ${end - start} bytes left in its chunk`, at);
     this.pos = stop;
     if (n <= 64) {
       let s = '';
@@ -130,7 +137,7 @@ class Reader {
     try {
       return strictUtf8.decode(view);
     } catch {
-      this.warn?.(diagnostic('warning', `${what} is not valid UTF-8 (invalid bytes read as U+FFFD)`, { offset: start }));
+      this.warn?.(diagnostic('warning', `${what(label, index)} is not valid UTF-8 (invalid bytes read as U+FFFD)`, { offset: start }));
       return lenientUtf8.decode(view);
     }
   }
@@ -372,7 +379,7 @@ function readTextures(r: Reader, end: number, offsets: number[] | null): Isprite
     offsets?.push(r.pos);
     const flags = r.b[r.pos]!;
     r.pos += stride;
-    out[i] = { path: r.str(end, `texture ${i} path`), nearest: (flags & 1) !== 0 };
+    out[i] = { path: r.str(end, 'texture # path', i), nearest: (flags & 1) !== 0 };
   }
   return out;
 }
@@ -418,7 +425,7 @@ function readNames(r: Reader, end: number): string[] {
     throw err(`name count ${count} needs at least ${count * 2} bytes but only ${end - r.pos} remain in the chunk`, countAt);
   }
   const out: string[] = new Array(count);
-  for (let i = 0; i < count; i++) out[i] = r.str(end, `name ${i}`);
+  for (let i = 0; i < count; i++) out[i] = r.str(end, 'name #', i);
   return out;
 }
 
@@ -500,9 +507,9 @@ function readFrames(
     const holdTime = b[p + 7]! | (b[p + 8]! << 8);
     const flags = b[p + 9]!;
     r.pos = p + 10;
-    const label = r.str(fend, `frame ${f} label`);
-    const triggers = r.str(fend, `frame ${f} triggers`);
-    const notes = r.str(fend, `frame ${f} notes`);
+    const label = r.str(fend, 'frame # label', f);
+    const triggers = r.str(fend, 'frame # triggers', f);
+    const notes = r.str(fend, 'frame # notes', f);
     let q = r.pos;
     if (elementCount * 4 > fend - q) {
       throw err(`frame ${f}: element count ${elementCount} needs at least ${elementCount * 4} bytes but only ${fend - q} remain in the frame`, p + 5);

@@ -64,22 +64,36 @@ class Writer {
     b[at + 3] = v >>> 24;
   }
 
-  /** 24-bit fixed point, rounded to the nearest 1/256. */
-  fx(v: number, what: () => string): void {
+  /** Set when fx() met a value it cannot hold; the caller throws with context. */
+  bad = false;
+  badValue = 0;
+
+  /** 24-bit fixed point, rounded to the nearest 1/256 (out of range: sets `bad`). */
+  fx(v: number): void {
     const n = Math.round(v * 256);
-    if (!(n >= -8388608 && n <= 8388607)) {
-      throw fail(`${what()}: ${v} is outside the fixed-point range [-32768, 32767.99609375]`);
-    }
     const b = this.buf;
     const p = this.pos;
+    this.pos = p + 3;
+    if (!(n >= -8388608 && n <= 8388607)) {
+      this.bad = true;
+      this.badValue = v;
+      return;
+    }
     b[p] = n >> 8;
     b[p + 1] = n >> 16;
     b[p + 2] = n;
-    this.pos = p + 3;
+  }
+
+  /** Throws if an fx() since the last call could not be written. */
+  checkFx(what: () => string): void {
+    if (this.bad) {
+      this.bad = false;
+      throw fail(`${what()}: ${this.badValue} is outside the fixed-point range [-32768, 32767.99609375]`);
+    }
   }
 
   /** A u16-length UTF-8 string; grows the buffer itself. */
-  str(s: string, what: () => string): void {
+  str(s: string, label: string, index = -1): void {
     const n = s.length;
     this.ensure(2 + n);
     const b = this.buf;
@@ -91,14 +105,14 @@ class Writer {
       b[p++] = c;
     }
     if (i === n) {
-      if (n > 0xffff) throw fail(`${what()} is ${n} bytes long; at most 65535 fit`);
+      if (n > 0xffff) throw fail(`${strWhat(label, index)} is ${n} bytes long; at most 65535 fit`);
       b[this.pos] = n;
       b[this.pos + 1] = n >>> 8;
       this.pos = p;
       return;
     }
     const bytes = encoder.encode(s);
-    if (bytes.length > 0xffff) throw fail(`${what()} is ${bytes.length} bytes long; at most 65535 fit`);
+    if (bytes.length > 0xffff) throw fail(`${strWhat(label, index)} is ${bytes.length} bytes long; at most 65535 fit`);
     this.ensure(2 + bytes.length);
     this.u16(bytes.length);
     this.buf.set(bytes, this.pos);
@@ -137,14 +151,12 @@ function isU32(v: number): boolean {
   return v === v >>> 0;
 }
 
-function check(ok: boolean, what: () => string, v: unknown, kind: string): void {
-  if (!ok) throw fail(`${what()}: ${String(v)} is not a ${kind}`);
+function strWhat(label: string, index: number): string {
+  return index >= 0 ? label.replace('#', String(index)) : label;
 }
 
-function nameIndex(n: number | null, what: () => string): number {
-  if (n === null || n === undefined) return 0xffff;
-  check(isU16(n), what, n, '16-bit element name index (or null)');
-  return n;
+function check(ok: boolean, what: () => string, v: unknown, kind: string): void {
+  if (!ok) throw fail(`${what()}: ${String(v)} is not a ${kind}`);
 }
 
 function writeDate(w: Writer, d: IspriteDate | null, what: string): void {
@@ -197,12 +209,13 @@ function writeMeta(w: Writer, m: IspriteMeta): void {
     ['originatingProgram', 'originating program name'],
     ['program', 'program name'],
   ];
-  for (const [k, label] of fields) w.str(String(m[k] ?? ''), () => `META ${label}`);
+  for (const [k, label] of fields) w.str(String(m[k] ?? ''), `META ${label}`);
   w.endChunk(at);
 }
 
 function writeTier(w: Writer, tree: IspriteNode[]): void {
   const at = w.beginChunk('TIER');
+  let seqCount = 0;
   // Iterative, so that deeply nested groups cannot overflow the stack.
   const stack: { nodes: IspriteNode[]; i: number }[] = [{ nodes: tree, i: 0 }];
   while (stack.length) {
@@ -219,10 +232,11 @@ function writeTier(w: Writer, tree: IspriteNode[]): void {
     if (node.kind === 'group') {
       w.ensure(1);
       w.u8(0x47);
-      w.str(node.name, () => `group "${node.name}" name`);
+      w.str(node.name, `group "${node.name}" name`);
       stack.push({ nodes: node.children, i: 0 });
     } else if (node.kind === 'sequence') {
-      const what = () => `sequence "${node.name}"`;
+      const seqIndex = seqCount++;
+      const what = () => `sequence ${seqIndex} ("${node.name}")`;
       const frames = node.frames;
       const n = frames.length;
       const loop = node.loopPoint === null || node.loopPoint === undefined ? 0xffffffff : node.loopPoint;
@@ -231,8 +245,8 @@ function writeTier(w: Writer, tree: IspriteNode[]): void {
       w.u8(0x53);
       w.u32(n);
       w.u32(loop);
-      w.str(node.name, () => `${what()} name`);
-      w.str(node.followUp ?? '', () => `${what()} follow-up`);
+      w.str(node.name, 'sequence # name', seqIndex);
+      w.str(node.followUp ?? '', 'sequence # follow-up', seqIndex);
       w.ensure(4 * n);
       for (let i = 0; i < n; i++) {
         const id = frames[i]!;
@@ -262,7 +276,7 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
     if (ne > 0xffff) throw fail(`frame ${f} has ${ne} elements; at most 65535 fit`);
     if (ne > maxElements) maxElements = ne;
     const hold = fr.holdTime;
-    check(isU16(hold), () => `frame ${f} hold time`, hold, '16-bit hold time');
+    if (!isU16(hold)) check(false, () => `frame ${f} hold time`, hold, '16-bit hold time');
     const start = w.pos;
     w.ensure(10);
     w.u8(0x46);
@@ -270,11 +284,14 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
     w.u16(ne);
     w.u16(hold);
     w.u8(fr.loopPoint ? 1 : 0);
-    w.str(fr.label, () => `frame ${f} label`);
-    w.str(fr.triggers, () => `frame ${f} triggers`);
-    w.str(fr.notes, () => `frame ${f} notes`);
+    w.str(fr.label, 'frame # label', f);
+    w.str(fr.triggers, 'frame # triggers', f);
+    w.str(fr.notes, 'frame # notes', f);
     w.ensure(ne * 30);
-    for (let e = 0; e < ne; e++) writeElement(w, els[e]!, f, e, ne, minor, doc);
+    for (let e = 0; e < ne; e++) {
+      writeElement(w, els[e]!, f, e, ne, minor, doc);
+      if (w.bad) w.checkFx(() => `frame ${f} element ${e}`);
+    }
     w.u32At(start + 1, w.pos - start - 4);
   }
   w.buf[maxAt] = maxElements;
@@ -283,12 +300,12 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
 }
 
 function writeElement(w: Writer, el: IspriteElement, f: number, e: number, ne: number, minor: number, doc: IspriteDocument): void {
-  const what = () => `frame ${f} element ${e}`;
-  const name = nameIndex(el.name, what);
+  const name = el.name === null || el.name === undefined ? 0xffff : el.name;
+  if (!isU16(name)) throw elError(f, e, 'name index', el.name, '16-bit element name index (or null)');
   switch (el.type) {
     case 'graphic': {
       const expanded = el.expanded;
-      check(isU16(el.slice), () => `${what()} slice`, el.slice, '16-bit slice ID');
+      if (!isU16(el.slice)) throw elError(f, e, 'slice', el.slice, '16-bit slice ID');
       const b = w.buf;
       const p = w.pos;
       b[p] = expanded ? 0x47 : 0x67;
@@ -298,8 +315,8 @@ function writeElement(w: Writer, el: IspriteElement, f: number, e: number, ne: n
       b[p + 4] = el.slice;
       b[p + 5] = el.slice >>> 8;
       w.pos = p + 6;
-      w.fx(el.x, what);
-      w.fx(el.y, what);
+      w.fx(el.x);
+      w.fx(el.y);
       w.u8((el.flipX ? 1 : 0) | (el.flipY ? 2 : 0));
       if (expanded) {
         let ox = el.originX;
@@ -309,74 +326,74 @@ function writeElement(w: Writer, el: IspriteElement, f: number, e: number, ne: n
           if (ox === undefined) ox = s ? s.width / 2 : 0;
           if (oy === undefined) oy = s ? s.height / 2 : 0;
         }
-        w.fx(ox, what);
-        w.fx(oy, what);
-        w.fx(el.rotation ?? 0, what);
-        w.fx(el.scaleX ?? 1, what);
-        w.fx(el.scaleY ?? 1, what);
+        w.fx(ox);
+        w.fx(oy);
+        w.fx(el.rotation ?? 0);
+        w.fx(el.scaleX ?? 1);
+        w.fx(el.scaleY ?? 1);
         const op = el.opacity ?? 0xffff;
-        check(isU16(op), () => `${what()} opacity`, op, '16-bit opacity');
+        if (!isU16(op)) throw elError(f, e, 'opacity', op, '16-bit opacity');
         w.u16(op);
       }
       return;
     }
     case 'attachment': {
-      check(isU16(el.id), () => `${what()} attachment ID`, el.id, '16-bit ID');
+      if (!isU16(el.id)) throw elError(f, e, 'attachment ID', el.id, '16-bit ID');
       w.u8(0x41);
       w.u16(name);
       w.u8(21);
       w.u16(el.id);
-      w.fx(el.x, what);
-      w.fx(el.y, what);
+      w.fx(el.x);
+      w.fx(el.y);
       w.u16((el.flipX ? 1 : 0) | (el.flipY ? 2 : 0));
-      w.fx(el.rotation, what);
-      w.fx(el.scaleX, what);
-      w.fx(el.scaleY, what);
-      check(isU16(el.opacity), () => `${what()} opacity`, el.opacity, '16-bit opacity');
+      w.fx(el.rotation);
+      w.fx(el.scaleX);
+      w.fx(el.scaleY);
+      if (!isU16(el.opacity)) throw elError(f, e, 'opacity', el.opacity, '16-bit opacity');
       w.u16(el.opacity);
       return;
     }
     case 'rect': {
-      check(isU16(el.id), () => `${what()} collision ID`, el.id, '16-bit ID');
+      if (!isU16(el.id)) throw elError(f, e, 'collision ID', el.id, '16-bit ID');
       w.u8(0x43);
       w.u16(name);
       w.u8(20);
       w.u8(0);
       w.u8(0x72);
       w.u16(el.id);
-      w.fx(el.x, what);
-      w.fx(el.y, what);
-      w.fx(el.width, what);
-      w.fx(el.height, what);
+      w.fx(el.x);
+      w.fx(el.y);
+      w.fx(el.width);
+      w.fx(el.height);
       w.u8(0);
-      w.fx(el.rotation, what);
+      w.fx(el.rotation);
       return;
     }
     case 'circle': {
-      check(isU16(el.id), () => `${what()} collision ID`, el.id, '16-bit ID');
+      if (!isU16(el.id)) throw elError(f, e, 'collision ID', el.id, '16-bit ID');
       w.u8(0x43);
       w.u16(name);
       w.u8(13);
       w.u8(0);
       w.u8(0x63);
       w.u16(el.id);
-      w.fx(el.x, what);
-      w.fx(el.y, what);
-      w.fx(el.radius, what);
+      w.fx(el.x);
+      w.fx(el.y);
+      w.fx(el.radius);
       return;
     }
     case 'unknown': {
       const m = el.marker;
       const data = el.data;
-      check(isU8(m), () => `${what()} marker`, m, 'byte');
+      if (!isU8(m)) throw elError(f, e, 'marker', m, 'byte');
       if (m === 0x67 || m === 0x47 || m === 0x41) {
-        throw fail(`${what()}: an unknown element cannot use the marker ${String.fromCharCode(m)} (it would read back as a known element)`);
+        throw fail(`frame ${f} element ${e}: an unknown element cannot use the marker ${String.fromCharCode(m)} (it would read back as a known element)`);
       }
-      if (data.length > 0xff) throw fail(`${what()}: unknown element data is ${data.length} bytes; at most 255 fit`);
+      if (data.length > 0xff) throw fail(`frame ${f} element ${e}: unknown element data is ${data.length} bytes; at most 255 fit`);
       if (m === 0x43) {
-        if (minor === 0) throw fail(`${what()}: a collision object of unknown type cannot be written in version 1.0`);
+        if (minor === 0) throw fail(`frame ${f} element ${e}: a collision object of unknown type cannot be written in version 1.0`);
         if (data.length < 2 || data[1] === 0x72 || data[1] === 0x63) {
-          throw fail(`${what()}: an unknown collision object needs a type letter other than "r" and "c" at offset 5`);
+          throw fail(`frame ${f} element ${e}: an unknown collision object needs a type letter other than "r" and "c" at offset 5`);
         }
       }
       // Keep the room the frame reserved for the elements after this one.
@@ -388,8 +405,12 @@ function writeElement(w: Writer, el: IspriteElement, f: number, e: number, ne: n
       return;
     }
     default:
-      throw fail(`${what()}: unknown element type "${String((el as { type: unknown }).type)}"`);
+      throw fail(`frame ${f} element ${e}: unknown element type "${String((el as { type: unknown }).type)}"`);
   }
+}
+
+function elError(f: number, e: number, field: string, v: unknown, kind: string): FormatError {
+  return fail(`frame ${f} element ${e} ${field}: ${String(v)} is not a ${kind}`);
 }
 
 /** Writes a document in canonical form. Throws FormatError for values that do not fit. */
@@ -427,8 +448,8 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
   if (doc.extraMeta) {
     const at = w.beginChunk('MET+');
     doc.extraMeta.forEach(([k, v], i) => {
-      w.str(k, () => `MET+ field ${i} name`);
-      w.str(v, () => `MET+ field ${i} value`);
+      w.str(k, 'MET+ field # name', i);
+      w.str(v, 'MET+ field # value', i);
     });
     w.endChunk(at);
   }
@@ -441,7 +462,7 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
     doc.textures.forEach((t, i) => {
       w.ensure(1);
       w.u8(t.nearest ? 1 : 0);
-      w.str(t.path, () => `texture ${i} path`);
+      w.str(t.path, 'texture # path', i);
     });
     w.endChunk(at);
   }
@@ -454,10 +475,11 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
     w.u8(10);
     for (let i = 0; i < slices.length; i++) {
       const s = slices[i]!;
-      const what = () => `slice ${i}`;
-      check(isU8(s.texture), () => `${what()} texture`, s.texture, 'byte texture ID');
-      check(isU16(s.x) && isU16(s.y), () => `${what()} position`, `${s.x},${s.y}`, 'pair of 16-bit texture coordinates');
-      check(isU16(s.width) && isU16(s.height), () => `${what()} size`, `${s.width}x${s.height}`, 'pair of 16-bit sizes');
+      if (!(isU8(s.texture) && isU16(s.x) && isU16(s.y) && isU16(s.width) && isU16(s.height))) {
+        check(isU8(s.texture), () => `slice ${i} texture`, s.texture, 'byte texture ID');
+        check(isU16(s.x) && isU16(s.y), () => `slice ${i} position`, `${s.x},${s.y}`, 'pair of 16-bit texture coordinates');
+        check(false, () => `slice ${i} size`, `${s.width}x${s.height}`, 'pair of 16-bit sizes');
+      }
       w.u8(s.texture);
       w.u8(s.rotated ? 1 : 0);
       w.u16(s.x);
@@ -472,7 +494,7 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
     const at = w.beginChunk('NAME');
     w.ensure(2);
     w.u16(doc.names.length);
-    doc.names.forEach((n, i) => w.str(n, () => `name ${i}`));
+    doc.names.forEach((n, i) => w.str(n, 'name #', i));
     w.endChunk(at);
   }
 
