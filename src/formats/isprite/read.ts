@@ -121,7 +121,7 @@ class Reader {
     }
     const start = at + 2;
     const stop = start + n;
-    if (stop > end) throw err(`${what(label, index)} of ${n} bytes is longer than the ${end - start} bytes left in its chunk`, at);
+    if (stop > end) throw err(`${what(label, index)} of ${n} bytes is longer than the ${end - start} bytes left`, at);
     this.pos = stop;
     if (n <= 64) {
       let s = '';
