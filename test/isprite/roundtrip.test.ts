@@ -39,6 +39,8 @@ describe('ISPRITE round trips', () => {
     fc.assert(
       fc.property(ispriteDocument, (doc: IspriteDocument) => {
         const bytes = writeIsprite(doc);
+        // The writer's size estimate leaves no hidden slack behind the result.
+        expect(bytes.buffer.byteLength).toBe(bytes.length);
         const back = readIsprite(bytes);
         expect(back).toEqual(doc);
         expect(writeIsprite(back)).toEqual(bytes);

@@ -413,6 +413,55 @@ function elError(f: number, e: number, field: string, v: unknown, kind: string):
   return fail(`frame ${f} element ${e} ${field}: ${String(v)} is not a ${kind}`);
 }
 
+const ELEMENT_SIZE: Record<string, number> = { attachment: 25, rect: 24, circle: 17 };
+
+/** The file size when every string is ASCII (a lower bound otherwise). */
+function estimateSize(doc: IspriteDocument): number {
+  let n = 24;
+  const m = doc.meta;
+  if (m) {
+    n += 8 + 24 + 22;
+    for (const k of ['tags', 'title', 'project', 'author', 'company', 'contact', 'url', 'copyright', 'comments', 'originatingProgram', 'program'] as const) {
+      n += String(m[k] ?? '').length;
+    }
+  }
+  if (doc.extraMeta) {
+    n += 8;
+    for (const [k, v] of doc.extraMeta) n += 4 + k.length + v.length;
+  }
+  n += 10;
+  for (const t of doc.textures) n += 3 + t.path.length;
+  n += 13 + doc.slices.length * 10;
+  n += 10;
+  for (const name of doc.names) n += 2 + name.length;
+  n += 8;
+  const stack: IspriteNode[][] = [doc.tree];
+  while (stack.length) {
+    for (const node of stack.pop()!) {
+      if (node.kind === 'group') {
+        n += 4 + node.name.length;
+        stack.push(node.children);
+      } else {
+        n += 13 + node.name.length + (node.followUp ?? '').length + 4 * node.frames.length;
+      }
+    }
+  }
+  n += 14;
+  const frames = doc.frames;
+  for (let f = 0; f < frames.length; f++) {
+    const fr = frames[f]!;
+    n += 16 + fr.label.length + fr.triggers.length + fr.notes.length;
+    const els = fr.elements;
+    for (let e = 0; e < els.length; e++) {
+      const el = els[e]!;
+      const t = el.type;
+      n += t === 'graphic' ? (el.expanded ? 30 : 13) : t === 'unknown' ? 4 + el.data.length : (ELEMENT_SIZE[t] ?? 0);
+    }
+  }
+  for (const c of doc.unknownChunks) n += 8 + c.data.length;
+  return n;
+}
+
 /** Writes a document in canonical form. Throws FormatError for values that do not fit. */
 export function writeIsprite(doc: IspriteDocument): Uint8Array {
   const [major, minor] = doc.version ?? [1, 0];
@@ -427,10 +476,7 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
   if (doc.textures.length > 255) throw fail(`${doc.textures.length} textures; at most 255 fit`);
   if (doc.names.length > 0xffff) throw fail(`${doc.names.length} element names; at most 65535 fit`);
 
-  // A first guess at the size: frames dominate.
-  let guess = 256 + doc.slices.length * 10;
-  for (const fr of doc.frames) guess += 32 + fr.elements.length * 30;
-  const w = new Writer(Math.min(guess, 1 << 30));
+  const w = new Writer(estimateSize(doc));
 
   w.ensure(24);
   const magic = 'ISPRITE ';
@@ -512,5 +558,6 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
   const total = w.pos;
   if (total - 12 > 0xffffffff) throw fail('the file would be larger than 4 GiB');
   w.u32At(8, total - 12);
-  return w.buf.slice(0, total);
+  // The estimate is exact when every string is ASCII: no copy then.
+  return total === w.buf.length ? w.buf : w.buf.slice(0, total);
 }
