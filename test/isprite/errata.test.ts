@@ -276,7 +276,7 @@ describe('ISPRITE errata, byte by byte', () => {
       expect(() => writeIsprite(d)).toThrow(FormatError);
       expect(() => writeIsprite(d)).toThrow(re);
     };
-    bad((d) => ((d.frames[0]!.elements[0] as { x: number }).x = 32768), /frame 0 element 0: 32768 is outside the fixed-point range/);
+    bad((d) => ((d.frames[0]!.elements[0] as { x: number }).x = 32768), /frame 0 element 0 x: 32768 is outside the fixed-point range/);
     bad((d) => ((d.frames[0]!.elements[0] as { y: number }).y = -32768.01), /outside the fixed-point range/);
     bad((d) => ((d.frames[0]!.elements[0] as { x: number }).x = NaN), /outside/);
     bad((d) => ((d.frames[0]!.elements[0] as { slice: number }).slice = 65536), /slice/);

@@ -6,7 +6,7 @@
  */
 import { FormatError } from '../../binary/errors.js';
 import { KNOWN_CHUNKS } from './read.js';
-import type { IspriteDate, IspriteDocument, IspriteElement, IspriteMeta, IspriteNode } from './model.js';
+import type { IspriteDate, IspriteDocument, IspriteElement, IspriteGraphic, IspriteMeta, IspriteNode } from './model.js';
 
 const FORMAT = 'isprite';
 const encoder = new TextEncoder();
@@ -287,10 +287,12 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
     w.str(fr.label, 'frame # label', f);
     w.str(fr.triggers, 'frame # triggers', f);
     w.str(fr.notes, 'frame # notes', f);
-    w.ensure(ne * 30);
+    if (w.pos + ne * 30 > w.buf.length) w.ensure(elementsSize(els, 0));
     for (let e = 0; e < ne; e++) {
-      writeElement(w, els[e]!, f, e, ne, minor, doc);
-      if (w.bad) w.checkFx(() => `frame ${f} element ${e}`);
+      const el = els[e]!;
+      const t = el.type;
+      if (t === 'graphic') writeGraphic(w, el, f, e, doc);
+      else writeElement(w, el, f, e, minor, els);
     }
     w.u32At(start + 1, w.pos - start - 4);
   }
@@ -299,90 +301,138 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
   w.endChunk(at);
 }
 
-function writeElement(w: Writer, el: IspriteElement, f: number, e: number, ne: number, minor: number, doc: IspriteDocument): void {
-  const name = el.name === null || el.name === undefined ? 0xffff : el.name;
-  if (!isU16(name)) throw elError(f, e, 'name index', el.name, '16-bit element name index (or null)');
+/**
+ * Writes a 24-bit fixed-point value at `p` (rounded to the nearest 1/256).
+ * Returns 0, or 1 when the value does not fit (nothing written then).
+ */
+function putFx(b: Uint8Array, p: number, v: number): number {
+  const n = Math.round(v * 256);
+  if (!(n >= -8388608 && n <= 8388607)) return 1;
+  b[p] = n >> 8;
+  b[p + 1] = n >> 16;
+  b[p + 2] = n;
+  return 0;
+}
+
+function nameField(el: { name: number | null }, f: number, e: number): number {
+  const n = el.name;
+  if (n === null || n === undefined) return 0xffff;
+  if (!isU16(n)) throw elError(f, e, 'name index', n, '16-bit element name index (or null)');
+  return n;
+}
+
+function badFx(f: number, e: number, el: IspriteElement): FormatError {
+  const values = Object.entries(el).filter(([, v]) => typeof v === 'number' && !(Math.round(v * 256) >= -8388608 && Math.round(v * 256) <= 8388607));
+  const [k, v] = values[0] ?? ['value', NaN];
+  return fail(`frame ${f} element ${e} ${k}: ${v} is outside the fixed-point range [-32768, 32767.99609375]`);
+}
+
+/** Writes a graphic element (13 or 30 bytes); the caller has ensured the room. */
+function writeGraphic(w: Writer, el: IspriteGraphic, f: number, e: number, doc: IspriteDocument): void {
+  const b = w.buf;
+  const p = w.pos;
+  const name = nameField(el, f, e);
+  const slice = el.slice;
+  if (!isU16(slice)) throw elError(f, e, 'slice', slice, '16-bit slice ID');
+  const expanded = el.expanded;
+  b[p] = expanded ? 0x47 : 0x67;
+  b[p + 1] = name;
+  b[p + 2] = name >>> 8;
+  b[p + 3] = expanded ? 26 : 9;
+  b[p + 4] = slice;
+  b[p + 5] = slice >>> 8;
+  let bad = putFx(b, p + 6, el.x) | putFx(b, p + 9, el.y);
+  b[p + 12] = (el.flipX ? 1 : 0) | (el.flipY ? 2 : 0);
+  if (!expanded) {
+    if (bad) throw badFx(f, e, el);
+    w.pos = p + 13;
+    return;
+  }
+  let ox = el.originX;
+  let oy = el.originY;
+  if (ox === undefined || oy === undefined) {
+    const s = doc.slices[slice];
+    if (ox === undefined) ox = s ? s.width / 2 : 0;
+    if (oy === undefined) oy = s ? s.height / 2 : 0;
+  }
+  bad |= putFx(b, p + 13, ox) | putFx(b, p + 16, oy) | putFx(b, p + 19, el.rotation ?? 0);
+  bad |= putFx(b, p + 22, el.scaleX ?? 1) | putFx(b, p + 25, el.scaleY ?? 1);
+  if (bad) throw badFx(f, e, el);
+  const op = el.opacity ?? 0xffff;
+  if (!isU16(op)) throw elError(f, e, 'opacity', op, '16-bit opacity');
+  b[p + 28] = op;
+  b[p + 29] = op >>> 8;
+  w.pos = p + 30;
+  return;
+}
+
+/** Writes a non-graphic element; the caller has ensured 30 bytes of room (unknown elements ensure their own). */
+function writeElement(w: Writer, el: IspriteElement, f: number, e: number, minor: number, els: IspriteElement[]): void {
+  const b = w.buf;
+  const p = w.pos;
   switch (el.type) {
-    case 'graphic': {
-      const expanded = el.expanded;
-      if (!isU16(el.slice)) throw elError(f, e, 'slice', el.slice, '16-bit slice ID');
-      const b = w.buf;
-      const p = w.pos;
-      b[p] = expanded ? 0x47 : 0x67;
+    case 'attachment': {
+      const name = nameField(el, f, e);
+      const id = el.id;
+      const op = el.opacity;
+      if (!isU16(id)) throw elError(f, e, 'attachment ID', id, '16-bit ID');
+      if (!isU16(op)) throw elError(f, e, 'opacity', op, '16-bit opacity');
+      b[p] = 0x41;
       b[p + 1] = name;
       b[p + 2] = name >>> 8;
-      b[p + 3] = expanded ? 26 : 9;
-      b[p + 4] = el.slice;
-      b[p + 5] = el.slice >>> 8;
-      w.pos = p + 6;
-      w.fx(el.x);
-      w.fx(el.y);
-      w.u8((el.flipX ? 1 : 0) | (el.flipY ? 2 : 0));
-      if (expanded) {
-        let ox = el.originX;
-        let oy = el.originY;
-        if (ox === undefined || oy === undefined) {
-          const s = doc.slices[el.slice];
-          if (ox === undefined) ox = s ? s.width / 2 : 0;
-          if (oy === undefined) oy = s ? s.height / 2 : 0;
-        }
-        w.fx(ox);
-        w.fx(oy);
-        w.fx(el.rotation ?? 0);
-        w.fx(el.scaleX ?? 1);
-        w.fx(el.scaleY ?? 1);
-        const op = el.opacity ?? 0xffff;
-        if (!isU16(op)) throw elError(f, e, 'opacity', op, '16-bit opacity');
-        w.u16(op);
-      }
-      return;
-    }
-    case 'attachment': {
-      if (!isU16(el.id)) throw elError(f, e, 'attachment ID', el.id, '16-bit ID');
-      w.u8(0x41);
-      w.u16(name);
-      w.u8(21);
-      w.u16(el.id);
-      w.fx(el.x);
-      w.fx(el.y);
-      w.u16((el.flipX ? 1 : 0) | (el.flipY ? 2 : 0));
-      w.fx(el.rotation);
-      w.fx(el.scaleX);
-      w.fx(el.scaleY);
-      if (!isU16(el.opacity)) throw elError(f, e, 'opacity', el.opacity, '16-bit opacity');
-      w.u16(el.opacity);
+      b[p + 3] = 21;
+      b[p + 4] = id;
+      b[p + 5] = id >>> 8;
+      const bad =
+        putFx(b, p + 6, el.x) | putFx(b, p + 9, el.y) | putFx(b, p + 14, el.rotation) | putFx(b, p + 17, el.scaleX) | putFx(b, p + 20, el.scaleY);
+      if (bad) throw badFx(f, e, el);
+      b[p + 12] = (el.flipX ? 1 : 0) | (el.flipY ? 2 : 0);
+      b[p + 13] = 0;
+      b[p + 23] = op;
+      b[p + 24] = op >>> 8;
+      w.pos = p + 25;
       return;
     }
     case 'rect': {
-      if (!isU16(el.id)) throw elError(f, e, 'collision ID', el.id, '16-bit ID');
-      w.u8(0x43);
-      w.u16(name);
-      w.u8(20);
-      w.u8(0);
-      w.u8(0x72);
-      w.u16(el.id);
-      w.fx(el.x);
-      w.fx(el.y);
-      w.fx(el.width);
-      w.fx(el.height);
-      w.u8(0);
-      w.fx(el.rotation);
+      const name = nameField(el, f, e);
+      const id = el.id;
+      if (!isU16(id)) throw elError(f, e, 'collision ID', id, '16-bit ID');
+      b[p] = 0x43;
+      b[p + 1] = name;
+      b[p + 2] = name >>> 8;
+      b[p + 3] = 20;
+      b[p + 4] = 0;
+      b[p + 5] = 0x72;
+      b[p + 6] = id;
+      b[p + 7] = id >>> 8;
+      const bad =
+        putFx(b, p + 8, el.x) | putFx(b, p + 11, el.y) | putFx(b, p + 14, el.width) | putFx(b, p + 17, el.height) | putFx(b, p + 21, el.rotation);
+      if (bad) throw badFx(f, e, el);
+      b[p + 20] = 0;
+      w.pos = p + 24;
       return;
     }
     case 'circle': {
-      if (!isU16(el.id)) throw elError(f, e, 'collision ID', el.id, '16-bit ID');
-      w.u8(0x43);
-      w.u16(name);
-      w.u8(13);
-      w.u8(0);
-      w.u8(0x63);
-      w.u16(el.id);
-      w.fx(el.x);
-      w.fx(el.y);
-      w.fx(el.radius);
+      const name = nameField(el, f, e);
+      const id = el.id;
+      if (!isU16(id)) throw elError(f, e, 'collision ID', id, '16-bit ID');
+      b[p] = 0x43;
+      b[p + 1] = name;
+      b[p + 2] = name >>> 8;
+      b[p + 3] = 13;
+      b[p + 4] = 0;
+      b[p + 5] = 0x63;
+      b[p + 6] = id;
+      b[p + 7] = id >>> 8;
+      const bad = putFx(b, p + 8, el.x) | putFx(b, p + 11, el.y) | putFx(b, p + 14, el.radius);
+      if (bad) throw badFx(f, e, el);
+      w.pos = p + 17;
       return;
     }
+    case 'graphic':
+      throw fail(`frame ${f} element ${e}: internal: graphic elements are written by writeGraphic`);
     case 'unknown': {
+      const name = nameField(el, f, e);
       const m = el.marker;
       const data = el.data;
       if (!isU8(m)) throw elError(f, e, 'marker', m, 'byte');
@@ -397,7 +447,7 @@ function writeElement(w: Writer, el: IspriteElement, f: number, e: number, ne: n
         }
       }
       // Keep the room the frame reserved for the elements after this one.
-      w.ensure(4 + data.length + 30 * (ne - e));
+      if (w.pos + 4 + data.length + 30 * (els.length - e - 1) > w.buf.length) w.ensure(elementsSize(els, e));
       w.u8(m);
       w.u16(name);
       w.u8(data.length);
@@ -414,6 +464,17 @@ function elError(f: number, e: number, field: string, v: unknown, kind: string):
 }
 
 const ELEMENT_SIZE: Record<string, number> = { attachment: 25, rect: 24, circle: 17 };
+
+/** The exact size of elements `from`.. of a frame. */
+function elementsSize(els: IspriteElement[], from: number): number {
+  let n = 0;
+  for (let e = from; e < els.length; e++) {
+    const el = els[e]!;
+    const t = el.type;
+    n += t === 'graphic' ? (el.expanded ? 30 : 13) : t === 'unknown' ? 4 + el.data.length : (ELEMENT_SIZE[t] ?? 30);
+  }
+  return n;
+}
 
 /** The file size when every string is ASCII (a lower bound otherwise). */
 function estimateSize(doc: IspriteDocument): number {
