@@ -303,3 +303,13 @@ function indexOf(hay: Uint8Array, needle: number[]): number {
   return -1;
 }
 
+
+describe('ISPRITE reader warnings', () => {
+  it('reserved header bits, and many invalid strings summarised', () => {
+    const names = Array.from({ length: 25 }, () => [...u16(1), 0xff]);
+    const { warnings } = read(file({ flags: 0x84 }, chunk('NAME', u16(25), ...names)));
+    expect(warnings[0]!.message).toBe('header flags 0x84 set bits other than 0 and 1 (they must be zero) (at byte 14)');
+    expect(warnings.filter((w) => /is not valid UTF-8/.test(w.message))).toHaveLength(20);
+    expect(warnings[warnings.length - 1]!.message).toBe('5 more strings are not valid UTF-8 (not listed)');
+  });
+});

@@ -70,11 +70,15 @@ function what(label: string, index: number): string {
   return index >= 0 ? label.replace('#', String(index)) : label;
 }
 
+/** At most this many invalid-UTF-8 warnings are given one by one; the rest are counted. */
+const UTF8_WARNINGS = 20;
+
 class Reader {
   readonly b: Uint8Array;
   pos = 0;
   minor = 0;
   readonly warn?: (d: Diagnostic) => void;
+  badUtf8 = 0;
 
   constructor(b: Uint8Array, warn?: (d: Diagnostic) => void) {
     this.b = b;
@@ -137,7 +141,9 @@ class Reader {
     try {
       return strictUtf8.decode(view);
     } catch {
-      this.warn?.(diagnostic('warning', `${what(label, index)} is not valid UTF-8 (invalid bytes read as U+FFFD)`, { offset: start }));
+      if (++this.badUtf8 <= UTF8_WARNINGS) {
+        this.warn?.(diagnostic('warning', `${what(label, index)} is not valid UTF-8 (invalid bytes read as U+FFFD)`, { offset: start }));
+      }
       return lenientUtf8.decode(view);
     }
   }
@@ -234,6 +240,8 @@ export function readIspriteDetailed(
   let nonStandardId = '';
   for (let i = 15; i < idEnd; i++) nonStandardId += String.fromCharCode(b[i]!);
   for (let i = 19; i < 24; i++) if (b[i] !== 0) info.reservedNonZero = true;
+  if (flags & ~3) warn?.(diagnostic('warning', `header flags ${hex(flags)} set bits other than 0 and 1 (they must be zero)`, { offset: 14 }));
+  if (info.reservedNonZero) warn?.(diagnostic('warning', 'the reserved header bytes 19-23 are not zero (ignored)', { offset: 19 }));
 
   const doc: IspriteDocument = {
     version: [major, minor],
@@ -309,6 +317,10 @@ export function readIspriteDetailed(
     }
     first = false;
     pos = end;
+  }
+  if (r.badUtf8 > UTF8_WARNINGS) {
+    const n = r.badUtf8 - UTF8_WARNINGS;
+    warn?.(diagnostic('warning', `${n} more string${n === 1 ? ' is' : 's are'} not valid UTF-8 (not listed)`));
   }
   return { doc, info };
 }

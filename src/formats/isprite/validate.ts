@@ -47,8 +47,6 @@ export function checkIsprite(doc: IspriteDocument, info?: IspriteReadInfo): Diag
   const frameAt = (f: number) => info?.frameOffsets[f];
 
   if (info) {
-    if (info.flags & ~3) add('flags', 'warning', `header flags ${info.flags} set bits other than 0 and 1 (they must be zero)`, 14);
-    if (info.reservedNonZero) add('reserved', 'warning', 'the reserved header bytes 19-23 are not zero', 19);
     const ids = new Set(info.chunks.map((c) => c.id));
     for (const id of ['TEX ', 'SLIC', 'NAME', 'TIER', 'FRAM']) {
       if (!ids.has(id)) add('missing', 'warning', `no ${id.trim()} chunk (read as empty)`);
