@@ -17,7 +17,9 @@ export { writeIsprite } from './write.js';
 export { validateIsprite, checkIsprite } from './validate.js';
 export { inspectIspriteJson, inspectIspriteText } from './inspect.js';
 export { ispriteToModel, ispriteFromModel } from './convert.js';
-export * from './tree.js';
+/** Group-tree helpers (paths, the case-insensitive lookup, the MET+ keys of erratum 6). */
+export * as ispriteTree from './tree.js';
+export type { GroupRef as IspriteGroupRef, SequenceRef as IspriteSequenceRef } from './tree.js';
 
 export const isprite: FormatHandler<IspriteDocument> = {
   name: 'isprite',
