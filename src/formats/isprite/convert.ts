@@ -12,7 +12,7 @@ import { decodePng } from '../../render/png.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
 import type { ResourceLoader } from '../types.js';
 import { createIsprite, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
-import { allSequences, effectiveFrameRate, namesEqual, resolveSequence, sequenceFrameRates } from './tree.js';
+import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates } from './tree.js';
 
 export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader): Promise<SpriteModel> {
   const notes: string[] = [];
@@ -31,6 +31,7 @@ export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceL
     sheets.push(sheet);
   }
   const rates = sequenceFrameRates(doc);
+  const followUps = resolveFollowUps(doc);
   const animations: ModelAnimation[] = [];
   let zeroRate = false;
   for (const ref of allSequences(doc)) {
@@ -52,7 +53,7 @@ export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceL
       loopTo: s.loopPoint !== null && s.loopPoint < frames.length ? s.loopPoint : null,
     };
     if (s.followUp) {
-      const next = resolveSequence(ref.group, s.followUp);
+      const next = followUps.get(s);
       if (next) anim.next = next.path;
       else notes.push(`sequence ${ref.path}: follow-up "${s.followUp}" names no sequence`);
     }

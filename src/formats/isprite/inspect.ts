@@ -181,7 +181,8 @@ export function inspectIspriteText(doc: IspriteDocument): string {
       continue;
     }
     const n = top.nodes[top.i++]!;
-    const ind = '  '.repeat(top.depth);
+    // Deep trees are indented at most 32 levels (a hostile file could nest thousands).
+    const ind = top.depth <= 32 ? '  '.repeat(top.depth) : `${'  '.repeat(32)}[depth ${top.depth}] `;
     if (n.kind === 'group') {
       L.push(`${ind}${n.name}/`);
       stack.push({ nodes: n.children, i: 0, depth: top.depth + 1 });

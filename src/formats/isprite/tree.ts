@@ -115,6 +115,101 @@ export function resolveSequence(group: GroupRef, name: string): SequenceRef | nu
   return null;
 }
 
+/**
+ * Path lookups for many paths at once: each group's children are indexed by
+ * folded name on first use, so a lookup costs one step per path segment
+ * (a hostile file with many MET+ keys and wide groups stays fast).
+ */
+export function makePathResolver(doc: IspriteDocument): {
+  findGroup(path: string): GroupRef | null;
+  findSequence(path: string): SequenceRef | null;
+} {
+  type Index = { groups: Map<string, IspriteGroup>; seqs: Map<string, IspriteSequence> };
+  const cache = new Map<IspriteNode[], Index>();
+  const index = (children: IspriteNode[]): Index => {
+    let ix = cache.get(children);
+    if (!ix) {
+      ix = { groups: new Map(), seqs: new Map() };
+      for (const n of children) {
+        const k = foldName(n.name);
+        if (n.kind === 'group') {
+          if (!ix.groups.has(k)) ix.groups.set(k, n);
+        } else if (!ix.seqs.has(k)) ix.seqs.set(k, n);
+      }
+      cache.set(children, ix);
+    }
+    return ix;
+  };
+  const findGroupFast = (path: string): GroupRef | null => {
+    const segs = splitPath(path);
+    if (!segs) return null;
+    let g = rootGroup(doc);
+    for (const seg of segs) {
+      const next = index(g.children).groups.get(foldName(seg));
+      if (!next) return null;
+      g = { name: next.name, children: next.children, parent: g, path: `${g.path}/${next.name}` };
+    }
+    return g;
+  };
+  return {
+    findGroup: findGroupFast,
+    findSequence(path: string): SequenceRef | null {
+      const cut = path.lastIndexOf('/');
+      if (cut < 0) return null;
+      const g = findGroupFast(path.slice(0, cut));
+      if (!g) return null;
+      const s = index(g.children).seqs.get(foldName(path.slice(cut + 1)));
+      return s ? { sequence: s, group: g, path: `${g.path}/${s.name}` } : null;
+    },
+  };
+}
+
+/**
+ * Every sequence's follow-up, resolved as `resolveSequence` would from the
+ * sequence's own group (null: no sequence of that name up the tree; absent:
+ * no follow-up). One walk over the tree, whatever its depth.
+ */
+export function resolveFollowUps(doc: IspriteDocument): Map<IspriteSequence, SequenceRef | null> {
+  const out = new Map<IspriteSequence, SequenceRef | null>();
+  const scope = new Map<string, SequenceRef[]>();
+  type Frame = { group: GroupRef; i: number; pushed: string[] };
+  const enter = (group: GroupRef): Frame => {
+    const pushed: string[] = [];
+    const seen = new Set<string>();
+    for (const n of group.children) {
+      if (n.kind !== 'sequence') continue;
+      const k = foldName(n.name);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      let st = scope.get(k);
+      if (!st) scope.set(k, (st = []));
+      st.push({ sequence: n, group, path: `${group.path}/${n.name}` });
+      pushed.push(k);
+    }
+    for (const n of group.children) {
+      if (n.kind === 'sequence' && n.followUp !== '') {
+        const st = scope.get(foldName(n.followUp));
+        out.set(n, st && st.length ? st[st.length - 1]! : null);
+      }
+    }
+    return { group, i: 0, pushed };
+  };
+  const stack: Frame[] = [enter(rootGroup(doc))];
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    const kids = top.group.children;
+    while (top.i < kids.length && kids[top.i]!.kind !== 'group') top.i++;
+    if (top.i >= kids.length) {
+      for (const k of top.pushed) scope.get(k)!.pop();
+      stack.pop();
+      continue;
+    }
+    const g = kids[top.i++] as IspriteGroup;
+    stack.push(enter({ name: g.name, children: g.children, parent: top.group, path: `${top.group.path}/${g.name}` }));
+  }
+  return out;
+}
+
 /** The value of the first MET+ field with this name (exact match), or undefined. */
 export function extraMetaValue(doc: IspriteDocument, key: string): string | undefined {
   return doc.extraMeta?.find(([k]) => k === key)?.[1];
@@ -136,9 +231,10 @@ export function parseFrameRate(v: string): number | null {
 /** Per-sequence frame-rate overrides from MET+ (255 = master rate is left out). */
 export function sequenceFrameRates(doc: IspriteDocument): Map<IspriteSequence, number> {
   const out = new Map<IspriteSequence, number>();
+  const paths = makePathResolver(doc);
   for (const [k, v] of doc.extraMeta ?? []) {
     if (!k.startsWith(SEQUENCE_FRAME_RATE_PREFIX)) continue;
-    const ref = findSequenceByPath(doc, k.slice(SEQUENCE_FRAME_RATE_PREFIX.length));
+    const ref = paths.findSequence(k.slice(SEQUENCE_FRAME_RATE_PREFIX.length));
     const rate = parseFrameRate(v);
     if (ref && rate !== null && !out.has(ref.sequence)) out.set(ref.sequence, rate);
   }

@@ -13,10 +13,10 @@ import {
   SEQUENCE_FRAME_RATE_PREFIX,
   allGroups,
   allSequences,
-  findSequenceByPath,
   foldName,
+  makePathResolver,
   parseFrameRate,
-  resolveSequence,
+  resolveFollowUps,
 } from './tree.js';
 
 /** At most this many diagnostics of one kind are listed; the rest are counted. */
@@ -93,6 +93,7 @@ export function checkIsprite(doc: IspriteDocument, info?: IspriteReadInfo): Diag
 
   // Sequences.
   const seqs = allSequences(doc);
+  const followUps = resolveFollowUps(doc);
   const seqAt = (s: IspriteSequence) => info?.sequenceOffsets.get(s);
   const loopTargets = new Set<number>();
   for (const ref of seqs) {
@@ -104,7 +105,7 @@ export function checkIsprite(doc: IspriteDocument, info?: IspriteReadInfo): Diag
       }
     });
     if (s.loopPoint !== null && s.loopPoint < s.frames.length) loopTargets.add(s.frames[s.loopPoint]!);
-    if (s.followUp !== '' && !resolveSequence(ref.group, s.followUp)) {
+    if (s.followUp !== '' && !followUps.get(s)) {
       add('followup', 'warning', `sequence ${ref.path} has follow-up "${s.followUp}", which names no sequence in its group or any group above it (the default sequence plays instead)`, at);
     }
     if (s.frames.length === 0) add('empty', 'warning', `sequence ${ref.path} has no frames`, at);
@@ -126,13 +127,14 @@ export function checkIsprite(doc: IspriteDocument, info?: IspriteReadInfo): Diag
   }
 
   // Erratum 6: the project's MET+ keys.
+  const paths = makePathResolver(doc);
   (doc.extraMeta ?? []).forEach(([k, v], i) => {
     const at = info?.extraMetaOffsets[i];
     if (k === DEFAULT_SEQUENCE_KEY) {
-      if (!findSequenceByPath(doc, v)) add('meta6', 'warning', `MET+ default-sequence "${v}" names no sequence (a path from Root, like Root/idle)`, at);
+      if (!paths.findSequence(v)) add('meta6', 'warning', `MET+ default-sequence "${v}" names no sequence (a path from Root, like Root/idle)`, at);
     } else if (k.startsWith(SEQUENCE_FRAME_RATE_PREFIX)) {
       const path = k.slice(SEQUENCE_FRAME_RATE_PREFIX.length);
-      if (!findSequenceByPath(doc, path)) add('meta6', 'warning', `MET+ ${k} names no sequence (a path from Root, like Root/idle)`, at);
+      if (!paths.findSequence(path)) add('meta6', 'warning', `MET+ ${k} names no sequence (a path from Root, like Root/idle)`, at);
       if (parseFrameRate(v) === null) add('meta6', 'warning', `MET+ ${k} value "${v}" is not a frame rate (a decimal 0-255)`, at);
     }
   });
