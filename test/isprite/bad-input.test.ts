@@ -1,22 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FormatError } from '../../src/binary/errors.js';
-import { readIsprite, validateIsprite, writeIsprite } from '../../src/formats/isprite/index.js';
+import { inspectIspriteJson, inspectIspriteText, readIsprite, validateIsprite, writeIsprite } from '../../src/formats/isprite/index.js';
 import { makeHeroDocument } from '../../scripts/samples/isprite.js';
 import { chunk, file, fram, frame, str, u16, u32 } from './bytes.js';
 
 const sample = writeIsprite(makeHeroDocument());
 
-/** Reads; returns null on success, the FormatError otherwise; anything else fails the test. */
+/**
+ * Reads; returns null on success, the FormatError otherwise; anything else
+ * fails the test. What reads must also write, read back the same, and inspect.
+ */
 function tryRead(bytes: Uint8Array): FormatError | null {
+  let doc;
   try {
-    readIsprite(bytes, { warn: () => {} });
-    return null;
+    doc = readIsprite(bytes, { warn: () => {} });
   } catch (e) {
     if (!(e instanceof FormatError)) throw new Error(`not a FormatError: ${String(e)}\n${(e as Error).stack}`);
     expect(e.message).toMatch(/\(at byte \d+\)$/);
     return e;
   }
+  const out = writeIsprite(doc);
+  expect(readIsprite(out)).toEqual(doc);
+  inspectIspriteText(doc);
+  JSON.stringify(inspectIspriteJson(doc));
+  return null;
 }
 
 describe('ISPRITE bad input gives FormatError, never a crash', () => {
