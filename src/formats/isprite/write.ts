@@ -64,34 +64,6 @@ class Writer {
     b[at + 3] = v >>> 24;
   }
 
-  /** Set when fx() met a value it cannot hold; the caller throws with context. */
-  bad = false;
-  badValue = 0;
-
-  /** 24-bit fixed point, rounded to the nearest 1/256 (out of range: sets `bad`). */
-  fx(v: number): void {
-    const n = Math.round(v * 256);
-    const b = this.buf;
-    const p = this.pos;
-    this.pos = p + 3;
-    if (!(n >= -8388608 && n <= 8388607)) {
-      this.bad = true;
-      this.badValue = v;
-      return;
-    }
-    b[p] = n >> 8;
-    b[p + 1] = n >> 16;
-    b[p + 2] = n;
-  }
-
-  /** Throws if an fx() since the last call could not be written. */
-  checkFx(what: () => string): void {
-    if (this.bad) {
-      this.bad = false;
-      throw fail(`${what()}: ${this.badValue} is outside the fixed-point range [-32768, 32767.99609375]`);
-    }
-  }
-
   /** A u16-length UTF-8 string; grows the buffer itself. */
   str(s: string, label: string, index = -1): void {
     const n = s.length;
