@@ -142,6 +142,9 @@ describe('ISPRITE errata, byte by byte', () => {
     const el = doc.frames[0]!.elements[0]!;
     expect(el).toMatchObject({ x: -0.5, y: -32768 });
     expect(fx(-0.5)).toEqual([0xff, 0xff, 128]);
+    // The writer stores them the same way.
+    const out = writeIsprite(doc);
+    expect(indexOf(out, [0x67, 0xff, 0xff, 9, 0, 0, 0xff, 0xff, 128, 0x00, 0x80, 0, 0])).toBeGreaterThan(0);
   });
 
   it('erratum 9: fileSize = length - 12; a mismatch is an error at byte 8', () => {

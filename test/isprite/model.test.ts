@@ -73,6 +73,17 @@ describe('ISPRITE and the common model', () => {
     expect(again.animations[2]!.next).toBe('Root/Armed/idle');
   });
 
+  it('a frame rate of 0 gives frames that last forever, with a note', async () => {
+    const doc = makeHeroDocument();
+    doc.frameRate = 0;
+    doc.extraMeta = null;
+    const m = await ispriteToModel(doc);
+    expect(m.animations[0]!.frames[0]!.durationMs).toBe(Infinity);
+    expect(m.notes).toContain('a frame rate of 0 (the application steps by hand) gives frames that last forever');
+    // and back: the longest hold
+    expect(ispriteFromModel(m).frames[0]!.holdTime).toBe(0xffff);
+  });
+
   it('fromModel refuses a level', () => {
     expect(() => ispriteFromModel({ kind: 'level', layers: [], tilesets: [] })).toThrow(/holds a sprite, not a level/);
   });
