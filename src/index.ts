@@ -21,3 +21,5 @@ export * as cthg from './formats/cthg/index.js';
 export * as solarus from './formats/solarus/index.js';
 export * as hallgeir from './formats/hallgeir/index.js';
 export * as interop from './interop/index.js';
+export * from './formats/isprite/index.js';
+export * as isprite from './formats/isprite/index.js';

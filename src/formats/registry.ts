@@ -1,4 +1,5 @@
 import type { FormatHandler, FormatName } from './types.js';
+import { isprite } from './isprite/index.js';
 import { cthgFormat } from './cthg/index.js';
 import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from './hallgeir/index.js';
 import { asepriteHandler, texturePackerHandler, tiledHandler } from '../interop/index.js';
@@ -10,14 +11,16 @@ import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
  * from its index.ts; add it here.
  */
 export const FORMATS: FormatHandler[] = [
+  isprite,
   cthgFormat,
   hallgeirSpriteFormat,
   hallgeirObjectFormat,
   hallgeirMapFormat,
-  // Interchange formats last: they sniff JSON content.
+  // Interchange formats: they sniff JSON content.
   asepriteHandler,
   texturePackerHandler,
   tiledHandler,
+  // Solarus last: its line syntax is plain text with no magic.
   solarusHandler,
   solarusLuaHandler,
 ];

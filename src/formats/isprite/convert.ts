@@ -1,0 +1,229 @@
+/**
+ * ISPRITE <-> the common SpriteModel. Each sequence becomes an animation
+ * named by its path (`Root/Armed/attack`); graphic elements become parts,
+ * attachment points and collision objects become shapes.
+ *
+ * Placement: an element's position is where the upper-left corner of its
+ * (unrotated, unscaled) slice goes; rotation, scale and mirroring are about
+ * its origin point, which for a simple ("g") element is the slice centre.
+ */
+import { FormatError } from '../../binary/errors.js';
+import { decodePng } from '../../render/png.js';
+import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
+import type { ResourceLoader } from '../types.js';
+import { createIsprite, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
+import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates } from './tree.js';
+
+export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader): Promise<SpriteModel> {
+  const notes: string[] = [];
+  const sheets: ModelSheet[] = [];
+  for (const t of doc.textures) {
+    const sheet: ModelSheet = { path: t.path, nearest: t.nearest };
+    const file = t.path + '.png';
+    if (resources) {
+      try {
+        if (await resources.exists(file)) sheet.image = decodePng(await resources.load(file));
+        else notes.push(`texture ${t.path}: ${file} not found; the sheet has no pixels`);
+      } catch (e) {
+        notes.push(`texture ${t.path}: ${file} could not be read (${(e as Error).message})`);
+      }
+    }
+    sheets.push(sheet);
+  }
+  const rates = sequenceFrameRates(doc);
+  const followUps = resolveFollowUps(doc);
+  const animations: ModelAnimation[] = [];
+  let zeroRate = false;
+  for (const ref of allSequences(doc)) {
+    const s = ref.sequence;
+    const rate = effectiveFrameRate(doc, s, rates);
+    if (rate === 0) zeroRate = true;
+    const frames: ModelFrame[] = [];
+    for (const id of s.frames) {
+      const fr = doc.frames[id];
+      if (!fr) {
+        notes.push(`sequence ${ref.path}: frame ${id} does not exist; left out`);
+        continue;
+      }
+      frames.push(frameToModel(doc, fr, rate));
+    }
+    const anim: ModelAnimation = {
+      name: ref.path,
+      frames,
+      loopTo: s.loopPoint !== null && s.loopPoint < frames.length ? s.loopPoint : null,
+    };
+    if (s.followUp) {
+      const next = followUps.get(s);
+      if (next) anim.next = next.path;
+      else notes.push(`sequence ${ref.path}: follow-up "${s.followUp}" names no sequence`);
+    }
+    animations.push(anim);
+  }
+  if (zeroRate) notes.push('a frame rate of 0 (the application steps by hand) gives frames that last forever');
+  return { kind: 'sprite', name: doc.meta?.title || 'sprite', sheets, animations, notes };
+}
+
+function frameToModel(doc: IspriteDocument, fr: IspriteFrame, rate: number): ModelFrame {
+  const hold = fr.holdTime || 1;
+  const frame: ModelFrame = { durationMs: rate > 0 ? (hold * 1000) / rate : Infinity, parts: [] };
+  const shapes: ModelShape[] = [];
+  for (const el of fr.elements) {
+    const name = el.name !== null ? (doc.names[el.name] ?? '') : '';
+    if (el.type === 'graphic') {
+      const s = doc.slices[el.slice];
+      if (!s) continue;
+      const ox = el.expanded ? (el.originX ?? s.width / 2) : s.width / 2;
+      const oy = el.expanded ? (el.originY ?? s.height / 2) : s.height / 2;
+      const part: ModelPart = {
+        sheet: s.texture,
+        sx: s.x,
+        sy: s.y,
+        sw: s.width,
+        sh: s.height,
+        x: el.x + ox,
+        y: el.y + oy,
+        originX: ox,
+        originY: oy,
+      };
+      if (el.flipX) part.flipX = true;
+      if (el.flipY) part.flipY = true;
+      if (el.expanded) {
+        if ((el.rotation ?? 0) !== 0) part.rotation = el.rotation;
+        if ((el.scaleX ?? 1) !== 1) part.scaleX = el.scaleX;
+        if ((el.scaleY ?? 1) !== 1) part.scaleY = el.scaleY;
+        if ((el.opacity ?? 65535) !== 65535) part.opacity = (el.opacity ?? 65535) / 65535;
+      }
+      if (s.rotated) part.rotatedInSheet = true;
+      if (name) part.name = name;
+      frame.parts.push(part);
+    } else if (el.type === 'attachment') {
+      const p: ModelShape = { type: 'point', name, x: el.x, y: el.y };
+      if (el.rotation !== 0) p.rotation = el.rotation;
+      shapes.push(p);
+    } else if (el.type === 'rect') {
+      const r: ModelShape = { type: 'rect', name, x: el.x, y: el.y, width: el.width, height: el.height };
+      if (el.rotation !== 0) r.rotation = el.rotation;
+      shapes.push(r);
+    } else if (el.type === 'circle') {
+      shapes.push({ type: 'circle', name, x: el.x, y: el.y, radius: el.radius });
+    }
+  }
+  if (shapes.length) frame.shapes = shapes;
+  if (fr.triggers) frame.events = [fr.triggers];
+  if (fr.label) frame.label = fr.label;
+  return frame;
+}
+
+const RATES = [1, 2, 4, 5, 6, 8, 10, 12, 15, 20, 24, 25, 30, 50, 60];
+
+/** The smallest common frame rate that makes every duration a whole number of frames, else 60. */
+function pickFrameRate(durations: number[]): number {
+  const finite = durations.filter((d) => Number.isFinite(d) && d > 0);
+  for (const r of RATES) {
+    if (finite.every((d) => {
+      const h = (d * r) / 1000;
+      return h >= 1 && h <= 0xffff && Math.abs(h - Math.round(h)) < 1e-6;
+    })) return r;
+  }
+  return 60;
+}
+
+function fixedOk(v: number): boolean {
+  return Number.isFinite(v) && v >= -32768 && v < 32768;
+}
+
+export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocument {
+  if (model.kind !== 'sprite') throw new FormatError('isprite', 'an ISPRITE file holds a sprite, not a level');
+  const doc = createIsprite();
+  doc.textures = model.sheets.map((s) => ({ path: s.path.replace(/\.png$/i, ''), nearest: s.nearest ?? false }));
+  if (doc.textures.length > 255) throw new FormatError('isprite', `${doc.textures.length} sheets; an ISPRITE file holds at most 255`);
+  const durations = model.animations.flatMap((a) => a.frames.map((f) => f.durationMs));
+  doc.frameRate = pickFrameRate(durations);
+  const sliceIds = new Map<string, number>();
+  const nameIds = new Map<string, number>();
+  const nameOf = (n: string | undefined): number | null => {
+    if (!n) return null;
+    let id = nameIds.get(n);
+    if (id === undefined) {
+      id = doc.names.length;
+      doc.names.push(n);
+      nameIds.set(n, id);
+    }
+    return id;
+  };
+  const sliceOf = (p: ModelPart): number => {
+    const key = `${p.sheet},${p.sx},${p.sy},${p.sw},${p.sh},${p.rotatedInSheet ? 1 : 0}`;
+    let id = sliceIds.get(key);
+    if (id === undefined) {
+      id = doc.slices.length;
+      const s: IspriteSlice = { texture: p.sheet, rotated: !!p.rotatedInSheet, x: p.sx, y: p.sy, width: p.sw, height: p.sh };
+      doc.slices.push(s);
+      sliceIds.set(key, id);
+    }
+    return id;
+  };
+  for (const anim of model.animations) {
+    const ids: number[] = [];
+    for (const mf of anim.frames) {
+      let hold = Number.isFinite(mf.durationMs) ? Math.round((mf.durationMs * doc.frameRate) / 1000) : 0xffff;
+      hold = Math.min(0xffff, Math.max(1, hold));
+      const elements: IspriteElement[] = [];
+      for (const p of mf.parts) {
+        const ox = p.originX ?? 0;
+        const oy = p.originY ?? 0;
+        const x = p.x - ox;
+        const y = p.y - oy;
+        const rot = p.rotation ?? 0;
+        const sx = p.scaleX ?? 1;
+        const sy = p.scaleY ?? 1;
+        const op = Math.round(Math.max(0, Math.min(1, p.opacity ?? 1)) * 65535);
+        const centred = ox === p.sw / 2 && oy === p.sh / 2;
+        const simple = rot === 0 && sx === 1 && sy === 1 && op === 65535 && (centred || (!p.flipX && !p.flipY));
+        if (![x, y, ox, oy, rot, sx, sy].every(fixedOk)) {
+          throw new FormatError('isprite', `animation ${anim.name}: a part's position, origin, rotation or scale is outside the fixed-point range`);
+        }
+        const base = { name: nameOf(p.name), slice: sliceOf(p), x, y, flipX: !!p.flipX, flipY: !!p.flipY };
+        elements.push(
+          simple
+            ? { type: 'graphic', expanded: false, ...base }
+            : { type: 'graphic', expanded: true, ...base, originX: ox, originY: oy, rotation: rot, scaleX: sx, scaleY: sy, opacity: op },
+        );
+      }
+      let pointId = 0;
+      let shapeId = 0;
+      for (const s of mf.shapes ?? []) {
+        if (s.type === 'point') {
+          elements.push({ type: 'attachment', name: nameOf(s.name), id: pointId++, x: s.x, y: s.y, flipX: false, flipY: false, rotation: s.rotation ?? 0, scaleX: 1, scaleY: 1, opacity: 65535 });
+        } else if (s.type === 'rect') {
+          elements.push({ type: 'rect', name: nameOf(s.name), id: shapeId++, x: s.x, y: s.y, width: s.width, height: s.height, rotation: s.rotation ?? 0 });
+        } else {
+          elements.push({ type: 'circle', name: nameOf(s.name), id: shapeId++, x: s.x, y: s.y, radius: s.radius });
+        }
+      }
+      ids.push(doc.frames.length);
+      doc.frames.push({ holdTime: hold, loopPoint: false, label: mf.label ?? '', triggers: (mf.events ?? []).join('\n'), notes: '', elements });
+    }
+    const fullName = anim.direction ? `${anim.name}_${anim.direction}` : anim.name;
+    const segs = fullName.split('/').filter((s) => s !== '');
+    if (segs.length > 1 && namesEqual(segs[0]!, 'Root')) segs.shift();
+    const seqName = segs.pop() ?? '';
+    let children: IspriteNode[] = doc.tree;
+    for (const g of segs) {
+      let group = children.find((n): n is IspriteGroup => n.kind === 'group' && n.name === g);
+      if (!group) {
+        group = { kind: 'group', name: g, children: [] };
+        children.push(group);
+      }
+      children = group.children;
+    }
+    const seq: IspriteSequence = {
+      kind: 'sequence',
+      name: seqName,
+      loopPoint: anim.loopTo ?? null,
+      followUp: anim.next ? (anim.next.split('/').pop() ?? '') : '',
+      frames: ids,
+    };
+    children.push(seq);
+  }
+  return doc;
+}

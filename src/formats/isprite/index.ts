@@ -1,0 +1,36 @@
+/**
+ * ISPRITE (Vision Riders Integrated Sprite System 1.0): the format handler
+ * and the library API (document model, reader, writer, validator, tree
+ * helpers, conversions to and from the common model).
+ */
+import type { FormatHandler } from '../types.js';
+import type { IspriteDocument } from './model.js';
+import { isIsprite, readIsprite } from './read.js';
+import { writeIsprite } from './write.js';
+import { validateIsprite } from './validate.js';
+import { inspectIspriteJson, inspectIspriteText } from './inspect.js';
+import { ispriteFromModel, ispriteToModel } from './convert.js';
+
+export * from './model.js';
+export { readIsprite, readIspriteDetailed, isIsprite, ISPRITE_MAGIC, type IspriteReadInfo } from './read.js';
+export { writeIsprite } from './write.js';
+export { validateIsprite, checkIsprite } from './validate.js';
+export { inspectIspriteJson, inspectIspriteText } from './inspect.js';
+export { ispriteToModel, ispriteFromModel } from './convert.js';
+/** Group-tree helpers (paths, the case-insensitive lookup, the MET+ keys of erratum 6). */
+export * as ispriteTree from './tree.js';
+export type { GroupRef as IspriteGroupRef, SequenceRef as IspriteSequenceRef } from './tree.js';
+
+export const isprite: FormatHandler<IspriteDocument> = {
+  name: 'isprite',
+  title: 'Vision Riders Integrated Sprite',
+  extensions: ['.isprite', '.sprite'],
+  sniff: isIsprite,
+  read: (bytes, ctx) => readIsprite(bytes, ctx),
+  write: (doc) => writeIsprite(doc),
+  validate: (bytes) => validateIsprite(bytes),
+  inspectJson: inspectIspriteJson,
+  inspectText: inspectIspriteText,
+  toModel: (doc, resources) => ispriteToModel(doc, resources),
+  fromModel: (model) => ispriteFromModel(model),
+};

@@ -1,0 +1,205 @@
+/**
+ * `inspect` for ISPRITE: the contract's JSON (keys in the contract's order)
+ * and a readable summary.
+ */
+import type { IspriteDate, IspriteDocument, IspriteElement, IspriteNode } from './model.js';
+import { allSequences, defaultSequence, sequenceFrameRates } from './tree.js';
+
+function dateJson(d: IspriteDate | null): unknown {
+  if (!d) return null;
+  return { year: d.year, month: d.month, day: d.day, hour: d.hour, minute: d.minute, second: d.second, centisecond: d.centisecond };
+}
+
+export function elementJson(el: IspriteElement, doc?: IspriteDocument): unknown {
+  switch (el.type) {
+    case 'graphic': {
+      const base = {
+        type: 'graphic',
+        expanded: el.expanded,
+        name: el.name,
+        slice: el.slice,
+        x: el.x,
+        y: el.y,
+        flipX: el.flipX,
+        flipY: el.flipY,
+      };
+      if (!el.expanded) return base;
+      const s = doc?.slices[el.slice];
+      return {
+        ...base,
+        originX: el.originX ?? (s ? s.width / 2 : 0),
+        originY: el.originY ?? (s ? s.height / 2 : 0),
+        rotation: el.rotation ?? 0,
+        scaleX: el.scaleX ?? 1,
+        scaleY: el.scaleY ?? 1,
+        opacity: el.opacity ?? 65535,
+      };
+    }
+    case 'attachment':
+      return {
+        type: 'attachment',
+        name: el.name,
+        id: el.id,
+        x: el.x,
+        y: el.y,
+        flipX: el.flipX,
+        flipY: el.flipY,
+        rotation: el.rotation,
+        scaleX: el.scaleX,
+        scaleY: el.scaleY,
+        opacity: el.opacity,
+      };
+    case 'rect':
+      return { type: 'rect', name: el.name, id: el.id, x: el.x, y: el.y, width: el.width, height: el.height, rotation: el.rotation };
+    case 'circle':
+      return { type: 'circle', name: el.name, id: el.id, x: el.x, y: el.y, radius: el.radius };
+    case 'unknown':
+      return { type: 'unknown', marker: el.marker, name: el.name, size: el.data.length };
+  }
+}
+
+/** The tree as JSON, built without recursion. */
+function treeJson(tree: IspriteNode[]): unknown[] {
+  const root: unknown[] = [];
+  const stack: { nodes: IspriteNode[]; i: number; out: unknown[] }[] = [{ nodes: tree, i: 0, out: root }];
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    if (top.i >= top.nodes.length) {
+      stack.pop();
+      continue;
+    }
+    const n = top.nodes[top.i++]!;
+    if (n.kind === 'group') {
+      const children: unknown[] = [];
+      top.out.push({ group: n.name, children });
+      stack.push({ nodes: n.children, i: 0, out: children });
+    } else {
+      top.out.push({ sequence: n.name, loopPoint: n.loopPoint, followUp: n.followUp, frames: n.frames });
+    }
+  }
+  return root;
+}
+
+export function inspectIspriteJson(doc: IspriteDocument): unknown {
+  const m = doc.meta;
+  return {
+    format: 'isprite',
+    version: [doc.version[0], doc.version[1]],
+    nonStandard: doc.nonStandard,
+    workFile: doc.workFile,
+    nonStandardId: doc.nonStandardId,
+    frameRate: doc.frameRate,
+    meta: m
+      ? {
+          created: dateJson(m.created),
+          saved: dateJson(m.saved),
+          workTimeMs: Number(m.workTimeMs),
+          tags: m.tags,
+          title: m.title,
+          project: m.project,
+          author: m.author,
+          company: m.company,
+          contact: m.contact,
+          url: m.url,
+          copyright: m.copyright,
+          comments: m.comments,
+          originatingProgram: m.originatingProgram,
+          program: m.program,
+        }
+      : null,
+    extraMeta: doc.extraMeta ? doc.extraMeta.map(([k, v]) => [k, v]) : null,
+    textures: doc.textures.map((t) => ({ path: t.path, nearest: t.nearest })),
+    slices: doc.slices.map((s) => ({ texture: s.texture, rotated: s.rotated, x: s.x, y: s.y, width: s.width, height: s.height })),
+    names: [...doc.names],
+    tree: treeJson(doc.tree),
+    frames: doc.frames.map((f) => ({
+      holdTime: f.holdTime,
+      loopPoint: f.loopPoint,
+      label: f.label,
+      triggers: f.triggers,
+      notes: f.notes,
+      elements: f.elements.map((e) => elementJson(e, doc)),
+    })),
+    unknownChunks: doc.unknownChunks.map((c) => ({ id: c.id, size: c.data.length })),
+  };
+}
+
+function fmtDate(d: IspriteDate | null): string {
+  if (!d) return 'unknown';
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(d.year, 4)}-${p(d.month)}-${p(d.day)} ${p(d.hour)}:${p(d.minute)}:${p(d.second)}.${p(d.centisecond)} UTC`;
+}
+
+export function inspectIspriteText(doc: IspriteDocument): string {
+  const L: string[] = [];
+  const flags = [doc.nonStandard ? `non-standard${doc.nonStandardId ? ` (${doc.nonStandardId})` : ''}` : '', doc.workFile ? 'work file' : '']
+    .filter(Boolean)
+    .join(', ');
+  L.push(`ISPRITE ${doc.version[0]}.${doc.version[1]}${flags ? `, ${flags}` : ''}, ${doc.frameRate} frames per second`);
+  const m = doc.meta;
+  if (m) {
+    const fields: [string, string][] = [
+      ['title', m.title],
+      ['tags', m.tags],
+      ['project', m.project],
+      ['author', m.author],
+      ['company', m.company],
+      ['contact', m.contact],
+      ['url', m.url],
+      ['copyright', m.copyright],
+      ['comments', m.comments],
+      ['originating program', m.originatingProgram],
+      ['program', m.program],
+    ];
+    for (const [k, v] of fields) if (v) L.push(`${k}: ${v}`);
+    L.push(`created: ${fmtDate(m.created)}; saved: ${fmtDate(m.saved)}; work time: ${m.workTimeMs} ms`);
+  }
+  if (doc.extraMeta?.length) {
+    L.push(`extra metadata (${doc.extraMeta.length}):`);
+    for (const [k, v] of doc.extraMeta) L.push(`  ${k} = ${v}`);
+  }
+  const elements = doc.frames.reduce((n, f) => n + f.elements.length, 0);
+  const seqs = allSequences(doc);
+  L.push(
+    `${doc.textures.length} texture${doc.textures.length === 1 ? '' : 's'}, ${doc.slices.length} slice${doc.slices.length === 1 ? '' : 's'}, ` +
+      `${doc.names.length} name${doc.names.length === 1 ? '' : 's'}, ${seqs.length} sequence${seqs.length === 1 ? '' : 's'}, ` +
+      `${doc.frames.length} frame${doc.frames.length === 1 ? '' : 's'}, ${elements} element${elements === 1 ? '' : 's'}`,
+  );
+  if (doc.textures.length) {
+    L.push('textures:');
+    doc.textures.forEach((t, i) => L.push(`  ${i}: ${t.path}${t.nearest ? ' (nearest)' : ''}`));
+  }
+  if (doc.names.length) L.push(`names: ${doc.names.map((n, i) => `${i}=${n}`).join(', ')}`);
+  const def = defaultSequence(doc);
+  const rates = sequenceFrameRates(doc);
+  L.push('Root');
+  const stack: { nodes: IspriteNode[]; i: number; depth: number }[] = [{ nodes: doc.tree, i: 0, depth: 1 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    if (top.i >= top.nodes.length) {
+      stack.pop();
+      continue;
+    }
+    const n = top.nodes[top.i++]!;
+    // Deep trees are indented at most 32 levels (a hostile file could nest thousands).
+    const ind = top.depth <= 32 ? '  '.repeat(top.depth) : `${'  '.repeat(32)}[depth ${top.depth}] `;
+    if (n.kind === 'group') {
+      L.push(`${ind}${n.name}/`);
+      stack.push({ nodes: n.children, i: 0, depth: top.depth + 1 });
+    } else {
+      const extra: string[] = [];
+      extra.push(`${n.frames.length} frame${n.frames.length === 1 ? '' : 's'}`);
+      if (n.followUp) extra.push(`then ${n.followUp}`);
+      else extra.push(n.loopPoint === null || n.loopPoint >= n.frames.length ? 'stops' : `loops to ${n.loopPoint}`);
+      const r = rates.get(n);
+      if (r !== undefined) extra.push(`${r} fps`);
+      if (def?.sequence === n) extra.push('default');
+      const ids = n.frames.length > 12 ? `${n.frames.slice(0, 12).join(' ')} ...` : n.frames.join(' ');
+      L.push(`${ind}${n.name} (${extra.join(', ')}): ${ids}`);
+    }
+  }
+  if (doc.unknownChunks.length) {
+    L.push(`unknown chunks: ${doc.unknownChunks.map((c) => `${c.id} (${c.data.length} bytes)`).join(', ')}`);
+  }
+  return L.join('\n') + '\n';
+}
