@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import { load, render } from '../api.js';
 import { fsResourceLoader, readFileBytes, writeFileAtomic } from '../node/fs.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
-import { parseArgs, UsageError, stringOption } from './args.js';
+import { upscaleImage } from '../render/image.js';
+import { intOption, parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, collectFormatOptions, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
 
@@ -10,7 +11,11 @@ export const renderCommand: Command = {
   name: 'render',
   summary: 'Draw a frame, an animation (GIF or APNG), a sprite or a level. The selection options depend on the format.',
   usage: 'sprat render FILE -o OUT.png|.gif|.apng [selection options]',
-  options: [{ name: 'output', type: 'string', description: 'the image to write (-o)' }, FORMAT_OPTION],
+  options: [
+    { name: 'output', type: 'string', description: 'the image to write (-o)' },
+    { name: 'scale', type: 'int', description: 'enlarge the picture this many times, nearest neighbour (default 1)' },
+    FORMAT_OPTION,
+  ],
   formatOptions: () => collectFormatOptions('renderOptions', 'readOptions'),
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
@@ -20,11 +25,14 @@ export const renderCommand: Command = {
     const imageFormat = imageFormatFor(out);
     if (!imageFormat) throw new UsageError(`cannot write "${out}": the output must end in .png, .gif or .apng`);
     const file = positionals[0]!;
+    const factor = intOption(options, 'scale', 1)!;
+    if (factor < 1 || factor > 64) throw new UsageError('--scale must be 1 to 64');
     try {
       const inPath = resolvePath(io, file);
       const loaded = load(await readFileBytes(inPath), file, stringOption(options, 'format'), options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const result = await render(loaded, options, fsResourceLoader(path.dirname(inPath)));
+      if (factor > 1) result.frames = result.frames.map((f) => upscaleImage(f, factor));
       await writeFileAtomic(resolvePath(io, out), encodeRender(result, imageFormat));
       return 0;
     } catch (e) {

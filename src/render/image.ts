@@ -38,3 +38,18 @@ export function fillImage(img: RgbaImage, r: number, g: number, b: number, a: nu
     d[i + 3] = a;
   }
 }
+
+/** The image enlarged `factor` times with nearest-neighbour sampling (pixel art stays sharp). */
+export function upscaleImage(src: RgbaImage, factor: number): RgbaImage {
+  if (!Number.isInteger(factor) || factor < 1) throw new RangeError(`bad upscale factor ${factor}`);
+  if (factor === 1) return src;
+  const out = createImage(src.width * factor, src.height * factor);
+  const s = new Uint32Array(src.data.buffer, src.data.byteOffset, src.width * src.height);
+  const d = new Uint32Array(out.data.buffer);
+  for (let y = 0; y < src.height; y++) {
+    const row = d.subarray(y * factor * out.width, (y * factor + 1) * out.width);
+    for (let x = 0; x < src.width; x++) row.fill(s[y * src.width + x]!, x * factor, (x + 1) * factor);
+    for (let k = 1; k < factor; k++) d.copyWithin((y * factor + k) * out.width, y * factor * out.width, (y * factor + 1) * out.width);
+  }
+  return out;
+}

@@ -10,6 +10,8 @@ import { writeIsprite } from './write.js';
 import { validateIsprite } from './validate.js';
 import { inspectIspriteJson, inspectIspriteText } from './inspect.js';
 import { ispriteFromModel, ispriteToModel } from './convert.js';
+import { ispritePlayOptions, playIsprite } from './play-cli.js';
+import { ispriteRenderOptions, renderIsprite } from './render.js';
 
 export * from './model.js';
 export { readIsprite, readIspriteDetailed, isIsprite, ISPRITE_MAGIC, type IspriteReadInfo } from './read.js';
@@ -19,6 +21,8 @@ export { inspectIspriteJson, inspectIspriteText } from './inspect.js';
 export { ispriteToModel, ispriteFromModel } from './convert.js';
 /** Group-tree helpers (paths, the case-insensitive lookup, the MET+ keys of erratum 6). */
 export * as ispriteTree from './tree.js';
+export * from './runtime.js';
+export { renderIsprite, ispriteRenderOptions, drawFrame as drawIspriteFrame, graphicMatrix, loadTextures as loadIspriteTextures } from './render.js';
 export type { GroupRef as IspriteGroupRef, SequenceRef as IspriteSequenceRef } from './tree.js';
 
 export const isprite: FormatHandler<IspriteDocument> = {
@@ -31,6 +35,10 @@ export const isprite: FormatHandler<IspriteDocument> = {
   validate: (bytes) => validateIsprite(bytes),
   inspectJson: inspectIspriteJson,
   inspectText: inspectIspriteText,
+  play: playIsprite,
+  playOptions: ispritePlayOptions,
+  render: renderIsprite,
+  renderOptions: ispriteRenderOptions,
   toModel: (doc, resources) => ispriteToModel(doc, resources),
   fromModel: (model) => ispriteFromModel(model),
 };

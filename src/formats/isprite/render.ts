@@ -20,7 +20,7 @@ import { createImage, type RgbaImage } from '../../render/image.js';
 import { compose, rotate, scale, translate, applyMatrix, type Matrix } from '../../render/matrix.js';
 import { decodePng } from '../../render/png.js';
 import type { IspriteDocument, IspriteFrame, IspriteGraphic, IspriteSequence, IspriteSlice } from './model.js';
-import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, lookupSequence } from './paths.js';
+import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, namesEqual } from './paths.js';
 
 export const ispriteRenderOptions: readonly OptionSpec[] = [
   { name: 'animation', type: 'string', description: 'ISPRITE: the sequence, a path (Root/Armed/attack) or a name looked up from Root (default: the default sequence, else the first)' },
@@ -148,16 +148,21 @@ export function drawFrame(
   }
 }
 
+/**
+ * The sequence `--animation` names: a path from Root, else the first
+ * sequence in file order with that name anywhere in the tree (names compared
+ * case-insensitively, A-Z only, as the document says); without the option,
+ * the default sequence, else the first one.
+ */
 function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSequence {
   const want = typeof options.animation === 'string' ? options.animation : undefined;
+  const all = listSequences(doc);
   if (want !== undefined) {
-    const seq = findSequence(doc, want) ?? lookupSequence(doc, 'Root', want);
-    if (!seq || (lookupSequence(doc, 'Root', want) === getDefaultSequence(doc) && !findSequence(doc, want) && !listSequences(doc).some((s) => s.sequence.name.toLowerCase() === want.toLowerCase()))) {
-      throw new OptionError(`no sequence "${want}" (sequences: ${listSequences(doc).map((s) => s.path).join(', ') || 'none'})`);
-    }
+    const seq = findSequence(doc, want) ?? all.find((e) => namesEqual(e.sequence.name, want))?.sequence;
+    if (!seq) throw new OptionError(`no sequence "${want}" (sequences: ${all.map((e) => e.path).join(', ') || 'none'})`);
     return seq;
   }
-  const seq = getDefaultSequence(doc) ?? listSequences(doc)[0]?.sequence;
+  const seq = getDefaultSequence(doc) ?? all[0]?.sequence;
   if (!seq) throw new FormatError('isprite', 'the sprite has no sequences to draw (use --frame-id)');
   return seq;
 }
