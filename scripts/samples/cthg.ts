@@ -207,3 +207,6 @@ export function makeCthgSample(): { files: { name: string; bytes: Uint8Array }[]
     ],
   };
 }
+
+/** The folder under samples/ that this generator's file names are relative to. */
+export const SAMPLE_DIR = 'cthg';

@@ -148,3 +148,6 @@ export function makeHallgeirSample(): { files: { name: string; bytes: Uint8Array
     ],
   };
 }
+
+/** The folder under samples/ that this generator's file names are relative to. */
+export const SAMPLE_DIR = 'hallgeir';

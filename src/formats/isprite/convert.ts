@@ -11,7 +11,7 @@ import { FormatError } from '../../binary/errors.js';
 import { decodePng } from '../../render/png.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
 import type { ResourceLoader } from '../types.js';
-import { createIsprite, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
+import { createIsprite, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
 import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates } from './tree.js';
 
 export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader): Promise<SpriteModel> {
@@ -63,6 +63,33 @@ export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceL
   return { kind: 'sprite', name: doc.meta?.title || 'sprite', sheets, animations, notes };
 }
 
+/**
+ * A graphic element as a model part: its slice as stored in the texture, the
+ * origin point as the pivot (default: the centre of the upright slice), and
+ * the position as where the upright slice's upper-left corner goes when it
+ * is neither rotated nor scaled. Null when the slice does not exist.
+ */
+export function graphicPart(doc: IspriteDocument, el: IspriteGraphic): ModelPart | null {
+  const s = doc.slices[el.slice];
+  if (!s) return null;
+  // A slice stored rotated is upright height × width.
+  const uw = s.rotated ? s.height : s.width;
+  const uh = s.rotated ? s.width : s.height;
+  const ox = el.expanded ? (el.originX ?? uw / 2) : uw / 2;
+  const oy = el.expanded ? (el.originY ?? uh / 2) : uh / 2;
+  const part: ModelPart = { sheet: s.texture, sx: s.x, sy: s.y, sw: s.width, sh: s.height, x: el.x + ox, y: el.y + oy, originX: ox, originY: oy };
+  if (el.flipX) part.flipX = true;
+  if (el.flipY) part.flipY = true;
+  if (el.expanded) {
+    if ((el.rotation ?? 0) !== 0) part.rotation = el.rotation;
+    if ((el.scaleX ?? 1) !== 1) part.scaleX = el.scaleX;
+    if ((el.scaleY ?? 1) !== 1) part.scaleY = el.scaleY;
+    if ((el.opacity ?? 65535) !== 65535) part.opacity = (el.opacity ?? 65535) / 65535;
+  }
+  if (s.rotated) part.rotatedInSheet = true;
+  return part;
+}
+
 function frameToModel(doc: IspriteDocument, fr: IspriteFrame, rate: number): ModelFrame {
   const hold = fr.holdTime || 1;
   const frame: ModelFrame = { durationMs: rate > 0 ? (hold * 1000) / rate : Infinity, parts: [] };
@@ -70,30 +97,8 @@ function frameToModel(doc: IspriteDocument, fr: IspriteFrame, rate: number): Mod
   for (const el of fr.elements) {
     const name = el.name !== null ? (doc.names[el.name] ?? '') : '';
     if (el.type === 'graphic') {
-      const s = doc.slices[el.slice];
-      if (!s) continue;
-      const ox = el.expanded ? (el.originX ?? s.width / 2) : s.width / 2;
-      const oy = el.expanded ? (el.originY ?? s.height / 2) : s.height / 2;
-      const part: ModelPart = {
-        sheet: s.texture,
-        sx: s.x,
-        sy: s.y,
-        sw: s.width,
-        sh: s.height,
-        x: el.x + ox,
-        y: el.y + oy,
-        originX: ox,
-        originY: oy,
-      };
-      if (el.flipX) part.flipX = true;
-      if (el.flipY) part.flipY = true;
-      if (el.expanded) {
-        if ((el.rotation ?? 0) !== 0) part.rotation = el.rotation;
-        if ((el.scaleX ?? 1) !== 1) part.scaleX = el.scaleX;
-        if ((el.scaleY ?? 1) !== 1) part.scaleY = el.scaleY;
-        if ((el.opacity ?? 65535) !== 65535) part.opacity = (el.opacity ?? 65535) / 65535;
-      }
-      if (s.rotated) part.rotatedInSheet = true;
+      const part = graphicPart(doc, el);
+      if (!part) continue;
       if (name) part.name = name;
       frame.parts.push(part);
     } else if (el.type === 'attachment') {

@@ -18,11 +18,11 @@ export { readIsprite, readIspriteDetailed, isIsprite, ISPRITE_MAGIC, type Isprit
 export { writeIsprite } from './write.js';
 export { validateIsprite, checkIsprite } from './validate.js';
 export { inspectIspriteJson, inspectIspriteText } from './inspect.js';
-export { ispriteToModel, ispriteFromModel } from './convert.js';
+export { ispriteToModel, ispriteFromModel, graphicPart } from './convert.js';
 /** Group-tree helpers (paths, the case-insensitive lookup, the MET+ keys of erratum 6). */
 export * as ispriteTree from './tree.js';
 export * from './runtime.js';
-export { renderIsprite, ispriteRenderOptions, drawFrame as drawIspriteFrame, graphicMatrix, loadTextures as loadIspriteTextures } from './render.js';
+export { renderIsprite, ispriteRenderOptions, drawFrame as drawIspriteFrame, loadTextures as loadIspriteTextures } from './render.js';
 export type { GroupRef as IspriteGroupRef, SequenceRef as IspriteSequenceRef } from './tree.js';
 
 export const isprite: FormatHandler<IspriteDocument> = {

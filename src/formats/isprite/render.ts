@@ -9,17 +9,21 @@
  * goes when it is neither rotated nor scaled; rotation (clockwise degrees),
  * scale and mirroring turn about the origin point (slice pixels from the
  * upper-left). For a simple graphic the origin is the slice centre, which
- * makes no difference since it has no rotation or scale. A slice stored
- * rotated 90° clockwise occupies height × width pixels of its texture at
- * (x, y) and is turned back 90° counter-clockwise to its width × height.
+ * makes no difference since it has no rotation or scale. A slice's x, y,
+ * width and height are its rectangle in the texture as stored; one stored
+ * rotated 90° clockwise is turned back counter-clockwise, so it shows
+ * height × width. The geometry is the common model's (graphicPart and
+ * partMatrix), so a render and a conversion always agree.
  */
 import { FormatError, OptionError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
 import { drawImage, transformedBounds, type Rect } from '../../render/compose.js';
 import { createImage, type RgbaImage } from '../../render/image.js';
-import { compose, rotate, scale, translate, applyMatrix, type Matrix } from '../../render/matrix.js';
+import { compose, rotate, translate, applyMatrix } from '../../render/matrix.js';
+import { partMatrix } from '../../model/bake.js';
+import { graphicPart } from './convert.js';
 import { decodePng } from '../../render/png.js';
-import type { IspriteDocument, IspriteFrame, IspriteGraphic, IspriteSequence, IspriteSlice } from './model.js';
+import type { IspriteDocument, IspriteFrame, IspriteSequence } from './model.js';
 import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, namesEqual } from './paths.js';
 
 export const ispriteRenderOptions: readonly OptionSpec[] = [
@@ -29,24 +33,6 @@ export const ispriteRenderOptions: readonly OptionSpec[] = [
   { name: 'shapes', type: 'flag', description: 'ISPRITE: outline collision shapes (red) and attachment points (blue)' },
   { name: 'filter', type: 'string', description: 'nearest or bilinear (default: nearest for textures flagged so, else bilinear)' },
 ];
-
-/** The matrix from a slice's texture region (its stored pixels) to sprite space. */
-export function graphicMatrix(slice: IspriteSlice, e: IspriteGraphic): Matrix {
-  const ox = e.originX ?? slice.width / 2;
-  const oy = e.originY ?? slice.height / 2;
-  const sx = (e.scaleX ?? 1) * (e.flipX ? -1 : 1);
-  const sy = (e.scaleY ?? 1) * (e.flipY ? -1 : 1);
-  // Stored rotated 90° clockwise: stored (p, q) is displayed (q, height − p).
-  const unrotate: Matrix = slice.rotated ? [0, -1, 1, 0, 0, slice.height] : [1, 0, 0, 1, 0, 0];
-  return compose(unrotate, translate(-ox, -oy), scale(sx, sy), rotate(e.rotation ?? 0), translate(e.x + ox, e.y + oy));
-}
-
-/** The slice's rectangle in its texture as stored (width and height swapped when rotated). */
-function storedRect(slice: IspriteSlice): { sx: number; sy: number; sw: number; sh: number } {
-  return slice.rotated
-    ? { sx: slice.x, sy: slice.y, sw: slice.height, sh: slice.width }
-    : { sx: slice.x, sy: slice.y, sw: slice.width, sh: slice.height };
-}
 
 /** Loads every texture the document names (PATH.png, or PATH as given when it has an extension). */
 export async function loadTextures(doc: IspriteDocument, resources: ResourceLoader, needed?: Set<number>): Promise<(RgbaImage | null)[]> {
@@ -74,10 +60,9 @@ export function frameBounds(doc: IspriteDocument, frame: IspriteFrame, withShape
   let r: Rect | null = null;
   for (const e of frame.elements) {
     if (e.type === 'graphic') {
-      const s = doc.slices[e.slice];
-      if (!s || !s.width || !s.height) continue;
-      const st = storedRect(s);
-      r = union(r, transformedBounds(st.sw, st.sh, graphicMatrix(s, e)));
+      const p = graphicPart(doc, e);
+      if (!p || !p.sw || !p.sh) continue;
+      r = union(r, transformedBounds(p.sw, p.sh, partMatrix(p)));
     } else if (withShapes && e.type === 'rect') {
       r = union(r, transformedBounds(e.width, e.height, compose(rotate(e.rotation), translate(e.x, e.y))));
     } else if (withShapes && e.type === 'circle') {
@@ -117,12 +102,11 @@ export function drawFrame(
   const place = translate(originX, originY);
   for (const e of frame.elements) {
     if (e.type !== 'graphic') continue;
-    const s = doc.slices[e.slice];
-    if (!s) continue;
-    const tex = textures[s.texture];
-    if (!tex) continue;
-    const filter = opts.filter ?? (doc.textures[s.texture]?.nearest ? 'nearest' : 'bilinear');
-    drawImage(img, tex, { ...storedRect(s), transform: compose(graphicMatrix(s, e), place), opacity: (e.opacity ?? 65535) / 65535, filter });
+    const p = graphicPart(doc, e);
+    const tex = p && textures[p.sheet];
+    if (!p || !tex) continue;
+    const filter = opts.filter ?? (doc.textures[p.sheet]?.nearest ? 'nearest' : 'bilinear');
+    drawImage(img, tex, { sx: p.sx, sy: p.sy, sw: p.sw, sh: p.sh, transform: compose(partMatrix(p), place), opacity: p.opacity ?? 1, filter });
   }
   if (!opts.shapes) return;
   for (const e of frame.elements) {
