@@ -110,7 +110,11 @@ export function compressClzf2(inp: Uint8Array): Uint8Array {
   return out.slice(0, op);
 }
 
-/** liblzf 3.6 lzf_compress (HLOG 16, VERY_FAST), byte for byte. */
+/**
+ * liblzf 3.6 lzf_compress (HLOG 16, VERY_FAST), byte for byte. Unlike later
+ * liblzf (and CLZF2) it has no `ip + 4 < in_end` test, so it also matches
+ * in the last four bytes.
+ */
 export function compressLiblzf(inp: Uint8Array): Uint8Array {
   const n = inp.length;
   if (n === 0) return new Uint8Array(0);
@@ -129,7 +133,6 @@ export function compressLiblzf(inp: Uint8Array): Uint8Array {
     const off = ip - ref - 1;
     if (
       off < MAX_OFF &&
-      ip + 4 < n &&
       ref > 0 &&
       inp[ref] === inp[ip] &&
       inp[ref + 1] === inp[ip + 1] &&
