@@ -6,6 +6,7 @@ import { MAGIC, type SpriteTileLevel } from './model.js';
 import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
 import { parseFlavour, writeSpriteTile } from './write.js';
+import { renderLevel } from './render.js';
 
 export * from './model.js';
 export { readSpriteTile, parseLevel, type ReadOptions } from './read.js';
@@ -13,6 +14,7 @@ export { writeSpriteTile, serializeLevel, layout, type WriteOptions, type TagLay
 export { validateSpriteTile, checkLevel } from './validate.js';
 export { inspectJson, inspectText } from './inspect.js';
 export { levelToModel, levelFromModel } from './convert.js';
+export { renderLevel, parseTilesetOption, tileColour, type TilesetSpec } from './render.js';
 
 /** True when the LZF stream starts with "SpriteTileLevel" (decodes only those bytes). */
 export function sniffSpriteTile(bytes: Uint8Array): boolean {
@@ -43,6 +45,16 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
   },
   inspectJson,
   inspectText,
+  render(level, options, resources) {
+    return renderLevel(level, options, resources);
+  },
+  renderOptions: [
+    {
+      name: 'tileset',
+      type: 'string',
+      description: 'SpriteTile tile images: SET=IMAGE.png:WxH, several separated by commas (tiles without one are flat colours)',
+    },
+  ],
   async toModel(level) {
     return levelToModel(level);
   },
