@@ -3,7 +3,11 @@ import { FormatError } from '../binary/errors.js';
 export interface DecompressOptions {
   /** Largest output allowed, in bytes (default 256 MiB). Going past it is a FormatError. */
   limit?: number;
-  /** Expected output size: the first buffer is made this big (it still grows when needed). */
+  /**
+   * Expected output size. Accepted for callers that know it, but not needed:
+   * the decoder measures the exact size in a first pass over the control
+   * bytes (which also checks the whole stream before allocating).
+   */
   sizeHint?: number;
 }
 
@@ -21,76 +25,92 @@ function tooBig(limit: number, at: number): FormatError {
  * Decompresses a raw LZF stream (no header). Never reads or writes out of
  * bounds: a literal run or back reference that runs past the input, or a
  * reference before the start of the output, is a FormatError naming the
- * input offset of the control byte that starts it. The output grows as
- * needed and stops at `limit`.
- *
- * The result may be a view on a larger buffer (no copy is made).
+ * input offset of the control byte that starts it. A first pass over the
+ * control bytes checks the stream and measures the exact output size (so a
+ * bomb is refused before anything is allocated); the second pass decodes
+ * without further checks.
  */
 export function decompress(input: Uint8Array, options: DecompressOptions = {}): Uint8Array {
   const limit = options.limit ?? DEFAULT_LZF_LIMIT;
+  const size = measure(input, limit);
+  const out = new Uint8Array(size);
+  decodeChecked(input, out);
+  return out;
+}
+
+/**
+ * First pass: walks the control bytes only, checking every token, and
+ * returns the exact output size. Throws a FormatError at the first damage or
+ * when the size passes `limit`, before anything big is allocated.
+ */
+export function measure(input: Uint8Array, limit = DEFAULT_LZF_LIMIT): number {
   const n = input.length;
-  if (n === 0) return new Uint8Array(0);
-  let cap = options.sizeHint !== undefined && options.sizeHint > 0 ? options.sizeHint : n * 4 + 64;
-  cap = Math.max(64, Math.min(cap, limit));
-  let out = new Uint8Array(cap);
   let ip = 0;
   let op = 0;
-
   while (ip < n) {
-    const start = ip;
-    const ctrl = input[ip++]!;
+    const ctrl = input[ip]!;
     if (ctrl < 32) {
       const len = ctrl + 1;
-      if (ip + len > n) {
-        throw FormatError.atByte('lzf', `literal run of ${len} bytes runs past the end of the input (${n - ip} left)`, start);
+      if (ip + 1 + len > n) {
+        throw FormatError.atByte('lzf', `literal run of ${len} bytes runs past the end of the input (${n - ip - 1} left)`, ip);
       }
-      if (op + len > cap) {
-        if (op + len > limit) throw tooBig(limit, start);
-        cap = Math.min(limit, Math.max(cap * 2, op + 264));
-        const next = new Uint8Array(cap);
-        next.set(out.subarray(0, op));
-        out = next;
-      }
-      if (len < 16) {
-        for (let k = 0; k < len; k++) out[op + k] = input[ip + k]!;
-      } else {
-        out.set(input.subarray(ip, ip + len), op);
-      }
+      ip += 1 + len;
       op += len;
-      ip += len;
     } else {
       let len = ctrl >> 5;
+      let q = ip + 1;
       if (len === 7) {
-        if (ip >= n) throw FormatError.atByte('lzf', 'back reference is cut off by the end of the input', start);
-        len += input[ip++]!;
+        if (q >= n) throw FormatError.atByte('lzf', 'back reference is cut off by the end of the input', ip);
+        len += input[q++]!;
       }
-      if (ip >= n) throw FormatError.atByte('lzf', 'back reference is cut off by the end of the input', start);
-      let ref = op - (((ctrl & 31) << 8) | input[ip++]!) - 1;
-      if (ref < 0) {
+      if (q >= n) throw FormatError.atByte('lzf', 'back reference is cut off by the end of the input', ip);
+      const dist = (((ctrl & 31) << 8) | input[q++]!) + 1;
+      if (dist > op) {
         throw FormatError.atByte(
           'lzf',
-          `back reference to ${op - ref} bytes back points before the start of the output (only ${op} bytes written)`,
-          start,
+          `back reference to ${dist} bytes back points before the start of the output (only ${op} bytes written)`,
+          ip,
         );
       }
+      ip = q;
+      op += len + 2;
+    }
+    if (op > limit) throw tooBig(limit, ip);
+  }
+  return op;
+}
+
+/** Second pass over a stream `measure` accepted: no checks needed, `out` has the exact size. */
+function decodeChecked(input: Uint8Array, out: Uint8Array): void {
+  const n = input.length;
+  let ip = 0;
+  let op = 0;
+  while (ip < n) {
+    const ctrl = input[ip++]!;
+    if (ctrl < 32) {
+      const end = ip + ctrl + 1;
+      while (ip < end) out[op++] = input[ip++]!;
+    } else {
+      let len = ctrl >> 5;
+      if (len === 7) len += input[ip++]!;
+      let ref = op - (((ctrl & 31) << 8) | input[ip++]!) - 1;
       len += 2;
-      if (op + len > cap) {
-        if (op + len > limit) throw tooBig(limit, start);
-        cap = Math.min(limit, Math.max(cap * 2, op + 264));
-        const next = new Uint8Array(cap);
-        next.set(out.subarray(0, op));
-        out = next;
-      }
-      const end = op + len;
-      if (len >= 64 && op - ref >= len) {
-        out.copyWithin(op, ref, ref + len);
-        op = end;
-      } else {
+      if (len < 16) {
+        const end = op + len;
         while (op < end) out[op++] = out[ref++]!;
+      } else {
+        // copyWithin in chunks no longer than the distance (doubling for overlapping runs)
+        let dist = op - ref;
+        while (len > 0) {
+          const k = dist < len ? dist : len;
+          out.copyWithin(op, ref, ref + k);
+          op += k;
+          len -= k;
+          dist += k;
+        }
       }
     }
   }
-  return out.length === op ? out : out.subarray(0, op);
 }
 
 /**

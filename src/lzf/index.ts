@@ -2,7 +2,7 @@
  * LZF (liblzf's raw format): a bounded, damage-reporting decompressor and
  * three compressors (see ../shared/contract/lzf.md). Browser-safe.
  */
-export { decompress, decompressPrefix, DEFAULT_LZF_LIMIT, type DecompressOptions } from './decompress.js';
+export { decompress, decompressPrefix, measure, DEFAULT_LZF_LIMIT, type DecompressOptions } from './decompress.js';
 export {
   compress,
   compressClzf2,
