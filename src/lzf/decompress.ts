@@ -99,14 +99,22 @@ function decodeChecked(input: Uint8Array, out: Uint8Array): void {
         const end = op + len;
         while (op < end) out[op++] = out[ref++]!;
       } else {
-        // copyWithin in chunks no longer than the distance (doubling for overlapping runs)
         let dist = op - ref;
-        while (len > 0) {
-          const k = dist < len ? dist : len;
-          out.copyWithin(op, ref, ref + k);
-          op += k;
-          len -= k;
-          dist += k;
+        if (dist >= len) {
+          out.copyWithin(op, ref, ref + len);
+          op += len;
+        } else if (dist === 1) {
+          out.fill(out[ref]!, op, op + len);
+          op += len;
+        } else {
+          // an overlapping run: copy a period, then ever longer chunks
+          while (len > 0) {
+            const k = dist < len ? dist : len;
+            out.copyWithin(op, ref, ref + k);
+            op += k;
+            len -= k;
+            dist += k;
+          }
         }
       }
     }
