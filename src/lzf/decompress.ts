@@ -1,4 +1,5 @@
 import { FormatError } from '../binary/errors.js';
+import { decompressWasm } from './wasm.js';
 
 export interface DecompressOptions {
   /** Largest output allowed, in bytes (default 256 MiB). Going past it is a FormatError. */
@@ -9,7 +10,15 @@ export interface DecompressOptions {
    * bytes (which also checks the whole stream before allocating).
    */
   sizeHint?: number;
+  /**
+   * 'auto' (default): WebAssembly for inputs of 4 KiB and more when the
+   * platform has it, else JavaScript; 'js' or 'wasm' to choose (for tests).
+   * Both check the whole stream before writing anything.
+   */
+  engine?: 'auto' | 'js' | 'wasm';
 }
+
+const WASM_FROM = 4 * 1024;
 
 export const DEFAULT_LZF_LIMIT = 256 * 1024 * 1024;
 
@@ -32,6 +41,12 @@ function tooBig(limit: number, at: number): FormatError {
  */
 export function decompress(input: Uint8Array, options: DecompressOptions = {}): Uint8Array {
   const limit = options.limit ?? DEFAULT_LZF_LIMIT;
+  const engine = options.engine ?? 'auto';
+  if (engine === 'wasm' || (engine === 'auto' && input.length >= WASM_FROM)) {
+    const out = decompressWasm(input, limit);
+    if (out instanceof Uint8Array) return out;
+    // 'damaged': the JavaScript pass below throws the error that names the problem
+  }
   const size = measure(input, limit);
   const out = new Uint8Array(size);
   decodeChecked(input, out);

@@ -63,6 +63,41 @@ describe('LZF round trip', () => {
   });
 });
 
+describe('the WebAssembly and JavaScript decoders', () => {
+  it('give the same output', () => {
+    fc.assert(
+      fc.property(anyBytes, fc.constantFrom('clzf2', 'liblzf', 'best') as fc.Arbitrary<'clzf2' | 'liblzf' | 'best'>, (x, flavour) => {
+        const c = compress(x, flavour);
+        const a = decompress(c, { engine: 'js' });
+        const b = decompress(c, { engine: 'wasm' });
+        expect(Buffer.from(b).equals(Buffer.from(x))).toBe(true);
+        expect(Buffer.from(a).equals(Buffer.from(x))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('give the same errors for damaged streams and bombs', () => {
+    const valid = compress(new TextEncoder().encode('SpriteTileLevel'.repeat(400)), 'clzf2');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 5 }), fc.nat(), (muts, cut) => {
+        const b = valid.slice(0, Math.max(1, valid.length - (cut % 40)));
+        for (const [i, v] of muts) b[i % b.length] = v;
+        const run = (engine: 'js' | 'wasm'): string => {
+          try {
+            return 'ok ' + decompress(b, { engine, limit: 20_000 }).length;
+          } catch (e) {
+            expect(e).toBeInstanceOf(FormatError);
+            return (e as FormatError).message;
+          }
+        };
+        expect(run('wasm')).toBe(run('js'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('clzf2 on the real levels', () => {
   it('finds the corpus', () => {
     expect(corpusFiles.length).toBe(16);
