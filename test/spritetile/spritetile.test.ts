@@ -166,6 +166,45 @@ describe('SpriteTile levels made in code', () => {
   });
 });
 
+describe('big layers (split with WebAssembly)', () => {
+  it('read the same as small ones, both byte orders', () => {
+    for (const littleEndian of [true, false]) {
+      const level = createLevel(8);
+      level.littleEndian = littleEndian;
+      const l = addLayer(level, { width: 90, height: 70 });
+      for (let i = 0; i < l.tiles.length; i++) {
+        l.tiles[i] = i % 11 === 0 ? -1 : (i * 37) % 32768;
+        l.flags[i] = ((i * 7) % 1801) | (i % 3 ? 0x8000 : 0) | (i % 5 ? 0x1000 : 0) | (i % 13 ? 0x6000 : 0);
+        l.order[i] = (i * 101) % 65536 - 32768;
+        l.trigger[i] = i & 255;
+      }
+      const back = readSpriteTile(writeSpriteTile(level));
+      const b = back.layers![0]!;
+      expect(Buffer.from(b.tiles.buffer, b.tiles.byteOffset, b.tiles.byteLength).equals(Buffer.from(l.tiles.buffer))).toBe(true);
+      expect(Array.from(b.flags.subarray(0, 50))).toEqual(Array.from(l.flags.subarray(0, 50)));
+      expect(Array.from(b.order.subarray(6000))).toEqual(Array.from(l.order.subarray(6000)));
+      expect(Array.from(b.trigger.subarray(100, 400))).toEqual(Array.from(l.trigger.subarray(100, 400)));
+      expect(Buffer.from(serializeLevel(back)).equals(Buffer.from(serializeLevel(level)))).toBe(true);
+    }
+  });
+
+  it('report bad cells at the same offsets', () => {
+    for (const [tile, flags, msg, extra] of [
+      [-2, 0, /cell 5000 has tile value -2/, 0],
+      [5, 1801, /cell 5000 has rotation 1801/, 2],
+    ] as const) {
+      const level = createLevel();
+      const l = addLayer(level, { width: 100, height: 60 });
+      l.tiles[5000] = tile;
+      l.flags[5000] = flags;
+      const e = errorOf(() => parseLevel(serializeLevel(level)));
+      const at = 35 + 4 + 47 + 5000 * 7 + extra;
+      expect(e.message).toMatch(msg);
+      expect(e.offset).toBe(at);
+    }
+  });
+});
+
 describe('SpriteTile tags and odd files', () => {
   it('keeps a groups file (no lvlayrs) byte for byte and warns', () => {
     const raw = buildRaw({

@@ -1,6 +1,7 @@
 import { ByteReader } from '../../binary/reader.js';
 import { FormatError } from '../../binary/errors.js';
 import { decompress, type DecompressOptions } from '../../lzf/index.js';
+import { splitCellsWasm } from './cells.js';
 import {
   CELL_SIZE,
   HEADER_SIZE,
@@ -16,6 +17,8 @@ import {
 } from './model.js';
 
 const FORMAT = 'spritetile';
+/** Layers of at least this many cells are split with WebAssembly when it is there. */
+export const WASM_CELLS_FROM = 2048;
 
 /** Errors inside the level say where in the decompressed data they are. */
 function levelError(reason: string, offset: number): FormatError {
@@ -162,6 +165,13 @@ function readLayers(r: ByteReader): SpriteTileLayer[] {
         r.pos - 8,
       );
     }
+    const fast = n >= WASM_CELLS_FROM ? splitCellsWasm(d, r.pos, n, le) : null;
+    if (fast && typeof fast === 'object') {
+      r.pos += n * CELL_SIZE;
+      layers.push({ tileSizeX, tileSizeY, scrollX, scrollY, previewSize, z, layerLock, addBorder, width, height, ...fast });
+      continue;
+    }
+    // the JavaScript loop: small layers, no WebAssembly, or a bad cell to report
     const tiles = new Int16Array(n);
     const flags = new Uint16Array(n);
     const order = new Int16Array(n);
