@@ -10,6 +10,8 @@
  *   than `liblzf` (it returns the liblzf output when that is smaller).
  */
 
+import { compressWasm } from './wasm.js';
+
 export type LzfFlavour = 'clzf2' | 'liblzf' | 'best';
 
 export const LZF_FLAVOURS: readonly LzfFlavour[] = ['clzf2', 'liblzf', 'best'];
@@ -22,7 +24,20 @@ function bound(n: number): number {
   return n + (n >>> 5) + 3;
 }
 
-export function compress(input: Uint8Array, flavour: LzfFlavour = 'clzf2'): Uint8Array {
+/** Inputs of at least this size go to the WebAssembly compressor when it is there. */
+const WASM_FROM = 4 * 1024;
+
+export interface CompressOptions {
+  /** 'auto' (default: WebAssembly for 4 KiB and more when available), 'js' or 'wasm' (for tests). Same bytes either way. */
+  engine?: 'auto' | 'js' | 'wasm';
+}
+
+export function compress(input: Uint8Array, flavour: LzfFlavour = 'clzf2', options: CompressOptions = {}): Uint8Array {
+  const engine = options.engine ?? 'auto';
+  if ((flavour === 'clzf2' || flavour === 'liblzf') && (engine === 'wasm' || (engine === 'auto' && input.length >= WASM_FROM))) {
+    const out = compressWasm(input, flavour);
+    if (out) return out;
+  }
   switch (flavour) {
     case 'clzf2':
       return compressClzf2(input);
@@ -208,7 +223,7 @@ const HASH_BITS = 16;
  */
 export function compressBest(inp: Uint8Array): Uint8Array {
   const n = inp.length;
-  const fallback = compressLiblzf(inp);
+  const fallback = compress(inp, 'liblzf');
   if (n < 4) return fallback;
 
   // 1. Longest match (length, offset) at every position.

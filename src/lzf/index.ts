@@ -10,4 +10,5 @@ export {
   compressBest,
   LZF_FLAVOURS,
   type LzfFlavour,
+  type CompressOptions,
 } from './compress.js';

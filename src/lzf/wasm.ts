@@ -10,6 +10,7 @@ interface Decoder {
   memory: WebAssembly.Memory;
   measure: (ip: number, inLen: number, limit: number) => number;
   decode: (ip: number, inLen: number, op: number) => number;
+  compress: (n: number, out: number, htab: number, lib: number) => number;
 }
 
 let module: WebAssembly.Module | null | undefined;
@@ -42,6 +43,7 @@ function instantiate(): Decoder | null {
     memory: inst.exports.memory as WebAssembly.Memory,
     measure: inst.exports.measure as Decoder['measure'],
     decode: inst.exports.decode as Decoder['decode'],
+    compress: inst.exports.compress as Decoder['compress'],
   };
 }
 
@@ -81,4 +83,26 @@ export function decompressWasm(input: Uint8Array, limit: number): Uint8Array | '
   const end = d.decode(0, input.length, outAt);
   if (end !== outAt + size) throw new Error(`LZF WebAssembly decoder ended at ${end}, expected ${outAt + size}`);
   return new Uint8Array(d.memory.buffer).slice(outAt, end);
+}
+
+/**
+ * The `clzf2` or `liblzf` flavour in WebAssembly (the same bytes as the
+ * JavaScript compressors), or null when WebAssembly cannot be used.
+ */
+export function compressWasm(input: Uint8Array, flavour: 'clzf2' | 'liblzf'): Uint8Array | null {
+  const n = input.length;
+  const out = (n + 7) & ~7;
+  const htab = (out + n + (n >>> 5) + 3 + 7) & ~7;
+  const need = htab + (1 << 18);
+  let d: Decoder | null;
+  try {
+    d = need > KEEP_BYTES ? instantiate() : (shared ??= instantiate());
+    if (!d) return null;
+    grow(d, need);
+  } catch {
+    return null;
+  }
+  new Uint8Array(d.memory.buffer).set(input, 0);
+  const len = d.compress(n, out, htab, flavour === 'liblzf' ? 1 : 0);
+  return new Uint8Array(d.memory.buffer).slice(out, out + len);
 }

@@ -63,6 +63,21 @@ describe('LZF round trip', () => {
   });
 });
 
+describe('the WebAssembly and JavaScript compressors', () => {
+  it('give the same bytes', () => {
+    fc.assert(
+      fc.property(anyBytes, (x) => {
+        for (const flavour of ['clzf2', 'liblzf'] as const) {
+          const a = compress(x, flavour, { engine: 'js' });
+          const b = compress(x, flavour, { engine: 'wasm' });
+          expect(Buffer.from(b).equals(Buffer.from(a))).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('the WebAssembly and JavaScript decoders', () => {
   it('give the same output', () => {
     fc.assert(
