@@ -92,6 +92,15 @@ describe('the WebAssembly and JavaScript decoders', () => {
     );
   });
 
+  it('grow their output for highly compressible data', () => {
+    const x = new Uint8Array(3_000_000);
+    for (let i = 0; i < x.length; i++) x[i] = i % 1_000_000 < 900_000 ? 0 : (i * 7) & 255;
+    const c = compress(x, 'clzf2');
+    expect(c.length).toBeLessThan(200_000);
+    const y = decompress(c, { engine: 'wasm' });
+    expect(Buffer.from(y).equals(Buffer.from(x))).toBe(true);
+  });
+
   it('give the same errors for damaged streams and bombs', () => {
     const valid = compress(new TextEncoder().encode('SpriteTileLevel'.repeat(400)), 'clzf2');
     fc.assert(
