@@ -43,7 +43,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
   const limit = options.limit ?? DEFAULT_LZF_LIMIT;
   const engine = options.engine ?? 'auto';
   if (engine === 'wasm' || (engine === 'auto' && input.length >= WASM_FROM)) {
-    const out = decompressWasm(input, limit);
+    const out = decompressWasm(input, limit, measure);
     if (out instanceof Uint8Array) return out;
     // 'damaged': the JavaScript pass below throws the error that names the problem
   }

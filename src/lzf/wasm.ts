@@ -20,6 +20,8 @@ let module: WebAssembly.Module | null | undefined;
 let shared: Decoder | null = null;
 /** Memory kept between calls is at most this big; larger jobs get a throwaway instance. */
 const KEEP_BYTES = 64 * 1024 * 1024;
+/** Outputs that would grow the memory past this are measured (and checked) first. */
+const BIG_OUTPUT = 32 * 1024 * 1024;
 
 function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
   const bin = atob(b64);
@@ -63,8 +65,15 @@ function grow(d: Decoder, need: number): void {
  * the memory as the output needs. Returns the output, 'damaged' when the
  * stream is bad or passes `limit` (the caller finds the exact problem with
  * the JavaScript `measure`), or null when WebAssembly cannot be used.
+ * Before growing past BIG_OUTPUT it runs `measure` (which throws for a
+ * damaged stream or one over the limit), so a small bomb cannot make it
+ * allocate much.
  */
-export function decompressWasm(input: Uint8Array, limit: number): Uint8Array | 'damaged' | null {
+export function decompressWasm(
+  input: Uint8Array,
+  limit: number,
+  measure: (input: Uint8Array, limit: number) => number,
+): Uint8Array | 'damaged' | null {
   const n = input.length;
   const outAt = (n + 7) & ~7;
   const limitEnd = outAt + Math.min(limit, 0x7fff0000 - outAt);
@@ -80,13 +89,19 @@ export function decompressWasm(input: Uint8Array, limit: number): Uint8Array | '
   new Uint8Array(d.memory.buffer).set(input, 0);
   let ip = 0;
   let op = outAt;
+  let measured = false;
   for (;;) {
     const r = d.run(ip, n, op, outAt, cap, limitEnd);
     if (r === 0) break;
     if (r < 0) return 'damaged';
     ip = d.gip.value as number;
     op = d.gop.value as number;
-    cap = Math.min(limitEnd, Math.max(cap * 2, op + 65536));
+    if (!measured && cap * 2 > BIG_OUTPUT) {
+      cap = outAt + measure(input, limit);
+      measured = true;
+    } else {
+      cap = Math.min(limitEnd, Math.max(cap * 2, op + 65536));
+    }
     try {
       grow(d, cap);
     } catch {

@@ -174,6 +174,18 @@ describe('damaged LZF', () => {
     expect(decompress(bomb, { limit: 64 << 20 }).length).toBe(1 + n * 264);
   });
 
+  it('refuses a bomb over the default 256 MiB limit', () => {
+    const n = 1_100_000; // 290 MB from 3.3 MB
+    const bomb = new Uint8Array(2 + n * 3);
+    bomb[1] = 42;
+    for (let i = 0; i < n; i++) bomb.set([0xe0, 255, 0], 2 + i * 3);
+    for (const engine of ['wasm', 'js'] as const) {
+      const e = catchError(() => decompress(bomb, { engine })) as FormatError;
+      expect(e).toBeInstanceOf(FormatError);
+      expect(e.message).toMatch(/limit of 268435456 bytes/);
+    }
+  });
+
   it('gives only FormatErrors for random and mutated streams', () => {
     const valid = compress(new TextEncoder().encode('SpriteTileLevel'.repeat(50)), 'clzf2');
     fc.assert(
