@@ -1,6 +1,5 @@
-// Assembles the WebAssembly parts (src/lzf/lzf.wat and
-// src/formats/spritetile/cells.wat) into TypeScript modules holding them as
-// base64, with the devDependency `wabt`. Run after editing a .wat:
+// Assembles the WebAssembly part (src/lzf/lzf.wat) into a TypeScript module
+// holding it as base64, with the devDependency `wabt`. Run after editing a .wat:
 // npm run build:wasm (add --check to only verify the committed modules).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +9,6 @@ import wabtInit from 'wabt';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODULES = [
   { wat: 'src/lzf/lzf.wat', out: 'src/lzf/wasm-bytes.ts', name: 'LZF_WASM_BASE64' },
-  { wat: 'src/formats/spritetile/cells.wat', out: 'src/formats/spritetile/cells-wasm.ts', name: 'CELLS_WASM_BASE64' },
 ];
 
 async function assemble(wabt, file) {

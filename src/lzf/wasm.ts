@@ -14,6 +14,7 @@ interface Decoder {
   run: (ip: number, inEnd: number, op: number, outStart: number, cap: number, limitEnd: number) => number;
   gip: WebAssembly.Global;
   gop: WebAssembly.Global;
+  split: (src: number, n: number, le: number, dst: number) => number;
 }
 
 let module: WebAssembly.Module | null | undefined;
@@ -52,6 +53,7 @@ function instantiate(): Decoder | null {
     run: inst.exports.run as Decoder['run'],
     gip: inst.exports.gip as WebAssembly.Global,
     gop: inst.exports.gop as WebAssembly.Global,
+    split: inst.exports.split as Decoder['split'],
   };
 }
 
@@ -60,20 +62,20 @@ function grow(d: Decoder, need: number): void {
   if (need > have) d.memory.grow(Math.ceil((need - have) / 65536));
 }
 
+type Measure = (input: Uint8Array, limit: number) => number;
+
 /**
- * Checks and decodes a whole stream in WebAssembly, in one pass, growing
- * the memory as the output needs. Returns the output, 'damaged' when the
- * stream is bad or passes `limit` (the caller finds the exact problem with
- * the JavaScript `measure`), or null when WebAssembly cannot be used.
- * Before growing past BIG_OUTPUT it runs `measure` (which throws for a
- * damaged stream or one over the limit), so a small bomb cannot make it
- * allocate much.
+ * Checks and decodes a whole stream into the shared memory, in one pass,
+ * growing the memory as the output needs (before growing past BIG_OUTPUT
+ * it runs `measure`, which throws for a damaged stream or one over the
+ * limit, so a small bomb cannot make it allocate much). The output is at
+ * [outAt, end).
  */
-export function decompressWasm(
+function decodeIntoMemory(
   input: Uint8Array,
   limit: number,
-  measure: (input: Uint8Array, limit: number) => number,
-): Uint8Array | 'damaged' | null {
+  measure: Measure,
+): { d: Decoder; outAt: number; end: number } | 'damaged' | null {
   const n = input.length;
   const outAt = (n + 7) & ~7;
   const limitEnd = outAt + Math.min(limit, 0x7fff0000 - outAt);
@@ -105,15 +107,102 @@ export function decompressWasm(
     try {
       grow(d, cap);
     } catch {
-      if (d === shared) shared = null;
+      release(d);
       return null;
     }
   }
-  const end = d.gop.value as number;
-  const out = new Uint8Array(d.memory.buffer).slice(outAt, end);
-  // do not keep a big memory alive for the next call
-  if (d.memory.buffer.byteLength > KEEP_BYTES && d === shared) shared = null;
+  return { d, outAt, end: d.gop.value as number };
+}
+
+/** Drops the shared instance when its memory has become big. */
+function release(d: Decoder): void {
+  if (d === shared && d.memory.buffer.byteLength > KEEP_BYTES) shared = null;
+}
+
+/**
+ * Checks and decodes a whole stream in WebAssembly. Returns the output,
+ * 'damaged' when the stream is bad or passes `limit` (the caller finds the
+ * exact problem with the JavaScript `measure`), or null when WebAssembly
+ * cannot be used.
+ */
+export function decompressWasm(input: Uint8Array, limit: number, measure: Measure): Uint8Array | 'damaged' | null {
+  const r = decodeIntoMemory(input, limit, measure);
+  if (r === null || r === 'damaged') return r;
+  const out = new Uint8Array(r.d.memory.buffer).slice(r.outAt, r.end);
+  release(r.d);
   return out;
+}
+
+/** Four arrays split from 7-byte records (SpriteTile cells). */
+export interface Records7 {
+  a: Int16Array;
+  b: Uint16Array;
+  c: Int16Array;
+  d: Uint8Array;
+}
+
+/** Typed arrays use the platform's byte order; the module writes little-endian. */
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function splitAt(d: Decoder, src: number, n: number, le: boolean, dst: number): Records7 | number {
+  const bad = d.split(src, n, le ? 1 : 0, dst);
+  if (bad >= 0) return bad;
+  const b = d.memory.buffer.slice(dst, dst + n * 7);
+  return { a: new Int16Array(b, 0, n), b: new Uint16Array(b, 2 * n, n), c: new Int16Array(b, 4 * n, n), d: new Uint8Array(b, 6 * n, n) };
+}
+
+/**
+ * The decompressed data left in WebAssembly memory, with a splitter that
+ * works on it where it is (no copies). Valid until `done()`, and only until
+ * the next call into this module.
+ */
+export interface Retained {
+  data: Uint8Array;
+  /** The `n` records at data[at]: their arrays, or the index of the first bad one. */
+  split(at: number, n: number, littleEndian: boolean): Records7 | number | null;
+  done(): void;
+}
+
+/**
+ * Like decompressWasm, but leaves the output in memory (with room after it
+ * to split records into) for a caller that only reads it once, right away.
+ */
+export function decompressRetained(input: Uint8Array, limit: number, measure: Measure): Retained | 'damaged' | null {
+  if (!LITTLE_ENDIAN_HOST) return null;
+  const r = decodeIntoMemory(input, limit, measure);
+  if (r === null || r === 'damaged') return r;
+  const { d, outAt, end } = r;
+  const scratch = (end + 7) & ~7;
+  try {
+    grow(d, scratch + (end - outAt));
+  } catch {
+    const data = new Uint8Array(d.memory.buffer).slice(outAt, end);
+    release(d);
+    return { data, split: () => null, done: () => {} };
+  }
+  const data = new Uint8Array(d.memory.buffer, outAt, end - outAt);
+  return {
+    data,
+    split: (at, n, le) => (at >= 0 && n * 7 <= end - outAt - at ? splitAt(d, outAt + at, n, le, scratch) : null),
+    done: () => release(d),
+  };
+}
+
+/** Splits `n` 7-byte records at data[at] (copied into memory first); null without WebAssembly. */
+export function splitRecords7(data: Uint8Array, at: number, n: number, littleEndian: boolean): Records7 | number | null {
+  if (!LITTLE_ENDIAN_HOST) return null;
+  const size = n * 7;
+  const dst = (size + 7) & ~7;
+  let d: Decoder | null;
+  try {
+    d = dst + size > KEEP_BYTES ? instantiate() : (shared ??= instantiate());
+    if (!d) return null;
+    grow(d, dst + size);
+  } catch {
+    return null;
+  }
+  new Uint8Array(d.memory.buffer).set(data.subarray(at, at + size), 0);
+  return splitAt(d, 0, n, littleEndian, dst);
 }
 
 /**

@@ -188,6 +188,50 @@ describe('big layers (split with WebAssembly)', () => {
     }
   });
 
+  it('read big files (decoded and split in WebAssembly memory) like parseLevel does', () => {
+    const level = createLevel();
+    const l = addLayer(level, { width: 120, height: 100 });
+    addLayer(level, { width: 3, height: 3 });
+    let s = 9;
+    for (let i = 0; i < l.tiles.length; i++) {
+      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+      l.tiles[i] = (s >>> 17) % 3000 - 1;
+      l.flags[i] = (s >>> 5) % 1801;
+      l.trigger[i] = s & 255;
+    }
+    level.opaque.set('prvsize', new Uint8Array([1, 2, 3, 4]));
+    level.tags.push({ name: 'prvsize', offset: 0 });
+    const file = writeSpriteTile(level);
+    expect(file.length).toBeGreaterThan(4096);
+    const a = readSpriteTile(file);
+    const b = parseLevel(decompress(file));
+    expect(a.layers![0]!.tiles).toEqual(b.layers![0]!.tiles);
+    expect(a.layers![0]!.flags).toEqual(l.flags);
+    expect(a.layers![1]!.tiles).toEqual(b.layers![1]!.tiles);
+    expect(a.opaque.get('prvsize')).toEqual(new Uint8Array([1, 2, 3, 4]));
+    expect(Buffer.from(writeSpriteTile(a)).equals(Buffer.from(file))).toBe(true);
+    // a bad cell and a damaged stream, through the same path
+    l.tiles[7000] = -5;
+    const bad = errorOf(() => readSpriteTile(writeSpriteTile(level)));
+    expect(bad.message).toMatch(/cell 7000 has tile value -5.*\(at byte \d+ of the decompressed level\)/);
+    expect(bad.offset).toBe(35 + 11 + 4 + 47 + 7000 * 7);
+    const cut = errorOf(() => readSpriteTile(file.subarray(0, file.length - 1)));
+    expect(cut.format).toBe('lzf');
+    expect(cut.message).toMatch(/of the file/);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), (muts) => {
+        const f = file.slice();
+        for (const [i, v] of muts) f[i % 300] = v; // the header, tag table and first layer
+        try {
+          readSpriteTile(f, { limit: 1 << 22 });
+        } catch (e) {
+          expect(e).toBeInstanceOf(FormatError);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('report bad cells at the same offsets', () => {
     for (const [tile, flags, msg, extra] of [
       [-2, 0, /cell 5000 has tile value -2/, 0],

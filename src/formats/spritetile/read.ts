@@ -1,7 +1,7 @@
 import { ByteReader } from '../../binary/reader.js';
 import { FormatError } from '../../binary/errors.js';
-import { decompress, type DecompressOptions } from '../../lzf/index.js';
-import { splitCellsWasm } from './cells.js';
+import { decompress, measure, DEFAULT_LZF_LIMIT } from '../../lzf/index.js';
+import { decompressRetained, splitRecords7, type Records7 } from '../../lzf/wasm.js';
 import {
   CELL_SIZE,
   HEADER_SIZE,
@@ -41,12 +41,21 @@ export interface ReadOptions {
 
 /** Reads a `.bytes` file: decompresses the LZF stream, then parses the level. */
 export function readSpriteTile(bytes: Uint8Array, options: ReadOptions = {}): SpriteTileLevel {
-  const lzfOpts: DecompressOptions = { limit: options.limit };
+  const limit = options.limit ?? DEFAULT_LZF_LIMIT;
   let data: Uint8Array;
   try {
-    data = decompress(bytes, lzfOpts);
+    // Big levels: decode in WebAssembly and split the cells where they lie.
+    const kept = bytes.length >= 4096 ? decompressRetained(bytes, limit, measure) : null;
+    if (kept && kept !== 'damaged') {
+      try {
+        return parseWith(kept.data, kept.split);
+      } finally {
+        kept.done();
+      }
+    }
+    data = decompress(bytes, { limit });
   } catch (e) {
-    if (e instanceof FormatError && e.offset !== undefined) {
+    if (e instanceof FormatError && e.format === 'lzf' && e.offset !== undefined) {
       const err = FormatError.atByte('lzf', e.reason, e.offset);
       err.message = `damaged LZF stream: ${e.reason} (at byte ${e.offset} of the file)`;
       throw err;
@@ -58,14 +67,21 @@ export function readSpriteTile(bytes: Uint8Array, options: ReadOptions = {}): Sp
 
 /** Parses decompressed level data. Errors name offsets inside it. */
 export function parseLevel(data: Uint8Array): SpriteTileLevel {
+  return parseWith(data, (at, n, le) => splitRecords7(data, at, n, le));
+}
+
+/** Splits `n` cells at data[at] fast: the arrays, the index of a bad cell, or null (use the JavaScript loop). */
+type Splitter = (at: number, n: number, littleEndian: boolean) => Records7 | number | null;
+
+function parseWith(data: Uint8Array, split: Splitter): SpriteTileLevel {
   try {
-    return parse(data);
+    return parse(data, split);
   } catch (e) {
     relabel(e);
   }
 }
 
-function parse(data: Uint8Array): SpriteTileLevel {
+function parse(data: Uint8Array, split: Splitter): SpriteTileLevel {
   const r = new ByteReader(data, { format: FORMAT });
   if (data.length < MAGIC.length || r.ascii(MAGIC.length) !== MAGIC) {
     throw levelError('not a SpriteTile level: the data does not start with "SpriteTileLevel"', 0);
@@ -126,7 +142,7 @@ function parse(data: Uint8Array): SpriteTileLevel {
       if (!sub.atEnd) throw levelError(`${sub.remaining} bytes left over after the numsets value`, sub.pos);
       level.numSets = v;
     } else if (tag.name === 'lvlayrs') {
-      level.layers = readLayers(sub);
+      level.layers = readLayers(sub, split);
     } else {
       level.opaque.set(tag.name, data.slice(start, end));
     }
@@ -134,7 +150,7 @@ function parse(data: Uint8Array): SpriteTileLevel {
   return level;
 }
 
-function readLayers(r: ByteReader): SpriteTileLayer[] {
+function readLayers(r: ByteReader, split: Splitter): SpriteTileLayer[] {
   const countAt = r.pos;
   const count = r.i32();
   r.checkCount(count, LAYER_HEADER_SIZE, 'layer', countAt);
@@ -165,10 +181,10 @@ function readLayers(r: ByteReader): SpriteTileLayer[] {
         r.pos - 8,
       );
     }
-    const fast = n >= WASM_CELLS_FROM ? splitCellsWasm(d, r.pos, n, le) : null;
+    const fast = n >= WASM_CELLS_FROM ? split(r.pos, n, le) : null;
     if (fast && typeof fast === 'object') {
       r.pos += n * CELL_SIZE;
-      layers.push({ tileSizeX, tileSizeY, scrollX, scrollY, previewSize, z, layerLock, addBorder, width, height, ...fast });
+      layers.push({ tileSizeX, tileSizeY, scrollX, scrollY, previewSize, z, layerLock, addBorder, width, height, tiles: fast.a, flags: fast.b, order: fast.c, trigger: fast.d });
       continue;
     }
     // the JavaScript loop: small layers, no WebAssembly, or a bad cell to report
