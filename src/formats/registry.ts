@@ -1,6 +1,7 @@
 import type { FormatHandler, FormatName } from './types.js';
 import { isprite } from './isprite/index.js';
 import { cthgFormat } from './cthg/index.js';
+import { spritetileHandler } from './spritetile/index.js';
 import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from './hallgeir/index.js';
 import { asepriteHandler, texturePackerHandler, tiledHandler } from '../interop/index.js';
 import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
@@ -13,6 +14,7 @@ import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
 export const FORMATS: FormatHandler[] = [
   isprite,
   cthgFormat,
+  spritetileHandler,
   hallgeirSpriteFormat,
   hallgeirObjectFormat,
   hallgeirMapFormat,

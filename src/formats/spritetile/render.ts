@@ -1,0 +1,151 @@
+import { FormatError } from '../../binary/errors.js';
+import { drawImage } from '../../render/compose.js';
+import { createImage, fillImage, type RgbaImage } from '../../render/image.js';
+import { compose, rotate, scale, translate } from '../../render/matrix.js';
+import { decodePng } from '../../render/png.js';
+import type { CommandOptions, RenderResult, ResourceLoader } from '../types.js';
+import { FLIP_X, FLIP_Y, ROTATION_MASK, tilesPerSet, type SpriteTileLevel } from './model.js';
+
+const FORMAT = 'spritetile';
+const MAX_SIDE = 8192;
+const MAX_PIXELS = 40_000_000;
+/** Pixels per tile when no tileset is given (shrunk for big levels). */
+export const DEFAULT_CELL_PIXELS = 16;
+
+export interface TilesetSpec {
+  set: number;
+  path: string;
+  tileWidth: number;
+  tileHeight: number;
+}
+
+/** Parses `SET=IMAGE.png:WxH[,SET=IMAGE.png:WxH...]`. */
+export function parseTilesetOption(value: string): TilesetSpec[] {
+  const out: TilesetSpec[] = [];
+  for (const part of value.split(',')) {
+    const s = part.trim();
+    if (!s) continue;
+    const m = /^(\d+)=(.+):(\d+)x(\d+)$/.exec(s);
+    if (!m || Number(m[3]) < 1 || Number(m[4]) < 1) {
+      throw new FormatError(FORMAT, `bad --tileset "${s}": expected SET=IMAGE.png:WxH, e.g. 0=tiles.png:16x16`);
+    }
+    out.push({ set: Number(m[1]), path: m[2]!, tileWidth: Number(m[3]), tileHeight: Number(m[4]) });
+  }
+  return out;
+}
+
+/** A flat colour for a tile number (stable, well spread hues). */
+export function tileColour(rawTile: number): [number, number, number] {
+  // golden-angle hues: neighbouring tile numbers get clearly different colours
+  const hue = ((((rawTile + 1) * 137.508) % 360) + 360) % 360 / 60;
+  const c = 200;
+  const x = Math.round(c * (1 - Math.abs((hue % 2) - 1)));
+  const base = 40;
+  const rgb: [number, number, number][] = [
+    [c, x, 0],
+    [x, c, 0],
+    [0, c, x],
+    [0, x, c],
+    [x, 0, c],
+    [c, 0, x],
+  ];
+  const [r, g, b] = rgb[Math.floor(hue) % 6]!;
+  return [r + base, g + base, b + base];
+}
+
+interface LoadedTileset extends TilesetSpec {
+  image: RgbaImage;
+  columns: number;
+  count: number;
+}
+
+/**
+ * Draws every layer, back to front (largest z first, Unity's camera looking
+ * along +z), cells by order-in-layer. Tiles come from the tileset images
+ * given per set; tiles without one are flat colours from their number.
+ */
+export async function renderLevel(level: SpriteTileLevel, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  const layers = level.layers ?? [];
+  if (!layers.length) throw new FormatError(FORMAT, 'nothing to draw: the file has no layers');
+  const specs = typeof options.tileset === 'string' ? parseTilesetOption(options.tileset) : [];
+  const sets = new Map<number, LoadedTileset>();
+  for (const s of specs) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await resources.load(s.path);
+    } catch {
+      throw new FormatError(FORMAT, `cannot read tileset image "${s.path}" for set ${s.set}`);
+    }
+    const image = decodePng(bytes);
+    const columns = Math.floor(image.width / s.tileWidth);
+    const rows = Math.floor(image.height / s.tileHeight);
+    sets.set(s.set, { ...s, image, columns, count: columns * rows });
+  }
+  const sizes = layers.map((l) => l.tileSizeX).filter((v) => v > 0 && Number.isFinite(v));
+  const unit = sizes.length ? Math.min(...sizes) : 1;
+  const cellFor = (v: number): number => (v > 0 && Number.isFinite(v) ? v / unit : 1);
+  // pixels per tile of the smallest world size
+  let base = specs.length ? Math.max(...specs.map((s) => s.tileWidth)) : DEFAULT_CELL_PIXELS;
+  const span = (pick: (l: (typeof layers)[number]) => number): number => Math.max(1, ...layers.map(pick));
+  const wUnits = span((l) => l.width * cellFor(l.tileSizeX));
+  const hUnits = span((l) => l.height * cellFor(l.tileSizeY));
+  if (!specs.length) {
+    while (base > 1 && (wUnits * base > MAX_SIDE || hUnits * base > MAX_SIDE || wUnits * hUnits * base * base > MAX_PIXELS)) base--;
+  }
+  const W = Math.ceil(wUnits * base);
+  const H = Math.ceil(hUnits * base);
+  if (W > MAX_SIDE || H > MAX_SIDE || W * H > MAX_PIXELS) {
+    throw new FormatError(FORMAT, `the level would be a ${W}x${H} image, larger than the ${MAX_SIDE}x${MAX_SIDE} / ${MAX_PIXELS}-pixel limit`);
+  }
+  const img = createImage(W, H);
+  const dot = createImage(1, 1);
+  const per = tilesPerSet(level.numSets);
+  const orderOfLayers = layers.map((l, i) => ({ l, i })).sort((a, b) => b.l.z - a.l.z || a.i - b.i);
+  for (const { l } of orderOfLayers) {
+    const cw = cellFor(l.tileSizeX) * base;
+    const ch = cellFor(l.tileSizeY) * base;
+    const cells: number[] = [];
+    let ordered = false;
+    for (let i = 0; i < l.tiles.length; i++) {
+      if (l.tiles[i]! === -1) continue;
+      cells.push(i);
+      if (l.order[i]! !== 0) ordered = true;
+    }
+    if (ordered) cells.sort((a, b) => l.order[a]! - l.order[b]! || a - b);
+    for (const i of cells) {
+      const t = l.tiles[i]!;
+      const f = l.flags[i]!;
+      const x = i % l.width;
+      const y = Math.floor(i / l.width);
+      const left = x * cw;
+      const top = H - (y + 1) * ch;
+      const ts = sets.get(Math.floor(t / per));
+      const n = t % per;
+      let src: RgbaImage;
+      let sx = 0;
+      let sy = 0;
+      let sw = 1;
+      let sh = 1;
+      if (ts && n < ts.count) {
+        src = ts.image;
+        sx = (n % ts.columns) * ts.tileWidth;
+        sy = Math.floor(n / ts.columns) * ts.tileHeight;
+        sw = ts.tileWidth;
+        sh = ts.tileHeight;
+      } else {
+        const [r, g, b] = tileColour(t);
+        fillImage(dot, r, g, b, 255);
+        src = dot;
+      }
+      const deg = (f & ROTATION_MASK) / 5;
+      const m = compose(
+        translate(-sw / 2, -sh / 2),
+        scale(((f & FLIP_X) ? -1 : 1) * (cw / sw), ((f & FLIP_Y) ? -1 : 1) * (ch / sh)),
+        rotate(-deg),
+        translate(left + cw / 2, top + ch / 2),
+      );
+      drawImage(img, src, { sx, sy, sw, sh, transform: m });
+    }
+  }
+  return { frames: [img] };
+}

@@ -1,0 +1,172 @@
+import { FormatError } from '../binary/errors.js';
+import { decompressWasm } from './wasm.js';
+
+export interface DecompressOptions {
+  /** Largest output allowed, in bytes (default 256 MiB). Going past it is a FormatError. */
+  limit?: number;
+  /**
+   * Expected output size. Accepted for callers that know it, but not needed:
+   * the decoder measures the exact size in a first pass over the control
+   * bytes (which also checks the whole stream before allocating).
+   */
+  sizeHint?: number;
+  /**
+   * 'auto' (default): WebAssembly for inputs of 4 KiB and more when the
+   * platform has it, else JavaScript; 'js' or 'wasm' to choose (for tests).
+   * Both check the whole stream before writing anything.
+   */
+  engine?: 'auto' | 'js' | 'wasm';
+}
+
+const WASM_FROM = 4 * 1024;
+
+export const DEFAULT_LZF_LIMIT = 256 * 1024 * 1024;
+
+function tooBig(limit: number, at: number): FormatError {
+  return FormatError.atByte(
+    'lzf',
+    `decompressed data would be larger than the limit of ${limit} bytes (LZF bomb or damaged stream; raise the limit to read it)`,
+    at,
+  );
+}
+
+/**
+ * Decompresses a raw LZF stream (no header). Never reads or writes out of
+ * bounds: a literal run or back reference that runs past the input, or a
+ * reference before the start of the output, is a FormatError naming the
+ * input offset of the control byte that starts it. A first pass over the
+ * control bytes checks the stream and measures the exact output size (so a
+ * bomb is refused before anything is allocated); the second pass decodes
+ * without further checks.
+ */
+export function decompress(input: Uint8Array, options: DecompressOptions = {}): Uint8Array {
+  const limit = options.limit ?? DEFAULT_LZF_LIMIT;
+  const engine = options.engine ?? 'auto';
+  if (engine === 'wasm' || (engine === 'auto' && input.length >= WASM_FROM)) {
+    const out = decompressWasm(input, limit, measure);
+    if (out instanceof Uint8Array) return out;
+    // 'damaged': the JavaScript pass below throws the error that names the problem
+  }
+  const size = measure(input, limit);
+  const out = new Uint8Array(size);
+  decodeChecked(input, out);
+  return out;
+}
+
+/**
+ * First pass: walks the control bytes only, checking every token, and
+ * returns the exact output size. Throws a FormatError at the first damage or
+ * when the size passes `limit`, before anything big is allocated.
+ */
+export function measure(input: Uint8Array, limit = DEFAULT_LZF_LIMIT): number {
+  const n = input.length;
+  let ip = 0;
+  let op = 0;
+  while (ip < n) {
+    const ctrl = input[ip]!;
+    if (ctrl < 32) {
+      const len = ctrl + 1;
+      if (ip + 1 + len > n) {
+        throw FormatError.atByte('lzf', `literal run of ${len} bytes runs past the end of the input (${n - ip - 1} left)`, ip);
+      }
+      ip += 1 + len;
+      op += len;
+    } else {
+      let len = ctrl >> 5;
+      let q = ip + 1;
+      if (len === 7) {
+        if (q >= n) throw FormatError.atByte('lzf', 'back reference is cut off by the end of the input', ip);
+        len += input[q++]!;
+      }
+      if (q >= n) throw FormatError.atByte('lzf', 'back reference is cut off by the end of the input', ip);
+      const dist = (((ctrl & 31) << 8) | input[q++]!) + 1;
+      if (dist > op) {
+        throw FormatError.atByte(
+          'lzf',
+          `back reference to ${dist} bytes back points before the start of the output (only ${op} bytes written)`,
+          ip,
+        );
+      }
+      ip = q;
+      op += len + 2;
+    }
+    if (op > limit) throw tooBig(limit, ip);
+  }
+  return op;
+}
+
+/** Second pass over a stream `measure` accepted: no checks needed, `out` has the exact size. */
+function decodeChecked(input: Uint8Array, out: Uint8Array): void {
+  const n = input.length;
+  let ip = 0;
+  let op = 0;
+  while (ip < n) {
+    const ctrl = input[ip++]!;
+    if (ctrl < 32) {
+      const end = ip + ctrl + 1;
+      while (ip < end) out[op++] = input[ip++]!;
+    } else {
+      let len = ctrl >> 5;
+      if (len === 7) len += input[ip++]!;
+      let ref = op - (((ctrl & 31) << 8) | input[ip++]!) - 1;
+      len += 2;
+      if (len < 16) {
+        const end = op + len;
+        while (op < end) out[op++] = out[ref++]!;
+      } else {
+        let dist = op - ref;
+        if (dist >= len) {
+          out.copyWithin(op, ref, ref + len);
+          op += len;
+        } else if (dist === 1) {
+          out.fill(out[ref]!, op, op + len);
+          op += len;
+        } else {
+          // an overlapping run: copy a period, then ever longer chunks
+          while (len > 0) {
+            const k = dist < len ? dist : len;
+            out.copyWithin(op, ref, ref + k);
+            op += k;
+            len -= k;
+            dist += k;
+          }
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Decompresses only as much as needed to produce the first `count` bytes
+ * (or fewer if the stream ends). Never throws: a damaged stream just gives
+ * fewer bytes. For cheap content sniffing.
+ */
+export function decompressPrefix(input: Uint8Array, count: number): Uint8Array {
+  const out = new Uint8Array(count + 264);
+  const n = input.length;
+  let ip = 0;
+  let op = 0;
+  while (ip < n && op < count) {
+    const ctrl = input[ip++]!;
+    if (ctrl < 32) {
+      const len = ctrl + 1;
+      if (ip + len > n) break;
+      for (let k = 0; k < len; k++) out[op + k] = input[ip + k]!;
+      op += len;
+      ip += len;
+    } else {
+      let len = ctrl >> 5;
+      if (len === 7) {
+        if (ip >= n) break;
+        len += input[ip++]!;
+      }
+      if (ip >= n) break;
+      let ref = op - (((ctrl & 31) << 8) | input[ip++]!) - 1;
+      if (ref < 0) break;
+      len += 2;
+      const end = op + len;
+      while (op < end) out[op++] = out[ref++]!;
+    }
+  }
+  return out.subarray(0, Math.min(op, count));
+}

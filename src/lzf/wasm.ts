@@ -1,0 +1,228 @@
+/**
+ * The WebAssembly LZF codec (src/lzf/lzf.wat): about twice as fast as the
+ * JavaScript loops on large data, with the same results. Each function
+ * returns null where WebAssembly is unavailable; callers then use the
+ * JavaScript code.
+ */
+import { LZF_WASM_BASE64 } from './wasm-bytes.js';
+
+interface Decoder {
+  memory: WebAssembly.Memory;
+  measure: (ip: number, inLen: number, limit: number) => number;
+  decode: (ip: number, inLen: number, op: number) => number;
+  compress: (n: number, out: number, htab: number, lib: number) => number;
+  run: (ip: number, inEnd: number, op: number, outStart: number, cap: number, limitEnd: number) => number;
+  gip: WebAssembly.Global;
+  gop: WebAssembly.Global;
+  split: (src: number, n: number, le: number, dst: number) => number;
+}
+
+let module: WebAssembly.Module | null | undefined;
+let shared: Decoder | null = null;
+/** Memory kept between calls is at most this big; larger jobs get a throwaway instance. */
+const KEEP_BYTES = 64 * 1024 * 1024;
+/** Outputs that would grow the memory past this are measured (and checked) first. */
+const BIG_OUTPUT = 32 * 1024 * 1024;
+
+function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function compile(): WebAssembly.Module | null {
+  if (module !== undefined) return module;
+  try {
+    module = typeof WebAssembly === 'object' ? new WebAssembly.Module(base64ToBytes(LZF_WASM_BASE64)) : null;
+  } catch {
+    module = null;
+  }
+  return module;
+}
+
+function instantiate(): Decoder | null {
+  const m = compile();
+  if (!m) return null;
+  const inst = new WebAssembly.Instance(m, {});
+  return {
+    memory: inst.exports.memory as WebAssembly.Memory,
+    measure: inst.exports.measure as Decoder['measure'],
+    decode: inst.exports.decode as Decoder['decode'],
+    compress: inst.exports.compress as Decoder['compress'],
+    run: inst.exports.run as Decoder['run'],
+    gip: inst.exports.gip as WebAssembly.Global,
+    gop: inst.exports.gop as WebAssembly.Global,
+    split: inst.exports.split as Decoder['split'],
+  };
+}
+
+function grow(d: Decoder, need: number): void {
+  const have = d.memory.buffer.byteLength;
+  if (need > have) d.memory.grow(Math.ceil((need - have) / 65536));
+}
+
+type Measure = (input: Uint8Array, limit: number) => number;
+
+/**
+ * Checks and decodes a whole stream into the shared memory, in one pass,
+ * growing the memory as the output needs (before growing past BIG_OUTPUT
+ * it runs `measure`, which throws for a damaged stream or one over the
+ * limit, so a small bomb cannot make it allocate much). The output is at
+ * [outAt, end).
+ */
+function decodeIntoMemory(
+  input: Uint8Array,
+  limit: number,
+  measure: Measure,
+): { d: Decoder; outAt: number; end: number } | 'damaged' | null {
+  const n = input.length;
+  const outAt = (n + 7) & ~7;
+  const limitEnd = outAt + Math.min(limit, 0x7fff0000 - outAt);
+  let cap = Math.min(limitEnd, outAt + n * 8 + 65536);
+  let d: Decoder | null;
+  try {
+    d = shared ??= instantiate();
+    if (!d) return null;
+    grow(d, cap);
+  } catch {
+    return null; // no WebAssembly, or no memory for it: the caller falls back
+  }
+  new Uint8Array(d.memory.buffer).set(input, 0);
+  let ip = 0;
+  let op = outAt;
+  let measured = false;
+  for (;;) {
+    const r = d.run(ip, n, op, outAt, cap, limitEnd);
+    if (r === 0) break;
+    if (r < 0) return 'damaged';
+    ip = d.gip.value as number;
+    op = d.gop.value as number;
+    if (!measured && cap * 2 > BIG_OUTPUT) {
+      cap = outAt + measure(input, limit);
+      measured = true;
+    } else {
+      cap = Math.min(limitEnd, Math.max(cap * 2, op + 65536));
+    }
+    try {
+      grow(d, cap);
+    } catch {
+      release(d);
+      return null;
+    }
+  }
+  return { d, outAt, end: d.gop.value as number };
+}
+
+/** Drops the shared instance when its memory has become big. */
+function release(d: Decoder): void {
+  if (d === shared && d.memory.buffer.byteLength > KEEP_BYTES) shared = null;
+}
+
+/**
+ * Checks and decodes a whole stream in WebAssembly. Returns the output,
+ * 'damaged' when the stream is bad or passes `limit` (the caller finds the
+ * exact problem with the JavaScript `measure`), or null when WebAssembly
+ * cannot be used.
+ */
+export function decompressWasm(input: Uint8Array, limit: number, measure: Measure): Uint8Array | 'damaged' | null {
+  const r = decodeIntoMemory(input, limit, measure);
+  if (r === null || r === 'damaged') return r;
+  const out = new Uint8Array(r.d.memory.buffer).slice(r.outAt, r.end);
+  release(r.d);
+  return out;
+}
+
+/** Four arrays split from 7-byte records (SpriteTile cells). */
+export interface Records7 {
+  a: Int16Array;
+  b: Uint16Array;
+  c: Int16Array;
+  d: Uint8Array;
+}
+
+/** Typed arrays use the platform's byte order; the module writes little-endian. */
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function splitAt(d: Decoder, src: number, n: number, le: boolean, dst: number): Records7 | number {
+  const bad = d.split(src, n, le ? 1 : 0, dst);
+  if (bad >= 0) return bad;
+  const b = d.memory.buffer.slice(dst, dst + n * 7);
+  return { a: new Int16Array(b, 0, n), b: new Uint16Array(b, 2 * n, n), c: new Int16Array(b, 4 * n, n), d: new Uint8Array(b, 6 * n, n) };
+}
+
+/**
+ * The decompressed data left in WebAssembly memory, with a splitter that
+ * works on it where it is (no copies). Valid until `done()`, and only until
+ * the next call into this module.
+ */
+export interface Retained {
+  data: Uint8Array;
+  /** The `n` records at data[at]: their arrays, or the index of the first bad one. */
+  split(at: number, n: number, littleEndian: boolean): Records7 | number | null;
+  done(): void;
+}
+
+/**
+ * Like decompressWasm, but leaves the output in memory (with room after it
+ * to split records into) for a caller that only reads it once, right away.
+ */
+export function decompressRetained(input: Uint8Array, limit: number, measure: Measure): Retained | 'damaged' | null {
+  if (!LITTLE_ENDIAN_HOST) return null;
+  const r = decodeIntoMemory(input, limit, measure);
+  if (r === null || r === 'damaged') return r;
+  const { d, outAt, end } = r;
+  const scratch = (end + 7) & ~7;
+  try {
+    grow(d, scratch + (end - outAt));
+  } catch {
+    const data = new Uint8Array(d.memory.buffer).slice(outAt, end);
+    release(d);
+    return { data, split: () => null, done: () => {} };
+  }
+  const data = new Uint8Array(d.memory.buffer, outAt, end - outAt);
+  return {
+    data,
+    split: (at, n, le) => (at >= 0 && n * 7 <= end - outAt - at ? splitAt(d, outAt + at, n, le, scratch) : null),
+    done: () => release(d),
+  };
+}
+
+/** Splits `n` 7-byte records at data[at] (copied into memory first); null without WebAssembly. */
+export function splitRecords7(data: Uint8Array, at: number, n: number, littleEndian: boolean): Records7 | number | null {
+  if (!LITTLE_ENDIAN_HOST) return null;
+  const size = n * 7;
+  const dst = (size + 7) & ~7;
+  let d: Decoder | null;
+  try {
+    d = dst + size > KEEP_BYTES ? instantiate() : (shared ??= instantiate());
+    if (!d) return null;
+    grow(d, dst + size);
+  } catch {
+    return null;
+  }
+  new Uint8Array(d.memory.buffer).set(data.subarray(at, at + size), 0);
+  return splitAt(d, 0, n, littleEndian, dst);
+}
+
+/**
+ * The `clzf2` or `liblzf` flavour in WebAssembly (the same bytes as the
+ * JavaScript compressors), or null when WebAssembly cannot be used.
+ */
+export function compressWasm(input: Uint8Array, flavour: 'clzf2' | 'liblzf'): Uint8Array | null {
+  const n = input.length;
+  const out = (n + 7) & ~7;
+  const htab = (out + n + (n >>> 5) + 3 + 7) & ~7;
+  const need = htab + (1 << 18);
+  let d: Decoder | null;
+  try {
+    d = need > KEEP_BYTES ? instantiate() : (shared ??= instantiate());
+    if (!d) return null;
+    grow(d, need);
+  } catch {
+    return null;
+  }
+  new Uint8Array(d.memory.buffer).set(input, 0);
+  const len = d.compress(n, out, htab, flavour === 'liblzf' ? 1 : 0);
+  return new Uint8Array(d.memory.buffer).slice(out, out + len);
+}
