@@ -14,7 +14,7 @@ const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && process.env.CI) throw new Error('CI must have /usr/bin/chromium for the viewer tests');
 
 interface Manifest {
-  samples: { file: string }[];
+  samples: { file: string; optional?: boolean }[];
 }
 
 describe.skipIf(!haveChromium)('browser viewer', () => {
@@ -22,7 +22,7 @@ describe.skipIf(!haveChromium)('browser viewer', () => {
   let server: ViewerServer;
   let browser: Browser;
   const manifest = JSON.parse(readFileSync(path.join(SAMPLES, 'demo.json'), 'utf8')) as Manifest;
-  const files = manifest.samples.map((s) => path.join(SAMPLES, s.file));
+  const files = manifest.samples.filter((s) => !s.optional).map((s) => path.join(SAMPLES, s.file));
 
   beforeAll(async () => {
     // Bundle the viewer from source, so the test sees the current code.
