@@ -1,4 +1,5 @@
-import type { OptionSpec } from '../formats/types.js';
+import type { CommandOptions, FormatHandler, OptionSpec } from '../formats/types.js';
+import { UsageError } from './args.js';
 import { FORMATS } from '../formats/registry.js';
 import type { Io } from './io.js';
 
@@ -8,17 +9,19 @@ export interface Command {
   usage: string;
   /** Options every format accepts for this command. */
   options: readonly OptionSpec[];
-  /** The options some formats add (collected from the format handlers). */
-  formatOptions?: () => readonly OptionSpec[];
+  /** Which of the format handlers' option lists this command accepts. */
+  formatOptionKeys?: readonly FormatOptionKey[];
   run(argv: string[], io: Io): Promise<number>;
 }
+
+export type FormatOptionKey = 'playOptions' | 'renderOptions' | 'writeOptions' | 'readOptions';
 
 export const FORMAT_OPTION: OptionSpec = { name: 'format', type: 'string', description: 'the input format (default: found from content, then extension)' };
 export const HELP_OPTION: OptionSpec = { name: 'help', type: 'flag', description: 'show this help' };
 export const DEBUG_OPTION: OptionSpec = { name: 'debug', type: 'flag', description: 'print stack traces on errors' };
 
 /** The union of one command's options over every format, first declaration wins. */
-export function collectFormatOptions(...keys: ('playOptions' | 'renderOptions' | 'writeOptions' | 'readOptions')[]): OptionSpec[] {
+export function collectFormatOptions(keys: readonly FormatOptionKey[]): OptionSpec[] {
   const seen = new Map<string, OptionSpec>();
   for (const key of keys) for (const f of FORMATS) for (const o of f[key] ?? []) if (!seen.has(o.name)) seen.set(o.name, o);
   return [...seen.values()];
@@ -26,5 +29,38 @@ export function collectFormatOptions(...keys: ('playOptions' | 'renderOptions' |
 
 /** The full option list of a command: its own, the formats', --help and --debug. */
 export function allOptions(cmd: Command): OptionSpec[] {
-  return [...cmd.options, ...(cmd.formatOptions?.() ?? []), HELP_OPTION, DEBUG_OPTION];
+  return [...cmd.options, ...collectFormatOptions(cmd.formatOptionKeys ?? []), HELP_OPTION, DEBUG_OPTION];
+}
+
+/**
+ * Each format's own options for a command, for --help: formats with the
+ * same list share one entry ("solarus, solarus-lua").
+ */
+export function optionsByFormat(keys: readonly FormatOptionKey[]): [string, OptionSpec[]][] {
+  const groups = new Map<string, { names: string[]; specs: OptionSpec[] }>();
+  for (const f of FORMATS) {
+    const byName = new Map<string, OptionSpec>();
+    for (const k of keys) for (const o of f[k] ?? []) if (!byName.has(o.name)) byName.set(o.name, o);
+    if (!byName.size) continue;
+    const specs = [...byName.values()];
+    const key = JSON.stringify(specs);
+    const g = groups.get(key);
+    if (g) g.names.push(f.name);
+    else groups.set(key, { names: [f.name], specs });
+  }
+  return [...groups.values()].map((g) => [g.names.join(', '), g.specs]);
+}
+
+/**
+ * After the format is known: an option that only other formats take is a
+ * command-line error (exit 2), rather than silently ignored.
+ */
+export function rejectForeignOptions(cmd: Command, handlers: readonly FormatHandler[], options: CommandOptions): void {
+  const allowed = new Set([...cmd.options, HELP_OPTION, DEBUG_OPTION].map((o) => o.name));
+  for (const h of handlers) for (const k of cmd.formatOptionKeys ?? []) for (const o of h[k] ?? []) allowed.add(o.name);
+  for (const name of Object.keys(options)) {
+    if (options[name] !== undefined && !allowed.has(name)) {
+      throw new UsageError(`option --${name} does not apply to ${handlers.map((h) => h.name).join(' or ')} files`);
+    }
+  }
 }

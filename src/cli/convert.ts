@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { convert, load, outputFormatFor } from '../api.js';
 import { fsResourceLoader, readFileBytes, writeFilesAtomic } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { allOptions, collectFormatOptions, type Command } from './command.js';
+import { allOptions, rejectForeignOptions, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
 
 export const convertCommand: Command = {
@@ -14,7 +14,7 @@ export const convertCommand: Command = {
     { name: 'from', type: 'string', description: 'the input format (default: found from content, then extension)' },
     { name: 'to', type: 'string', description: "the output format (default: from OUT's extension, else the input's)" },
   ],
-  formatOptions: () => collectFormatOptions('writeOptions', 'readOptions'),
+  formatOptionKeys: ['writeOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     if (positionals.length !== 2) throw new UsageError('convert takes IN and OUT');
@@ -27,6 +27,7 @@ export const convertCommand: Command = {
       const loaded = load(bytes, inFile, stringOption(options, 'from'), options);
       for (const w of loaded.warnings) io.err(`${inFile}: warning: ${w.message}\n`);
       const target = outputFormatFor(loaded.handler, outFile, stringOption(options, 'to'));
+      rejectForeignOptions(this, [loaded.handler, target], options);
       const resources = fsResourceLoader(path.dirname(inPath));
       const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options);
       for (const n of notes) io.err(`${inFile}: note: ${n}\n`);

@@ -1,7 +1,7 @@
 import { load } from '../api.js';
 import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, collectFormatOptions, type Command } from './command.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
 
 export const inspectCommand: Command = {
@@ -9,7 +9,7 @@ export const inspectCommand: Command = {
   summary: 'Print a summary of a file, or with --json the whole document as the contract shapes it.',
   usage: 'sprat inspect FILE [--json] [--format F]',
   options: [{ name: 'json', type: 'flag', description: 'print the document as JSON' }, FORMAT_OPTION],
-  formatOptions: () => collectFormatOptions('readOptions'),
+  formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     if (positionals.length !== 1) throw new UsageError('inspect takes exactly one FILE');
@@ -17,6 +17,7 @@ export const inspectCommand: Command = {
     try {
       const bytes = await readFileBytes(resolvePath(io, file));
       const { handler, doc, warnings } = load(bytes, file, stringOption(options, 'format'), options);
+      rejectForeignOptions(this, [handler], options);
       for (const w of warnings) io.err(`${file}: warning: ${w.message}\n`);
       if (options.json) io.out(JSON.stringify(handler.inspectJson(doc), null, 2) + '\n');
       else io.out(handler.inspectText(doc).replace(/\n?$/, '\n'));

@@ -1,7 +1,7 @@
 import { load, play } from '../api.js';
 import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, collectFormatOptions, type Command } from './command.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
 
 /** Prints a JSON array with one record per line. */
@@ -15,13 +15,14 @@ export const playCommand: Command = {
   summary: "Run the format's playback rules and print one record per step (a JSON array with --json, else a timeline).",
   usage: 'sprat play FILE [options] [--json]',
   options: [{ name: 'json', type: 'flag', description: 'print a JSON array of records' }, FORMAT_OPTION],
-  formatOptions: () => collectFormatOptions('playOptions', 'readOptions'),
+  formatOptionKeys: ['playOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     if (positionals.length !== 1) throw new UsageError('play takes exactly one FILE');
     const file = positionals[0]!;
     try {
       const loaded = load(await readFileBytes(resolvePath(io, file)), file, stringOption(options, 'format'), options);
+      rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const { records, warnings, text } = play(loaded, options);
       for (const w of warnings) io.err(`${file}: warning: ${w}\n`);

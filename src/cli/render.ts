@@ -4,7 +4,7 @@ import { fsResourceLoader, readFileBytes, writeFileAtomic } from '../node/fs.js'
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import { upscaleImage } from '../render/image.js';
 import { intOption, parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, collectFormatOptions, type Command } from './command.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
 
 export const renderCommand: Command = {
@@ -16,7 +16,7 @@ export const renderCommand: Command = {
     { name: 'scale', type: 'int', description: 'enlarge the picture this many times, nearest neighbour (default 1)' },
     FORMAT_OPTION,
   ],
-  formatOptions: () => collectFormatOptions('renderOptions', 'readOptions'),
+  formatOptionKeys: ['renderOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
     if (positionals.length !== 1) throw new UsageError('render takes exactly one FILE');
@@ -30,6 +30,7 @@ export const renderCommand: Command = {
     try {
       const inPath = resolvePath(io, file);
       const loaded = load(await readFileBytes(inPath), file, stringOption(options, 'format'), options);
+      rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const result = await render(loaded, options, fsResourceLoader(path.dirname(inPath)));
       if (factor > 1) result.frames = result.frames.map((f) => upscaleImage(f, factor));

@@ -1,7 +1,7 @@
 import { validate } from '../api.js';
 import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, collectFormatOptions, type Command } from './command.js';
+import { FORMAT_OPTION, allOptions, type Command } from './command.js';
 import { resolvePath, type Io } from './io.js';
 
 export const validateCommand: Command = {
@@ -10,7 +10,7 @@ export const validateCommand: Command = {
     'Check files against their format: prints "FILE: ok" or "FILE: error: MESSAGE" per file, warnings on stderr; exit 1 if any file is invalid.',
   usage: 'sprat validate FILE... [--json] [--format F]',
   options: [{ name: 'json', type: 'flag', description: 'print one JSON array of results' }, FORMAT_OPTION],
-  formatOptions: () => collectFormatOptions('readOptions'),
+  formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     if (positionals.length === 0) throw new UsageError('validate needs at least one FILE');

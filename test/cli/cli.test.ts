@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import * as path from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { SAMPLES } from '../helpers/paths.js';
 
 describe('sprat command line', () => {
   it('prints help and exits 0', async () => {
@@ -21,6 +23,19 @@ describe('sprat command line', () => {
     expect(r.stderr).toBe('sprat: error: unknown option --nope\n');
     expect((await runCli(['inspect', 'x', '--format'])).code).toBe(2);
     expect((await runCli(['inspect'])).code).toBe(2);
+  });
+
+  it('an option only another format takes is a command-line error', async () => {
+    const hero = path.join(SAMPLES, 'isprite', 'hero.isprite');
+    const r = await runCli(['play', hero, '--ticks', '2', '--view', 'north']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sprat: error: option --view does not apply to isprite files\n');
+  });
+
+  it('help lists each format\'s own options', async () => {
+    const r = await runCli(['render', '--help']);
+    expect(r.stdout).toMatch(/\nisprite options:\n/);
+    expect(r.stdout).toMatch(/\nsolarus, solarus-lua options:\n/);
   });
 
   it('every command has --help', async () => {
