@@ -10,7 +10,7 @@ import { bakeFrame } from '../model/bake.js';
 import type { SpriteModel } from '../model/types.js';
 import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
-import { packShelves } from './pack.js';
+import { packShelves } from '../model/pack.js';
 
 export interface SheetFrame {
   animation: number;

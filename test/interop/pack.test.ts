@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../../src/formats/detect.js';
-import { packShelves } from '../../src/interop/pack.js';
+import { packShelves } from '../../src/model/pack.js';
 import { fixture } from './helpers.js';
 
 describe('shelf packer', () => {

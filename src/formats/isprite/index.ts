@@ -3,7 +3,13 @@
  * and the library API (document model, reader, writer, validator, tree
  * helpers, conversions to and from the common model).
  */
-import type { FormatHandler } from '../types.js';
+import type { FormatHandler, OutputFile } from '../types.js';
+import type { RgbaImage } from '../../render/image.js';
+import { encodePng } from '../../render/png.js';
+import { createImage } from '../../render/image.js';
+import { drawImage } from '../../render/compose.js';
+import { translate } from '../../render/matrix.js';
+import { packShelves } from '../../model/pack.js';
 import type { IspriteDocument } from './model.js';
 import { isIsprite, readIsprite } from './read.js';
 import { writeIsprite } from './write.js';
@@ -25,6 +31,44 @@ export * from './runtime.js';
 export { renderIsprite, ispriteRenderOptions, drawFrame as drawIspriteFrame, loadTextures as loadIspriteTextures } from './render.js';
 export type { GroupRef as IspriteGroupRef, SequenceRef as IspriteSequenceRef } from './tree.js';
 
+/**
+ * Sheets a conversion brought along (pixels from another format), written
+ * as PNGs beside the new sprite by writeFiles. A document read from a file
+ * has none, so re-encoding an ISPRITE file writes that file alone.
+ */
+const convertedSheets = new WeakMap<IspriteDocument, (RgbaImage | undefined)[]>();
+
+async function writeWithSheets(doc: IspriteDocument, outName: string): Promise<OutputFile[]> {
+  const images = convertedSheets.get(doc);
+  if (!images?.some((i) => i)) return [{ name: outName, bytes: writeIsprite(doc) }];
+  // Pack every converted sheet into one texture named after the sprite.
+  const stem = outName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+  const present = images.map((img, i) => ({ img, i })).filter((x): x is { img: RgbaImage; i: number } => !!x.img);
+  const packed = packShelves(present.map((x) => ({ w: x.img.width, h: x.img.height })));
+  const atlas = createImage(Math.max(1, packed.width), Math.max(1, packed.height));
+  const place = new Map<number, { x: number; y: number }>();
+  present.forEach((x, k) => {
+    const at = packed.positions[k]!;
+    drawImage(atlas, x.img, { transform: translate(at.x, at.y) });
+    place.set(x.i, at);
+  });
+  const textures: IspriteDocument['textures'] = [{ path: stem, nearest: doc.textures.some((t) => t.nearest) }];
+  const index = new Map<number, number>();
+  doc.textures.forEach((t, i) => {
+    if (place.has(i)) index.set(i, 0);
+    else index.set(i, textures.push({ ...t }) - 1);
+  });
+  const slices = doc.slices.map((s) => {
+    const at = place.get(s.texture);
+    return { ...s, texture: index.get(s.texture) ?? s.texture, x: s.x + (at?.x ?? 0), y: s.y + (at?.y ?? 0) };
+  });
+  const out: IspriteDocument = { ...doc, textures, slices };
+  return [
+    { name: outName, bytes: writeIsprite(out) },
+    { name: `${stem}.png`, bytes: encodePng(atlas) },
+  ];
+}
+
 export const isprite: FormatHandler<IspriteDocument> = {
   name: 'isprite',
   title: 'Vision Riders Integrated Sprite',
@@ -40,5 +84,10 @@ export const isprite: FormatHandler<IspriteDocument> = {
   render: renderIsprite,
   renderOptions: ispriteRenderOptions,
   toModel: (doc, resources) => ispriteToModel(doc, resources),
-  fromModel: (model) => ispriteFromModel(model),
+  fromModel: (model) => {
+    const doc = ispriteFromModel(model);
+    if (model.kind === 'sprite') convertedSheets.set(doc, model.sheets.map((sh) => sh.image));
+    return doc;
+  },
+  writeFiles: async (doc, outName) => writeWithSheets(doc, outName),
 };
