@@ -3,7 +3,7 @@
  * and a readable summary.
  */
 import type { IspriteDate, IspriteDocument, IspriteElement, IspriteNode } from './model.js';
-import { allSequences, defaultSequence, sequenceFrameRates } from './tree.js';
+import { allSequences, frameRateOverrides, getDefaultSequence } from './paths.js';
 
 function dateJson(d: IspriteDate | null): unknown {
   if (!d) return null;
@@ -170,8 +170,8 @@ export function inspectIspriteText(doc: IspriteDocument): string {
     doc.textures.forEach((t, i) => L.push(`  ${i}: ${t.path}${t.nearest ? ' (nearest)' : ''}`));
   }
   if (doc.names.length) L.push(`names: ${doc.names.map((n, i) => `${i}=${n}`).join(', ')}`);
-  const def = defaultSequence(doc);
-  const rates = sequenceFrameRates(doc);
+  const def = getDefaultSequence(doc);
+  const rates = frameRateOverrides(doc);
   L.push('Root');
   const stack: { nodes: IspriteNode[]; i: number; depth: number }[] = [{ nodes: doc.tree, i: 0, depth: 1 }];
   while (stack.length) {
@@ -193,7 +193,7 @@ export function inspectIspriteText(doc: IspriteDocument): string {
       else extra.push(n.loopPoint === null || n.loopPoint >= n.frames.length ? 'stops' : `loops to ${n.loopPoint}`);
       const r = rates.get(n);
       if (r !== undefined) extra.push(`${r} fps`);
-      if (def?.sequence === n) extra.push('default');
+      if (def === n) extra.push('default');
       const ids = n.frames.length > 12 ? `${n.frames.slice(0, 12).join(' ')} ...` : n.frames.join(' ');
       L.push(`${ind}${n.name} (${extra.join(', ')}): ${ids}`);
     }

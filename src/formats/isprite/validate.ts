@@ -15,9 +15,9 @@ import {
   allSequences,
   foldName,
   makePathResolver,
-  parseFrameRate,
+  parseFrameRateValue,
   resolveFollowUps,
-} from './tree.js';
+} from './paths.js';
 
 /** At most this many diagnostics of one kind are listed; the rest are counted. */
 const PER_KIND = 20;
@@ -135,7 +135,7 @@ export function checkIsprite(doc: IspriteDocument, info?: IspriteReadInfo): Diag
     } else if (k.startsWith(SEQUENCE_FRAME_RATE_PREFIX)) {
       const path = k.slice(SEQUENCE_FRAME_RATE_PREFIX.length);
       if (!paths.findSequence(path)) add('meta6', 'warning', `MET+ ${k} names no sequence (a path from Root, like Root/idle)`, at);
-      if (parseFrameRate(v) === null) add('meta6', 'warning', `MET+ ${k} value "${v}" is not a frame rate (a decimal 0-255)`, at);
+      if (parseFrameRateValue(v) === null) add('meta6', 'warning', `MET+ ${k} value "${v}" is not a frame rate (a decimal 0-255)`, at);
     }
   });
 
