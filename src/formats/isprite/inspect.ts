@@ -2,7 +2,7 @@
  * `inspect` for ISPRITE: the contract's JSON (keys in the contract's order)
  * and a readable summary.
  */
-import type { IspriteDate, IspriteDocument, IspriteElement, IspriteNode } from './model.js';
+import { expandedFields, type IspriteDate, type IspriteDocument, type IspriteElement, type IspriteNode } from './model.js';
 import { allSequences, frameRateOverrides, getDefaultSequence } from './paths.js';
 
 function dateJson(d: IspriteDate | null): unknown {
@@ -23,17 +23,7 @@ export function elementJson(el: IspriteElement, doc?: IspriteDocument): unknown 
         flipX: el.flipX,
         flipY: el.flipY,
       };
-      if (!el.expanded) return base;
-      const s = doc?.slices[el.slice];
-      return {
-        ...base,
-        originX: el.originX ?? (s ? s.width / 2 : 0),
-        originY: el.originY ?? (s ? s.height / 2 : 0),
-        rotation: el.rotation ?? 0,
-        scaleX: el.scaleX ?? 1,
-        scaleY: el.scaleY ?? 1,
-        opacity: el.opacity ?? 65535,
-      };
+      return el.expanded ? { ...base, ...expandedFields(el, doc) } : base;
     }
     case 'attachment':
       return {

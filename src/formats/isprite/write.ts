@@ -315,40 +315,31 @@ function writeElement(w: Writer, el: IspriteElement, f: number, e: number, minor
       w.pos = p + 25;
       return;
     }
-    case 'rect': {
-      const name = nameField(el, f, e);
-      const id = el.id;
-      if (!isU16(id)) throw elError(f, e, 'collision ID', id, '16-bit ID');
-      b[p] = 0x43;
-      b[p + 1] = name;
-      b[p + 2] = name >>> 8;
-      b[p + 3] = 20;
-      b[p + 4] = 0;
-      b[p + 5] = 0x72;
-      b[p + 6] = id;
-      b[p + 7] = id >>> 8;
-      const bad =
-        putFx(b, p + 8, el.x) | putFx(b, p + 11, el.y) | putFx(b, p + 14, el.width) | putFx(b, p + 17, el.height) | putFx(b, p + 21, el.rotation);
-      if (bad) throw badFx(f, e, el);
-      b[p + 20] = 0;
-      w.pos = p + 24;
-      return;
-    }
+    case 'rect':
     case 'circle': {
+      // Collision objects: type letter at offset 5, ID at 6; bytes 4 and (rectangles) 20 reserved (erratum 3).
       const name = nameField(el, f, e);
       const id = el.id;
       if (!isU16(id)) throw elError(f, e, 'collision ID', id, '16-bit ID');
+      const rect = el.type === 'rect';
       b[p] = 0x43;
       b[p + 1] = name;
       b[p + 2] = name >>> 8;
-      b[p + 3] = 13;
+      b[p + 3] = rect ? 20 : 13;
       b[p + 4] = 0;
-      b[p + 5] = 0x63;
+      b[p + 5] = rect ? 0x72 : 0x63;
       b[p + 6] = id;
       b[p + 7] = id >>> 8;
-      const bad = putFx(b, p + 8, el.x) | putFx(b, p + 11, el.y) | putFx(b, p + 14, el.radius);
+      let bad = putFx(b, p + 8, el.x) | putFx(b, p + 11, el.y);
+      if (el.type === 'rect') {
+        bad |= putFx(b, p + 14, el.width) | putFx(b, p + 17, el.height) | putFx(b, p + 21, el.rotation);
+        b[p + 20] = 0;
+        w.pos = p + 24;
+      } else {
+        bad |= putFx(b, p + 14, el.radius);
+        w.pos = p + 17;
+      }
       if (bad) throw badFx(f, e, el);
-      w.pos = p + 17;
       return;
     }
     case 'graphic':
