@@ -301,6 +301,57 @@ function resolveSequenceArg(doc: IspriteDocument, seq: string | IspriteSequence)
   return { sequence: seq, path };
 }
 
+/** One MET+ entry with a key of erratum 6, as the rules read it. */
+export interface PlaybackMetaEntry {
+  /** Index in `extraMeta`. */
+  index: number;
+  kind: 'default-sequence' | 'sequence-frame-rate';
+  key: string;
+  value: string;
+  /** The PATH: the value of `default-sequence`, the key's tail of `sequence-frame-rate:`. */
+  path: string;
+  /** The sequence PATH names, or null. */
+  sequence: IspriteSequence | null;
+  /** `sequence-frame-rate` only: the value as a rate 0-255, or null when it is not one. */
+  rate: number | null;
+  /**
+   * An earlier entry already counts, so this one is ignored: any earlier
+   * `default-sequence`; an earlier valid rate for the same sequence (only set
+   * on valid rate entries).
+   */
+  repeat: boolean;
+}
+
+/**
+ * The document's `default-sequence` and `sequence-frame-rate:PATH` entries
+ * in file order, resolved with one indexed path lookup each.
+ */
+export function playbackMetaEntries(doc: IspriteDocument): PlaybackMetaEntry[] {
+  const out: PlaybackMetaEntry[] = [];
+  const list = doc.extraMeta ?? [];
+  let paths: PathResolver | null = null;
+  let sawDefault = false;
+  const rated = new Set<IspriteSequence>();
+  for (let index = 0; index < list.length; index++) {
+    const [key, value] = list[index]!;
+    if (key === DEFAULT_SEQUENCE_KEY) {
+      paths ??= makePathResolver(doc);
+      const sequence = paths.findSequence(value)?.sequence ?? null;
+      out.push({ index, kind: DEFAULT_SEQUENCE_KEY, key, value, path: value, sequence, rate: null, repeat: sawDefault });
+      sawDefault = true;
+    } else if (key.startsWith(SEQUENCE_FRAME_RATE_PREFIX)) {
+      paths ??= makePathResolver(doc);
+      const path = key.slice(SEQUENCE_FRAME_RATE_PREFIX.length);
+      const sequence = paths.findSequence(path)?.sequence ?? null;
+      const rate = parseFrameRateValue(value);
+      const valid = sequence !== null && rate !== null;
+      out.push({ index, kind: 'sequence-frame-rate', key, value, path, sequence, rate, repeat: valid && rated.has(sequence) });
+      if (valid) rated.add(sequence);
+    }
+  }
+  return out;
+}
+
 /** The value of the first MET+ entry with this name (exact match), or undefined. */
 export function extraMetaValue(doc: IspriteDocument, key: string): string | undefined {
   for (const [k, v] of doc.extraMeta ?? []) if (k === key) return v;
@@ -365,12 +416,8 @@ export function parseFrameRateValue(value: string): number | null {
  */
 export function sequenceFrameRates(doc: IspriteDocument): Map<IspriteSequence, number> {
   const rates = new Map<IspriteSequence, number>();
-  const paths = makePathResolver(doc);
-  for (const [k, v] of doc.extraMeta ?? []) {
-    if (!k.startsWith(SEQUENCE_FRAME_RATE_PREFIX)) continue;
-    const ref = paths.findSequence(k.slice(SEQUENCE_FRAME_RATE_PREFIX.length));
-    const r = parseFrameRateValue(v);
-    if (ref && r !== null && !rates.has(ref.sequence)) rates.set(ref.sequence, r);
+  for (const e of playbackMetaEntries(doc)) {
+    if (e.sequence && e.rate !== null && !e.repeat) rates.set(e.sequence, e.rate);
   }
   return rates;
 }
@@ -423,21 +470,14 @@ export function setSequenceFrameRate(doc: IspriteDocument, seq: string | Isprite
  */
 export function checkPlaybackMeta(doc: IspriteDocument): string[] {
   const out: string[] = [];
-  const paths = makePathResolver(doc);
-  let sawDefault = false;
-  const seen = new Set<IspriteSequence>();
-  for (const [k, v] of doc.extraMeta ?? []) {
-    if (k === DEFAULT_SEQUENCE_KEY) {
-      if (sawDefault) out.push(`MET+ ${k} appears again ("${v}"); only the first counts`);
-      else if (!paths.findSequence(v)) out.push(`MET+ ${k} "${v}" names no sequence`);
-      sawDefault = true;
-    } else if (k.startsWith(SEQUENCE_FRAME_RATE_PREFIX)) {
-      const p = k.slice(SEQUENCE_FRAME_RATE_PREFIX.length);
-      const s = paths.findSequence(p)?.sequence;
-      if (!s) out.push(`MET+ ${k}: "${p}" names no sequence`);
-      if (parseFrameRateValue(v) === null) out.push(`MET+ ${k} = "${v}" is not a whole number 0-255`);
-      else if (s && seen.has(s)) out.push(`MET+ ${k}: a rate for this sequence was already given; only the first counts`);
-      else if (s) seen.add(s);
+  for (const { kind, key: k, value: v, path: p, sequence, rate, repeat } of playbackMetaEntries(doc)) {
+    if (kind === DEFAULT_SEQUENCE_KEY) {
+      if (repeat) out.push(`MET+ ${k} appears again ("${v}"); only the first counts`);
+      else if (!sequence) out.push(`MET+ ${k} "${v}" names no sequence`);
+    } else {
+      if (!sequence) out.push(`MET+ ${k}: "${p}" names no sequence`);
+      if (rate === null) out.push(`MET+ ${k} = "${v}" is not a whole number 0-255`);
+      else if (repeat) out.push(`MET+ ${k}: a rate for this sequence was already given; only the first counts`);
     }
   }
   return out;
