@@ -24,6 +24,14 @@ export class ByteWriter {
     return this.pos;
   }
 
+  /**
+   * The current buffer, for fast paths that `ensure()` room and then fill it
+   * directly at `pos` (and advance `pos`). Valid until the writer next grows.
+   */
+  get buffer(): Uint8Array {
+    return this.buf;
+  }
+
   /** Makes room for `n` more bytes. */
   ensure(n: number): void {
     const need = this.pos + n;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../src/binary/errors.js';
 import {
   createCthg,
   playCthg,
@@ -13,27 +12,18 @@ import {
 import { encodePng } from '../../src/render/png.js';
 import type { ResourceLoader } from '../../src/formats/types.js';
 import { NONE, TINY_SPRITE, rawFile, type RawBlock } from './helpers.js';
+import { errorOf } from '../helpers/errors.js';
 
 const noResources: ResourceLoader = { load: async (p) => Promise.reject(new Error(`no ${p}`)), exists: async () => false };
-
-function err(f: () => unknown): FormatError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error('expected a FormatError');
-}
 
 const simple: RawBlock[] = [TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'a', frameCount: 1, views: [0, NONE, NONE, NONE] }];
 
 describe('CTHG decisions', () => {
   it('1: only version 513; 0-511 are the free graphics formats', () => {
     expect(readCthg(rawFile(simple)).version).toBe(513);
-    const e = err(() => readCthg(rawFile(simple, undefined, 2)));
+    const e = errorOf(() => readCthg(rawFile(simple, undefined, 2)));
     expect(e.message).toMatch(/free graphics formats.*at byte 4/);
-    expect(err(() => readCthg(rawFile(simple, undefined, 514))).message).toMatch(/unsupported CTHG version 514 .*at byte 4/);
+    expect(errorOf(() => readCthg(rawFile(simple, undefined, 514))).message).toMatch(/unsupported CTHG version 514 .*at byte 4/);
   });
 
   it('2: header counts that lie are a warning on read, an error in validate, and corrected on write', () => {
@@ -48,12 +38,12 @@ describe('CTHG decisions', () => {
   });
 
   it('3: frames and sprites must be defined before use; a view needs all its frames', () => {
-    expect(err(() => readCthg(rawFile([{ t: 'FR', elements: [{ sprite: 0 }] }, TINY_SPRITE]))).message).toMatch(
+    expect(errorOf(() => readCthg(rawFile([{ t: 'FR', elements: [{ sprite: 0 }] }, TINY_SPRITE]))).message).toMatch(
       /refers to sprite 0 but only 0 sprites are defined before it \(at byte 32\)/,
     );
-    const e = err(() => readCthg(rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'a', frameCount: 2, views: [0, NONE, NONE, NONE] }])));
+    const e = errorOf(() => readCthg(rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'a', frameCount: 2, views: [0, NONE, NONE, NONE] }])));
     expect(e.message).toMatch(/north view of "a" uses frames 0 to 1 but only 1 frame is defined/);
-    expect(err(() => readCthg(rawFile([{ t: 'CA', name: 'a', frameCount: 1, views: [NONE, 0, NONE, NONE] }]))).message).toMatch(/east view/);
+    expect(errorOf(() => readCthg(rawFile([{ t: 'CA', name: 'a', frameCount: 1, views: [NONE, 0, NONE, NONE] }]))).message).toMatch(/east view/);
     // Any order that defines first is fine, and is kept.
     const order: RawBlock[] = [TINY_SPRITE, TINY_SPRITE, { t: 'FR', elements: [{ sprite: 1 }] }, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'b', frameCount: 2, views: [NONE, NONE, 0, NONE] }];
     const bytes = rawFile(order);
@@ -64,7 +54,7 @@ describe('CTHG decisions', () => {
 
   it('4: an unknown block ID is an error naming its offset', () => {
     const bytes = rawFile([TINY_SPRITE, { t: 'raw', bytes: [0x58, 0x59, 0, 0] }]);
-    expect(err(() => readCthg(bytes)).message).toBe('unknown block ID "XY" (expected CA, FR or SP; blocks have no size, so it cannot be skipped) (at byte 41)');
+    expect(errorOf(() => readCthg(bytes)).message).toBe('unknown block ID "XY" (expected CA, FR or SP; blocks have no size, so it cannot be skipped) (at byte 41)');
   });
 
   it('5: count = byte & 63, type = byte >> 6; 0-length runs are legal and never written', () => {
@@ -78,13 +68,13 @@ describe('CTHG decisions', () => {
 
   it('6 and 13: the runs must cover exactly width × height and use exactly the data length', () => {
     const sp = (data: number[], w = 2, h = 1) => rawFile([{ t: 'SP', width: w, height: h, data }]);
-    expect(err(() => readCthg(sp([0x83]))).message).toMatch(/a run of 3 pixels passes the end of the sprite \(2 pixels left\) \(at byte 36\)/);
-    expect(err(() => readCthg(sp([0x81]))).message).toMatch(/ends after 1 of 2 pixels \(at byte 37\)/);
-    expect(err(() => readCthg(sp([0x82, 0x80]))).message).toMatch(/1 unused byte after the last pixel of the sprite \(at byte 37\)/);
-    expect(err(() => readCthg(sp([0x82, 0x00, 0x00]))).message).toMatch(/2 unused bytes/);
-    expect(err(() => readCthg(sp([0x02, 1, 2]))).message).toMatch(/needs 7 bytes but only 3 remain/);
+    expect(errorOf(() => readCthg(sp([0x83]))).message).toMatch(/a run of 3 pixels passes the end of the sprite \(2 pixels left\) \(at byte 36\)/);
+    expect(errorOf(() => readCthg(sp([0x81]))).message).toMatch(/ends after 1 of 2 pixels \(at byte 37\)/);
+    expect(errorOf(() => readCthg(sp([0x82, 0x80]))).message).toMatch(/1 unused byte after the last pixel of the sprite \(at byte 37\)/);
+    expect(errorOf(() => readCthg(sp([0x82, 0x00, 0x00]))).message).toMatch(/2 unused bytes/);
+    expect(errorOf(() => readCthg(sp([0x02, 1, 2]))).message).toMatch(/needs 7 bytes but only 3 remain/);
     // A data length longer than the file.
-    expect(err(() => readCthg(rawFile([{ t: 'SP', width: 1, height: 1, data: [0x81], length: 99 }]))).message).toMatch(/sprite data byte count 99/);
+    expect(errorOf(() => readCthg(rawFile([{ t: 'SP', width: 1, height: 1, data: [0x81], length: 99 }]))).message).toMatch(/sprite data byte count 99/);
   });
 
   it('7: flags 0x1 flips vertically and 0x2 horizontally; --flip-convention corsixth swaps them', async () => {
@@ -199,7 +189,7 @@ describe('CTHG decisions', () => {
     const doc = readCthg(bytes);
     expect(doc.sprites[0]).toMatchObject({ width: 0, height: 5 });
     await expect(renderCthg(doc, { sprite: '0' }, noResources)).rejects.toThrow(/no pixels to draw/);
-    expect(err(() => readCthg(rawFile([{ t: 'SP', width: 0, height: 5, data: [0x80] }]))).message).toMatch(/unused byte/);
+    expect(errorOf(() => readCthg(rawFile([{ t: 'SP', width: 0, height: 5, data: [0x80] }]))).message).toMatch(/unused byte/);
   });
 
   it('16: sprite reference 0xFFFFFFFF draws nothing and prints null', async () => {

@@ -17,6 +17,7 @@ import {
 import { detectFormat } from '../../src/formats/detect.js';
 import { getFormat } from '../../src/formats/registry.js';
 import { Builder, mapBytes, objectBytes, spriteBytes } from './bytes.js';
+import { errorOf } from '../helpers/errors.js';
 
 const WALK = {
   name: 'walk',
@@ -25,16 +26,6 @@ const WALK = {
     { x: 32, y: 0, delay: 0.1, next: 0 },
   ],
 };
-
-function errorOf(fn: () => unknown): FormatError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error('expected a FormatError');
-}
 
 describe.each([true, false])('layouts (littleEndian %s)', (le) => {
   it('reads and re-writes a .spr byte for byte', () => {

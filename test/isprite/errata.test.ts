@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatError, type Diagnostic } from '../../src/binary/errors.js';
 import { readIsprite, writeIsprite, validateIsprite, type IspriteDocument } from '../../src/formats/isprite/index.js';
 import { ascii, chunk, element, file, fram, frame, fx, fxp, str, u16, u32 } from './bytes.js';
+import { errorOf } from '../helpers/errors.js';
 
 function read(bytes: Uint8Array): { doc: IspriteDocument; warnings: Diagnostic[] } {
   const warnings: Diagnostic[] = [];
@@ -10,13 +11,7 @@ function read(bytes: Uint8Array): { doc: IspriteDocument; warnings: Diagnostic[]
 }
 
 function readError(bytes: Uint8Array): FormatError {
-  try {
-    readIsprite(bytes);
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error('expected a FormatError');
+  return errorOf(() => readIsprite(bytes));
 }
 
 const meta = (tags = 'a,b') =>

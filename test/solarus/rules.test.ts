@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
 import { parseLines, parseLua, solarusHandler, solarusLuaHandler, type SolarusSheet } from '../../src/formats/solarus/index.js';
 import { enc, warnings } from './helpers.js';
-
-/** The error a parse throws (fails when it does not throw a FormatError). */
-function errorOf(f: () => unknown): FormatError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error('expected a FormatError');
-}
+import { errorOf } from '../helpers/errors.js';
 
 function at(e: FormatError): [number, number] {
   return [e.line!, e.column!];

@@ -12,7 +12,7 @@ import { decodePng } from '../../render/png.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
 import type { ResourceLoader } from '../types.js';
 import { createIsprite, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
-import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates } from './tree.js';
+import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates } from './paths.js';
 
 export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader): Promise<SpriteModel> {
   const notes: string[] = [];

@@ -2,8 +2,8 @@
  * `inspect` for ISPRITE: the contract's JSON (keys in the contract's order)
  * and a readable summary.
  */
-import type { IspriteDate, IspriteDocument, IspriteElement, IspriteNode } from './model.js';
-import { allSequences, defaultSequence, sequenceFrameRates } from './tree.js';
+import { expandedFields, type IspriteDate, type IspriteDocument, type IspriteElement } from './model.js';
+import { allSequences, frameRateOverrides, getDefaultSequence, walkTree } from './paths.js';
 
 function dateJson(d: IspriteDate | null): unknown {
   if (!d) return null;
@@ -23,17 +23,7 @@ export function elementJson(el: IspriteElement, doc?: IspriteDocument): unknown 
         flipX: el.flipX,
         flipY: el.flipY,
       };
-      if (!el.expanded) return base;
-      const s = doc?.slices[el.slice];
-      return {
-        ...base,
-        originX: el.originX ?? (s ? s.width / 2 : 0),
-        originY: el.originY ?? (s ? s.height / 2 : 0),
-        rotation: el.rotation ?? 0,
-        scaleX: el.scaleX ?? 1,
-        scaleY: el.scaleY ?? 1,
-        opacity: el.opacity ?? 65535,
-      };
+      return el.expanded ? { ...base, ...expandedFields(el, doc) } : base;
     }
     case 'attachment':
       return {
@@ -59,24 +49,16 @@ export function elementJson(el: IspriteElement, doc?: IspriteDocument): unknown 
 }
 
 /** The tree as JSON, built without recursion. */
-function treeJson(tree: IspriteNode[]): unknown[] {
+function treeJson(doc: IspriteDocument): unknown[] {
   const root: unknown[] = [];
-  const stack: { nodes: IspriteNode[]; i: number; out: unknown[] }[] = [{ nodes: tree, i: 0, out: root }];
-  while (stack.length) {
-    const top = stack[stack.length - 1]!;
-    if (top.i >= top.nodes.length) {
-      stack.pop();
-      continue;
-    }
-    const n = top.nodes[top.i++]!;
-    if (n.kind === 'group') {
+  walkTree(doc, root, {
+    group: (n, out) => {
       const children: unknown[] = [];
-      top.out.push({ group: n.name, children });
-      stack.push({ nodes: n.children, i: 0, out: children });
-    } else {
-      top.out.push({ sequence: n.name, loopPoint: n.loopPoint, followUp: n.followUp, frames: n.frames });
-    }
-  }
+      out.push({ group: n.name, children });
+      return children;
+    },
+    sequence: (n, out) => void out.push({ sequence: n.name, loopPoint: n.loopPoint, followUp: n.followUp, frames: n.frames }),
+  });
   return root;
 }
 
@@ -111,7 +93,7 @@ export function inspectIspriteJson(doc: IspriteDocument): unknown {
     textures: doc.textures.map((t) => ({ path: t.path, nearest: t.nearest })),
     slices: doc.slices.map((s) => ({ texture: s.texture, rotated: s.rotated, x: s.x, y: s.y, width: s.width, height: s.height })),
     names: [...doc.names],
-    tree: treeJson(doc.tree),
+    tree: treeJson(doc),
     frames: doc.frames.map((f) => ({
       holdTime: f.holdTime,
       loopPoint: f.loopPoint,
@@ -170,34 +152,28 @@ export function inspectIspriteText(doc: IspriteDocument): string {
     doc.textures.forEach((t, i) => L.push(`  ${i}: ${t.path}${t.nearest ? ' (nearest)' : ''}`));
   }
   if (doc.names.length) L.push(`names: ${doc.names.map((n, i) => `${i}=${n}`).join(', ')}`);
-  const def = defaultSequence(doc);
-  const rates = sequenceFrameRates(doc);
+  const def = getDefaultSequence(doc);
+  const rates = frameRateOverrides(doc);
   L.push('Root');
-  const stack: { nodes: IspriteNode[]; i: number; depth: number }[] = [{ nodes: doc.tree, i: 0, depth: 1 }];
-  while (stack.length) {
-    const top = stack[stack.length - 1]!;
-    if (top.i >= top.nodes.length) {
-      stack.pop();
-      continue;
-    }
-    const n = top.nodes[top.i++]!;
-    // Deep trees are indented at most 32 levels (a hostile file could nest thousands).
-    const ind = top.depth <= 32 ? '  '.repeat(top.depth) : `${'  '.repeat(32)}[depth ${top.depth}] `;
-    if (n.kind === 'group') {
-      L.push(`${ind}${n.name}/`);
-      stack.push({ nodes: n.children, i: 0, depth: top.depth + 1 });
-    } else {
+  // Deep trees are indented at most 32 levels (a hostile file could nest thousands).
+  const indent = (depth: number) => (depth <= 32 ? '  '.repeat(depth) : `${'  '.repeat(32)}[depth ${depth}] `);
+  walkTree(doc, 1, {
+    group: (n, depth) => {
+      L.push(`${indent(depth)}${n.name}/`);
+      return depth + 1;
+    },
+    sequence: (n, depth) => {
       const extra: string[] = [];
       extra.push(`${n.frames.length} frame${n.frames.length === 1 ? '' : 's'}`);
       if (n.followUp) extra.push(`then ${n.followUp}`);
       else extra.push(n.loopPoint === null || n.loopPoint >= n.frames.length ? 'stops' : `loops to ${n.loopPoint}`);
       const r = rates.get(n);
       if (r !== undefined) extra.push(`${r} fps`);
-      if (def?.sequence === n) extra.push('default');
+      if (def === n) extra.push('default');
       const ids = n.frames.length > 12 ? `${n.frames.slice(0, 12).join(' ')} ...` : n.frames.join(' ');
-      L.push(`${ind}${n.name} (${extra.join(', ')}): ${ids}`);
-    }
-  }
+      L.push(`${indent(depth)}${n.name} (${extra.join(', ')}): ${ids}`);
+    },
+  });
   if (doc.unknownChunks.length) {
     L.push(`unknown chunks: ${doc.unknownChunks.map((c) => `${c.id} (${c.data.length} bytes)`).join(', ')}`);
   }

@@ -18,7 +18,7 @@
  * (a rotation from 350 to 10 turns back through 180; store 370 to turn
  * forward). Opacity is rounded to a whole number.
  */
-import type { IspriteDocument, IspriteElement, IspriteFrame } from './model.js';
+import { expandedFields, type IspriteDocument, type IspriteElement, type IspriteFrame } from './model.js';
 
 function lerp(a: number, b: number, t: number): number {
   return a + (b - a) * t;
@@ -40,18 +40,8 @@ function nameCounts(doc: IspriteDocument, frame: IspriteFrame | null | undefined
 
 /** A copy of an element with a simple graphic's missing fields filled with the document's defaults. */
 export function expandElement(doc: IspriteDocument, e: IspriteElement): IspriteElement {
-  if (e.type === 'unknown') return { ...e };
   if (e.type !== 'graphic') return { ...e };
-  const slice = doc.slices[e.slice];
-  return {
-    ...e,
-    originX: e.originX ?? (slice ? slice.width / 2 : 0),
-    originY: e.originY ?? (slice ? slice.height / 2 : 0),
-    rotation: e.rotation ?? 0,
-    scaleX: e.scaleX ?? 1,
-    scaleY: e.scaleY ?? 1,
-    opacity: e.opacity ?? 65535,
-  };
+  return { ...e, ...expandedFields(e, doc) };
 }
 
 /**

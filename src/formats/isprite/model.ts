@@ -197,3 +197,31 @@ export function createIsprite(frameRate = 30): IspriteDocument {
     unknownChunks: [],
   };
 }
+
+/** The fields an expanded ("G") graphic element has beyond a simple one. */
+export interface IspriteExpandedFields {
+  originX: number;
+  originY: number;
+  rotation: number;
+  scaleX: number;
+  scaleY: number;
+  opacity: number;
+}
+
+/**
+ * A graphic element's expanded fields, the missing ones filled with the
+ * document's defaults: origin = the centre of its slice as stored (0, 0 when
+ * the slice does not exist or no document is given), rotation 0, scale 1,
+ * opacity 65535.
+ */
+export function expandedFields(el: IspriteGraphic, doc?: IspriteDocument): IspriteExpandedFields {
+  const s = doc?.slices[el.slice];
+  return {
+    originX: el.originX ?? (s ? s.width / 2 : 0),
+    originY: el.originY ?? (s ? s.height / 2 : 0),
+    rotation: el.rotation ?? 0,
+    scaleX: el.scaleX ?? 1,
+    scaleY: el.scaleY ?? 1,
+    opacity: el.opacity ?? 65535,
+  };
+}

@@ -8,9 +8,9 @@
  * editing the document. Stepping a player allocates nothing (triggers are
  * collected into a reused list, or passed to a callback).
  */
-import type { IspriteDocument, IspriteElement, IspriteFrame, IspriteNode, IspriteSequence } from './model.js';
+import type { IspriteDocument, IspriteElement, IspriteFrame, IspriteSequence } from './model.js';
 import { interpolateFrames } from './interpolate.js';
-import { MASTER_RATE, foldName, getDefaultSequence, pathSegments, sequenceFrameRates } from './paths.js';
+import { MASTER_RATE, foldName, getDefaultSequence, pathSegments, sequenceFrameRates, walkTree } from './paths.js';
 
 /** The document indexed for playback. Sequence and group numbers are depth-first file order; group 0 is Root. */
 export class PreparedSprite {
@@ -69,37 +69,28 @@ export class PreparedSprite {
     this.groupPaths.push('Root');
     this.groupSequences.push(new Map());
     this.groupChildren.push(new Map());
-    // Depth first in file order, with an explicit stack (a hostile tree may be very deep).
-    const stack: { children: IspriteNode[]; i: number; group: number; path: string }[] = [
-      { children: doc.tree, i: 0, group: 0, path: 'Root' },
-    ];
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.i >= top.children.length) {
-        stack.pop();
-        continue;
-      }
-      const n = top.children[top.i++]!;
-      if (n.kind === 'sequence') {
+    // Depth first in file order (walkTree keeps an explicit stack: a hostile tree may be very deep).
+    walkTree(doc, 0, {
+      sequence: (n, group, path) => {
         this.sequences.push(n);
-        this.sequencePaths.push(`${top.path}/${n.name}`);
-        seqGroup.push(top.group);
+        this.sequencePaths.push(path);
+        seqGroup.push(group);
         const f = foldName(n.name);
-        const m = this.groupSequences[top.group]!;
+        const m = this.groupSequences[group]!;
         if (!m.has(f)) m.set(f, this.sequences.length - 1);
-      } else if (n.kind === 'group') {
+      },
+      group: (n, parent, path) => {
         const g = groupParent.length;
-        groupParent.push(top.group);
-        const path = `${top.path}/${n.name}`;
+        groupParent.push(parent);
         this.groupPaths.push(path);
         this.groupSequences.push(new Map());
         this.groupChildren.push(new Map());
         const f = foldName(n.name);
-        const m = this.groupChildren[top.group]!;
+        const m = this.groupChildren[parent]!;
         if (!m.has(f)) m.set(f, g);
-        stack.push({ children: n.children, i: 0, group: g, path });
-      }
-    }
+        return g;
+      },
+    });
     this.groupParent = Int32Array.from(groupParent);
     this.sequenceGroup = Int32Array.from(seqGroup);
 

@@ -10,14 +10,12 @@ import type { IspriteDate, IspriteDocument, IspriteSequence } from './model.js';
 import { readIspriteDetailed, type IspriteReadInfo } from './read.js';
 import {
   DEFAULT_SEQUENCE_KEY,
-  SEQUENCE_FRAME_RATE_PREFIX,
   allGroups,
   allSequences,
   foldName,
-  makePathResolver,
-  parseFrameRate,
+  playbackMetaEntries,
   resolveFollowUps,
-} from './tree.js';
+} from './paths.js';
 
 /** At most this many diagnostics of one kind are listed; the rest are counted. */
 const PER_KIND = 20;
@@ -127,17 +125,15 @@ export function checkIsprite(doc: IspriteDocument, info?: IspriteReadInfo): Diag
   }
 
   // Erratum 6: the project's MET+ keys.
-  const paths = makePathResolver(doc);
-  (doc.extraMeta ?? []).forEach(([k, v], i) => {
-    const at = info?.extraMetaOffsets[i];
-    if (k === DEFAULT_SEQUENCE_KEY) {
-      if (!paths.findSequence(v)) add('meta6', 'warning', `MET+ default-sequence "${v}" names no sequence (a path from Root, like Root/idle)`, at);
-    } else if (k.startsWith(SEQUENCE_FRAME_RATE_PREFIX)) {
-      const path = k.slice(SEQUENCE_FRAME_RATE_PREFIX.length);
-      if (!paths.findSequence(path)) add('meta6', 'warning', `MET+ ${k} names no sequence (a path from Root, like Root/idle)`, at);
-      if (parseFrameRate(v) === null) add('meta6', 'warning', `MET+ ${k} value "${v}" is not a frame rate (a decimal 0-255)`, at);
+  for (const m of playbackMetaEntries(doc)) {
+    const at = info?.extraMetaOffsets[m.index];
+    if (m.kind === DEFAULT_SEQUENCE_KEY) {
+      if (!m.sequence) add('meta6', 'warning', `MET+ default-sequence "${m.value}" names no sequence (a path from Root, like Root/idle)`, at);
+    } else {
+      if (!m.sequence) add('meta6', 'warning', `MET+ ${m.key} names no sequence (a path from Root, like Root/idle)`, at);
+      if (m.rate === null) add('meta6', 'warning', `MET+ ${m.key} value "${m.value}" is not a frame rate (a decimal 0-255)`, at);
     }
-  });
+  }
 
   for (const n of counts.values()) {
     if (n > PER_KIND) {

@@ -5,6 +5,7 @@
  * values that do not fit their fields are FormatErrors.
  */
 import { FormatError } from '../../binary/errors.js';
+import { ByteWriter } from '../../binary/writer.js';
 import { KNOWN_CHUNKS } from './read.js';
 import type { IspriteDate, IspriteDocument, IspriteElement, IspriteGraphic, IspriteMeta, IspriteNode } from './model.js';
 
@@ -15,60 +16,17 @@ function fail(reason: string): FormatError {
   return new FormatError(FORMAT, reason);
 }
 
-class Writer {
-  buf: Uint8Array;
-  pos = 0;
-
+/** ByteWriter plus ISPRITE's strings (lazily labelled errors) and chunks. */
+class Writer extends ByteWriter {
   constructor(size: number) {
-    this.buf = new Uint8Array(Math.max(64, size));
+    super({ format: FORMAT, initialSize: size });
   }
 
-  ensure(n: number): void {
-    const need = this.pos + n;
-    if (need <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < need) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-  }
-
-  // The field writers below do not grow the buffer: callers ensure() first.
-  u8(v: number): void {
-    this.buf[this.pos++] = v;
-  }
-
-  u16(v: number): void {
-    const b = this.buf;
-    const p = this.pos;
-    b[p] = v;
-    b[p + 1] = v >>> 8;
-    this.pos = p + 2;
-  }
-
-  u32(v: number): void {
-    const b = this.buf;
-    const p = this.pos;
-    b[p] = v;
-    b[p + 1] = v >>> 8;
-    b[p + 2] = v >>> 16;
-    b[p + 3] = v >>> 24;
-    this.pos = p + 4;
-  }
-
-  u32At(at: number, v: number): void {
-    const b = this.buf;
-    b[at] = v;
-    b[at + 1] = v >>> 8;
-    b[at + 2] = v >>> 16;
-    b[at + 3] = v >>> 24;
-  }
-
-  /** A u16-length UTF-8 string; grows the buffer itself. */
+  /** A u16-length UTF-8 string. */
   str(s: string, label: string, index = -1): void {
     const n = s.length;
     this.ensure(2 + n);
-    const b = this.buf;
+    const b = this.buffer;
     let p = this.pos + 2;
     let i = 0;
     for (; i < n; i++) {
@@ -85,22 +43,14 @@ class Writer {
     }
     const bytes = encoder.encode(s);
     if (bytes.length > 0xffff) throw fail(`${strWhat(label, index)} is ${bytes.length} bytes long; at most 65535 fit`);
-    this.ensure(2 + bytes.length);
     this.u16(bytes.length);
-    this.buf.set(bytes, this.pos);
-    this.pos += bytes.length;
-  }
-
-  bytes(data: Uint8Array): void {
-    this.ensure(data.length);
-    this.buf.set(data, this.pos);
-    this.pos += data.length;
+    this.bytes(bytes);
   }
 
   /** Starts a chunk; returns the offset of its size field. */
   beginChunk(id: string): number {
     this.ensure(8);
-    for (let i = 0; i < 4; i++) this.buf[this.pos++] = id.charCodeAt(i);
+    this.ascii(id);
     const at = this.pos;
     this.pos += 4;
     return at;
@@ -259,7 +209,7 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
     w.str(fr.label, 'frame # label', f);
     w.str(fr.triggers, 'frame # triggers', f);
     w.str(fr.notes, 'frame # notes', f);
-    if (w.pos + ne * 30 > w.buf.length) w.ensure(elementsSize(els, 0));
+    if (w.pos + ne * 30 > w.buffer.length) w.ensure(elementsSize(els, 0));
     for (let e = 0; e < ne; e++) {
       const el = els[e]!;
       const t = el.type;
@@ -268,8 +218,8 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
     }
     w.u32At(start + 1, w.pos - start - 4);
   }
-  w.buf[maxAt] = maxElements;
-  w.buf[maxAt + 1] = maxElements >>> 8;
+  w.buffer[maxAt] = maxElements;
+  w.buffer[maxAt + 1] = maxElements >>> 8;
   w.endChunk(at);
 }
 
@@ -301,7 +251,7 @@ function badFx(f: number, e: number, el: IspriteElement): FormatError {
 
 /** Writes a graphic element (13 or 30 bytes); the caller has ensured the room. */
 function writeGraphic(w: Writer, el: IspriteGraphic, f: number, e: number, doc: IspriteDocument): void {
-  const b = w.buf;
+  const b = w.buffer;
   const p = w.pos;
   const name = nameField(el, f, e);
   const slice = el.slice;
@@ -340,7 +290,7 @@ function writeGraphic(w: Writer, el: IspriteGraphic, f: number, e: number, doc: 
 
 /** Writes a non-graphic element; the caller has ensured 30 bytes of room (unknown elements ensure their own). */
 function writeElement(w: Writer, el: IspriteElement, f: number, e: number, minor: number, els: IspriteElement[]): void {
-  const b = w.buf;
+  const b = w.buffer;
   const p = w.pos;
   switch (el.type) {
     case 'attachment': {
@@ -365,40 +315,31 @@ function writeElement(w: Writer, el: IspriteElement, f: number, e: number, minor
       w.pos = p + 25;
       return;
     }
-    case 'rect': {
-      const name = nameField(el, f, e);
-      const id = el.id;
-      if (!isU16(id)) throw elError(f, e, 'collision ID', id, '16-bit ID');
-      b[p] = 0x43;
-      b[p + 1] = name;
-      b[p + 2] = name >>> 8;
-      b[p + 3] = 20;
-      b[p + 4] = 0;
-      b[p + 5] = 0x72;
-      b[p + 6] = id;
-      b[p + 7] = id >>> 8;
-      const bad =
-        putFx(b, p + 8, el.x) | putFx(b, p + 11, el.y) | putFx(b, p + 14, el.width) | putFx(b, p + 17, el.height) | putFx(b, p + 21, el.rotation);
-      if (bad) throw badFx(f, e, el);
-      b[p + 20] = 0;
-      w.pos = p + 24;
-      return;
-    }
+    case 'rect':
     case 'circle': {
+      // Collision objects: type letter at offset 5, ID at 6; bytes 4 and (rectangles) 20 reserved (erratum 3).
       const name = nameField(el, f, e);
       const id = el.id;
       if (!isU16(id)) throw elError(f, e, 'collision ID', id, '16-bit ID');
+      const rect = el.type === 'rect';
       b[p] = 0x43;
       b[p + 1] = name;
       b[p + 2] = name >>> 8;
-      b[p + 3] = 13;
+      b[p + 3] = rect ? 20 : 13;
       b[p + 4] = 0;
-      b[p + 5] = 0x63;
+      b[p + 5] = rect ? 0x72 : 0x63;
       b[p + 6] = id;
       b[p + 7] = id >>> 8;
-      const bad = putFx(b, p + 8, el.x) | putFx(b, p + 11, el.y) | putFx(b, p + 14, el.radius);
+      let bad = putFx(b, p + 8, el.x) | putFx(b, p + 11, el.y);
+      if (el.type === 'rect') {
+        bad |= putFx(b, p + 14, el.width) | putFx(b, p + 17, el.height) | putFx(b, p + 21, el.rotation);
+        b[p + 20] = 0;
+        w.pos = p + 24;
+      } else {
+        bad |= putFx(b, p + 14, el.radius);
+        w.pos = p + 17;
+      }
       if (bad) throw badFx(f, e, el);
-      w.pos = p + 17;
       return;
     }
     case 'graphic':
@@ -419,7 +360,7 @@ function writeElement(w: Writer, el: IspriteElement, f: number, e: number, minor
         }
       }
       // Keep the room the frame reserved for the elements after this one.
-      if (w.pos + 4 + data.length + 30 * (els.length - e - 1) > w.buf.length) w.ensure(elementsSize(els, e));
+      if (w.pos + 4 + data.length + 30 * (els.length - e - 1) > w.buffer.length) w.ensure(elementsSize(els, e));
       w.u8(m);
       w.u16(name);
       w.u8(data.length);
@@ -592,5 +533,5 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
   if (total - 12 > 0xffffffff) throw fail('the file would be larger than 4 GiB');
   w.u32At(8, total - 12);
   // The estimate is exact when every string is ASCII: no copy then.
-  return total === w.buf.length ? w.buf : w.buf.slice(0, total);
+  return total === w.buffer.length ? w.buffer : w.buffer.slice(0, total);
 }
