@@ -11,7 +11,7 @@ import { FormatError } from '../../binary/errors.js';
 import { decodePng } from '../../render/png.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
 import type { ResourceLoader } from '../types.js';
-import { createIsprite, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
+import { createIsprite, sliceCentre, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
 import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates } from './paths.js';
 
 export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader): Promise<SpriteModel> {
@@ -72,11 +72,9 @@ export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceL
 export function graphicPart(doc: IspriteDocument, el: IspriteGraphic): ModelPart | null {
   const s = doc.slices[el.slice];
   if (!s) return null;
-  // A slice stored rotated is upright height × width.
-  const uw = s.rotated ? s.height : s.width;
-  const uh = s.rotated ? s.width : s.height;
-  const ox = el.expanded ? (el.originX ?? uw / 2) : uw / 2;
-  const oy = el.expanded ? (el.originY ?? uh / 2) : uh / 2;
+  const [cx, cy] = sliceCentre(s);
+  const ox = el.expanded ? (el.originX ?? cx) : cx;
+  const oy = el.expanded ? (el.originY ?? cy) : cy;
   const part: ModelPart = { sheet: s.texture, sx: s.x, sy: s.y, sw: s.width, sh: s.height, x: el.x + ox, y: el.y + oy, originX: ox, originY: oy };
   if (el.flipX) part.flipX = true;
   if (el.flipY) part.flipY = true;

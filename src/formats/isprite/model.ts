@@ -209,16 +209,25 @@ export interface IspriteExpandedFields {
 }
 
 /**
+ * The default origin point of a graphic on this slice: the centre of the
+ * element as displayed (a slice stored rotated shows height × width).
+ */
+export function sliceCentre(s: IspriteSlice | undefined): [number, number] {
+  if (!s) return [0, 0];
+  return s.rotated ? [s.height / 2, s.width / 2] : [s.width / 2, s.height / 2];
+}
+
+/**
  * A graphic element's expanded fields, the missing ones filled with the
- * document's defaults: origin = the centre of its slice as stored (0, 0 when
+ * document's defaults: origin = the centre of the element as displayed (0, 0 when
  * the slice does not exist or no document is given), rotation 0, scale 1,
  * opacity 65535.
  */
 export function expandedFields(el: IspriteGraphic, doc?: IspriteDocument): IspriteExpandedFields {
-  const s = doc?.slices[el.slice];
+  const [cx, cy] = sliceCentre(doc?.slices[el.slice]);
   return {
-    originX: el.originX ?? (s ? s.width / 2 : 0),
-    originY: el.originY ?? (s ? s.height / 2 : 0),
+    originX: el.originX ?? cx,
+    originY: el.originY ?? cy,
     rotation: el.rotation ?? 0,
     scaleX: el.scaleX ?? 1,
     scaleY: el.scaleY ?? 1,

@@ -7,7 +7,7 @@
 import { FormatError } from '../../binary/errors.js';
 import { ByteWriter } from '../../binary/writer.js';
 import { KNOWN_CHUNKS } from './read.js';
-import type { IspriteDate, IspriteDocument, IspriteElement, IspriteGraphic, IspriteMeta, IspriteNode } from './model.js';
+import { sliceCentre, type IspriteDate, type IspriteDocument, type IspriteElement, type IspriteGraphic, type IspriteMeta, type IspriteNode } from './model.js';
 
 const FORMAT = 'isprite';
 const encoder = new TextEncoder();
@@ -273,9 +273,9 @@ function writeGraphic(w: Writer, el: IspriteGraphic, f: number, e: number, doc: 
   let ox = el.originX;
   let oy = el.originY;
   if (ox === undefined || oy === undefined) {
-    const s = doc.slices[slice];
-    if (ox === undefined) ox = s ? s.width / 2 : 0;
-    if (oy === undefined) oy = s ? s.height / 2 : 0;
+    const [cx, cy] = sliceCentre(doc.slices[slice]);
+    if (ox === undefined) ox = cx;
+    if (oy === undefined) oy = cy;
   }
   bad |= putFx(b, p + 13, ox) | putFx(b, p + 16, oy) | putFx(b, p + 19, el.rotation ?? 0);
   bad |= putFx(b, p + 22, el.scaleX ?? 1) | putFx(b, p + 25, el.scaleY ?? 1);
