@@ -443,8 +443,14 @@ function innerSpan(k: number, c: number, lo: number, hi: number, x0: number, x1:
 }
 
 /**
- * Bilinear pixels [xa, xb) of one row where every texel needed exists: the
- * same arithmetic as the checked loop in affineBilinear, without the checks.
+ * Bilinear pixels [xa, xb) of one row where every texel needed exists (so
+ * sx + u − ½ and sy + v − ½ are >= 0 and `| 0` floors them). Quads with
+ * some transparency use the same arithmetic as the checked loop in
+ * affineBilinear; fully opaque quads (the bulk of a sprite) interpolate in
+ * fixed point: 12-bit weights (truncated, < 1/4096 each, so < 0.07 of a
+ * level per axis), rows kept at 1/256 of a level, so the value before
+ * rounding is within 0.15 of the exact one and the result within 1 of the
+ * reference.
  */
 function bilinearRun(
   s32: Int32Array,
@@ -463,32 +469,48 @@ function bilinearRun(
   alut: Uint8Array,
   opaqueA: number,
 ): void {
-  for (let x = xa; x < xb; x++, di += 4) {
-    const cx = x + 0.5;
+  let o = di >> 2;
+  let cx = xa - 0.5;
+  for (let x = xa; x < xb; x++, di += 4, o++) {
+    cx += 1; // exactly x + 0.5
     const fu = sx + (i0 * cx + ru) - 0.5;
     const fv = sy + (i1 * cx + rv) - 0.5;
-    const iu = Math.floor(fu);
-    const iv = Math.floor(fv);
-    const tx = fu - iu;
-    const ty = fv - iv;
+    const iu = fu | 0;
+    const iv = fv | 0;
     const k = iv * W + iu;
     const q0 = s32[k]!;
     const q1 = s32[k + 1]!;
     const q2 = s32[k + W]!;
     const q3 = s32[k + W + 1]!;
+    if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
+      const tx = ((fu - iu) * 4096) | 0;
+      const ty = ((fv - iv) * 4096) | 0;
+      const r0 = q0 & 255;
+      const r2 = q2 & 255;
+      const g0 = (q0 >> 8) & 255;
+      const g2 = (q2 >> 8) & 255;
+      const b0 = (q0 >> 16) & 255;
+      const b2 = (q2 >> 16) & 255;
+      const rt = ((r0 << 12) + ((q1 & 255) - r0) * tx) >> 4;
+      const rb = ((r2 << 12) + ((q3 & 255) - r2) * tx) >> 4;
+      const gt = ((g0 << 12) + (((q1 >> 8) & 255) - g0) * tx) >> 4;
+      const gb = ((g2 << 12) + (((q3 >> 8) & 255) - g2) * tx) >> 4;
+      const bt = ((b0 << 12) + (((q1 >> 16) & 255) - b0) * tx) >> 4;
+      const bb = ((b2 << 12) + (((q3 >> 16) & 255) - b2) * tx) >> 4;
+      const r = ((rt << 12) + (rb - rt) * ty + 524288) >> 20;
+      const g = ((gt << 12) + (gb - gt) * ty + 524288) >> 20;
+      const b = ((bt << 12) + (bb - bt) * ty + 524288) >> 20;
+      if (opaqueA === 255) d32[o] = r | (g << 8) | (b << 16) | -16777216;
+      else if (opaqueA !== 0) blendPx(d, di, r, g, b, opaqueA);
+      continue;
+    }
     if ((q0 | q1 | q2 | q3) >>> 24 === 0) continue;
+    const tx = fu - iu;
+    const ty = fv - iv;
     const w0 = (1 - tx) * (1 - ty);
     const w1 = tx * (1 - ty);
     const w2 = (1 - tx) * ty;
     const w3 = tx * ty;
-    if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
-      const r = Math.round((q0 & 255) * w0 + (q1 & 255) * w1 + (q2 & 255) * w2 + (q3 & 255) * w3);
-      const g = Math.round(((q0 >> 8) & 255) * w0 + ((q1 >> 8) & 255) * w1 + ((q2 >> 8) & 255) * w2 + ((q3 >> 8) & 255) * w3); // prettier-ignore
-      const b = Math.round(((q0 >> 16) & 255) * w0 + ((q1 >> 16) & 255) * w1 + ((q2 >> 16) & 255) * w2 + ((q3 >> 16) & 255) * w3); // prettier-ignore
-      if (opaqueA === 255) d32[di >> 2] = r | (g << 8) | (b << 16) | -16777216;
-      else if (opaqueA !== 0) blendPx(d, di, r, g, b, opaqueA);
-      continue;
-    }
     const p0 = (q0 >>> 24) * w0;
     const p1 = (q1 >>> 24) * w1;
     const p2 = (q2 >>> 24) * w2;
@@ -501,7 +523,7 @@ function bilinearRun(
     const r = Math.round(((q0 & 255) * p0 + (q1 & 255) * p1 + (q2 & 255) * p2 + (q3 & 255) * p3) / a);
     const g = Math.round((((q0 >> 8) & 255) * p0 + ((q1 >> 8) & 255) * p1 + ((q2 >> 8) & 255) * p2 + ((q3 >> 8) & 255) * p3) / a); // prettier-ignore
     const b = Math.round((((q0 >> 16) & 255) * p0 + ((q1 >> 16) & 255) * p1 + ((q2 >> 16) & 255) * p2 + ((q3 >> 16) & 255) * p3) / a); // prettier-ignore
-    if (A === 255) d32[di >> 2] = r | (g << 8) | (b << 16) | -16777216;
+    if (A === 255) d32[o] = r | (g << 8) | (b << 16) | -16777216;
     else blendPx(d, di, r, g, b, A);
   }
 }
