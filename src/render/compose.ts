@@ -397,6 +397,17 @@ function affineNearest(
   const DW = dst.width;
   const s32 = view32(s);
   const d32 = view32(d);
+  // Texels that exist: the source rectangle within the image. In the row's part where
+  // u is in [bx0 − sx, bx1 − sx) and v in [by0 − sy, by1 − sy), the texel certainly exists
+  // (and u, v >= 0 there, below 2^31 when the rectangle's far edges are: `| 0` floors them).
+  const bx0 = Math.max(sx, 0);
+  const bx1 = Math.min(sx + sw, W);
+  const by0 = Math.max(sy, 0);
+  const by1 = Math.min(sy + sh, H);
+  const fast =
+    LITTLE_ENDIAN && s32 !== null && d32 !== null && bx1 > bx0 && by1 > by0 && bx1 - sx < 2 ** 31 && by1 - sy < 2 ** 31;
+  const si32 = fast ? new Int32Array(s.buffer, s.byteOffset, s.length >> 2) : null;
+  const di32 = fast ? new Int32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
   for (let y = y0; y < y1; y++) {
     const cy = y + 0.5;
     const ru = i2 * cy + i4;
@@ -405,8 +416,26 @@ function affineNearest(
     const [va, vb] = rowSpan(i1, rv, sh, x0, x1);
     const xa = Math.max(ua, va);
     const xb = Math.min(ub, vb);
+    let ia = -1;
+    let ib = -1;
+    if (fast && xb > xa) {
+      const [pa, pb] = meet(
+        exactSpan(i0, ru, 0, 0, bx0 - sx, bx1 - sx, xa, xb),
+        exactSpan(i1, rv, 0, 0, by0 - sy, by1 - sy, xa, xb),
+      );
+      if (pb > pa) {
+        ia = pa;
+        ib = pb;
+      }
+    }
     let di = (y * DW + xa) * 4;
     for (let x = xa; x < xb; x++, di += 4) {
+      if (x === ia) {
+        nearestRun(si32!, di32!, d, W, i0, i1, ru, rv, sx, sy, ia, ib, di, alut);
+        di += (ib - ia) * 4;
+        x = ib;
+        if (x >= xb) break;
+      }
       const cx = x + 0.5;
       const u = i0 * cx + ru;
       const v = i1 * cx + rv;
@@ -431,15 +460,81 @@ function affineNearest(
 }
 
 /**
- * The x range [a, b) (within [x0, x1)) where lo <= k·x + c < hi holds for
- * certain: shrunk by a pixel on each side, so rounding can never matter.
+ * Nearest pixels [xa, xb) of one row where every texel exists: the same u
+ * and v as the checked loop (so the same texels), without the checks.
  */
-function innerSpan(k: number, c: number, lo: number, hi: number, x0: number, x1: number): [number, number] {
-  if (k === 0) return c >= lo + 1e-9 && c < hi - 1e-9 ? [x0, x1] : [x0, x0];
-  let l = (lo - c) / k;
-  let h = (hi - c) / k;
+function nearestRun(
+  s32: Int32Array,
+  d32: Int32Array,
+  d: Uint8Array,
+  W: number,
+  i0: number,
+  i1: number,
+  ru: number,
+  rv: number,
+  sx: number,
+  sy: number,
+  xa: number,
+  xb: number,
+  di: number,
+  alut: Uint8Array,
+): void {
+  let o = di >> 2;
+  let cx = xa - 0.5;
+  for (let x = xa; x < xb; x++, o++) {
+    cx += 1; // exactly x + 0.5
+    const u = i0 * cx + ru;
+    const v = i1 * cx + rv;
+    const q = s32[(sy + (v | 0)) * W + sx + (u | 0)]!;
+    const A = alut[q >>> 24]!;
+    if (A === 255) d32[o] = q;
+    else if (A !== 0) blendPx(d, o << 2, q & 255, (q >> 8) & 255, (q >> 16) & 255, A);
+  }
+}
+
+/** Whether lo <= base + (k·(x + ½) + r) − sub < hi, evaluated exactly as the pixel loops do. */
+function within(k: number, r: number, base: number, sub: number, lo: number, hi: number, x: number): boolean {
+  const c = base + (k * (x + 0.5) + r) - sub;
+  return c >= lo && c < hi;
+}
+
+/**
+ * The exact range [a, b) of x within [xa, xb) where `within` holds, or an
+ * empty range when it cannot be found. Floating-point rounding is monotone,
+ * so the computed coordinate is monotone in x and that set is an interval:
+ * it is estimated by solving the linear inequality, then both ends are
+ * moved pixel by pixel until they agree with the exact expression.
+ */
+function exactSpan(k: number, r: number, base: number, sub: number, lo: number, hi: number, xa: number, xb: number): [number, number] {
+  if (xb <= xa) return [xa, xa];
+  if (k === 0) return within(k, r, base, sub, lo, hi, xa) ? [xa, xb] : [xa, xa];
+  let l = (lo - base + sub - r) / k - 0.5;
+  let h = (hi - base + sub - r) / k - 0.5;
   if (k < 0) [l, h] = [h, l];
-  return [Math.max(x0, Math.floor(l) + 2), Math.min(x1, Math.ceil(h) - 1)];
+  const clamp = (t: number): number => (t >= xa ? (t <= xb ? t : xb) : xa); // NaN → xa
+  let a = clamp(Math.ceil(l));
+  let b = clamp(Math.ceil(h));
+  // A pixel certainly inside, near the middle of the estimate.
+  let m = Math.min((a + b) >> 1, xb - 1);
+  if (!within(k, r, base, sub, lo, hi, m)) {
+    if (m + 1 < xb && within(k, r, base, sub, lo, hi, m + 1)) m++;
+    else if (m > xa && within(k, r, base, sub, lo, hi, m - 1)) m--;
+    else return [xa, xa];
+  }
+  if (a > m) a = m;
+  if (within(k, r, base, sub, lo, hi, a)) while (a > xa && within(k, r, base, sub, lo, hi, a - 1)) a--;
+  else while (!within(k, r, base, sub, lo, hi, a)) a++;
+  if (b <= m) b = m + 1;
+  if (within(k, r, base, sub, lo, hi, b - 1)) while (b < xb && within(k, r, base, sub, lo, hi, b)) b++;
+  else while (!within(k, r, base, sub, lo, hi, b - 1)) b--;
+  return [a, b];
+}
+
+/** The intersection of two ranges, empty (a === b) when they do not meet. */
+function meet(p: [number, number], q: [number, number]): [number, number] {
+  const a = Math.max(p[0], q[0]);
+  const b = Math.min(p[1], q[1]);
+  return b > a ? [a, b] : [a, a];
 }
 
 /**
@@ -516,13 +611,13 @@ function bilinearRun(
     const p2 = (q2 >>> 24) * w2;
     const p3 = (q3 >>> 24) * w3;
     const a = p0 + p1 + p2 + p3;
-    const A0 = Math.round(a);
+    const A0 = Math.round(a) | 0;
     if (A0 <= 0) continue;
     const A = alut[A0 > 255 ? 255 : A0]!;
     if (A === 0) continue;
-    const r = Math.round(((q0 & 255) * p0 + (q1 & 255) * p1 + (q2 & 255) * p2 + (q3 & 255) * p3) / a);
-    const g = Math.round((((q0 >> 8) & 255) * p0 + ((q1 >> 8) & 255) * p1 + ((q2 >> 8) & 255) * p2 + ((q3 >> 8) & 255) * p3) / a); // prettier-ignore
-    const b = Math.round((((q0 >> 16) & 255) * p0 + ((q1 >> 16) & 255) * p1 + ((q2 >> 16) & 255) * p2 + ((q3 >> 16) & 255) * p3) / a); // prettier-ignore
+    const r = Math.round(((q0 & 255) * p0 + (q1 & 255) * p1 + (q2 & 255) * p2 + (q3 & 255) * p3) / a) | 0;
+    const g = Math.round((((q0 >> 8) & 255) * p0 + ((q1 >> 8) & 255) * p1 + ((q2 >> 8) & 255) * p2 + ((q3 >> 8) & 255) * p3) / a) | 0; // prettier-ignore
+    const b = Math.round((((q0 >> 16) & 255) * p0 + ((q1 >> 16) & 255) * p1 + ((q2 >> 16) & 255) * p2 + ((q3 >> 16) & 255) * p3) / a) | 0; // prettier-ignore
     if (A === 255) d32[o] = r | (g << 8) | (b << 16) | -16777216;
     else blendPx(d, di, r, g, b, A);
   }
@@ -564,14 +659,17 @@ function affineBilinear(
     const xa = Math.max(ua, va);
     const xb = Math.min(ub, vb);
     // The part of the row where all four texels certainly exist: no checks there.
+    // (sx + u − ½ in [bx0, bx1 − 1) and sy + v − ½ in [by0, by1 − 1): the quad's four texels exist.)
     let ia = -1;
     let ib = -1;
     if (s32 && d32 && xb > xa) {
-      const [pa, pb] = innerSpan(i0, sx + 0.5 * i0 + ru - 0.5, bx0, bx1 - 1, xa, xb);
-      const [qa, qb] = innerSpan(i1, sy + 0.5 * i1 + rv - 0.5, by0, by1 - 1, xa, xb);
-      if (Math.min(pb, qb) > Math.max(pa, qa)) {
-        ia = Math.max(pa, qa);
-        ib = Math.min(pb, qb);
+      const [pa, pb] = meet(
+        exactSpan(i0, ru, sx, 0.5, bx0, bx1 - 1, xa, xb),
+        exactSpan(i1, rv, sy, 0.5, by0, by1 - 1, xa, xb),
+      );
+      if (pb > pa) {
+        ia = pa;
+        ib = pb;
       }
     }
     let di = (y * DW + xa) * 4;
@@ -611,9 +709,9 @@ function affineBilinear(
           if ((q0 | q1 | q2 | q3) >>> 24 === 0) continue;
           if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
             // Opaque quad: the premultiplied mix reduces to a plain weighted mean (±1 from rounding order).
-            const r = Math.round((q0 & 255) * w0 + (q1 & 255) * w1 + (q2 & 255) * w2 + (q3 & 255) * w3);
-            const g = Math.round(((q0 >> 8) & 255) * w0 + ((q1 >> 8) & 255) * w1 + ((q2 >> 8) & 255) * w2 + ((q3 >> 8) & 255) * w3); // prettier-ignore
-            const b = Math.round(((q0 >> 16) & 255) * w0 + ((q1 >> 16) & 255) * w1 + ((q2 >> 16) & 255) * w2 + ((q3 >> 16) & 255) * w3); // prettier-ignore
+            const r = Math.round((q0 & 255) * w0 + (q1 & 255) * w1 + (q2 & 255) * w2 + (q3 & 255) * w3) | 0;
+            const g = Math.round(((q0 >> 8) & 255) * w0 + ((q1 >> 8) & 255) * w1 + ((q2 >> 8) & 255) * w2 + ((q3 >> 8) & 255) * w3) | 0; // prettier-ignore
+            const b = Math.round(((q0 >> 16) & 255) * w0 + ((q1 >> 16) & 255) * w1 + ((q2 >> 16) & 255) * w2 + ((q3 >> 16) & 255) * w3) | 0; // prettier-ignore
             if (opaqueA === 255) {
               if (d32) d32[di >> 2] = r | (g << 8) | (b << 16) | -16777216;
               else {
@@ -653,13 +751,13 @@ function affineBilinear(
       const p2 = a2 * w2;
       const p3 = a3 * w3;
       const a = p0 + p1 + p2 + p3;
-      const A0 = Math.round(a);
+      const A0 = Math.round(a) | 0;
       if (A0 <= 0) continue;
       const A = alut[A0 > 255 ? 255 : A0]!;
       if (A === 0) continue;
-      const r = Math.round((r0 * p0 + r1 * p1 + r2 * p2 + r3 * p3) / a);
-      const g = Math.round((g0 * p0 + g1 * p1 + g2 * p2 + g3 * p3) / a);
-      const b = Math.round((b0 * p0 + b1 * p1 + b2 * p2 + b3 * p3) / a);
+      const r = Math.round((r0 * p0 + r1 * p1 + r2 * p2 + r3 * p3) / a) | 0;
+      const g = Math.round((g0 * p0 + g1 * p1 + g2 * p2 + g3 * p3) / a) | 0;
+      const b = Math.round((b0 * p0 + b1 * p1 + b2 * p2 + b3 * p3) / a) | 0;
       if (A === 255) {
         d[di] = r;
         d[di + 1] = g;
