@@ -537,15 +537,27 @@ function meet(p: [number, number], q: [number, number]): [number, number] {
   return b > a ? [a, b] : [a, a];
 }
 
+/** How far from the source rectangle's inner edges a run keeps sx + u − ½ and sy + v − ½ (see bilinearRun). */
+const RUN_MARGIN = 1 / 4096;
+
 /**
- * Bilinear pixels [xa, xb) of one row where every texel needed exists (so
- * sx + u − ½ and sy + v − ½ are >= 0 and `| 0` floors them). Quads with
- * some transparency use the same arithmetic as the checked loop in
- * affineBilinear; fully opaque quads (the bulk of a sprite) interpolate in
- * fixed point: 12-bit weights (truncated, < 1/4096 each, so < 0.07 of a
- * level per axis), rows kept at 1/256 of a level, so the value before
- * rounding is within 0.15 of the exact one and the result within 1 of the
- * reference.
+ * Bilinear pixels [xa, xb) of one row where sx + u − ½ and sy + v − ½ stay
+ * RUN_MARGIN inside [bx0, bx1 − 1) × [by0, by1 − 1), so the four texels
+ * exist. The sample position is stepped in 16.16 fixed point, re-anchored
+ * on the exact position every 16 pixels, so it is within 2^-13 of the
+ * exact one (the quad read is the right one or, within 2^-13 of its edge,
+ * the neighbouring one, which is why the margin keeps it inside).
+ *
+ * - Fully opaque quads (the bulk of a sprite) interpolate in integers:
+ *   12-bit weights truncated from the fixed-point position (within 3·2^-13
+ *   of the exact weights, < 0.1 of a level per axis), rows kept at 1/256 of
+ *   a level: the value before rounding is within 0.2 of the exact one, so
+ *   the result is within 1 of the reference. (Read on the neighbouring
+ *   quad, the shared texels carry all but 2^-13 of the weight, so this
+ *   still holds and the alpha is still 255.)
+ * - Fully transparent quads draw nothing (likewise).
+ * - Other quads recompute the exact position and use the reference's
+ *   arithmetic (bilinearExact), so partly transparent edges are exact.
  */
 function bilinearRun(
   s32: Int32Array,
@@ -564,63 +576,92 @@ function bilinearRun(
   alut: Uint8Array,
   opaqueA: number,
 ): void {
+  const dU = Math.round(i0 * 65536) | 0;
+  const dV = Math.round(i1 * 65536) | 0;
   let o = di >> 2;
-  let cx = xa - 0.5;
-  for (let x = xa; x < xb; x++, di += 4, o++) {
-    cx += 1; // exactly x + 0.5
-    const fu = sx + (i0 * cx + ru) - 0.5;
-    const fv = sy + (i1 * cx + rv) - 0.5;
-    const iu = fu | 0;
-    const iv = fv | 0;
-    const k = iv * W + iu;
-    const q0 = s32[k]!;
-    const q1 = s32[k + 1]!;
-    const q2 = s32[k + W]!;
-    const q3 = s32[k + W + 1]!;
-    if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
-      const tx = ((fu - iu) * 4096) | 0;
-      const ty = ((fv - iv) * 4096) | 0;
-      const r0 = q0 & 255;
-      const r2 = q2 & 255;
-      const g0 = (q0 >> 8) & 255;
-      const g2 = (q2 >> 8) & 255;
-      const b0 = (q0 >> 16) & 255;
-      const b2 = (q2 >> 16) & 255;
-      const rt = ((r0 << 12) + ((q1 & 255) - r0) * tx) >> 4;
-      const rb = ((r2 << 12) + ((q3 & 255) - r2) * tx) >> 4;
-      const gt = ((g0 << 12) + (((q1 >> 8) & 255) - g0) * tx) >> 4;
-      const gb = ((g2 << 12) + (((q3 >> 8) & 255) - g2) * tx) >> 4;
-      const bt = ((b0 << 12) + (((q1 >> 16) & 255) - b0) * tx) >> 4;
-      const bb = ((b2 << 12) + (((q3 >> 16) & 255) - b2) * tx) >> 4;
-      const r = ((rt << 12) + (rb - rt) * ty + 524288) >> 20;
-      const g = ((gt << 12) + (gb - gt) * ty + 524288) >> 20;
-      const b = ((bt << 12) + (bb - bt) * ty + 524288) >> 20;
-      if (opaqueA === 255) d32[o] = r | (g << 8) | (b << 16) | -16777216;
-      else if (opaqueA !== 0) blendPx(d, di, r, g, b, opaqueA);
-      continue;
+  for (let x = xa; x < xb; ) {
+    const end = x + 16 < xb ? x + 16 : xb;
+    const cx = x + 0.5;
+    // Both positions are >= 0 and below 32767 here (see affineBilinear), so these are in range.
+    let U = ((sx + (i0 * cx + ru) - 0.5) * 65536 + 0.5) | 0;
+    let V = ((sy + (i1 * cx + rv) - 0.5) * 65536 + 0.5) | 0;
+    for (; x < end; x++, o++, U = (U + dU) | 0, V = (V + dV) | 0) {
+      const k = (V >> 16) * W + (U >> 16);
+      const q0 = s32[k]!;
+      const q1 = s32[k + 1]!;
+      const q2 = s32[k + W]!;
+      const q3 = s32[k + W + 1]!;
+      if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
+        const tx = (U >> 4) & 4095;
+        const ty = (V >> 4) & 4095;
+        const r0 = q0 & 255;
+        const r2 = q2 & 255;
+        const g0 = (q0 >> 8) & 255;
+        const g2 = (q2 >> 8) & 255;
+        const b0 = (q0 >> 16) & 255;
+        const b2 = (q2 >> 16) & 255;
+        const rt = ((r0 << 12) + ((q1 & 255) - r0) * tx) >> 4;
+        const rb = ((r2 << 12) + ((q3 & 255) - r2) * tx) >> 4;
+        const gt = ((g0 << 12) + (((q1 >> 8) & 255) - g0) * tx) >> 4;
+        const gb = ((g2 << 12) + (((q3 >> 8) & 255) - g2) * tx) >> 4;
+        const bt = ((b0 << 12) + (((q1 >> 16) & 255) - b0) * tx) >> 4;
+        const bb = ((b2 << 12) + (((q3 >> 16) & 255) - b2) * tx) >> 4;
+        const r = ((rt << 12) + (rb - rt) * ty + 524288) >> 20;
+        const g = ((gt << 12) + (gb - gt) * ty + 524288) >> 20;
+        const b = ((bt << 12) + (bb - bt) * ty + 524288) >> 20;
+        if (opaqueA === 255) d32[o] = r | (g << 8) | (b << 16) | -16777216;
+        else if (opaqueA !== 0) blendPx(d, o << 2, r, g, b, opaqueA);
+        continue;
+      }
+      if ((q0 | q1 | q2 | q3) >>> 24 === 0) continue;
+      const ex = x + 0.5;
+      bilinearExact(s32, d32, d, W, sx + (i0 * ex + ru) - 0.5, sy + (i1 * ex + rv) - 0.5, o, alut);
     }
-    if ((q0 | q1 | q2 | q3) >>> 24 === 0) continue;
-    const tx = fu - iu;
-    const ty = fv - iv;
-    const w0 = (1 - tx) * (1 - ty);
-    const w1 = tx * (1 - ty);
-    const w2 = (1 - tx) * ty;
-    const w3 = tx * ty;
-    const p0 = (q0 >>> 24) * w0;
-    const p1 = (q1 >>> 24) * w1;
-    const p2 = (q2 >>> 24) * w2;
-    const p3 = (q3 >>> 24) * w3;
-    const a = p0 + p1 + p2 + p3;
-    const A0 = Math.round(a) | 0;
-    if (A0 <= 0) continue;
-    const A = alut[A0 > 255 ? 255 : A0]!;
-    if (A === 0) continue;
-    const r = Math.round(((q0 & 255) * p0 + (q1 & 255) * p1 + (q2 & 255) * p2 + (q3 & 255) * p3) / a) | 0;
-    const g = Math.round((((q0 >> 8) & 255) * p0 + ((q1 >> 8) & 255) * p1 + ((q2 >> 8) & 255) * p2 + ((q3 >> 8) & 255) * p3) / a) | 0; // prettier-ignore
-    const b = Math.round((((q0 >> 16) & 255) * p0 + ((q1 >> 16) & 255) * p1 + ((q2 >> 16) & 255) * p2 + ((q3 >> 16) & 255) * p3) / a) | 0; // prettier-ignore
-    if (A === 255) d32[o] = r | (g << 8) | (b << 16) | -16777216;
-    else blendPx(d, di, r, g, b, A);
   }
+}
+
+/**
+ * One bilinear pixel at the exact position (fu, fv) (both >= 0, all four
+ * texels existing), with the reference's arithmetic, drawn at word o.
+ */
+function bilinearExact(
+  s32: Int32Array,
+  d32: Int32Array,
+  d: Uint8Array,
+  W: number,
+  fu: number,
+  fv: number,
+  o: number,
+  alut: Uint8Array,
+): void {
+  const iu = fu | 0;
+  const iv = fv | 0;
+  const k = iv * W + iu;
+  const q0 = s32[k]!;
+  const q1 = s32[k + 1]!;
+  const q2 = s32[k + W]!;
+  const q3 = s32[k + W + 1]!;
+  if ((q0 | q1 | q2 | q3) >>> 24 === 0) return;
+  const tx = fu - iu;
+  const ty = fv - iv;
+  const w0 = (1 - tx) * (1 - ty);
+  const w1 = tx * (1 - ty);
+  const w2 = (1 - tx) * ty;
+  const w3 = tx * ty;
+  const p0 = (q0 >>> 24) * w0;
+  const p1 = (q1 >>> 24) * w1;
+  const p2 = (q2 >>> 24) * w2;
+  const p3 = (q3 >>> 24) * w3;
+  const a = p0 + p1 + p2 + p3;
+  const A0 = Math.round(a) | 0;
+  if (A0 <= 0) return;
+  const A = alut[A0 > 255 ? 255 : A0]!;
+  if (A === 0) return;
+  const r = Math.round(((q0 & 255) * p0 + (q1 & 255) * p1 + (q2 & 255) * p2 + (q3 & 255) * p3) / a) | 0;
+  const g = Math.round((((q0 >> 8) & 255) * p0 + ((q1 >> 8) & 255) * p1 + ((q2 >> 8) & 255) * p2 + ((q3 >> 8) & 255) * p3) / a) | 0; // prettier-ignore
+  const b = Math.round((((q0 >> 16) & 255) * p0 + ((q1 >> 16) & 255) * p1 + ((q2 >> 16) & 255) * p2 + ((q3 >> 16) & 255) * p3) / a) | 0; // prettier-ignore
+  if (A === 255) d32[o] = r | (g << 8) | (b << 16) | -16777216;
+  else blendPx(d, o << 2, r, g, b, A);
 }
 
 function affineBilinear(
@@ -650,6 +691,8 @@ function affineBilinear(
   const s32 = LITTLE_ENDIAN && s.byteOffset % 4 === 0 ? new Int32Array(s.buffer, s.byteOffset, s.length >> 2) : null;
   const d32 = LITTLE_ENDIAN && d.byteOffset % 4 === 0 ? new Int32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
   const opaqueA = alut[255]!;
+  // Unchecked runs need 32-bit views and positions that fit 16.16 fixed point (else every pixel is checked).
+  const runs = s32 !== null && d32 !== null && bx1 <= 32767 && by1 <= 32767;
   for (let y = y0; y < y1; y++) {
     const cy = y + 0.5;
     const ru = i2 * cy + i4;
@@ -658,14 +701,13 @@ function affineBilinear(
     const [va, vb] = rowSpan(i1, rv, sh, x0, x1);
     const xa = Math.max(ua, va);
     const xb = Math.min(ub, vb);
-    // The part of the row where all four texels certainly exist: no checks there.
-    // (sx + u − ½ in [bx0, bx1 − 1) and sy + v − ½ in [by0, by1 − 1): the quad's four texels exist.)
+    // The part of the row where the sample stays RUN_MARGIN inside the texels that exist: no checks there.
     let ia = -1;
     let ib = -1;
-    if (s32 && d32 && xb > xa) {
+    if (runs && xb > xa) {
       const [pa, pb] = meet(
-        exactSpan(i0, ru, sx, 0.5, bx0, bx1 - 1, xa, xb),
-        exactSpan(i1, rv, sy, 0.5, by0, by1 - 1, xa, xb),
+        exactSpan(i0, ru, sx, 0.5, bx0 + RUN_MARGIN, bx1 - 1 - RUN_MARGIN, xa, xb),
+        exactSpan(i1, rv, sy, 0.5, by0 + RUN_MARGIN, by1 - 1 - RUN_MARGIN, xa, xb),
       );
       if (pb > pa) {
         ia = pa;
