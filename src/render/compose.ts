@@ -385,17 +385,27 @@ function tableDraw(
 }
 
 /**
- * The destination x range [lo, hi) of row cy outside which the mapped
- * centre is certainly outside the rectangle (conservative by a pixel;
- * every pixel inside is still tested exactly).
+ * Narrows [spanA, spanB) to the pixels x whose centre can map to a
+ * coordinate a·(x + ½) + r in [0, size): conservative by a pixel (every
+ * pixel inside is still tested exactly).
  */
-function rowSpan(a: number, r: number, size: number, x0: number, x1: number): [number, number] {
-  // coordinate(x) = a * (x + 0.5) + r must lie in [0, size).
-  if (a === 0) return r >= 0 && r < size ? [x0, x1] : [x0, x0];
+function rowSpan(a: number, r: number, size: number): void {
+  if (a === 0) {
+    if (!(r >= 0 && r < size)) spanB = spanA;
+    return;
+  }
   let lo = -r / a - 0.5;
   let hi = (size - r) / a - 0.5;
-  if (a < 0) [lo, hi] = [hi, lo];
-  return [Math.max(x0, Math.floor(lo) - 1), Math.min(x1, Math.ceil(hi) + 1)];
+  if (a < 0) {
+    const t = lo;
+    lo = hi;
+    hi = t;
+  }
+  lo = Math.floor(lo) - 1;
+  hi = Math.ceil(hi) + 1;
+  if (lo > spanA) spanA = lo | 0;
+  if (hi < spanB) spanB = hi | 0;
+  if (spanB < spanA) spanB = spanA;
 }
 
 function affineNearest(
@@ -432,20 +442,21 @@ function affineNearest(
     const cy = y + 0.5;
     const ru = i2 * cy + i4;
     const rv = i3 * cy + i5;
-    const [ua, ub] = rowSpan(i0, ru, sw, x0, x1);
-    const [va, vb] = rowSpan(i1, rv, sh, x0, x1);
-    const xa = Math.max(ua, va);
-    const xb = Math.min(ub, vb);
+    // The pixels whose centre can map into the rectangle (each checked), then the unchecked run.
+    spanA = x0;
+    spanB = x1;
+    rowSpan(i0, ru, sw);
+    rowSpan(i1, rv, sh);
+    const xa = spanA;
+    const xb = spanB;
     let ia = -1;
     let ib = -1;
     if (fast && xb > xa) {
-      const [pa, pb] = meet(
-        exactSpan(i0, ru, 0, 0, bx0 - sx, bx1 - sx, xa, xb),
-        exactSpan(i1, rv, 0, 0, by0 - sy, by1 - sy, xa, xb),
-      );
-      if (pb > pa) {
-        ia = pa;
-        ib = pb;
+      exactSpan(i0, ru, 0, 0, bx0 - sx, bx1 - sx, xa, xb);
+      exactSpan(i1, rv, 0, 0, by0 - sy, by1 - sy, spanA, spanB);
+      if (spanB > spanA) {
+        ia = spanA;
+        ib = spanB;
       }
     }
     let di = (y * DW + xa) * 4;
@@ -518,28 +529,54 @@ function within(k: number, r: number, base: number, sub: number, lo: number, hi:
   return c >= lo && c < hi;
 }
 
+/** The result of exactSpan (module state rather than an array per row). */
+let spanA = 0;
+let spanB = 0;
+
 /**
- * The exact range [a, b) of x within [xa, xb) where `within` holds, or an
- * empty range when it cannot be found. Floating-point rounding is monotone,
- * so the computed coordinate is monotone in x and that set is an interval:
- * it is estimated by solving the linear inequality, then both ends are
- * moved pixel by pixel until they agree with the exact expression.
+ * Sets [spanA, spanB) to the exact range of x within [xa, xb) where
+ * `within` holds. Floating-point rounding is monotone, so the computed
+ * coordinate is monotone in x and that set is an interval: it is estimated
+ * by solving the linear inequality, then both ends are moved pixel by pixel
+ * until they agree with the exact expression. When no pixel near the
+ * middle of the estimate is inside (an empty set, or an estimate thrown off
+ * by a nearly singular matrix), the result is empty: those pixels are then
+ * drawn by the checked loop.
  */
-function exactSpan(k: number, r: number, base: number, sub: number, lo: number, hi: number, xa: number, xb: number): [number, number] {
-  if (xb <= xa) return [xa, xa];
-  if (k === 0) return within(k, r, base, sub, lo, hi, xa) ? [xa, xb] : [xa, xa];
+function exactSpan(
+  k: number,
+  r: number,
+  base: number,
+  sub: number,
+  lo: number,
+  hi: number,
+  xa: number,
+  xb: number,
+): void {
+  spanA = xa;
+  spanB = xa;
+  if (xb <= xa) return;
+  if (k === 0) {
+    spanB = within(k, r, base, sub, lo, hi, xa) ? xb : xa;
+    return;
+  }
   let l = (lo - base + sub - r) / k - 0.5;
   let h = (hi - base + sub - r) / k - 0.5;
-  if (k < 0) [l, h] = [h, l];
-  const clamp = (t: number): number => (t >= xa ? (t <= xb ? t : xb) : xa); // NaN → xa
-  let a = clamp(Math.ceil(l));
-  let b = clamp(Math.ceil(h));
+  if (k < 0) {
+    const t = l;
+    l = h;
+    h = t;
+  }
+  l = Math.ceil(l);
+  h = Math.ceil(h);
+  let a = l >= xa ? (l <= xb ? l : xb) : xa; // NaN → xa
+  let b = h >= xa ? (h <= xb ? h : xb) : xa;
   // A pixel certainly inside, near the middle of the estimate.
   let m = Math.min((a + b) >> 1, xb - 1);
   if (!within(k, r, base, sub, lo, hi, m)) {
     if (m + 1 < xb && within(k, r, base, sub, lo, hi, m + 1)) m++;
     else if (m > xa && within(k, r, base, sub, lo, hi, m - 1)) m--;
-    else return [xa, xa];
+    else return;
   }
   if (a > m) a = m;
   if (within(k, r, base, sub, lo, hi, a)) while (a > xa && within(k, r, base, sub, lo, hi, a - 1)) a--;
@@ -547,15 +584,10 @@ function exactSpan(k: number, r: number, base: number, sub: number, lo: number, 
   if (b <= m) b = m + 1;
   if (within(k, r, base, sub, lo, hi, b - 1)) while (b < xb && within(k, r, base, sub, lo, hi, b)) b++;
   else while (!within(k, r, base, sub, lo, hi, b - 1)) b--;
-  return [a, b];
+  spanA = a | 0; // small integers (not doubles from Math.ceil), so the callers' loops stay in int32
+  spanB = b | 0;
 }
 
-/** The intersection of two ranges, empty (a === b) when they do not meet. */
-function meet(p: [number, number], q: [number, number]): [number, number] {
-  const a = Math.max(p[0], q[0]);
-  const b = Math.min(p[1], q[1]);
-  return b > a ? [a, b] : [a, a];
-}
 
 /** How far from the source rectangle's inner edges a run keeps sx + u − ½ and sy + v − ½ (see bilinearRun). */
 const RUN_MARGIN = 1 / 4096;
@@ -719,21 +751,21 @@ function affineBilinear(
     const cy = y + 0.5;
     const ru = i2 * cy + i4;
     const rv = i3 * cy + i5;
-    const [ua, ub] = rowSpan(i0, ru, sw, x0, x1);
-    const [va, vb] = rowSpan(i1, rv, sh, x0, x1);
-    const xa = Math.max(ua, va);
-    const xb = Math.min(ub, vb);
+    spanA = x0;
+    spanB = x1;
+    rowSpan(i0, ru, sw);
+    rowSpan(i1, rv, sh);
+    const xa = spanA;
+    const xb = spanB;
     // The part of the row where the sample stays RUN_MARGIN inside the texels that exist: no checks there.
     let ia = -1;
     let ib = -1;
     if (runs && xb > xa) {
-      const [pa, pb] = meet(
-        exactSpan(i0, ru, sx, 0.5, bx0 + RUN_MARGIN, bx1 - 1 - RUN_MARGIN, xa, xb),
-        exactSpan(i1, rv, sy, 0.5, by0 + RUN_MARGIN, by1 - 1 - RUN_MARGIN, xa, xb),
-      );
-      if (pb > pa) {
-        ia = pa;
-        ib = pb;
+      exactSpan(i0, ru, sx, 0.5, bx0 + RUN_MARGIN, bx1 - 1 - RUN_MARGIN, xa, xb);
+      exactSpan(i1, rv, sy, 0.5, by0 + RUN_MARGIN, by1 - 1 - RUN_MARGIN, spanA, spanB);
+      if (spanB > spanA) {
+        ia = spanA;
+        ib = spanB;
       }
     }
     let di = (y * DW + xa) * 4;
