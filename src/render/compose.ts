@@ -271,6 +271,8 @@ function blit(dst: RgbaImage, src: RgbaImage, p: Normalised, tx: number, ty: num
   const s32 = view32(s);
   const d32 = view32(d);
   const plain = alut === NO_OPACITY;
+  // For blendWord (little-endian channel order).
+  const dw = LITTLE_ENDIAN && d32 ? new Int32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
   for (let y = ya; y < yb; y++) {
     let si = ((y + offY) * W + xa + offX) * 4;
     let di = (y * DW + xa) * 4;
@@ -294,7 +296,10 @@ function blit(dst: RgbaImage, src: RgbaImage, p: Normalised, tx: number, ty: num
           k = e;
           continue;
         }
-        if (A !== 0) blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+        if (A !== 0) {
+          if (dw) blendWord(d, dw, di >> 2, s[si]!, s[si + 1]!, s[si + 2]!, A);
+          else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+        }
         si += 4;
         di += 4;
         k++;
