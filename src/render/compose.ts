@@ -408,9 +408,9 @@ function rowSpan(a: number, r: number, size: number): void {
   }
   lo = Math.floor(lo) - 1;
   hi = Math.ceil(hi) + 1;
-  if (lo > spanA) spanA = lo | 0;
-  if (hi < spanB) spanB = hi | 0;
-  if (spanB < spanA) spanB = spanA;
+  // Clamped before `| 0` (lo and hi can be huge); NaN changes nothing.
+  if (lo > spanA) spanA = lo < spanB ? lo | 0 : spanB;
+  if (hi < spanB) spanB = hi > spanA ? hi | 0 : spanA;
 }
 
 function affineNearest(
@@ -593,7 +593,6 @@ function exactSpan(
   spanB = b | 0;
 }
 
-
 /** How far from the source rectangle's inner edges a run keeps sx + u − ½ and sy + v − ½ (see bilinearRun). */
 const RUN_MARGIN = 1 / 4096;
 
@@ -614,7 +613,8 @@ const RUN_MARGIN = 1 / 4096;
  *   still holds and the alpha is still 255.)
  * - Fully transparent quads draw nothing (likewise).
  * - Other quads recompute the exact position and use the reference's
- *   arithmetic (bilinearExact), so partly transparent edges are exact.
+ *   arithmetic (bilinearExact), so the alpha of soft edges is exact (and
+ *   their colours within 1).
  */
 function bilinearRun(
   s32: Int32Array,
@@ -679,7 +679,8 @@ function bilinearRun(
 
 /**
  * One bilinear pixel at the exact position (fu, fv) (both >= 0, all four
- * texels existing), with the reference's arithmetic, drawn at word o.
+ * texels existing), drawn at word o: the reference's arithmetic, except
+ * that the colours multiply by 1 / Σwa instead of dividing three times.
  */
 function bilinearExact(
   s32: Int32Array,
