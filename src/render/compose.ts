@@ -170,6 +170,26 @@ function blendPx(d: Uint8Array, o: number, r: number, g: number, b: number, A: n
   d[o + 3] = div255(den);
 }
 
+/**
+ * blendPx for a pixel held as a little-endian 32-bit word (word o of d32,
+ * d the same bytes): onto an opaque pixel (the usual case: a sprite over a
+ * background) red and blue are blended together in two 16-bit lanes, with
+ * the same exact rounding as div255; anything else goes to blendPx.
+ */
+function blendWord(d: Uint8Array, d32: Int32Array, o: number, r: number, g: number, b: number, A: number): void {
+  const q = d32[o]!;
+  if (q >>> 24 !== 255) {
+    blendPx(d, o << 2, r, g, b, A);
+    return;
+  }
+  const ia = 255 - A;
+  // Each lane: cs·A + cd·(255 − A) + 128 <= 65153, so neither lane carries into the other (mod 2^32).
+  const t = (Math.imul(r | (b << 16), A) + Math.imul(q & 0xff00ff, ia) + 0x800080) | 0;
+  const rb = ((t + ((t >>> 8) & 0xff00ff)) >>> 8) & 0xff00ff;
+  const tg = g * A + ((q >> 8) & 255) * ia + 128;
+  d32[o] = rb | (((tg + (tg >> 8)) >> 8) << 8) | -16777216;
+}
+
 const NO_OPACITY = /* @__PURE__ */ (() => {
   const t = new Uint8Array(256);
   for (let i = 0; i < 256; i++) t[i] = i;
@@ -251,6 +271,8 @@ function blit(dst: RgbaImage, src: RgbaImage, p: Normalised, tx: number, ty: num
   const s32 = view32(s);
   const d32 = view32(d);
   const plain = alut === NO_OPACITY;
+  // For blendWord (little-endian channel order).
+  const dw = LITTLE_ENDIAN && d32 ? new Int32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
   for (let y = ya; y < yb; y++) {
     let si = ((y + offY) * W + xa + offX) * 4;
     let di = (y * DW + xa) * 4;
@@ -274,7 +296,10 @@ function blit(dst: RgbaImage, src: RgbaImage, p: Normalised, tx: number, ty: num
           k = e;
           continue;
         }
-        if (A !== 0) blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+        if (A !== 0) {
+          if (dw) blendWord(d, dw, di >> 2, s[si]!, s[si + 1]!, s[si + 2]!, A);
+          else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+        }
         si += 4;
         di += 4;
         k++;
@@ -365,17 +390,27 @@ function tableDraw(
 }
 
 /**
- * The destination x range [lo, hi) of row cy outside which the mapped
- * centre is certainly outside the rectangle (conservative by a pixel;
- * every pixel inside is still tested exactly).
+ * Narrows [spanA, spanB) to the pixels x whose centre can map to a
+ * coordinate a·(x + ½) + r in [0, size): conservative by a pixel (every
+ * pixel inside is still tested exactly).
  */
-function rowSpan(a: number, r: number, size: number, x0: number, x1: number): [number, number] {
-  // coordinate(x) = a * (x + 0.5) + r must lie in [0, size).
-  if (a === 0) return r >= 0 && r < size ? [x0, x1] : [x0, x0];
+function rowSpan(a: number, r: number, size: number): void {
+  if (a === 0) {
+    if (!(r >= 0 && r < size)) spanB = spanA;
+    return;
+  }
   let lo = -r / a - 0.5;
   let hi = (size - r) / a - 0.5;
-  if (a < 0) [lo, hi] = [hi, lo];
-  return [Math.max(x0, Math.floor(lo) - 1), Math.min(x1, Math.ceil(hi) + 1)];
+  if (a < 0) {
+    const t = lo;
+    lo = hi;
+    hi = t;
+  }
+  lo = Math.floor(lo) - 1;
+  hi = Math.ceil(hi) + 1;
+  // Clamped before `| 0` (lo and hi can be huge); NaN changes nothing.
+  if (lo > spanA) spanA = lo < spanB ? lo | 0 : spanB;
+  if (hi < spanB) spanB = hi > spanA ? hi | 0 : spanA;
 }
 
 function affineNearest(
@@ -397,16 +432,46 @@ function affineNearest(
   const DW = dst.width;
   const s32 = view32(s);
   const d32 = view32(d);
+  // Texels that exist: the source rectangle within the image. In the row's part where
+  // u is in [bx0 − sx, bx1 − sx) and v in [by0 − sy, by1 − sy), the texel certainly exists
+  // (and u, v >= 0 there, below 2^31 when the rectangle's far edges are: `| 0` floors them).
+  const bx0 = Math.max(sx, 0);
+  const bx1 = Math.min(sx + sw, W);
+  const by0 = Math.max(sy, 0);
+  const by1 = Math.min(sy + sh, H);
+  const fast =
+    LITTLE_ENDIAN && s32 !== null && d32 !== null && bx1 > bx0 && by1 > by0 && bx1 - sx < 2 ** 31 && by1 - sy < 2 ** 31;
+  const si32 = fast ? new Int32Array(s.buffer, s.byteOffset, s.length >> 2) : null;
+  const di32 = fast ? new Int32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
   for (let y = y0; y < y1; y++) {
     const cy = y + 0.5;
     const ru = i2 * cy + i4;
     const rv = i3 * cy + i5;
-    const [ua, ub] = rowSpan(i0, ru, sw, x0, x1);
-    const [va, vb] = rowSpan(i1, rv, sh, x0, x1);
-    const xa = Math.max(ua, va);
-    const xb = Math.min(ub, vb);
+    // The pixels whose centre can map into the rectangle (each checked), then the unchecked run.
+    spanA = x0;
+    spanB = x1;
+    rowSpan(i0, ru, sw);
+    rowSpan(i1, rv, sh);
+    const xa = spanA;
+    const xb = spanB;
+    let ia = -1;
+    let ib = -1;
+    if (fast && xb > xa) {
+      exactSpan(i0, ru, 0, 0, bx0 - sx, bx1 - sx, xa, xb);
+      exactSpan(i1, rv, 0, 0, by0 - sy, by1 - sy, spanA, spanB);
+      if (spanB > spanA) {
+        ia = spanA;
+        ib = spanB;
+      }
+    }
     let di = (y * DW + xa) * 4;
     for (let x = xa; x < xb; x++, di += 4) {
+      if (x === ia) {
+        nearestRun(si32!, di32!, d, W, i0, i1, ru, rv, sx, sy, ia, ib, di, alut);
+        di += (ib - ia) * 4;
+        x = ib;
+        if (x >= xb) break;
+      }
       const cx = x + 0.5;
       const u = i0 * cx + ru;
       const v = i1 * cx + rv;
@@ -431,20 +496,125 @@ function affineNearest(
 }
 
 /**
- * The x range [a, b) (within [x0, x1)) where lo <= k·x + c < hi holds for
- * certain: shrunk by a pixel on each side, so rounding can never matter.
+ * Nearest pixels [xa, xb) of one row where every texel exists: the same u
+ * and v as the checked loop (so the same texels), without the checks.
  */
-function innerSpan(k: number, c: number, lo: number, hi: number, x0: number, x1: number): [number, number] {
-  if (k === 0) return c >= lo + 1e-9 && c < hi - 1e-9 ? [x0, x1] : [x0, x0];
-  let l = (lo - c) / k;
-  let h = (hi - c) / k;
-  if (k < 0) [l, h] = [h, l];
-  return [Math.max(x0, Math.floor(l) + 2), Math.min(x1, Math.ceil(h) - 1)];
+function nearestRun(
+  s32: Int32Array,
+  d32: Int32Array,
+  d: Uint8Array,
+  W: number,
+  i0: number,
+  i1: number,
+  ru: number,
+  rv: number,
+  sx: number,
+  sy: number,
+  xa: number,
+  xb: number,
+  di: number,
+  alut: Uint8Array,
+): void {
+  let o = di >> 2;
+  let cx = xa - 0.5;
+  for (let x = xa; x < xb; x++, o++) {
+    cx += 1; // exactly x + 0.5
+    const u = i0 * cx + ru;
+    const v = i1 * cx + rv;
+    const q = s32[(sy + (v | 0)) * W + sx + (u | 0)]!;
+    const A = alut[q >>> 24]!;
+    if (A === 255) d32[o] = q;
+    else if (A !== 0) blendWord(d, d32, o, q & 255, (q >> 8) & 255, (q >> 16) & 255, A);
+  }
 }
 
+/** Whether lo <= base + (k·(x + ½) + r) − sub < hi, evaluated exactly as the pixel loops do. */
+function within(k: number, r: number, base: number, sub: number, lo: number, hi: number, x: number): boolean {
+  const c = base + (k * (x + 0.5) + r) - sub;
+  return c >= lo && c < hi;
+}
+
+/** The result of exactSpan (module state rather than an array per row). */
+let spanA = 0;
+let spanB = 0;
+
 /**
- * Bilinear pixels [xa, xb) of one row where every texel needed exists: the
- * same arithmetic as the checked loop in affineBilinear, without the checks.
+ * Sets [spanA, spanB) to the exact range of x within [xa, xb) where
+ * `within` holds. Floating-point rounding is monotone, so the computed
+ * coordinate is monotone in x and that set is an interval: it is estimated
+ * by solving the linear inequality, then both ends are moved pixel by pixel
+ * until they agree with the exact expression. When no pixel near the
+ * middle of the estimate is inside (an empty set, or an estimate thrown off
+ * by a nearly singular matrix), the result is empty: those pixels are then
+ * drawn by the checked loop.
+ */
+function exactSpan(
+  k: number,
+  r: number,
+  base: number,
+  sub: number,
+  lo: number,
+  hi: number,
+  xa: number,
+  xb: number,
+): void {
+  spanA = xa;
+  spanB = xa;
+  if (xb <= xa) return;
+  if (k === 0) {
+    spanB = within(k, r, base, sub, lo, hi, xa) ? xb : xa;
+    return;
+  }
+  let l = (lo - base + sub - r) / k - 0.5;
+  let h = (hi - base + sub - r) / k - 0.5;
+  if (k < 0) {
+    const t = l;
+    l = h;
+    h = t;
+  }
+  l = Math.ceil(l);
+  h = Math.ceil(h);
+  let a = l >= xa ? (l <= xb ? l : xb) : xa; // NaN → xa
+  let b = h >= xa ? (h <= xb ? h : xb) : xa;
+  // A pixel certainly inside, near the middle of the estimate.
+  let m = Math.min((a + b) >> 1, xb - 1);
+  if (!within(k, r, base, sub, lo, hi, m)) {
+    if (m + 1 < xb && within(k, r, base, sub, lo, hi, m + 1)) m++;
+    else if (m > xa && within(k, r, base, sub, lo, hi, m - 1)) m--;
+    else return;
+  }
+  if (a > m) a = m;
+  if (within(k, r, base, sub, lo, hi, a)) while (a > xa && within(k, r, base, sub, lo, hi, a - 1)) a--;
+  else while (!within(k, r, base, sub, lo, hi, a)) a++;
+  if (b <= m) b = m + 1;
+  if (within(k, r, base, sub, lo, hi, b - 1)) while (b < xb && within(k, r, base, sub, lo, hi, b)) b++;
+  else while (!within(k, r, base, sub, lo, hi, b - 1)) b--;
+  spanA = a | 0; // small integers (not doubles from Math.ceil), so the callers' loops stay in int32
+  spanB = b | 0;
+}
+
+/** How far from the source rectangle's inner edges a run keeps sx + u − ½ and sy + v − ½ (see bilinearRun). */
+const RUN_MARGIN = 1 / 4096;
+
+/**
+ * Bilinear pixels [xa, xb) of one row where sx + u − ½ and sy + v − ½ stay
+ * RUN_MARGIN inside [bx0, bx1 − 1) × [by0, by1 − 1), so the four texels
+ * exist. The sample position is stepped in 16.16 fixed point, re-anchored
+ * on the exact position every 16 pixels, so it is within 2^-13 of the
+ * exact one (the quad read is the right one or, within 2^-13 of its edge,
+ * the neighbouring one, which is why the margin keeps it inside).
+ *
+ * - Fully opaque quads (the bulk of a sprite) interpolate in integers:
+ *   12-bit weights truncated from the fixed-point position (within 3·2^-13
+ *   of the exact weights, < 0.1 of a level per axis), rows kept at 1/256 of
+ *   a level: the value before rounding is within 0.2 of the exact one, so
+ *   the result is within 1 of the reference. (Read on the neighbouring
+ *   quad, the shared texels carry all but 2^-13 of the weight, so this
+ *   still holds and the alpha is still 255.)
+ * - Fully transparent quads draw nothing (likewise).
+ * - Other quads recompute the exact position and use the reference's
+ *   arithmetic (bilinearExact), so the alpha of soft edges is exact (and
+ *   their colours within 1).
  */
 function bilinearRun(
   s32: Int32Array,
@@ -463,47 +633,95 @@ function bilinearRun(
   alut: Uint8Array,
   opaqueA: number,
 ): void {
-  for (let x = xa; x < xb; x++, di += 4) {
+  const dU = Math.round(i0 * 65536) | 0;
+  const dV = Math.round(i1 * 65536) | 0;
+  let o = di >> 2;
+  for (let x = xa; x < xb; ) {
+    const end = x + 16 < xb ? x + 16 : xb;
     const cx = x + 0.5;
-    const fu = sx + (i0 * cx + ru) - 0.5;
-    const fv = sy + (i1 * cx + rv) - 0.5;
-    const iu = Math.floor(fu);
-    const iv = Math.floor(fv);
-    const tx = fu - iu;
-    const ty = fv - iv;
-    const k = iv * W + iu;
-    const q0 = s32[k]!;
-    const q1 = s32[k + 1]!;
-    const q2 = s32[k + W]!;
-    const q3 = s32[k + W + 1]!;
-    if ((q0 | q1 | q2 | q3) >>> 24 === 0) continue;
-    const w0 = (1 - tx) * (1 - ty);
-    const w1 = tx * (1 - ty);
-    const w2 = (1 - tx) * ty;
-    const w3 = tx * ty;
-    if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
-      const r = Math.round((q0 & 255) * w0 + (q1 & 255) * w1 + (q2 & 255) * w2 + (q3 & 255) * w3);
-      const g = Math.round(((q0 >> 8) & 255) * w0 + ((q1 >> 8) & 255) * w1 + ((q2 >> 8) & 255) * w2 + ((q3 >> 8) & 255) * w3); // prettier-ignore
-      const b = Math.round(((q0 >> 16) & 255) * w0 + ((q1 >> 16) & 255) * w1 + ((q2 >> 16) & 255) * w2 + ((q3 >> 16) & 255) * w3); // prettier-ignore
-      if (opaqueA === 255) d32[di >> 2] = r | (g << 8) | (b << 16) | -16777216;
-      else if (opaqueA !== 0) blendPx(d, di, r, g, b, opaqueA);
-      continue;
+    // Both positions are >= 0 and below 32767 here (see affineBilinear), so these are in range.
+    let U = ((sx + (i0 * cx + ru) - 0.5) * 65536 + 0.5) | 0;
+    let V = ((sy + (i1 * cx + rv) - 0.5) * 65536 + 0.5) | 0;
+    for (; x < end; x++, o++, U = (U + dU) | 0, V = (V + dV) | 0) {
+      const k = (V >> 16) * W + (U >> 16);
+      const q0 = s32[k]!;
+      const q1 = s32[k + 1]!;
+      const q2 = s32[k + W]!;
+      const q3 = s32[k + W + 1]!;
+      if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
+        const tx = (U >> 4) & 4095;
+        const ty = (V >> 4) & 4095;
+        const r0 = q0 & 255;
+        const r2 = q2 & 255;
+        const g0 = (q0 >> 8) & 255;
+        const g2 = (q2 >> 8) & 255;
+        const b0 = (q0 >> 16) & 255;
+        const b2 = (q2 >> 16) & 255;
+        const rt = ((r0 << 12) + ((q1 & 255) - r0) * tx) >> 4;
+        const rb = ((r2 << 12) + ((q3 & 255) - r2) * tx) >> 4;
+        const gt = ((g0 << 12) + (((q1 >> 8) & 255) - g0) * tx) >> 4;
+        const gb = ((g2 << 12) + (((q3 >> 8) & 255) - g2) * tx) >> 4;
+        const bt = ((b0 << 12) + (((q1 >> 16) & 255) - b0) * tx) >> 4;
+        const bb = ((b2 << 12) + (((q3 >> 16) & 255) - b2) * tx) >> 4;
+        const r = ((rt << 12) + (rb - rt) * ty + 524288) >> 20;
+        const g = ((gt << 12) + (gb - gt) * ty + 524288) >> 20;
+        const b = ((bt << 12) + (bb - bt) * ty + 524288) >> 20;
+        if (opaqueA === 255) d32[o] = r | (g << 8) | (b << 16) | -16777216;
+        else if (opaqueA !== 0) blendWord(d, d32, o, r, g, b, opaqueA);
+        continue;
+      }
+      if ((q0 | q1 | q2 | q3) >>> 24 === 0) continue;
+      const ex = x + 0.5;
+      bilinearExact(s32, d32, d, W, sx + (i0 * ex + ru) - 0.5, sy + (i1 * ex + rv) - 0.5, o, alut);
     }
-    const p0 = (q0 >>> 24) * w0;
-    const p1 = (q1 >>> 24) * w1;
-    const p2 = (q2 >>> 24) * w2;
-    const p3 = (q3 >>> 24) * w3;
-    const a = p0 + p1 + p2 + p3;
-    const A0 = Math.round(a);
-    if (A0 <= 0) continue;
-    const A = alut[A0 > 255 ? 255 : A0]!;
-    if (A === 0) continue;
-    const r = Math.round(((q0 & 255) * p0 + (q1 & 255) * p1 + (q2 & 255) * p2 + (q3 & 255) * p3) / a);
-    const g = Math.round((((q0 >> 8) & 255) * p0 + ((q1 >> 8) & 255) * p1 + ((q2 >> 8) & 255) * p2 + ((q3 >> 8) & 255) * p3) / a); // prettier-ignore
-    const b = Math.round((((q0 >> 16) & 255) * p0 + ((q1 >> 16) & 255) * p1 + ((q2 >> 16) & 255) * p2 + ((q3 >> 16) & 255) * p3) / a); // prettier-ignore
-    if (A === 255) d32[di >> 2] = r | (g << 8) | (b << 16) | -16777216;
-    else blendPx(d, di, r, g, b, A);
   }
+}
+
+/**
+ * One bilinear pixel at the exact position (fu, fv) (both >= 0, all four
+ * texels existing), drawn at word o: the reference's arithmetic, except
+ * that the colours multiply by 1 / Σwa instead of dividing three times.
+ */
+function bilinearExact(
+  s32: Int32Array,
+  d32: Int32Array,
+  d: Uint8Array,
+  W: number,
+  fu: number,
+  fv: number,
+  o: number,
+  alut: Uint8Array,
+): void {
+  const iu = fu | 0;
+  const iv = fv | 0;
+  const k = iv * W + iu;
+  const q0 = s32[k]!;
+  const q1 = s32[k + 1]!;
+  const q2 = s32[k + W]!;
+  const q3 = s32[k + W + 1]!;
+  if ((q0 | q1 | q2 | q3) >>> 24 === 0) return;
+  const tx = fu - iu;
+  const ty = fv - iv;
+  const w0 = (1 - tx) * (1 - ty);
+  const w1 = tx * (1 - ty);
+  const w2 = (1 - tx) * ty;
+  const w3 = tx * ty;
+  const p0 = (q0 >>> 24) * w0;
+  const p1 = (q1 >>> 24) * w1;
+  const p2 = (q2 >>> 24) * w2;
+  const p3 = (q3 >>> 24) * w3;
+  const a = p0 + p1 + p2 + p3;
+  const A0 = Math.round(a) | 0;
+  if (A0 <= 0) return;
+  const A = alut[A0 > 255 ? 255 : A0]!;
+  if (A === 0) return;
+  // Colours: one division instead of three (a last-bit difference can only move a result by 1).
+  const ia = 1 / a;
+  const r = (((q0 & 255) * p0 + (q1 & 255) * p1 + (q2 & 255) * p2 + (q3 & 255) * p3) * ia + 0.5) | 0;
+  const g = ((((q0 >> 8) & 255) * p0 + ((q1 >> 8) & 255) * p1 + ((q2 >> 8) & 255) * p2 + ((q3 >> 8) & 255) * p3) * ia + 0.5) | 0; // prettier-ignore
+  const b = ((((q0 >> 16) & 255) * p0 + ((q1 >> 16) & 255) * p1 + ((q2 >> 16) & 255) * p2 + ((q3 >> 16) & 255) * p3) * ia + 0.5) | 0; // prettier-ignore
+  if (A === 255) d32[o] = r | (g << 8) | (b << 16) | -16777216;
+  else blendWord(d, d32, o, r, g, b, A);
 }
 
 function affineBilinear(
@@ -533,23 +751,27 @@ function affineBilinear(
   const s32 = LITTLE_ENDIAN && s.byteOffset % 4 === 0 ? new Int32Array(s.buffer, s.byteOffset, s.length >> 2) : null;
   const d32 = LITTLE_ENDIAN && d.byteOffset % 4 === 0 ? new Int32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
   const opaqueA = alut[255]!;
+  // Unchecked runs need 32-bit views and positions that fit 16.16 fixed point (else every pixel is checked).
+  const runs = s32 !== null && d32 !== null && bx1 <= 32767 && by1 <= 32767;
   for (let y = y0; y < y1; y++) {
     const cy = y + 0.5;
     const ru = i2 * cy + i4;
     const rv = i3 * cy + i5;
-    const [ua, ub] = rowSpan(i0, ru, sw, x0, x1);
-    const [va, vb] = rowSpan(i1, rv, sh, x0, x1);
-    const xa = Math.max(ua, va);
-    const xb = Math.min(ub, vb);
-    // The part of the row where all four texels certainly exist: no checks there.
+    spanA = x0;
+    spanB = x1;
+    rowSpan(i0, ru, sw);
+    rowSpan(i1, rv, sh);
+    const xa = spanA;
+    const xb = spanB;
+    // The part of the row where the sample stays RUN_MARGIN inside the texels that exist: no checks there.
     let ia = -1;
     let ib = -1;
-    if (s32 && d32 && xb > xa) {
-      const [pa, pb] = innerSpan(i0, sx + 0.5 * i0 + ru - 0.5, bx0, bx1 - 1, xa, xb);
-      const [qa, qb] = innerSpan(i1, sy + 0.5 * i1 + rv - 0.5, by0, by1 - 1, xa, xb);
-      if (Math.min(pb, qb) > Math.max(pa, qa)) {
-        ia = Math.max(pa, qa);
-        ib = Math.min(pb, qb);
+    if (runs && xb > xa) {
+      exactSpan(i0, ru, sx, 0.5, bx0 + RUN_MARGIN, bx1 - 1 - RUN_MARGIN, xa, xb);
+      exactSpan(i1, rv, sy, 0.5, by0 + RUN_MARGIN, by1 - 1 - RUN_MARGIN, spanA, spanB);
+      if (spanB > spanA) {
+        ia = spanA;
+        ib = spanB;
       }
     }
     let di = (y * DW + xa) * 4;
@@ -589,9 +811,9 @@ function affineBilinear(
           if ((q0 | q1 | q2 | q3) >>> 24 === 0) continue;
           if ((q0 & q1 & q2 & q3) >>> 24 === 255) {
             // Opaque quad: the premultiplied mix reduces to a plain weighted mean (±1 from rounding order).
-            const r = Math.round((q0 & 255) * w0 + (q1 & 255) * w1 + (q2 & 255) * w2 + (q3 & 255) * w3);
-            const g = Math.round(((q0 >> 8) & 255) * w0 + ((q1 >> 8) & 255) * w1 + ((q2 >> 8) & 255) * w2 + ((q3 >> 8) & 255) * w3); // prettier-ignore
-            const b = Math.round(((q0 >> 16) & 255) * w0 + ((q1 >> 16) & 255) * w1 + ((q2 >> 16) & 255) * w2 + ((q3 >> 16) & 255) * w3); // prettier-ignore
+            const r = Math.round((q0 & 255) * w0 + (q1 & 255) * w1 + (q2 & 255) * w2 + (q3 & 255) * w3) | 0;
+            const g = Math.round(((q0 >> 8) & 255) * w0 + ((q1 >> 8) & 255) * w1 + ((q2 >> 8) & 255) * w2 + ((q3 >> 8) & 255) * w3) | 0; // prettier-ignore
+            const b = Math.round(((q0 >> 16) & 255) * w0 + ((q1 >> 16) & 255) * w1 + ((q2 >> 16) & 255) * w2 + ((q3 >> 16) & 255) * w3) | 0; // prettier-ignore
             if (opaqueA === 255) {
               if (d32) d32[di >> 2] = r | (g << 8) | (b << 16) | -16777216;
               else {
@@ -631,13 +853,13 @@ function affineBilinear(
       const p2 = a2 * w2;
       const p3 = a3 * w3;
       const a = p0 + p1 + p2 + p3;
-      const A0 = Math.round(a);
+      const A0 = Math.round(a) | 0;
       if (A0 <= 0) continue;
       const A = alut[A0 > 255 ? 255 : A0]!;
       if (A === 0) continue;
-      const r = Math.round((r0 * p0 + r1 * p1 + r2 * p2 + r3 * p3) / a);
-      const g = Math.round((g0 * p0 + g1 * p1 + g2 * p2 + g3 * p3) / a);
-      const b = Math.round((b0 * p0 + b1 * p1 + b2 * p2 + b3 * p3) / a);
+      const r = Math.round((r0 * p0 + r1 * p1 + r2 * p2 + r3 * p3) / a) | 0;
+      const g = Math.round((g0 * p0 + g1 * p1 + g2 * p2 + g3 * p3) / a) | 0;
+      const b = Math.round((b0 * p0 + b1 * p1 + b2 * p2 + b3 * p3) / a) | 0;
       if (A === 255) {
         d[di] = r;
         d[di + 1] = g;

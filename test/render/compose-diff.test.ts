@@ -121,6 +121,41 @@ describe('drawImage against the reference compositor', () => {
     );
   });
 
+  it('stays within 1 of the reference for opaque hard-edged images (the fixed-point interior of bilinear rows)', () => {
+    // Black/white texels make every interpolation error visible; long rows cross many 16-pixel anchors.
+    const bw = fc.constantFrom(0, 255);
+    const opaqueImage = fc
+      .record({ w: fc.integer({ min: 2, max: 40 }), h: fc.integer({ min: 2, max: 40 }) })
+      .chain(({ w, h }) =>
+        fc.array(fc.tuple(bw, bw, bw), { minLength: w * h, maxLength: w * h }).map((px) => {
+          const data = new Uint8Array(w * h * 4);
+          px.forEach((p, i) => data.set([...p, 255], i * 4));
+          return { width: w, height: h, data };
+        }),
+      );
+    fc.assert(
+      fc.property(
+        opaqueImage,
+        fc.oneof(fc.constantFrom(0, 90, 180, 1e-7, -1e-9), fc.double({ min: -180, max: 180, noNaN: true })),
+        fc.constantFrom(0.3, 0.5, 1, 2, 1 / 3, 3, 4.5),
+        fc.integer({ min: -40, max: 40 }),
+        fc.integer({ min: 0, max: 4096 }),
+        fc.constantFrom(1, 0.6),
+        (src, r, k, t, f, op) => {
+          const dst = { width: 96, height: 96, data: new Uint8Array(96 * 96 * 4).fill(200) };
+          const m = compose(rotate(r), scale(k), translate(t + f / 4096 + 48, 48 - t / 2 + f / 8));
+          const opts: DrawOptions = { transform: m, filter: 'bilinear', opacity: op };
+          const fast = copy(dst);
+          const ref = copy(dst);
+          drawImage(fast, src, opts);
+          refDrawImage(ref, src, opts);
+          expect(maxDiff(fast.data, ref.data)).toBeLessThanOrEqual(1);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
   it('draws an image onto itself as if from a copy', () => {
     fc.assert(
       fc.property(image(10, 10, fc.constant(false)), small, small, (img, x, y) => {
