@@ -26,6 +26,13 @@ export interface CthgHeader {
 /** A CA block: one named animation with up to four views of `frameCount` consecutive frames each. */
 export interface CthgAnimation {
   name: string;
+  /**
+   * The name's bytes as stored, kept only when they are not valid UTF-8
+   * (`name` then holds U+FFFD for the bad bytes). The writer writes them back
+   * while `name` is still their decoding, so such a file re-writes to the
+   * same bytes.
+   */
+  rawName?: Uint8Array;
   tileSize: number;
   frameCount: number;
   /** Index of each view's first frame, or null (0xFFFFFFFF) when the view does not exist. */

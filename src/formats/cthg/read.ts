@@ -55,10 +55,15 @@ export function headerMismatches(doc: CthgDocument): { reason: string; offset: n
  * differ from the blocks are only warnings here (errors in `validate`).
  */
 export function readCthg(bytes: Uint8Array, options: CthgReadOptions = {}): CthgDocument {
+  /** Where the last string that was not valid UTF-8 starts (its bytes are kept, see CthgAnimation.rawName). */
+  let badUtf8At = -1;
   const r = new ByteReader(bytes, {
     format: 'cthg',
     littleEndian: true,
-    onInvalidUtf8: (at) => options.warn?.(diagnostic('warning', 'the animation name is not valid UTF-8', { offset: at })),
+    onInvalidUtf8: (at) => {
+      badUtf8At = at;
+      options.warn?.(diagnostic('warning', 'the animation name is not valid UTF-8', { offset: at }));
+    },
   });
   if (bytes.length < 4 || !sniffCthg(bytes)) throw r.error('not a CTHG file: it does not start with "CTHG"', 0);
   r.pos = 4;
@@ -95,7 +100,9 @@ export function readCthg(bytes: Uint8Array, options: CthgReadOptions = {}): Cthg
       const tileSize = r.u16();
       const frameCount = r.u32();
       if (frameCount === 0) throw r.error('a grouped animation has 0 frames per view', at + 4);
+      const nameAt = r.pos;
       const name = r.str8('animation name');
+      const rawName = badUtf8At === nameAt + 1 ? bytes.slice(nameAt + 1, r.pos) : undefined;
       const views = {} as Record<CthgViewName, number | null>;
       for (const v of VIEWS) {
         const fieldAt = r.pos;
@@ -112,7 +119,7 @@ export function readCthg(bytes: Uint8Array, options: CthgReadOptions = {}): Cthg
         }
         views[v] = first;
       }
-      animations.push({ name, tileSize, frameCount, views });
+      animations.push(rawName ? { name, rawName, tileSize, frameCount, views } : { name, tileSize, frameCount, views });
       order += 'A';
     } else if (a === 0x46 && b === 0x52) {
       // FR: frame

@@ -1,5 +1,6 @@
 import { ByteWriter } from '../../binary/writer.js';
 import { FormatError } from '../../binary/errors.js';
+import { decodeUtf8 } from '../../binary/utf8.js';
 import { checkPixelData } from './rle.js';
 import { CTHG_VERSION, NO_REF, VIEWS, countsOf, type CthgDocument } from './model.js';
 
@@ -201,7 +202,10 @@ export function writeCthg(doc: CthgDocument): Uint8Array {
       }
     } else {
       const an = d.animations[a++]!;
-      w.ascii('CA').u16(an.tileSize).u32(an.frameCount).str8(an.name, 'animation name');
+      w.ascii('CA').u16(an.tileSize).u32(an.frameCount);
+      const raw = an.rawName;
+      if (raw && raw.length <= 0xff && decodeUtf8(raw).text === an.name) w.u8(raw.length).bytes(raw);
+      else w.str8(an.name, 'animation name');
       for (const v of VIEWS) w.u32(an.views[v] === null ? NO_REF : an.views[v]!);
     }
   }
