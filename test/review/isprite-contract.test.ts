@@ -7,8 +7,6 @@ import { runCli } from '../helpers/cli.js';
 import { writeIsprite } from '../../src/formats/isprite/write.js';
 import { readIsprite } from '../../src/formats/isprite/read.js';
 import { Player } from '../../src/formats/isprite/play.js';
-import { playIsprite } from '../../src/formats/isprite/play-cli.js';
-import { inspectIspriteJson } from '../../src/formats/isprite/inspect.js';
 import { validateIsprite } from '../../src/formats/isprite/validate.js';
 import type { IspriteDocument } from '../../src/formats/isprite/model.js';
 import { frame, group, seq, sprite } from '../isprite-play/build.js';
@@ -176,5 +174,79 @@ describe('ISPRITE update (contract: playback rules)', () => {
     q.update(0.25);
     q.update(0.05);
     expect(q.position).toBe(0);
+  });
+});
+
+describe('ISPRITE inspect --json (contract: `sprat inspect --json` for ISPRITE)', () => {
+  it('exact values: nonStandardId trimmed, dates, fixed point, raw opacity, null names, loopPoint null, unknown element size byte', async () => {
+    const { u8, u16, u32, fx, fxp, str, chunk, element, frame: fr, fram, file, cat } = B;
+    const bytes = file(
+      { id: 'AB', flags: 1, frameRate: 0 },
+      chunk('META', u8(1), u8(2), u16(1992), u8(3), u8(4), u8(5), u8(6), new Array(8).fill(0), u32(5), u32(0), ...Array.from({ length: 11 }, (_, i) => str(`s${i}`))),
+      chunk('MET+'),
+      chunk('TEX ', u8(1), u8(1), u8(1), str('sheets/hero')),
+      chunk('SLIC', u32(1), u8(10), u8(0), u8(1), u16(1), u16(2), u16(16), u16(24)),
+      chunk('NAME', u16(2), str('hand'), str('hurtbox')),
+      chunk('TIER', u8(0x47), str('Armed'), u8(0x53), u32(1), u32(0xffffffff), str('attack'), str('idle'), u32(0), u8(0x43)),
+      fram(
+        [
+          fr(
+            { hold: 0, flags: 1, label: 'L', triggers: 'T', notes: 'N' },
+            element('g', 0xffff, cat(u16(0), fx(-8), fxp(-1, 128), u8(1))),
+            element('G', 0, cat(u16(0), fx(2.5), fx(-10), u8(2), fx(3), fx(4), fx(45), fx(1), fx(0.5), u16(1234))),
+            element('A', 0, cat(u16(7), fx(4), fx(-12), u16(3), fx(0), fx(1), fx(1), u16(0))),
+            element('C', 1, cat(u8(0), u8(0x72), u16(0), fx(-6), fx(-20), fx(12), fx(20), u8(0), fx(30))),
+            element('C', 1, cat(u8(0), u8(0x63), u16(1), fx(0), fx(-10), fx(6.5))),
+            element('X', 0xffff, [1, 2, 3, 4]),
+          ),
+        ],
+        6,
+      ),
+      chunk('XTRA', u32(1), u32(2), u32(3)),
+    );
+    const r = await runCli(['inspect', save(bytes), '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(Object.keys(j)).toEqual([
+      'format', 'version', 'nonStandard', 'workFile', 'nonStandardId', 'frameRate', 'meta', 'extraMeta',
+      'textures', 'slices', 'names', 'tree', 'frames', 'unknownChunks',
+    ]);
+    expect(j).toMatchObject({ format: 'isprite', version: [1, 0], nonStandard: true, workFile: false, nonStandardId: 'AB', frameRate: 0, extraMeta: [] });
+    expect(Object.keys(j.meta)).toEqual([
+      'created', 'saved', 'workTimeMs', 'tags', 'title', 'project', 'author', 'company', 'contact', 'url', 'copyright',
+      'comments', 'originatingProgram', 'program',
+    ]);
+    expect(j.meta.created).toEqual({ year: 1992, month: 2, day: 1, hour: 3, minute: 4, second: 5, centisecond: 6 });
+    expect(Object.keys(j.meta.created)).toEqual(['year', 'month', 'day', 'hour', 'minute', 'second', 'centisecond']);
+    expect(j.meta.saved).toBeNull();
+    expect(j.meta.workTimeMs).toBe(5);
+    expect(j.slices).toEqual([{ texture: 0, rotated: true, x: 1, y: 2, width: 16, height: 24 }]);
+    expect(j.tree).toEqual([{ group: 'Armed', children: [{ sequence: 'attack', loopPoint: null, followUp: 'idle', frames: [0] }] }]);
+    const f = j.frames[0];
+    expect(Object.keys(f)).toEqual(['holdTime', 'loopPoint', 'label', 'triggers', 'notes', 'elements']);
+    expect(f).toMatchObject({ holdTime: 0, loopPoint: true, label: 'L', triggers: 'T', notes: 'N' });
+    const shapes = f.elements.map((e: object) => Object.keys(e).join(','));
+    expect(shapes).toEqual([
+      'type,expanded,name,slice,x,y,flipX,flipY',
+      'type,expanded,name,slice,x,y,flipX,flipY,originX,originY,rotation,scaleX,scaleY,opacity',
+      'type,name,id,x,y,flipX,flipY,rotation,scaleX,scaleY,opacity',
+      'type,name,id,x,y,width,height,rotation',
+      'type,name,id,x,y,radius',
+      'type,marker,name,size',
+    ]);
+    expect(f.elements[0]).toMatchObject({ name: null, x: -8, y: -0.5, flipX: true, flipY: false });
+    expect(f.elements[1]).toMatchObject({ name: 0, x: 2.5, flipY: true, rotation: 45, scaleY: 0.5, opacity: 1234 });
+    expect(f.elements[2]).toMatchObject({ id: 7, flipX: true, flipY: true, opacity: 0 });
+    expect(f.elements[3]).toMatchObject({ x: -6, y: -20, width: 12, height: 20, rotation: 30 });
+    expect(f.elements[4]).toMatchObject({ radius: 6.5 });
+    expect(f.elements[5]).toEqual({ type: 'unknown', marker: 88, name: null, size: 4 });
+    expect(j.unknownChunks).toEqual([{ id: 'XTRA', size: 12 }]);
+  });
+
+  it('meta and extraMeta are null when there is no META / MET+ chunk', async () => {
+    const r = await runCli(['inspect', save(B.file({})), '--json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.meta).toBeNull();
+    expect(j.extraMeta).toBeNull();
   });
 });
