@@ -8,7 +8,7 @@ import { writeIsprite } from '../../src/formats/isprite/write.js';
 import { readIsprite } from '../../src/formats/isprite/read.js';
 import { Player } from '../../src/formats/isprite/play.js';
 import { validateIsprite } from '../../src/formats/isprite/validate.js';
-import type { IspriteDocument } from '../../src/formats/isprite/model.js';
+import { createIsprite, type IspriteDocument } from '../../src/formats/isprite/model.js';
 import { frame, group, seq, sprite } from '../isprite-play/build.js';
 import * as B from '../isprite/bytes.js';
 
@@ -248,5 +248,19 @@ describe('ISPRITE inspect --json (contract: `sprat inspect --json` for ISPRITE)'
     const j = JSON.parse(r.stdout);
     expect(j.meta).toBeNull();
     expect(j.extraMeta).toBeNull();
+  });
+});
+
+describe('erratum 7 with follow-ups', () => {
+  it('a frame flagged as a loop point is not looped to by a sequence whose follow-up makes its loop point ignored', () => {
+    const doc = createIsprite();
+    doc.frames.push({ holdTime: 1, loopPoint: true, label: '', triggers: '', notes: '', elements: [] });
+    doc.tree.push({ kind: 'sequence', name: 'a', loopPoint: 0, followUp: 'b', frames: [0] });
+    doc.tree.push({ kind: 'sequence', name: 'b', loopPoint: null, followUp: '', frames: [0] });
+    const warnings = validateIsprite(writeIsprite(doc)).filter((d) => d.severity === 'warning').map((d) => d.message);
+    expect(warnings.some((m) => /frame 0 is flagged as a loop point/.test(m))).toBe(true);
+    doc.tree[1] = { kind: 'sequence', name: 'b', loopPoint: 0, followUp: '', frames: [0] };
+    const after = validateIsprite(writeIsprite(doc)).map((d) => d.message);
+    expect(after.some((m) => /flagged as a loop point/.test(m))).toBe(false);
   });
 });

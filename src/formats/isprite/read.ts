@@ -232,7 +232,7 @@ export function readIspriteDetailed(
   r.pos = 8;
   const fileSize = r.u32();
   if (fileSize !== len - 12) {
-    throw err(`file size field says ${fileSize} bytes follow the size field and version, but ${len - 12} do (the file is ${len} bytes)`, 8);
+    throw err(`file size field says ${fileSize} bytes follow it, but ${len - 12} do (the file is ${len} bytes)`, 8);
   }
   const flags = b[14]!;
   info.flags = flags;

@@ -102,7 +102,8 @@ export function checkIsprite(doc: IspriteDocument, info?: IspriteReadInfo): Diag
         add('seqframe', 'error', `sequence ${ref.path} position ${i} uses frame ${id}, but there ${doc.frames.length === 1 ? 'is 1 frame' : `are ${doc.frames.length} frames`}`, at);
       }
     });
-    if (s.loopPoint !== null && s.loopPoint < s.frames.length) loopTargets.add(s.frames[s.loopPoint]!);
+    // "This value is ignored if a follow-up sequence is defined."
+    if (s.followUp === '' && s.loopPoint !== null && s.loopPoint < s.frames.length) loopTargets.add(s.frames[s.loopPoint]!);
     if (s.followUp !== '' && !followUps.get(s)) {
       add('followup', 'warning', `sequence ${ref.path} has follow-up "${s.followUp}", which names no sequence in its group or any group above it (the default sequence plays instead)`, at);
     }
