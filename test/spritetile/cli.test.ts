@@ -31,7 +31,8 @@ describe('sprat with SpriteTile levels', () => {
         expect(Buffer.from(decompress(new Uint8Array(readFileSync(out)))).equals(Buffer.from(original))).toBe(true);
       }
       const bad = await runCli(['convert', src, path.join(tmp, 'y.bytes'), '--lzf', 'zip']);
-      expect(bad.code).toBe(1);
+      // README: exit 2 when the command line is wrong (an unknown --lzf flavour is a wrong option value)
+      expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(/unknown LZF flavour "zip"/);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
