@@ -158,7 +158,7 @@ it('map objects may reference a missing map texture name: falls back, then error
   await expect(renderMap({ kind: 'map', littleEndian: true, textures: [], objects: [{ x: 0, y: 0, object: 'o.obj' }] }, {}, memoryLoader(files))).rejects.toThrow(
     /texture "nowhere" is neither a texture of the map nor a file/,
   );
-  expect(mapBytes(true, [], []).length).toBe(15);
+  expect(mapBytes(true, [], []).length).toBe(11);
 });
 
 it('refuses drawings too large to hold in memory', async () => {
