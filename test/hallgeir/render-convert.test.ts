@@ -14,6 +14,7 @@ import { encodePng } from '../../src/render/png.js';
 import { encodeBmp24, makeHallgeirSample } from '../../scripts/samples/hallgeir.js';
 import { mapBytes, objectBytes, spriteBytes } from './bytes.js';
 import { memoryLoader } from './memory.js';
+import { ispriteFromModel } from '../../src/formats/isprite/convert.js';
 
 /** A 4×2 texture: column c of 2×2 frames has red = 100 + c. */
 function texture(): RgbaImage {
@@ -135,6 +136,22 @@ describe('to and from the common model', () => {
     expect(odd.notes!.some((n) => /largest error is [\d.]+ ms/.test(n))).toBe(true);
     expect(odd.notes!.some((n) => /texture was not loaded/.test(n))).toBe(true);
     await expect(spriteToModel(sprite, memoryLoader({}), {})).rejects.toThrow(/--frame-size/);
+  });
+
+  it('contract: converting to ISPRITE, delays become hold times at the frame rate whose largest error is reported', async () => {
+    const frames = [
+      { x: 0, y: 0, delay: 0.1, next: 1 },
+      { x: 0, y: 0, delay: 0.25, next: 2 },
+      { x: 0, y: 0, delay: 0.0123, next: 0 },
+    ];
+    const model = await spriteToModel({ ...sprite, animations: [{ name: 'x', frames }] }, memoryLoader({}), { frameSize: '2x2' });
+    const note = model.notes!.find((n) => /largest error/.test(n))!;
+    expect(note).toMatch(/the best is 80 fps, where the largest error is 0\.2 ms/);
+    const doc = ispriteFromModel(model);
+    expect(doc.frameRate).toBe(80);
+    // exact delays keep their exact rate
+    const exact = await spriteToModel({ ...sprite, animations: [{ name: 'x', frames: [{ x: 0, y: 0, delay: 0.0125, next: 0 }] }] }, memoryLoader({}), { frameSize: '2x2' });
+    expect(ispriteFromModel(exact).frameRate).toBe(80);
   });
 
   it('a sprite from the model plays the same chain', async () => {
