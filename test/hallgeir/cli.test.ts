@@ -123,7 +123,8 @@ describe('sprat play', () => {
     const r = await cli('play', 'hero.spr', '--ms', '200', '--step-ms', '100');
     expect(r.stdout).toBe('animation "walk", 2 steps of 100 ms\n       0 ms  frame 0\n     100 ms  frame 1\n');
     const bad = await cli('play', 'hero.spr', '--animation', 'run', '--json');
-    expect(bad.code).toBe(1);
+    // README: exit 2 when the command line is wrong (as for Solarus and CTHG)
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('sprat: error: hero.spr: no animation named "run" (the sprite has "walk")\n');
   });
 });
