@@ -15,7 +15,7 @@ function makeSprite(animations, frames) {
 
 function bareRead(bytes, le) {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let p = 7;
+  let p = 3; // after the 3-byte identifier
   const str = () => {
     const n = v.getInt32(p, le);
     p += 4 + n;
@@ -40,14 +40,13 @@ function bareRead(bytes, le) {
 function bareObjects(bytes, le) {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const dec = new TextDecoder();
-  let p = 0;
+  let p = 3; // the identifier: 3 bytes
   const str = () => {
     const n = v.getInt32(p, le);
     const s = dec.decode(bytes.subarray(p + 4, p + 4 + n));
     p += 4 + n;
     return s;
   };
-  str();
   const name = str();
   const texture = str();
   const na = v.getInt32(p, le);

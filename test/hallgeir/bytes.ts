@@ -18,6 +18,11 @@ export class Builder {
     this.parts.push(...bytes);
     return this;
   }
+  /** The identifier as the source document gives it: 3 bytes, no length (Identifier, string, size 3). */
+  id(s: string): this {
+    this.parts.push(...new TextEncoder().encode(s));
+    return this;
+  }
   str(s: string): this {
     const b = new TextEncoder().encode(s);
     this.int(b.length);
@@ -45,7 +50,7 @@ export function spriteBytes(
   texture: string,
   animations: { name: string; frames: FrameSpec[] }[],
 ): Uint8Array {
-  const b = new Builder(le).str('str').str(name).str(texture).int(animations.length);
+  const b = new Builder(le).id('str').str(name).str(texture).int(animations.length);
   for (const a of animations) {
     b.str(a.name).int(a.frames.length);
     for (const f of a.frames) b.int(f.x).int(f.y).double(f.delay).int(f.next);
@@ -54,7 +59,7 @@ export function spriteBytes(
 }
 
 export function objectBytes(le: boolean, name: string, sprite: string): Uint8Array {
-  return new Builder(le).str('obj').str(name).str(sprite).bytes();
+  return new Builder(le).id('obj').str(name).str(sprite).bytes();
 }
 
 export function mapBytes(
@@ -62,7 +67,7 @@ export function mapBytes(
   textures: { path: string; name: string }[],
   objects: { x: number; y: number; object: string }[],
 ): Uint8Array {
-  const b = new Builder(le).str('map').int(textures.length);
+  const b = new Builder(le).id('map').int(textures.length);
   for (const t of textures) b.str(t.path).str(t.name);
   b.int(objects.length);
   for (const o of objects) b.int(o.x).int(o.y).str(o.object);

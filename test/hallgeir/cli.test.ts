@@ -23,7 +23,7 @@ beforeAll(async () => {
   await fsp.writeFile(path.join(dir, 'goomba.obj'), objectBytes(true, 'goomba', 'goomba'));
   await fsp.writeFile(path.join(dir, 'level.map'), mapBytes(true, [{ path: 'gfx/tiles.bmp', name: 'tiles' }], [{ x: 32, y: 64, object: 'objects/goomba.obj' }]));
   await fsp.writeFile(path.join(dir, 'bad.spr'), spriteBytes(true, 'h', 't', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 5 }] }]));
-  await fsp.writeFile(path.join(dir, 'trailing.obj'), new Builder(true).str('obj').str('a').str('b').raw(0, 0).bytes());
+  await fsp.writeFile(path.join(dir, 'trailing.obj'), new Builder(true).id('obj').str('a').str('b').raw(0, 0).bytes());
 });
 
 afterAll(async () => {
@@ -73,15 +73,15 @@ describe('sprat validate', () => {
     const bad = await cli('validate', 'bad.spr', 'trailing.obj');
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe(
-      'bad.spr: error: frame 0 of animation "a": next frame 5 is not -1 or a frame of the animation (0-0) (at byte 46)\n' +
-        'trailing.obj: error: 2 unexpected bytes after the last field (at byte 17)\n',
+      'bad.spr: error: frame 0 of animation "a": next frame 5 is not -1 or a frame of the animation (0-0) (at byte 42)\n' +
+        'trailing.obj: error: 2 unexpected bytes after the last field (at byte 13)\n',
     );
   });
 
   it('inspect of a broken file: one error line, exit 1', async () => {
     const r = await cli('inspect', 'bad.spr');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sprat: error: bad\.spr: .*\(at byte 46\)\n$/);
+    expect(r.stderr).toMatch(/^sprat: error: bad\.spr: .*\(at byte 42\)\n$/);
   });
 });
 
@@ -123,7 +123,8 @@ describe('sprat play', () => {
     const r = await cli('play', 'hero.spr', '--ms', '200', '--step-ms', '100');
     expect(r.stdout).toBe('animation "walk", 2 steps of 100 ms\n       0 ms  frame 0\n     100 ms  frame 1\n');
     const bad = await cli('play', 'hero.spr', '--animation', 'run', '--json');
-    expect(bad.code).toBe(1);
+    // README: exit 2 when the command line is wrong (as for Solarus and CTHG)
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('sprat: error: hero.spr: no animation named "run" (the sprite has "walk")\n');
   });
 });

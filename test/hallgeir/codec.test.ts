@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
 import {
+  createMap,
+  createObject,
+  createSprite,
   readHallgeir,
   readMap,
   readObject,
@@ -131,6 +134,8 @@ describe('decisions', () => {
     let e = errorOf(() => readSprite(new Builder(le).str('strx').bytes()));
     expect(e.offset).toBe(0);
     e = errorOf(() => readSprite(objectBytes(le, 'a', 'b')));
+    expect(e.offset).toBe(0);
+    e = errorOf(() => readSprite(new Builder(le).str('obj').str('a').str('b').bytes()));
     expect(e.message).toBe('identifier is "obj", not "str" (at byte 4)');
     e = errorOf(() => readSprite(new Uint8Array(0)));
     expect(e.offset).toBe(0);
@@ -164,8 +169,8 @@ describe('decisions', () => {
   it('3: next frame must be -1 or a frame of the same animation', () => {
     const at = (next: number) =>
       errorOf(() => readSprite(spriteBytes(le, '', '', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 0 }, { x: 0, y: 0, delay: 1, next }] }])));
-    // header 7 + 4 + 4 + 4, animation name 5, count 4, frame 20, then x, y, delay of frame 1
-    const nextOffset = 7 + 4 + 4 + 4 + 5 + 4 + 20 + 16;
+    // header 3 + 4 + 4 + 4, animation name 5, count 4, frame 20, then x, y, delay of frame 1
+    const nextOffset = 3 + 4 + 4 + 4 + 5 + 4 + 20 + 16;
     for (const n of [2, -2, 1000, -2147483648]) {
       const e = at(n);
       expect(e.offset).toBe(nextOffset);
@@ -179,7 +184,7 @@ describe('decisions', () => {
       const s = readSprite(spriteBytes(le, '', '', [{ name: 'a', frames: [{ x: 0, y: 0, delay: d, next: 0 }] }]));
       expect(Object.is(s.animations[0]!.frames[0]!.delay, d)).toBe(true);
     }
-    const delayOffset = 7 + 4 + 4 + 4 + 5 + 4 + 8;
+    const delayOffset = 3 + 4 + 4 + 4 + 5 + 4 + 8;
     for (const d of [NaN, Infinity, -Infinity]) {
       const e = errorOf(() => readSprite(spriteBytes(le, '', '', [{ name: 'a', frames: [{ x: 0, y: 0, delay: d, next: 0 }] }])));
       expect(e.offset).toBe(delayOffset);
@@ -244,7 +249,9 @@ describe('properties', () => {
       fc.property(fc.oneof(sprite, object, map), (doc: HallgeirDocument) => {
         const bytes = writeHallgeir(doc);
         const back = readHallgeir(bytes, doc.kind);
-        expect(back).toEqual(doc);
+        // contract: auto reads little-endian first, so a big-endian file that also reads as little-endian is little-endian
+        if (back.littleEndian === doc.littleEndian) expect(back).toEqual(doc);
+        else expect(doc.littleEndian).toBe(false);
         expect(writeHallgeir(back)).toEqual(bytes);
       }),
       { numRuns: 300 },
@@ -306,5 +313,40 @@ describe('properties', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('the identifier (source document: "Identifier, string, size 3", with no length field before it)', () => {
+  it('is 3 bytes in the files the project writes, and such files read', () => {
+    const s = createSprite('hero', 'tex');
+    s.animations.push({ name: 'walk', frames: [{ x: 0, y: 0, delay: 0.1, next: -1 }] });
+    const bytes = writeHallgeir(s);
+    expect(Array.from(bytes.subarray(0, 7))).toEqual([0x73, 0x74, 0x72, 4, 0, 0, 0]);
+    expect(bytes).toEqual(spriteBytes(true, 'hero', 'tex', [{ name: 'walk', frames: [{ x: 0, y: 0, delay: 0.1, next: -1 }] }]));
+    expect(readSprite(bytes)).toEqual(s);
+    expect(Array.from(writeHallgeir(createObject('a', 'b')).subarray(0, 3))).toEqual([0x6f, 0x62, 0x6a]);
+    expect(Array.from(writeHallgeir(createMap()))).toEqual([0x6d, 0x61, 0x70, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(detectFormat(bytes, 'x.bin')?.name).toBe('hallgeir-sprite');
+    expect(detectFormat(writeHallgeir(createMap()), 'x.bin')?.name).toBe('hallgeir-map');
+    // text that merely starts with the letters is not taken for one
+    expect(sniffHallgeir(new TextEncoder().encode('map_icon hud/map.png 1 0 -1\n'), 'map')).toBe(false);
+  });
+
+  it('given as a string with its length (int 3 then the letters) it reads too, and is written back so', () => {
+    for (const le of [true, false]) {
+      const bytes = new Builder(le).str('obj').str('goomba').str('g').bytes();
+      const o = readObject(bytes);
+      expect(o).toEqual({ kind: 'object', littleEndian: le, name: 'goomba', sprite: 'g', lengthPrefixedId: true });
+      expect(writeHallgeir(o)).toEqual(bytes);
+      expect(sniffHallgeir(bytes, 'object')).toBe(true);
+    }
+  });
+
+  it('auto byte order: little-endian first, big-endian when that fails (contract)', () => {
+    expect(readObject(objectBytes(false, 'goomba', 'g')).littleEndian).toBe(false);
+    // a big-endian file that also reads as little-endian is little-endian
+    expect(readObject(objectBytes(false, '', '')).littleEndian).toBe(true);
+    const e = errorOf(() => readObject(new Builder(true).id('obj').int(100).bytes()));
+    expect(e.message).toMatch(/object name length 100 is longer than the 0 bytes left \(at byte 3\)/);
   });
 });

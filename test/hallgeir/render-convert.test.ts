@@ -14,6 +14,7 @@ import { encodePng } from '../../src/render/png.js';
 import { encodeBmp24, makeHallgeirSample } from '../../scripts/samples/hallgeir.js';
 import { mapBytes, objectBytes, spriteBytes } from './bytes.js';
 import { memoryLoader } from './memory.js';
+import { ispriteFromModel } from '../../src/formats/isprite/convert.js';
 
 /** A 4×2 texture: column c of 2×2 frames has red = 100 + c. */
 function texture(): RgbaImage {
@@ -137,6 +138,22 @@ describe('to and from the common model', () => {
     await expect(spriteToModel(sprite, memoryLoader({}), {})).rejects.toThrow(/--frame-size/);
   });
 
+  it('contract: converting to ISPRITE, delays become hold times at the frame rate whose largest error is reported', async () => {
+    const frames = [
+      { x: 0, y: 0, delay: 0.1, next: 1 },
+      { x: 0, y: 0, delay: 0.25, next: 2 },
+      { x: 0, y: 0, delay: 0.0123, next: 0 },
+    ];
+    const model = await spriteToModel({ ...sprite, animations: [{ name: 'x', frames }] }, memoryLoader({}), { frameSize: '2x2' });
+    const note = model.notes!.find((n) => /largest error/.test(n))!;
+    expect(note).toMatch(/the best is 80 fps, where the largest error is 0\.2 ms/);
+    const doc = ispriteFromModel(model);
+    expect(doc.frameRate).toBe(80);
+    // exact delays keep their exact rate
+    const exact = await spriteToModel({ ...sprite, animations: [{ name: 'x', frames: [{ x: 0, y: 0, delay: 0.0125, next: 0 }] }] }, memoryLoader({}), { frameSize: '2x2' });
+    expect(ispriteFromModel(exact).frameRate).toBe(80);
+  });
+
   it('a sprite from the model plays the same chain', async () => {
     const model = await spriteToModel(sprite, memoryLoader({}), { 'frame-size': '2x2' });
     const back = spriteFromModel(model);
@@ -158,7 +175,7 @@ it('map objects may reference a missing map texture name: falls back, then error
   await expect(renderMap({ kind: 'map', littleEndian: true, textures: [], objects: [{ x: 0, y: 0, object: 'o.obj' }] }, {}, memoryLoader(files))).rejects.toThrow(
     /texture "nowhere" is neither a texture of the map nor a file/,
   );
-  expect(mapBytes(true, [], []).length).toBe(15);
+  expect(mapBytes(true, [], []).length).toBe(11);
 });
 
 it('refuses drawings too large to hold in memory', async () => {

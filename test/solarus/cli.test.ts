@@ -53,6 +53,27 @@ describe('sprat with Solarus files', () => {
     expect(i.stderr).toMatch(/warning: .*loop_on_frame 3/);
   });
 
+  it('README: a .dat file is CTHG when it starts with CTHG, else Solarus (Lua when its first statement is an animation call, else the line syntax)', async () => {
+    const cases: [string, string][] = [
+      ['one.dat', 'foo\n'],
+      ['brace.dat', '{"a": 1}\n'],
+      ['comment.dat', '-- a comment\nx = 1\n'],
+    ];
+    for (const [name, text] of cases) {
+      const f = path.join(tmp, name);
+      writeFileSync(f, text);
+      const r = await runCli(['inspect', f]);
+      expect(r.code, name).toBe(1);
+      expect(r.stderr, name).toMatch(/^sprat: error: .*: line cut short: .*\(at line 1, column \d+\)\n$/);
+    }
+    const lua = path.join(tmp, 'lua.dat');
+    writeFileSync(lua, '-- c\nanimation({ name = "a", src_image = "a.png", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } })\n');
+    expect(JSON.parse((await runCli(['inspect', lua, '--json'])).stdout).format).toBe('solarus-lua');
+    const cthg = path.join(tmp, 'c.dat');
+    writeFileSync(cthg, 'CTHG');
+    expect((await runCli(['inspect', cthg])).stderr).toMatch(/^sprat: error: .*c\.dat: .*\(at byte \d+\)\n$/);
+  });
+
   it('an error while reading is one line with line and column, exit 1', async () => {
     const bad = path.join(tmp, 'cut.dat');
     writeFileSync(bad, 'walk hero.png 2 100 -1\n0 0 16 16 8 8 2 2\n');

@@ -127,6 +127,17 @@ describe('Solarus Lua syntax', () => {
     ],
   };
 
+  it('README: strings are decoded as UTF-8 (invalid sequences: the replacement character, and a validation warning), also from escapes', () => {
+    const w = warnings();
+    const s = parseLua('animation{\n  name = "a\\xffb", src_image = "\\xc3\\xa9.png",\n  directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n', { warn: w.warn });
+    expect(s.animations[0]!.name).toBe('a\ufffdb');
+    expect(s.animations[0]!.image).toBe('\u00e9.png');
+    expect(w.list.map((d) => [d.severity, d.line, d.column])).toEqual([['warning', 2, 10]]);
+    expect(w.list[0]!.message).toMatch(/invalid UTF-8/);
+    const v = solarusLuaHandler.validate(enc('animation{ name = "\\xff", src_image = "b", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }'));
+    expect(v.map((d) => d.severity)).toEqual(['warning']);
+  });
+
   it('fills defaults and accepts both call forms, separators, comments, quotes and escapes', () => {
     expect(lua(luaAnim(''))).toEqual(expected);
     const t = `-- a comment\n--[==[ a\n long ]] comment ]==]\nanimation ( { name = 'a'; src_image = "s\\x2epng" ; directions = { ${DIR}; }; } ) ;\n`;

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS } from '../helpers/paths.js';
-import { decompress } from '../../src/lzf/index.js';
+import { compress, decompress } from '../../src/lzf/index.js';
 import { decodePng, encodePng } from '../../src/render/png.js';
 import { createImage, fillImage } from '../../src/render/image.js';
 import { addLayer, createLevel, setCell, writeSpriteTile } from '../../src/formats/spritetile/index.js';
@@ -31,7 +31,8 @@ describe('sprat with SpriteTile levels', () => {
         expect(Buffer.from(decompress(new Uint8Array(readFileSync(out)))).equals(Buffer.from(original))).toBe(true);
       }
       const bad = await runCli(['convert', src, path.join(tmp, 'y.bytes'), '--lzf', 'zip']);
-      expect(bad.code).toBe(1);
+      // README: exit 2 when the command line is wrong (an unknown --lzf flavour is a wrong option value)
+      expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(/unknown LZF flavour "zip"/);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
@@ -60,6 +61,17 @@ describe('sprat with SpriteTile levels', () => {
       const r = await runCli(['validate', cut]);
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/cut\.bytes: error: .*at byte \d+/);
+      // README: "An error is one line on stderr, `sprat: error: FILE: MESSAGE`, where MESSAGE names the byte offset (`at byte 1234`)"
+      const i = await runCli(['inspect', cut]);
+      expect(i.code).toBe(1);
+      expect(i.stderr).toMatch(/^sprat: error: [^\n]*cut\.bytes: damaged LZF stream in the file: [^\n]* \(at byte \d+\)\n$/);
+      const raw = decompress(bytes);
+      raw[15] = 7; // the endianness byte
+      const bad = path.join(tmp, 'bad.bytes');
+      writeFileSync(bad, compress(raw));
+      const b = await runCli(['inspect', bad]);
+      expect(b.code).toBe(1);
+      expect(b.stderr).toMatch(/^sprat: error: [^\n]*bad\.bytes: in the decompressed level: endianness byte 7 [^\n]* \(at byte 15\)\n$/);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

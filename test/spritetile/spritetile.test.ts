@@ -213,11 +213,11 @@ describe('big layers (split with WebAssembly)', () => {
     // a bad cell and a damaged stream, through the same path
     l.tiles[7000] = -5;
     const bad = errorOf(() => readSpriteTile(writeSpriteTile(level)));
-    expect(bad.message).toMatch(/cell 7000 has tile value -5.*\(at byte \d+ of the decompressed level\)/);
+    expect(bad.message).toMatch(/^in the decompressed level: .*cell 7000 has tile value -5.*\(at byte \d+\)$/);
     expect(bad.offset).toBe(35 + 11 + 4 + 47 + 7000 * 7);
     const cut = errorOf(() => readSpriteTile(file.subarray(0, file.length - 1)));
     expect(cut.format).toBe('lzf');
-    expect(cut.message).toMatch(/of the file/);
+    expect(cut.message).toMatch(/^damaged LZF stream in the file: .*\(at byte \d+\)$/);
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), (muts) => {
         const f = file.slice();
@@ -297,7 +297,7 @@ describe('SpriteTile tags and odd files', () => {
     expect(level.layers![0]!.layerLock).toBe(7);
     const d = validateSpriteTile(compress(raw));
     expect(d[0]!.severity).toBe('error');
-    expect(d[0]!.message).toMatch(/layerLock 7.*at byte 70 of the decompressed level/);
+    expect(d[0]!.message).toMatch(/^in the decompressed level: .*layerLock 7.*\(at byte 70\)$/);
   });
 });
 
@@ -333,7 +333,8 @@ describe('SpriteTile bad input', () => {
       expect(e.format).toBe('spritetile');
       expect(e.message).toMatch(msg);
       expect(e.offset).toBe(offset);
-      expect(e.message).toMatch(new RegExp(`at byte ${offset} of the decompressed level`));
+      // README: the message ends with `(at byte N)`; the words say the offset is inside the decompressed data
+      expect(e.message).toMatch(new RegExp(`^in the decompressed level: .*\\(at byte ${offset}\\)$`));
       expect(validateSpriteTile(compress(make()))[0]!.severity).toBe('error');
     });
   }
@@ -342,7 +343,7 @@ describe('SpriteTile bad input', () => {
     const file = compress(good());
     const e = errorOf(() => readSpriteTile(file.subarray(0, file.length - 2)));
     expect(e.format).toBe('lzf');
-    expect(e.message).toMatch(/of the file/);
+    expect(e.message).toMatch(/^damaged LZF stream in the file: .*\(at byte \d+\)$/);
     const bomb = new Uint8Array(2 + 3 * 5000);
     bomb.set([0, 1]);
     for (let i = 0; i < 5000; i++) bomb.set([0xe0, 255, 0], 2 + i * 3);

@@ -20,7 +20,18 @@ export interface HallgeirAnimation {
   frames: HallgeirFrame[];
 }
 
-export interface HallgeirSprite {
+/**
+ * How the file gave its identifier. The source document's tables make it 3
+ * bytes (type string, size 3, no length field before it), and that is how
+ * new files are written; a file that gives it as a string with its int length
+ * (int 3, then the letters) reads too and sets this, so it is written back
+ * the same way.
+ */
+export interface IdentifierForm {
+  lengthPrefixedId?: boolean;
+}
+
+export interface HallgeirSprite extends IdentifierForm {
   kind: 'sprite';
   littleEndian: boolean;
   name: string;
@@ -29,7 +40,7 @@ export interface HallgeirSprite {
   animations: HallgeirAnimation[];
 }
 
-export interface HallgeirObject {
+export interface HallgeirObject extends IdentifierForm {
   kind: 'object';
   littleEndian: boolean;
   name: string;
@@ -50,7 +61,7 @@ export interface HallgeirMapObject {
   object: string;
 }
 
-export interface HallgeirMap {
+export interface HallgeirMap extends IdentifierForm {
   kind: 'map';
   littleEndian: boolean;
   textures: HallgeirMapTexture[];

@@ -41,15 +41,32 @@ export function parseEndian(v: unknown, format: string): EndianOption {
   throw new OptionError(`--endian must be auto, little or big, not "${String(v)}"`);
 }
 
-function readIdentifier(r: ByteReader, expected: string): void {
+/**
+ * The identifier: 3 bytes (the source document's "Identifier, string, size 3"),
+ * or, as some writers give it, a string with its int length (3) first.
+ * Returns true for the length-prefixed form.
+ */
+function readIdentifier(r: ByteReader, expected: string): boolean {
   const at = r.pos;
+  const b = r.bytes;
+  if (r.remaining >= 3 && b[at] === expected.charCodeAt(0) && b[at + 1] === expected.charCodeAt(1) && b[at + 2] === expected.charCodeAt(2)) {
+    r.pos += 3;
+    return false;
+  }
   const n = r.i32();
   if (n !== expected.length) {
-    throw r.error(`identifier length is ${n}, not ${expected.length} (the file should start with the string "${expected}")`, at);
+    throw r.error(
+      `identifier length is ${n}, not ${expected.length} (the file should start with "${expected}": 3 bytes, or a string with its int length)`,
+      at,
+    );
   }
   const s = r.ascii(n, 'identifier');
   if (s !== expected) throw r.error(`identifier is ${JSON.stringify(s)}, not "${expected}"`, at + 4);
+  return true;
 }
+
+/** The identifier form for the document: the field only when the file used the length-prefixed form. */
+const form = (lengthPrefixed: boolean) => (lengthPrefixed ? { lengthPrefixedId: true } : {});
 
 function readCount(r: ByteReader, minItemSize: number, what: string): number {
   const at = r.pos;
@@ -66,7 +83,7 @@ function checkEnd(r: ByteReader): void {
 }
 
 function readSpriteBody(r: ByteReader): HallgeirSprite {
-  readIdentifier(r, IDENTIFIERS.sprite);
+  const id = readIdentifier(r, IDENTIFIERS.sprite);
   const name = r.str32('sprite name');
   const texture = r.str32('texture name');
   // An animation is at least a name length and a frame count.
@@ -98,19 +115,19 @@ function readSpriteBody(r: ByteReader): HallgeirSprite {
     animations.push({ name: animName, frames });
   }
   checkEnd(r);
-  return { kind: 'sprite', littleEndian: r.littleEndian, name, texture, animations };
+  return { kind: 'sprite', littleEndian: r.littleEndian, name, texture, animations, ...form(id) };
 }
 
 function readObjectBody(r: ByteReader): HallgeirObject {
-  readIdentifier(r, IDENTIFIERS.object);
+  const id = readIdentifier(r, IDENTIFIERS.object);
   const name = r.str32('object name');
   const sprite = r.str32('sprite name');
   checkEnd(r);
-  return { kind: 'object', littleEndian: r.littleEndian, name, sprite };
+  return { kind: 'object', littleEndian: r.littleEndian, name, sprite, ...form(id) };
 }
 
 function readMapBody(r: ByteReader): HallgeirMap {
-  readIdentifier(r, IDENTIFIERS.map);
+  const id = readIdentifier(r, IDENTIFIERS.map);
   const textureCount = readCount(r, 8, 'texture');
   const textures = [];
   for (let i = 0; i < textureCount; i++) {
@@ -127,7 +144,7 @@ function readMapBody(r: ByteReader): HallgeirMap {
     objects.push({ x, y, object });
   }
   checkEnd(r);
-  return { kind: 'map', littleEndian: r.littleEndian, textures, objects };
+  return { kind: 'map', littleEndian: r.littleEndian, textures, objects, ...form(id) };
 }
 
 const BODIES = { sprite: readSpriteBody, object: readObjectBody, map: readMapBody };
@@ -179,13 +196,18 @@ export function readMap(bytes: Uint8Array, opts?: HallgeirReadOptions): Hallgeir
   return readHallgeir(bytes, 'map', opts);
 }
 
-/** True when the bytes start with the kind's identifier: an int 3 (either byte order) then its three letters. */
+/** True when the bytes start with the kind's identifier: its three letters, or an int 3 (either byte order) then them. */
 export function sniffHallgeir(bytes: Uint8Array, kind: HallgeirKind): boolean {
-  if (bytes.length < 7) return false;
   const id = IDENTIFIERS[kind];
+  const at = (o: number) => bytes.length >= o + 3 && bytes[o] === id.charCodeAt(0) && bytes[o + 1] === id.charCodeAt(1) && bytes[o + 2] === id.charCodeAt(2);
+  if (bytes.length < 7) return false;
+  // 3 letters, then an int (a length or a count, in either byte order) that fits in the file
+  if (at(0)) {
+    const v = new DataView(bytes.buffer, bytes.byteOffset + 3, 4);
+    const fits = (n: number) => n >= 0 && n <= bytes.length;
+    return fits(v.getInt32(0, true)) || fits(v.getInt32(0, false));
+  }
   const le = bytes[0] === 3 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0;
   const be = bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 3;
-  if (!le && !be) return false;
-  for (let i = 0; i < 3; i++) if (bytes[4 + i] !== id.charCodeAt(i)) return false;
-  return true;
+  return (le || be) && at(4);
 }

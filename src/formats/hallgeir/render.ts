@@ -4,7 +4,7 @@
  * `.obj`, its `.spr` and its texture resolved through the ResourceLoader;
  * frame 0 of the first animation drawn at the object's position).
  */
-import { FormatError, isFormatError } from '../../binary/errors.js';
+import { FormatError, OptionError, isFormatError } from '../../binary/errors.js';
 import { drawImage } from '../../render/compose.js';
 import { createImage, cropImage, type RgbaImage } from '../../render/image.js';
 import { translate } from '../../render/matrix.js';
@@ -34,10 +34,8 @@ export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, 
   if (name === undefined) return sprite.animations[0]!;
   const a = sprite.animations.find((x) => x.name === name);
   if (!a) {
-    throw new FormatError(
-      format,
-      `no animation named ${JSON.stringify(name)} (the sprite has ${sprite.animations.map((x) => JSON.stringify(x.name)).join(', ')})`,
-    );
+    // a wrong --animation is a wrong command line (README: exit 2), as for the other formats
+    throw new OptionError(`no animation named ${JSON.stringify(name)} (the sprite has ${sprite.animations.map((x) => JSON.stringify(x.name)).join(', ')})`);
   }
   return a;
 }

@@ -13,6 +13,13 @@ export interface HallgeirWriteOptions {
   endian?: 'little' | 'big';
 }
 
+/** The identifier: 3 bytes, as the source document gives it (or with its length, when the file read had it so). */
+function identifier(w: ByteWriter, doc: HallgeirDocument): void {
+  const id = IDENTIFIERS[doc.kind];
+  if (doc.lengthPrefixedId) w.str32(id);
+  else w.ascii(id);
+}
+
 function isInt32(v: number): boolean {
   return Number.isInteger(v) && v >= -0x80000000 && v <= 0x7fffffff;
 }
@@ -25,7 +32,7 @@ function int(w: ByteWriter, v: number, what: string): void {
 }
 
 function writeSprite(w: ByteWriter, s: HallgeirSprite): void {
-  w.str32(IDENTIFIERS.sprite);
+  identifier(w, s);
   w.str32(s.name, 'sprite name');
   w.str32(s.texture, 'texture name');
   int(w, s.animations.length, 'animation count');
@@ -51,13 +58,13 @@ function writeSprite(w: ByteWriter, s: HallgeirSprite): void {
 }
 
 function writeObject(w: ByteWriter, o: HallgeirObject): void {
-  w.str32(IDENTIFIERS.object);
+  identifier(w, o);
   w.str32(o.name, 'object name');
   w.str32(o.sprite, 'sprite name');
 }
 
 function writeMap(w: ByteWriter, m: HallgeirMap): void {
-  w.str32(IDENTIFIERS.map);
+  identifier(w, m);
   int(w, m.textures.length, 'texture count');
   for (const t of m.textures) {
     w.str32(t.path, 'texture path');

@@ -8,6 +8,7 @@
  * its origin point, which for a simple ("g") element is the slice centre.
  */
 import { FormatError } from '../../binary/errors.js';
+import { chooseFrameRate } from '../../model/timing.js';
 import { decodePng } from '../../render/png.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
 import type { ResourceLoader } from '../types.js';
@@ -119,7 +120,12 @@ function frameToModel(doc: IspriteDocument, fr: IspriteFrame, rate: number): Mod
 
 const RATES = [1, 2, 4, 5, 6, 8, 10, 12, 15, 20, 24, 25, 30, 50, 60];
 
-/** The smallest common frame rate that makes every duration a whole number of frames, else 60. */
+/**
+ * The smallest common frame rate that makes every duration a whole number of
+ * frames; when none of the common rates does, the rate up to 255 fps with the
+ * smallest largest error (model/timing.ts chooseFrameRate, which the
+ * converters report their timing error with), not a fixed 60.
+ */
 function pickFrameRate(durations: number[]): number {
   const finite = durations.filter((d) => Number.isFinite(d) && d > 0);
   for (const r of RATES) {
@@ -128,7 +134,7 @@ function pickFrameRate(durations: number[]): number {
       return h >= 1 && h <= 0xffff && Math.abs(h - Math.round(h)) < 1e-6;
     })) return r;
   }
-  return 60;
+  return chooseFrameRate(finite.map((d) => d / 1000)).fps;
 }
 
 function fixedOk(v: number): boolean {

@@ -30,6 +30,7 @@ const enum T {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
 /** A pull lexer over Lua source text; the current token is in its fields. */
 class Lexer {
@@ -46,7 +47,11 @@ class Lexer {
   str = '';
   num = 0;
 
-  constructor(readonly text: string) {
+  /** `invalid`: called with a string's position when its escapes make bytes that are not valid UTF-8. */
+  constructor(
+    readonly text: string,
+    private readonly invalid?: (line: number, column: number) => void,
+  ) {
     this.next();
   }
 
@@ -201,9 +206,16 @@ class Lexer {
     let i = this.i + 1;
     let out = '';
     let bytes: number[] = [];
+    let valid = true;
     const flush = () => {
       if (bytes.length) {
-        out += utf8.decode(new Uint8Array(bytes));
+        const b = new Uint8Array(bytes);
+        try {
+          out += utf8Strict.decode(b);
+        } catch {
+          valid = false;
+          out += utf8.decode(b);
+        }
         bytes = [];
       }
     };
@@ -310,6 +322,8 @@ class Lexer {
       out += s.slice(runStart, i);
     }
     flush();
+    // README: invalid sequences read as the replacement character, with a validation warning.
+    if (!valid) this.invalid?.(this.tLine, this.tCol);
     this.type = T.String;
     this.str = out;
     this.i = i + 1;
@@ -328,10 +342,10 @@ export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusShee
 }
 
 export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
-  const lx = new Lexer(text);
+  const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
+  const lx = new Lexer(text, (line, column) => warn('string escapes make invalid UTF-8 (read as U+FFFD)', { line, column }));
   const animations: SolarusAnimation[] = [];
   const seen = new Set<string>();
-  const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
   // Where the last integer() began (its sign or its digits).
   let vLine = 0;
   let vCol = 0;

@@ -20,15 +20,17 @@ const FORMAT = 'spritetile';
 /** Layers of at least this many cells are split with WebAssembly when it is there. */
 export const WASM_CELLS_FROM = 2048;
 
-/** Errors inside the level say where in the decompressed data they are. */
+/** Errors inside the level say that their offset is in the decompressed data; the message still ends `(at byte N)`. */
+export const LEVEL_PREFIX = 'in the decompressed level: ';
+
 function levelError(reason: string, offset: number): FormatError {
   const e = FormatError.atByte(FORMAT, reason, offset);
-  e.message = `${reason} (at byte ${offset} of the decompressed level)`;
+  e.message = `${LEVEL_PREFIX}${reason} (at byte ${offset})`;
   return e;
 }
 
 function relabel(e: unknown): never {
-  if (e instanceof FormatError && e.format === FORMAT && e.offset !== undefined && !e.message.endsWith('decompressed level)')) {
+  if (e instanceof FormatError && e.format === FORMAT && e.offset !== undefined && !e.message.startsWith(LEVEL_PREFIX)) {
     throw levelError(e.reason, e.offset);
   }
   throw e;
@@ -57,7 +59,7 @@ export function readSpriteTile(bytes: Uint8Array, options: ReadOptions = {}): Sp
   } catch (e) {
     if (e instanceof FormatError && e.format === 'lzf' && e.offset !== undefined) {
       const err = FormatError.atByte('lzf', e.reason, e.offset);
-      err.message = `damaged LZF stream: ${e.reason} (at byte ${e.offset} of the file)`;
+      err.message = `damaged LZF stream in the file: ${e.reason} (at byte ${e.offset})`;
       throw err;
     }
     throw e;

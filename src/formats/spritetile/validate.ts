@@ -1,6 +1,6 @@
 import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import { CELL_SIZE, LAYER_HEADER_SIZE, type SpriteTileLevel } from './model.js';
-import { readSpriteTile, type ReadOptions } from './read.js';
+import { LEVEL_PREFIX, readSpriteTile, type ReadOptions } from './read.js';
 import { layout } from './write.js';
 
 /** Problems a readable level can still have. */
@@ -18,7 +18,7 @@ export function checkLevel(level: SpriteTileLevel): Diagnostic[] {
     if (!(l.layerLock >= 0 && l.layerLock <= 3)) {
       const reason = `layer ${i} has layerLock ${l.layerLock}; it must be 0 (None), 1 (X), 2 (Y) or 3 (XandY)`;
       const d = diagnostic('error', reason, { offset: pos + 31 });
-      d.message = `${reason} (at byte ${pos + 31} of the decompressed level)`;
+      d.message = `${LEVEL_PREFIX}${reason} (at byte ${pos + 31})`;
       out.push(d);
     }
     pos += LAYER_HEADER_SIZE + l.width * l.height * CELL_SIZE;

@@ -1,5 +1,5 @@
 import { ByteWriter } from '../../binary/writer.js';
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, OptionError } from '../../binary/errors.js';
 import { compress, LZF_FLAVOURS, type LzfFlavour } from '../../lzf/index.js';
 import {
   CELL_SIZE,
@@ -161,7 +161,7 @@ function writeLayers(w: ByteWriter, layers: SpriteTileLayer[], le: boolean): voi
 export function parseFlavour(v: unknown): LzfFlavour {
   if (v === undefined || v === false || v === null) return 'clzf2';
   if (typeof v === 'string' && (LZF_FLAVOURS as readonly string[]).includes(v)) return v as LzfFlavour;
-  throw new FormatError(FORMAT, `unknown LZF flavour "${String(v)}" (use ${LZF_FLAVOURS.join(', ')})`);
+  throw new OptionError(`unknown LZF flavour "${String(v)}" (use ${LZF_FLAVOURS.join(', ')})`);
 }
 
 /** The `.bytes` file: the level, LZF-compressed (default flavour `clzf2`, as the TileEditor writes). */
