@@ -204,6 +204,34 @@ describe('player properties', () => {
     );
   });
 
+  // Two cases the property found once (each with a change of frame rate inside one update).
+  it('update carries the time left at a follow-up into the new rate, also after the last step of the old one', () => {
+    const meta: [string, string][] = [['default-sequence', 'Root/a'], ['sequence-frame-rate:Root/c', '8'], ['sequence-frame-rate:Root/a', '1']];
+    const doc = sprite([seq('a', [0], null, 'c'), seq('c', [0], null)], [frame(2)], { frameRate: 0 });
+    doc.extraMeta = meta;
+    const a = new Player(doc);
+    const b = new Player(doc);
+    a.update(2);
+    a.update(0.125);
+    b.update(2.125);
+    expect([playerState(b), b.held]).toEqual([playerState(a), a.held]);
+    expect(b.held).toBe(1);
+  });
+
+  it('update does not skip loop passes of a new sequence with steps counted at the old rate', () => {
+    const doc = sprite([seq('a', [1], 0), seq('b', [0], null, 'zz')], [frame(0), frame(2)], { frameRate: 0 });
+    doc.extraMeta = [['default-sequence', 'Root/a'], ['sequence-frame-rate:Root/a', '2'], ['sequence-frame-rate:Root/b', '8']];
+    const a = new Player(doc);
+    const b = new Player(doc);
+    a.setAnimation('B');
+    b.setAnimation('B');
+    a.update(0.125);
+    a.update(0.5);
+    b.update(0.625);
+    expect([playerState(b), b.held]).toEqual([playerState(a), a.held]);
+    expect(b.held).toBe(1);
+  });
+
   it('update(n / rate) = n calls of step() (catching up, including skipped loop passes)', () => {
     fc.assert(
       fc.property(docArb, fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 500 }), fc.constantFrom(...NAMES), (doc, rate, n, name) => {

@@ -408,8 +408,18 @@ export class Player {
       // The usual case: one step.
       time -= 1 / r;
       this.step();
-      this._time = this._stopped || this._rate <= 0 || time < 0 ? 0 : time;
-      return;
+      if (this._rate === r || this._stopped || this._rate <= 0) {
+        this._time = this._stopped || this._rate <= 0 || time < 0 ? 0 : time;
+        return;
+      }
+      // The step moved to a sequence with another rate: the time left is counted at the new rate.
+      if (time < 0) time = 0;
+      r = this._rate;
+      n = Math.floor(time * r + STEP_EPSILON);
+      if (n <= 0) {
+        this._time = time;
+        return;
+      }
     }
     let moves = MAX_CATCH_UP_MOVES;
     for (;;) {
@@ -420,8 +430,9 @@ export class Player {
       if (time < 0) time = 0;
       const left = this.advance(n, r, moves);
       moves = this.movesLeft;
-      if (left <= 0 || this._stopped || moves <= 0) break;
-      // The sequence changed to one with another rate: the steps left are time at the new rate.
+      // Done unless the sequence changed to one with another rate (even on the very last step):
+      // then the steps left, and the time left over, are counted at the new rate.
+      if (this._stopped || moves <= 0 || this._rate === r) break;
       time += left / r;
       r = this._rate;
       if (r <= 0) break;
@@ -450,7 +461,8 @@ export class Player {
       moves--;
       this.moveOn();
       const s = this._seq;
-      if (n > 0 && !this._stopped && !p.seqHasFollowUp[s] && p.seqLoop[s]! >= 0 && this._at - p.seqStart[s]! >= p.seqLoop[s]! && !p.seqLoopTriggers[s]) {
+      // (Only while the rate is the one `n` was counted at.)
+      if (n > 0 && !this._stopped && this._rate === rate && !p.seqHasFollowUp[s] && p.seqLoop[s]! >= 0 && this._at - p.seqStart[s]! >= p.seqLoop[s]! && !p.seqLoopTriggers[s]) {
         const period = p.seqLoopPeriod[s]!;
         if (n >= period) n = n % period;
       }
