@@ -3,6 +3,7 @@ import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, type Command } from './command.js';
 import { resolvePath, type Io } from './io.js';
+import { stringifyJson } from './json.js';
 
 export const validateCommand: Command = {
   name: 'validate',
@@ -44,7 +45,7 @@ export const validateCommand: Command = {
         for (const m of errors.slice(1)) io.err(`${file}: error: ${m}\n`);
       }
     }
-    if (options.json) io.out(JSON.stringify(results, null, 2) + '\n');
+    if (options.json) io.out(stringifyJson(results) + '\n');
     return bad ? 1 : 0;
   },
 };
