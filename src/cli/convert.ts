@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { convert, load, outputFormatFor } from '../api.js';
-import { fsResourceLoader, readFileBytes, writeFilesAtomic } from '../node/fs.js';
+import { fsResourceLoader, readFileBytes, sameFile, writeFilesAtomic } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { allOptions, rejectForeignOptions, type Command } from './command.js';
-import { reportError, resolvePath, type Io } from './io.js';
+import { reportError, reportWriteError, resolvePath, type Io } from './io.js';
 
 export const convertCommand: Command = {
   name: 'convert',
@@ -21,7 +21,7 @@ export const convertCommand: Command = {
     const [inFile, outFile] = positionals as [string, string];
     const inPath = resolvePath(io, inFile);
     const outPath = resolvePath(io, outFile);
-    if (inPath === outPath) throw new UsageError('OUT must not be IN: convert never overwrites its input');
+    if (await sameFile(inPath, outPath)) throw new UsageError(`${outFile}: OUT is the input file; convert never overwrites its input`);
     try {
       const bytes = await readFileBytes(inPath);
       const loaded = load(bytes, inFile, stringOption(options, 'from'), options);
@@ -33,8 +33,14 @@ export const convertCommand: Command = {
       for (const n of notes) io.err(`${inFile}: note: ${n}\n`);
       const outDir = path.dirname(outPath);
       const targets = files.map((f) => ({ path: path.resolve(outDir, f.name), bytes: f.bytes }));
-      if (targets.some((t) => t.path === inPath)) throw new UsageError('an output file would overwrite the input');
-      await writeFilesAtomic(targets);
+      for (const t of targets) {
+        if (await sameFile(t.path, inPath)) throw new UsageError(`${path.relative(io.cwd, t.path)}: an output file would overwrite the input`);
+      }
+      try {
+        await writeFilesAtomic(targets);
+      } catch (e) {
+        return reportWriteError(io, e, outFile);
+      }
       return 0;
     } catch (e) {
       if (e instanceof UsageError) throw e;

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import { load, render } from '../api.js';
-import { fsResourceLoader, readFileBytes, writeFileAtomic } from '../node/fs.js';
+import { fsResourceLoader, readFileBytes, sameFile, writeFileAtomic } from '../node/fs.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import { upscaleImage } from '../render/image.js';
 import { intOption, parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, type Command } from './command.js';
-import { reportError, resolvePath, type Io } from './io.js';
+import { reportError, reportWriteError, resolvePath, type Io } from './io.js';
 
 export const renderCommand: Command = {
   name: 'render',
@@ -27,14 +27,20 @@ export const renderCommand: Command = {
     const file = positionals[0]!;
     const factor = intOption(options, 'scale', 1)!;
     if (factor < 1 || factor > 64) throw new UsageError('--scale must be 1 to 64');
+    const inPath = resolvePath(io, file);
+    if (await sameFile(inPath, resolvePath(io, out))) throw new UsageError(`${out}: the output is the input file; render never overwrites its input`);
     try {
-      const inPath = resolvePath(io, file);
       const loaded = load(await readFileBytes(inPath), file, stringOption(options, 'format'), options);
       rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const result = await render(loaded, options, fsResourceLoader(path.dirname(inPath)));
       if (factor > 1) result.frames = result.frames.map((f) => upscaleImage(f, factor));
-      await writeFileAtomic(resolvePath(io, out), encodeRender(result, imageFormat));
+      const bytes = encodeRender(result, imageFormat);
+      try {
+        await writeFileAtomic(resolvePath(io, out), bytes);
+      } catch (e) {
+        return reportWriteError(io, e, out);
+      }
       return 0;
     } catch (e) {
       if (e instanceof UsageError) throw e;
