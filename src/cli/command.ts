@@ -64,3 +64,13 @@ export function rejectForeignOptions(cmd: Command, handlers: readonly FormatHand
     }
   }
 }
+
+/** `--format/--from/--to` must name a known format: a wrong name is a command-line error (exit 2). */
+export function checkFormatNames(options: CommandOptions, names: readonly string[] = ['format']): void {
+  for (const n of names) {
+    const v = options[n];
+    if (typeof v === 'string' && !FORMATS.some((f) => f.name === v)) {
+      throw new UsageError(`unknown format "${v}" for --${n} (known: ${FORMATS.map((f) => f.name).join(', ')})`);
+    }
+  }
+}

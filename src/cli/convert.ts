@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { convert, load, outputFormatFor } from '../api.js';
 import { fsResourceLoader, readFileBytes, sameFile, writeFilesAtomic } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { allOptions, rejectForeignOptions, type Command } from './command.js';
+import { allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { reportError, reportWriteError, resolvePath, type Io } from './io.js';
 
 export const convertCommand: Command = {
@@ -17,6 +17,7 @@ export const convertCommand: Command = {
   formatOptionKeys: ['writeOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
+    checkFormatNames(options, ['from', 'to']);
     if (positionals.length !== 2) throw new UsageError('convert takes IN and OUT');
     const [inFile, outFile] = positionals as [string, string];
     const inPath = resolvePath(io, inFile);

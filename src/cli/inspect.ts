@@ -1,7 +1,7 @@
 import { load } from '../api.js';
 import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, rejectForeignOptions, type Command } from './command.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
 import { stringifyJson } from './json.js';
 
@@ -13,6 +13,7 @@ export const inspectCommand: Command = {
   formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
+    checkFormatNames(options);
     if (positionals.length !== 1) throw new UsageError('inspect takes exactly one FILE');
     const file = positionals[0]!;
     try {

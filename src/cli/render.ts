@@ -4,7 +4,7 @@ import { fsResourceLoader, readFileBytes, sameFile, writeFileAtomic } from '../n
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import { upscaleImage } from '../render/image.js';
 import { intOption, parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, rejectForeignOptions, type Command } from './command.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { reportError, reportWriteError, resolvePath, type Io } from './io.js';
 
 export const renderCommand: Command = {
@@ -19,6 +19,7 @@ export const renderCommand: Command = {
   formatOptionKeys: ['renderOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
+    checkFormatNames(options);
     if (positionals.length !== 1) throw new UsageError('render takes exactly one FILE');
     const out = stringOption(options, 'output');
     if (!out) throw new UsageError('render needs -o OUT.png, OUT.gif or OUT.apng');

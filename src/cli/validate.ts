@@ -1,7 +1,7 @@
 import { validate } from '../api.js';
 import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, type Command } from './command.js';
+import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
 import { resolvePath, type Io } from './io.js';
 import { stringifyJson } from './json.js';
 
@@ -14,6 +14,7 @@ export const validateCommand: Command = {
   formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
+    checkFormatNames(options);
     if (positionals.length === 0) throw new UsageError('validate needs at least one FILE');
     const format = stringOption(options, 'format');
     let bad = 0;
