@@ -32,6 +32,20 @@ export function resolvePath(io: Io, p: string): string {
   return path.resolve(io.cwd, p);
 }
 
+const FS_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+};
+
+/** A file-system error in the command line's words (Node's own message otherwise). */
+export function describeFsError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return (typeof err?.code === 'string' && FS_ERRORS[err.code]) || (err as Error)?.message || String(e);
+}
+
 /**
  * Turns any thrown error into the one-line message and exit status:
  * 2 for a wrong command line, 1 for bad input or a failed conversion.
@@ -58,13 +72,7 @@ export function reportError(io: Io, e: unknown, file?: string): number {
   }
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === 'string' && typeof err.message === 'string') {
-    const what: Record<string, string> = {
-      ENOENT: 'no such file',
-      EACCES: 'permission denied',
-      EISDIR: 'is a folder, not a file',
-      ENOTDIR: 'a part of the path is not a folder',
-    };
-    io.err(`sprat: error: ${prefix}${what[err.code] ?? err.message}\n`);
+    io.err(`sprat: error: ${prefix}${describeFsError(err)}\n`);
     if (io.debug && err.stack) io.err(err.stack + '\n');
     return 1;
   }

@@ -2,7 +2,7 @@ import { validate } from '../api.js';
 import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
-import { resolvePath, type Io } from './io.js';
+import { describeFsError, resolvePath, type Io } from './io.js';
 import { stringifyJson } from './json.js';
 
 export const validateCommand: Command = {
@@ -25,7 +25,7 @@ export const validateCommand: Command = {
         bytes = await readFileBytes(resolvePath(io, file));
       } catch (e) {
         bad++;
-        const msg = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+        const msg = describeFsError(e);
         if (options.json) results.push({ file, format: null, valid: false, errors: [msg], warnings: [] });
         else io.out(`${file}: error: ${msg}\n`);
         continue;
