@@ -60,7 +60,7 @@ export function rejectForeignOptions(cmd: Command, handlers: readonly FormatHand
   for (const h of handlers) for (const k of cmd.formatOptionKeys ?? []) for (const o of h[k] ?? []) allowed.add(o.name);
   for (const name of Object.keys(options)) {
     if (options[name] !== undefined && !allowed.has(name)) {
-      throw new UsageError(`option --${name} does not apply to ${handlers.map((h) => h.name).join(' or ')} files`);
+      throw new UsageError(`option --${name} does not apply to ${[...new Set(handlers.map((h) => h.name))].join(' or ')} files`);
     }
   }
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { convert, load, outputFormatFor } from '../api.js';
+import { LZF_FLAVOURS, type LzfFlavour } from '../lzf/compress.js';
 import { fsResourceLoader, readFileBytes, sameFile, writeFilesAtomic } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
@@ -18,6 +19,10 @@ export const convertCommand: Command = {
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     checkFormatNames(options, ['from', 'to']);
+    const lzf = options.lzf;
+    if (typeof lzf === 'string' && !LZF_FLAVOURS.includes(lzf as LzfFlavour)) {
+      throw new UsageError(`unknown LZF flavour "${lzf}" for --lzf (use ${LZF_FLAVOURS.join(', ')})`);
+    }
     if (positionals.length !== 2) throw new UsageError('convert takes IN and OUT');
     const [inFile, outFile] = positionals as [string, string];
     const inPath = resolvePath(io, inFile);
