@@ -11,12 +11,31 @@ export interface Io {
   debug: boolean;
 }
 
-export const processIo = (debug: boolean): Io => ({
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  cwd: process.cwd(),
-  debug,
-});
+let outputGuarded = false;
+
+/**
+ * A reader that stops early (`sprat inspect --json big | head`) closes the
+ * pipe: end quietly instead of dying with Node's EPIPE stack trace.
+ */
+function guardOutput(): void {
+  if (outputGuarded) return;
+  outputGuarded = true;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') process.stderr.write(`sprat: error: cannot write the output: ${e.message}\n`);
+    process.exit(e.code === 'EPIPE' ? process.exitCode ?? 0 : 1);
+  });
+  process.stderr.on('error', () => process.exit(process.exitCode ?? 1));
+}
+
+export const processIo = (debug: boolean): Io => {
+  guardOutput();
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    cwd: process.cwd(),
+    debug,
+  };
+};
 
 /** An input problem (exit 1) that names the file. */
 export class FileError extends Error {
