@@ -95,6 +95,11 @@ export function reportError(io: Io, e: unknown, file?: string): number {
     if (io.debug && err.stack) io.err(err.stack + '\n');
     return 1;
   }
+  if (e instanceof RangeError && /Invalid (typed )?array length|Array buffer allocation failed|Invalid string length/.test(e.message)) {
+    io.err(`sprat: error: ${prefix}the result is too large to make (${e.message})\n`);
+    if (io.debug && e.stack) io.err(e.stack + '\n');
+    return 1;
+  }
   // A bug: still one line, with the stack only under --debug.
   io.err(`sprat: error: ${prefix}internal error: ${(e as Error)?.message ?? String(e)}\n`);
   if (io.debug && (e as Error)?.stack) io.err((e as Error).stack + '\n');

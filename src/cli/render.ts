@@ -3,9 +3,13 @@ import { load, render } from '../api.js';
 import { fsResourceLoader, readFileBytes, sameFile, writeFileAtomic } from '../node/fs.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import { upscaleImage } from '../render/image.js';
+import { OptionError } from '../binary/errors.js';
 import { intOption, parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { reportError, reportWriteError, resolvePath, type Io } from './io.js';
+
+/** What --scale may enlarge to, over all frames (1 GiB of RGBA). */
+const MAX_SCALED_PIXELS = 256 * 2 ** 20;
 
 export const renderCommand: Command = {
   name: 'render',
@@ -35,7 +39,16 @@ export const renderCommand: Command = {
       rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const result = await render(loaded, options, fsResourceLoader(path.dirname(inPath)));
-      if (factor > 1) result.frames = result.frames.map((f) => upscaleImage(f, factor));
+      if (factor > 1) {
+        const pixels = result.frames.reduce((n, f) => n + f.width * f.height, 0) * factor * factor;
+        if (pixels > MAX_SCALED_PIXELS) {
+          const f = result.frames[0]!;
+          throw new OptionError(
+            `--scale ${factor} would make ${result.frames.length > 1 ? `${result.frames.length} frames of ` : ''}${f.width * factor}x${f.height * factor} pixels, more than the limit of ${MAX_SCALED_PIXELS / 2 ** 20} megapixels`,
+          );
+        }
+        result.frames = result.frames.map((f) => upscaleImage(f, factor));
+      }
       const bytes = encodeRender(result, imageFormat);
       try {
         await writeFileAtomic(resolvePath(io, out), bytes);
