@@ -4,7 +4,25 @@ import { LZF_FLAVOURS, type LzfFlavour } from '../lzf/compress.js';
 import { fsResourceLoader, readFileBytes, sameFile, writeFilesAtomic } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
-import { reportError, reportWriteError, resolvePath, type Io } from './io.js';
+import { FileError, reportError, reportWriteError, resolvePath, type Io } from './io.js';
+import type { OutputFile } from '../formats/types.js';
+
+/**
+ * Where a conversion's files go: OUT, and any companions (sheets, textures)
+ * beside it. A companion name taken from the document must not lead out of
+ * OUT's folder (`../../x.png`, an absolute path).
+ */
+export function outputTargets(outPath: string, files: readonly OutputFile[], label = outPath): { path: string; bytes: Uint8Array }[] {
+  const outDir = path.dirname(outPath);
+  return files.map((f) => {
+    const p = path.resolve(outDir, f.name);
+    const rel = path.relative(outDir, p);
+    if (rel === '' || rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) {
+      throw new FileError(label, `a file "${f.name}" would be written outside the output's folder`);
+    }
+    return { path: p, bytes: f.bytes };
+  });
+}
 
 export const convertCommand: Command = {
   name: 'convert',
@@ -37,8 +55,7 @@ export const convertCommand: Command = {
       const resources = fsResourceLoader(path.dirname(inPath));
       const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options);
       for (const n of notes) io.err(`${inFile}: note: ${n}\n`);
-      const outDir = path.dirname(outPath);
-      const targets = files.map((f) => ({ path: path.resolve(outDir, f.name), bytes: f.bytes }));
+      const targets = outputTargets(outPath, files, outFile);
       for (const t of targets) {
         if (await sameFile(t.path, inPath)) throw new UsageError(`${path.relative(io.cwd, t.path)}: an output file would overwrite the input`);
       }

@@ -96,3 +96,18 @@ describe('write failures', () => {
     expect(listing()).toEqual([...before, 'bad.isprite'].sort());
   });
 });
+
+describe('companion files of a conversion', () => {
+  it('stay in the output folder, whatever names the document gives them', async () => {
+    const { outputTargets } = await import('../../src/cli/convert.js');
+    const bytes = new Uint8Array(1);
+    const out = path.join(dir, 'o', 'x.json');
+    expect(outputTargets(out, [{ name: 'x.json', bytes }, { name: 'x-sheet.png', bytes }]).map((t) => t.path)).toEqual([
+      out,
+      path.join(dir, 'o', 'x-sheet.png'),
+    ]);
+    for (const name of ['../x.png', 'x-/../../../etc/x.png', '/etc/x.png', '.', 'a/../..']) {
+      expect(() => outputTargets(out, [{ name: 'x.json', bytes }, { name, bytes }], 'o/x.json'), name).toThrow(/^a file ".*" would be written outside the output's folder$/);
+    }
+  });
+});
