@@ -31,7 +31,7 @@ describe('sprat with SpriteTile levels', () => {
         expect(Buffer.from(decompress(new Uint8Array(readFileSync(out)))).equals(Buffer.from(original))).toBe(true);
       }
       const bad = await runCli(['convert', src, path.join(tmp, 'y.bytes'), '--lzf', 'zip']);
-      expect(bad.code).toBe(1);
+      expect(bad.code).toBe(2); // a bad option value is a command-line error
       expect(bad.stderr).toMatch(/unknown LZF flavour "zip"/);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
