@@ -34,3 +34,22 @@ describe('format detection: the .dat rule', () => {
     }
   });
 });
+
+describe("convert's output format without --to", () => {
+  it("the input's format for its own or a shared extension, else the one the extension names", async () => {
+    const { outputFormatFor, formatByName } = await import('../../src/api.js');
+    const f = (input: string, out: string) => outputFormatFor(formatByName(input), out).name;
+    expect(f('solarus', 'x.dat')).toBe('solarus');
+    expect(f('solarus', 'x.lua')).toBe('solarus-lua');
+    expect(f('solarus-lua', 'x.dat')).toBe('solarus-lua');
+    expect(f('cthg', 'x.dat')).toBe('cthg');
+    expect(f('isprite', 'x.dat')).toBe('isprite'); // .dat is shared by several formats
+    expect(f('cthg', 'x.json')).toBe('cthg'); // so is .json
+    expect(f('isprite', 'x.sprite')).toBe('isprite');
+    expect(f('tiled', 'x.bytes')).toBe('spritetile');
+    expect(f('spritetile', 'x.tmj')).toBe('tiled');
+    expect(f('hallgeir-sprite', 'x.isprite')).toBe('isprite');
+    expect(f('isprite', 'X.ISPRITE')).toBe('isprite');
+    expect(() => f('isprite', 'x.xyz')).toThrow(/use --to/);
+  });
+});
