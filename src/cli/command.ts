@@ -60,7 +60,17 @@ export function rejectForeignOptions(cmd: Command, handlers: readonly FormatHand
   for (const h of handlers) for (const k of cmd.formatOptionKeys ?? []) for (const o of h[k] ?? []) allowed.add(o.name);
   for (const name of Object.keys(options)) {
     if (options[name] !== undefined && !allowed.has(name)) {
-      throw new UsageError(`option --${name} does not apply to ${handlers.map((h) => h.name).join(' or ')} files`);
+      throw new UsageError(`option --${name} does not apply to ${[...new Set(handlers.map((h) => h.name))].join(' or ')} files`);
+    }
+  }
+}
+
+/** `--format/--from/--to` must name a known format: a wrong name is a command-line error (exit 2). */
+export function checkFormatNames(options: CommandOptions, names: readonly string[] = ['format']): void {
+  for (const n of names) {
+    const v = options[n];
+    if (typeof v === 'string' && !FORMATS.some((f) => f.name === v)) {
+      throw new UsageError(`unknown format "${v}" for --${n} (known: ${FORMATS.map((f) => f.name).join(', ')})`);
     }
   }
 }

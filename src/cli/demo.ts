@@ -7,7 +7,7 @@ import { encodeRender, imageFormatFor } from '../render/output.js';
 import type { CommandOptions } from '../formats/types.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { allOptions, type Command } from './command.js';
-import type { Io } from './io.js';
+import { reportError, type Io } from './io.js';
 
 /** samples/demo.json: what `sprat demo` does with each bundled sample. */
 interface DemoManifest {
@@ -33,9 +33,19 @@ export const demoCommand: Command = {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     if (positionals.length) throw new UsageError('demo takes no files');
     const dir = samplesDir();
-    const outDir = path.resolve(io.cwd, stringOption(options, 'out') ?? 'out');
+    const outName = stringOption(options, 'out') ?? 'out';
+    const outDir = path.resolve(io.cwd, outName);
     const manifest = JSON.parse(await fsp.readFile(path.join(dir, 'demo.json'), 'utf8')) as DemoManifest;
-    await fsp.mkdir(outDir, { recursive: true });
+    try {
+      const st = await fsp.stat(outDir).catch(() => null);
+      if (st && !st.isDirectory()) {
+        io.err(`sprat: error: ${outName}: is a file, not a folder\n`);
+        return 1;
+      }
+      await fsp.mkdir(outDir, { recursive: true });
+    } catch (e) {
+      return reportError(io, e, outName);
+    }
     const rows = [['sample', 'format', 'bytes', 'valid', 'warnings', 'renders']];
     let failures = 0;
     let done = 0;

@@ -1,8 +1,9 @@
 import { load } from '../api.js';
 import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, rejectForeignOptions, type Command } from './command.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
+import { stringifyJson } from './json.js';
 
 export const inspectCommand: Command = {
   name: 'inspect',
@@ -12,6 +13,7 @@ export const inspectCommand: Command = {
   formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
+    checkFormatNames(options);
     if (positionals.length !== 1) throw new UsageError('inspect takes exactly one FILE');
     const file = positionals[0]!;
     try {
@@ -19,7 +21,7 @@ export const inspectCommand: Command = {
       const { handler, doc, warnings } = load(bytes, file, stringOption(options, 'format'), options);
       rejectForeignOptions(this, [handler], options);
       for (const w of warnings) io.err(`${file}: warning: ${w.message}\n`);
-      if (options.json) io.out(JSON.stringify(handler.inspectJson(doc), null, 2) + '\n');
+      if (options.json) io.out(stringifyJson(handler.inspectJson(doc)) + '\n');
       else io.out(handler.inspectText(doc).replace(/\n?$/, '\n'));
       return 0;
     } catch (e) {

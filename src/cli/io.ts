@@ -11,12 +11,31 @@ export interface Io {
   debug: boolean;
 }
 
-export const processIo = (debug: boolean): Io => ({
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  cwd: process.cwd(),
-  debug,
-});
+let outputGuarded = false;
+
+/**
+ * A reader that stops early (`sprat inspect --json big | head`) closes the
+ * pipe: end quietly instead of dying with Node's EPIPE stack trace.
+ */
+function guardOutput(): void {
+  if (outputGuarded) return;
+  outputGuarded = true;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') process.stderr.write(`sprat: error: cannot write the output: ${e.message}\n`);
+    process.exit(e.code === 'EPIPE' ? process.exitCode ?? 0 : 1);
+  });
+  process.stderr.on('error', () => process.exit(process.exitCode ?? 1));
+}
+
+export const processIo = (debug: boolean): Io => {
+  guardOutput();
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    cwd: process.cwd(),
+    debug,
+  };
+};
 
 /** An input problem (exit 1) that names the file. */
 export class FileError extends Error {
@@ -30,6 +49,20 @@ export class FileError extends Error {
 
 export function resolvePath(io: Io, p: string): string {
   return path.resolve(io.cwd, p);
+}
+
+const FS_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+};
+
+/** A file-system error in the command line's words (Node's own message otherwise). */
+export function describeFsError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return (typeof err?.code === 'string' && FS_ERRORS[err.code]) || (err as Error)?.message || String(e);
 }
 
 /**
@@ -58,18 +91,27 @@ export function reportError(io: Io, e: unknown, file?: string): number {
   }
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === 'string' && typeof err.message === 'string') {
-    const what: Record<string, string> = {
-      ENOENT: 'no such file',
-      EACCES: 'permission denied',
-      EISDIR: 'is a folder, not a file',
-      ENOTDIR: 'a part of the path is not a folder',
-    };
-    io.err(`sprat: error: ${prefix}${what[err.code] ?? err.message}\n`);
+    io.err(`sprat: error: ${prefix}${describeFsError(err)}\n`);
     if (io.debug && err.stack) io.err(err.stack + '\n');
+    return 1;
+  }
+  if (e instanceof RangeError && /Invalid (typed )?array length|Array buffer allocation failed|Invalid string length/.test(e.message)) {
+    io.err(`sprat: error: ${prefix}the result is too large to make (${e.message})\n`);
+    if (io.debug && e.stack) io.err(e.stack + '\n');
     return 1;
   }
   // A bug: still one line, with the stack only under --debug.
   io.err(`sprat: error: ${prefix}internal error: ${(e as Error)?.message ?? String(e)}\n`);
   if (io.debug && (e as Error)?.stack) io.err((e as Error).stack + '\n');
   return 1;
+}
+
+/** A failed write of an output file: one line naming the output, exit 1. */
+export function reportWriteError(io: Io, e: unknown, file: string): number {
+  if ((e as NodeJS.ErrnoException)?.code === 'ENOENT') {
+    io.err(`sprat: error: ${file}: cannot write: its folder does not exist\n`);
+    if (io.debug && (e as Error).stack) io.err((e as Error).stack + '\n');
+    return 1;
+  }
+  return reportError(io, e, file);
 }

@@ -39,10 +39,12 @@ export async function main(argv: string[], io: Io = processIo(argv.includes('--d
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     if (name === 'help' && rest[0]) {
       const c = COMMANDS.find((x) => x.name === rest[0]);
-      if (c) {
-        io.out(commandHelp(c));
-        return 0;
+      if (!c) {
+        io.err(`sprat: error: unknown command "${rest[0]}" (see sprat --help)\n`);
+        return 2;
       }
+      io.out(commandHelp(c));
+      return 0;
     }
     if (!name) {
       io.err(mainHelp());
@@ -60,7 +62,9 @@ export async function main(argv: string[], io: Io = processIo(argv.includes('--d
     io.err(`sprat: error: unknown command "${name}" (see sprat --help)\n`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  const dashes = rest.indexOf('--');
+  const flags = dashes >= 0 ? rest.slice(0, dashes) : rest;
+  if (flags.includes('--help') || flags.includes('-h')) {
     io.out(commandHelp(cmd));
     return 0;
   }

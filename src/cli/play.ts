@@ -1,7 +1,7 @@
 import { load, play } from '../api.js';
 import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, rejectForeignOptions, type Command } from './command.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
 
 /** Prints a JSON array with one record per line. */
@@ -18,6 +18,7 @@ export const playCommand: Command = {
   formatOptionKeys: ['playOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
+    checkFormatNames(options);
     if (positionals.length !== 1) throw new UsageError('play takes exactly one FILE');
     const file = positionals[0]!;
     try {

@@ -1,11 +1,15 @@
 import * as path from 'node:path';
 import { load, render } from '../api.js';
-import { fsResourceLoader, readFileBytes, writeFileAtomic } from '../node/fs.js';
+import { fsResourceLoader, readFileBytes, sameFile, writeFileAtomic } from '../node/fs.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import { upscaleImage } from '../render/image.js';
+import { OptionError } from '../binary/errors.js';
 import { intOption, parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, rejectForeignOptions, type Command } from './command.js';
-import { reportError, resolvePath, type Io } from './io.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
+import { reportError, reportWriteError, resolvePath, type Io } from './io.js';
+
+/** What --scale may enlarge to, over all frames (1 GiB of RGBA). */
+const MAX_SCALED_PIXELS = 256 * 2 ** 20;
 
 export const renderCommand: Command = {
   name: 'render',
@@ -19,6 +23,7 @@ export const renderCommand: Command = {
   formatOptionKeys: ['renderOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
+    checkFormatNames(options);
     if (positionals.length !== 1) throw new UsageError('render takes exactly one FILE');
     const out = stringOption(options, 'output');
     if (!out) throw new UsageError('render needs -o OUT.png, OUT.gif or OUT.apng');
@@ -27,14 +32,29 @@ export const renderCommand: Command = {
     const file = positionals[0]!;
     const factor = intOption(options, 'scale', 1)!;
     if (factor < 1 || factor > 64) throw new UsageError('--scale must be 1 to 64');
+    const inPath = resolvePath(io, file);
+    if (await sameFile(inPath, resolvePath(io, out))) throw new UsageError(`${out}: the output is the input file; render never overwrites its input`);
     try {
-      const inPath = resolvePath(io, file);
       const loaded = load(await readFileBytes(inPath), file, stringOption(options, 'format'), options);
       rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const result = await render(loaded, options, fsResourceLoader(path.dirname(inPath)));
-      if (factor > 1) result.frames = result.frames.map((f) => upscaleImage(f, factor));
-      await writeFileAtomic(resolvePath(io, out), encodeRender(result, imageFormat));
+      if (factor > 1) {
+        const pixels = result.frames.reduce((n, f) => n + f.width * f.height, 0) * factor * factor;
+        if (pixels > MAX_SCALED_PIXELS) {
+          const f = result.frames[0]!;
+          throw new OptionError(
+            `--scale ${factor} would make ${result.frames.length > 1 ? `${result.frames.length} frames of ` : ''}${f.width * factor}x${f.height * factor} pixels, more than the limit of ${MAX_SCALED_PIXELS / 2 ** 20} megapixels`,
+          );
+        }
+        result.frames = result.frames.map((f) => upscaleImage(f, factor));
+      }
+      const bytes = encodeRender(result, imageFormat);
+      try {
+        await writeFileAtomic(resolvePath(io, out), bytes);
+      } catch (e) {
+        return reportWriteError(io, e, out);
+      }
       return 0;
     } catch (e) {
       if (e instanceof UsageError) throw e;

@@ -1,8 +1,9 @@
 import { validate } from '../api.js';
 import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, type Command } from './command.js';
-import { resolvePath, type Io } from './io.js';
+import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
+import { describeFsError, resolvePath, type Io } from './io.js';
+import { stringifyJson } from './json.js';
 
 export const validateCommand: Command = {
   name: 'validate',
@@ -13,6 +14,7 @@ export const validateCommand: Command = {
   formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
+    checkFormatNames(options);
     if (positionals.length === 0) throw new UsageError('validate needs at least one FILE');
     const format = stringOption(options, 'format');
     let bad = 0;
@@ -23,7 +25,7 @@ export const validateCommand: Command = {
         bytes = await readFileBytes(resolvePath(io, file));
       } catch (e) {
         bad++;
-        const msg = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+        const msg = describeFsError(e);
         if (options.json) results.push({ file, format: null, valid: false, errors: [msg], warnings: [] });
         else io.out(`${file}: error: ${msg}\n`);
         continue;
@@ -44,7 +46,7 @@ export const validateCommand: Command = {
         for (const m of errors.slice(1)) io.err(`${file}: error: ${m}\n`);
       }
     }
-    if (options.json) io.out(JSON.stringify(results, null, 2) + '\n');
+    if (options.json) io.out(stringifyJson(results) + '\n');
     return bad ? 1 : 0;
   },
 };

@@ -1,6 +1,6 @@
-import { promises as fsp } from 'node:fs';
+import { constants, promises as fsp } from 'node:fs';
 import { startViewer } from '../node/server.js';
-import { intOption, parseArgs } from './args.js';
+import { intOption, parseArgs, UsageError } from './args.js';
 import { allOptions, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
 
@@ -12,22 +12,37 @@ export const viewCommand: Command = {
   options: [{ name: 'port', type: 'int', description: 'the port (default: a free one)' }],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
+    const port = intOption(options, 'port');
+    if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError('--port must be 0 to 65535');
     const files = positionals.map((f) => resolvePath(io, f));
     for (let i = 0; i < files.length; i++) {
       try {
-        await fsp.access(files[i]!);
+        const st = await fsp.stat(files[i]!);
+        if (st.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+        await fsp.access(files[i]!, constants.R_OK);
       } catch (e) {
         return reportError(io, e, positionals[i]);
       }
     }
-    const viewer = await startViewer(files, { port: intOption(options, 'port') });
+    let viewer;
+    try {
+      viewer = await startViewer(files, { port });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        io.err(`sprat: error: port ${port} is in use\n`);
+        return 1;
+      }
+      return reportError(io, e);
+    }
     io.out(`sprat view: ${viewer.url}\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
         void viewer.close().then(resolve);
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
     });
     return 0;
   },

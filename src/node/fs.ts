@@ -34,8 +34,10 @@ export async function writeFilesAtomic(files: { path: string; bytes: Uint8Array 
   const temps: { tmp: string; target: string }[] = [];
   try {
     for (const f of files) {
-      const tmp = tempNameFor(f.path);
-      temps.push({ tmp, target: f.path });
+      // Through a symbolic link: replace the file it names, and keep the link.
+      const target = await fsp.realpath(f.path).catch(() => f.path);
+      const tmp = tempNameFor(target);
+      temps.push({ tmp, target });
       await fsp.writeFile(tmp, f.bytes, { flag: 'wx' });
     }
     for (const t of temps) await fsp.rename(t.tmp, t.target);
@@ -47,6 +49,16 @@ export async function writeFilesAtomic(files: { path: string; bytes: Uint8Array 
 
 export async function writeFileAtomic(target: string, bytes: Uint8Array): Promise<void> {
   await writeFilesAtomic([{ path: target, bytes }]);
+}
+
+/**
+ * Whether two paths name the same file on disk, however they are spelled:
+ * `./a/../a.dat`, a symbolic link, a hard link. False when either is missing.
+ */
+export async function sameFile(a: string, b: string): Promise<boolean> {
+  if (path.resolve(a) === path.resolve(b)) return true;
+  const [sa, sb] = await Promise.all([fsp.stat(a).catch(() => null), fsp.stat(b).catch(() => null)]);
+  return !!sa && !!sb && sa.dev === sb.dev && sa.ino === sb.ino;
 }
 
 export async function readFileBytes(p: string): Promise<Uint8Array> {

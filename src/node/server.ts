@@ -23,10 +23,15 @@ export interface ViewerServer {
   close(): Promise<void>;
 }
 
+function inside(root: string, target: string): boolean {
+  return target === root || target.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
 /**
  * Serves the viewer and the given files on 127.0.0.1 only. Each file's
  * resources (sheets, textures) are served from its folder and the folder
- * above it (Solarus looks one level up); nothing outside those.
+ * above it (Solarus looks one level up); nothing outside those, also not
+ * through symbolic links.
  */
 export async function startViewer(files: string[], opts: { port?: number; webDir?: string } = {}): Promise<ViewerServer> {
   const webDir = opts.webDir ?? viewerDir();
@@ -37,9 +42,15 @@ export async function startViewer(files: string[], opts: { port?: number; webDir
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     try {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const p = decodeURIComponent(url.pathname);
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      let p: string;
+      try {
+        p = decodeURIComponent(url.pathname);
+      } catch {
+        return send(400, 'bad request');
+      }
+      if (p.includes('\0')) return send(400, 'bad request');
       if (p === '/api/files') return send(200, JSON.stringify(list.map(({ id, name }) => ({ id, name }))), TYPES['.json']);
       const m = /^\/files\/(\d+)(?:\/res\/(.+))?$/.exec(p);
       if (m) {
@@ -49,8 +60,11 @@ export async function startViewer(files: string[], opts: { port?: number; webDir
         const dir = path.dirname(item.path);
         const target = path.resolve(dir, m[2]);
         const root = path.dirname(dir);
-        if (target !== root && !target.startsWith(root + path.sep)) return send(403, 'outside the document folder');
-        return send(200, await fsp.readFile(target), TYPES[path.extname(target)] ?? 'application/octet-stream');
+        if (!inside(root, target)) return send(403, 'outside the document folder');
+        // Symbolic links must not lead outside either.
+        const [realRoot, realTarget] = await Promise.all([fsp.realpath(root), fsp.realpath(target)]);
+        if (!inside(realRoot, realTarget)) return send(403, 'outside the document folder');
+        return send(200, await fsp.readFile(realTarget), TYPES[path.extname(target)] ?? 'application/octet-stream');
       }
       const name = p === '/' ? 'index.html' : p.slice(1);
       if (!/^[\w.-]+$/.test(name)) return send(404, 'not found');
@@ -69,6 +83,10 @@ export async function startViewer(files: string[], opts: { port?: number; webDir
   return {
     url: `http://127.0.0.1:${port}/`,
     server,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // a page left open must not keep the process alive
+      }),
   };
 }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import * as path from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { SAMPLES } from '../helpers/paths.js';
+
+const hero = path.join(SAMPLES, 'isprite', 'hero.isprite');
+
+describe('format names on the command line', () => {
+  it('an unknown --format/--from/--to name is a command-line error (exit 2), before any file is read', async () => {
+    for (const argv of [
+      ['inspect', hero, '--format', 'nope'],
+      ['validate', hero, 'missing.file', '--format', 'nope'],
+      ['play', hero, '--format', 'nope', '--json'],
+      ['render', hero, '--format', 'nope', '-o', 'x.png'],
+      ['convert', hero, 'x.isprite', '--from', 'nope'],
+      ['convert', hero, 'x.isprite', '--to', 'ISPRITE'],
+    ]) {
+      const r = await runCli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^sprat: error: unknown format "(nope|ISPRITE)" for --(format|from|to) \(known: isprite, cthg, [^\n]*\)\n$/);
+    }
+  });
+
+  it('--format forcing the wrong format on a file is bad input (exit 1) with a location', async () => {
+    for (const format of ['cthg', 'spritetile', 'solarus', 'solarus-lua', 'hallgeir-sprite', 'hallgeir-object', 'hallgeir-map', 'aseprite', 'texturepacker', 'tiled']) {
+      const r = await runCli(['inspect', hero, '--format', format]);
+      expect(r.code, format).toBe(1);
+      expect(r.stderr.split('\n'), format).toHaveLength(2);
+      expect(r.stderr, format).toMatch(/^sprat: error: [^\n]*hero\.isprite: [^\n]*\(at (byte \d+|line \d+, column \d+)[^)]*\)\n$/);
+    }
+  });
+});
+
+describe('convert option values', () => {
+  it('a wrong --lzf flavour is a command-line error; a foreign option names each format once', async () => {
+    const level = path.join(SAMPLES, 'spritetile', 'level.bytes');
+    let r = await runCli(['convert', level, 'x.bytes', '--lzf', 'nope']);
+    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: unknown LZF flavour "nope" for --lzf (use clzf2, liblzf, best)\n']);
+    r = await runCli(['convert', hero, 'x.isprite', '--endian', 'big']);
+    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: option --endian does not apply to isprite files\n']);
+  });
+});

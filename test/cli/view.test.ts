@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { startViewer } from '../../src/node/server.js';
+import { runCli } from '../helpers/cli.js';
+import { SAMPLES } from '../helpers/paths.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-view-')));
+  fs.mkdirSync(path.join(dir, 'v', 'sub', 'deeper'), { recursive: true });
+  fs.copyFileSync(path.join(SAMPLES, 'cthg', 'fan.dat'), path.join(dir, 'v', 'sub', 'deeper', 'f.dat'));
+  fs.writeFileSync(path.join(dir, 'v', 'sub', 'ok.txt'), 'ok');
+  fs.writeFileSync(path.join(dir, 'v', 'secret.txt'), 'secret');
+  fs.symlinkSync(path.join(dir, 'v', 'secret.txt'), path.join(dir, 'v', 'sub', 'deeper', 'link.txt'));
+  fs.symlinkSync(path.join(dir, 'v'), path.join(dir, 'v', 'sub', 'up'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function get(url: string): Promise<[number, string]> {
+  const r = await fetch(url);
+  return [r.status, await r.text()];
+}
+
+describe('sprat view', () => {
+  it('starts on a free port on 127.0.0.1, lists its files, and stops on SIGINT', async () => {
+    const port = await freePort();
+    let announce!: (url: string) => void;
+    const announced = new Promise<string>((resolve) => (announce = resolve));
+    let stderr = '';
+    const done = main(['view', 'v/sub/deeper/f.dat', '--port', String(port)], {
+      out: (t) => announce(t.trim().replace(/^sprat view: /, '')),
+      err: (t) => (stderr += t),
+      cwd: dir,
+      debug: false,
+    });
+    const url = await announced;
+    expect(url).toBe(`http://127.0.0.1:${port}/`);
+    expect(await get(url + 'api/files')).toEqual([200, JSON.stringify([{ id: 0, name: 'f.dat' }])]);
+    const [code, body] = await get(url + 'files/0');
+    expect(code).toBe(200);
+    expect(body.startsWith('CTHG')).toBe(true);
+    process.emit('SIGINT');
+    expect(await done).toBe(0);
+    expect(stderr).toBe('');
+  });
+
+  it('serves nothing outside the allowed folders: encoded .., absolute paths, symbolic links', async () => {
+    const viewer = await startViewer([path.join(dir, 'v', 'sub', 'deeper', 'f.dat')]);
+    try {
+      const u = viewer.url;
+      expect(u).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect((viewer.server.address() as net.AddressInfo).address).toBe('127.0.0.1');
+      expect((await get(u + 'files/0/res/../ok.txt'))[0]).toBe(404); // fetch normalises it to /files/0/ok.txt
+      expect(await get(u + 'files/0/res/..%2Fok.txt')).toEqual([200, 'ok']);
+      for (const p of [
+        'files/0/res/..%2F..%2Fsecret.txt',
+        'files/0/res/%2E%2E%2F%2E%2E%2Fsecret.txt',
+        `files/0/res/${encodeURIComponent(path.join(dir, 'v', 'secret.txt'))}`,
+        'files/0/res/%2Fetc%2Fpasswd',
+        'files/0/res/link.txt',
+        'files/0/res/..%2Fup%2Fsecret.txt',
+      ]) {
+        const [code, body] = await get(u + p);
+        expect(code, p).toBe(403);
+        expect(body).not.toContain('secret');
+      }
+      for (const p of ['files/0/res/%E0%A4%A', 'files/0/res/a%00b']) expect((await get(u + p))[0], p).toBe(400);
+      expect((await get(u + 'files/7'))[0]).toBe(404);
+      expect((await get(u + '..%2F..%2Fpackage.json'))[0]).toBe(404);
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  it('errors cleanly for a missing file, a folder, or a bad port', async () => {
+    let r = await runCli(['view', 'missing.file'], dir);
+    expect([r.code, r.stderr]).toEqual([1, 'sprat: error: missing.file: no such file\n']);
+    r = await runCli(['view', 'v'], dir);
+    expect([r.code, r.stderr]).toEqual([1, 'sprat: error: v: is a folder, not a file\n']);
+    r = await runCli(['view', '--port', '70000'], dir);
+    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: --port must be 0 to 65535\n']);
+    const busy = await startViewer([]);
+    try {
+      const port = new URL(busy.url).port;
+      r = await runCli(['view', '--port', port], dir);
+      expect([r.code, r.stderr]).toEqual([1, `sprat: error: port ${port} is in use\n`]);
+    } finally {
+      await busy.close();
+    }
+  });
+});
