@@ -252,6 +252,20 @@ export async function loadSheet(format: string, model: SpriteModel, image: strin
   model.sheets[0]!.nearest = true;
 }
 
+/** `render` and `toModel` of a JSON + sheet format: the document's model, with its sheet image loaded. */
+export function sheetModelMethods<D extends { meta: { image?: string } }>(format: string, modelOf: (doc: D) => SpriteModel) {
+  const withSheet = async (doc: D, resources: ResourceLoader): Promise<SpriteModel> => {
+    const model = modelOf(doc);
+    await loadSheet(format, model, doc.meta.image, resources);
+    return model;
+  };
+  return {
+    render: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> =>
+      renderSprite(await withSheet(doc, resources), options),
+    toModel: withSheet,
+  };
+}
+
 export function asepriteFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): AsepriteDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as an Aseprite sheet');
   const notes = sheetLossNotes(model, FORMAT);
@@ -489,16 +503,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
     { name: 'animation', type: 'string', description: 'the tag (animation) to draw; default the first' },
     { name: 'frame', type: 'int', description: 'draw only this frame (from 0) of the animation' },
   ],
-  async render(doc, options, resources) {
-    const model = asepriteModel(doc);
-    await loadSheet(FORMAT, model, doc.meta.image, resources);
-    return renderSprite(model, options);
-  },
-  async toModel(doc, resources) {
-    const model = asepriteModel(doc);
-    await loadSheet(FORMAT, model, doc.meta.image, resources);
-    return model;
-  },
+  ...sheetModelMethods(FORMAT, asepriteModel),
   fromModel: (model, options) => asepriteFromModel(model, options),
 };
 

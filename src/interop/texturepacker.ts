@@ -9,7 +9,7 @@ import { FormatError, type Diagnostic } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
-import { loadSheet, renderSprite, sheetFiles, validateSheetDoc } from './aseprite.js';
+import { sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
 import { baseName, has, JsonReader, key, parseJson, sniffText } from './json.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from './sheet.js';
 import { frameRecord, framePart, readFrames, type SheetJsonFrame } from './sheetjson.js';
@@ -222,15 +222,6 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
     { name: 'animation', type: 'string', description: 'the animation to draw; default the first' },
     { name: 'frame', type: 'int', description: 'draw only this frame (from 0) of the animation' },
   ],
-  async render(doc, options, resources) {
-    const model = texturePackerModel(doc);
-    await loadSheet(FORMAT, model, doc.meta.image, resources);
-    return renderSprite(model, options);
-  },
-  async toModel(doc, resources) {
-    const model = texturePackerModel(doc);
-    await loadSheet(FORMAT, model, doc.meta.image, resources);
-    return model;
-  },
+  ...sheetModelMethods(FORMAT, texturePackerModel),
   fromModel: (model, options) => texturePackerFromModel(model, options),
 };

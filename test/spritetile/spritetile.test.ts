@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { errorOf } from '../helpers/errors.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { compress, decompress } from '../../src/lzf/index.js';
@@ -30,15 +31,6 @@ const dir = path.join(CORPUS, 'spritetile');
 const files = readdirSync(dir).filter((f) => f.endsWith('.bytes'));
 const load = (f: string): Uint8Array => new Uint8Array(readFileSync(path.join(dir, f)));
 
-function errorOf(f: () => unknown): FormatError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error('expected a FormatError');
-}
 
 describe('SpriteTile corpus', () => {
   it('has 16 levels', () => expect(files.length).toBe(16));
