@@ -13,12 +13,18 @@ describe('converting another format to ISPRITE', () => {
     expect(r.code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['fan.isprite', 'fan.png']);
     expect((await runCli(['validate', 'fan.isprite'], dir)).code).toBe(0);
-    expect((await runCli(['render', 'fan.isprite', '--animation', 'desk_fan_south', '--frame', '0', '-o', 'a.png'], dir)).code).toBe(0);
+    expect((await runCli(['render', 'fan.isprite', '--animation', 'Root/desk_fan/south', '--frame', '0', '-o', 'a.png'], dir)).code).toBe(0);
     expect((await runCli(['render', path.join(SAMPLES, 'cthg', 'fan.dat'), '--animation', 'desk_fan', '--view', 'south', '--frame', '0', '-o', 'b.png'], dir)).code).toBe(0);
     const a = decodePng(new Uint8Array(readFileSync(path.join(dir, 'a.png'))));
     const b = decodePng(new Uint8Array(readFileSync(path.join(dir, 'b.png'))));
     expect([a.width, a.height]).toEqual([b.width, b.height]);
     expect(Buffer.from(a.data).equals(Buffer.from(b.data))).toBe(true);
+    // And back to CTHG: the same animation with its four views.
+    expect((await runCli(['convert', 'fan.isprite', 'back.dat', '--to', 'cthg'], dir)).code).toBe(0);
+    const back = await runCli(['inspect', '--json', 'back.dat'], dir);
+    const json = JSON.parse(back.stdout) as { animations: { name: string; views: Record<string, number | null> }[] };
+    expect(json.animations.map((x) => x.name)).toEqual(['desk_fan']);
+    expect(Object.values(json.animations[0]!.views).every((v) => v !== null)).toBe(true);
   });
 
   it('re-encoding an ISPRITE file writes that file alone, byte for byte', async () => {

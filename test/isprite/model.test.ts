@@ -26,7 +26,7 @@ describe('ISPRITE and the common model', () => {
     expect(m.sheets[0]!.path).toBe('hero');
     expect(m.sheets[0]!.nearest).toBe(true);
     expect(m.sheets[0]!.image!.width).toBeGreaterThan(100);
-    expect(m.animations.map((a) => a.name)).toEqual(['Root/idle', 'Root/walk', 'Root/Armed/attack', 'Root/Armed/idle']);
+    expect(m.animations.map((a) => a.name)).toEqual(['idle', 'walk', 'Armed/attack', 'Armed/idle']);
     const idle = m.animations[0]!;
     expect(idle.loopTo).toBe(0);
     expect(idle.frames[0]!.durationMs).toBe(400); // hold 4 at 10 fps
@@ -39,7 +39,7 @@ describe('ISPRITE and the common model', () => {
     ]);
     const attack = m.animations[2]!;
     expect(attack.loopTo).toBeNull();
-    expect(attack.next).toBe('Root/Armed/idle'); // "idle" found in Armed first
+    expect(attack.next).toBe('Armed/idle'); // "idle" found in Armed first
     expect(attack.frames.map((f) => f.durationMs)).toEqual([1000 / 15, 2000 / 15, 3000 / 15]); // MET+ 15 fps
     expect(attack.frames[1]!.events).toEqual(['swing']);
     const sword = attack.frames[0]!.parts[0]!;
@@ -70,7 +70,7 @@ describe('ISPRITE and the common model', () => {
       expect(b.frames.map((f) => f.parts)).toEqual(a.frames.map((f) => f.parts));
       expect(b.frames.map((f) => f.shapes)).toEqual(a.frames.map((f) => f.shapes));
     }
-    expect(again.animations[2]!.next).toBe('Root/Armed/idle');
+    expect(again.animations[2]!.next).toBe('Armed/idle');
   });
 
   it('a frame rate of 0 gives frames that last forever, with a note', async () => {
@@ -82,6 +82,27 @@ describe('ISPRITE and the common model', () => {
     expect(m.notes).toContain('a frame rate of 0 (the application steps by hand) gives frames that last forever');
     // and back: the longest hold
     expect(ispriteFromModel(m).frames[0]!.holdTime).toBe(0xffff);
+  });
+
+  it('directions: an animation with directions is a group of direction sequences, read back as the same animation', async () => {
+    const frame = { durationMs: 100, parts: [] };
+    const m = await ispriteToModel(
+      ispriteFromModel({
+        kind: 'sprite',
+        name: 'x',
+        sheets: [],
+        animations: [
+          { name: 'walk', direction: 'north', frames: [frame], loopTo: 0 },
+          { name: 'walk', direction: 'south', frames: [frame], loopTo: 0 },
+          { name: 'Armed/idle', frames: [frame], loopTo: 0 },
+        ],
+      }),
+    );
+    expect(m.animations.map((a) => [a.name, a.direction])).toEqual([
+      ['walk', 'north'],
+      ['walk', 'south'],
+      ['Armed/idle', undefined],
+    ]);
   });
 
   it('fromModel refuses a level', () => {

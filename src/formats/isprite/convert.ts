@@ -15,6 +15,21 @@ import type { ResourceLoader } from '../types.js';
 import { createIsprite, sliceCentre, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
 import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates } from './paths.js';
 
+/** A sequence name the model reads as a direction of the animation named by its group (how fromModel stores them). */
+const DIRECTION = /^(north|east|south|west|\d+)$/i;
+
+/**
+ * The model's name for a sequence path: the path without `Root/`; a sequence
+ * named like a direction (north, east, south, west, or a number) inside a
+ * group is that direction of an animation named by the group's path.
+ */
+export function modelNameOf(path: string): { name: string; direction?: string } {
+  const segs = path.split('/').slice(1);
+  const last = segs[segs.length - 1]!;
+  if (segs.length >= 2 && DIRECTION.test(last)) return { name: segs.slice(0, -1).join('/'), direction: last };
+  return { name: segs.join('/') };
+}
+
 export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader): Promise<SpriteModel> {
   const notes: string[] = [];
   const sheets: ModelSheet[] = [];
@@ -49,13 +64,13 @@ export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceL
       frames.push(frameToModel(doc, fr, rate));
     }
     const anim: ModelAnimation = {
-      name: ref.path,
+      ...modelNameOf(ref.path),
       frames,
       loopTo: s.loopPoint !== null && s.loopPoint < frames.length ? s.loopPoint : null,
     };
     if (s.followUp) {
       const next = followUps.get(s);
-      if (next) anim.next = next.path;
+      if (next) anim.next = modelNameOf(next.path).name;
       else notes.push(`sequence ${ref.path}: follow-up "${s.followUp}" names no sequence`);
     }
     animations.push(anim);
@@ -212,7 +227,8 @@ export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocume
       ids.push(doc.frames.length);
       doc.frames.push({ holdTime: hold, loopPoint: false, label: mf.label ?? '', triggers: (mf.events ?? []).join('\n'), notes: '', elements });
     }
-    const fullName = anim.direction ? `${anim.name}_${anim.direction}` : anim.name;
+    // A direction becomes a sequence of that name in a group named by the animation (toModel reads it back).
+    const fullName = anim.direction ? `${anim.name}/${anim.direction}` : anim.name;
     const segs = fullName.split('/').filter((s) => s !== '');
     if (segs.length > 1 && namesEqual(segs[0]!, 'Root')) segs.shift();
     const seqName = segs.pop() ?? '';
