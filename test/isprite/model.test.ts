@@ -80,8 +80,12 @@ describe('ISPRITE and the common model', () => {
     const m = await ispriteToModel(doc);
     expect(m.animations[0]!.frames[0]!.durationMs).toBe(Infinity);
     expect(m.notes).toContain('a frame rate of 0 (the application steps by hand) gives frames that last forever');
-    // and back: the longest hold
-    expect(ispriteFromModel(m).frames[0]!.holdTime).toBe(0xffff);
+    // and back: sequences the application steps by hand (rate 0, erratum 6), frames that last forever again
+    const back = ispriteFromModel(m);
+    expect(back.frames[0]!.holdTime).toBe(1);
+    const again = await ispriteToModel(back);
+    expect(again.animations.every((a) => a.frames.every((f) => f.durationMs === Infinity))).toBe(true);
+    expect(validateIsprite(writeIsprite(back)).filter((d) => d.severity === 'error')).toEqual([]);
   });
 
   it('directions: an animation with directions is a group of direction sequences, read back as the same animation', async () => {

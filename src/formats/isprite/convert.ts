@@ -13,7 +13,7 @@ import { decodePng } from '../../render/png.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
 import type { ResourceLoader } from '../types.js';
 import { createIsprite, sliceCentre, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
-import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates } from './paths.js';
+import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates, setSequenceFrameRate } from './paths.js';
 
 /** A sequence name the model reads as a direction of the animation named by its group (how fromModel stores them). */
 const DIRECTION = /^(north|east|south|west|\d+)$/i;
@@ -186,10 +186,14 @@ export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocume
     }
     return id;
   };
+  const manual: IspriteSequence[] = [];
   for (const anim of model.animations) {
     const ids: number[] = [];
+    // Frames that all last forever: a sequence the application steps by hand (frame rate 0, erratum 6),
+    // which toModel reads back as frames that last forever.
+    const forever = anim.frames.length > 0 && anim.frames.every((f) => f.durationMs === Infinity);
     for (const mf of anim.frames) {
-      let hold = Number.isFinite(mf.durationMs) ? Math.round((mf.durationMs * doc.frameRate) / 1000) : 0xffff;
+      let hold = forever ? 1 : Number.isFinite(mf.durationMs) ? Math.round((mf.durationMs * doc.frameRate) / 1000) : 0xffff;
       hold = Math.min(0xffff, Math.max(1, hold));
       const elements: IspriteElement[] = [];
       for (const p of mf.parts) {
@@ -249,6 +253,8 @@ export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocume
       frames: ids,
     };
     children.push(seq);
+    if (forever && doc.frameRate !== 0) manual.push(seq);
   }
+  for (const seq of manual) setSequenceFrameRate(doc, seq, 0);
   return doc;
 }
