@@ -4,13 +4,13 @@
  * pingpong, pingpong_reverse, optional repeat count), durations in ms, and
  * the PNG sheet named by meta.image.
  */
-import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
+import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from '../formats/types.js';
 import { renderModelAnimation } from '../model/bake.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
-import { baseName, has, jsonBytes, JsonReader, parseJson, sniffText } from './json.js';
+import { baseName, has, jsonBytes, JsonReader, sniffText } from './json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
 import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
 
@@ -73,9 +73,8 @@ const MAX_DURATION = 65535;
 /** Cap on frames made by expanding `repeat`. */
 const MAX_EXPANDED = 100000;
 
-export function readAseprite(bytes: Uint8Array): AsepriteDoc {
-  const r = new JsonReader(FORMAT);
-  const root = r.obj(parseJson(FORMAT, bytes), '$');
+export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): AsepriteDoc {
+  const root = r.obj(r.parse(bytes), '$');
   const { layout, frames } = readFrames(r, root.frames, '$.frames');
   const m = r.obj(root.meta ?? {}, '$.meta');
   const meta: AsepriteDoc['meta'] = { frameTags: [], layers: [], slices: [] };
@@ -439,11 +438,17 @@ export function sniffAseprite(bytes: Uint8Array): boolean {
   return /"frames"\s*:/.test(t.head) && (re.test(t.head) || re.test(t.tail));
 }
 
-function validateDoc(bytes: Uint8Array, read: (b: Uint8Array) => { frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } }) {
+/** Diagnostics for a JSON sheet: a read error, or warnings; each with the line and column of its value. */
+function validateDoc(
+  bytes: Uint8Array,
+  format: string,
+  read: (b: Uint8Array, r: JsonReader) => { layout: 'hash' | 'array'; frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } },
+) {
   try {
-    const doc = read(bytes);
-    const out = frameWarnings(doc.frames, doc.meta.size, '$.frames');
-    if (!doc.meta.image) out.push(diagnostic('warning', '$.meta.image: the document names no sheet image'));
+    const r = new JsonReader(format);
+    const doc = read(bytes, r);
+    const out = frameWarnings(doc.frames, doc.meta.size, '$.frames', doc.layout, r);
+    if (!doc.meta.image) out.push(r.diagnostic('warning', '$.meta.image', 'the document names no sheet image'));
     return out;
   } catch (e) {
     if (isFormatError(e)) return [diagnosticFromError(e)];
@@ -496,7 +501,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   async writeFiles(doc, outName) {
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
-  validate: (bytes): Diagnostic[] => validateDoc(bytes, readAseprite),
+  validate: (bytes): Diagnostic[] => validateDoc(bytes, FORMAT, readAseprite),
   inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
   inspectText: asepriteInspectText,
   renderOptions: [

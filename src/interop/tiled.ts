@@ -6,13 +6,13 @@
  * when re-encoding and left out of conversions.
  */
 import { unzlibSync, gunzipSync } from 'fflate';
-import { diagnostic, diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
+import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../formats/types.js';
 import { renderLevelModel } from '../model/bake-level.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
 import { createImage, cropImage, type RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
-import { baseName, has, JsonReader, key, parseJson, sniffText } from './json.js';
+import { baseName, has, JsonReader, key, sniffText } from './json.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -218,7 +218,7 @@ function readProperties(r: JsonReader, v: unknown, path: string, warn?: (d: Diag
     const val = o.value;
     let value: TiledPropertyValue;
     if (type === 'class') {
-      warn?.(diagnostic('warning', `${p}: class property "${name}" is not supported and was left out`));
+      warn?.(r.diagnostic('warning', p, `class property "${name}" is not supported and was left out`));
       return;
     }
     if (type === 'int' || type === 'float' || type === 'object') value = r.num(val, `${p}.value`);
@@ -347,9 +347,8 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
   });
 }
 
-export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void): TiledDoc {
-  const r = new JsonReader(FORMAT);
-  const o = r.obj(parseJson(FORMAT, bytes), '$');
+export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r = new JsonReader(FORMAT)): TiledDoc {
+  const o = r.obj(r.parse(bytes), '$');
   if (has(o, 'type') && o.type !== 'map') throw r.error('$.type', `expected "map", found ${JSON.stringify(o.type)}`);
   const doc: TiledDoc = {
     type: 'map',
@@ -503,10 +502,11 @@ async function resolveTileset(t: TiledTileset, resources: ResourceLoader, notes:
   } catch {
     throw new FormatError(FORMAT, `cannot load the external tileset "${t.source}"`);
   }
-  const r = new JsonReader(FORMAT);
+  // Paths into the tileset start with its file name; errors give their line and column in it.
+  const r = new JsonReader(FORMAT, t.source);
   let parsed: unknown;
   try {
-    parsed = parseJson(FORMAT, bytes);
+    parsed = r.parse(bytes);
   } catch (e) {
     throw new FormatError(FORMAT, `${t.source}: ${(e as Error).message}`);
   }
@@ -913,10 +913,12 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   validate(bytes): Diagnostic[] {
     const out: Diagnostic[] = [];
     try {
-      const doc = readTiled(bytes, (d) => out.push(d));
-      if (doc.orientation !== 'orthogonal') out.push(diagnostic('warning', `$.orientation: "${doc.orientation}" maps can be inspected but not converted`));
+      const r = new JsonReader(FORMAT);
+      const doc = readTiled(bytes, (d) => out.push(d), r);
+      if (doc.orientation !== 'orthogonal') out.push(r.diagnostic('warning', '$.orientation', `"${doc.orientation}" maps can be inspected but not converted`));
       const firsts = doc.tilesets.map((t) => t.firstgid);
-      if (new Set(firsts).size !== firsts.length) out.push(diagnostic('error', '$.tilesets: two tilesets have the same firstgid'));
+      const dup = firsts.findIndex((f, i) => firsts.indexOf(f) !== i);
+      if (dup >= 0) out.push(r.diagnostic('error', `$.tilesets[${dup}].firstgid`, `the same firstgid (${firsts[dup]}) as an earlier tileset`));
     } catch (e) {
       if (isFormatError(e)) return [diagnosticFromError(e)];
       throw e;
