@@ -10,7 +10,7 @@ import { renderModelAnimation } from '../model/bake.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
-import { baseName, has, jsonBytes, JsonReader, sniffText } from './json.js';
+import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from './json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
 import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
 
@@ -145,7 +145,7 @@ export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): Ase
       return slice;
     });
   }
-  return { layout, frames, meta };
+  return r.remember({ layout, frames, meta });
 }
 
 export function asepriteToJson(doc: AsepriteDoc): Record<string, unknown> {
@@ -232,20 +232,21 @@ function copyFrame(f: ModelFrame): ModelFrame {
   return { ...f, parts: f.parts.map((p) => ({ ...p })) };
 }
 
-/** Loads the sheet named by `image` into the model's first sheet. */
-export async function loadSheet(format: string, model: SpriteModel, image: string | undefined, resources: ResourceLoader) {
-  if (!image) throw new FormatError(format, '$.meta.image: the document names no sheet image');
+/** Loads the sheet named by `doc.meta.image` into the model's first sheet; errors placed at meta.image in the document's text. */
+export async function loadSheet(format: string, model: SpriteModel, doc: { meta: { image?: string } }, resources: ResourceLoader) {
+  const image = doc.meta.image;
+  if (!image) throw errorIn(doc, format, '$.meta.image', 'the document names no sheet image');
   let bytes: Uint8Array;
   try {
     bytes = await resources.load(image);
   } catch {
-    throw new FormatError(format, `$.meta.image: cannot load the sheet "${image}"`);
+    throw errorIn(doc, format, '$.meta.image', `cannot load the sheet "${image}"`);
   }
   let img: RgbaImage;
   try {
     img = decodePng(bytes);
   } catch (e) {
-    throw new FormatError(format, `$.meta.image: the sheet "${image}" is ${isFormatError(e) ? e.reason : 'unreadable'}`);
+    throw errorIn(doc, format, '$.meta.image', `the sheet "${image}" is ${isFormatError(e) ? e.reason : 'unreadable'}`);
   }
   model.sheets[0]!.image = img;
   model.sheets[0]!.nearest = true;
@@ -255,7 +256,7 @@ export async function loadSheet(format: string, model: SpriteModel, image: strin
 export function sheetModelMethods<D extends { meta: { image?: string } }>(format: string, modelOf: (doc: D) => SpriteModel) {
   const withSheet = async (doc: D, resources: ResourceLoader): Promise<SpriteModel> => {
     const model = modelOf(doc);
-    await loadSheet(format, model, doc.meta.image, resources);
+    await loadSheet(format, model, doc, resources);
     return model;
   };
   return {

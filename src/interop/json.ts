@@ -339,6 +339,16 @@ export class JsonReader {
     return new FormatError(this.format, `${path}: ${what}`, this.at(path));
   }
 
+  /**
+   * Links `doc` (what was read from this text) to the text, so that later
+   * errors about it (a sheet that cannot be loaded, when rendering) can be
+   * placed with errorIn. The text lives as long as the document.
+   */
+  remember<T extends object>(doc: T): T {
+    if (this.text !== undefined) readers.set(doc, this);
+    return doc;
+  }
+
   /** A validator diagnostic about the value at `path`, placed like errors. */
   diagnostic(severity: Diagnostic['severity'], path: string, what: string): Diagnostic {
     return diagnostic(severity, `${path}: ${what}`, this.at(path));
@@ -404,6 +414,17 @@ export class JsonReader {
     const o = this.obj(v, path);
     return { w: this.num(o.w, `${path}.w`, { min: 0 }), h: this.num(o.h, `${path}.h`, { min: 0 }) };
   }
+}
+
+const readers = new WeakMap<object, JsonReader>();
+
+/**
+ * A FormatError about the value at `path` of a document returned by a
+ * reader (see JsonReader.remember): placed at its line and column when the
+ * document was read from JSON text, unplaced otherwise (made by fromModel).
+ */
+export function errorIn(doc: object, format: string, path: string, what: string): FormatError {
+  return readers.get(doc)?.error(path, what) ?? new FormatError(format, `${path}: ${what}`);
 }
 
 export function has(o: Record<string, unknown>, key: string): boolean {

@@ -73,7 +73,7 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
   if (has(m, 'scale')) meta.scale = typeof m.scale === 'number' ? String(m.scale) : r.str(m.scale, '$.meta.scale');
   meta.smartupdate = r.optStr(m, 'smartupdate', '$.meta');
   for (const k of Object.keys(meta) as (keyof typeof meta)[]) if (meta[k] === undefined) delete meta[k];
-  return { layout, frames, animations, meta };
+  return r.remember({ layout, frames, animations, meta });
 }
 
 export function texturePackerToJson(doc: TexturePackerDoc): Record<string, unknown> {

@@ -109,6 +109,14 @@ describe('sprat CLI with the interchange formats', () => {
     }
   });
 
+  it('a sheet that cannot be loaded when rendering is placed at meta.image', async () => {
+    fs.writeFileSync(path.join(dir, 'nosheet.json'), '{"frames": [],\n "meta": {"app": "aseprite", "image": "nope.png"}}');
+    const r = await runCli(['render', 'nosheet.json', '-o', 'nosheet.png'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('sprat: error: nosheet.json: $.meta.image: cannot load the sheet "nope.png" (at line 2, column 39)\n');
+    expect(fs.existsSync(path.join(dir, 'nosheet.png'))).toBe(false);
+  });
+
   it('refuses to convert a sprite into a Tiled map', async () => {
     const r = await runCli(['convert', 'hero-aseprite-hash.json', 'm.tmj', '--to', 'tiled'], dir);
     expect(r.code).toBe(1);

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
+import type { FormatHandler } from '../../src/formats/types.js';
 import { asepriteHandler } from '../../src/interop/aseprite.js';
 import { jsonValueOffset, lineColumn, pathSegments } from '../../src/interop/json.js';
 import { texturePackerHandler } from '../../src/interop/texturepacker.js';
@@ -142,6 +143,40 @@ describe('tiled structural errors have a line and column', () => {
     );
     expect(e).toBeInstanceOf(FormatError);
     expectAt(e as FormatError, 'ts.tsj.tilewidth: expected a number, found a string', 2, 15);
+  });
+});
+
+describe('errors found later about a read document are placed too', () => {
+  const rejection = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected a FormatError');
+      },
+      (e: unknown) => {
+        expect(e).toBeInstanceOf(FormatError);
+        return e as FormatError;
+      },
+    );
+
+  it('a sheet that cannot be loaded: at meta.image', async () => {
+    const text = '{"frames": [],\n "meta": {"app": "x", "image": "gone.png"}}';
+    for (const h of [asepriteHandler, texturePackerHandler] as FormatHandler[]) {
+      const e = await rejection(h.toModel!(h.read(enc.encode(text)), memoryLoader({})));
+      expectAt(e, '$.meta.image: cannot load the sheet "gone.png"', 2, 32);
+      const none = await rejection(h.toModel!(h.read(enc.encode('{"frames": [],\n  "meta": {}}')), memoryLoader({})));
+      expectAt(none, '$.meta.image: the document names no sheet image', 2, 11);
+    }
+  });
+
+  it('tiled: an unsupported orientation, an external tileset that is missing or XML or bad JSON', async () => {
+    const map = (orientation: string, source: string) =>
+      `{"width": 1, "height": 1, "tilewidth": 8, "tileheight": 8, "orientation": "${orientation}",\n "tilesets": [{"firstgid": 1,\n  "source": "${source}"}]}`;
+    const toModel = (text: string, files: Record<string, Uint8Array> = {}) => rejection(tiledHandler.toModel!(tiledHandler.read(enc.encode(text)), memoryLoader(files)));
+    expectAt(await toModel(map('isometric', 'a.tsj')), '$.orientation: "isometric" maps are not supported (orthogonal only)', 1, 75);
+    expectAt(await toModel(map('orthogonal', 'a.tsj')), '$.tilesets[0].source: cannot load the external tileset "a.tsj"', 3, 13);
+    expectAt(await toModel(map('orthogonal', 'a.tsx')), /^\$\.tilesets\[0\]\.source: external XML tileset "a\.tsx" is not supported/, 3, 13);
+    const e = await toModel(map('orthogonal', 'a.tsj'), { 'a.tsj': enc.encode('{\n  "name": x}') });
+    expectAt(e, 'a.tsj: not valid JSON: unexpected character "x", expected a value', 2, 11);
   });
 });
 
