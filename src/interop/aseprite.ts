@@ -4,13 +4,13 @@
  * pingpong, pingpong_reverse, optional repeat count), durations in ms, and
  * the PNG sheet named by meta.image.
  */
-import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
+import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from '../formats/types.js';
 import { renderModelAnimation } from '../model/bake.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
-import { baseName, has, jsonBytes, JsonReader, parseJson, sniffText } from './json.js';
+import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from './json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
 import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
 
@@ -73,9 +73,8 @@ const MAX_DURATION = 65535;
 /** Cap on frames made by expanding `repeat`. */
 const MAX_EXPANDED = 100000;
 
-export function readAseprite(bytes: Uint8Array): AsepriteDoc {
-  const r = new JsonReader(FORMAT);
-  const root = r.obj(parseJson(FORMAT, bytes), '$');
+export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): AsepriteDoc {
+  const root = r.obj(r.parse(bytes), '$');
   const { layout, frames } = readFrames(r, root.frames, '$.frames');
   const m = r.obj(root.meta ?? {}, '$.meta');
   const meta: AsepriteDoc['meta'] = { frameTags: [], layers: [], slices: [] };
@@ -146,7 +145,7 @@ export function readAseprite(bytes: Uint8Array): AsepriteDoc {
       return slice;
     });
   }
-  return { layout, frames, meta };
+  return r.remember({ layout, frames, meta });
 }
 
 export function asepriteToJson(doc: AsepriteDoc): Record<string, unknown> {
@@ -233,20 +232,21 @@ function copyFrame(f: ModelFrame): ModelFrame {
   return { ...f, parts: f.parts.map((p) => ({ ...p })) };
 }
 
-/** Loads the sheet named by `image` into the model's first sheet. */
-export async function loadSheet(format: string, model: SpriteModel, image: string | undefined, resources: ResourceLoader) {
-  if (!image) throw new FormatError(format, '$.meta.image: the document names no sheet image');
+/** Loads the sheet named by `doc.meta.image` into the model's first sheet; errors placed at meta.image in the document's text. */
+export async function loadSheet(format: string, model: SpriteModel, doc: { meta: { image?: string } }, resources: ResourceLoader) {
+  const image = doc.meta.image;
+  if (!image) throw errorIn(doc, format, '$.meta.image', 'the document names no sheet image');
   let bytes: Uint8Array;
   try {
     bytes = await resources.load(image);
   } catch {
-    throw new FormatError(format, `$.meta.image: cannot load the sheet "${image}"`);
+    throw errorIn(doc, format, '$.meta.image', `cannot load the sheet "${image}"`);
   }
   let img: RgbaImage;
   try {
     img = decodePng(bytes);
   } catch (e) {
-    throw new FormatError(format, `$.meta.image: the sheet "${image}" is ${isFormatError(e) ? e.reason : 'unreadable'}`);
+    throw errorIn(doc, format, '$.meta.image', `the sheet "${image}" is ${isFormatError(e) ? e.reason : 'unreadable'}`);
   }
   model.sheets[0]!.image = img;
   model.sheets[0]!.nearest = true;
@@ -256,7 +256,7 @@ export async function loadSheet(format: string, model: SpriteModel, image: strin
 export function sheetModelMethods<D extends { meta: { image?: string } }>(format: string, modelOf: (doc: D) => SpriteModel) {
   const withSheet = async (doc: D, resources: ResourceLoader): Promise<SpriteModel> => {
     const model = modelOf(doc);
-    await loadSheet(format, model, doc.meta.image, resources);
+    await loadSheet(format, model, doc, resources);
     return model;
   };
   return {
@@ -439,11 +439,17 @@ export function sniffAseprite(bytes: Uint8Array): boolean {
   return /"frames"\s*:/.test(t.head) && (re.test(t.head) || re.test(t.tail));
 }
 
-function validateDoc(bytes: Uint8Array, read: (b: Uint8Array) => { frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } }) {
+/** Diagnostics for a JSON sheet: a read error, or warnings; each with the line and column of its value. */
+function validateDoc(
+  bytes: Uint8Array,
+  format: string,
+  read: (b: Uint8Array, r: JsonReader) => { layout: 'hash' | 'array'; frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } },
+) {
   try {
-    const doc = read(bytes);
-    const out = frameWarnings(doc.frames, doc.meta.size, '$.frames');
-    if (!doc.meta.image) out.push(diagnostic('warning', '$.meta.image: the document names no sheet image'));
+    const r = new JsonReader(format);
+    const doc = read(bytes, r);
+    const out = frameWarnings(doc.frames, doc.meta.size, '$.frames', doc.layout, r);
+    if (!doc.meta.image) out.push(r.diagnostic('warning', '$.meta.image', 'the document names no sheet image'));
     return out;
   } catch (e) {
     if (isFormatError(e)) return [diagnosticFromError(e)];
@@ -496,7 +502,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   async writeFiles(doc, outName) {
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
-  validate: (bytes): Diagnostic[] => validateDoc(bytes, readAseprite),
+  validate: (bytes): Diagnostic[] => validateDoc(bytes, FORMAT, readAseprite),
   inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
   inspectText: asepriteInspectText,
   renderOptions: [

@@ -3,7 +3,7 @@
  * column on error, cheap content sniffing on a bounded prefix, and typed
  * accessors whose errors name the JSON path of the bad value.
  */
-import { FormatError } from '../binary/errors.js';
+import { diagnostic, FormatError, type Diagnostic, type ErrorLocation } from '../binary/errors.js';
 
 const decoder = new TextDecoder('utf-8');
 
@@ -150,7 +150,10 @@ function describe(c: string | undefined): string {
 
 /** Parses JSON; a syntax error becomes FormatError.atLine with the line and column of the problem. */
 export function parseJson(format: string, bytes: Uint8Array): unknown {
-  const text = decodeText(bytes);
+  return parseJsonText(format, decodeText(bytes));
+}
+
+function parseJsonText(format: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -177,12 +180,178 @@ export function sniffText(bytes: Uint8Array): { head: string; tail: string } | n
   return { head, tail };
 }
 
-/** Typed access to parsed JSON; every error names the path of the bad value. */
+// ---------------------------------------------------------------- positions of values
+
+/** Skips JSON whitespace from `i`. */
+function skipWs(text: string, i: number): number {
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+    else return i;
+  }
+}
+
+/** The end of the string whose opening quote is at `i`. */
+function skipString(text: string, i: number): number {
+  const n = text.length;
+  i++;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34) return i + 1;
+    i += c === 92 ? 2 : 1;
+  }
+  return n;
+}
+
+/** The end of the (valid) JSON value starting at `i`; nested values skipped with a depth count, no recursion. */
+function skipValue(text: string, i: number): number {
+  const n = text.length;
+  let c = text.charCodeAt(i);
+  if (c === 34) return skipString(text, i);
+  if (c !== 123 && c !== 91) {
+    while (i < n) {
+      c = text.charCodeAt(i);
+      if (c === 44 || c === 93 || c === 125 || c === 32 || c === 10 || c === 13 || c === 9) break;
+      i++;
+    }
+    return i;
+  }
+  let depth = 0;
+  while (i < n) {
+    c = text.charCodeAt(i);
+    if (c === 34) {
+      i = skipString(text, i);
+      continue;
+    }
+    if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+    i++;
+  }
+  return n;
+}
+
+/** The segments of a JSON path after its root (`.key`, `["key"]`, `[3]`), or as many as could be read. */
+export function pathSegments(rest: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  let i = 0;
+  while (i < rest.length) {
+    if (rest[i] === '.') {
+      const m = /^[A-Za-z_$][\w$]*/.exec(rest.slice(i + 1));
+      if (!m) break;
+      out.push(m[0]);
+      i += 1 + m[0].length;
+    } else if (rest[i] === '[' && rest[i + 1] === '"') {
+      const end = skipString(rest, i + 1);
+      if (rest[end] !== ']') break;
+      try {
+        out.push(JSON.parse(rest.slice(i + 1, end)) as string);
+      } catch {
+        break;
+      }
+      i = end + 1;
+    } else {
+      const m = /^\[(\d+)\]/.exec(rest.slice(i));
+      if (!m) break;
+      out.push(Number(m[1]));
+      i += m[0].length;
+    }
+  }
+  return out;
+}
+
+/**
+ * The offset in `text` (valid JSON) of the value at `segments` below the
+ * root value; where a segment is missing (or the value there is not an
+ * object or an array to look into), the offset of the deepest value found:
+ * the object that lacks the key, the array that is too short.
+ */
+export function jsonValueOffset(text: string, segments: readonly (string | number)[]): number {
+  let at = skipWs(text, 0);
+  for (const seg of segments) {
+    const c = text.charCodeAt(at);
+    let found = -1;
+    if (typeof seg === 'number' && c === 91) {
+      let i = skipWs(text, at + 1);
+      for (let k = 0; text.charCodeAt(i) !== 93 && i < text.length; k++) {
+        if (k === seg) {
+          found = i;
+          break;
+        }
+        i = skipWs(text, skipValue(text, i));
+        if (text.charCodeAt(i) === 44) i = skipWs(text, i + 1);
+      }
+    } else if (typeof seg === 'string' && c === 123) {
+      let i = skipWs(text, at + 1);
+      while (text.charCodeAt(i) === 34) {
+        const end = skipString(text, i);
+        const raw = text.slice(i + 1, end - 1);
+        const k = raw.includes('\\') ? (JSON.parse(text.slice(i, end)) as string) : raw;
+        i = skipWs(text, skipWs(text, end) + 1);
+        // JSON.parse keeps the last of duplicate keys: so does this.
+        if (k === seg) found = i;
+        i = skipWs(text, skipValue(text, i));
+        if (text.charCodeAt(i) === 44) i = skipWs(text, i + 1);
+      }
+    }
+    if (found < 0) break;
+    at = found;
+  }
+  return at;
+}
+
+/** Typed access to parsed JSON; every error names the path of the bad value, and its line and column once `parse` gave the text. */
 export class JsonReader {
-  constructor(readonly format: string) {}
+  private text: string | undefined;
+
+  /** `root`: how paths into this document start (`$`, or a file name for an external document). */
+  constructor(
+    readonly format: string,
+    readonly root = '$',
+  ) {}
+
+  /** Parses the document (see parseJson) and keeps its text to place later errors. */
+  parse(bytes: Uint8Array): unknown {
+    const text = decodeText(bytes);
+    const value = parseJsonText(this.format, text);
+    this.text = text;
+    return value;
+  }
+
+  /**
+   * The line and column (1-based, columns counted as in syntax errors) of
+   * the value at `path`, or of the nearest enclosing value when it is
+   * missing; {} without a parsed text or for a path outside the document.
+   */
+  at(path: string): ErrorLocation {
+    const text = this.text;
+    if (text === undefined || !path.startsWith(this.root)) return {};
+    try {
+      return lineColumn(text, jsonValueOffset(text, pathSegments(path.slice(this.root.length))));
+    } catch {
+      return {};
+    }
+  }
 
   error(path: string, what: string): FormatError {
-    return new FormatError(this.format, `${path}: ${what}`);
+    return new FormatError(this.format, `${path}: ${what}`, this.at(path));
+  }
+
+  /**
+   * Links `doc` (what was read from this text) to the text, so that later
+   * errors about it (a sheet that cannot be loaded, when rendering) can be
+   * placed with errorIn. The text lives as long as the document.
+   */
+  remember<T extends object>(doc: T): T {
+    if (this.text !== undefined) readers.set(doc, this);
+    return doc;
+  }
+
+  /** A validator diagnostic about the value at `path`, placed like errors. */
+  diagnostic(severity: Diagnostic['severity'], path: string, what: string): Diagnostic {
+    return diagnostic(severity, `${path}: ${what}`, this.at(path));
   }
 
   isObject(v: unknown): v is Record<string, unknown> {
@@ -245,6 +414,17 @@ export class JsonReader {
     const o = this.obj(v, path);
     return { w: this.num(o.w, `${path}.w`, { min: 0 }), h: this.num(o.h, `${path}.h`, { min: 0 }) };
   }
+}
+
+const readers = new WeakMap<object, JsonReader>();
+
+/**
+ * A FormatError about the value at `path` of a document returned by a
+ * reader (see JsonReader.remember): placed at its line and column when the
+ * document was read from JSON text, unplaced otherwise (made by fromModel).
+ */
+export function errorIn(doc: object, format: string, path: string, what: string): FormatError {
+  return readers.get(doc)?.error(path, what) ?? new FormatError(format, `${path}: ${what}`);
 }
 
 export function has(o: Record<string, unknown>, key: string): boolean {

@@ -93,15 +93,23 @@ export function framePart(f: SheetJsonFrame, ox: number, oy: number): ModelPart 
   return part;
 }
 
-/** Warnings about frames that reach outside the sheet. */
-export function frameWarnings(frames: SheetJsonFrame[], size: { w: number; h: number } | undefined, path: string): Diagnostic[] {
+/** Warnings about frames that reach outside the sheet, placed at the frame's `frame` value when `r` parsed the document. */
+export function frameWarnings(
+  frames: SheetJsonFrame[],
+  size: { w: number; h: number } | undefined,
+  path: string,
+  layout: 'hash' | 'array' = 'hash',
+  r?: JsonReader,
+): Diagnostic[] {
   if (!size) return [];
   const out: Diagnostic[] = [];
-  for (const f of frames) {
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i]!;
     const w = f.rotated ? f.frame.h : f.frame.w;
     const h = f.rotated ? f.frame.w : f.frame.h;
     if (f.frame.x < 0 || f.frame.y < 0 || f.frame.x + w > size.w || f.frame.y + h > size.h) {
-      out.push(diagnostic('warning', `${path}${key(f.filename)}.frame reaches outside the ${size.w}x${size.h} sheet`));
+      const p = `${path}${layout === 'array' ? `[${i}]` : key(f.filename)}.frame`;
+      out.push(diagnostic('warning', `${p} reaches outside the ${size.w}x${size.h} sheet`, r?.at(p)));
     }
   }
   return out;

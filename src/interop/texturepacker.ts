@@ -10,7 +10,7 @@ import type { CommandOptions, FormatHandler } from '../formats/types.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
 import { sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
-import { baseName, has, JsonReader, key, parseJson, sniffText } from './json.js';
+import { baseName, has, JsonReader, key, sniffText } from './json.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from './sheet.js';
 import { frameRecord, framePart, readFrames, type SheetJsonFrame } from './sheetjson.js';
 
@@ -36,9 +36,8 @@ const FORMAT = 'texturepacker';
 /** What a frame lasts when the file does not say (TexturePacker stores no timing). */
 export const DEFAULT_DURATION_MS = 100;
 
-export function readTexturePacker(bytes: Uint8Array): TexturePackerDoc {
-  const r = new JsonReader(FORMAT);
-  const root = r.obj(parseJson(FORMAT, bytes), '$');
+export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT)): TexturePackerDoc {
+  const root = r.obj(r.parse(bytes), '$');
   if (has(root, 'textures') && !has(root, 'frames')) {
     throw r.error('$.textures', 'multi-texture atlases (several sheets) are not supported');
   }
@@ -74,7 +73,7 @@ export function readTexturePacker(bytes: Uint8Array): TexturePackerDoc {
   if (has(m, 'scale')) meta.scale = typeof m.scale === 'number' ? String(m.scale) : r.str(m.scale, '$.meta.scale');
   meta.smartupdate = r.optStr(m, 'smartupdate', '$.meta');
   for (const k of Object.keys(meta) as (keyof typeof meta)[]) if (meta[k] === undefined) delete meta[k];
-  return { layout, frames, animations, meta };
+  return r.remember({ layout, frames, animations, meta });
 }
 
 export function texturePackerToJson(doc: TexturePackerDoc): Record<string, unknown> {
@@ -205,7 +204,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
   async writeFiles(doc, outName) {
     return sheetFiles((image) => texturePackerToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
-  validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, readTexturePacker),
+  validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readTexturePacker),
   inspectJson: (doc) => ({ format: 'texturepacker', layout: doc.layout, ...texturePackerToJson(doc) }),
   inspectText(doc) {
     const lines = [

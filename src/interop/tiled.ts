@@ -6,13 +6,13 @@
  * when re-encoding and left out of conversions.
  */
 import { unzlibSync, gunzipSync } from 'fflate';
-import { diagnostic, diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
+import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../formats/types.js';
 import { renderLevelModel } from '../model/bake-level.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
 import { createImage, cropImage, type RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
-import { baseName, has, JsonReader, key, parseJson, sniffText } from './json.js';
+import { baseName, errorIn, has, JsonReader, key, sniffText } from './json.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -218,7 +218,7 @@ function readProperties(r: JsonReader, v: unknown, path: string, warn?: (d: Diag
     const val = o.value;
     let value: TiledPropertyValue;
     if (type === 'class') {
-      warn?.(diagnostic('warning', `${p}: class property "${name}" is not supported and was left out`));
+      warn?.(r.diagnostic('warning', p, `class property "${name}" is not supported and was left out`));
       return;
     }
     if (type === 'int' || type === 'float' || type === 'object') value = r.num(val, `${p}.value`);
@@ -347,9 +347,8 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
   });
 }
 
-export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void): TiledDoc {
-  const r = new JsonReader(FORMAT);
-  const o = r.obj(parseJson(FORMAT, bytes), '$');
+export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r = new JsonReader(FORMAT)): TiledDoc {
+  const o = r.obj(r.parse(bytes), '$');
   if (has(o, 'type') && o.type !== 'map') throw r.error('$.type', `expected "map", found ${JSON.stringify(o.type)}`);
   const doc: TiledDoc = {
     type: 'map',
@@ -377,7 +376,7 @@ export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void): Ti
   doc.layers = readLayers(r, o.layers ?? [], '$.layers', 0, warn);
   doc.tilesets = r.arr(o.tilesets ?? [], '$.tilesets').map((v, i) => readTileset(r, v, `$.tilesets[${i}]`, true, warn));
   doc.properties = readProperties(r, o.properties, '$.properties', warn);
-  return doc;
+  return r.remember(doc);
 }
 
 // ---------------------------------------------------------------- writing JSON
@@ -494,20 +493,26 @@ function dirOf(p: string): string {
   return i < 0 ? '' : p.slice(0, i + 1);
 }
 
-async function resolveTileset(t: TiledTileset, resources: ResourceLoader, notes: string[]): Promise<{ ts: TiledTileset; dir: string }> {
+/** The tileset `i` of the map, an external one loaded (errors about it placed at its `source` in the map). */
+async function resolveTileset(doc: TiledDoc, i: number, resources: ResourceLoader, notes: string[]): Promise<{ ts: TiledTileset; dir: string }> {
+  const t = doc.tilesets[i]!;
   if (t.source === undefined) return { ts: t, dir: '' };
-  if (/\.tsx$/i.test(t.source)) throw new FormatError(FORMAT, `external XML tileset "${t.source}" is not supported (export it as .tsj)`);
+  const at = `$.tilesets[${i}].source`;
+  if (/\.tsx$/i.test(t.source)) throw errorIn(doc, FORMAT, at, `external XML tileset "${t.source}" is not supported (export it as .tsj)`);
   let bytes: Uint8Array;
   try {
     bytes = await resources.load(t.source);
   } catch {
-    throw new FormatError(FORMAT, `cannot load the external tileset "${t.source}"`);
+    throw errorIn(doc, FORMAT, at, `cannot load the external tileset "${t.source}"`);
   }
-  const r = new JsonReader(FORMAT);
+  // Paths into the tileset start with its file name; errors give their line and column in it.
+  const r = new JsonReader(FORMAT, t.source);
   let parsed: unknown;
   try {
-    parsed = parseJson(FORMAT, bytes);
+    parsed = r.parse(bytes);
   } catch (e) {
+    // A syntax error: placed at its line and column in the tileset file, named first.
+    if (isFormatError(e) && e.line !== undefined) throw FormatError.atLine(FORMAT, `${t.source}: ${e.reason}`, e.line, e.column);
     throw new FormatError(FORMAT, `${t.source}: ${(e as Error).message}`);
   }
   const ts = readTileset(r, parsed, t.source, false);
@@ -557,10 +562,10 @@ interface CellRecord {
 }
 
 export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loadImages = true): Promise<LevelModel> {
-  if (doc.orientation !== 'orthogonal') throw new FormatError(FORMAT, `$.orientation: "${doc.orientation}" maps are not supported (orthogonal only)`);
+  if (doc.orientation !== 'orthogonal') throw errorIn(doc, FORMAT, '$.orientation', `"${doc.orientation}" maps are not supported (orthogonal only)`);
   const notes: string[] = [];
   const resolved = [];
-  for (const t of doc.tilesets) resolved.push(await resolveTileset(t, resources, notes));
+  for (let i = 0; i < doc.tilesets.length; i++) resolved.push(await resolveTileset(doc, i, resources, notes));
   // Tileset numbers: sprat:set when every tileset has a distinct one, else their order.
   const setProps = resolved.map((x) => propNum(x.ts.properties, P_SET));
   const useSetProps = setProps.every((n) => n !== undefined && n >= 0 && n < 4096) && new Set(setProps).size === setProps.length;
@@ -913,10 +918,12 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   validate(bytes): Diagnostic[] {
     const out: Diagnostic[] = [];
     try {
-      const doc = readTiled(bytes, (d) => out.push(d));
-      if (doc.orientation !== 'orthogonal') out.push(diagnostic('warning', `$.orientation: "${doc.orientation}" maps can be inspected but not converted`));
+      const r = new JsonReader(FORMAT);
+      const doc = readTiled(bytes, (d) => out.push(d), r);
+      if (doc.orientation !== 'orthogonal') out.push(r.diagnostic('warning', '$.orientation', `"${doc.orientation}" maps can be inspected but not converted`));
       const firsts = doc.tilesets.map((t) => t.firstgid);
-      if (new Set(firsts).size !== firsts.length) out.push(diagnostic('error', '$.tilesets: two tilesets have the same firstgid'));
+      const dup = firsts.findIndex((f, i) => firsts.indexOf(f) !== i);
+      if (dup >= 0) out.push(r.diagnostic('error', `$.tilesets[${dup}].firstgid`, `the same firstgid (${firsts[dup]}) as an earlier tileset`));
     } catch (e) {
       if (isFormatError(e)) return [diagnosticFromError(e)];
       throw e;

@@ -91,6 +91,32 @@ describe('sprat CLI with the interchange formats', () => {
     expect(v.stdout).toMatch(/^broken.json: error: not valid JSON/);
   });
 
+  it('reports a badly shaped document in one line ending with its line and column, exit 1', async () => {
+    const cases: [string, string, string, string][] = [
+      ['aseprite', '{"frames": [],\n "meta": {"frameTags": [\n   {"name": "t", "from": 0, "to": 0}]}}', '$.meta.frameTags[0]: a tag in a sheet without frames', '(at line 3, column 4)'],
+      ['texturepacker', '{"frames": {"a": {"frame": {"x": 0, "y": 0, "w": 1, "h": 1}}},\n "animations": {"run": ["b"]}}', '$.animations.run[0]: names no frame "b"', '(at line 2, column 25)'],
+      ['tiled', '{"width": 1, "height": 1, "tilewidth": 8,\n "tileheight": 0}', '$.tileheight: must be at least 1, found 0', '(at line 2, column 16)'],
+    ];
+    for (const [format, text, reason, where] of cases) {
+      fs.writeFileSync(path.join(dir, 'shape.json'), text);
+      const r = await runCli(['inspect', 'shape.json', '--format', format], dir);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`sprat: error: shape.json: ${reason} ${where}\n`);
+      const v = await runCli(['validate', 'shape.json', '--format', format], dir);
+      expect(v.code).toBe(1);
+      expect(v.stdout).toBe(`shape.json: error: ${reason} ${where}\n`);
+    }
+  });
+
+  it('a sheet that cannot be loaded when rendering is placed at meta.image', async () => {
+    fs.writeFileSync(path.join(dir, 'nosheet.json'), '{"frames": [],\n "meta": {"app": "aseprite", "image": "nope.png"}}');
+    const r = await runCli(['render', 'nosheet.json', '-o', 'nosheet.png'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('sprat: error: nosheet.json: $.meta.image: cannot load the sheet "nope.png" (at line 2, column 39)\n');
+    expect(fs.existsSync(path.join(dir, 'nosheet.png'))).toBe(false);
+  });
+
   it('refuses to convert a sprite into a Tiled map', async () => {
     const r = await runCli(['convert', 'hero-aseprite-hash.json', 'm.tmj', '--to', 'tiled'], dir);
     expect(r.code).toBe(1);

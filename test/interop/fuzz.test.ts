@@ -32,7 +32,10 @@ async function exercise(h: FormatHandler, bytes: Uint8Array): Promise<void> {
     doc = h.read(bytes);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    expect(diags.some((d) => d.severity === 'error')).toBe(true);
+    // Syntax or structure, every read error is placed in the text.
+    expect(e.line, e.message).toBeGreaterThan(0);
+    expect(e.column, e.message).toBeGreaterThan(0);
+    expect(diags.some((d) => d.severity === 'error' && d.line === e.line && d.column === e.column)).toBe(true);
     return;
   }
   h.inspectJson(doc);
