@@ -61,28 +61,8 @@ export function parseArgs(argv: string[], specs: readonly OptionSpec[], shortNam
   return { positionals, options };
 }
 
-/** Reads an integer option (already checked by parseArgs), with a default. */
-export function intOption(options: CommandOptions, name: string, fallback?: number): number | undefined {
-  const v = options[name];
-  if (v === undefined || v === false) return fallback;
-  if (v === true) throw new UsageError(`option --${name} needs a value`);
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) throw new UsageError(`option --${name} needs a whole number, not "${v}"`);
-  return n;
-}
-
-export function stringOption(options: CommandOptions, name: string): string | undefined {
-  const v = options[name];
-  if (v === undefined || v === false) return undefined;
-  if (v === true) throw new UsageError(`option --${name} needs a value`);
-  return v;
-}
-
-export function requireOption(options: CommandOptions, name: string): string {
-  const v = stringOption(options, name);
-  if (v === undefined) throw new UsageError(`option --${name} is required`);
-  return v;
-}
+/** Option readers shared with the library (their errors are OptionErrors: exit 2). */
+export { intOption, requireOption, stringOption } from '../formats/options.js';
 
 /** Formats option specs for --help. */
 export function describeOptions(specs: readonly OptionSpec[]): string {

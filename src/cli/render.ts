@@ -30,7 +30,7 @@ export const renderCommand: Command = {
     const imageFormat = imageFormatFor(out);
     if (!imageFormat) throw new UsageError(`cannot write "${out}": the output must end in .png, .gif or .apng`);
     const file = positionals[0]!;
-    const factor = intOption(options, 'scale', 1)!;
+    const factor = intOption(options, 'scale') ?? 1;
     if (factor < 1 || factor > 64) throw new UsageError('--scale must be 1 to 64');
     const inPath = resolvePath(io, file);
     if (await sameFile(inPath, resolvePath(io, out))) throw new UsageError(`${out}: the output is the input file; render never overwrites its input`);

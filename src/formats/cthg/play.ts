@@ -1,5 +1,6 @@
 import { FormatError } from '../../binary/errors.js';
 import { OptionError } from '../../binary/errors.js';
+import { intOption, stringOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import { VIEWS, findAnimation, type CthgAnimation, type CthgDocument, type CthgViewName } from './model.js';
 
@@ -10,20 +11,10 @@ import { VIEWS, findAnimation, type CthgAnimation, type CthgDocument, type CthgV
  */
 export const TICK_MS = 90;
 
-export function optString(options: CommandOptions, name: string): string | undefined {
-  const v = options[name];
-  if (v === undefined || v === false) return undefined;
-  if (v === true) throw new OptionError(`option --${name} needs a value`);
-  return v;
-}
-
+/** CTHG's option readers: counts are never negative. */
+export const optString = stringOption;
 export function optInt(options: CommandOptions, name: string, min = 0): number | undefined {
-  const v = optString(options, name);
-  if (v === undefined) return undefined;
-  if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new OptionError(`option --${name} needs a whole number, not "${v}"`);
-  const n = Number(v);
-  if (n < min) throw new OptionError(`option --${name} must be at least ${min}`);
-  return n;
+  return intOption(options, name, min);
 }
 
 export interface ViewSelection {

@@ -4,6 +4,7 @@
  * and ../shared/contract/hallgeir.md.
  */
 import { FormatError, OptionError } from '../../binary/errors.js';
+import { intOption } from '../options.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
 import { spriteFromModel, spriteToModel } from './convert.js';
 import { inspectJson, inspectText } from './inspect.js';
@@ -39,14 +40,6 @@ function readWith<K extends HallgeirKind>(kind: K) {
     readHallgeir(bytes, kind, { endian: parseEndian(ctx?.options?.endian, FORMAT_NAMES[kind]), warn: ctx?.warn });
 }
 
-function intOpt(options: CommandOptions, name: string, fallback: number): number {
-  const v = options[name];
-  if (v === undefined || v === false) return fallback;
-  const n = Number(v);
-  if (v === true || !Number.isSafeInteger(n)) throw new OptionError(`--${name} needs a whole number, not "${String(v)}"`);
-  return n;
-}
-
 export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
   name: 'hallgeir-sprite',
   title: 'Hallgeir Lien engine sprite (2007)',
@@ -61,8 +54,8 @@ export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
   inspectText: (doc) => inspectText(doc),
   play(doc, options) {
     const anim = pickAnimation(doc, typeof options.animation === 'string' ? options.animation : undefined);
-    const ms = intOpt(options, 'ms', 1000);
-    const step = intOpt(options, 'step-ms', 100);
+    const ms = intOption(options, 'ms') ?? 1000;
+    const step = intOption(options, 'step-ms') ?? 100;
     if (step < 1) throw new OptionError(`--step-ms must be at least 1, not ${step}`);
     if (ms < 0) throw new OptionError(`--ms must not be negative, not ${ms}`);
     if (ms / step > 10_000_000) throw new OptionError(`--ms ${ms} at --step-ms ${step} would print more than 10 million records`);

@@ -17,6 +17,7 @@
  */
 import { FormatError, OptionError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
+import { intOption } from '../options.js';
 import { drawImage, transformedBounds, type Rect } from '../../render/compose.js';
 import { createImage, type RgbaImage } from '../../render/image.js';
 import { compose, rotate, translate, applyMatrix } from '../../render/matrix.js';
@@ -151,14 +152,6 @@ function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSeq
   return seq;
 }
 
-function intOpt(options: CommandOptions, name: string): number | undefined {
-  const v = options[name];
-  if (v === undefined || v === false) return undefined;
-  const n = Number(v);
-  if (v === true || !Number.isSafeInteger(n)) throw new OptionError(`--${name} needs a whole number, not "${String(v)}"`);
-  return n;
-}
-
 /** The largest canvas render will make (pixels), so a hostile file cannot exhaust memory. */
 const MAX_PIXELS = 64 * 1024 * 1024;
 
@@ -168,7 +161,7 @@ export async function renderIsprite(doc: IspriteDocument, options: CommandOption
     throw new OptionError(`--filter must be nearest or bilinear, not "${String(filterOpt)}"`);
   }
   const shapes = options.shapes === true;
-  const frameId = intOpt(options, 'frame-id');
+  const frameId = intOption(options, 'frame-id');
   let frames: IspriteFrame[];
   let delaysMs: number[] | undefined;
   let loops: number | undefined;
@@ -179,7 +172,7 @@ export async function renderIsprite(doc: IspriteDocument, options: CommandOption
   } else {
     const seq = pickSequence(doc, options);
     const ids = seq.frames;
-    const pos = intOpt(options, 'frame');
+    const pos = intOption(options, 'frame');
     if (ids.length === 0) throw new FormatError('isprite', `sequence "${seq.name}" has no frames`);
     if (pos !== undefined && (pos < 0 || pos >= ids.length)) {
       throw new OptionError(`--frame ${pos} is out of range (the sequence has ${ids.length} frames)`);

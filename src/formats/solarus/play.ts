@@ -5,6 +5,7 @@
  * or finished (nothing shown) when it is -1. frame_delay 0: frame 0 forever.
  */
 import { FormatError, OptionError } from '../../binary/errors.js';
+import { intOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import type { SolarusAnimation, SolarusDirection, SolarusSheet, SolarusSyntax } from './model.js';
 
@@ -26,14 +27,6 @@ export function frameAt(a: SolarusAnimation, d: SolarusDirection, t: number): nu
   return loop + ((k - n) % (n - loop));
 }
 
-function intOpt(options: CommandOptions, name: string): number | undefined {
-  const v = options[name];
-  if (v === undefined || v === false) return undefined;
-  const n = typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n)) throw new OptionError(`--${name} needs a whole number, not "${String(v)}"`);
-  return n;
-}
-
 /** The animation and direction the options select (defaults: the first animation, direction 0). */
 export function select(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions): { a: SolarusAnimation; d: SolarusDirection; k: number } {
   const name = typeof options.animation === 'string' ? options.animation : undefined;
@@ -42,7 +35,7 @@ export function select(format: SolarusSyntax, sheet: SolarusSheet, options: Comm
   if (!a) {
     throw new OptionError(`no animation "${name}" (the sheet has: ${sheet.animations.map((x) => x.name).join(', ')})`);
   }
-  const k = intOpt(options, 'direction') ?? 0;
+  const k = intOption(options, 'direction') ?? 0;
   if (k < 0 || k >= a.directions.length) {
     throw new OptionError(`animation "${a.name}" has no direction ${k} (it has ${a.directions.length}: 0 to ${a.directions.length - 1})`);
   }
@@ -54,8 +47,8 @@ const MAX_RECORDS = 1_000_000;
 export function play(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions): { records: unknown[]; warnings: string[]; text: string } {
   const { a, d, k } = select(format, sheet, options);
   const warnings: string[] = [];
-  const step = intOpt(options, 'step-ms') ?? (a.frameDelay > 0 ? a.frameDelay : 100);
-  const ms = intOpt(options, 'ms') ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
+  const step = intOption(options, 'step-ms') ?? (a.frameDelay > 0 ? a.frameDelay : 100);
+  const ms = intOption(options, 'ms') ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
   if (step < 1) throw new OptionError(`--step-ms must be at least 1, not ${step}`);
   if (ms < 0) throw new OptionError(`--ms must not be negative, not ${ms}`);
   if (Math.ceil(ms / step) > MAX_RECORDS) throw new OptionError(`--ms ${ms} at --step-ms ${step} would print more than ${MAX_RECORDS} records`);
