@@ -3,3 +3,4 @@ export * from './reader.js';
 export * from './writer.js';
 export * from './fixed.js';
 export * from './utf8.js';
+export * from './limits.js';

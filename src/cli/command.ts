@@ -1,6 +1,7 @@
 import type { CommandOptions, FormatHandler, OptionSpec } from '../formats/types.js';
 import { UsageError } from './args.js';
 import { FORMATS } from '../formats/registry.js';
+import { LIMIT_SPECS } from '../binary/limits.js';
 import type { Io } from './io.js';
 
 export interface Command {
@@ -19,6 +20,12 @@ export type FormatOptionKey = 'playOptions' | 'renderOptions' | 'writeOptions' |
 export const FORMAT_OPTION: OptionSpec = { name: 'format', type: 'string', description: 'the input format (default: found from content, then extension)' };
 export const HELP_OPTION: OptionSpec = { name: 'help', type: 'flag', description: 'show this help' };
 export const DEBUG_OPTION: OptionSpec = { name: 'debug', type: 'flag', description: 'print stack traces on errors' };
+/** The work budgets (src/binary/limits.ts): every command takes them. */
+export const LIMIT_OPTIONS: OptionSpec[] = LIMIT_SPECS.map((s) => ({
+  name: s.option,
+  type: 'int',
+  description: `${s.description} (default ${s.default})`,
+}));
 
 /** The union of one command's options over every format, first declaration wins. */
 export function collectFormatOptions(keys: readonly FormatOptionKey[]): OptionSpec[] {
@@ -29,7 +36,7 @@ export function collectFormatOptions(keys: readonly FormatOptionKey[]): OptionSp
 
 /** The full option list of a command: its own, the formats', --help and --debug. */
 export function allOptions(cmd: Command): OptionSpec[] {
-  return [...cmd.options, ...collectFormatOptions(cmd.formatOptionKeys ?? []), HELP_OPTION, DEBUG_OPTION];
+  return [...cmd.options, ...collectFormatOptions(cmd.formatOptionKeys ?? []), ...LIMIT_OPTIONS, HELP_OPTION, DEBUG_OPTION];
 }
 
 /**
@@ -56,7 +63,7 @@ export function optionsByFormat(keys: readonly FormatOptionKey[]): [string, Opti
  * command-line error (exit 2), rather than silently ignored.
  */
 export function rejectForeignOptions(cmd: Command, handlers: readonly FormatHandler[], options: CommandOptions): void {
-  const allowed = new Set([...cmd.options, HELP_OPTION, DEBUG_OPTION].map((o) => o.name));
+  const allowed = new Set([...cmd.options, ...LIMIT_OPTIONS, HELP_OPTION, DEBUG_OPTION].map((o) => o.name));
   for (const h of handlers) for (const k of cmd.formatOptionKeys ?? []) for (const o of h[k] ?? []) allowed.add(o.name);
   for (const name of Object.keys(options)) {
     if (options[name] !== undefined && !allowed.has(name)) {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { isFormatError, OptionError } from '../binary/errors.js';
+import { LimitError } from '../binary/limits.js';
 import { UnknownFormatError } from '../api.js';
 import { UsageError } from './args.js';
 
@@ -84,7 +85,7 @@ export function reportError(io: Io, e: unknown, file?: string): number {
     return 1;
   }
   const prefix = file ? `${file}: ` : '';
-  if (isFormatError(e) || e instanceof UnknownFormatError) {
+  if (isFormatError(e) || e instanceof UnknownFormatError || e instanceof LimitError) {
     io.err(`sprat: error: ${prefix}${e.message}\n`);
     if (io.debug && e.stack) io.err(e.stack + '\n');
     return 1;

@@ -1,0 +1,145 @@
+/**
+ * Every work budget in one place: what each limits, its default, and the
+ * command-line option that raises it. Every command reads its limits with
+ * `limitsFrom(options)` and spends them through a `Budget`, which throws a
+ * `LimitError` naming the option before the work (or the allocation) is done.
+ *
+ * The defaults keep any input of under 1 MB within about 1 GiB of memory and
+ * a few seconds of CPU; a user with a real large file raises the one named.
+ */
+import { OptionError } from './errors.js';
+
+export interface Limits {
+  /** Output pixels of one command, over all frames, sheets and canvases it makes. */
+  maxPixels: number;
+  /** Pixels composited (the area each draw touches, summed over every draw). */
+  maxDrawPixels: number;
+  /** Records `play` produces. */
+  maxRecords: number;
+  /** Bytes of JSON a command prints (`inspect --json`, `play --json`). */
+  maxJsonBytes: number;
+  /** Size of any one file read: inputs and the resources they name. */
+  maxFileBytes: number;
+}
+
+export interface LimitSpec {
+  key: keyof Limits;
+  /** The long option, without `--`. */
+  option: string;
+  default: number;
+  /** What the number counts, for messages and --help. */
+  unit: string;
+  description: string;
+}
+
+export const LIMIT_SPECS: readonly LimitSpec[] = [
+  {
+    key: 'maxPixels',
+    option: 'max-pixels',
+    default: 1 << 26,
+    unit: 'pixels',
+    description: 'output pixels one command may make, over all frames and sheets',
+  },
+  {
+    key: 'maxDrawPixels',
+    option: 'max-draw-pixels',
+    default: 1 << 30,
+    unit: 'pixels',
+    description: 'pixels one command may composite, summed over every draw',
+  },
+  { key: 'maxRecords', option: 'max-records', default: 1_000_000, unit: 'records', description: 'records `play` may produce' },
+  {
+    key: 'maxJsonBytes',
+    option: 'max-json-bytes',
+    default: 256 * 2 ** 20,
+    unit: 'bytes',
+    description: 'bytes of JSON a command may print',
+  },
+  {
+    key: 'maxFileBytes',
+    option: 'max-file-bytes',
+    default: 512 * 2 ** 20,
+    unit: 'bytes',
+    description: 'size of any one file read (inputs, sheets, textures)',
+  },
+];
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze(
+  Object.fromEntries(LIMIT_SPECS.map((s) => [s.key, s.default])) as unknown as Limits,
+);
+
+/** A budget ran out: exit 1, with a message naming the option that raises it. */
+export class LimitError extends Error {
+  override name = 'LimitError';
+  constructor(
+    readonly spec: LimitSpec,
+    what: string,
+    readonly needed: number,
+    readonly limit: number,
+  ) {
+    super(
+      `${what} would need ${needed > Number.MAX_SAFE_INTEGER || !Number.isFinite(needed) ? 'more than ' + Number.MAX_SAFE_INTEGER : needed} ${spec.unit}, more than the limit of ${limit} (raise it with --${spec.option})`,
+    );
+  }
+}
+
+function specOf(key: keyof Limits): LimitSpec {
+  return LIMIT_SPECS.find((s) => s.key === key)!;
+}
+
+/**
+ * The limits in `options` (a program's CommandOptions or the command line's
+ * `--max-*` values); defaults for the ones not given. Accepts numbers or
+ * decimal strings; anything else is an OptionError (exit 2).
+ */
+export function limitsFrom(options: Record<string, unknown> | undefined): Limits {
+  const out = { ...DEFAULT_LIMITS };
+  if (!options) return out;
+  for (const s of LIMIT_SPECS) {
+    const v = options[s.option] ?? options[s.key];
+    if (v === undefined || v === false) continue;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1) throw new OptionError(`option --${s.option} needs a whole number of at least 1, not "${String(v)}"`);
+    out[s.key] = n;
+  }
+  return out;
+}
+
+/**
+ * Spends limits during one command. Call `spend` before the work or the
+ * allocation it pays for; it throws a LimitError when the total would pass
+ * the limit. One Budget per command run (share it across frames and sheets).
+ */
+export class Budget {
+  private readonly spent: Record<keyof Limits, number> = {
+    maxPixels: 0,
+    maxDrawPixels: 0,
+    maxRecords: 0,
+    maxJsonBytes: 0,
+    maxFileBytes: 0,
+  };
+
+  constructor(readonly limits: Limits = { ...DEFAULT_LIMITS }) {}
+
+  /** Adds `amount` to `key`'s running total; `what` says what it is for ("a 4000x4000 frame"). */
+  spend(key: keyof Limits, amount: number, what: string): void {
+    const total = this.spent[key] + amount;
+    if (!(total <= this.limits[key])) throw new LimitError(specOf(key), what, total, this.limits[key]);
+    this.spent[key] = total;
+  }
+
+  /** Checks one amount against `key`'s limit without adding it to the total (file sizes). */
+  check(key: keyof Limits, amount: number, what: string): void {
+    if (!(amount <= this.limits[key])) throw new LimitError(specOf(key), what, amount, this.limits[key]);
+  }
+
+  /** How much of `key` is left. */
+  left(key: keyof Limits): number {
+    return this.limits[key] - this.spent[key];
+  }
+}
+
+/** A new Budget from the `--max-*` values in `options` (defaults for the rest). */
+export function budgetFrom(options: Record<string, unknown> | undefined): Budget {
+  return new Budget(limitsFrom(options));
+}
