@@ -99,7 +99,7 @@ export async function convert(
     const model = await src.toModel(loaded.doc, resources, options);
     doc = await target.fromModel(model, options);
     // fromModel may add notes of its own (what the target cannot hold).
-    notes.push(...(model.notes ?? []));
+    for (const n of model.notes ?? []) notes.push(n);
   }
   if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
   if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);

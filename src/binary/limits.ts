@@ -20,6 +20,8 @@ export interface Limits {
   maxJsonBytes: number;
   /** Size of any one file read: inputs and the resources they name. */
   maxFileBytes: number;
+  /** Frames and tile cells one conversion may build in the common model. */
+  maxItems: number;
 }
 
 export interface LimitSpec {
@@ -62,6 +64,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     unit: 'bytes',
     description: 'size of any one file read (inputs, sheets, textures)',
   },
+  { key: 'maxItems', option: 'max-items', default: 1 << 20, unit: 'items', description: 'frames and tile cells a conversion may build in the common model' },
 ];
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze(
@@ -117,6 +120,7 @@ export class Budget {
     maxRecords: 0,
     maxJsonBytes: 0,
     maxFileBytes: 0,
+    maxItems: 0,
   };
 
   constructor(readonly limits: Limits = { ...DEFAULT_LIMITS }) {}

@@ -3,7 +3,8 @@ import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
-import { stringifyJson } from './json.js';
+import { stringifyJsonChunks } from './json.js';
+import { limitsFrom } from '../binary/limits.js';
 
 export const inspectCommand: Command = {
   name: 'inspect',
@@ -21,7 +22,11 @@ export const inspectCommand: Command = {
       const { handler, doc, warnings } = load(bytes, file, stringOption(options, 'format'), options);
       rejectForeignOptions(this, [handler], options);
       for (const w of warnings) io.err(`${file}: warning: ${w.message}\n`);
-      if (options.json) io.out(stringifyJson(handler.inspectJson(doc)) + '\n');
+      if (options.json) {
+        const limits = limitsFrom(options);
+        for (const chunk of stringifyJsonChunks(handler.inspectJson(doc, options), 2, limits) ?? []) io.out(chunk);
+        io.out('\n');
+      }
       else io.out(handler.inspectText(doc).replace(/\n?$/, '\n'));
       return 0;
     } catch (e) {

@@ -3,11 +3,26 @@ import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { reportError, resolvePath, type Io } from './io.js';
+import { BoundedText } from './json.js';
+import { limitsFrom, type Limits } from '../binary/limits.js';
+
+/**
+ * A JSON array with one record per line, as chunks to print in turn; its
+ * size counts against `--max-json-bytes` as it is made (a long trigger on
+ * every one of a million ticks would be gigabytes).
+ */
+export function recordsJsonChunks(records: readonly unknown[], limits: Partial<Limits> = {}): string[] {
+  if (records.length === 0) return ['[]\n'];
+  const text = new BoundedText(limits, 'the JSON records');
+  text.add('[\n');
+  for (let i = 0; i < records.length; i++) text.add((i ? ',\n  ' : '  ') + JSON.stringify(records[i]));
+  text.add('\n]\n');
+  return text.parts();
+}
 
 /** Prints a JSON array with one record per line. */
-export function recordsJson(records: unknown[]): string {
-  if (records.length === 0) return '[]\n';
-  return '[\n' + records.map((r) => '  ' + JSON.stringify(r)).join(',\n') + '\n]\n';
+export function recordsJson(records: unknown[], limits: Partial<Limits> = {}): string {
+  return recordsJsonChunks(records, limits).join('');
 }
 
 export const playCommand: Command = {
@@ -25,10 +40,18 @@ export const playCommand: Command = {
       const loaded = load(await readFileBytes(resolvePath(io, file)), file, stringOption(options, 'format'), options);
       rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
-      const { records, warnings, text } = play(loaded, options);
-      for (const w of warnings) io.err(`${file}: warning: ${w}\n`);
-      if (options.json) io.out(recordsJson(records));
-      else io.out(text ?? records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      const limits = limitsFrom(options);
+      const result = play(loaded, options);
+      let out: string[];
+      if (options.json) out = recordsJsonChunks(result.records, limits);
+      else if (result.text !== undefined) out = [result.text]; // (a getter for ISPRITE: made only here)
+      else {
+        const text = new BoundedText(limits, 'the records');
+        for (const r of result.records) text.add(JSON.stringify(r) + '\n');
+        out = text.parts();
+      }
+      for (const w of result.warnings) io.err(`${file}: warning: ${w}\n`);
+      for (const chunk of out) io.out(chunk);
       return 0;
     } catch (e) {
       if (e instanceof UsageError) throw e;

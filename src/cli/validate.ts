@@ -3,7 +3,8 @@ import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
 import { describeFsError, resolvePath, type Io } from './io.js';
-import { stringifyJson } from './json.js';
+import { stringifyJsonChunks } from './json.js';
+import { limitsFrom } from '../binary/limits.js';
 
 export const validateCommand: Command = {
   name: 'validate',
@@ -46,7 +47,10 @@ export const validateCommand: Command = {
         for (const m of errors.slice(1)) io.err(`${file}: error: ${m}\n`);
       }
     }
-    if (options.json) io.out(stringifyJson(results) + '\n');
+    if (options.json) {
+      for (const chunk of stringifyJsonChunks(results, 2, limitsFrom(options)) ?? []) io.out(chunk);
+      io.out('\n');
+    }
     return bad ? 1 : 0;
   },
 };

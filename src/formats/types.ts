@@ -87,8 +87,8 @@ export interface FormatHandler<Doc = any> {
   /** All problems, errors and warnings; never throws on bad input. */
   validate(bytes: Uint8Array, options?: CommandOptions): Diagnostic[];
 
-  /** The contract's `inspect --json` object. */
-  inspectJson(doc: Doc): unknown;
+  /** The contract's `inspect --json` object; `options` carries the `--max-*` budgets (src/binary/limits.ts). */
+  inspectJson(doc: Doc, options?: CommandOptions): unknown;
   /** A readable summary for `inspect` without --json. */
   inspectText(doc: Doc): string;
 

@@ -218,7 +218,7 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
       const times = Math.min(tag.repeat, Math.max(1, Math.floor(MAX_EXPANDED / Math.max(1, seq.length))));
       if (times < tag.repeat) notes.push(`aseprite: tag "${tag.name}" repeats ${tag.repeat} times; only ${times} kept`);
       list = [];
-      for (let i = 0; i < times; i++) list.push(...seq);
+      for (let i = 0; i < times; i++) for (const f of seq) list.push(f);
       loopTo = null;
     }
     animations.push({ name: tag.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });

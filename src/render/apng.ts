@@ -184,8 +184,13 @@ function filterImage(img: RgbaImage, bpp: 3 | 4): Uint8Array {
 
 /** The frames drawn at the top-left of one canvas as large as the largest frame (a copy only when sizes differ). */
 export function commonCanvas(frames: readonly RgbaImage[]): { width: number; height: number; frames: RgbaImage[] } {
-  const width = Math.max(0, ...frames.map((f) => f.width));
-  const height = Math.max(0, ...frames.map((f) => f.height));
+  // A loop, not Math.max(...frames): spreading 150,000 frames overflows the call stack.
+  let width = 0;
+  let height = 0;
+  for (const f of frames) {
+    if (f.width > width) width = f.width;
+    if (f.height > height) height = f.height;
+  }
   const out = frames.map((f) => {
     if (f.width === width && f.height === height) return f;
     const data = new Uint8Array(width * height * 4);

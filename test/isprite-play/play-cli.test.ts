@@ -1,4 +1,5 @@
 /** `sprat play` for ISPRITE: the contract's records, script and errors. */
+import { LimitError } from '../../src/binary/limits.js';
 import { describe, expect, it } from 'vitest';
 import { ScriptError, parseScript, playIsprite } from '../../src/formats/isprite/play-cli.js';
 import { frame, group, seq, sprite } from './build.js';
@@ -91,6 +92,9 @@ describe('script errors', () => {
     expect(() => playIsprite(doc(), {})).toThrow(ScriptError);
     expect(() => playIsprite(doc(), { ticks: '-1' })).toThrow(ScriptError);
     expect(() => playIsprite(doc(), { ticks: 'x' })).toThrow(ScriptError);
-    expect(() => playIsprite(doc(), { ticks: '100000000' })).toThrow(ScriptError);
+    // past the --max-records budget: a LimitError (exit 1) naming the option, and raising it allows more
+    expect(() => playIsprite(doc(), { ticks: '100000000' })).toThrow(LimitError);
+    expect(() => playIsprite(doc(), { ticks: '11', 'max-records': '10' })).toThrow(/raise it with --max-records/);
+    expect(playIsprite(doc(), { ticks: '10', 'max-records': '10' }).records).toHaveLength(10);
   });
 });

@@ -1,5 +1,6 @@
 import { FormatError } from '../../binary/errors.js';
 import { OptionError } from '../../binary/errors.js';
+import { budgetFrom } from '../../binary/limits.js';
 import { intOption, stringOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import { VIEWS, findAnimation, type CthgAnimation, type CthgDocument, type CthgViewName } from './model.js';
@@ -81,7 +82,7 @@ export interface CthgPlayRecord {
 export function playCthg(doc: CthgDocument, options: CommandOptions): { records: CthgPlayRecord[]; warnings: string[]; text: string } {
   const sel = selectView(doc, options);
   const ticks = optInt(options, 'ticks') ?? sel.animation.frameCount;
-  if (ticks > 1_000_000) throw new OptionError('--ticks is limited to 1000000');
+  budgetFrom(options).spend('maxRecords', ticks, `--ticks ${ticks}`);
   const records: CthgPlayRecord[] = [];
   const lines: string[] = [`${sel.animation.name} (tile size ${sel.animation.tileSize}), ${sel.view} view, ${TICK_MS} ms per tick:`];
   for (let t = 0; t < ticks; t++) {

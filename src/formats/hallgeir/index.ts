@@ -4,6 +4,7 @@
  * and ../shared/contract/hallgeir.md.
  */
 import { FormatError, OptionError } from '../../binary/errors.js';
+import { budgetFrom } from '../../binary/limits.js';
 import { intOption } from '../options.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
 import { spriteFromModel, spriteToModel } from './convert.js';
@@ -58,7 +59,7 @@ export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
     const step = intOption(options, 'step-ms') ?? 100;
     if (step < 1) throw new OptionError(`--step-ms must be at least 1, not ${step}`);
     if (ms < 0) throw new OptionError(`--ms must not be negative, not ${ms}`);
-    if (ms / step > 10_000_000) throw new OptionError(`--ms ${ms} at --step-ms ${step} would print more than 10 million records`);
+    budgetFrom(options).spend('maxRecords', Math.ceil(ms / step), `--ms ${ms} at --step-ms ${step}`);
     const { records, stuck } = playRecords(anim, ms, step);
     const warnings: string[] = [];
     if (anim.frames.length === 0) warnings.push(`animation ${JSON.stringify(anim.name)} has no frames`);

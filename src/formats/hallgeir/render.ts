@@ -201,10 +201,14 @@ export async function renderMap(map: HallgeirMap, options: CommandOptions, resou
   }
 
   if (placed.length === 0) return { frames: [createImage(1, 1)] };
-  const minX = Math.min(0, ...placed.map((p) => p.x));
-  const minY = Math.min(0, ...placed.map((p) => p.y));
-  const maxX = Math.max(...placed.map((p) => p.x + p.w));
-  const maxY = Math.max(...placed.map((p) => p.y + p.h));
+  // Loops, not Math.min(...placed): spreading a huge array overflows the call stack.
+  let [minX, minY, maxX, maxY] = [0, 0, -Infinity, -Infinity];
+  for (const p of placed) {
+    minX = Math.min(minX, p.x);
+    minY = Math.min(minY, p.y);
+    maxX = Math.max(maxX, p.x + p.w);
+    maxY = Math.max(maxY, p.y + p.h);
+  }
   const width = Math.max(1, maxX - minX);
   const height = Math.max(1, maxY - minY);
   if (width * height > MAX_CANVAS_PIXELS || width > 65536 || height > 65536) {

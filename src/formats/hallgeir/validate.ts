@@ -43,7 +43,7 @@ export function validateHallgeir(bytes: Uint8Array, kind: HallgeirKind, options:
   try {
     const endian = parseEndian(options.endian, FORMAT_NAMES[kind]);
     const doc = readHallgeir(bytes, kind, { endian, warn: (d) => out.push(d) });
-    out.push(...documentWarnings(doc));
+    for (const w of documentWarnings(doc)) out.push(w);
   } catch (e) {
     if (isFormatError(e)) out.push(diagnosticFromError(e));
     else out.push(diagnostic('error', `internal error: ${(e as Error)?.message ?? String(e)}`));

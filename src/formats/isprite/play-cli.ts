@@ -10,6 +10,7 @@
  * line maps it to exit status 2, like any other wrong command line).
  */
 import { OptionError } from '../../binary/errors.js';
+import { Budget, budgetFrom, type Limits } from '../../binary/limits.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import type { IspriteDocument } from './model.js';
 import { Player, PreparedSprite, prepareSprite } from './play.js';
@@ -21,7 +22,7 @@ export class ScriptError extends OptionError {
   readonly exitCode = 2;
 }
 
-/** The most ticks one run prints (each is a record in memory). */
+/** The most ticks one run prints by default: each is a record (the `--max-records` budget, src/binary/limits.ts). */
 export const MAX_TICKS = 1_000_000;
 
 export const ispritePlayOptions: OptionSpec[] = [
@@ -83,13 +84,14 @@ export function parseScript(script: string): ScriptCommand[] {
   return out;
 }
 
-function ticksOption(options: CommandOptions): number {
+function ticksOption(options: CommandOptions, budget: Budget): number {
   const raw = options.ticks;
   if (raw === undefined || raw === true || raw === false) throw new ScriptError('play needs --ticks N (the number of ticks to run)');
   const s = String(raw).trim();
   if (!/^\d+$/.test(s)) throw new ScriptError(`--ticks needs a whole number ≥ 0, not "${raw}"`);
   const n = Number(s);
-  if (n > MAX_TICKS) throw new ScriptError(`--ticks ${s} is more than the limit of ${MAX_TICKS}`);
+  // One record per tick: a LimitError (exit 1) naming --max-records past the budget.
+  budget.spend('maxRecords', n, `--ticks ${s}`);
   return n;
 }
 
@@ -98,7 +100,8 @@ export function playIsprite(
   doc: IspriteDocument | PreparedSprite,
   options: CommandOptions,
 ): { records: IspritePlayRecord[]; warnings: string[]; text: string } {
-  const ticks = ticksOption(options);
+  const budget = budgetFrom(options);
+  const ticks = ticksOption(options, budget);
   if (options.script !== undefined && typeof options.script !== 'string') throw new ScriptError('--script needs a value');
   const script = typeof options.script === 'string' ? parseScript(options.script) : [];
   const warnings: string[] = [];
@@ -135,17 +138,36 @@ export function playIsprite(
     });
     player.step();
   }
-  return { records, warnings, text: timelineText(records) };
+  // The timeline is made only when it is asked for (`play` without --json), within the output budget.
+  let text: string | undefined;
+  return {
+    records,
+    warnings,
+    get text() {
+      return (text ??= timelineText(records, budget.limits));
+    },
+  };
 }
 
-/** A readable timeline: one line per tick, and "…" lines for runs of ticks showing the same thing with no triggers. */
-export function timelineText(records: readonly IspritePlayRecord[]): string {
+/**
+ * A readable timeline: one line per tick, and "…" lines for runs of ticks
+ * showing the same thing with no triggers. Its size counts against
+ * `limits.maxJsonBytes` as it is made (a long trigger fired every tick).
+ */
+export function timelineText(records: readonly IspritePlayRecord[], limits: Partial<Limits> = {}): string {
+  const budget = new Budget({ ...budgetFrom(undefined).limits, ...limits });
+  let size = 0;
+  const count = (row: string[]): void => {
+    for (const c of row) size += c.length + 2;
+    budget.check('maxJsonBytes', size, 'the timeline');
+  };
   if (records.length === 0) return '(no ticks)\n';
   const rows: string[][] = [['tick', 'sequence', 'pos', 'frame', 'state', 'triggers']];
   let prevKey = '';
   let repeats = 0;
   const flush = (): void => {
     if (repeats > 0) rows.push([`…`, `(same for ${repeats} more tick${repeats === 1 ? '' : 's'})`, '', '', '', '']);
+    if (repeats > 0) count(rows[rows.length - 1]!);
     repeats = 0;
   };
   for (const r of records) {
@@ -156,16 +178,25 @@ export function timelineText(records: readonly IspritePlayRecord[]): string {
     }
     flush();
     prevKey = key;
+    const triggers: string[] = [];
+    let chars = size;
+    for (const t of r.triggers) {
+      chars += t.length + 3;
+      budget.check('maxJsonBytes', chars, 'the timeline'); // before making the text of a long trigger
+      triggers.push(JSON.stringify(t));
+    }
     rows.push([
       String(r.tick),
       r.sequence ?? '(none)',
       r.position === null ? '-' : String(r.position),
       r.frame === null ? '-' : String(r.frame),
       r.stopped ? 'stopped' : 'playing',
-      r.triggers.map((t) => JSON.stringify(t)).join(' '),
+      triggers.join(' '),
     ]);
+    count(rows[rows.length - 1]!);
   }
   flush();
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i]!.startsWith('(same') ? 0 : row[i]!.length))));
+  // A loop, not Math.max(...rows): spreading a million rows overflows the call stack.
+  const widths = rows[0]!.map((_, i) => rows.reduce((m, row) => Math.max(m, row[i]!.startsWith('(same') ? 0 : row[i]!.length), -Infinity));
   return rows.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
 }

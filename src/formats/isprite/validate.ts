@@ -29,7 +29,7 @@ export function validateIsprite(bytes: Uint8Array): Diagnostic[] {
     if (isFormatError(e)) return [...out, diagnosticFromError(e)];
     throw e;
   }
-  out.push(...checkIsprite(res.doc, res.info));
+  for (const d of checkIsprite(res.doc, res.info)) out.push(d);
   return out;
 }
 

@@ -12,6 +12,7 @@ import { drawImage } from '../../render/compose.js';
 import { createImage } from '../../render/image.js';
 import { BAKED_IMAGE, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { loadSheet } from './resources.js';
+import { budgetFrom } from '../../binary/limits.js';
 
 export async function sheetToModel(
   format: SolarusSyntax,
@@ -19,6 +20,11 @@ export async function sheetToModel(
   resources: ResourceLoader,
   options: CommandOptions = {},
 ): Promise<SpriteModel> {
+  // nb_frames is a number in the text: 10^9 frames fit in 40 bytes. Count them before making any.
+  const budget = budgetFrom(options);
+  for (const a of sheet.animations) {
+    for (const d of a.directions) budget.spend('maxItems', d.frameCount, `the frames of animation "${a.name}" (nb_frames ${d.frameCount})`);
+  }
   const sheets: ModelSheet[] = [];
   const index = new Map<string, number>();
   const notes: string[] = [];

@@ -5,6 +5,7 @@
  * or finished (nothing shown) when it is -1. frame_delay 0: frame 0 forever.
  */
 import { FormatError, OptionError } from '../../binary/errors.js';
+import { budgetFrom } from '../../binary/limits.js';
 import { intOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import type { SolarusAnimation, SolarusDirection, SolarusSheet, SolarusSyntax } from './model.js';
@@ -42,8 +43,6 @@ export function select(format: SolarusSyntax, sheet: SolarusSheet, options: Comm
   return { a, d: a.directions[k]!, k };
 }
 
-const MAX_RECORDS = 1_000_000;
-
 export function play(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions): { records: unknown[]; warnings: string[]; text: string } {
   const { a, d, k } = select(format, sheet, options);
   const warnings: string[] = [];
@@ -51,7 +50,7 @@ export function play(format: SolarusSyntax, sheet: SolarusSheet, options: Comman
   const ms = intOption(options, 'ms') ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
   if (step < 1) throw new OptionError(`--step-ms must be at least 1, not ${step}`);
   if (ms < 0) throw new OptionError(`--ms must not be negative, not ${ms}`);
-  if (Math.ceil(ms / step) > MAX_RECORDS) throw new OptionError(`--ms ${ms} at --step-ms ${step} would print more than ${MAX_RECORDS} records`);
+  budgetFrom(options).spend('maxRecords', Math.ceil(ms / step), `--ms ${ms} at --step-ms ${step}`);
   if (a.loopOnFrame >= d.frameCount) {
     warnings.push(`loop_on_frame ${a.loopOnFrame} is not a frame of direction ${k} (the engine would crash): playback finishes after the last frame`);
   }

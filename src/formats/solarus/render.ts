@@ -65,7 +65,8 @@ async function renderSheet(format: SolarusSyntax, sheet: SolarusSheet, load: (im
     a.directions.forEach((d, k) => rows.push({ label: `${a.name} ${k}`, d, image: a.image }));
   }
   if (rows.length === 0) throw new FormatError(format, 'the sheet has no animation to draw');
-  const labelW = Math.max(...rows.map((r) => textWidth(r.label)));
+  let labelW = -Infinity; // (a loop: spreading a huge array overflows the call stack)
+  for (const r of rows) labelW = Math.max(labelW, textWidth(r.label));
   let width = 0;
   let height = PAD;
   const tops: number[] = [];

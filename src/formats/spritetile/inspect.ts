@@ -1,8 +1,23 @@
 import { setsUsed, tilesPerSet, LAYER_LOCK_NAMES, type SpriteTileLevel } from './model.js';
 import { layout } from './write.js';
+import { budgetFrom } from '../../binary/limits.js';
+import type { CommandOptions } from '../types.js';
 
-/** The contract's `inspect --json` object (keys in the contract's order). */
-export function inspectJson(level: SpriteTileLevel): unknown {
+/**
+ * The fewest characters one cell takes in `sprat inspect --json`: four
+ * numbers, each on its own line indented 10 spaces, a digit and ",\n".
+ */
+const MIN_JSON_PER_CELL = 4 * (10 + 1 + 2);
+
+/**
+ * The contract's `inspect --json` object (keys in the contract's order).
+ * A level whose cells alone would print more than `--max-json-bytes` is a
+ * LimitError before any array is made (a few MB of LZF can hold 10^7 cells).
+ */
+export function inspectJson(level: SpriteTileLevel, options?: CommandOptions): unknown {
+  let cells = 0;
+  for (const l of level.layers ?? []) cells += l.tiles.length;
+  budgetFrom(options).check('maxJsonBytes', cells * MIN_JSON_PER_CELL, `the JSON of ${cells} cells`);
   return {
     format: 'spritetile',
     littleEndian: level.littleEndian,

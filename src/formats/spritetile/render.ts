@@ -82,11 +82,11 @@ export async function renderLevel(level: SpriteTileLevel, options: CommandOption
     sets.set(s.set, { ...s, image, columns, count: columns * rows });
   }
   const sizes = layers.map((l) => l.tileSizeX).filter((v) => v > 0 && Number.isFinite(v));
-  const unit = sizes.length ? Math.min(...sizes) : 1;
+  const unit = sizes.length ? sizes.reduce((m, s) => Math.min(m, s), Infinity) : 1; // (no spread: a level may have millions of layers)
   const cellFor = (v: number): number => (v > 0 && Number.isFinite(v) ? v / unit : 1);
   // pixels per tile of the smallest world size
-  let base = specs.length ? Math.max(...specs.map((s) => s.tileWidth)) : DEFAULT_CELL_PIXELS;
-  const span = (pick: (l: (typeof layers)[number]) => number): number => Math.max(1, ...layers.map(pick));
+  let base = specs.length ? specs.reduce((m, s) => Math.max(m, s.tileWidth), -Infinity) : DEFAULT_CELL_PIXELS;
+  const span = (pick: (l: (typeof layers)[number]) => number): number => layers.reduce((m, l) => Math.max(m, pick(l)), 1);
   const wUnits = span((l) => l.width * cellFor(l.tileSizeX));
   const hUnits = span((l) => l.height * cellFor(l.tileSizeY));
   if (!specs.length) {
