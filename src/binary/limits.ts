@@ -64,7 +64,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     unit: 'bytes',
     description: 'size of any one file read (inputs, sheets, textures)',
   },
-  { key: 'maxItems', option: 'max-items', default: 1 << 20, unit: 'items', description: 'frames and tile cells a conversion may build in the common model' },
+  { key: 'maxItems', option: 'max-items', default: 1 << 18, unit: 'items', description: 'frames and tile cells a conversion may build in the common model' },
 ];
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze(

@@ -43,8 +43,9 @@ function primitive(value: unknown): string | undefined {
   }
 }
 
-/** Pieces are joined into chunks of about this many characters, so a long text is not millions of small strings. */
+/** Pieces are joined into chunks at this many pieces or characters, so a long text is neither millions of small strings nor held twice. */
 const CHUNK_PIECES = 4096;
+const CHUNK_CHARS = 1 << 16;
 
 interface Frame {
   holder: object;
@@ -77,13 +78,15 @@ export function stringifyJsonChunks(value: unknown, indent = 2, limits: Partial<
   const chunks: string[] = [];
   let pieces: string[] = [];
   let size = 0;
+  let chunkStart = 0;
   const put = (s: string): void => {
     size += s.length;
     if (size > max) budget.check('maxJsonBytes', size, 'the JSON output');
     pieces.push(s);
-    if (pieces.length >= CHUNK_PIECES) {
+    if (pieces.length >= CHUNK_PIECES || size - chunkStart >= CHUNK_CHARS) {
       chunks.push(pieces.join(''));
       pieces = [];
+      chunkStart = size;
     }
   };
   const stack: Frame[] = [];
@@ -175,6 +178,7 @@ export class BoundedText {
   private readonly chunks: string[] = [];
   private pieces: string[] = [];
   private size = 0;
+  private chunkStart = 0;
 
   constructor(limits: Partial<Limits> = {}, private readonly what = 'the output') {
     this.budget = new Budget({ ...DEFAULT_LIMITS, ...limits });
@@ -184,9 +188,10 @@ export class BoundedText {
     this.size += s.length;
     if (this.size > this.budget.limits.maxJsonBytes) this.budget.check('maxJsonBytes', this.size, this.what);
     this.pieces.push(s);
-    if (this.pieces.length >= CHUNK_PIECES) {
+    if (this.pieces.length >= CHUNK_PIECES || this.size - this.chunkStart >= CHUNK_CHARS) {
       this.chunks.push(this.pieces.join(''));
       this.pieces = [];
+      this.chunkStart = this.size;
     }
   }
 

@@ -7,6 +7,7 @@
  */
 import { unzlibSync, gunzipSync } from 'fflate';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
+import { budgetFrom } from '../binary/limits.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../formats/types.js';
 import { renderLevelModel } from '../model/bake-level.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
@@ -521,22 +522,35 @@ async function resolveTileset(doc: TiledDoc, i: number, resources: ResourceLoade
   return { ts, dir: dirOf(t.source) };
 }
 
-/** Cuts a tileset image with margin and spacing into a plain grid (columns × rows, no gaps). */
+/**
+ * Cuts a tileset image with margin and spacing into a plain grid (columns ×
+ * rows, no gaps). Only the tiles that start inside the image are cut (a
+ * `tilecount` or `columns` larger than the image holds adds no work, and tiles
+ * past its last row draw as tiles without pixels); a grid much larger than
+ * the image (a lying `columns`) is refused.
+ */
 function regrid(img: RgbaImage, t: TiledTileset): RgbaImage {
   if (!t.margin && !t.spacing) return img;
-  const cols = Math.max(1, t.columns || Math.floor((img.width - 2 * t.margin + t.spacing) / (t.tilewidth + t.spacing)));
-  const count = t.tilecount || cols * Math.floor((img.height - 2 * t.margin + t.spacing) / (t.tileheight + t.spacing));
-  const rows = Math.max(1, Math.ceil(count / cols));
+  const stepX = t.tilewidth + t.spacing;
+  const stepY = t.tileheight + t.spacing;
+  const fitX = Math.max(0, Math.ceil((img.width - t.margin) / stepX));
+  const fitY = Math.max(0, Math.ceil((img.height - t.margin) / stepY));
+  const cols = Math.max(1, t.columns || Math.floor((img.width - 2 * t.margin + t.spacing) / stepX));
+  const count = t.tilecount || cols * Math.floor((img.height - 2 * t.margin + t.spacing) / stepY);
+  const rows = Math.max(1, Math.min(Math.ceil(count / cols), fitY));
+  if (cols * t.tilewidth * rows * t.tileheight > 4 * img.width * img.height) {
+    throw new FormatError(FORMAT, `tileset "${t.name}": ${cols} columns of ${t.tilewidth}x${t.tileheight} tiles are far more than its ${img.width}x${img.height} image holds`);
+  }
   const out = createImage(cols * t.tilewidth, rows * t.tileheight);
-  for (let i = 0; i < count; i++) {
-    const cx = i % cols;
-    const cy = Math.floor(i / cols);
-    const tile = cropImage(img, t.margin + cx * (t.tilewidth + t.spacing), t.margin + cy * (t.tileheight + t.spacing), t.tilewidth, t.tileheight);
-    for (let row = 0; row < t.tileheight; row++) {
-      out.data.set(
-        tile.data.subarray(row * t.tilewidth * 4, (row + 1) * t.tilewidth * 4),
-        ((cy * t.tileheight + row) * out.width + cx * t.tilewidth) * 4,
-      );
+  for (let cy = 0; cy < rows; cy++) {
+    for (let cx = 0; cx < Math.min(cols, fitX) && cy * cols + cx < count; cx++) {
+      const tile = cropImage(img, t.margin + cx * (t.tilewidth + t.spacing), t.margin + cy * (t.tileheight + t.spacing), t.tilewidth, t.tileheight);
+      for (let row = 0; row < t.tileheight; row++) {
+        out.data.set(
+          tile.data.subarray(row * t.tilewidth * 4, (row + 1) * t.tilewidth * 4),
+          ((cy * t.tileheight + row) * out.width + cx * t.tilewidth) * 4,
+        );
+      }
     }
   }
   return out;
@@ -561,9 +575,18 @@ interface CellRecord {
   extra?: Record<string, number | boolean>;
 }
 
-export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loadImages = true): Promise<LevelModel> {
+export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loadImages = true, options?: CommandOptions): Promise<LevelModel> {
   if (doc.orientation !== 'orthogonal') throw errorIn(doc, FORMAT, '$.orientation', `"${doc.orientation}" maps are not supported (orthogonal only)`);
   const notes: string[] = [];
+  // A compressed layer of a few KB holds 10^7 cells; each model cell is an object. Count them before making any.
+  const budget = budgetFrom(options);
+  const countCells = (ls: TiledLayer[]): void => {
+    for (const l of ls) {
+      if (l.type === 'group') countCells(l.layers);
+      else if (l.type === 'tilelayer') budget.spend('maxItems', l.data.length, `the cells of layer "${l.name}" (${l.width}x${l.height})`);
+    }
+  };
+  countCells(doc.layers);
   const resolved = [];
   for (let i = 0; i < doc.tilesets.length; i++) resolved.push(await resolveTileset(doc, i, resources, notes));
   // Tileset numbers: sprat:set when every tileset has a distinct one, else their order.
@@ -948,9 +971,9 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     return lines.join('\n') + '\n';
   },
   async render(doc, _options, resources) {
-    return { frames: [renderLevelModel(await tiledToModel(doc, resources))] };
+    return { frames: [renderLevelModel(await tiledToModel(doc, resources, true, _options))] };
   },
-  toModel: (doc, resources) => tiledToModel(doc, resources),
+  toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };
 

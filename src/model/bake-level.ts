@@ -64,11 +64,13 @@ export function renderLevelModel(model: LevelModel): RgbaImage {
     w = Math.max(w, l.width * l.tileWidth);
     h = Math.max(h, l.height * l.tileHeight);
   }
-  if (!Number.isFinite(w * h) || w * h > MAX_BAKE_PIXELS) {
+  // (the image is at least 1x1: a 0 x 10^15 level must not pass as 0 pixels)
+  if (!Number.isFinite(w * h) || Math.max(1, w) * Math.max(1, h) > MAX_BAKE_PIXELS) {
     throw new FormatError('model', `the level would need a ${w}x${h} image, more than the ${MAX_BAKE_PIXELS}-pixel limit`);
   }
   const out = createImage(Math.max(1, w), Math.max(1, h));
   for (const l of model.layers) {
+    if (!(l.width > 0)) continue; // no cells (and a 0 x 10^15 layer must not walk its rows)
     for (let row = 0; row < l.height; row++) {
       for (let col = 0; col < l.width; col++) {
         const c = l.cells[row * l.width + col];

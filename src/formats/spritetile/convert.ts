@@ -1,4 +1,6 @@
 import { FormatError } from '../../binary/errors.js';
+import { budgetFrom } from '../../binary/limits.js';
+import type { CommandOptions } from '../types.js';
 import type { LevelModel, ModelCell, ModelTileLayer, SpriteModel } from '../../model/types.js';
 import {
   COLLIDER,
@@ -24,9 +26,12 @@ export const MODEL_TILE_PIXELS = 32;
  * go to cell.extra; z, lock, tile sizes and editor values to layer
  * properties. One tileset per SpriteTile set used, named "set N".
  */
-export function levelToModel(level: SpriteTileLevel): LevelModel {
+export function levelToModel(level: SpriteTileLevel, options?: CommandOptions): LevelModel {
   const per = tilesPerSet(level.numSets);
   const layers = level.layers ?? [];
+  // A few MB of LZF hold 10^7 cells; each model cell is an object. Count them before making any.
+  const budget = budgetFrom(options);
+  layers.forEach((l, li) => budget.spend('maxItems', l.tiles.length, `the cells of layer ${li} (${l.width}x${l.height})`));
   const used = new Set<number>();
   for (const l of layers) for (const s of setsUsed(level, l)) used.add(s);
   const sets = [...used].sort((a, b) => a - b);
@@ -36,7 +41,7 @@ export function levelToModel(level: SpriteTileLevel): LevelModel {
   if (dropped.length) notes.push(`SpriteTile editor tags not carried over: ${dropped.join(', ')}`);
   const modelLayers: ModelTileLayer[] = layers.map((l, li) => {
     const cells: ModelCell[] = new Array(l.width * l.height);
-    for (let y = 0; y < l.height; y++) {
+    for (let y = 0; l.width > 0 && y < l.height; y++) {
       const row = l.height - 1 - y;
       for (let x = 0; x < l.width; x++) {
         const i = y * l.width + x;
@@ -116,7 +121,8 @@ export function levelFromModel(model: SpriteModel | LevelModel): SpriteTileLevel
     if (ml.cells.length !== ml.width * ml.height) {
       throw new FormatError(FORMAT, `layer "${ml.name}" has ${ml.cells.length} cells for ${ml.width}x${ml.height}`);
     }
-    for (let row = 0; row < ml.height; row++) {
+    // (no rows to walk when a side is 0: a 0 x 10^15 layer has no cells)
+    for (let row = 0; ml.width > 0 && row < ml.height; row++) {
       const y = ml.height - 1 - row;
       for (let x = 0; x < ml.width; x++) {
         const c = ml.cells[row * ml.width + x]!;

@@ -55,8 +55,8 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
       description: 'SpriteTile tile images: SET=IMAGE.png:WxH, several separated by commas (tiles without one are flat colours)',
     },
   ],
-  async toModel(level) {
-    return levelToModel(level);
+  async toModel(level, _resources, options) {
+    return levelToModel(level, options);
   },
   fromModel(model) {
     return levelFromModel(model);

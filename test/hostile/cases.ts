@@ -1,0 +1,386 @@
+/**
+ * The hostile inputs of issue 10 (and generated ones like them), as files
+ * written into a folder. Each case names its main input; `play` gives the
+ * format's play options; `pending` names the helper branch whose fix the
+ * case needs (see PENDING_OTHER_BRANCH in sweep.test.ts).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { zlibSync } from 'fflate';
+import { createIsprite, writeIsprite, type IspriteDocument, type IspriteFrame } from '../../src/formats/isprite/index.js';
+import { encodePng } from '../../src/render/png.js';
+import { SAMPLES } from '../helpers/paths.js';
+import { createImage } from '../../src/render/image.js';
+
+export interface HostileCase {
+  id: string;
+  /** What it does to an unprotected sprat (issue 10's words where it has them). */
+  what: string;
+  /** Files to write (relative paths); strings are written as UTF-8. */
+  files: Record<string, Uint8Array | string>;
+  /** The input every command is given. */
+  input: string;
+  /** Extra arguments for `play` (ISPRITE needs --ticks). */
+  play?: string[];
+  /** Run only these commands (default: all of them). */
+  only?: readonly string[];
+  /** Makes the input itself (a FIFO) instead of writing it. */
+  special?: 'fifo';
+}
+
+const png = (w = 1, h = 1): Uint8Array => encodePng(createImage(w, h));
+
+// ------------------------------------------------------------------ Solarus
+
+/** A 0.9-syntax Solarus sheet: one animation, one direction of `frames` frames of w x h. */
+function solarus(frames: number, image = 'x.png', delay = 100, w = 1, h = 1): string {
+  return `a ${image} 1 ${delay} 0\n0\t0\t${w}\t${h}\t0\t0\t${frames}\t1\n`;
+}
+
+// ------------------------------------------------------------------ SpriteTile
+
+/**
+ * A SpriteTile level whose one layer has `cells` cells, as a raw LZF stream
+ * written by hand: the header and the first cell as literals, then
+ * back-references (3 bytes for 264 bytes of cells each). About 88 bytes of
+ * level per byte of file.
+ */
+export function bigSpriteTile(cells: number, width = 1024): Uint8Array {
+  const height = Math.ceil(cells / width);
+  const n = width * height;
+  const head: number[] = [];
+  const ascii = (s: string) => {
+    for (const c of s) head.push(c.charCodeAt(0));
+  };
+  const i32 = (v: number) => head.push(v & 255, (v >>> 8) & 255, (v >>> 16) & 255, (v >>> 24) & 255);
+  const f32 = (v: number) => {
+    const b = new Uint8Array(new Float32Array([v]).buffer);
+    head.push(...b);
+  };
+  ascii('SpriteTileLevel');
+  head.push(1); // little-endian
+  i32(3); // version
+  i32(1); // one tag
+  ascii('lvlayrs');
+  i32(35); // its data right after the table
+  i32(1); // one layer
+  ascii('lyrdata');
+  f32(1);
+  f32(1);
+  i32(0);
+  i32(0);
+  i32(64);
+  f32(0);
+  i32(0);
+  i32(0);
+  i32(width);
+  i32(height);
+  head.push(5, 0, 0, 0, 0, 0, 0); // cell 0: tile 5
+  const out: number[] = [];
+  for (let i = 0; i < head.length; i += 32) {
+    const run = head.slice(i, i + 32);
+    out.push(run.length - 1, ...run);
+  }
+  let left = (n - 1) * 7;
+  const refs = new Uint8Array(Math.ceil(left / 264) * 3 + 3);
+  let o = 0;
+  while (left > 0) {
+    let len = Math.min(264, left);
+    if (left - len > 0 && left - len < 3) len -= 3; // every reference copies at least 3 bytes
+    left -= len;
+    // offset 7 (one cell back, stored as 6), length len (stored as len - 2)
+    if (len - 2 < 7) refs[o++] = ((len - 2) << 5) | 0;
+    else {
+      refs[o++] = (7 << 5) | 0;
+      refs[o++] = len - 2 - 7;
+    }
+    refs[o++] = 6;
+  }
+  const file = new Uint8Array(out.length + o);
+  file.set(out);
+  file.set(refs.subarray(0, o), out.length);
+  return file;
+}
+
+// ------------------------------------------------------------------ ISPRITE
+
+function isprite(build: (doc: IspriteDocument) => void): Uint8Array {
+  const doc = createIsprite(30);
+  doc.textures.push({ path: 'tex', nearest: true });
+  build(doc);
+  return writeIsprite(doc);
+}
+
+const frame = (f: Partial<IspriteFrame>): IspriteFrame => ({ holdTime: 1, loopPoint: false, label: '', triggers: '', notes: '', elements: [], ...f });
+
+// ------------------------------------------------------------------ Tiled
+
+function tiledMap(layers: unknown[], tilesets: unknown[] = []): string {
+  return JSON.stringify({
+    type: 'map',
+    version: '1.10',
+    tiledversion: '1.10.2',
+    orientation: 'orthogonal',
+    renderorder: 'right-down',
+    infinite: false,
+    width: 4,
+    height: 3,
+    tilewidth: 8,
+    tileheight: 8,
+    nextlayerid: 2,
+    nextobjectid: 1,
+    layers,
+    tilesets,
+  });
+}
+
+const tileLayer = (width: number, height: number, data: unknown, extra: Record<string, unknown> = {}) => ({
+  type: 'tilelayer',
+  id: 1,
+  name: 'hostile',
+  width,
+  height,
+  x: 0,
+  y: 0,
+  opacity: 1,
+  visible: true,
+  data,
+  ...extra,
+});
+
+// ------------------------------------------------------------------ PNG bomb
+
+/** A 1-bit grey PNG of side x side pixels, all zero: ~110 KB of file, side² x 4 bytes of RGBA. */
+export function pngBomb(side = 30000): Uint8Array {
+  if (side === 30000 && bomb) return bomb;
+  const row = 1 + Math.ceil(side / 8);
+  const z = zlibSync(new Uint8Array(row * side), { level: 9 });
+  const chunk = (type: string, data: Uint8Array): Uint8Array => {
+    const out = new Uint8Array(12 + data.length);
+    const dv = new DataView(out.buffer);
+    dv.setUint32(0, data.length);
+    for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+    out.set(data, 8);
+    let c = ~0;
+    for (let i = 4; i < 8 + data.length; i++) {
+      c ^= out[i]!;
+      for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+    }
+    dv.setUint32(8 + data.length, ~c >>> 0);
+    return out;
+  };
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, side);
+  new DataView(ihdr.buffer).setUint32(4, side);
+  ihdr.set([1, 0, 0, 0, 0], 8);
+  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', z), chunk('IEND', new Uint8Array(0))];
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  if (side === 30000) bomb = out;
+  return out;
+}
+let bomb: Uint8Array | undefined;
+
+function aseprite(image: string, w: number, h: number): string {
+  return JSON.stringify({
+    frames: {
+      'a 0.aseprite': {
+        frame: { x: 0, y: 0, w: 16, h: 16 },
+        rotated: false,
+        trimmed: false,
+        spriteSourceSize: { x: 0, y: 0, w: 16, h: 16 },
+        sourceSize: { w: 16, h: 16 },
+        duration: 100,
+      },
+    },
+    meta: { app: 'https://www.aseprite.org/', version: '1.3.7-x64', image, format: 'RGBA8888', size: { w, h }, scale: '1', frameTags: [], layers: [], slices: [] },
+  });
+}
+
+// ------------------------------------------------------------------ the cases
+
+export function hostileCases(): HostileCase[] {
+  return [
+    {
+      id: 'solarus-nb-frames-1e9',
+      what: 'a 41-byte Solarus sheet with nb_frames 10^9 (every conversion: V8 heap out of memory)',
+      files: { 'big.dat': solarus(1e9), 'x.png': png() },
+      input: 'big.dat',
+    },
+    {
+      id: 'solarus-nb-frames-1e9-no-image',
+      what: 'the same without its image',
+      files: { 'big.dat': solarus(1e9) },
+      input: 'big.dat',
+    },
+    {
+      id: 'solarus-frames-at-limit',
+      what: 'generated: nb_frames at the --max-items default (2^18), 1x1 frames',
+      files: { 'many.dat': solarus(1 << 18, 'x.png', 1), 'x.png': png() },
+      input: 'many.dat',
+    },
+    {
+      id: 'solarus-200k-frame-gif',
+      what: 'a 200,000-frame animation drawn as GIF/APNG (Maximum call stack size exceeded: spreading the frames)',
+      files: { 'anim.dat': solarus(200_000, 'x.png', 10), 'x.png': png() },
+      input: 'anim.dat',
+      only: ['render-gif', 'render-apng'],
+    },
+    {
+      id: 'spritetile-2mb-level',
+      what: 'a 2 MB SpriteTile level inside the LZF limit, 25M cells (inspect --json and convert to Tiled: heap out of memory)',
+      files: { 'big.bytes': bigSpriteTile(25_000_000) },
+      input: 'big.bytes',
+      // (over 1 MB: the commands of the report, not the whole sweep)
+      only: ['inspect', 'inspect-json', 'validate', 'convert-tiled', 'convert-spritetile'],
+    },
+    {
+      id: 'spritetile-1mb-level',
+      what: 'generated: a level just under 1 MB, 12M cells',
+      files: { 'big.bytes': bigSpriteTile(12_000_000, 4000) },
+      input: 'big.bytes',
+    },
+    {
+      id: 'spritetile-cells-at-limit',
+      what: 'generated: a level of exactly --max-items cells (2^18), converted and inspected',
+      files: { 'limit.bytes': bigSpriteTile(1 << 18) },
+      input: 'limit.bytes',
+    },
+    {
+      id: 'isprite-trigger-loop',
+      what: 'play of a looping 65 KB trigger for 10^6 ticks (within the tick limit; aborted at 4.2 GB)',
+      files: {
+        'loop.isprite': isprite((doc) => {
+          doc.frames.push(frame({ triggers: 't'.repeat(65_000) }));
+          doc.tree.push({ kind: 'sequence', name: 'loop', loopPoint: 0, followUp: '', frames: [0] });
+        }),
+      },
+      input: 'loop.isprite',
+      play: ['--ticks', '1000000', '--script', '0:play loop'],
+    },
+    {
+      id: 'isprite-hero-1e6-ticks',
+      what: 'play samples/isprite/hero.isprite --ticks 1000000 --json (Maximum call stack size exceeded)',
+      files: {
+        'hero.isprite': fs.readFileSync(path.join(SAMPLES, 'isprite/hero.isprite')),
+        'hero.png': fs.readFileSync(path.join(SAMPLES, 'isprite/hero.png')),
+      },
+      input: 'hero.isprite',
+      play: ['--ticks', '1000000'],
+    },
+    {
+      id: 'isprite-huge-canvas',
+      what: 'a ~217-byte ISPRITE: 20 frames of an 8000x8000 canvas (render reached 4.1 GiB)',
+      files: {
+        'tex.png': png(16, 16),
+        'canvas.isprite': isprite((doc) => {
+          doc.slices.push({ texture: 0, rotated: false, x: 0, y: 0, width: 8000, height: 8000 });
+          doc.frames.push(frame({ elements: [{ type: 'graphic', expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false }] }));
+          doc.tree.push({ kind: 'sequence', name: 's', loopPoint: 0, followUp: '', frames: new Array(20).fill(0) });
+        }),
+      },
+      input: 'canvas.isprite',
+      play: ['--ticks', '10'],
+    },
+    {
+      id: 'isprite-many-large-elements',
+      what: '100 large elements in one frame (render: 114 s of CPU)',
+      files: {
+        'tex.png': png(16, 16),
+        'elements.isprite': isprite((doc) => {
+          doc.slices.push({ texture: 0, rotated: false, x: 0, y: 0, width: 4000, height: 4000 });
+          const elements = [];
+          for (let i = 0; i < 100; i++) elements.push({ type: 'graphic' as const, expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false });
+          doc.frames.push(frame({ elements }));
+          doc.tree.push({ kind: 'sequence', name: 's', loopPoint: 0, followUp: '', frames: [0] });
+        }),
+      },
+      input: 'elements.isprite',
+      play: ['--ticks', '10'],
+    },
+    {
+      id: 'tiled-zero-by-1e15',
+      what: 'a Tiled layer of width 0 x height 10^15 (convert to SpriteTile: endless loop)',
+      files: { 'tall.tmj': tiledMap([tileLayer(0, 1e15, [])]) },
+      input: 'tall.tmj',
+    },
+    {
+      id: 'tiled-tilecount-2-28',
+      what: 'Tiled tilesets with tilecount 2^28, margin and spacing (render: endless loop)',
+      files: {
+        'sets.tmj': tiledMap(
+          [tileLayer(4, 3, [1, 2, 3, 4, 5, 6, 1 << 27, 3, 2, 1, 2, 1])],
+          [
+            { firstgid: 1, name: 'a', image: 't.png', imagewidth: 8, imageheight: 8, tilewidth: 1, tileheight: 1, margin: 1, spacing: 1, tilecount: 2 ** 27, columns: 0 },
+            { firstgid: 2 ** 27 + 1, name: 'b', image: 't.png', imagewidth: 8, imageheight: 8, tilewidth: 1, tileheight: 1, margin: 1, spacing: 1, tilecount: 2 ** 27 - 1, columns: 16384 },
+          ],
+        ),
+        't.png': png(8, 8),
+      },
+      input: 'sets.tmj',
+    },
+    {
+      id: 'tiled-compressed-16m-cells',
+      what: 'generated: a zlib-compressed Tiled layer of 2^24 cells in a few KB',
+      files: {
+        'packed.tmj': tiledMap([
+          tileLayer(4096, 4096, Buffer.from(zlibSync(new Uint8Array(4096 * 4096 * 4).fill(0), { level: 9 })).toString('base64'), { encoding: 'base64', compression: 'zlib' }),
+        ]),
+      },
+      input: 'packed.tmj',
+    },
+    {
+      id: 'tiled-numbers-spritetile-wraps',
+      what: 'Tiled -> SpriteTile: order 70000, trigger 300, scrollX 2^32+1, previewSize 3e9 (silently wrapped)',
+      files: {
+        'wrap.tmj': tiledMap([
+          tileLayer(1, 1, [1], {
+            properties: [
+              { name: 'sprat:cells', type: 'string', value: JSON.stringify({ 0: { extra: { order: 70000, trigger: 300 } } }) },
+              { name: 'scrollX', type: 'float', value: 2 ** 32 + 1 },
+              { name: 'previewSize', type: 'float', value: 3e9 },
+            ],
+          }),
+        ], [{ firstgid: 1, name: 'a', tilewidth: 8, tileheight: 8, tilecount: 1, columns: 1, margin: 0, spacing: 0, image: 't.png', imagewidth: 8, imageheight: 8 }]),
+        't.png': png(8, 8),
+      },
+      input: 'wrap.tmj',
+    },
+    {
+      id: 'png-bomb-sheet',
+      what: 'a 109 KB 1-bit 30000x30000 PNG as an Aseprite sheet (3.6 GB, then an int32 overflow)',
+      files: { 'bomb.json': aseprite('bomb.png', 30000, 30000), 'bomb.png': pngBomb() },
+      input: 'bomb.json',
+    },
+    {
+      id: 'png-bomb-solarus',
+      what: 'the same PNG bomb as a Solarus sheet',
+      files: { 'bomb.dat': solarus(4, 'bomb.png', 100, 16, 16), 'bomb.png': pngBomb() },
+      input: 'bomb.dat',
+    },
+    {
+      id: 'dev-zero-sheet',
+      what: 'a sheet path naming /dev/zero (reads until the process dies)',
+      files: { 'zero.json': aseprite('../'.repeat(40) + 'dev/zero', 16, 16) },
+      input: 'zero.json',
+    },
+    {
+      id: 'fifo-input',
+      what: 'a FIFO as the input (blocks forever)',
+      files: {},
+      input: 'pipe.isprite',
+      special: 'fifo',
+      only: ['inspect', 'validate'],
+    },
+  ];
+}
+
+/** Writes a case's files into `dir` (made if needed). */
+export function writeCase(c: HostileCase, dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [name, data] of Object.entries(c.files)) fs.writeFileSync(path.join(dir, name), data);
+}
