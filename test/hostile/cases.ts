@@ -218,6 +218,18 @@ export function hostileCases(): HostileCase[] {
       input: 'big.dat',
     },
     {
+      id: 'solarus-lua-many-directions',
+      what: 'generated: the Lua syntax, 2,000 directions of nb_frames 2^20 each (2^31 frames from 200 KB)',
+      files: {
+        'lua.dat':
+          'animation{\n  name = "a",\n  src_image = "x.png",\n  frame_delay = 100,\n  directions = {\n' +
+          '    { x = 0, y = 0, frame_width = 1, frame_height = 1, origin_x = 0, origin_y = 0, num_frames = 1048576 },\n'.repeat(2000) +
+          '  },\n}\n',
+        'x.png': png(),
+      },
+      input: 'lua.dat',
+    },
+    {
       id: 'solarus-frames-at-limit',
       what: 'generated: nb_frames at the --max-items default (2^18), 1x1 frames',
       files: { 'many.dat': solarus(1 << 18, 'x.png', 1), 'x.png': png() },

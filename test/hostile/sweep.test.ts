@@ -41,7 +41,7 @@ export const PENDING_OTHER_BRANCH: readonly string[] = [
   'solarus-200k-frame-gif/render-apng',
 ];
 /** Pending runs are expected to fail: they get less time, so that they cost the suite little until merged. */
-const PENDING_CPU_SECONDS = 3;
+const PENDING_CPU_SECONDS = 2;
 const PENDING_WALL_SECONDS = 10;
 
 const CPU_SECONDS = 10;

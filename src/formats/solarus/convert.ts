@@ -23,7 +23,7 @@ export async function sheetToModel(
   // nb_frames is a number in the text: 10^9 frames fit in 40 bytes. Count them before making any.
   const budget = budgetFrom(options);
   for (const a of sheet.animations) {
-    for (const d of a.directions) budget.spend('maxItems', d.frameCount, `the frames of animation "${a.name}" (nb_frames ${d.frameCount})`);
+    a.directions.forEach((d, k) => budget.spend('maxItems', d.frameCount, `the ${d.frameCount} frames of animation "${a.name}" direction ${k}`));
   }
   const sheets: ModelSheet[] = [];
   const index = new Map<string, number>();
