@@ -10,7 +10,8 @@ import { zlibSync } from 'fflate';
 import { createIsprite, writeIsprite, type IspriteDocument, type IspriteFrame } from '../../src/formats/isprite/index.js';
 import { encodePng } from '../../src/render/png.js';
 import { SAMPLES } from '../helpers/paths.js';
-import { createImage } from '../../src/render/image.js';
+import { createImage, fillImage } from '../../src/render/image.js';
+import { buildCthgFromImages, writeCthg } from '../../src/formats/cthg/index.js';
 
 export interface HostileCase {
   id: string;
@@ -112,6 +113,16 @@ function isprite(build: (doc: IspriteDocument) => void): Uint8Array {
 }
 
 const frame = (f: Partial<IspriteFrame>): IspriteFrame => ({ holdTime: 1, loopPoint: false, label: '', triggers: '', notes: '', elements: [], ...f });
+
+// ------------------------------------------------------------------ CTHG
+
+/** One frame of `n` translucent 200x200 elements, all at the origin. */
+function cthgManyElements(n: number): Uint8Array {
+  const img = createImage(200, 200);
+  fillImage(img, 200, 10, 10, 255);
+  const elements = Array.from({ length: n }, () => ({ image: 'i.png', x: 0, y: 0, flags: 4 }));
+  return writeCthg(buildCthgFromImages({ animations: [{ name: 'a', views: { north: [{ elements }] } }] }, new Map([['i.png', img]])));
+}
 
 // ------------------------------------------------------------------ Tiled
 
@@ -313,6 +324,26 @@ export function hostileCases(): HostileCase[] {
       },
       input: 'elements.isprite',
       play: ['--ticks', '10'],
+    },
+    {
+      id: 'isprite-long-sequence',
+      what: 'generated: a sequence of 120,000 frame references (480 KB) converted and drawn',
+      files: {
+        'tex.png': png(2, 2),
+        'seq.isprite': isprite((doc) => {
+          doc.slices.push({ texture: 0, rotated: false, x: 0, y: 0, width: 2, height: 2 });
+          doc.frames.push(frame({ triggers: 'x', elements: [{ type: 'graphic', expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false }] }));
+          doc.tree.push({ kind: 'sequence', name: 's', loopPoint: 0, followUp: '', frames: new Array(120_000).fill(0) });
+        }),
+      },
+      input: 'seq.isprite',
+      play: ['--ticks', '1000000'],
+    },
+    {
+      id: 'cthg-many-translucent-elements',
+      what: 'generated: a CTHG frame of 55,000 translucent 200x200 elements (render and baking: ~17 s of CPU)',
+      files: { 'many.dat': cthgManyElements(55_000) },
+      input: 'many.dat',
     },
     {
       id: 'tiled-zero-by-1e15',

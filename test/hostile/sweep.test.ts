@@ -31,9 +31,11 @@ export const PENDING_OTHER_BRANCH: readonly string[] = [
   'fifo-input',
   // PNG dimensions checked against the RGBA size before decoding (the "PNG bomb" helper)
   'png-bomb-solarus',
-  // render budgets across frames and draws (the "render canvas/draw budgets" helper): 20 frames of an
+  // render budgets across frames and draws (the "render canvas/draw budgets" helper): 2.2 billion pixels
+  // composited (render, and baking the frame for a conversion); 20 frames of an
   // 8000x8000 canvas (an allocation fails), 12 million cells drawn one by one (~40 s), and an APNG of
   // 200,000 frames (fflate's set-up per frame, ~15 s)
+  'cthg-many-translucent-elements',
   'isprite-huge-canvas/render-png',
   'isprite-huge-canvas/render-gif',
   'spritetile-1mb-level/render-png',
