@@ -58,17 +58,17 @@ interface Frame {
   /** Entries written so far. */
   written: number;
   depth: number;
-  /** The prepared value of the entry at i - 1, found when the object was opened (so it is prepared once). */
+  /** An object's first included entry, found (and prepared, once) when it was opened to tell `{}` from `{...}`. */
   peeked: { key: string; value: unknown } | null;
 }
 
 /**
  * The text of `value` as pieces ("chunks") whose concatenation is
- * `stringifyJson(value, indent)`. The characters are counted as they are
- * produced (characters, which are the bytes of
- * ASCII text) against `limits.maxJsonBytes`: past it, it throws the LimitError of `--max-json-bytes`,
- * having built no more than about that much. Arrays are walked lazily, so a
- * 10-million-entry array costs its text and nothing more.
+ * `stringifyJson(value, indent)`. The text is counted as it is produced (in
+ * characters: the bytes of ASCII text) against `limits.maxJsonBytes`; past
+ * it, it throws the LimitError of `--max-json-bytes`, having built no more
+ * than that. Arrays are walked lazily, so a 10-million-entry array costs its
+ * text and nothing more.
  */
 export function stringifyJsonChunks(value: unknown, indent = 2, limits: Partial<Limits> = {}): string[] | undefined {
   const budget = new Budget({ ...DEFAULT_LIMITS, ...limits });
