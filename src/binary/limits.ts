@@ -20,7 +20,7 @@ export interface Limits {
   maxJsonBytes: number;
   /** Size of any one file read: inputs and the resources they name. */
   maxFileBytes: number;
-  /** Frames and tile cells one conversion may build in the common model. */
+  /** Frames and tile cells one command may build (a conversion's common model; frames drawn from a document's count). */
   maxItems: number;
 }
 
@@ -64,7 +64,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     unit: 'bytes',
     description: 'size of any one file read (inputs, sheets, textures)',
   },
-  { key: 'maxItems', option: 'max-items', default: 1 << 18, unit: 'items', description: 'frames and tile cells a conversion may build in the common model' },
+  { key: 'maxItems', option: 'max-items', default: 1 << 18, unit: 'items', description: 'frames and tile cells one command may build (the common model of a conversion, frames drawn from a count)' },
 ];
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze(

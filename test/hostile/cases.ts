@@ -241,6 +241,13 @@ export function hostileCases(): HostileCase[] {
       input: 'lua.dat',
     },
     {
+      id: 'solarus-60m-1x1-frames',
+      what: 'generated: nb_frames 6 x 10^7 of 1x1, under the pixel limit, drawn as an animation',
+      files: { 'tiny.dat': solarus(60_000_000, 'x.png', 10), 'x.png': png() },
+      input: 'tiny.dat',
+      only: ['render-gif', 'render-png', 'convert-aseprite', 'play-json'],
+    },
+    {
       id: 'solarus-frames-at-limit',
       what: 'generated: nb_frames at the --max-items default (2^18), 1x1 frames',
       files: { 'many.dat': solarus(1 << 18, 'x.png', 1), 'x.png': png() },

@@ -54,6 +54,13 @@ describe('issue 10: crashes after reading', () => {
     limitError(await runCli(['convert', ok, path.join(dir, 'ok2.json'), '--to', 'aseprite', '--max-items', '999']), 'max-items');
   });
 
+  it('6 x 10^7 Solarus frames of 1x1 (under the pixel limit) are not drawn one by one as an animation', async () => {
+    put('x.png', encodePng(createImage(1, 1)));
+    const f = put('tiny.dat', 'a x.png 1 10 0\n0\t0\t1\t1\t0\t0\t60000000\t1\n');
+    limitError(await runCli(['render', f, '-o', path.join(dir, 'tiny.gif')]), 'max-items');
+    expect((await runCli(['render', f, '--frame', '5', '-o', path.join(dir, 'one.png')])).code).toBe(0);
+  });
+
   it('a SpriteTile level of millions of cells (a big level that compresses well): inspect --json and convert to Tiled are one-line errors', async () => {
     const f = put('big.bytes', bigSpriteTile(6_000_000, 3000));
     expect(fs.statSync(f).size).toBeLessThan(600_000);

@@ -1,4 +1,5 @@
 /** Drawing a frame, a direction (an animation) or the whole sheet (--sheet). */
+import { budgetFrom } from '../../binary/limits.js';
 import { FormatError, OptionError } from '../../binary/errors.js';
 import { drawImage } from '../../render/compose.js';
 import { drawText, LINE_HEIGHT, textWidth } from '../../render/font.js';
@@ -44,6 +45,8 @@ export async function render(format: SolarusSyntax, sheet: SolarusSheet, options
     checkSize(format, d.frameWidth, d.frameHeight);
     return { frames: [frameImage(await load(a.image), d, j)] };
   }
+  // nb_frames is a number in the text: 6 x 10^7 frames of 1x1 pass the pixel check but not this one.
+  budgetFrom(options).spend('maxItems', d.frameCount, `the ${d.frameCount} frames of animation "${a.name}" direction ${k}`);
   const src = await load(a.image);
   checkSize(format, d.frameWidth, d.frameHeight, d.frameCount);
   if (a.frameDelay === 0) return { frames: [frameImage(src, d, 0)] };
