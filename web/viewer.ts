@@ -31,31 +31,50 @@ function normalise(path: string): string {
   return out.join('/');
 }
 
-/** Dropped files: looked up by path, then by base name (folders are flattened by the browser). */
+/** An error as the resource layer reads it: `code` ENOENT when the file is not there. */
+function loadError(message: string, missing: boolean): Error {
+  return Object.assign(new Error(message), missing ? { code: 'ENOENT' } : {});
+}
+
+/**
+ * Dropped files: looked up by path, then by base name (folders are
+ * flattened by the browser). A path with a trailing `/` asks for a folder:
+ * one when some dropped file lies in it.
+ */
 function droppedLoader(): ResourceLoader {
   const find = (p: string) => dropped.get(normalise(p)) ?? dropped.get(normalise(p).replace(/^.*\//, ''));
   return {
     async load(p) {
       const b = find(p);
-      if (!b) throw new Error(`${p} was not among the opened files: open it together with the document`);
+      if (!b) throw loadError(`${p} was not among the opened files: open it together with the document`, true);
       return b;
     },
     async exists(p) {
+      if (/\/$/.test(p)) {
+        const dir = normalise(p);
+        return dir !== '' && [...dropped.keys()].some((k) => k.startsWith(dir + '/'));
+      }
       return find(p) !== undefined;
     },
+    describe: normalise,
   };
 }
 
+/** Files the local server hands out (it checks each is a regular file it may serve). */
 function serverLoader(id: number): ResourceLoader {
   const url = (p: string) => `files/${id}/res/${p.split('/').map(encodeURIComponent).join('/')}`;
   return {
     async load(p) {
       const r = await fetch(url(p));
-      if (!r.ok) throw new Error(`${p}: ${r.status} ${r.statusText}`);
+      if (!r.ok) throw loadError(`${p}: ${r.status} ${r.statusText}`, r.status === 404);
       return new Uint8Array(await r.arrayBuffer());
     },
     async exists(p) {
-      return (await fetch(url(p), { method: 'HEAD' })).ok;
+      try {
+        return (await fetch(url(p), { method: 'HEAD' })).ok;
+      } catch {
+        return false;
+      }
     },
   };
 }

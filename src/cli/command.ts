@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { CommandOptions, FormatHandler, OptionSpec } from '../formats/types.js';
 import { UsageError } from './args.js';
 import { FORMATS } from '../formats/registry.js';
@@ -15,7 +16,7 @@ export interface Command {
   run(argv: string[], io: Io): Promise<number>;
 }
 
-export type FormatOptionKey = 'playOptions' | 'renderOptions' | 'writeOptions' | 'readOptions';
+export type FormatOptionKey = 'playOptions' | 'renderOptions' | 'resourceOptions' | 'writeOptions' | 'readOptions';
 
 export const FORMAT_OPTION: OptionSpec = { name: 'format', type: 'string', description: 'the input format (default: found from content, then extension)' };
 export const HELP_OPTION: OptionSpec = { name: 'help', type: 'flag', description: 'show this help' };
@@ -69,6 +70,26 @@ export function rejectForeignOptions(cmd: Command, handlers: readonly FormatHand
     if (options[name] !== undefined && !allowed.has(name)) {
       throw new UsageError(`option --${name} does not apply to ${[...new Set(handlers.map((h) => h.name))].join(' or ')} files`);
     }
+  }
+}
+
+/**
+ * After the format is known: the paths the user typed in path options
+ * (OptionSpec.paths: --images, --tileset, --recolour, ...) are relative to
+ * the current folder; they are resolved against it here, so the library
+ * takes them as given. The handlers' own declarations win (the same option
+ * name can have another syntax in another format), in order.
+ */
+export function resolveUserPaths(cmd: Command, handlers: readonly FormatHandler[], options: CommandOptions, cwd: string): void {
+  const specs: OptionSpec[] = [];
+  for (const h of handlers) for (const k of cmd.formatOptionKeys ?? []) specs.push(...(h[k] ?? []));
+  specs.push(...cmd.options);
+  const resolve = (p: string) => path.resolve(cwd, p);
+  for (const [name, value] of Object.entries(options)) {
+    if (typeof value !== 'string') continue;
+    const spec = specs.find((o) => o.name === name);
+    if (!spec?.paths) continue;
+    options[name] = spec.paths === true ? resolve(value) : spec.paths(value, resolve);
   }
 }
 

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import { convert, load, outputFormatFor } from '../api.js';
 import { LZF_FLAVOURS, type LzfFlavour } from '../lzf/compress.js';
-import { fsResourceLoader, readFileBytes, sameFile, writeFilesAtomic } from '../node/fs.js';
+import { sameFile, writeFilesAtomic } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
-import { FileError, reportError, reportWriteError, resolvePath, type Io } from './io.js';
+import { allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, type Command } from './command.js';
+import { FileError, readInput, reportError, reportWriteError, resolvePath, resourcesFor, type Io } from './io.js';
 import type { OutputFile } from '../formats/types.js';
 
 /**
@@ -33,7 +33,7 @@ export const convertCommand: Command = {
     { name: 'from', type: 'string', description: 'the input format (default: found from content, then extension)' },
     { name: 'to', type: 'string', description: "the output format (default: from OUT's extension, else the input's)" },
   ],
-  formatOptionKeys: ['writeOptions', 'readOptions'],
+  formatOptionKeys: ['writeOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     checkFormatNames(options, ['from', 'to']);
@@ -47,12 +47,13 @@ export const convertCommand: Command = {
     const outPath = resolvePath(io, outFile);
     if (await sameFile(inPath, outPath)) throw new UsageError(`${outFile}: OUT is the input file; convert never overwrites its input`);
     try {
-      const bytes = await readFileBytes(inPath);
+      const bytes = await readInput(io, inFile, options);
       const loaded = load(bytes, inFile, stringOption(options, 'from'), options);
       for (const w of loaded.warnings) io.err(`${inFile}: warning: ${w.message}\n`);
       const target = outputFormatFor(loaded.handler, outFile, stringOption(options, 'to'));
       rejectForeignOptions(this, [loaded.handler, target], options);
-      const resources = fsResourceLoader(path.dirname(inPath));
+      resolveUserPaths(this, [loaded.handler, target], options, io.cwd);
+      const resources = resourcesFor(io, inPath, options);
       const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options);
       for (const n of notes) io.err(`${inFile}: note: ${n}\n`);
       const targets = outputTargets(outPath, files, outFile);

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import { load, render } from '../api.js';
-import { fsResourceLoader, readFileBytes, sameFile, writeFileAtomic } from '../node/fs.js';
+import { sameFile, writeFileAtomic } from '../node/fs.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import { upscaleImage } from '../render/image.js';
 import { OptionError } from '../binary/errors.js';
 import { intOption, parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
-import { reportError, reportWriteError, resolvePath, type Io } from './io.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, type Command } from './command.js';
+import { readInput, reportError, reportWriteError, resolvePath, resourcesFor, type Io } from './io.js';
 
 /** What --scale may enlarge to, over all frames (1 GiB of RGBA). */
 const MAX_SCALED_PIXELS = 256 * 2 ** 20;
@@ -20,7 +20,7 @@ export const renderCommand: Command = {
     { name: 'scale', type: 'int', description: 'enlarge the picture this many times, nearest neighbour (default 1)' },
     FORMAT_OPTION,
   ],
-  formatOptionKeys: ['renderOptions', 'readOptions'],
+  formatOptionKeys: ['renderOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
     checkFormatNames(options);
@@ -35,10 +35,11 @@ export const renderCommand: Command = {
     const inPath = resolvePath(io, file);
     if (await sameFile(inPath, resolvePath(io, out))) throw new UsageError(`${out}: the output is the input file; render never overwrites its input`);
     try {
-      const loaded = load(await readFileBytes(inPath), file, stringOption(options, 'format'), options);
+      const loaded = load(await readInput(io, file, options), file, stringOption(options, 'format'), options);
       rejectForeignOptions(this, [loaded.handler], options);
+      resolveUserPaths(this, [loaded.handler], options, io.cwd);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
-      const result = await render(loaded, options, fsResourceLoader(path.dirname(inPath)));
+      const result = await render(loaded, options, resourcesFor(io, inPath, options));
       if (factor > 1) {
         const pixels = result.frames.reduce((n, f) => n + f.width * f.height, 0) * factor * factor;
         if (pixels > MAX_SCALED_PIXELS) {

@@ -1,8 +1,7 @@
 import { validate } from '../api.js';
-import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
-import { describeFsError, resolvePath, type Io } from './io.js';
+import { describeFsError, readInput, type Io } from './io.js';
 import { stringifyJson } from './json.js';
 
 export const validateCommand: Command = {
@@ -22,7 +21,7 @@ export const validateCommand: Command = {
     for (const file of positionals) {
       let bytes: Uint8Array;
       try {
-        bytes = await readFileBytes(resolvePath(io, file));
+        bytes = await readInput(io, file, options);
       } catch (e) {
         bad++;
         const msg = describeFsError(e);

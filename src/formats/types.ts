@@ -19,15 +19,32 @@ export const FORMAT_NAMES = [
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /**
- * Where a document's external files (sheets, textures, objects) come from.
- * Paths are as the document names them, relative to the document's folder;
- * the Node side reads the file system, the browser a set of dropped files.
+ * Where a document's external files (sheets, textures, tilesets, palettes,
+ * objects) come from. Every format finds and loads them through
+ * src/formats/resources.ts (`loadImage`, `loadResource`), never by hand.
+ *
+ * Paths: as the document names them, relative to the document's folder
+ * (`..` allowed), or absolute (what the command line makes of the paths the
+ * user types, which are relative to the current folder). `/` separates
+ * folders. The Node side (src/node/fs.ts `fsResourceLoader`) reads only
+ * regular files, within --max-file-bytes; the browser viewer reads dropped
+ * files or asks its server.
  */
 export interface ResourceLoader {
-  /** Loads the bytes of `path` (relative to the document's folder; `..` allowed). Rejects when missing. */
+  /**
+   * Loads the bytes of `path`. Rejects when it cannot: an error with
+   * `code` 'ENOENT' when there is no such file, another code (EISDIR,
+   * EACCES, EFTYPE for a FIFO or device) or a LimitError otherwise.
+   */
   load(path: string): Promise<Uint8Array>;
-  /** True when `path` exists (used to try several candidate locations). */
+  /**
+   * True when `path` is there (used to try several candidate places): a
+   * file, or anything but a folder; with a trailing `/` (`../sprites/`), a
+   * folder. Never throws.
+   */
   exists(path: string): Promise<boolean>;
+  /** How to name `path` to the user (the Node loader: relative to the current folder). Default: as given. */
+  describe?(path: string): string;
 }
 
 /** Options given on the command line (or by a program), by long name without `--`. */
@@ -39,6 +56,13 @@ export interface OptionSpec {
   /** `flag` takes no value; the others take one. */
   type: 'flag' | 'string' | 'int' | 'number';
   description: string;
+  /**
+   * The value names files the user typed, relative to the current folder:
+   * the command line resolves them before the library sees them. `true`:
+   * the whole value is one path; a function: rewrites each path inside a
+   * structured value (`0=tiles.png:16x16`) with `resolve`.
+   */
+  paths?: true | ((value: string, resolve: (path: string) => string) => string);
 }
 
 /** What a read produces besides the document: warnings found on the way. */
@@ -99,6 +123,11 @@ export interface FormatHandler<Doc = any> {
   /** `sprat render`: frames to write as PNG, GIF or APNG. */
   render?(doc: Doc, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult>;
   renderOptions?: readonly OptionSpec[];
+  /**
+   * Options naming resources (--images, --tileset, ...) that both `render`
+   * and `toModel` use: `render` and `convert` both take them.
+   */
+  resourceOptions?: readonly OptionSpec[];
 
   /** To the common model (for conversions to other formats). */
   toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;

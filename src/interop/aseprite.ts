@@ -9,7 +9,9 @@ import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceL
 import { renderModelAnimation } from '../model/bake.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
-import { decodePng, encodePng } from '../render/png.js';
+import { encodePng } from '../render/png.js';
+import { loadImage } from '../formats/resources.js';
+import { limitsFrom } from '../binary/limits.js';
 import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from './json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
 import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
@@ -233,20 +235,14 @@ function copyFrame(f: ModelFrame): ModelFrame {
 }
 
 /** Loads the sheet named by `doc.meta.image` into the model's first sheet; errors placed at meta.image in the document's text. */
-export async function loadSheet(format: string, model: SpriteModel, doc: { meta: { image?: string } }, resources: ResourceLoader) {
+export async function loadSheet(format: string, model: SpriteModel, doc: { meta: { image?: string } }, resources: ResourceLoader, options?: CommandOptions) {
   const image = doc.meta.image;
   if (!image) throw errorIn(doc, format, '$.meta.image', 'the document names no sheet image');
-  let bytes: Uint8Array;
-  try {
-    bytes = await resources.load(image);
-  } catch {
-    throw errorIn(doc, format, '$.meta.image', `cannot load the sheet "${image}"`);
-  }
   let img: RgbaImage;
   try {
-    img = decodePng(bytes);
+    img = (await loadImage(resources, { format, what: 'the sheet', name: image }, limitsFrom(options))).image;
   } catch (e) {
-    throw errorIn(doc, format, '$.meta.image', `the sheet "${image}" is ${isFormatError(e) ? e.reason : 'unreadable'}`);
+    throw isFormatError(e) ? errorIn(doc, format, '$.meta.image', e.reason) : e;
   }
   model.sheets[0]!.image = img;
   model.sheets[0]!.nearest = true;
@@ -254,14 +250,14 @@ export async function loadSheet(format: string, model: SpriteModel, doc: { meta:
 
 /** `render` and `toModel` of a JSON + sheet format: the document's model, with its sheet image loaded. */
 export function sheetModelMethods<D extends { meta: { image?: string } }>(format: string, modelOf: (doc: D) => SpriteModel) {
-  const withSheet = async (doc: D, resources: ResourceLoader): Promise<SpriteModel> => {
+  const withSheet = async (doc: D, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel> => {
     const model = modelOf(doc);
-    await loadSheet(format, model, doc, resources);
+    await loadSheet(format, model, doc, resources, options);
     return model;
   };
   return {
     render: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> =>
-      renderSprite(await withSheet(doc, resources), options),
+      renderSprite(await withSheet(doc, resources, options), options),
     toModel: withSheet,
   };
 }

@@ -11,7 +11,8 @@ import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '
 import { renderLevelModel } from '../model/bake-level.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
 import { createImage, cropImage, type RgbaImage } from '../render/image.js';
-import { decodePng, encodePng } from '../render/png.js';
+import { encodePng } from '../render/png.js';
+import { imageCache, loadResource } from '../formats/resources.js';
 import { baseName, errorIn, has, JsonReader, key, sniffText } from './json.js';
 
 export const FLIP_H = 0x80000000;
@@ -501,9 +502,9 @@ async function resolveTileset(doc: TiledDoc, i: number, resources: ResourceLoade
   if (/\.tsx$/i.test(t.source)) throw errorIn(doc, FORMAT, at, `external XML tileset "${t.source}" is not supported (export it as .tsj)`);
   let bytes: Uint8Array;
   try {
-    bytes = await resources.load(t.source);
-  } catch {
-    throw errorIn(doc, FORMAT, at, `cannot load the external tileset "${t.source}"`);
+    bytes = (await loadResource(resources, { format: FORMAT, what: 'the external tileset', name: t.source })).bytes;
+  } catch (e) {
+    throw isFormatError(e) ? errorIn(doc, FORMAT, at, e.reason) : e;
   }
   // Paths into the tileset start with its file name; errors give their line and column in it.
   const r = new JsonReader(FORMAT, t.source);
@@ -561,9 +562,10 @@ interface CellRecord {
   extra?: Record<string, number | boolean>;
 }
 
-export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loadImages = true): Promise<LevelModel> {
+export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loadImages = true, options?: CommandOptions): Promise<LevelModel> {
   if (doc.orientation !== 'orthogonal') throw errorIn(doc, FORMAT, '$.orientation', `"${doc.orientation}" maps are not supported (orthogonal only)`);
   const notes: string[] = [];
+  const loadImage = imageCache(resources, options);
   const resolved = [];
   for (let i = 0; i < doc.tilesets.length; i++) resolved.push(await resolveTileset(doc, i, resources, notes));
   // Tileset numbers: sprat:set when every tileset has a distinct one, else their order.
@@ -580,9 +582,10 @@ export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loa
       mt.imagePath = dir + ts.image;
       if (loadImages) {
         try {
-          mt.image = regrid(decodePng(await resources.load(mt.imagePath)), ts);
-        } catch {
-          notes.push(`tiled: the image "${mt.imagePath}" of tileset "${ts.name}" could not be loaded`);
+          mt.image = regrid((await loadImage({ format: FORMAT, what: `the image of tileset "${ts.name}"`, name: mt.imagePath })).image, ts);
+        } catch (e) {
+          if (!isFormatError(e)) throw e;
+          notes.push(`tiled: ${e.reason}; its tiles have no pixels`);
         }
       }
     } else notes.push(`tiled: tileset "${ts.name}" is a collection of images, which is not supported; its tiles have no pixels`);
@@ -947,10 +950,10 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     }
     return lines.join('\n') + '\n';
   },
-  async render(doc, _options, resources) {
-    return { frames: [renderLevelModel(await tiledToModel(doc, resources))] };
+  async render(doc, options, resources) {
+    return { frames: [renderLevelModel(await tiledToModel(doc, resources, true, options))] };
   },
-  toModel: (doc, resources) => tiledToModel(doc, resources),
+  toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };
 

@@ -63,7 +63,7 @@ describe('render a sprite', () => {
     const loader = memoryLoader({ 'tex.png': encodePng(texture()) });
     await expect(renderSprite(sprite, { 'frame-size': '2x2', animation: 'nope' }, loader)).rejects.toThrow(/no animation named "nope"/);
     await expect(renderSprite(sprite, { 'frame-size': '2x2', frame: '3' }, loader)).rejects.toThrow(/--frame 3/);
-    await expect(renderSprite(sprite, { 'frame-size': '2x2' }, memoryLoader({}))).rejects.toThrow(/texture "tex" not found \(tried "tex", "tex.png", "tex.bmp"\)/);
+    await expect(renderSprite(sprite, { 'frame-size': '2x2' }, memoryLoader({}))).rejects.toThrow(/texture "tex" not found \(looked for tex, tex.png, tex.bmp\)/);
     await expect(renderSprite(sprite, { 'frame-size': '2x' }, loader)).rejects.toThrow(OptionError);
   });
 });
@@ -108,7 +108,7 @@ describe('render a map', () => {
 
   it('names what is missing or broken', async () => {
     const map = { kind: 'map' as const, littleEndian: true, textures: [], objects: [{ x: 0, y: 0, object: 'a.obj' }] };
-    await expect(renderMap(map, {}, memoryLoader({}))).rejects.toThrow(/cannot load object "a.obj": no such file/);
+    await expect(renderMap(map, {}, memoryLoader({}))).rejects.toThrow(/object "a.obj" not found \(looked for a.obj\)/);
     await expect(renderMap(map, {}, memoryLoader({ 'a.obj': new Uint8Array([3, 0, 0, 0, 111, 98, 106, 9]) }))).rejects.toThrow(/object "a.obj": .*\(at byte 7\)/);
     await expect(renderMap(map, {}, memoryLoader({ 'a.obj': objectBytes(true, 'a', 'b') }))).rejects.toThrow(/sprite "b" not found/);
     const empty = await renderMap({ ...map, objects: [] }, {}, memoryLoader({}));
@@ -173,7 +173,7 @@ describe('to and from the common model', () => {
 it('map objects may reference a missing map texture name: falls back, then errors', async () => {
   const files = { 'o.obj': objectBytes(true, 'o', 's'), 's.spr': spriteBytes(true, 's', 'nowhere', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 0 }] }]) };
   await expect(renderMap({ kind: 'map', littleEndian: true, textures: [], objects: [{ x: 0, y: 0, object: 'o.obj' }] }, {}, memoryLoader(files))).rejects.toThrow(
-    /texture "nowhere" is neither a texture of the map nor a file/,
+    /texture "nowhere" not found \(looked for nowhere, nowhere.png, nowhere.bmp\); it is not a texture of the map either/,
   );
   expect(mapBytes(true, [], []).length).toBe(11);
 });

@@ -67,7 +67,7 @@ describe('aseprite: reading the JSON export', () => {
 
   it('names the missing sheet', async () => {
     const doc = asepriteHandler.read(fixture('hero-aseprite-hash.json'));
-    await expect(asepriteHandler.toModel!(doc, memoryLoader({}))).rejects.toThrow(/cannot load the sheet "hero.png"/);
+    await expect(asepriteHandler.toModel!(doc, memoryLoader({}))).rejects.toThrow(/the sheet "hero.png" not found \(looked for hero.png\)/);
   });
 });
 

@@ -113,7 +113,7 @@ describe('sprat CLI with the interchange formats', () => {
     fs.writeFileSync(path.join(dir, 'nosheet.json'), '{"frames": [],\n "meta": {"app": "aseprite", "image": "nope.png"}}');
     const r = await runCli(['render', 'nosheet.json', '-o', 'nosheet.png'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('sprat: error: nosheet.json: $.meta.image: cannot load the sheet "nope.png" (at line 2, column 39)\n');
+    expect(r.stderr).toBe('sprat: error: nosheet.json: $.meta.image: the sheet "nope.png" not found (looked for nope.png) (at line 2, column 39)\n');
     expect(fs.existsSync(path.join(dir, 'nosheet.png'))).toBe(false);
   });
 

@@ -3,7 +3,8 @@ import { OptionError } from '../../binary/errors.js';
 import { drawImage, type Rect } from '../../render/compose.js';
 import { createImage, type RgbaImage } from '../../render/image.js';
 import type { Matrix } from '../../render/matrix.js';
-import { decodePng } from '../../render/png.js';
+import { loadImage } from '../resources.js';
+import { limitsFrom } from '../../binary/limits.js';
 import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
 import { FLAG_ALPHA_50, FLAG_ALPHA_75, FLAG_FLIP_HORIZONTAL, FLAG_FLIP_VERTICAL, type CthgDocument, type CthgElement } from './model.js';
 import { TICK_MS, optInt, optString, selectView } from './play.js';
@@ -28,7 +29,7 @@ export const RENDER_OPTIONS: readonly OptionSpec[] = [
   { name: 'frame', type: 'int', description: 'CTHG: frame K of the view (0-based); without it, the whole view (GIF/APNG)' },
   { name: 'layers', type: 'string', description: 'CTHG: layer selection CLASS=ID,... (elements with layer id 0 always draw)' },
   { name: 'flip-convention', type: 'string', description: 'CTHG: "document" (0x1 flips vertically; default) or "corsixth" (0x1 flips horizontally, as the game does)' },
-  { name: 'recolour', type: 'string', description: 'CTHG: LAYER=PALETTE.png[,LAYER=...]: recolour tables (first row, 256 pixels)' },
+  { name: 'recolour', type: 'string', description: 'CTHG: LAYER=PALETTE.png[,LAYER=...]: recolour tables (first row, 256 pixels)', paths: (v, r) => recolourPaths(v, r) },
 ];
 
 /** Whether an element draws under a layer selection (decision 10). */
@@ -132,16 +133,28 @@ export function parseLayers(text: string): Map<number, number> {
   return m;
 }
 
-/** Loads `LAYER=PALETTE.png,...` through the resource loader. */
-export async function loadRecolourTables(text: string, resources: ResourceLoader): Promise<Map<number, RecolourTable>> {
+/** Loads `LAYER=PALETTE.png,...` through the resource loader (paths as given: the command line made them absolute). */
+export async function loadRecolourTables(text: string, resources: ResourceLoader, options?: CommandOptions): Promise<Map<number, RecolourTable>> {
   const m = new Map<number, RecolourTable>();
+  const limits = limitsFrom(options);
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const mm = /^(\d+)=(.+)$/.exec(part);
     if (!mm || Number(mm[1]) > 255) throw new OptionError(`--recolour takes LAYER=PALETTE.png pairs (layer 0-255), not "${part}"`);
-    const img = decodePng(await resources.load(mm[2]!));
-    m.set(Number(mm[1]), recolourTableFromImage(img));
+    const { image } = await loadImage(resources, { format: 'cthg', what: `--recolour palette for layer ${mm[1]}`, name: mm[2]! }, limits);
+    m.set(Number(mm[1]), recolourTableFromImage(image));
   }
   return m;
+}
+
+/** The paths inside a --recolour value (LAYER=PATH,...), each rewritten by `resolve`. */
+export function recolourPaths(value: string, resolve: (p: string) => string): string {
+  return value
+    .split(',')
+    .map((part) => {
+      const m = /^(\s*\d+\s*=\s*)(.*?)(\s*)$/.exec(part);
+      return m && m[2] ? m[1] + resolve(m[2]) + m[3] : part;
+    })
+    .join(',');
 }
 
 /** `sprat render` for CTHG (see the contract). */
@@ -153,7 +166,7 @@ export async function renderCthg(doc: CthgDocument, options: CommandOptions, res
   const opts: CthgDrawOptions = {
     flipConvention: flip,
     layers: layersText ? parseLayers(layersText) : undefined,
-    tables: recolourText ? await loadRecolourTables(recolourText, resources) : undefined,
+    tables: recolourText ? await loadRecolourTables(recolourText, resources, options) : undefined,
   };
   const spriteN = optInt(options, 'sprite');
   if (spriteN !== undefined) {

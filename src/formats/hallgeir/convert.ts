@@ -31,7 +31,7 @@ export async function spriteToModel(doc: HallgeirSprite, resources: ResourceLoad
   const notes: string[] = [];
   const sheet: ModelSheet = { path: doc.texture, nearest: true };
   try {
-    const t = await loadTextureByName(resources, '', doc.texture, FORMAT);
+    const t = await loadTextureByName(resources, '', doc.texture, FORMAT, options);
     sheet.path = t.path;
     sheet.image = t.image;
   } catch (e) {

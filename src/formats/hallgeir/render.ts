@@ -12,18 +12,8 @@ import type { CommandOptions, RenderResult, ResourceLoader } from '../types.js';
 import type { HallgeirAnimation, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { frameChain } from './play.js';
 import { readObject, readSprite } from './read.js';
-import {
-  decodeTexture,
-  dirOf,
-  firstExisting,
-  frameSizeOption,
-  joinPath,
-  loadBytes,
-  loadTextureByName,
-  requireFrameSize,
-  textureCandidates,
-  type FrameSize,
-} from './resources.js';
+import { dirOf, frameSizeOption, joinPath, loadTextureByName, requireFrameSize, textureRequest, type FrameSize } from './resources.js';
+import { imageCache, loadResource } from '../resources.js';
 
 /** The largest map drawing, in pixels. */
 const MAX_CANVAS_PIXELS = 1 << 26;
@@ -72,7 +62,7 @@ export async function renderSprite(
   const anim = pickAnimation(sprite, stringOpt(options, 'animation'));
   if (anim.frames.length === 0) throw new FormatError(format, `animation ${JSON.stringify(anim.name)} has no frames`);
   const only = frameOpt(options, anim.frames.length, format);
-  const { image } = await loadTextureByName(resources, dir, sprite.texture, format);
+  const { image } = await loadTextureByName(resources, dir, sprite.texture, format, options);
   const crop = (j: number) => cropImage(image, anim.frames[j]!.x, anim.frames[j]!.y, size.width, size.height);
   if (size.width * size.height > MAX_CANVAS_PIXELS) throw new FormatError(format, `a frame of ${size.width}x${size.height} pixels is too large to draw`);
   if (only !== undefined) return { frames: [crop(only)] };
@@ -118,12 +108,9 @@ export async function resolveSprite(
   format: string,
 ): Promise<{ path: string; sprite: HallgeirSprite }> {
   const candidates = [...new Set([joinPath(dir, name), joinPath(dir, name + '.spr'), joinPath('', name), joinPath('', name + '.spr')])];
-  const path = await firstExisting(resources, candidates);
-  if (path === undefined) {
-    throw new FormatError(format, `${what}: sprite "${name}" not found (tried ${candidates.map((c) => JSON.stringify(c)).join(', ')})`);
-  }
+  const { path, bytes } = await loadResource(resources, { format, what: `${what}: sprite`, name, candidates });
   try {
-    return { path, sprite: readSprite(await loadBytes(resources, path, 'sprite', format)) };
+    return { path, sprite: readSprite(bytes) };
   } catch (e) {
     wrap(e, `sprite "${path}"`);
   }
@@ -149,22 +136,13 @@ export async function renderMap(map: HallgeirMap, options: CommandOptions, resou
   const format = 'hallgeir-map';
   const given = frameSizeOption(options, format);
   const sprites = new Map<string, { path: string; sprite: HallgeirSprite }>();
-  const textures = new Map<string, RgbaImage>();
+  const loadImage = imageCache(resources, options);
   const placed: Placed[] = [];
-
-  const texture = async (path: string): Promise<RgbaImage> => {
-    let img = textures.get(path);
-    if (!img) {
-      img = decodeTexture(await loadBytes(resources, path, 'texture', format), path);
-      textures.set(path, img);
-    }
-    return img;
-  };
 
   const spriteFor = async (objPath: string) => {
     let entry = sprites.get(objPath);
     if (entry) return entry;
-    const objBytes = await loadBytes(resources, objPath, 'object', format);
+    const { bytes: objBytes } = await loadResource(resources, { format, what: 'object', name: objPath });
     let obj;
     try {
       obj = readObject(objBytes);
@@ -185,16 +163,10 @@ export async function renderMap(map: HallgeirMap, options: CommandOptions, resou
     const mapTex = map.textures.find((t) => t.name === sprite.texture);
     let image: RgbaImage;
     if (mapTex) {
-      const candidates = textureCandidates('', mapTex.path);
-      const p = await firstExisting(resources, candidates);
-      if (p === undefined) throw new FormatError(format, `texture "${mapTex.name}": file "${mapTex.path}" not found`);
-      image = await texture(p);
+      image = (await loadImage({ ...textureRequest(format, '', mapTex.path), what: `texture "${mapTex.name}": file` })).image;
     } else {
-      const p = await firstExisting(resources, textureCandidates(dirOf(sprPath), sprite.texture));
-      if (p === undefined) {
-        throw new FormatError(format, `sprite "${sprPath}": texture "${sprite.texture}" is neither a texture of the map nor a file`);
-      }
-      image = await texture(p);
+      const req = textureRequest(format, dirOf(sprPath), sprite.texture);
+      image = (await loadImage({ ...req, what: `sprite "${sprPath}": texture`, hint: 'it is not a texture of the map either' })).image;
     }
     const size = given ?? inferFrameSize(sprite, image, frame.x, frame.y);
     placed.push({ x: o.x, y: o.y, image, sx: frame.x, sy: frame.y, w: size.width, h: size.height });

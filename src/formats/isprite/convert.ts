@@ -7,11 +7,12 @@
  * (unrotated, unscaled) slice goes; rotation, scale and mirroring are about
  * its origin point, which for a simple ("g") element is the slice centre.
  */
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, isFormatError } from '../../binary/errors.js';
 import { chooseFrameRate } from '../../model/timing.js';
-import { decodePng } from '../../render/png.js';
+import { limitsFrom } from '../../binary/limits.js';
+import { loadImage, type ResourceRequest } from '../resources.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
-import type { ResourceLoader } from '../types.js';
+import type { CommandOptions, ResourceLoader } from '../types.js';
 import { createIsprite, sliceCentre, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
 import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates, setSequenceFrameRate } from './paths.js';
 
@@ -30,18 +31,29 @@ export function modelNameOf(path: string): { name: string; direction?: string } 
   return { name: segs.join('/') };
 }
 
-export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader): Promise<SpriteModel> {
+/** Where texture `i` is looked for: PATH.png, or PATH as given first when it has an extension (the document's folder). */
+export function textureRequest(doc: IspriteDocument, i: number): ResourceRequest {
+  const p = doc.textures[i]!.path;
+  return {
+    format: 'isprite',
+    what: `texture ${i}`,
+    name: p,
+    candidates: /\.[a-z0-9]{2,4}$/i.test(p) ? [p, `${p}.png`] : [`${p}.png`],
+  };
+}
+
+export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader, options?: CommandOptions): Promise<SpriteModel> {
   const notes: string[] = [];
   const sheets: ModelSheet[] = [];
-  for (const t of doc.textures) {
+  const limits = limitsFrom(options);
+  for (const [i, t] of doc.textures.entries()) {
     const sheet: ModelSheet = { path: t.path, nearest: t.nearest };
-    const file = t.path + '.png';
     if (resources) {
       try {
-        if (await resources.exists(file)) sheet.image = decodePng(await resources.load(file));
-        else notes.push(`texture ${t.path}: ${file} not found; the sheet has no pixels`);
+        sheet.image = (await loadImage(resources, textureRequest(doc, i), limits)).image;
       } catch (e) {
-        notes.push(`texture ${t.path}: ${file} could not be read (${(e as Error).message})`);
+        if (!isFormatError(e)) throw e;
+        notes.push(`${e.message}; the sheet has no pixels`);
       }
     }
     sheets.push(sheet);

@@ -113,7 +113,7 @@ export const isprite: FormatHandler<IspriteDocument> = {
   playOptions: ispritePlayOptions,
   render: renderIsprite,
   renderOptions: ispriteRenderOptions,
-  toModel: (doc, resources) => ispriteToModel(doc, resources),
+  toModel: (doc, resources, options) => ispriteToModel(doc, resources, options),
   fromModel: (model) => {
     const doc = ispriteFromModel(model);
     if (model.kind === 'sprite') convertedSheets.set(doc, model.sheets.map((sh) => sh.image));

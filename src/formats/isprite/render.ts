@@ -22,8 +22,8 @@ import { drawImage, transformedBounds, type Rect } from '../../render/compose.js
 import { createImage, type RgbaImage } from '../../render/image.js';
 import { compose, rotate, translate, applyMatrix } from '../../render/matrix.js';
 import { partMatrix } from '../../model/bake.js';
-import { graphicPart } from './convert.js';
-import { decodePng } from '../../render/png.js';
+import { graphicPart, textureRequest } from './convert.js';
+import { imageCache } from '../resources.js';
 import type { IspriteDocument, IspriteFrame, IspriteSequence } from './model.js';
 import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, namesEqual } from './paths.js';
 
@@ -36,17 +36,9 @@ export const ispriteRenderOptions: readonly OptionSpec[] = [
 ];
 
 /** Loads every texture the document names (PATH.png, or PATH as given when it has an extension). */
-export async function loadTextures(doc: IspriteDocument, resources: ResourceLoader, needed?: Set<number>): Promise<(RgbaImage | null)[]> {
-  return Promise.all(
-    doc.textures.map(async (t, i) => {
-      if (needed && !needed.has(i)) return null;
-      const candidates = /\.[a-z0-9]{2,4}$/i.test(t.path) ? [t.path, `${t.path}.png`] : [`${t.path}.png`];
-      for (const c of candidates) {
-        if (await resources.exists(c)) return decodePng(await resources.load(c));
-      }
-      throw new FormatError('isprite', `texture ${i} "${t.path}" not found (tried ${candidates.map((c) => `"${c}"`).join(', ')})`);
-    }),
-  );
+export async function loadTextures(doc: IspriteDocument, resources: ResourceLoader, needed?: Set<number>, options?: CommandOptions): Promise<(RgbaImage | null)[]> {
+  const load = imageCache(resources, options);
+  return Promise.all(doc.textures.map(async (_, i) => (needed && !needed.has(i) ? null : (await load(textureRequest(doc, i))).image)));
 }
 
 function union(a: Rect | null, b: Rect): Rect {
@@ -190,7 +182,7 @@ export async function renderIsprite(doc: IspriteDocument, options: CommandOption
   }
   const needed = new Set<number>();
   for (const f of frames) for (const e of f.elements) if (e.type === 'graphic') needed.add(doc.slices[e.slice]?.texture ?? -1);
-  const textures = await loadTextures(doc, resources, needed);
+  const textures = await loadTextures(doc, resources, needed, options);
   let box: Rect | null = null;
   for (const f of frames) {
     const b = frameBounds(doc, f, shapes);

@@ -3,7 +3,7 @@
  * direction becomes a model animation (direction "0", "1", ...) whose frames
  * are one part each, cut from the sheet grid, pivoting on the origin.
  */
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, isFormatError, OptionError } from '../../binary/errors.js';
 import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
 import { describeLocation } from '../../binary/errors.js';
@@ -11,7 +11,7 @@ import { renderModelAnimation } from '../../model/bake.js';
 import { drawImage } from '../../render/compose.js';
 import { createImage } from '../../render/image.js';
 import { BAKED_IMAGE, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
-import { loadSheet } from './resources.js';
+import { sheetCache } from './resources.js';
 
 export async function sheetToModel(
   format: SolarusSyntax,
@@ -22,14 +22,16 @@ export async function sheetToModel(
   const sheets: ModelSheet[] = [];
   const index = new Map<string, number>();
   const notes: string[] = [];
+  const loadSheet = sheetCache(format, resources, options);
   for (const a of sheet.animations) {
     if (index.has(a.image)) continue;
     index.set(a.image, sheets.length);
     const s: ModelSheet = { path: a.image, nearest: true };
     try {
-      s.image = await loadSheet(format, a.image, resources, options);
+      s.image = await loadSheet(a.image);
     } catch (e) {
-      notes.push(`image "${a.image}" not loaded: ${(e as Error).message}`);
+      if (!isFormatError(e) && !(e instanceof OptionError)) throw e;
+      notes.push(`image "${a.image}" not loaded: ${e.message}`);
     }
     sheets.push(s);
   }

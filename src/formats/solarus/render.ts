@@ -8,12 +8,21 @@ import { frameRect, type SolarusDirection, type SolarusSheet, type SolarusSyntax
 import { PLAY_OPTIONS, select } from './play.js';
 import { sheetCache } from './resources.js';
 
+/** What `render` and `convert` take: the files the sheets come from. */
+export const RESOURCE_OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'images',
+    type: 'string',
+    description: "Solarus: the quest's sprites/ folder the images are relative to (default: found from the sprite's folder upwards, the folder holding quest.dat or sprites/)",
+    paths: true,
+  },
+  { name: 'tileset', type: 'string', description: 'Solarus: the tileset image for animations whose image is "tileset"', paths: true },
+];
+
 export const RENDER_OPTIONS: readonly OptionSpec[] = [
   PLAY_OPTIONS[0]!,
   PLAY_OPTIONS[1]!,
   { name: 'frame', type: 'int', description: 'Solarus: draw only this frame (default: the whole direction as an animation)' },
-  { name: 'images', type: 'string', description: "Solarus: the quest's sprites/ folder the images are relative to (default: the file's folder, then its parent)" },
-  { name: 'tileset', type: 'string', description: 'Solarus: the tileset image for animations whose image is "tileset"' },
   { name: 'sheet', type: 'flag', description: 'Solarus: draw every animation and direction in a labelled grid' },
 ];
 

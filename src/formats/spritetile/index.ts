@@ -6,7 +6,7 @@ import { MAGIC, type SpriteTileLevel } from './model.js';
 import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
 import { parseFlavour, writeSpriteTile } from './write.js';
-import { renderLevel } from './render.js';
+import { renderLevel, tilesetPaths } from './render.js';
 
 export * from './model.js';
 export { readSpriteTile, parseLevel, type ReadOptions } from './read.js';
@@ -53,6 +53,7 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
       name: 'tileset',
       type: 'string',
       description: 'SpriteTile tile images: SET=IMAGE.png:WxH, several separated by commas (tiles without one are flat colours)',
+      paths: tilesetPaths,
     },
   ],
   async toModel(level) {

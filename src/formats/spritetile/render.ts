@@ -2,7 +2,7 @@ import { FormatError } from '../../binary/errors.js';
 import { drawImage } from '../../render/compose.js';
 import { createImage, fillImage, type RgbaImage } from '../../render/image.js';
 import { compose, rotate, scale, translate } from '../../render/matrix.js';
-import { decodePng } from '../../render/png.js';
+import { imageCache } from '../resources.js';
 import type { CommandOptions, RenderResult, ResourceLoader } from '../types.js';
 import { FLIP_X, FLIP_Y, ROTATION_MASK, tilesPerSet, type SpriteTileLevel } from './model.js';
 
@@ -17,6 +17,17 @@ export interface TilesetSpec {
   path: string;
   tileWidth: number;
   tileHeight: number;
+}
+
+/** The paths inside a --tileset value (SET=IMAGE.png:WxH,...), each rewritten by `resolve`. */
+export function tilesetPaths(value: string, resolve: (p: string) => string): string {
+  return value
+    .split(',')
+    .map((part) => {
+      const m = /^(\s*\d+=)(.+)(:\d+x\d+\s*)$/.exec(part);
+      return m ? m[1] + resolve(m[2]!) + m[3] : part;
+    })
+    .join(',');
 }
 
 /** Parses `SET=IMAGE.png:WxH[,SET=IMAGE.png:WxH...]`. */
@@ -69,14 +80,9 @@ export async function renderLevel(level: SpriteTileLevel, options: CommandOption
   if (!layers.length) throw new FormatError(FORMAT, 'nothing to draw: the file has no layers');
   const specs = typeof options.tileset === 'string' ? parseTilesetOption(options.tileset) : [];
   const sets = new Map<number, LoadedTileset>();
+  const loadImage = imageCache(resources, options);
   for (const s of specs) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await resources.load(s.path);
-    } catch {
-      throw new FormatError(FORMAT, `cannot read tileset image "${s.path}" for set ${s.set}`);
-    }
-    const image = decodePng(bytes);
+    const { image } = await loadImage({ format: FORMAT, what: `--tileset image for set ${s.set}`, name: s.path });
     const columns = Math.floor(image.width / s.tileWidth);
     const rows = Math.floor(image.height / s.tileHeight);
     sets.set(s.set, { ...s, image, columns, count: columns * rows });
