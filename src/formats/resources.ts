@@ -118,7 +118,9 @@ function notFound(resources: ResourceLoader, req: ResourceRequest): FormatError 
  * none does, or why the one found cannot be read (a LimitError as it is).
  */
 export async function loadResource(resources: ResourceLoader, req: ResourceRequest): Promise<{ path: string; bytes: Uint8Array }> {
-  const path = await findResource(resources, req);
+  const candidates = req.candidates ?? [req.name];
+  // One place only: loading it tells why it is not there (a folder, say) better than "not found".
+  const path = candidates.length === 1 ? candidates[0]! : await findResource(resources, req);
   if (path === undefined) throw notFound(resources, req);
   try {
     return { path, bytes: await resources.load(path) };

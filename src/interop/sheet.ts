@@ -63,7 +63,7 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
 export function buildSheet(model: SpriteModel, format: string): BuiltSheet {
   model.sheets.forEach((s, i) => {
     const used = model.animations.some((a) => a.frames.some((f) => f.parts.some((p) => p.sheet === i)));
-    if (used && !s.image) throw new FormatError(format, `cannot write the sheet: the pixels of "${s.path}" were not loaded`);
+    if (used && !s.image) throw new FormatError(format, `cannot write the sheet: the pixels of "${s.path}" were not loaded${s.loadError ? ` (${s.loadError})` : ''}`);
   });
   type Unique = { image: RgbaImage; key: string };
   const uniques: Unique[] = [];

@@ -12,6 +12,8 @@ export interface ModelSheet {
   path: string;
   /** The pixels, when the converter could load them (or made them, e.g. CTHG sprites). */
   image?: RgbaImage;
+  /** Why `image` is missing: the resource layer's message (where it looked, what failed). */
+  loadError?: string;
   /** Draw with nearest-neighbour filtering (pixel art). */
   nearest?: boolean;
 }

@@ -95,11 +95,10 @@ export function fsResourceLoader(baseDir: string, options: FsResourceOptions = {
     describe(p: string) {
       const abs = where(p);
       if (options.cwd === undefined) return abs;
+      // Relative to the current folder when inside it, else absolute.
       const rel = path.relative(options.cwd, abs);
-      // Relative to the current folder, unless that climbs further than the absolute path is long.
       if (rel === '') return '.';
-      const ups = rel.split(path.sep).filter((s) => s === '..').length;
-      return ups > 2 ? abs : rel;
+      return rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel) ? abs : rel;
     },
   };
 }

@@ -36,6 +36,7 @@ export async function spriteToModel(doc: HallgeirSprite, resources: ResourceLoad
     sheet.image = t.image;
   } catch (e) {
     if (!isFormatError(e)) throw e;
+    sheet.loadError = e.message;
     notes.push(`the texture was not loaded (${e.message}); the sheet has no pixels`);
   }
   const animations: ModelAnimation[] = [];

@@ -53,6 +53,7 @@ export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceL
         sheet.image = (await loadImage(resources, textureRequest(doc, i), limits)).image;
       } catch (e) {
         if (!isFormatError(e)) throw e;
+        sheet.loadError = e.message;
         notes.push(`${e.message}; the sheet has no pixels`);
       }
     }

@@ -31,6 +31,7 @@ export async function sheetToModel(
       s.image = await loadSheet(a.image);
     } catch (e) {
       if (!isFormatError(e) && !(e instanceof OptionError)) throw e;
+      s.loadError = e.message;
       notes.push(`image "${a.image}" not loaded: ${e.message}`);
     }
     sheets.push(s);
