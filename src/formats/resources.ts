@@ -145,7 +145,10 @@ export async function loadImage(
     return { path, image: decodeImage(bytes, describePath(resources, path), limits) };
   } catch (e) {
     if (isFormatError(e)) {
-      throw new FormatError(req.format, `${req.what} "${shownName(resources, req)}" (${describePath(resources, path)}): ${e.message}`);
+      const shown = shownName(resources, req);
+      const place = describePath(resources, path);
+      const at = e.offset !== undefined ? ` (at byte ${e.offset} of ${place})` : place !== shown ? ` (${place})` : '';
+      throw new FormatError(req.format, `${req.what} "${shown}": ${e.reason}${at}`);
     }
     throw e;
   }

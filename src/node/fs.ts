@@ -1,4 +1,5 @@
 import { constants as fsc, promises as fsp, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ResourceLoader } from '../formats/types.js';
@@ -34,7 +35,15 @@ function notRegular(st: Stats): NodeJS.ErrnoException {
  */
 export async function readFileBytes(p: string, limits: ReadLimits = {}): Promise<Uint8Array> {
   const max = limits.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
-  const fh = await fsp.open(p, fsc.O_RDONLY | fsc.O_NONBLOCK);
+  let fh: FileHandle;
+  try {
+    fh = await fsp.open(p, fsc.O_RDONLY | fsc.O_NONBLOCK);
+  } catch (e) {
+    // A socket cannot be opened at all (ENXIO): say what it is.
+    const st = await fsp.stat(p).catch(() => null);
+    if (st && !st.isFile()) throw notRegular(st);
+    throw e;
+  }
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw notRegular(st);
@@ -52,14 +61,7 @@ export async function readFileBytes(p: string, limits: ReadLimits = {}): Promise
       budget.check('maxFileBytes', total, `reading ${path.basename(p)}`);
       chunks.push(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
     }
-    if (chunks.length === 1 && chunks[0]!.byteLength === total) return chunks[0]!;
-    const out = new Uint8Array(total);
-    let o = 0;
-    for (const c of chunks) {
-      out.set(c, o);
-      o += c.byteLength;
-    }
-    return out;
+    return chunks.length === 1 ? chunks[0]! : new Uint8Array(Buffer.concat(chunks, total));
   } finally {
     await fh.close();
   }

@@ -8,7 +8,7 @@ import { FormatError } from '../binary/errors.js';
 import { DEFAULT_LIMITS, type Limits } from '../binary/limits.js';
 import { bmpSize, decodeBmp, isBmp } from './bmp.js';
 import type { RgbaImage } from './image.js';
-import { decodePng, isPng, pngSize } from './png.js';
+import { checkDecodeSize, decodePng, isPng, pngSize } from './png.js';
 
 export interface ImageDecoder {
   /** Short name (`png`, `bmp`): the FormatError's format. */
@@ -38,6 +38,14 @@ export function imageDecoderFor(bytes: Uint8Array): ImageDecoder | undefined {
  */
 export function decodeImage(bytes: Uint8Array, name: string, limits: Pick<Limits, 'maxPixels'> = DEFAULT_LIMITS): RgbaImage {
   const d = imageDecoderFor(bytes);
-  if (!d) throw FormatError.atByte('image', `"${name}" is neither a PNG nor a BMP image`, 0);
+  if (!d) throw new FormatError('image', `"${name}" is neither a PNG nor a BMP image`);
+  // The size from the header first, so that the message names the image.
+  let size: { width: number; height: number } | undefined;
+  try {
+    size = d.size(bytes);
+  } catch {
+    // A header too short or broken for its size: the decoder says what is wrong.
+  }
+  if (size && size.width > 0 && size.height > 0) checkDecodeSize(d.name, size.width, size.height, limits.maxPixels, 16, name);
   return d.decode(bytes, limits.maxPixels);
 }

@@ -34,12 +34,13 @@ export function isPng(bytes: Uint8Array): boolean {
  * MAX_DECODE_PIXELS a FormatError. Counted in plain numbers, so no product
  * overflows.
  */
-export function checkDecodeSize(format: string, width: number, height: number, maxPixels: number, offset: number): void {
+export function checkDecodeSize(format: string, width: number, height: number, maxPixels: number, offset: number, name?: string): void {
   const pixels = width * height;
+  const what = `a ${width}x${height} ${format.toUpperCase()} image`;
+  new Budget({ ...DEFAULT_LIMITS, maxPixels }).check('maxPixels', pixels, name === undefined ? `decoding ${what}` : `decoding ${name} (${what})`);
   if (pixels > MAX_DECODE_PIXELS) {
     throw FormatError.atByte(format, `image size ${width}x${height} is too large to decode (more than ${MAX_DECODE_PIXELS} pixels)`, offset);
   }
-  new Budget({ ...DEFAULT_LIMITS, maxPixels }).check('maxPixels', pixels, `decoding a ${width}x${height} ${format.toUpperCase()} image`);
 }
 
 /** The image size in the IHDR (checked to be a PNG with an IHDR first). */

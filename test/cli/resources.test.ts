@@ -6,11 +6,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIsprite, writeIsprite } from '../../src/formats/isprite/index.js';
-import { crc32 } from '../../src/render/apng.js';
+import { pngChunk } from '../../src/render/apng.js';
 import { createImage, fillImage } from '../../src/render/image.js';
 import { decodePng, encodePng } from '../../src/render/png.js';
 import { runCli } from '../helpers/cli.js';
@@ -29,16 +30,6 @@ function folder(name: string): string {
   return d;
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const v = new DataView(out.buffer);
-  v.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  v.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-  return out;
-}
-
 /** A 1-bit grey PNG of width x height whose IDAT is `idat` (made by hand: only the header is ever read). */
 function bitPng(width: number, height: number, idat: Uint8Array): Uint8Array {
   const ihdr = new Uint8Array(13);
@@ -47,14 +38,8 @@ function bitPng(width: number, height: number, idat: Uint8Array): Uint8Array {
   v.setUint32(4, height);
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // grey
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array())];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array())];
+  return new Uint8Array(Buffer.concat(parts));
 }
 
 /** An Aseprite sheet document naming `image`, with one 1x1 frame. */
@@ -112,12 +97,13 @@ describe('Solarus images: from the quest\'s sprites/ folder', () => {
 
   it('a sprite 4 folders deep in a quest renders and converts (the quest root found by walking up to quest.dat)', async () => {
     const sprite = 'data/sprites/a/b/c/d/slime.dat';
-    let r = await runCli(['render', sprite, '-o', 'deep.png', '--frame', '0'], quest);
+    let r = await runCli(['render', sprite, '-o', 'frame.png', '--frame', '0'], quest);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
+    expect(decodePng(new Uint8Array(fs.readFileSync(path.join(quest, 'frame.png')))).width).toBe(16);
     r = await runCli(['convert', sprite, 'deep.json', '--to', 'aseprite'], quest);
     expect(r.code, r.stderr).toBe(0);
-    expect(decodePng(new Uint8Array(fs.readFileSync(path.join(quest, 'deep.png')))).width).toBe(16);
+    expect(fs.existsSync(path.join(quest, 'deep.png'))).toBe(true);
   });
 
   it('a sprites/ folder marks the quest too (no quest.dat)', async () => {
@@ -173,7 +159,7 @@ describe('one image loader for render and convert', () => {
     fs.writeFileSync(path.join(d, 'hero.png'), encodePng(tex));
     let r = await runCli(['render', 's.isprite', '-o', 'r.png'], d);
     expect(r.code, r.stderr).toBe(0);
-    r = await runCli(['convert', 's.isprite', 'out/s.json', '--to', 'aseprite'], d);
+    r = await runCli(['convert', 's.isprite', 'conv.json', '--to', 'aseprite'], d);
     expect(r.code, r.stderr).toBe(0);
   });
 
@@ -200,7 +186,7 @@ describe('one image loader for render and convert', () => {
     fs.writeFileSync(path.join(d, 'b.json'), asepriteJson('text.png'));
     r = await runCli(['render', 'b.json', '-o', 'p.png'], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sprat: error: b.json: \$.meta.image: the sheet "text.png" \(text.png\): "text.png" is neither a PNG nor a BMP image/);
+    expect(r.stderr).toMatch(/^sprat: error: b.json: \$.meta.image: the sheet "text.png": "text.png" is neither a PNG nor a BMP image \(at line 1, column \d+\)\n$/);
   });
 });
 
@@ -220,6 +206,19 @@ describe('only regular files are read (issue 10)', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^sprat: error: a.json: \$.meta.image: the sheet "sheet.png": cannot read sheet.png: is a FIFO \(named pipe\), not a regular file/);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a socket as input is refused', async () => {
+    const d = folder('socket');
+    const server = net.createServer();
+    await new Promise<void>((ok) => server.listen(path.join(d, 's.isprite'), ok));
+    try {
+      const r = await runCli(['inspect', 's.isprite'], d);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('sprat: error: s.isprite: is a socket, not a regular file\n');
+    } finally {
+      await new Promise((ok) => server.close(ok));
+    }
   });
 
   it('/dev/zero as a sheet, a palette or an input is refused, not read until memory runs out', async () => {
@@ -257,7 +256,9 @@ describe('only regular files are read (issue 10)', () => {
     expect(r.stderr).toBe(`sprat: error: fan.dat: reading fan.dat would need ${size} bytes, more than the limit of ${size - 1} (raise it with --max-file-bytes)\n`);
     r = await runCli(['inspect', 'fan.dat', '--max-file-bytes', String(size)], d);
     expect(r.code).toBe(0);
-    const png = encodePng(createImage(4, 4));
+    const noise = createImage(32, 32);
+    for (let i = 0; i < noise.data.length; i++) noise.data[i] = (i * 7919) % 251;
+    const png = encodePng(noise);
     fs.writeFileSync(path.join(d, 'sheet.png'), png);
     fs.writeFileSync(path.join(d, 'a.json'), asepriteJson('sheet.png'));
     r = await runCli(['render', 'a.json', '-o', 'o.png', '--max-file-bytes', String(png.length - 1)], d);
@@ -276,11 +277,11 @@ describe('images are checked before decoding (the PNG bomb)', () => {
     let r = await runCli(['render', 'a.json', '-o', 'o.png'], d);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^sprat: error: a.json: \$.meta.image: decoding a 30000x30000 PNG image would need 900000000 pixels, more than the limit of 67108864 \(raise it with --max-pixels\)/,
+      /^sprat: error: a.json: decoding bomb.png \(a 30000x30000 PNG image\) would need 900000000 pixels, more than the limit of 67108864 \(raise it with --max-pixels\)\n$/,
     );
     r = await runCli(['render', 'a.json', '-o', 'o.png', '--max-pixels', String(2 ** 40)], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/the sheet "bomb.png" \(bomb.png\): image size 30000x30000 is too large to decode \(more than 536870912 pixels\)/);
+    expect(r.stderr).toMatch(/^sprat: error: a.json: \$.meta.image: the sheet "bomb.png": image size 30000x30000 is too large to decode \(more than 536870912 pixels\) \(at byte 16 of bomb.png\) \(at line 1, column \d+\)\n$/);
     expect(process.memoryUsage().rss - before).toBeLessThan(256 * 2 ** 20);
     expect(fs.existsSync(path.join(d, 'o.png'))).toBe(false);
   });
@@ -295,7 +296,7 @@ describe('images are checked before decoding (the PNG bomb)', () => {
     fs.writeFileSync(path.join(d, 'a.json'), asepriteJson('b.png'));
     let r = await runCli(['render', 'a.json', '-o', 'o.png', '--max-pixels', String(w * h - 1)], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/decoding a 64x64 PNG image would need 4096 pixels, more than the limit of 4095 \(raise it with --max-pixels\)/);
+    expect(r.stderr).toMatch(/decoding b.png \(a 64x64 PNG image\) would need 4096 pixels, more than the limit of 4095 \(raise it with --max-pixels\)/);
     r = await runCli(['render', 'a.json', '-o', 'o.png', '--max-pixels', String(w * h)], d);
     expect(r.code, r.stderr).toBe(0);
   });
