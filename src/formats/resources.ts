@@ -119,14 +119,16 @@ function notFound(resources: ResourceLoader, req: ResourceRequest): FormatError 
  */
 export async function loadResource(resources: ResourceLoader, req: ResourceRequest): Promise<{ path: string; bytes: Uint8Array }> {
   const candidates = req.candidates ?? [req.name];
-  // One place only: loading it tells why it is not there (a folder, say) better than "not found".
-  const path = candidates.length === 1 ? candidates[0]! : await findResource(resources, req);
+  const found = await findResource(resources, req);
+  // One place only and not there: reading it may tell why (a folder, say) better than "not found".
+  const path = found ?? (candidates.length === 1 ? candidates[0]! : undefined);
   if (path === undefined) throw notFound(resources, req);
   try {
     return { path, bytes: await resources.load(path) };
   } catch (e) {
     if (e instanceof LimitError || isFormatError(e)) throw e;
-    if ((e as { code?: unknown })?.code === 'ENOENT') throw notFound(resources, req);
+    const code = (e as { code?: unknown })?.code;
+    if (found === undefined && (code === 'ENOENT' || typeof code !== 'string')) throw notFound(resources, req);
     throw new FormatError(req.format, `${req.what} "${shownName(resources, req)}": cannot read ${describePath(resources, path)}: ${describeFileError(e)}`);
   }
 }
