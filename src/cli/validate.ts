@@ -2,6 +2,7 @@ import { validate } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
 import { describeFsError, readInput, type Io } from './io.js';
+import { limitsFrom } from '../binary/limits.js';
 import { stringifyJson } from './json.js';
 
 export const validateCommand: Command = {
@@ -16,6 +17,7 @@ export const validateCommand: Command = {
     checkFormatNames(options);
     if (positionals.length === 0) throw new UsageError('validate needs at least one FILE');
     const format = stringOption(options, 'format');
+    limitsFrom(options); // a bad --max-* value is a command-line error before any file is read
     let bad = 0;
     const results: unknown[] = [];
     for (const file of positionals) {
