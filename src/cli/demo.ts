@@ -65,7 +65,7 @@ export const demoCommand: Command = {
         try {
           const loaded = load(bytes, file, s.format, r.options);
           const fmt = imageFormatFor(r.out) ?? 'png';
-          const result = await render(loaded, r.options, fsResourceLoader(path.dirname(file)));
+          const result = await render(loaded, r.options, fsResourceLoader(path.dirname(file), { cwd: io.cwd }));
           await writeFileAtomic(path.join(outDir, r.out), encodeRender(result, fmt));
           made.push(r.out);
         } catch (e) {

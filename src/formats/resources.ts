@@ -164,7 +164,9 @@ export function imageCache(resources: ResourceLoader, options?: CommandOptions) 
   const limits = limitsFrom(options);
   const byPath = new Map<string, Promise<RgbaImage>>();
   return async (req: ResourceRequest): Promise<{ path: string; image: RgbaImage }> => {
-    const path = await findResource(resources, req);
+    const candidates = req.candidates ?? [req.name];
+    // As loadResource: one place only is read even when missing, to tell why.
+    const path = (await findResource(resources, req)) ?? (candidates.length === 1 ? candidates[0] : undefined);
     if (path === undefined) throw notFound(resources, req);
     let p = byPath.get(path);
     if (!p) {
