@@ -84,6 +84,21 @@ describe('paths the user types are relative to the current folder', () => {
   });
 });
 
+describe('paths a document names are relative to the document', () => {
+  it('a sheet beside the document is found from any current folder; a missing one names the place looked at', async () => {
+    const d = folder('docrel/sub');
+    fs.writeFileSync(path.join(d, 'sheet.png'), encodePng(createImage(1, 1)));
+    fs.writeFileSync(path.join(d, 'a.json'), asepriteJson('sheet.png'));
+    fs.writeFileSync(path.join(d, 'b.json'), asepriteJson('gone.png'));
+    const top = path.join(dir, 'docrel');
+    let r = await runCli(['render', 'sub/a.json', '-o', 'a.png'], top);
+    expect(r.code, r.stderr).toBe(0);
+    r = await runCli(['render', 'sub/b.json', '-o', 'b.png'], top);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sprat: error: sub\/b.json: \$.meta.image: the sheet "gone.png" not found \(looked for sub\/gone.png\) \(at line 1, column \d+\)\n$/);
+  });
+});
+
 describe('Solarus images: from the quest\'s sprites/ folder', () => {
   let quest: string;
   beforeAll(() => {

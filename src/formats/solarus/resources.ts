@@ -11,7 +11,14 @@ import { imageCache, joinPath, questRoot, type ResourceRequest } from '../resour
  * outside any quest, the sprite's own folder. `tileset` is the map's
  * tileset, given with --tileset IMAGE.
  */
-export async function sheetRequest(format: string, image: string, resources: ResourceLoader, options: CommandOptions = {}): Promise<ResourceRequest> {
+export async function sheetRequest(
+  format: string,
+  image: string,
+  resources: ResourceLoader,
+  options: CommandOptions = {},
+  /** Finds the quest root (questRoot, or a cached answer). */
+  root: () => Promise<string | undefined> = () => questRoot(resources),
+): Promise<ResourceRequest> {
   if (image === 'tileset') {
     const t = options.tileset;
     if (typeof t !== 'string') {
@@ -22,8 +29,8 @@ export async function sheetRequest(format: string, image: string, resources: Res
   const req: ResourceRequest = { format, what: 'image', name: image };
   const dir = options.images;
   if (typeof dir === 'string') return { ...req, candidates: [joinPath(dir, image)] };
-  const root = await questRoot(resources);
-  if (root !== undefined) return { ...req, candidates: [joinPath(root + 'sprites', image)] };
+  const prefix = await root();
+  if (prefix !== undefined) return { ...req, candidates: [joinPath(prefix + 'sprites', image)] };
   return {
     ...req,
     candidates: [image],
@@ -35,9 +42,10 @@ export async function sheetRequest(format: string, image: string, resources: Res
 export function sheetCache(format: string, resources: ResourceLoader, options: CommandOptions = {}) {
   const load = imageCache(resources, options);
   const requests = new Map<string, Promise<ResourceRequest>>();
+  let root: Promise<string | undefined> | undefined;
   return async (image: string): Promise<RgbaImage> => {
     let req = requests.get(image);
-    if (!req) requests.set(image, (req = sheetRequest(format, image, resources, options)));
+    if (!req) requests.set(image, (req = sheetRequest(format, image, resources, options, () => (root ??= questRoot(resources)))));
     return (await load(await req)).image;
   };
 }
