@@ -117,11 +117,6 @@ export function removePendingTempsSync(): string[] {
   return removed;
 }
 
-/** Whether a write is under way (its temporaries exist). */
-export function hasPendingWrites(): boolean {
-  return pendingTemps.size > 0;
-}
-
 function writeFd(fd: number, bytes: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => fs.writeFile(fd, bytes, (e) => (e ? reject(e) : resolve())));
 }
@@ -265,9 +260,10 @@ export async function writeFileAtomic(target: string, bytes: Uint8Array, options
 
 /**
  * Wraps a resource loader to record every file the document uses: each path
- * loaded (or tried, when it exists), and each whose existence was asked and confirmed (a candidate the
- * format named), resolved against `baseDir` as fsResourceLoader does. The
- * outputs of a command must never replace them (WriteOptions.protect).
+ * loaded (or tried, when it exists) and each whose existence was asked and
+ * confirmed (a candidate the format named), resolved as the inner loader
+ * resolves it (`resolve`; by default against `baseDir`, as fsResourceLoader
+ * does). No output of a command may replace them (WriteOptions.protect).
  */
 export function recordingLoader(inner: ResourceLoader, baseDir: string, resolve = (p: string) => path.resolve(baseDir, p)): ResourceLoader & { readonly used: Set<string> } {
   const used = new Set<string>();
