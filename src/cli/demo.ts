@@ -2,12 +2,13 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, render, validate } from '../api.js';
-import { fsResourceLoader, readFileBytes, writeFileAtomic } from '../node/fs.js';
+import { fsResourceLoader, readFileBytes, recordingLoader } from '../node/fs.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import type { CommandOptions } from '../formats/types.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { allOptions, type Command } from './command.js';
 import { reportError, type Io } from './io.js';
+import { writeOutputs } from './write.js';
 
 /** samples/demo.json: what `sprat demo` does with each bundled sample. */
 interface DemoManifest {
@@ -65,9 +66,12 @@ export const demoCommand: Command = {
         try {
           const loaded = load(bytes, file, s.format, r.options);
           const fmt = imageFormatFor(r.out) ?? 'png';
-          const result = await render(loaded, r.options, fsResourceLoader(path.dirname(file)));
-          await writeFileAtomic(path.join(outDir, r.out), encodeRender(result, fmt));
-          made.push(r.out);
+          const resources = recordingLoader(fsResourceLoader(path.dirname(file)), path.dirname(file));
+          const result = await render(loaded, r.options, resources);
+          const label = path.join(outName, r.out);
+          const target = { path: path.join(outDir, r.out), bytes: encodeRender(result, fmt), label };
+          if ((await writeOutputs(io, 'demo', [target], { protect: [file, ...resources.used] })) !== 0) failures++;
+          else made.push(r.out);
         } catch (e) {
           failures++;
           io.err(`sprat: error: ${s.file}: rendering ${r.out}: ${(e as Error).message}\n`);

@@ -1,12 +1,13 @@
 import * as path from 'node:path';
 import { load, render } from '../api.js';
-import { fsResourceLoader, readFileBytes, sameFile, writeFileAtomic } from '../node/fs.js';
+import { fsResourceLoader, readFileBytes, recordingLoader, sameFile } from '../node/fs.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import { upscaleImage } from '../render/image.js';
 import { OptionError } from '../binary/errors.js';
 import { intOption, parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
-import { reportError, reportWriteError, resolvePath, type Io } from './io.js';
+import { reportError, resolvePath, type Io } from './io.js';
+import { FORCE_OPTION, writeOutputs } from './write.js';
 
 /** What --scale may enlarge to, over all frames (1 GiB of RGBA). */
 const MAX_SCALED_PIXELS = 256 * 2 ** 20;
@@ -18,6 +19,7 @@ export const renderCommand: Command = {
   options: [
     { name: 'output', type: 'string', description: 'the image to write (-o)' },
     { name: 'scale', type: 'int', description: 'enlarge the picture this many times, nearest neighbour (default 1)' },
+    FORCE_OPTION,
     FORMAT_OPTION,
   ],
   formatOptionKeys: ['renderOptions', 'readOptions'],
@@ -38,7 +40,8 @@ export const renderCommand: Command = {
       const loaded = load(await readFileBytes(inPath), file, stringOption(options, 'format'), options);
       rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
-      const result = await render(loaded, options, fsResourceLoader(path.dirname(inPath)));
+      const resources = recordingLoader(fsResourceLoader(path.dirname(inPath)), path.dirname(inPath));
+      const result = await render(loaded, options, resources);
       if (factor > 1) {
         const pixels = result.frames.reduce((n, f) => n + f.width * f.height, 0) * factor * factor;
         if (pixels > MAX_SCALED_PIXELS) {
@@ -50,12 +53,10 @@ export const renderCommand: Command = {
         result.frames = result.frames.map((f) => upscaleImage(f, factor));
       }
       const bytes = encodeRender(result, imageFormat);
-      try {
-        await writeFileAtomic(resolvePath(io, out), bytes);
-      } catch (e) {
-        return reportWriteError(io, e, out);
-      }
-      return 0;
+      return await writeOutputs(io, 'render', [{ path: resolvePath(io, out), bytes, label: out }], {
+        protect: [inPath, ...resources.used],
+        force: options.force === true,
+      });
     } catch (e) {
       if (e instanceof UsageError) throw e;
       return reportError(io, e, file);
