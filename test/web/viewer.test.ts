@@ -82,6 +82,9 @@ describe.skipIf(!haveChromium)('browser viewer', () => {
     const page = await browser.newPage();
     const res = await page.goto(server.url.replace(/[\w-]+\/$/, ''));
     expect(res!.status()).toBe(404);
+    const ok = await page.goto(server.url);
+    expect(ok!.status()).toBe(200);
+    expect(ok!.headers()['content-security-policy']).toMatch(/^default-src 'self'/);
     await page.close();
   });
 
