@@ -47,7 +47,8 @@ function droppedLoader(): ResourceLoader {
 }
 
 function serverLoader(id: number): ResourceLoader {
-  const url = (p: string) => `files/${id}/res/${p.split('/').map(encodeURIComponent).join('/')}`;
+  // The path as the document names it, as one URL segment (dots escaped too, so no `..` is resolved on the way).
+  const url = (p: string) => `files/${id}/res/${encodeURIComponent(p).replace(/\./g, '%2E')}`;
   return {
     async load(p) {
       const r = await fetch(url(p));

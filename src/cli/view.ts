@@ -1,8 +1,9 @@
 import { constants, promises as fsp } from 'node:fs';
+import { limitsFrom } from '../binary/limits.js';
 import { startViewer } from '../node/server.js';
 import { intOption, parseArgs, UsageError } from './args.js';
 import { allOptions, type Command } from './command.js';
-import { reportError, resolvePath, type Io } from './io.js';
+import { FileError, reportError, resolvePath, type Io } from './io.js';
 
 export const viewCommand: Command = {
   name: 'view',
@@ -13,12 +14,14 @@ export const viewCommand: Command = {
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     const port = intOption(options, 'port');
+    const { maxFileBytes } = limitsFrom(options);
     if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError('--port must be 0 to 65535');
     const files = positionals.map((f) => resolvePath(io, f));
     for (let i = 0; i < files.length; i++) {
       try {
         const st = await fsp.stat(files[i]!);
         if (st.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+        if (!st.isFile()) throw new FileError(positionals[i]!, 'not a regular file');
         await fsp.access(files[i]!, constants.R_OK);
       } catch (e) {
         return reportError(io, e, positionals[i]);
@@ -26,7 +29,7 @@ export const viewCommand: Command = {
     }
     let viewer;
     try {
-      viewer = await startViewer(files, { port });
+      viewer = await startViewer(files, { port, maxFileBytes });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         io.err(`sprat: error: port ${port} is in use\n`);
