@@ -155,7 +155,7 @@ export async function allowedRoot(format: string, docDir: string): Promise<strin
  * larger than `maxBytes`) and records, by the path the document names, each
  * one it resolved: loaded, or found to exist.
  */
-export function recordingLoader(
+function checkedRecordingLoader(
   inner: ResourceLoader,
   baseDir: string,
   root: string,
@@ -234,7 +234,7 @@ export async function documentResources(
   }
   const baseDir = path.dirname(docPath);
   const root = await allowedRoot(loaded.handler.name, baseDir);
-  await runPreview(loaded, recordingLoader(fsResourceLoader(baseDir), baseDir, root, maxBytes, files));
+  await runPreview(loaded, checkedRecordingLoader(fsResourceLoader(baseDir), baseDir, root, maxBytes, files));
   return { root, files };
 }
 
