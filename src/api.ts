@@ -6,7 +6,9 @@
 import { FormatError, diagnosticFromError, isFormatError, type Diagnostic } from './binary/errors.js';
 import { detectFormat, extensionOf, formatsForExtension } from './formats/detect.js';
 import { FORMATS, getFormat } from './formats/registry.js';
-import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from './formats/types.js';
+import type { CommandOptions, FormatHandler, OutputFile, RenderResult, RenderView, ResourceLoader } from './formats/types.js';
+import { budgetFrom, type Budget } from './binary/limits.js';
+import { drawPicture } from './render/pipeline.js';
 
 export class UnknownFormatError extends Error {
   override name = 'UnknownFormatError';
@@ -106,10 +108,24 @@ export async function convert(
   return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };
 }
 
-export async function render(loaded: Loaded, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+/**
+ * Draws what `options` select (an animation, view, direction, frame...)
+ * through the one picture pipeline: the format describes the frames
+ * (`handler.picture`), src/render/pipeline.ts draws them, spending the
+ * `--max-pixels` and `--max-draw-pixels` budgets of `options` (or `budget`).
+ */
+export async function render(loaded: Loaded, options: CommandOptions, resources: ResourceLoader, budget?: Budget): Promise<RenderResult> {
   const h = loaded.handler;
-  if (!h.render) throw new UnknownFormatError(`rendering ${h.name} files is not supported`);
-  return h.render(loaded.doc, options, resources);
+  if (!h.picture) throw new UnknownFormatError(`rendering ${h.name} files is not supported`);
+  const b = budget ?? budgetFrom(options);
+  return drawPicture(await h.picture(loaded.doc, options, resources), b);
+}
+
+/** The pictures a document offers (for the viewer): each a label and the render options that select it. */
+export function renderViews(loaded: Loaded): RenderView[] {
+  const h = loaded.handler;
+  if (!h.picture) return [];
+  return h.renderViews?.(loaded.doc) ?? [{ label: h.name, options: {} }];
 }
 
 export function play(loaded: Loaded, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string } {

@@ -1,18 +1,24 @@
 /**
- * What the viewer animates for a document: every format with a `toModel`
- * converts to the common model, whose animations are baked frame by frame
- * (src/model/bake.ts) and whose levels are drawn whole (bake-level.ts).
+ * What the viewer animates for a document: every picture the document
+ * offers (`renderViews`: its animations, views, directions), each drawn by
+ * the very call `sprat render` makes (`render`, through the one picture
+ * pipeline), so the viewer shows the pixels and delays the command line
+ * writes.
  */
-import type { Loaded } from '../src/api.js';
+import { render, renderViews, type Loaded } from '../src/api.js';
 import type { ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
-import { renderModelAnimation } from '../src/model/bake.js';
-import { renderLevelModel } from '../src/model/bake-level.js';
+import { nextFrame } from '../src/render/pipeline.js';
 
 export interface PreviewAnimation {
   label: string;
+  /** The render options that select this animation (what `sprat render` would be given). */
+  options: Record<string, string>;
   frames: RgbaImage[];
+  /** One per frame for an animation; empty for a still picture. */
   delaysMs: number[];
+  /** As `render` gives it: 0 = forever, 1 = once, undefined for a still picture. */
+  loops?: number;
   /** The frame after `frame`, or null when playback stops. */
   next(frame: number): number | null;
 }
@@ -22,35 +28,29 @@ export interface Preview {
   note?: string;
 }
 
-/** Formats whose drawing needs a size the file does not store. */
-const DEFAULT_OPTIONS: Record<string, Record<string, string>> = {};
-
+/**
+ * Renders every picture of a document for the viewer; `options` are added
+ * to each (e.g. a Hallgeir `frame-size`). A picture that cannot be drawn
+ * is named in the note; when none can, the first error is thrown.
+ */
 export async function previewOf(loaded: Loaded, resources: ResourceLoader, options: Record<string, string> = {}): Promise<Preview> {
-  const h = loaded.handler;
-  if (!h.toModel) {
-    // No model (e.g. a Hallgeir map): the format's own renderer, with its defaults.
-    if (!h.render) return { animations: [], note: `${h.name} files have no picture to show` };
-    const r = await h.render(loaded.doc, options, resources);
-    const n = r.frames.length;
-    return {
-      animations: [{ label: h.name, frames: r.frames, delaysMs: r.delaysMs ?? r.frames.map(() => 100), next: (f) => (f + 1 < n ? f + 1 : r.loops === 1 ? null : 0) }],
-    };
+  const views = renderViews(loaded);
+  if (views.length === 0) return { animations: [], note: `${loaded.handler.name} files have no picture to show` };
+  const animations: PreviewAnimation[] = [];
+  const failed: string[] = [];
+  let first: unknown;
+  for (const v of views) {
+    const opts: Record<string, string> = {};
+    for (const [k, x] of Object.entries({ ...v.options, ...options })) if (typeof x === 'string') opts[k] = x;
+    try {
+      const r = await render(loaded, { ...v.options, ...options }, resources);
+      const n = r.frames.length;
+      animations.push({ label: v.label, options: opts, frames: r.frames, delaysMs: r.delaysMs ?? [], loops: r.loops, next: (f) => nextFrame(f, n, r.loops) });
+    } catch (e) {
+      first ??= e;
+      failed.push(`${v.label}: ${(e as Error).message}`);
+    }
   }
-  const model = await h.toModel(loaded.doc, resources, { ...DEFAULT_OPTIONS[h.name], ...options });
-  const note = model.notes?.length ? model.notes.join('; ') : undefined;
-  if (model.kind === 'level') {
-    const image = renderLevelModel(model);
-    return { animations: [{ label: 'level', frames: [image], delaysMs: [0], next: () => null }], note };
-  }
-  const animations = model.animations.map((a, i) => {
-    const baked = renderModelAnimation(model, i);
-    const n = baked.frames.length;
-    return {
-      label: a.direction !== undefined ? `${a.name} (${a.direction})` : a.name,
-      frames: baked.frames,
-      delaysMs: baked.delaysMs,
-      next: (frame: number) => (frame + 1 < n ? frame + 1 : a.loopTo === null || a.loopTo >= n ? null : a.loopTo),
-    };
-  });
-  return { animations, note };
+  if (animations.length === 0) throw first;
+  return { animations, note: failed.length ? `not shown: ${failed.join('; ')}` : undefined };
 }

@@ -8,7 +8,7 @@
 import { unzlibSync, gunzipSync } from 'fflate';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../formats/types.js';
-import { renderLevelModel } from '../model/bake-level.js';
+import { levelPicture } from '../model/bake-level.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
 import { createImage, cropImage, type RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
@@ -947,9 +947,7 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     }
     return lines.join('\n') + '\n';
   },
-  async render(doc, _options, resources) {
-    return { frames: [renderLevelModel(await tiledToModel(doc, resources))] };
-  },
+  picture: async (doc, _options, resources) => levelPicture(await tiledToModel(doc, resources)),
   toModel: (doc, resources) => tiledToModel(doc, resources),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };

@@ -17,7 +17,7 @@ import { validateIsprite } from './validate.js';
 import { inspectIspriteJson, inspectIspriteText } from './inspect.js';
 import { ispriteFromModel, ispriteToModel } from './convert.js';
 import { ispritePlayOptions, playIsprite } from './play-cli.js';
-import { ispriteRenderOptions, renderIsprite } from './render.js';
+import { ispritePicture, ispriteRenderOptions, ispriteViews } from './render.js';
 import * as paths from './paths.js';
 
 export * from './model.js';
@@ -27,7 +27,7 @@ export { validateIsprite, checkIsprite } from './validate.js';
 export { inspectIspriteJson, inspectIspriteText } from './inspect.js';
 export { ispriteToModel, ispriteFromModel, graphicPart } from './convert.js';
 export * from './runtime.js';
-export { renderIsprite, ispriteRenderOptions, drawFrame as drawIspriteFrame, loadTextures as loadIspriteTextures } from './render.js';
+export { renderIsprite, ispritePicture, ispriteRenderOptions, framePicture as ispriteFramePicture, loadTextures as loadIspriteTextures } from './render.js';
 export type { GroupRef as IspriteGroupRef, SequenceRef as IspriteSequenceRef } from './paths.js';
 
 /**
@@ -111,7 +111,8 @@ export const isprite: FormatHandler<IspriteDocument> = {
   inspectText: inspectIspriteText,
   play: playIsprite,
   playOptions: ispritePlayOptions,
-  render: renderIsprite,
+  picture: ispritePicture,
+  renderViews: ispriteViews,
   renderOptions: ispriteRenderOptions,
   toModel: (doc, resources) => ispriteToModel(doc, resources),
   fromModel: (model) => {
