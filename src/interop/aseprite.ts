@@ -7,6 +7,7 @@
 import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
 import { modelAnimationPicture } from '../model/bake.js';
+import { budgetFrom } from '../binary/limits.js';
 import { pictureCanvas, type Picture } from '../render/pipeline.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
@@ -272,7 +273,7 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(format
 export function asepriteFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): AsepriteDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as an Aseprite sheet');
   const notes = sheetLossNotes(model, FORMAT);
-  const built = buildSheet(model, FORMAT);
+  const built = buildSheet(model, FORMAT, budgetFrom(options));
   let clamped = false;
   // One key per model frame: frames with equal keys are the same Aseprite frame.
   const byAnim: SheetFrame[][] = model.animations.map(() => []);

@@ -6,10 +6,7 @@
 import type { FormatHandler, OutputFile } from '../types.js';
 import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
-import { createImage } from '../../render/image.js';
-import { drawImage } from '../../render/compose.js';
-import { translate } from '../../render/matrix.js';
-import { packShelves } from '../../model/pack.js';
+import { drawSheet, packShelves } from '../../model/pack.js';
 import type { IspriteDocument } from './model.js';
 import { isIsprite, readIsprite } from './read.js';
 import { writeIsprite } from './write.js';
@@ -75,13 +72,9 @@ async function writeWithSheets(doc: IspriteDocument, outName: string): Promise<O
   const stem = outName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
   const present = images.map((img, i) => ({ img, i })).filter((x): x is { img: RgbaImage; i: number } => !!x.img);
   const packed = packShelves(present.map((x) => ({ w: x.img.width, h: x.img.height })));
-  const atlas = createImage(Math.max(1, packed.width), Math.max(1, packed.height));
   const place = new Map<number, { x: number; y: number }>();
-  present.forEach((x, k) => {
-    const at = packed.positions[k]!;
-    drawImage(atlas, x.img, { transform: translate(at.x, at.y) });
-    place.set(x.i, at);
-  });
+  present.forEach((x, k) => place.set(x.i, packed.positions[k]!));
+  const atlas = drawSheet(present.map((x, k) => ({ image: x.img, ...packed.positions[k]! })), Math.max(1, packed.width), Math.max(1, packed.height));
   const textures: IspriteDocument['textures'] = [{ path: stem, nearest: doc.textures.some((t) => t.nearest) }];
   const index = new Map<number, number>();
   doc.textures.forEach((t, i) => {

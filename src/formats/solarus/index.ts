@@ -99,7 +99,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     renderViews: solarusViews,
     renderOptions: RENDER_OPTIONS,
     toModel: (doc, resources, options) => sheetToModel(name, doc, resources, options),
-    fromModel: (model) => modelToSheet(name, model),
+    fromModel: (model, options) => modelToSheet(name, model, options),
   };
 }
 
