@@ -15,7 +15,10 @@
  *   (and every lazily decoded part image) are spent from `maxPixels`
  *   before anything is allocated; the destination area of every draw
  *   (clipped to the canvas) is spent from `maxDrawPixels` before it is
- *   drawn. Either runs out with a LimitError naming its `--max-*` option.
+ *   drawn: for frames that list their parts, all of them at once before
+ *   the first draw; for parts given by a generator (a level's cells), each
+ *   just before it is drawn. Either runs out with a LimitError naming its
+ *   `--max-*` option.
  * - Timing: a picture with `loops` set is an animation: the result carries
  *   `loops` and one delay per frame (the frame's `delayMs`; missing, not
  *   finite or negative: 0). Without `loops` it is a still picture (no
@@ -187,20 +190,46 @@ class Sources {
   }
 }
 
-/** Draws one frame onto `image`, whose (0, 0) is picture coordinates (ox, oy). */
-function drawFrameOnto(image: RgbaImage, f: PictureFrame, ox: number, oy: number, budget: Budget, sources: Sources, what: string): void {
+/** The destination pixels drawing `p` touches on a w × h canvas whose (0, 0) is picture coordinates (ox, oy); 0 when it draws nothing. */
+function drawArea(p: PicturePart, shift: Matrix, w: number, h: number): { area: number; transform: Matrix } {
+  const transform = multiply(shift, p.transform ?? IDENTITY);
+  if ((p.opacity ?? 1) <= 0) return { area: 0, transform };
+  return { area: clippedArea(partBounds({ ...p, transform }), w, h), transform };
+}
+
+function overlayArea(o: Overlay): number {
+  return o.kind === 'text' ? textWidth(o.text) * GLYPH_HEIGHT : lineSteps(o) + 1;
+}
+
+/**
+ * Draws one frame onto `image`, whose (0, 0) is picture coordinates (ox,
+ * oy). With `prepaid` the draws were already spent (see drawPicture);
+ * otherwise each is spent just before it is drawn.
+ */
+function drawFrameOnto(image: RgbaImage, f: PictureFrame, ox: number, oy: number, budget: Budget, sources: Sources, what: string, prepaid: boolean): void {
   const shift: Matrix = translate(-ox, -oy);
   for (const p of f.parts) {
-    const transform = multiply(shift, p.transform ?? IDENTITY);
-    const area = clippedArea(partBounds({ ...p, transform }), image.width, image.height);
-    if (area === 0 || (p.opacity ?? 1) <= 0) continue;
-    budget.spend('maxDrawPixels', area, `drawing ${what}`);
+    const { area, transform } = drawArea(p, shift, image.width, image.height);
+    if (area === 0) continue;
+    if (!prepaid) budget.spend('maxDrawPixels', area, `drawing ${what}`);
     drawImage(image, sources.get(p.image), { sx: p.sx, sy: p.sy, sw: p.sw, sh: p.sh, transform, opacity: p.opacity, filter: p.filter });
   }
   for (const o of f.overlays ?? []) {
-    budget.spend('maxDrawPixels', o.kind === 'text' ? textWidth(o.text) * GLYPH_HEIGHT : lineSteps(o) + 1, `drawing ${what}`);
+    if (!prepaid) budget.spend('maxDrawPixels', overlayArea(o), `drawing ${what}`);
     drawOverlay(image, o, -ox, -oy);
   }
+}
+
+/** The draw area of every frame together, when every frame lists its parts (not a generator); else null. */
+function totalDrawArea(picture: Picture, c: Rect): number | null {
+  let total = picture.background ? c.width * c.height * picture.frames.length : 0;
+  const shift = translate(-c.x, -c.y);
+  for (const f of picture.frames) {
+    if (!Array.isArray(f.parts)) return null;
+    for (const p of f.parts as PicturePart[]) total += drawArea(p, shift, c.width, c.height).area;
+    for (const o of f.overlays ?? []) total += overlayArea(o);
+  }
+  return total;
 }
 
 export interface DrawnPicture extends RenderResult {
@@ -226,13 +255,16 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
   const n = picture.frames.length;
   const many = n === 1 ? `${c.width}x${c.height}` : `${n} frames of ${c.width}x${c.height}`;
   budget.spend('maxPixels', c.width * c.height * n, `${what} (${many})`);
-  if (picture.background) budget.spend('maxDrawPixels', c.width * c.height * n, `drawing ${what}`);
+  // Listed parts are paid for all at once, before anything is drawn (a hostile file fails at once).
+  const total = totalDrawArea(picture, c);
+  if (total !== null) budget.spend('maxDrawPixels', total, `drawing ${what} (${many})`);
+  else if (picture.background) budget.spend('maxDrawPixels', c.width * c.height * n, `drawing ${what}`);
   const sources = new Sources(budget);
   const frames = picture.frames.map((f) => {
     const image = createImage(c.width, c.height);
     const bg = picture.background;
     if (bg) fillImage(image, bg[0], bg[1], bg[2], bg[3]);
-    drawFrameOnto(image, f, c.x, c.y, budget, sources, what);
+    drawFrameOnto(image, f, c.x, c.y, budget, sources, what, total !== null);
     return image;
   });
   const out: DrawnPicture = { frames, originX: 0 - c.x, originY: 0 - c.y };

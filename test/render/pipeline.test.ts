@@ -84,8 +84,14 @@ describe('budgets', () => {
     const big = solid(64, 64, [1, 1, 1, 255]);
     const parts = Array.from({ length: 10 }, () => ({ image: big, transform: scale(2) }));
     const budget = new Budget(limitsFrom({ 'max-draw-pixels': String(128 * 128 * 5) }));
-    expect(() => drawPicture({ frames: [{ parts }] }, budget)).toThrow(/--max-draw-pixels/);
-    expect(budget.left('maxDrawPixels')).toBe(0);
+    // Listed parts: all paid for before the first draw, so nothing is drawn.
+    expect(() => drawPicture({ frames: [{ parts }] }, budget)).toThrow(/^drawing the picture \(128x128\) would need 163840 pixels.*--max-draw-pixels/);
+    expect(budget.left('maxDrawPixels')).toBe(128 * 128 * 5);
+    // Parts from a generator: each paid for just before it is drawn.
+    let made = 0;
+    const lazyParts = { *[Symbol.iterator]() { for (const p of parts) { made++; yield p; } } };
+    expect(() => drawPicture({ frames: [{ parts: lazyParts }], canvas: { x: 0, y: 0, width: 128, height: 128 } }, budget)).toThrow(/--max-draw-pixels/);
+    expect([made, budget.left('maxDrawPixels')]).toEqual([6, 0]);
     // Off-canvas parts cost nothing.
     const off = Array.from({ length: 10 }, () => ({ image: big, transform: translate(1000, 1000) }));
     const ok = new Budget(limitsFrom({ 'max-draw-pixels': '1' }));
