@@ -190,6 +190,23 @@ function blendWord(d: Uint8Array, d32: Int32Array, o: number, r: number, g: numb
   d32[o] = rb | (((tg + (tg >> 8)) >> 8) << 8) | -16777216;
 }
 
+/**
+ * Texel si of s, with alpha A (after opacity, A > 0), onto pixel di of d:
+ * a copy when opaque (one word when both 32-bit views are given), else
+ * source-over.
+ */
+function putTexel(d: Uint8Array, d32: Uint32Array | null, di: number, s: Uint8Array, s32: Uint32Array | null, si: number, A: number): void {
+  if (A === 255) {
+    if (s32 && d32) d32[di >> 2] = s32[si >> 2]!;
+    else {
+      d[di] = s[si]!;
+      d[di + 1] = s[si + 1]!;
+      d[di + 2] = s[si + 2]!;
+      d[di + 3] = 255;
+    }
+  } else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+}
+
 const NO_OPACITY = /* @__PURE__ */ (() => {
   const t = new Uint8Array(256);
   for (let i = 0; i < 256; i++) t[i] = i;
@@ -307,13 +324,7 @@ function blit(dst: RgbaImage, src: RgbaImage, p: Normalised, tx: number, ty: num
     } else {
       for (let k = 0; k < n; k++, si += 4, di += 4) {
         const A = plain ? s[si + 3]! : alut[s[si + 3]!]!;
-        if (A === 0) continue;
-        if (A === 255) {
-          d[di] = s[si]!;
-          d[di + 1] = s[si + 1]!;
-          d[di + 2] = s[si + 2]!;
-          d[di + 3] = 255;
-        } else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+        if (A !== 0) putTexel(d, null, di, s, null, si, A);
       }
     }
   }
@@ -376,15 +387,7 @@ function tableDraw(
       const si = r + c;
       const A = alut[s[si + 3]!]!;
       if (A === 0) continue;
-      if (A === 255) {
-        if (s32 && d32) d32[di >> 2] = s32[si >> 2]!;
-        else {
-          d[di] = s[si]!;
-          d[di + 1] = s[si + 1]!;
-          d[di + 2] = s[si + 2]!;
-          d[di + 3] = 255;
-        }
-      } else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+      putTexel(d, d32, di, s, s32, si, A);
     }
   }
 }
@@ -482,15 +485,7 @@ function affineNearest(
       const si = (Y * W + X) * 4;
       const A = alut[s[si + 3]!]!;
       if (A === 0) continue;
-      if (A === 255) {
-        if (s32 && d32) d32[di >> 2] = s32[si >> 2]!;
-        else {
-          d[di] = s[si]!;
-          d[di + 1] = s[si + 1]!;
-          d[di + 2] = s[si + 2]!;
-          d[di + 3] = 255;
-        }
-      } else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+      putTexel(d, d32, di, s, s32, si, A);
     }
   }
 }

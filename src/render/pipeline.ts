@@ -26,7 +26,7 @@
  */
 import { Budget } from '../binary/limits.js';
 import type { RenderResult } from '../formats/types.js';
-import { drawBounds, drawImage, type Rect } from './compose.js';
+import { drawBounds, drawImage, type DrawOptions, type Rect } from './compose.js';
 import { drawText, GLYPH_HEIGHT, textWidth } from './font.js';
 import { createImage, fillImage, type RgbaImage } from './image.js';
 import { applyMatrix, IDENTITY, multiply, translate, type Matrix } from './matrix.js';
@@ -41,20 +41,13 @@ export interface LazyImage {
   pixels(): RgbaImage;
 }
 
-/** One image drawn into a frame. */
-export interface PicturePart {
+/**
+ * One image drawn into a frame, as drawImage draws it: the source rectangle
+ * (default: the whole image), a transform from source-rectangle pixels to
+ * picture coordinates, opacity and filter (default nearest).
+ */
+export interface PicturePart extends DrawOptions {
   image: RgbaImage | LazyImage;
-  /** Source rectangle (default: the whole image). */
-  sx?: number;
-  sy?: number;
-  sw?: number;
-  sh?: number;
-  /** Maps source-rectangle pixels ((0, 0) = its upper-left corner) to picture coordinates. Default: identity. */
-  transform?: Matrix;
-  /** 0 … 1 (default 1). */
-  opacity?: number;
-  /** Default 'nearest'. */
-  filter?: 'nearest' | 'bilinear';
 }
 
 /** Drawn over the parts, in picture coordinates. */
