@@ -119,4 +119,19 @@ describe('render budgets (issue 10)', () => {
     expect((await render(few, 'few.png', '--max-draw-pixels', '99999')).stderr).toMatch(/would need 100000 pixels.*--max-draw-pixels/);
     expect((await render(few, 'few.png', '--max-draw-pixels', '100000')).code).toBe(0);
   });
+
+  it('a Tiled tileset with margin, spacing and a huge tilecount fails at once with --max-pixels', async () => {
+    const map = {
+      type: 'map', version: '1.10', orientation: 'orthogonal', renderorder: 'right-down', infinite: false,
+      width: 1, height: 1, tilewidth: 4, tileheight: 4, nextlayerid: 2, nextobjectid: 1,
+      layers: [{ type: 'tilelayer', id: 1, name: 'g', x: 0, y: 0, width: 1, height: 1, opacity: 1, visible: true, data: [1] }],
+      tilesets: [{ firstgid: 1, name: 'big', image: 'tex.png', imagewidth: 1, imageheight: 1, tilewidth: 4, tileheight: 4, margin: 1, spacing: 1, columns: 1, tilecount: 2 ** 28 - 1 }],
+    };
+    const file = path.join(dir, 'big.tmj');
+    fs.writeFileSync(file, JSON.stringify(map));
+    const r = await render(file, 'big.png');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sprat: error: [^\n]*big\.tmj: tileset "big" \(4x1073741820\) would need 4294967280 pixels, more than the limit of 67108864 \(raise it with --max-pixels\)\n$/);
+    expect(r.ms).toBeLessThan(3000);
+  });
 });

@@ -2,9 +2,8 @@
 import { FormatError, OptionError } from '../../binary/errors.js';
 import { LINE_HEIGHT, textWidth } from '../../render/font.js';
 import type { RgbaImage } from '../../render/image.js';
-import { drawPicture, solidImage, type Overlay, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
-import { budgetFrom } from '../../binary/limits.js';
-import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
+import { solidImage, type Overlay, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
+import type { CommandOptions, OptionSpec, RenderView, ResourceLoader } from '../types.js';
 import { frameRect, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { PLAY_OPTIONS, select } from './play.js';
 import { sheetCache } from './resources.js';
@@ -44,11 +43,6 @@ export async function solarusPicture(format: SolarusSyntax, sheet: SolarusSheet,
   const frames: PictureFrame[] = [];
   for (let j = 0; j < d.frameCount; j++) frames.push(framePart(src, d, j, a.frameDelay));
   return { frames, canvas, loops: a.loopOnFrame >= 0 ? 0 : 1, what };
-}
-
-/** `sprat render` for Solarus, drawn through the pipeline. */
-export async function render(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
-  return drawPicture(await solarusPicture(format, sheet, options, resources), budgetFrom(options));
 }
 
 /** What the viewer offers: every direction of every animation. */
