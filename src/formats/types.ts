@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../binary/errors.js';
 import type { RgbaImage } from '../render/image.js';
 import type { SpriteModel, LevelModel } from '../model/types.js';
+import type { Picture } from '../render/pipeline.js';
 
 /** Every format name the command line accepts for --format / --from / --to. */
 export const FORMAT_NAMES = [
@@ -56,6 +57,12 @@ export interface RenderResult {
   loops?: number;
 }
 
+/** One picture a document offers (an animation, a view, a direction): a label and the render options that select it. */
+export interface RenderView {
+  label: string;
+  options: CommandOptions;
+}
+
 export interface OutputFile {
   name: string;
   bytes: Uint8Array;
@@ -96,8 +103,14 @@ export interface FormatHandler<Doc = any> {
   play?(doc: Doc, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string };
   playOptions?: readonly OptionSpec[];
 
-  /** `sprat render`: frames to write as PNG, GIF or APNG. */
-  render?(doc: Doc, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult>;
+  /**
+   * `sprat render` (and the viewer): what the selected frames hold, as a
+   * picture description; api.render draws it through the one pipeline
+   * (src/render/pipeline.ts) into frames to write as PNG, GIF or APNG.
+   */
+  picture?(doc: Doc, options: CommandOptions, resources: ResourceLoader): Promise<Picture>;
+  /** Every picture the document offers (animations, views, directions) as render options; default one view, no options. */
+  renderViews?(doc: Doc): RenderView[];
   renderOptions?: readonly OptionSpec[];
 
   /** To the common model (for conversions to other formats). */

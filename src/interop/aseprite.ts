@@ -5,8 +5,10 @@
  * the PNG sheet named by meta.image.
  */
 import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
-import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from '../formats/types.js';
-import { renderModelAnimation } from '../model/bake.js';
+import type { CommandOptions, FormatHandler, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
+import { modelAnimationPicture } from '../model/bake.js';
+import { budgetFrom } from '../binary/limits.js';
+import { pictureCanvas, type Picture } from '../render/pipeline.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
@@ -260,8 +262,10 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(format
     return model;
   };
   return {
-    render: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> =>
-      renderSprite(await withSheet(doc, resources), options),
+    picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> =>
+      modelPicture(await withSheet(doc, resources), options),
+    renderViews: (doc: D): RenderView[] =>
+      [...new Set(modelOf(doc).animations.map((a) => a.name))].map((name) => ({ label: name, options: { animation: name } })),
     toModel: withSheet,
   };
 }
@@ -269,7 +273,7 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(format
 export function asepriteFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): AsepriteDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as an Aseprite sheet');
   const notes = sheetLossNotes(model, FORMAT);
-  const built = buildSheet(model, FORMAT);
+  const built = buildSheet(model, FORMAT, budgetFrom(options));
   let clamped = false;
   // One key per model frame: frames with equal keys are the same Aseprite frame.
   const byAnim: SheetFrame[][] = model.animations.map(() => []);
@@ -470,7 +474,8 @@ export function asepriteInspectText(doc: AsepriteDoc): string {
   return lines.join('\n') + '\n';
 }
 
-export async function renderSprite(model: SpriteModel, options: CommandOptions): Promise<RenderResult> {
+/** `sprat render` of a sheet format: an animation of its model (or one frame of it, on the animation's canvas), as a picture. */
+export function modelPicture(model: SpriteModel, options: CommandOptions): Picture {
   const want = typeof options.animation === 'string' ? options.animation : undefined;
   let index = 0;
   if (want !== undefined) {
@@ -480,16 +485,15 @@ export async function renderSprite(model: SpriteModel, options: CommandOptions):
     }
   }
   if (!model.animations[index]?.frames.length) throw new FormatError(model.name, 'nothing to render: the sprite has no frames');
-  const a = renderModelAnimation(model, index);
+  const a = modelAnimationPicture(model, index);
   if (options.frame !== undefined && options.frame !== false) {
     const j = Number(options.frame);
     if (!Number.isInteger(j) || j < 0 || j >= a.frames.length) {
       throw new FormatError(model.name, `no frame ${String(options.frame)} in "${model.animations[index]!.name}" (it has ${a.frames.length})`);
     }
-    return { frames: [a.frames[j]!] };
+    return { frames: [a.frames[j]!], canvas: pictureCanvas(a), what: a.what };
   }
-  const delays = a.delaysMs.map((d) => (Number.isFinite(d) ? d : 0));
-  return a.frames.length === 1 ? { frames: a.frames } : { frames: a.frames, delaysMs: delays, loops: a.loops };
+  return a.frames.length === 1 ? { ...a, loops: undefined } : a;
 }
 
 export const asepriteHandler: FormatHandler<AsepriteDoc> = {

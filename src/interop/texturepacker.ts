@@ -11,6 +11,7 @@ import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../mod
 import type { RgbaImage } from '../render/image.js';
 import { sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
 import { baseName, has, JsonReader, key, sniffText } from './json.js';
+import { budgetFrom } from '../binary/limits.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from './sheet.js';
 import { frameRecord, framePart, readFrames, type SheetJsonFrame } from './sheetjson.js';
 
@@ -116,7 +117,7 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
 export function texturePackerFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): TexturePackerDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as a TexturePacker sheet');
   const notes = sheetLossNotes(model, FORMAT);
-  const built = buildSheet(model, FORMAT);
+  const built = buildSheet(model, FORMAT, budgetFrom(options));
   const names = frameNames(model, (anim, i) => `${anim}/${String(i).padStart(4, '0')}`);
   const pivot = {
     x: built.sourceSize.w ? built.originX / built.sourceSize.w : 0,

@@ -24,7 +24,7 @@ import { constants, promises as fsp } from 'node:fs';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, type Loaded } from '../api.js';
+import { load, preview, type Loaded } from '../api.js';
 import { OptionError } from '../binary/errors.js';
 import { DEFAULT_LIMITS } from '../binary/limits.js';
 import type { ResourceLoader } from '../formats/types.js';
@@ -196,17 +196,14 @@ function checkedRecordingLoader(
 }
 
 /**
- * Runs what the viewer runs to show a document (web/preview.ts: the common
- * model when the format has one, else the format's own renderer), through
- * `resources`. A format that needs a frame size it does not store (Hallgeir
+ * Runs what the viewer runs to show a document (the library's `preview`,
+ * which web/preview.ts uses), through `resources`. A format that needs a frame size it does not store (Hallgeir
  * sprites: the page asks the user) is run again with one, since the size
  * does not change which files are read. Errors are the viewer's to show.
  */
 async function runPreview(loaded: Loaded, resources: ResourceLoader): Promise<void> {
-  const h = loaded.handler;
   const run = async (options: Record<string, string>) => {
-    if (h.toModel) await h.toModel(loaded.doc, resources, options);
-    else if (h.render) await h.render(loaded.doc, options, resources);
+    await preview(loaded, resources, options);
   };
   try {
     await run({});

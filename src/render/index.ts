@@ -2,6 +2,7 @@
 export * from './image.js';
 export * from './matrix.js';
 export * from './compose.js';
+export * from './pipeline.js';
 export { encodePng, decodePng } from './png.js';
 export { encodeGif, gifDelays } from './gif.js';
 export { encodeApng, delayFraction, crc32 } from './apng.js';

@@ -180,8 +180,8 @@ it('map objects may reference a missing map texture name: falls back, then error
 
 it('refuses drawings too large to hold in memory', async () => {
   const loader = memoryLoader({ 'tex.png': encodePng(texture()) });
-  await expect(renderSprite(sprite, { 'frame-size': '65536x65536', frame: '0' }, loader)).rejects.toThrow(/too large to draw/);
+  await expect(renderSprite(sprite, { 'frame-size': '65536x65536', frame: '0' }, loader)).rejects.toThrow(/\(65536x65536\) would need \d+ pixels, more than the limit of \d+ \(raise it with --max-pixels\)/);
   const map = { kind: 'map' as const, littleEndian: true, textures: [], objects: [{ x: 2000000000, y: 0, object: 'o.obj' }] };
   const files = { 'o.obj': objectBytes(true, 'o', 's'), 's.spr': spriteBytes(true, 's', 'tex', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 0 }] }]), 'tex.png': encodePng(texture()) };
-  await expect(renderMap(map, {}, memoryLoader(files))).rejects.toThrow(/too large/);
+  await expect(renderMap(map, {}, memoryLoader(files))).rejects.toThrow(/the map \(\d+x\d+\) would need \d+ pixels.*--max-pixels/);
 });

@@ -1,11 +1,13 @@
 import { FormatError } from '../../binary/errors.js';
 import { OptionError } from '../../binary/errors.js';
-import { drawImage, type Rect } from '../../render/compose.js';
-import { createImage, type RgbaImage } from '../../render/image.js';
+import type { Rect } from '../../render/compose.js';
+import type { RgbaImage } from '../../render/image.js';
 import type { Matrix } from '../../render/matrix.js';
+import { drawPicture, type LazyImage, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
+import { budgetFrom } from '../../binary/limits.js';
 import { decodePng } from '../../render/png.js';
-import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
-import { FLAG_ALPHA_50, FLAG_ALPHA_75, FLAG_FLIP_HORIZONTAL, FLAG_FLIP_VERTICAL, type CthgDocument, type CthgElement } from './model.js';
+import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
+import { FLAG_ALPHA_50, FLAG_ALPHA_75, FLAG_FLIP_HORIZONTAL, FLAG_FLIP_VERTICAL, VIEWS, type CthgDocument, type CthgElement } from './model.js';
 import { TICK_MS, optInt, optString, selectView } from './play.js';
 import { decodeSprite, recolourTableFromImage, type RecolourTable } from './rle.js';
 
@@ -61,64 +63,47 @@ export function frameBounds(doc: CthgDocument, frame: number): Rect | null {
   return x1 === -Infinity ? null : { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
-function unionRect(a: Rect | null, b: Rect | null): Rect | null {
-  if (!a) return b;
-  if (!b) return a;
-  const x = Math.min(a.x, b.x);
-  const y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
-}
-
-/** Renders larger than this many pixels are refused (a hostile file could ask for gigabytes). */
-export const MAX_RENDER_PIXELS = 64 * 1024 * 1024;
-
-function checkArea(width: number, height: number, what: string): void {
-  if (width * height > MAX_RENDER_PIXELS) {
-    throw new FormatError('cthg', `${what} is ${width}x${height} pixels, more than the ${MAX_RENDER_PIXELS} pixels sprat renders`);
-  }
-}
-
-/** Decodes each sprite once per render. */
+/** Decodes each sprite once per render, when the pipeline first draws it (recoloured with `tables`). */
 export class SpriteCache {
-  private cache = new Map<number, RgbaImage>();
+  private cache = new Map<number, LazyImage>();
   constructor(
     private doc: CthgDocument,
     private tables?: ReadonlyMap<number, RecolourTable>,
   ) {}
-  get(i: number): RgbaImage {
+  get(i: number): LazyImage {
     let img = this.cache.get(i);
     if (!img) {
       const s = this.doc.sprites[i]!;
-      checkArea(s.width, s.height, `sprite ${i}`);
-      img = decodeSprite(s, this.tables);
+      const tables = this.tables;
+      let decoded: RgbaImage | undefined;
+      img = { width: s.width, height: s.height, pixels: () => (decoded ??= decodeSprite(s, tables)) };
       this.cache.set(i, img);
     }
     return img;
   }
 }
 
-/** Draws frame `frame` onto `dst` with the frame's origin at (ox, oy) in dst. */
-export function drawFrame(dst: RgbaImage, doc: CthgDocument, frame: number, ox: number, oy: number, opts: CthgDrawOptions = {}, cache = new SpriteCache(doc, opts.tables)): void {
+/** What frame `frame` holds: its visible elements, in frame coordinates; its extent is every element with pixels. */
+export function framePicture(doc: CthgDocument, frame: number, opts: CthgDrawOptions = {}, cache = new SpriteCache(doc, opts.tables)): PictureFrame {
   const corsix = opts.flipConvention === 'corsixth';
+  const parts: PicturePart[] = [];
   for (const e of doc.frames[frame]!.elements) {
     if (e.sprite === null || !elementVisible(e, opts.layers)) continue;
     const s = doc.sprites[e.sprite]!;
     if (!s.width || !s.height) continue;
     const flipH = !!(e.flags & (corsix ? FLAG_FLIP_VERTICAL : FLAG_FLIP_HORIZONTAL));
     const flipV = !!(e.flags & (corsix ? FLAG_FLIP_HORIZONTAL : FLAG_FLIP_VERTICAL));
-    const m: Matrix = [flipH ? -1 : 1, 0, 0, flipV ? -1 : 1, ox + e.x + (flipH ? s.width : 0), oy + e.y + (flipV ? s.height : 0)];
-    drawImage(dst, cache.get(e.sprite), { transform: m, opacity: elementOpacity(e.flags) });
+    const m: Matrix = [flipH ? -1 : 1, 0, 0, flipV ? -1 : 1, e.x + (flipH ? s.width : 0), e.y + (flipV ? s.height : 0)];
+    parts.push({ image: cache.get(e.sprite), transform: m, opacity: elementOpacity(e.flags) });
   }
+  return { parts, extent: frameBounds(doc, frame) };
 }
 
-/** One frame composed in the bounding box of its elements (or of `box`). */
-export function renderFrame(doc: CthgDocument, frame: number, opts: CthgDrawOptions = {}, box?: Rect): RgbaImage {
-  const b = box ?? frameBounds(doc, frame);
-  if (!b) throw new FormatError('cthg', `frame ${frame} has no sprite pixels to draw`);
-  checkArea(b.width, b.height, `frame ${frame}`);
-  const img = createImage(b.width, b.height);
-  drawFrame(img, doc, frame, -b.x, -b.y, opts);
-  return img;
+/** One frame drawn through the pipeline, in the bounding box of its elements. */
+export function renderFrame(doc: CthgDocument, frame: number, opts: CthgDrawOptions = {}): RgbaImage {
+  const f = framePicture(doc, frame, opts);
+  if (!f.extent) throw new FormatError('cthg', `frame ${frame} has no sprite pixels to draw`);
+  return drawPicture({ frames: [f], what: `frame ${frame}` }).frames[0]!;
 }
 
 /** Parses `CLASS=ID,...`. */
@@ -144,8 +129,8 @@ export async function loadRecolourTables(text: string, resources: ResourceLoader
   return m;
 }
 
-/** `sprat render` for CTHG (see the contract). */
-export async function renderCthg(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+/** `sprat render` for CTHG (see the contract): a sprite, a frame or a whole view, as a picture. */
+export async function cthgPicture(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
   const flip = optString(options, 'flip-convention') ?? 'document';
   if (flip !== 'document' && flip !== 'corsixth') throw new OptionError(`--flip-convention must be "document" or "corsixth", not "${flip}"`);
   const layersText = optString(options, 'layers');
@@ -155,6 +140,7 @@ export async function renderCthg(doc: CthgDocument, options: CommandOptions, res
     layers: layersText ? parseLayers(layersText) : undefined,
     tables: recolourText ? await loadRecolourTables(recolourText, resources) : undefined,
   };
+  const cache = new SpriteCache(doc, opts.tables);
   const spriteN = optInt(options, 'sprite');
   if (spriteN !== undefined) {
     if (optString(options, 'animation') !== undefined || options['frame'] !== undefined) {
@@ -163,26 +149,40 @@ export async function renderCthg(doc: CthgDocument, options: CommandOptions, res
     const s = doc.sprites[spriteN];
     if (!s) throw new OptionError(`there is no sprite ${spriteN} (the file has ${doc.sprites.length}, numbered from 0)`);
     if (!s.width || !s.height) throw new FormatError('cthg', `sprite ${spriteN} is ${s.width}x${s.height}: it has no pixels to draw`);
-    checkArea(s.width, s.height, `sprite ${spriteN}`);
-    return { frames: [decodeSprite(s, opts.tables)] };
+    return { frames: [{ parts: [{ image: cache.get(spriteN) }] }], what: `sprite ${spriteN}` };
   }
   const sel = selectView(doc, options);
   const n = sel.animation.frameCount;
   const k = optInt(options, 'frame');
   if (k !== undefined) {
     if (k >= n) throw new OptionError(`--frame ${k} is out of range: the view has ${n} frame${n === 1 ? '' : 's'} (0-${n - 1})`);
-    return { frames: [renderFrame(doc, sel.first + k, opts)] };
+    const f = framePicture(doc, sel.first + k, opts, cache);
+    if (!f.extent) throw new FormatError('cthg', `frame ${sel.first + k} has no sprite pixels to draw`);
+    return { frames: [f], what: `frame ${sel.first + k}` };
   }
-  let box: Rect | null = null;
-  for (let i = 0; i < n; i++) box = unionRect(box, frameBounds(doc, sel.first + i));
-  if (!box) throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
-  checkArea(box.width, box.height * n, `the ${sel.view} view of "${sel.animation.name}" (all ${n} frames)`);
-  const cache = new SpriteCache(doc, opts.tables);
-  const frames: RgbaImage[] = [];
-  for (let i = 0; i < n; i++) {
-    const img = createImage(box.width, box.height);
-    drawFrame(img, doc, sel.first + i, -box.x, -box.y, opts, cache);
-    frames.push(img);
+  const frames: PictureFrame[] = [];
+  for (let i = 0; i < n; i++) frames.push({ ...framePicture(doc, sel.first + i, opts, cache), delayMs: TICK_MS });
+  if (!frames.some((f) => f.extent)) throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
+  const what = `the ${sel.view} view of "${sel.animation.name}"`;
+  return n === 1 ? { frames, what } : { frames, loops: 0, what };
+}
+
+/** `sprat render` for CTHG, drawn through the pipeline. */
+export async function renderCthg(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  return drawPicture(await cthgPicture(doc, options, resources), budgetFrom(options));
+}
+
+/** What the viewer offers: every view of every animation (with its tile size when a name has several). */
+export function cthgViews(doc: CthgDocument): RenderView[] {
+  const out: RenderView[] = [];
+  for (const a of doc.animations) {
+    const sizes = doc.animations.filter((b) => b.name === a.name).length > 1;
+    for (const v of VIEWS) {
+      if (a.views[v] === null) continue;
+      const options: CommandOptions = { animation: a.name, view: v };
+      if (sizes) options['tile-size'] = String(a.tileSize);
+      out.push({ label: `${a.name} (${v}${sizes ? `, ${a.tileSize}` : ''})`, options });
+    }
   }
-  return n === 1 ? { frames } : { frames, delaysMs: frames.map(() => TICK_MS), loops: 0 };
+  return out;
 }

@@ -11,7 +11,7 @@ import { inspectJson, inspectText } from './inspect.js';
 import { FORMAT_NAMES, type HallgeirDocument, type HallgeirKind, type HallgeirMap, type HallgeirObject, type HallgeirSprite } from './model.js';
 import { playRecords } from './play.js';
 import { parseEndian, readHallgeir, sniffHallgeir } from './read.js';
-import { pickAnimation, renderMap, renderObject, renderSprite } from './render.js';
+import { mapPicture, objectPicture, pickAnimation, spritePicture, spriteViews } from './render.js';
 import { validateHallgeir } from './validate.js';
 import { writeHallgeir } from './write.js';
 
@@ -20,7 +20,7 @@ export { readHallgeir, readSprite, readObject, readMap, sniffHallgeir, parseEndi
 export { writeHallgeir, type HallgeirWriteOptions } from './write.js';
 export { HallgeirPlayer, frameAt, frameAtTimes, frameChain, playRecords, type PlayRecord } from './play.js';
 export { inspectJson as hallgeirInspectJson, inspectText as hallgeirInspectText } from './inspect.js';
-export { renderSprite, renderMap, renderObject, inferFrameSize } from './render.js';
+export { renderSprite, renderMap, renderObject, spritePicture, objectPicture, mapPicture, inferFrameSize } from './render.js';
 export { spriteToModel, spriteFromModel } from './convert.js';
 
 const ENDIAN_READ: OptionSpec = {
@@ -73,7 +73,8 @@ export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
     { name: 'step-ms', type: 'int', description: 'one record every this many milliseconds (default 100)' },
     ENDIAN_READ,
   ],
-  render: (doc, options, resources) => renderSprite(doc, options, resources),
+  picture: (doc, options, resources) => spritePicture(doc, options, resources),
+  renderViews: spriteViews,
   renderOptions: [
     FRAME_SIZE,
     { name: 'animation', type: 'string', description: 'the animation to play or draw (default: the first)' },
@@ -96,7 +97,7 @@ export const hallgeirObjectFormat: FormatHandler<HallgeirObject> = {
   validate: (bytes, options) => validateHallgeir(bytes, 'object', options),
   inspectJson: (doc) => inspectJson(doc),
   inspectText: (doc) => inspectText(doc),
-  render: (doc, options, resources) => renderObject(doc, options, resources),
+  picture: (doc, options, resources) => objectPicture(doc, options, resources),
   renderOptions: [FRAME_SIZE, ENDIAN_READ],
 };
 
@@ -112,7 +113,7 @@ export const hallgeirMapFormat: FormatHandler<HallgeirMap> = {
   validate: (bytes, options) => validateHallgeir(bytes, 'map', options),
   inspectJson: (doc) => inspectJson(doc),
   inspectText: (doc) => inspectText(doc),
-  render: (doc, options, resources) => renderMap(doc, options, resources),
+  picture: (doc, options, resources) => mapPicture(doc, options, resources),
   renderOptions: [FRAME_SIZE, ENDIAN_READ],
 };
 

@@ -6,7 +6,7 @@ import { MAGIC, type SpriteTileLevel } from './model.js';
 import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
 import { parseFlavour, writeSpriteTile } from './write.js';
-import { renderLevel } from './render.js';
+import { spriteTilePicture } from './render.js';
 
 export * from './model.js';
 export { readSpriteTile, parseLevel, type ReadOptions } from './read.js';
@@ -14,7 +14,7 @@ export { writeSpriteTile, serializeLevel, layout, type WriteOptions, type TagLay
 export { validateSpriteTile, checkLevel } from './validate.js';
 export { inspectJson, inspectText } from './inspect.js';
 export { levelToModel, levelFromModel } from './convert.js';
-export { renderLevel, parseTilesetOption, tileColour, type TilesetSpec } from './render.js';
+export { renderLevel, spriteTilePicture, parseTilesetOption, tileColour, type TilesetSpec } from './render.js';
 
 /** True when the LZF stream starts with "SpriteTileLevel" (decodes only those bytes). */
 export function sniffSpriteTile(bytes: Uint8Array): boolean {
@@ -45,9 +45,7 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
   },
   inspectJson,
   inspectText,
-  render(level, options, resources) {
-    return renderLevel(level, options, resources);
-  },
+  picture: (level, options, resources) => spriteTilePicture(level, options, resources),
   renderOptions: [
     {
       name: 'tileset',
