@@ -18,7 +18,7 @@ export const inspectCommand: Command = {
     const file = positionals[0]!;
     try {
       const bytes = await readFileBytes(resolvePath(io, file));
-      const { handler, doc, warnings } = load(bytes, file, stringOption(options, 'format'), options);
+      const { handler, doc, warnings } = load(bytes, file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [handler], options);
       for (const w of warnings) io.err(`${file}: warning: ${w.message}\n`);
       if (options.json) io.out(stringifyJson(handler.inspectJson(doc)) + '\n');

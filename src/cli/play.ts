@@ -22,7 +22,7 @@ export const playCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('play takes exactly one FILE');
     const file = positionals[0]!;
     try {
-      const loaded = load(await readFileBytes(resolvePath(io, file)), file, stringOption(options, 'format'), options);
+      const loaded = load(await readFileBytes(resolvePath(io, file)), file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const { records, warnings, text } = play(loaded, options);

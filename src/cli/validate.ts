@@ -16,7 +16,7 @@ export const validateCommand: Command = {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     checkFormatNames(options);
     if (positionals.length === 0) throw new UsageError('validate needs at least one FILE');
-    const format = stringOption(options, 'format');
+    const format = stringOption(options, FORMAT_OPTION);
     let bad = 0;
     const results: unknown[] = [];
     for (const file of positionals) {

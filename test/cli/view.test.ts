@@ -93,7 +93,7 @@ describe('sprat view', () => {
     r = await runCli(['view', 'v'], dir);
     expect([r.code, r.stderr]).toEqual([1, 'sprat: error: v: is a folder, not a file\n']);
     r = await runCli(['view', '--port', '70000'], dir);
-    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: --port must be 0 to 65535\n']);
+    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: option --port must be 0 to 65535, not "70000"\n']);
     const busy = await startViewer([]);
     try {
       const port = new URL(busy.url).port;

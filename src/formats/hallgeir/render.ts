@@ -4,11 +4,12 @@
  * `.obj`, its `.spr` and its texture resolved through the ResourceLoader;
  * frame 0 of the first animation drawn at the object's position).
  */
-import { FormatError, OptionError, isFormatError } from '../../binary/errors.js';
+import { FormatError, isFormatError } from '../../binary/errors.js';
 import { drawImage } from '../../render/compose.js';
 import { createImage, cropImage, type RgbaImage } from '../../render/image.js';
 import { translate } from '../../render/matrix.js';
-import type { CommandOptions, RenderResult, ResourceLoader } from '../types.js';
+import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
+import { intOption, selectIndex, selectNamed, stringOption } from '../options.js';
 import type { HallgeirAnimation, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { frameChain } from './play.js';
 import { readObject, readSprite } from './read.js';
@@ -32,27 +33,16 @@ const MAX_CANVAS_PIXELS = 1 << 26;
 export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, format = 'hallgeir-sprite'): HallgeirAnimation {
   if (sprite.animations.length === 0) throw new FormatError(format, 'the sprite has no animations');
   if (name === undefined) return sprite.animations[0]!;
-  const a = sprite.animations.find((x) => x.name === name);
-  if (!a) {
-    // a wrong --animation is a wrong command line (README: exit 2), as for the other formats
-    throw new OptionError(`no animation named ${JSON.stringify(name)} (the sprite has ${sprite.animations.map((x) => JSON.stringify(x.name)).join(', ')})`);
-  }
-  return a;
+  // a wrong --animation is a wrong command line (README: exit 2), as for the other formats
+  return selectNamed('animation', name, sprite.animations, (x) => x.name, 'animation', 'the sprite');
 }
 
-function stringOpt(options: CommandOptions, name: string): string | undefined {
-  const v = options[name];
-  return typeof v === 'string' ? v : undefined;
-}
+export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'the animation to play or draw (default: the first)' };
+export const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'draw only this frame (an index into the animation)' };
 
-function frameOpt(options: CommandOptions, count: number, format: string): number | undefined {
-  const v = options.frame;
-  if (v === undefined || v === false) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n >= count) {
-    throw new FormatError(format, `--frame ${String(v)} is not a frame of the animation (0-${count - 1})`);
-  }
-  return n;
+function frameOpt(options: CommandOptions, anim: HallgeirAnimation): number | undefined {
+  const n = intOption(options, FRAME_OPTION);
+  return n === undefined ? undefined : selectIndex('frame', n, anim.frames.length, 'frame', `animation ${JSON.stringify(anim.name)}`);
 }
 
 /** Milliseconds a frame shows in a rendered animation (frames that hold forever: their delay, else one second). */
@@ -69,9 +59,9 @@ export async function renderSprite(
 ): Promise<RenderResult> {
   const format = 'hallgeir-sprite';
   const size = requireFrameSize(options, format, 'rendering a sprite');
-  const anim = pickAnimation(sprite, stringOpt(options, 'animation'));
+  const anim = pickAnimation(sprite, stringOption(options, ANIMATION_OPTION));
+  const only = frameOpt(options, anim);
   if (anim.frames.length === 0) throw new FormatError(format, `animation ${JSON.stringify(anim.name)} has no frames`);
-  const only = frameOpt(options, anim.frames.length, format);
   const { image } = await loadTextureByName(resources, dir, sprite.texture, format);
   const crop = (j: number) => cropImage(image, anim.frames[j]!.x, anim.frames[j]!.y, size.width, size.height);
   if (size.width * size.height > MAX_CANVAS_PIXELS) throw new FormatError(format, `a frame of ${size.width}x${size.height} pixels is too large to draw`);

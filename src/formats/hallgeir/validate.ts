@@ -7,9 +7,10 @@
  */
 import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import type { CommandOptions } from '../types.js';
-import { FORMAT_NAMES, type HallgeirDocument, type HallgeirKind } from './model.js';
+import { type HallgeirDocument, type HallgeirKind } from './model.js';
 import { frameChain } from './play.js';
-import { parseEndian, readHallgeir } from './read.js';
+import { ENDIAN_OPTION, readHallgeir } from './read.js';
+import { choiceOption } from '../options.js';
 
 function duplicates(names: string[]): string[] {
   const seen = new Set<string>();
@@ -41,7 +42,7 @@ export function documentWarnings(doc: HallgeirDocument): Diagnostic[] {
 export function validateHallgeir(bytes: Uint8Array, kind: HallgeirKind, options: CommandOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
   try {
-    const endian = parseEndian(options.endian, FORMAT_NAMES[kind]);
+    const endian = choiceOption(options, ENDIAN_OPTION);
     const doc = readHallgeir(bytes, kind, { endian, warn: (d) => out.push(d) });
     out.push(...documentWarnings(doc));
   } catch (e) {
