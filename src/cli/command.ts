@@ -92,12 +92,22 @@ export function rejectForeignOptions(cmd: Command, handlers: readonly FormatHand
   checkOptionValues(own, options);
 }
 
-/** `--format/--from/--to` must name a known format: a wrong name is a command-line error (exit 2). */
-export function checkFormatNames(options: CommandOptions, names: readonly string[] = ['format']): void {
+/**
+ * `--format/--from/--to` must name a known format: a wrong name is a
+ * command-line error (exit 2). With `cmd`, the option values are also
+ * checked against the named formats' own specs, still before any file is read.
+ */
+export function checkFormatNames(options: CommandOptions, names: readonly string[] = ['format'], cmd?: Command): void {
+  const named: FormatHandler[] = [];
   for (const n of names) {
     const v = options[n];
-    if (typeof v === 'string' && !FORMATS.some((f) => f.name === v)) {
-      throw new UsageError(`unknown format "${v}" for --${n} (known: ${FORMATS.map((f) => f.name).join(', ')})`);
-    }
+    if (typeof v !== 'string') continue;
+    const h = FORMATS.find((f) => f.name === v);
+    if (!h) throw new UsageError(`unknown format "${v}" for --${n} (known: ${FORMATS.map((f) => f.name).join(', ')})`);
+    named.push(h);
   }
+  if (!cmd) return;
+  const own: OptionSpec[] = [];
+  for (const h of named) for (const k of cmd.formatOptionKeys ?? []) own.push(...(h[k] ?? []));
+  checkOptionValues(own, options);
 }

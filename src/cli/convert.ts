@@ -38,7 +38,7 @@ export const convertCommand: Command = {
   formatOptionKeys: ['writeOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    checkFormatNames(options, ['from', 'to']);
+    checkFormatNames(options, ['from', 'to'], this);
     if (positionals.length !== 2) throw new UsageError('convert takes IN and OUT');
     const [inFile, outFile] = positionals as [string, string];
     const inPath = resolvePath(io, inFile);

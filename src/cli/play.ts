@@ -18,7 +18,7 @@ export const playCommand: Command = {
   formatOptionKeys: ['playOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    checkFormatNames(options);
+    checkFormatNames(options, ['format'], this);
     if (positionals.length !== 1) throw new UsageError('play takes exactly one FILE');
     const file = positionals[0]!;
     try {

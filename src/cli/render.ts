@@ -27,7 +27,7 @@ export const renderCommand: Command = {
   formatOptionKeys: ['renderOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
-    checkFormatNames(options);
+    checkFormatNames(options, ['format'], this);
     if (positionals.length !== 1) throw new UsageError('render takes exactly one FILE');
     const out = stringOption(options, OUTPUT_OPTION);
     if (!out) throw new UsageError('render needs -o OUT.png, OUT.gif or OUT.apng');

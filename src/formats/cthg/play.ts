@@ -39,6 +39,9 @@ export function selectView(doc: CthgDocument, options: CommandOptions): ViewSele
   let animation: CthgAnimation | undefined;
   if (name === undefined) {
     animation = tileSize === undefined ? doc.animations[0] : doc.animations.find((a) => a.tileSize === tileSize);
+    if (!animation && tileSize !== undefined && doc.animations.length) {
+      throw namesNothing('tile-size', tileSize, 'tile size', 'the file', [...new Set(doc.animations.map((a) => a.tileSize))]);
+    }
     if (!animation) throw new FormatError('cthg', 'the file has no animation to select');
   } else {
     animation = findAnimation(doc, name, tileSize);
