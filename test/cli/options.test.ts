@@ -200,7 +200,7 @@ describe('selections that name nothing in the file: exit 2, one wording, every f
     }
   });
 
-  it('--direction, --view, --tile-size, --sprite, --frame-id past what the file has exit 2', async () => {
+  it('--direction, --tile-size, --sprite, --frame-id, a --tileset set past what the file has exit 2', async () => {
     const cases: [string[], RegExp][] = [
       [['render', S('solarus/sprites/slime.dat'), '-o', 'x.png', '--direction', '9'], /option --direction 9 is past the last direction \(animation "stopped" has 4 directions: 0-3\)/],
       [['play', S('solarus/sprites/slime_lua.dat'), '--direction', '9'], /option --direction 9 is past the last direction \(animation "stopped" has 4 directions: 0-3\)/],
@@ -208,6 +208,7 @@ describe('selections that name nothing in the file: exit 2, one wording, every f
       [['render', S('cthg/fan.dat'), '-o', 'x.png', '--tile-size', '7'], /option --tile-size 7 names no tile size \(the file has: 64\)/],
       [['play', S('cthg/fan.dat'), '--animation', 'desk_fan', '--tile-size', '7'], /option --tile-size 7 names no tile size \(animation "desk_fan" has: 64\)/],
       [['render', S('isprite/hero.isprite'), '-o', 'x.png', '--frame-id', '999'], /option --frame-id 999 is past the last frame ID \(the sprite has 11 frame IDs: 0-10\)/],
+      [['render', S('spritetile/level.bytes'), '-o', 'x.png', '--tileset', '99=tiles.png:16x16'], /option --tileset 99 is past the last tile set \(the level has \d+ tile sets: 0-\d+\)/],
     ];
     for (const [argv, message] of cases) {
       const r = await runCli(argv, dir);

@@ -41,8 +41,8 @@ export function documentWarnings(doc: HallgeirDocument): Diagnostic[] {
 
 export function validateHallgeir(bytes: Uint8Array, kind: HallgeirKind, options: CommandOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const endian = choiceOption(options, ENDIAN_OPTION); // a bad value is the caller's mistake (OptionError), not the file's
   try {
-    const endian = choiceOption(options, ENDIAN_OPTION);
     const doc = readHallgeir(bytes, kind, { endian, warn: (d) => out.push(d) });
     out.push(...documentWarnings(doc));
   } catch (e) {

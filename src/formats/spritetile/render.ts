@@ -1,5 +1,5 @@
 import { FormatError, OptionError } from '../../binary/errors.js';
-import { parsedOption } from '../options.js';
+import { parsedOption, selectIndex } from '../options.js';
 import { drawImage } from '../../render/compose.js';
 import { createImage, fillImage, type RgbaImage } from '../../render/image.js';
 import { compose, rotate, scale, translate } from '../../render/matrix.js';
@@ -78,6 +78,7 @@ export async function renderLevel(level: SpriteTileLevel, options: CommandOption
   const layers = level.layers ?? [];
   if (!layers.length) throw new FormatError(FORMAT, 'nothing to draw: the file has no layers');
   const specs = parsedOption(options, TILESET_OPTION) ?? [];
+  for (const s of specs) selectIndex('tileset', s.set, level.numSets, 'tile set', 'the level');
   const sets = new Map<number, LoadedTileset>();
   for (const s of specs) {
     let bytes: Uint8Array;
