@@ -95,8 +95,10 @@ export function checkOptionValue(spec: OptionSpec, value: string | boolean): unk
 }
 
 function raw(options: CommandOptions | undefined, spec: OptionSpec): string | boolean | undefined {
-  const v = options?.[spec.name];
-  return v === undefined || v === false ? undefined : v;
+  const v: unknown = options?.[spec.name];
+  if (v === undefined || v === false || v === null) return undefined;
+  // a program may pass a number (`{ frame: 3 }`): read it as the command line would
+  return typeof v === 'string' || typeof v === 'boolean' ? v : String(v);
 }
 
 /** An option's value checked against its spec (see checkOptionValue); undefined when absent. */

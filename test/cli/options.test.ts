@@ -13,7 +13,8 @@ import { OptionError } from '../../src/binary/errors.js';
 import { COMMANDS } from '../../src/cli/main.js';
 import { LIMIT_OPTIONS } from '../../src/cli/command.js';
 import { FORMATS } from '../../src/formats/registry.js';
-import { checkOptionValue, selectIndex } from '../../src/formats/options.js';
+import { checkOptionValue, choiceOption, flagOption, intOption, namesNothing, requireOption, selectIndex, selectNamed, sizeOption } from '../../src/formats/options.js';
+import { ScriptError, playIsprite } from '../../src/formats/isprite/play-cli.js';
 import type { OptionSpec } from '../../src/formats/types.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { runCli } from '../helpers/cli.js';
@@ -227,5 +228,57 @@ describe('selections that name nothing in the file: exit 2, one wording, every f
       new OptionError('option --frame 4 is past the last frame (the animation has 4 frames: 0-3)'),
     );
     expect(() => selectIndex('frame', 0, 0, 'frame', 'the animation')).toThrow(new OptionError('option --frame 0 is past the last frame (the animation has no frames)'));
+  });
+});
+
+describe('the library readers (src/formats/options.ts)', () => {
+  const frame: OptionSpec = { name: 'frame', type: 'int', min: 0, description: '' };
+  const layout = { name: 'layout', type: 'string', choices: ['hash', 'array'], description: '' } as const satisfies OptionSpec;
+  const size: OptionSpec = { name: 'frame-size', type: 'size', min: 1, max: 65536, description: '' };
+  const flag: OptionSpec = { name: 'shapes', type: 'flag', description: '' };
+
+  it('read values by their spec, absent as undefined, numbers from programs as the command line would', () => {
+    expect(intOption({}, frame)).toBeUndefined();
+    expect(intOption({ frame: false }, frame)).toBeUndefined();
+    expect(intOption({ frame: 3 as unknown as string }, frame)).toBe(3);
+  });
+
+  it('give the one wording', () => {
+    expect(() => intOption({ frame: '-1' }, frame)).toThrow(new OptionError('option --frame must be at least 0, not "-1"'));
+    expect(choiceOption({ layout: 'array' }, layout)).toBe('array');
+    expect(() => choiceOption({ layout: 'Array' }, layout)).toThrow(new OptionError('option --layout must be one of hash, array, not "Array"'));
+    expect(sizeOption({ 'frame-size': '16x8' }, size)).toEqual({ width: 16, height: 8 });
+    expect(() => sizeOption({ 'frame-size': '16' }, size)).toThrow(new OptionError('option --frame-size must be WxH (e.g. 32x32), not "16"'));
+    expect(() => sizeOption({ 'frame-size': '0x8' }, size)).toThrow(new OptionError('option --frame-size must be 1 to 65536 each way, not "0x8"'));
+    expect(flagOption({ shapes: true }, flag)).toBe(true);
+    expect(() => flagOption({ shapes: 'yes' }, flag)).toThrow(new OptionError('option --shapes takes no value'));
+    expect(() => requireOption({}, frame, 'render')).toThrow(new OptionError('render needs option --frame N'));
+  });
+
+  it('a parser\'s own OptionError class is kept (ISPRITE --script: ScriptError), with the one wording', () => {
+    const doc = load(fs.readFileSync(S('isprite/hero.isprite')), 'hero.isprite').doc;
+    let err: unknown;
+    try {
+      playIsprite(doc, { ticks: '2', script: '0:jump' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ScriptError);
+    expect((err as Error).message).toMatch(/^option --script must be T:COMMAND;\.\.\., not "0:jump" \(item 1 \("0:jump"\): unknown command "jump"/);
+  });
+
+  it('selections: named and indexed, one wording', () => {
+    const items = [{ name: 'idle' }, { name: 'walk' }];
+    expect(selectNamed('animation', 'walk', items, (x) => x.name, 'animation', 'the file')).toBe(items[1]);
+    expect(() => selectNamed('animation', 'run', items, (x) => x.name, 'animation', 'the file')).toThrow(
+      new OptionError('option --animation "run" names no animation (the file has: idle, walk)'),
+    );
+    expect(namesNothing('tile-size', 32, 'tile size', 'animation "a"', []).message).toBe('option --tile-size 32 names no tile size (animation "a" has none)');
+    const many = Array.from({ length: 30 }, (_, i) => `a${i}`);
+    expect(namesNothing('animation', 'x', 'animation', 'the file', many).message).toMatch(/a19, \.\.\. \(30 in all\)\)$/);
+    expect(selectIndex('direction', 3, 4, 'direction', 'animation "walk"')).toBe(3);
+    expect(() => selectIndex('direction', 1, 1, 'direction', 'animation "walk"')).toThrow(
+      new OptionError('option --direction 1 is past the last direction (animation "walk" has 1 direction: 0)'),
+    );
   });
 });
