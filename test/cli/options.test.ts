@@ -256,7 +256,7 @@ describe('the library readers (src/formats/options.ts)', () => {
   });
 
   it('a parser\'s own OptionError class is kept (ISPRITE --script: ScriptError), with the one wording', () => {
-    const doc = load(fs.readFileSync(S('isprite/hero.isprite')), 'hero.isprite').doc;
+    const doc = load(fs.readFileSync(S('isprite/hero.isprite')), 'hero.isprite').doc as Parameters<typeof playIsprite>[0];
     let err: unknown;
     try {
       playIsprite(doc, { ticks: '2', script: '0:jump' });
