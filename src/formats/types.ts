@@ -34,12 +34,37 @@ export interface ResourceLoader {
 /** Options given on the command line (or by a program), by long name without `--`. */
 export type CommandOptions = Record<string, string | boolean | undefined>;
 
-/** The declaration of one command-line option a format accepts for a command. */
+/**
+ * The declaration of one option a command or a format accepts: its kind and
+ * what values it takes. The command line checks every value given against
+ * its spec before any file is read (src/cli/args.ts), and the library reads
+ * values through the same spec (src/formats/options.ts), so a bad value gets
+ * the same OptionError wording from both.
+ */
 export interface OptionSpec {
   name: string;
-  /** `flag` takes no value; the others take one. */
-  type: 'flag' | 'string' | 'int' | 'number';
+  /**
+   * `flag` takes no value; the others take one: `string` any text (limited
+   * by `choices` or `parse`), `int` a whole number and `number` any finite
+   * number (both limited by `min` / `max`), `size` WIDTHxHEIGHT (each side
+   * limited by `min` / `max`).
+   */
+  type: 'flag' | 'string' | 'int' | 'number' | 'size';
   description: string;
+  /** `string`: the only values accepted (compared exactly). */
+  choices?: readonly string[];
+  /** `int`, `number`, `size`: the smallest value accepted. */
+  min?: number;
+  /** `int`, `number`, `size`: the largest value accepted. */
+  max?: number;
+  /** How the value is written, for --help and messages (e.g. `CLASS=ID,...`); defaults by type. */
+  value?: string;
+  /**
+   * `string`: checks the value's syntax (without reading any file) and
+   * returns it parsed; throws (any error) or returns undefined when the
+   * value is wrong. Its message is added to the option's one.
+   */
+  parse?(text: string): unknown;
 }
 
 /** What a read produces besides the document: warnings found on the way. */

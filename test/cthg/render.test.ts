@@ -26,7 +26,7 @@ describe('CTHG render', () => {
     expect(one.frames).toHaveLength(1);
     expect(one.delaysMs).toBeUndefined();
     expect(one.frames[0]).toEqual(all.frames[2]);
-    await expect(renderCthg(fan, { view: 'east', frame: '4' }, fsResourceLoader(dir))).rejects.toThrow(/out of range/);
+    await expect(renderCthg(fan, { view: 'east', frame: '4' }, fsResourceLoader(dir))).rejects.toThrow(/option --frame 4 is past the last frame/);
   });
 
   it('--recolour changes only the recoloured pixels', async () => {

@@ -61,8 +61,8 @@ describe('render a sprite', () => {
 
   it('errors for unknown animations, frames out of range, missing textures', async () => {
     const loader = memoryLoader({ 'tex.png': encodePng(texture()) });
-    await expect(renderSprite(sprite, { 'frame-size': '2x2', animation: 'nope' }, loader)).rejects.toThrow(/no animation named "nope"/);
-    await expect(renderSprite(sprite, { 'frame-size': '2x2', frame: '3' }, loader)).rejects.toThrow(/--frame 3/);
+    await expect(renderSprite(sprite, { 'frame-size': '2x2', animation: 'nope' }, loader)).rejects.toThrow(/option --animation "nope" names no animation/);
+    await expect(renderSprite(sprite, { 'frame-size': '2x2', frame: '3' }, loader)).rejects.toThrow(/option --frame 3 is past the last frame/);
     await expect(renderSprite(sprite, { 'frame-size': '2x2' }, memoryLoader({}))).rejects.toThrow(/texture "tex" not found \(tried "tex", "tex.png", "tex.bmp"\)/);
     await expect(renderSprite(sprite, { 'frame-size': '2x' }, loader)).rejects.toThrow(OptionError);
   });

@@ -8,7 +8,8 @@ import { budgetFrom } from '../../binary/limits.js';
 import { decodePng } from '../../render/png.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
 import { FLAG_ALPHA_50, FLAG_ALPHA_75, FLAG_FLIP_HORIZONTAL, FLAG_FLIP_VERTICAL, VIEWS, type CthgDocument, type CthgElement } from './model.js';
-import { TICK_MS, optInt, optString, selectView } from './play.js';
+import { ANIMATION_OPTION, TICK_MS, TILE_SIZE_OPTION, VIEW_OPTION, selectView } from './play.js';
+import { checkOptionValue, choiceOption, intOption, parsedOption, selectIndex, stringOption } from '../options.js';
 import { decodeSprite, recolourTableFromImage, type RecolourTable } from './rle.js';
 
 export type FlipConvention = 'document' | 'corsixth';
@@ -22,15 +23,38 @@ export interface CthgDrawOptions {
   flipConvention?: FlipConvention;
 }
 
+const SPRITE_OPTION: OptionSpec = { name: 'sprite', type: 'int', min: 0, description: 'CTHG: draw sprite N (0-based, file order) alone' };
+const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'CTHG: frame K of the view (0-based); without it, the whole view (GIF/APNG)' };
+const LAYERS_OPTION = {
+  name: 'layers',
+  type: 'string',
+  value: 'CLASS=ID,...',
+  description: 'CTHG: layer selection, class and id 0-255 (elements with layer id 0 always draw)',
+  parse: parseLayers,
+} as const satisfies OptionSpec;
+const FLIP_OPTION = {
+  name: 'flip-convention',
+  type: 'string',
+  choices: ['document', 'corsixth'],
+  description: 'CTHG: "document" (0x1 flips vertically; default) or "corsixth" (0x1 flips horizontally, as the game does)',
+} as const satisfies OptionSpec;
+const RECOLOUR_OPTION = {
+  name: 'recolour',
+  type: 'string',
+  value: 'LAYER=PALETTE.png,...',
+  description: 'CTHG: recolour tables, layer 0-255 (first row of the image, 256 pixels)',
+  parse: parseRecolour,
+} as const satisfies OptionSpec;
+
 export const RENDER_OPTIONS: readonly OptionSpec[] = [
-  { name: 'sprite', type: 'int', description: 'CTHG: draw sprite N (0-based, file order) alone' },
-  { name: 'animation', type: 'string', description: 'CTHG: the animation name (default: the first)' },
-  { name: 'tile-size', type: 'int', description: 'CTHG: the animation tile size (default 64)' },
-  { name: 'view', type: 'string', description: 'CTHG: north, east, south or west (default: the first the animation has)' },
-  { name: 'frame', type: 'int', description: 'CTHG: frame K of the view (0-based); without it, the whole view (GIF/APNG)' },
-  { name: 'layers', type: 'string', description: 'CTHG: layer selection CLASS=ID,... (elements with layer id 0 always draw)' },
-  { name: 'flip-convention', type: 'string', description: 'CTHG: "document" (0x1 flips vertically; default) or "corsixth" (0x1 flips horizontally, as the game does)' },
-  { name: 'recolour', type: 'string', description: 'CTHG: LAYER=PALETTE.png[,LAYER=...]: recolour tables (first row, 256 pixels)' },
+  SPRITE_OPTION,
+  ANIMATION_OPTION,
+  TILE_SIZE_OPTION,
+  VIEW_OPTION,
+  FRAME_OPTION,
+  LAYERS_OPTION,
+  FLIP_OPTION,
+  RECOLOUR_OPTION,
 ];
 
 /** Whether an element draws under a layer selection (decision 10). */
@@ -106,13 +130,24 @@ export function renderFrame(doc: CthgDocument, frame: number, opts: CthgDrawOpti
   return drawPicture({ frames: [f], what: `frame ${frame}` }).frames[0]!;
 }
 
-/** Parses `CLASS=ID,...`. */
+/** Parses `CLASS=ID,...` (both 0-255); throws an OptionError naming the bad pair. */
 export function parseLayers(text: string): Map<number, number> {
   const m = new Map<number, number>();
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const mm = /^(\d+)=(\d+)$/.exec(part);
-    if (!mm || Number(mm[1]) > 255 || Number(mm[2]) > 255) throw new OptionError(`--layers takes CLASS=ID pairs (0-255), not "${part}"`);
+    if (!mm || Number(mm[1]) > 255 || Number(mm[2]) > 255) throw new OptionError(`"${part}" is not CLASS=ID with both 0-255`);
     m.set(Number(mm[1]), Number(mm[2]));
+  }
+  return m;
+}
+
+/** Parses `LAYER=PALETTE.png,...` (layer 0-255) into layer and path; throws an OptionError naming the bad pair. */
+export function parseRecolour(text: string): Map<number, string> {
+  const m = new Map<number, string>();
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const mm = /^(\d+)=(.+)$/.exec(part);
+    if (!mm || Number(mm[1]) > 255) throw new OptionError(`"${part}" is not LAYER=PALETTE.png with the layer 0-255`);
+    m.set(Number(mm[1]), mm[2]!);
   }
   return m;
 }
@@ -120,42 +155,38 @@ export function parseLayers(text: string): Map<number, number> {
 /** Loads `LAYER=PALETTE.png,...` through the resource loader. */
 export async function loadRecolourTables(text: string, resources: ResourceLoader): Promise<Map<number, RecolourTable>> {
   const m = new Map<number, RecolourTable>();
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const mm = /^(\d+)=(.+)$/.exec(part);
-    if (!mm || Number(mm[1]) > 255) throw new OptionError(`--recolour takes LAYER=PALETTE.png pairs (layer 0-255), not "${part}"`);
-    const img = decodePng(await resources.load(mm[2]!));
-    m.set(Number(mm[1]), recolourTableFromImage(img));
+  for (const [layer, path] of checkOptionValue(RECOLOUR_OPTION, text) as Map<number, string>) {
+    const img = decodePng(await resources.load(path));
+    m.set(layer, recolourTableFromImage(img));
   }
   return m;
 }
 
 /** `sprat render` for CTHG (see the contract): a sprite, a frame or a whole view, as a picture. */
 export async function cthgPicture(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
-  const flip = optString(options, 'flip-convention') ?? 'document';
-  if (flip !== 'document' && flip !== 'corsixth') throw new OptionError(`--flip-convention must be "document" or "corsixth", not "${flip}"`);
-  const layersText = optString(options, 'layers');
-  const recolourText = optString(options, 'recolour');
+  const flip = choiceOption(options, FLIP_OPTION) ?? 'document';
+  const layers = parsedOption(options, LAYERS_OPTION);
+  const recolourText = stringOption(options, RECOLOUR_OPTION);
   const opts: CthgDrawOptions = {
     flipConvention: flip,
-    layers: layersText ? parseLayers(layersText) : undefined,
+    layers,
     tables: recolourText ? await loadRecolourTables(recolourText, resources) : undefined,
   };
   const cache = new SpriteCache(doc, opts.tables);
-  const spriteN = optInt(options, 'sprite');
+  const spriteN = intOption(options, SPRITE_OPTION);
   if (spriteN !== undefined) {
-    if (optString(options, 'animation') !== undefined || options['frame'] !== undefined) {
-      throw new OptionError('--sprite cannot be combined with --animation or --frame');
+    if (stringOption(options, ANIMATION_OPTION) !== undefined || intOption(options, FRAME_OPTION) !== undefined) {
+      throw new OptionError('option --sprite cannot be combined with --animation or --frame');
     }
-    const s = doc.sprites[spriteN];
-    if (!s) throw new OptionError(`there is no sprite ${spriteN} (the file has ${doc.sprites.length}, numbered from 0)`);
+    const s = doc.sprites[selectIndex('sprite', spriteN, doc.sprites.length, 'sprite', 'the file')]!;
     if (!s.width || !s.height) throw new FormatError('cthg', `sprite ${spriteN} is ${s.width}x${s.height}: it has no pixels to draw`);
     return { frames: [{ parts: [{ image: cache.get(spriteN) }] }], what: `sprite ${spriteN}` };
   }
   const sel = selectView(doc, options);
   const n = sel.animation.frameCount;
-  const k = optInt(options, 'frame');
+  const k = intOption(options, FRAME_OPTION);
   if (k !== undefined) {
-    if (k >= n) throw new OptionError(`--frame ${k} is out of range: the view has ${n} frame${n === 1 ? '' : 's'} (0-${n - 1})`);
+    selectIndex('frame', k, n, 'frame', `the ${sel.view} view of "${sel.animation.name}"`);
     const f = framePicture(doc, sel.first + k, opts, cache);
     if (!f.extent) throw new FormatError('cthg', `frame ${sel.first + k} has no sprite pixels to draw`);
     return { frames: [f], what: `frame ${sel.first + k}` };

@@ -9,7 +9,8 @@ import type { RgbaImage } from '../../render/image.js';
 import { translate } from '../../render/matrix.js';
 import { drawPicture, type Picture, type PictureFrame } from '../../render/pipeline.js';
 import { budgetFrom } from '../../binary/limits.js';
-import type { CommandOptions, RenderResult, RenderView, ResourceLoader } from '../types.js';
+import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
+import { intOption, selectIndex, selectNamed, stringOption } from '../options.js';
 import type { HallgeirAnimation, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { frameChain } from './play.js';
 import { readObject, readSprite } from './read.js';
@@ -30,27 +31,16 @@ import {
 export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, format = 'hallgeir-sprite'): HallgeirAnimation {
   if (sprite.animations.length === 0) throw new FormatError(format, 'the sprite has no animations');
   if (name === undefined) return sprite.animations[0]!;
-  const a = sprite.animations.find((x) => x.name === name);
-  if (!a) {
-    // a wrong --animation is a wrong command line (README: exit 2), as for the other formats
-    throw new OptionError(`no animation named ${JSON.stringify(name)} (the sprite has ${sprite.animations.map((x) => JSON.stringify(x.name)).join(', ')})`);
-  }
-  return a;
+  // a wrong --animation is a wrong command line (README: exit 2), as for the other formats
+  return selectNamed('animation', name, sprite.animations, (x) => x.name, 'animation', 'the sprite');
 }
 
-function stringOpt(options: CommandOptions, name: string): string | undefined {
-  const v = options[name];
-  return typeof v === 'string' ? v : undefined;
-}
+export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'the animation to play or draw (default: the first)' };
+export const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'draw only this frame (an index into the animation)' };
 
-function frameOpt(options: CommandOptions, count: number, format: string): number | undefined {
-  const v = options.frame;
-  if (v === undefined || v === false) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n >= count) {
-    throw new FormatError(format, `--frame ${String(v)} is not a frame of the animation (0-${count - 1})`);
-  }
-  return n;
+function frameOpt(options: CommandOptions, anim: HallgeirAnimation): number | undefined {
+  const n = intOption(options, FRAME_OPTION);
+  return n === undefined ? undefined : selectIndex('frame', n, anim.frames.length, 'frame', `animation ${JSON.stringify(anim.name)}`);
 }
 
 /** Milliseconds a frame shows in a rendered animation (frames that hold forever: their delay, else one second). */
@@ -68,9 +58,9 @@ export async function spritePicture(
 ): Promise<Picture> {
   const format = 'hallgeir-sprite';
   const size = requireFrameSize(options, format, 'rendering a sprite');
-  const anim = pickAnimation(sprite, stringOpt(options, 'animation'));
+  const anim = pickAnimation(sprite, stringOption(options, ANIMATION_OPTION));
+  const only = frameOpt(options, anim);
   if (anim.frames.length === 0) throw new FormatError(format, `animation ${JSON.stringify(anim.name)} has no frames`);
-  const only = frameOpt(options, anim.frames.length, format);
   const { image } = await loadTextureByName(resources, dir, sprite.texture, format);
   const frame = (j: number, delayMs?: number): PictureFrame => ({
     parts: [{ image, sx: anim.frames[j]!.x, sy: anim.frames[j]!.y, sw: size.width, sh: size.height }],

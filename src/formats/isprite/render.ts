@@ -15,9 +15,9 @@
  * height × width. The geometry is the common model's (graphicPart and
  * partMatrix), so a render and a conversion always agree.
  */
-import { FormatError, OptionError } from '../../binary/errors.js';
+import { FormatError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
-import { intOption } from '../options.js';
+import { choiceOption, flagOption, intOption, namesNothing, selectIndex, stringOption } from '../options.js';
 import { transformedBounds, type Rect } from '../../render/compose.js';
 import type { RgbaImage } from '../../render/image.js';
 import { compose, rotate, translate } from '../../render/matrix.js';
@@ -29,13 +29,23 @@ import { decodePng } from '../../render/png.js';
 import type { IspriteDocument, IspriteFrame, IspriteSequence } from './model.js';
 import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, namesEqual } from './paths.js';
 
-export const ispriteRenderOptions: readonly OptionSpec[] = [
-  { name: 'animation', type: 'string', description: 'ISPRITE: the sequence, a path (Root/Armed/attack) or a name looked up from Root (default: the default sequence, else the first)' },
-  { name: 'frame', type: 'int', description: 'the position in the sequence to draw (default: all, animated in GIF/APNG)' },
-  { name: 'frame-id', type: 'int', description: 'ISPRITE: draw this frame ID alone' },
-  { name: 'shapes', type: 'flag', description: 'ISPRITE: outline collision shapes (red) and attachment points (blue)' },
-  { name: 'filter', type: 'string', description: 'nearest or bilinear (default: nearest for textures flagged so, else bilinear)' },
-];
+const ANIMATION_OPTION: OptionSpec = {
+  name: 'animation',
+  type: 'string',
+  value: 'NAME',
+  description: 'ISPRITE: the sequence, a path (Root/Armed/attack) or a name looked up from Root (default: the default sequence, else the first)',
+};
+const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'the position in the sequence to draw (default: all, animated in GIF/APNG)' };
+const FRAME_ID_OPTION: OptionSpec = { name: 'frame-id', type: 'int', min: 0, description: 'ISPRITE: draw this frame ID alone' };
+const SHAPES_OPTION: OptionSpec = { name: 'shapes', type: 'flag', description: 'ISPRITE: outline collision shapes (red) and attachment points (blue)' };
+const FILTER_OPTION = {
+  name: 'filter',
+  type: 'string',
+  choices: ['nearest', 'bilinear'],
+  description: 'texture filtering (default: nearest for textures flagged so, else bilinear)',
+} as const satisfies OptionSpec;
+
+export const ispriteRenderOptions: readonly OptionSpec[] = [ANIMATION_OPTION, FRAME_OPTION, FRAME_ID_OPTION, SHAPES_OPTION, FILTER_OPTION];
 
 /** Loads every texture the document names (PATH.png, or PATH as given when it has an extension). */
 export async function loadTextures(doc: IspriteDocument, resources: ResourceLoader, needed?: Set<number>): Promise<(RgbaImage | null)[]> {
@@ -128,11 +138,11 @@ export function framePicture(
  * the default sequence, else the first one.
  */
 function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSequence {
-  const want = typeof options.animation === 'string' ? options.animation : undefined;
+  const want = stringOption(options, ANIMATION_OPTION);
   const all = listSequences(doc);
   if (want !== undefined) {
     const seq = findSequence(doc, want) ?? all.find((e) => namesEqual(e.sequence.name, want))?.sequence;
-    if (!seq) throw new OptionError(`no sequence "${want}" (sequences: ${all.map((e) => e.path).join(', ') || 'none'})`);
+    if (!seq) throw namesNothing('animation', want, 'sequence', 'the sprite', all.map((e) => e.path));
     return seq;
   }
   const seq = getDefaultSequence(doc) ?? all[0]?.sequence;
@@ -142,27 +152,20 @@ function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSeq
 
 /** `sprat render` for ISPRITE: the chosen frames, as a picture for the pipeline. */
 export async function ispritePicture(doc: IspriteDocument, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
-  const filterOpt = options.filter;
-  if (filterOpt !== undefined && filterOpt !== 'nearest' && filterOpt !== 'bilinear') {
-    throw new OptionError(`--filter must be nearest or bilinear, not "${String(filterOpt)}"`);
-  }
-  const shapes = options.shapes === true;
-  const frameId = intOption(options, 'frame-id');
+  const filterOpt = choiceOption(options, FILTER_OPTION);
+  const shapes = flagOption(options, SHAPES_OPTION);
+  const frameId = intOption(options, FRAME_ID_OPTION);
   let frames: IspriteFrame[];
   let delaysMs: number[] | undefined;
   let loops: number | undefined;
   if (frameId !== undefined) {
-    const f = doc.frames[frameId];
-    if (!f) throw new OptionError(`--frame-id ${frameId} is out of range (the sprite has ${doc.frames.length} frames)`);
-    frames = [f];
+    frames = [doc.frames[selectIndex('frame-id', frameId, doc.frames.length, 'frame ID', 'the sprite')]!];
   } else {
     const seq = pickSequence(doc, options);
     const ids = seq.frames;
-    const pos = intOption(options, 'frame');
+    const pos = intOption(options, FRAME_OPTION);
+    if (pos !== undefined) selectIndex('frame', pos, ids.length, 'frame', `sequence "${seq.name}"`);
     if (ids.length === 0) throw new FormatError('isprite', `sequence "${seq.name}" has no frames`);
-    if (pos !== undefined && (pos < 0 || pos >= ids.length)) {
-      throw new OptionError(`--frame ${pos} is out of range (the sequence has ${ids.length} frames)`);
-    }
     const chosen = pos === undefined ? ids : [ids[pos]!];
     frames = chosen.map((id) => {
       const f = doc.frames[id];

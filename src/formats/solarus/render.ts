@@ -1,20 +1,24 @@
 /** Drawing a frame, a direction (an animation) or the whole sheet (--sheet). */
-import { FormatError, OptionError } from '../../binary/errors.js';
+import { FormatError } from '../../binary/errors.js';
 import { LINE_HEIGHT, textWidth } from '../../render/font.js';
 import type { RgbaImage } from '../../render/image.js';
 import { solidImage, type Overlay, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
 import type { CommandOptions, OptionSpec, RenderView, ResourceLoader } from '../types.js';
 import { frameRect, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { PLAY_OPTIONS, select } from './play.js';
-import { sheetCache } from './resources.js';
+import { IMAGES_OPTION, TILESET_OPTION, sheetCache } from './resources.js';
+import { flagOption, intOption, selectIndex } from '../options.js';
+
+const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'Solarus: draw only this frame (default: the whole direction as an animation)' };
+const SHEET_OPTION: OptionSpec = { name: 'sheet', type: 'flag', description: 'Solarus: draw every animation and direction in a labelled grid' };
 
 export const RENDER_OPTIONS: readonly OptionSpec[] = [
   PLAY_OPTIONS[0]!,
   PLAY_OPTIONS[1]!,
-  { name: 'frame', type: 'int', description: 'Solarus: draw only this frame (default: the whole direction as an animation)' },
-  { name: 'images', type: 'string', description: "Solarus: the quest's sprites/ folder the images are relative to (default: the file's folder, then its parent)" },
-  { name: 'tileset', type: 'string', description: 'Solarus: the tileset image for animations whose image is "tileset"' },
-  { name: 'sheet', type: 'flag', description: 'Solarus: draw every animation and direction in a labelled grid' },
+  FRAME_OPTION,
+  IMAGES_OPTION,
+  TILESET_OPTION,
+  SHEET_OPTION,
 ];
 
 /** Frame j of a direction: its rectangle of the sheet, on a canvas of the frame's size. */
@@ -26,16 +30,13 @@ function framePart(src: RgbaImage, d: SolarusDirection, j: number, delayMs?: num
 /** `sprat render` for Solarus: a frame, a direction (an animation) or the labelled sheet, as a picture. */
 export async function solarusPicture(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
   const load = sheetCache(format, resources, options);
-  if (options.sheet === true) return sheetPicture(format, sheet, load);
+  if (flagOption(options, SHEET_OPTION)) return sheetPicture(format, sheet, load);
   const { a, d, k } = select(format, sheet, options);
   const canvas = { x: 0, y: 0, width: d.frameWidth, height: d.frameHeight };
   const what = `animation "${a.name}" direction ${k}`;
-  const fv = options.frame;
-  if (fv !== undefined && fv !== false) {
-    const j = typeof fv === 'string' && /^\d+$/.test(fv) ? Number(fv) : -1;
-    if (j < 0 || j >= d.frameCount) {
-      throw new OptionError(`animation "${a.name}" direction ${k} has no frame ${String(fv)} (it has ${d.frameCount}: 0 to ${d.frameCount - 1})`);
-    }
+  const fv = intOption(options, FRAME_OPTION);
+  if (fv !== undefined) {
+    const j = selectIndex('frame', fv, d.frameCount, 'frame', `animation "${a.name}" direction ${k}`);
     return { frames: [framePart(await load(a.image), d, j)], canvas, what };
   }
   const src = await load(a.image);

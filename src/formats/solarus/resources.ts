@@ -1,7 +1,16 @@
 import { FormatError, OptionError } from '../../binary/errors.js';
-import type { CommandOptions, ResourceLoader } from '../types.js';
+import type { CommandOptions, OptionSpec, ResourceLoader } from '../types.js';
+import { stringOption } from '../options.js';
 import { decodePng } from '../../render/png.js';
 import type { RgbaImage } from '../../render/image.js';
+
+export const IMAGES_OPTION: OptionSpec = {
+  name: 'images',
+  type: 'string',
+  value: 'DIR',
+  description: "Solarus: the quest's sprites/ folder the images are relative to (default: the file's folder, then its parent)",
+};
+export const TILESET_OPTION: OptionSpec = { name: 'tileset', type: 'string', value: 'IMAGE', description: 'Solarus: the tileset image for animations whose image is "tileset"' };
 
 /** Joins a folder and a relative path with `/` ("" for the document's own folder). */
 function join(dir: string, p: string): string {
@@ -17,7 +26,7 @@ function join(dir: string, p: string): string {
  * sub-folders).
  */
 export function imageCandidates(image: string, options: CommandOptions = {}): string[] {
-  const dir = typeof options.images === 'string' ? options.images : undefined;
+  const dir = stringOption(options, IMAGES_OPTION);
   if (dir !== undefined) return [join(dir, image)];
   return [image, '../' + image, '../../' + image, '../../../' + image];
 }
@@ -26,8 +35,8 @@ export function imageCandidates(image: string, options: CommandOptions = {}): st
 export async function loadSheet(format: string, image: string, resources: ResourceLoader, options: CommandOptions = {}): Promise<RgbaImage> {
   let candidates: string[];
   if (image === 'tileset') {
-    const t = options.tileset;
-    if (typeof t !== 'string') {
+    const t = stringOption(options, TILESET_OPTION);
+    if (t === undefined) {
       throw new OptionError('the animation draws from the map\'s tileset ("tileset"): give its image with --tileset IMAGE');
     }
     candidates = [t];

@@ -5,8 +5,9 @@ import { inspectJson, inspectText } from './inspect.js';
 import { MAGIC, type SpriteTileLevel } from './model.js';
 import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
-import { parseFlavour, writeSpriteTile } from './write.js';
-import { spriteTilePicture } from './render.js';
+import { LZF_OPTION, writeSpriteTile } from './write.js';
+import { choiceOption } from '../options.js';
+import { TILESET_OPTION, spriteTilePicture } from './render.js';
 
 export * from './model.js';
 export { readSpriteTile, parseLevel, type ReadOptions } from './read.js';
@@ -35,24 +36,16 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
     return level;
   },
   write(level, options) {
-    return writeSpriteTile(level, { lzf: parseFlavour(options?.lzf) });
+    return writeSpriteTile(level, { lzf: choiceOption(options, LZF_OPTION) });
   },
-  writeOptions: [
-    { name: 'lzf', type: 'string', description: 'SpriteTile LZF flavour: clzf2 (default, as the TileEditor writes), liblzf or best (smallest)' },
-  ],
+  writeOptions: [LZF_OPTION],
   validate(bytes) {
     return validateSpriteTile(bytes);
   },
   inspectJson,
   inspectText,
   picture: (level, options, resources) => spriteTilePicture(level, options, resources),
-  renderOptions: [
-    {
-      name: 'tileset',
-      type: 'string',
-      description: 'SpriteTile tile images: SET=IMAGE.png:WxH, several separated by commas (tiles without one are flat colours)',
-    },
-  ],
+  renderOptions: [TILESET_OPTION],
   async toModel(level) {
     return levelToModel(level);
   },

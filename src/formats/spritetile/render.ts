@@ -1,10 +1,11 @@
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, OptionError } from '../../binary/errors.js';
+import { parsedOption, selectIndex } from '../options.js';
 import type { RgbaImage } from '../../render/image.js';
 import { drawPicture, solidImage, type Picture, type PicturePart } from '../../render/pipeline.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { compose, rotate, scale, translate } from '../../render/matrix.js';
 import { decodePng } from '../../render/png.js';
-import type { CommandOptions, RenderResult, ResourceLoader } from '../types.js';
+import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
 import { FLIP_X, FLIP_Y, ROTATION_MASK, tilesPerSet, type SpriteTileLevel } from './model.js';
 
 const FORMAT = 'spritetile';
@@ -25,7 +26,16 @@ export interface TilesetSpec {
   tileHeight: number;
 }
 
-/** Parses `SET=IMAGE.png:WxH[,SET=IMAGE.png:WxH...]`. */
+/** `render --tileset`: the tile images, by tile set. */
+export const TILESET_OPTION = {
+  name: 'tileset',
+  type: 'string',
+  value: 'SET=IMAGE.png:WxH,...',
+  description: 'SpriteTile tile images, several separated by commas (tiles without one are flat colours)',
+  parse: parseTilesetOption,
+} as const satisfies OptionSpec;
+
+/** Parses `SET=IMAGE.png:WxH[,SET=IMAGE.png:WxH...]`; an OptionError names the bad item. */
 export function parseTilesetOption(value: string): TilesetSpec[] {
   const out: TilesetSpec[] = [];
   for (const part of value.split(',')) {
@@ -33,7 +43,7 @@ export function parseTilesetOption(value: string): TilesetSpec[] {
     if (!s) continue;
     const m = /^(\d+)=(.+):(\d+)x(\d+)$/.exec(s);
     if (!m || Number(m[3]) < 1 || Number(m[4]) < 1) {
-      throw new FormatError(FORMAT, `bad --tileset "${s}": expected SET=IMAGE.png:WxH, e.g. 0=tiles.png:16x16`);
+      throw new OptionError(`"${s}" is not SET=IMAGE.png:WxH, e.g. 0=tiles.png:16x16`);
     }
     out.push({ set: Number(m[1]), path: m[2]!, tileWidth: Number(m[3]), tileHeight: Number(m[4]) });
   }
@@ -74,7 +84,8 @@ interface LoadedTileset extends TilesetSpec {
 export async function spriteTilePicture(level: SpriteTileLevel, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
   const layers = level.layers ?? [];
   if (!layers.length) throw new FormatError(FORMAT, 'nothing to draw: the file has no layers');
-  const specs = typeof options.tileset === 'string' ? parseTilesetOption(options.tileset) : [];
+  const specs = parsedOption(options, TILESET_OPTION) ?? [];
+  for (const s of specs) selectIndex('tileset', s.set, level.numSets, 'tile set', 'the level');
   const sets = new Map<number, LoadedTileset>();
   for (const s of specs) {
     let bytes: Uint8Array;
