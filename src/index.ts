@@ -22,5 +22,7 @@ export * as cthg from './formats/cthg/index.js';
 export * as solarus from './formats/solarus/index.js';
 export * as hallgeir from './formats/hallgeir/index.js';
 export * as interop from './interop/index.js';
+export * as spritetile from './formats/spritetile/index.js';
+export * as lzf from './lzf/index.js';
 export * from './formats/isprite/index.js';
 export * as isprite from './formats/isprite/index.js';

@@ -53,7 +53,8 @@ export function droppedLoader(files: ReadonlyMap<string, Uint8Array>, docPath = 
 
 /** Files the local server hands out for document `id` (it checks each is a regular file it may serve). */
 export function serverLoader(id: number, fetchFn: typeof fetch = (...a) => fetch(...a)): ResourceLoader {
-  const url = (p: string) => `files/${id}/res/${p.split('/').map(encodeURIComponent).join('/')}`;
+  // The path as the document names it, as one URL segment (dots escaped too, so no `..` is resolved on the way).
+  const url = (p: string) => `files/${id}/res/${encodeURIComponent(p).replace(/\./g, '%2E')}`;
   return {
     async load(p) {
       const r = await fetchFn(url(p));

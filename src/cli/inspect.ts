@@ -12,12 +12,12 @@ export const inspectCommand: Command = {
   formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    checkFormatNames(options);
+    checkFormatNames(options, ['format'], this);
     if (positionals.length !== 1) throw new UsageError('inspect takes exactly one FILE');
     const file = positionals[0]!;
     try {
       const bytes = await readInput(io, file, options);
-      const { handler, doc, warnings } = load(bytes, file, stringOption(options, 'format'), options);
+      const { handler, doc, warnings } = load(bytes, file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [handler], options);
       for (const w of warnings) io.err(`${file}: warning: ${w.message}\n`);
       if (options.json) io.out(stringifyJson(handler.inspectJson(doc)) + '\n');

@@ -17,11 +17,11 @@ export const playCommand: Command = {
   formatOptionKeys: ['playOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    checkFormatNames(options);
+    checkFormatNames(options, ['format'], this);
     if (positionals.length !== 1) throw new UsageError('play takes exactly one FILE');
     const file = positionals[0]!;
     try {
-      const loaded = load(await readInput(io, file, options), file, stringOption(options, 'format'), options);
+      const loaded = load(await readInput(io, file, options), file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const { records, warnings, text } = play(loaded, options);

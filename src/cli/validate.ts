@@ -14,9 +14,9 @@ export const validateCommand: Command = {
   formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    checkFormatNames(options);
+    checkFormatNames(options, ['format'], this);
     if (positionals.length === 0) throw new UsageError('validate needs at least one FILE');
-    const format = stringOption(options, 'format');
+    const format = stringOption(options, FORMAT_OPTION);
     limitsFrom(options); // a bad --max-* value is a command-line error before any file is read
     let bad = 0;
     const results: unknown[] = [];

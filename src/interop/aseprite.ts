@@ -5,13 +5,15 @@
  * the PNG sheet named by meta.image.
  */
 import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
-import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from '../formats/types.js';
-import { renderModelAnimation } from '../model/bake.js';
+import type { CommandOptions, FormatHandler, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
+import { choiceOption, intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
+import { modelAnimationPicture } from '../model/bake.js';
+import { budgetFrom, limitsFrom } from '../binary/limits.js';
+import { pictureCanvas, type Picture } from '../render/pipeline.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
 import { encodePng } from '../render/png.js';
 import { loadImage } from '../formats/resources.js';
-import { limitsFrom } from '../binary/limits.js';
 import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from './json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
 import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
@@ -256,8 +258,12 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(format
     return model;
   };
   return {
-    render: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> =>
-      renderSprite(await withSheet(doc, resources, options), options),
+    picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
+      selectModelAnimation(modelOf(doc), options); // a selection that names nothing fails before the sheet is loaded
+      return modelPicture(await withSheet(doc, resources, options), options);
+    },
+    renderViews: (doc: D): RenderView[] =>
+      [...new Set(modelOf(doc).animations.map((a) => a.name))].map((name) => ({ label: name, options: { animation: name } })),
     toModel: withSheet,
   };
 }
@@ -265,7 +271,7 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(format
 export function asepriteFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): AsepriteDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as an Aseprite sheet');
   const notes = sheetLossNotes(model, FORMAT);
-  const built = buildSheet(model, FORMAT);
+  const built = buildSheet(model, FORMAT, budgetFrom(options));
   let clamped = false;
   // One key per model frame: frames with equal keys are the same Aseprite frame.
   const byAnim: SheetFrame[][] = model.animations.map(() => []);
@@ -337,7 +343,7 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     };
   });
   if (clamped) notes.push(`aseprite: frames shown forever or longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms`);
-  const layout = options.layout === 'array' ? 'array' : 'hash';
+  const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
   const doc: AsepriteDoc = {
     layout,
     frames,
@@ -466,26 +472,33 @@ export function asepriteInspectText(doc: AsepriteDoc): string {
   return lines.join('\n') + '\n';
 }
 
-export async function renderSprite(model: SpriteModel, options: CommandOptions): Promise<RenderResult> {
-  const want = typeof options.animation === 'string' ? options.animation : undefined;
-  let index = 0;
-  if (want !== undefined) {
-    index = model.animations.findIndex((a) => a.name === want);
-    if (index < 0) {
-      throw new FormatError(model.name, `no animation "${want}" (there are: ${model.animations.map((a) => a.name).join(', ')})`);
-    }
-  }
+/** The JSON sheet formats' options (Aseprite, TexturePacker). */
+export const LAYOUT_OPTION = {
+  name: 'layout',
+  type: 'string',
+  choices: ['hash', 'array'],
+  description: 'frames as a JSON object keyed by name ("hash", default) or an "array"',
+} as const satisfies OptionSpec;
+export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'the animation (tag) to draw; default the first' };
+export const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'draw only this frame (from 0) of the animation' };
+
+/** The animation index and frame `--animation` and `--frame` select (OptionErrors when they name nothing). */
+export function selectModelAnimation(model: SpriteModel, options: CommandOptions): { index: number; frame: number | undefined } {
+  const want = stringOption(options, ANIMATION_OPTION);
+  const anim = want === undefined ? model.animations[0] : selectNamed('animation', want, model.animations, (a) => a.name, 'animation', 'the sheet');
+  const index = anim ? model.animations.indexOf(anim) : 0;
+  const j = intOption(options, FRAME_OPTION);
+  const frame = j === undefined ? undefined : selectIndex('frame', j, anim?.frames.length ?? 0, 'frame', anim ? `animation "${anim.name}"` : 'the sheet');
+  return { index, frame };
+}
+
+/** `sprat render` of a sheet format: an animation of its model (or one frame of it, on the animation's canvas), as a picture. */
+export function modelPicture(model: SpriteModel, options: CommandOptions): Picture {
+  const { index, frame } = selectModelAnimation(model, options);
   if (!model.animations[index]?.frames.length) throw new FormatError(model.name, 'nothing to render: the sprite has no frames');
-  const a = renderModelAnimation(model, index);
-  if (options.frame !== undefined && options.frame !== false) {
-    const j = Number(options.frame);
-    if (!Number.isInteger(j) || j < 0 || j >= a.frames.length) {
-      throw new FormatError(model.name, `no frame ${String(options.frame)} in "${model.animations[index]!.name}" (it has ${a.frames.length})`);
-    }
-    return { frames: [a.frames[j]!] };
-  }
-  const delays = a.delaysMs.map((d) => (Number.isFinite(d) ? d : 0));
-  return a.frames.length === 1 ? { frames: a.frames } : { frames: a.frames, delaysMs: delays, loops: a.loops };
+  const a = modelAnimationPicture(model, index);
+  if (frame !== undefined) return { frames: [a.frames[frame]!], canvas: pictureCanvas(a), what: a.what };
+  return a.frames.length === 1 ? { ...a, loops: undefined } : a;
 }
 
 export const asepriteHandler: FormatHandler<AsepriteDoc> = {
@@ -494,17 +507,14 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   extensions: ['.json'],
   sniff: sniffAseprite,
   read: (bytes) => readAseprite(bytes),
-  writeOptions: [{ name: 'layout', type: 'string', description: 'Aseprite frames as a "hash" (default) or an "array"' }],
+  writeOptions: [LAYOUT_OPTION],
   async writeFiles(doc, outName) {
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
   validate: (bytes): Diagnostic[] => validateDoc(bytes, FORMAT, readAseprite),
   inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
   inspectText: asepriteInspectText,
-  renderOptions: [
-    { name: 'animation', type: 'string', description: 'the tag (animation) to draw; default the first' },
-    { name: 'frame', type: 'int', description: 'draw only this frame (from 0) of the animation' },
-  ],
+  renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
   ...sheetModelMethods(FORMAT, asepriteModel),
   fromModel: (model, options) => asepriteFromModel(model, options),
 };

@@ -9,8 +9,10 @@ import { FormatError, type Diagnostic } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import type { RgbaImage } from '../render/image.js';
-import { sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
+import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
+import { choiceOption } from '../formats/options.js';
 import { baseName, has, JsonReader, key, sniffText } from './json.js';
+import { budgetFrom } from '../binary/limits.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from './sheet.js';
 import { frameRecord, framePart, readFrames, type SheetJsonFrame } from './sheetjson.js';
 
@@ -116,7 +118,7 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
 export function texturePackerFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): TexturePackerDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as a TexturePacker sheet');
   const notes = sheetLossNotes(model, FORMAT);
-  const built = buildSheet(model, FORMAT);
+  const built = buildSheet(model, FORMAT, budgetFrom(options));
   const names = frameNames(model, (anim, i) => `${anim}/${String(i).padStart(4, '0')}`);
   const pivot = {
     x: built.sourceSize.w ? built.originX / built.sourceSize.w : 0,
@@ -166,7 +168,7 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
     animations.push([n, names[ai]!]);
   });
   const doc: TexturePackerDoc = {
-    layout: options.layout === 'array' ? 'array' : 'hash',
+    layout: choiceOption(options, LAYOUT_OPTION) ?? 'hash',
     frames,
     animations,
     meta: {
@@ -200,7 +202,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
   extensions: ['.json'],
   sniff: sniffTexturePacker,
   read: (bytes) => readTexturePacker(bytes),
-  writeOptions: [{ name: 'layout', type: 'string', description: 'frames as a "hash" (default) or an "array"' }],
+  writeOptions: [LAYOUT_OPTION],
   async writeFiles(doc, outName) {
     return sheetFiles((image) => texturePackerToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
@@ -217,10 +219,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
     for (const [n, list] of doc.animations) lines.push(`  animation "${n}": ${list.length} frame(s)`);
     return lines.join('\n') + '\n';
   },
-  renderOptions: [
-    { name: 'animation', type: 'string', description: 'the animation to draw; default the first' },
-    { name: 'frame', type: 'int', description: 'draw only this frame (from 0) of the animation' },
-  ],
+  renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
   ...sheetModelMethods(FORMAT, texturePackerModel),
   fromModel: (model, options) => texturePackerFromModel(model, options),
 };

@@ -8,9 +8,11 @@
 import { unzlibSync, gunzipSync } from 'fflate';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../formats/types.js';
-import { renderLevelModel } from '../model/bake-level.js';
+import { levelPicture } from '../model/bake-level.js';
+import { drawPicture, type PicturePart } from '../render/pipeline.js';
+import { translate } from '../render/matrix.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
-import { createImage, cropImage, type RgbaImage } from '../render/image.js';
+import type { RgbaImage } from '../render/image.js';
 import { encodePng } from '../render/png.js';
 import { imageCache, loadResource } from '../formats/resources.js';
 import { baseName, errorIn, has, JsonReader, key, sniffText } from './json.js';
@@ -522,25 +524,23 @@ async function resolveTileset(doc: TiledDoc, i: number, resources: ResourceLoade
   return { ts, dir: dirOf(t.source) };
 }
 
-/** Cuts a tileset image with margin and spacing into a plain grid (columns × rows, no gaps). */
+/** Cuts a tileset image with margin and spacing into a plain grid (columns × rows, no gaps), drawn through the picture pipeline. */
 function regrid(img: RgbaImage, t: TiledTileset): RgbaImage {
   if (!t.margin && !t.spacing) return img;
   const cols = Math.max(1, t.columns || Math.floor((img.width - 2 * t.margin + t.spacing) / (t.tilewidth + t.spacing)));
   const count = t.tilecount || cols * Math.floor((img.height - 2 * t.margin + t.spacing) / (t.tileheight + t.spacing));
   const rows = Math.max(1, Math.ceil(count / cols));
-  const out = createImage(cols * t.tilewidth, rows * t.tileheight);
-  for (let i = 0; i < count; i++) {
-    const cx = i % cols;
-    const cy = Math.floor(i / cols);
-    const tile = cropImage(img, t.margin + cx * (t.tilewidth + t.spacing), t.margin + cy * (t.tileheight + t.spacing), t.tilewidth, t.tileheight);
-    for (let row = 0; row < t.tileheight; row++) {
-      out.data.set(
-        tile.data.subarray(row * t.tilewidth * 4, (row + 1) * t.tilewidth * 4),
-        ((cy * t.tileheight + row) * out.width + cx * t.tilewidth) * 4,
-      );
+  function* tiles(): Generator<PicturePart> {
+    for (let i = 0; i < count; i++) {
+      const cx = i % cols;
+      const cy = Math.floor(i / cols);
+      const sx = t.margin + cx * (t.tilewidth + t.spacing);
+      const sy = t.margin + cy * (t.tileheight + t.spacing);
+      yield { image: img, sx, sy, sw: t.tilewidth, sh: t.tileheight, transform: translate(cx * t.tilewidth, cy * t.tileheight) };
     }
   }
-  return out;
+  const canvas = { x: 0, y: 0, width: cols * t.tilewidth, height: rows * t.tileheight };
+  return drawPicture({ frames: [{ parts: { [Symbol.iterator]: tiles } }], canvas, what: `tileset "${t.name}"` }).frames[0]!;
 }
 
 function flattenTileLayers(layers: TiledLayer[], prefix: string, out: { layer: TiledTileLayer; name: string }[], notes: string[]) {
@@ -950,9 +950,7 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     }
     return lines.join('\n') + '\n';
   },
-  async render(doc, options, resources) {
-    return { frames: [renderLevelModel(await tiledToModel(doc, resources, true, options))] };
-  },
+  picture: async (doc, options, resources) => levelPicture(await tiledToModel(doc, resources, true, options)),
   toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };

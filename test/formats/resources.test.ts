@@ -92,12 +92,12 @@ describe('the viewer\'s loaders', () => {
     const fake = (async (url: string, init?: { method?: string }) => {
       seen.push(`${init?.method ?? 'GET'} ${url}`);
       if (url.endsWith('boom')) throw new Error('offline');
-      return url.endsWith('a%20b.png') ? new Response(new Uint8Array([7])) : new Response('', { status: 404, statusText: 'Not Found' });
+      return url.endsWith('a%20b%2Epng') ? new Response(new Uint8Array([7])) : new Response('', { status: 404, statusText: 'Not Found' });
     }) as typeof fetch;
     const res = serverLoader(3, fake);
     expect(await res.load('d/a b.png')).toEqual(new Uint8Array([7]));
     await expect(res.load('nope.png')).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await res.exists('boom')).toBe(false);
-    expect(seen[0]).toBe('GET files/3/res/d/a%20b.png');
+    expect(seen[0]).toBe('GET files/3/res/d%2Fa%20b%2Epng');
   });
 });

@@ -97,7 +97,7 @@ describe('sprat with Solarus files', () => {
     expect(text.stdout).toMatch(/^animation "decreasing" direction 0/);
     const missing = await runCli(['play', OLD, '--animation', 'nope']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/no animation "nope" \(the sheet has: normal, decreasing\)/);
+    expect(missing.stderr).toMatch(/option --animation "nope" names no animation \(the sheet has: normal, decreasing\)/);
     expect((await runCli(['play', OLD, '--direction', '5'])).code).toBe(2);
     expect((await runCli(['play', OLD, '--step-ms', '0'])).code).toBe(2);
     expect((await runCli(['render', OLD, '--frame', '9', '-o', path.join(tmp, 'never.png')])).code).toBe(2);

@@ -5,7 +5,8 @@
  */
 import { OptionError } from '../../binary/errors.js';
 import { limitsFrom } from '../../binary/limits.js';
-import type { CommandOptions, ResourceLoader } from '../types.js';
+import type { CommandOptions, OptionSpec, ResourceLoader } from '../types.js';
+import { sizeOption } from '../options.js';
 import type { RgbaImage } from '../../render/image.js';
 import { joinPath, loadImage, type ResourceRequest } from '../resources.js';
 
@@ -33,18 +34,19 @@ export interface FrameSize {
   height: number;
 }
 
+/** `--frame-size WxH`: Hallgeir sprites do not store their frame size. */
+export const FRAME_SIZE_OPTION: OptionSpec = {
+  name: 'frame-size',
+  type: 'size',
+  min: 1,
+  max: 65536,
+  description: 'Hallgeir sprites: the frame size (not stored in the file)',
+};
+
 /** The frame size from `frameSize` (library) or `frame-size` (command line), "WxH"; undefined when absent. */
-export function frameSizeOption(options: CommandOptions | undefined, format: string): FrameSize | undefined {
+export function frameSizeOption(options: CommandOptions | undefined, _format?: string): FrameSize | undefined {
   const v = options?.frameSize ?? options?.['frame-size'];
-  if (v === undefined || v === false) return undefined;
-  const m = typeof v === 'string' ? /^\s*(\d+)\s*[xX×]\s*(\d+)\s*$/.exec(v) : null;
-  if (!m) throw new OptionError(`--frame-size must be WxH (e.g. 32x32), not "${String(v)}"`);
-  const width = Number(m[1]);
-  const height = Number(m[2]);
-  if (width < 1 || height < 1 || width > 65536 || height > 65536) {
-    throw new OptionError(`--frame-size ${width}x${height} is out of range (1-65536 each way)`);
-  }
-  return { width, height };
+  return sizeOption({ 'frame-size': v }, FRAME_SIZE_OPTION);
 }
 
 export function requireFrameSize(options: CommandOptions | undefined, format: string, doing: string): FrameSize {

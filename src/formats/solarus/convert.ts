@@ -8,8 +8,9 @@ import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../
 import type { CommandOptions, ResourceLoader } from '../types.js';
 import { describeLocation } from '../../binary/errors.js';
 import { renderModelAnimation } from '../../model/bake.js';
-import { drawImage } from '../../render/compose.js';
-import { createImage } from '../../render/image.js';
+import type { RgbaImage } from '../../render/image.js';
+import { drawSheet } from '../../model/pack.js';
+import { budgetFrom, type Budget } from '../../binary/limits.js';
 import { BAKED_IMAGE, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { sheetCache } from './resources.js';
 
@@ -80,7 +81,7 @@ function cannot(format: string, reason: string): never {
  * redrawing every frame into a new sheet (`bakedImage`) when the model's sheets
  * have their pixels.
  */
-export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelModel): SolarusSheet {
+export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelModel, options?: CommandOptions): SolarusSheet {
   if (model.kind !== 'sprite') cannot(format, 'it is a level, not a sprite');
   try {
     return gridSheet(format, model);
@@ -90,34 +91,31 @@ export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelMo
     if (missing || model.animations.length === 0) {
       throw new FormatError(format, `${e.message}, and the sheets' pixels are not available to redraw the frames`);
     }
-    return bakedSheet(format, model);
+    return bakedSheet(format, model, budgetFrom(options));
   }
 }
 
-/** Most pixels a redrawn sheet may have. */
-const MAX_BAKED_PIXELS = 1 << 26;
-
 /** Every model animation drawn into one new sheet: one row per direction, frames left to right. */
-function bakedSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
+function bakedSheet(format: SolarusSyntax, model: SpriteModel, budget: Budget): SolarusSheet {
   const rows = model.animations.map((m, i) => {
-    const baked = renderModelAnimation(model, i);
+    const baked = renderModelAnimation(model, i, budget);
     const first = baked.frames[0];
     if (!first) cannot(format, `animation "${m.name}" has no frames`);
     return { m, baked, w: first.width, h: first.height };
   });
   let width = 1;
   let height = 0;
+  const items: { image: RgbaImage; x: number; y: number }[] = [];
   for (const r of rows) {
     width = Math.max(width, r.w * r.baked.frames.length);
+    r.baked.frames.forEach((f, j) => items.push({ image: f, x: j * r.w, y: height }));
     height += r.h;
-    if (width * height > MAX_BAKED_PIXELS) cannot(format, `the redrawn sheet would be larger than ${MAX_BAKED_PIXELS} pixels`);
   }
-  const image = createImage(width, Math.max(1, height));
+  const image = drawSheet(items, width, Math.max(1, height), budget);
   const byName = new Map<string, SolarusAnimation>();
   const animations: SolarusAnimation[] = [];
   let y = 0;
   for (const { m, baked, w, h } of rows) {
-    baked.frames.forEach((f, j) => drawImage(image, f, { transform: [1, 0, 0, 1, j * w, y] }));
     const n = baked.frames.length;
     const d: SolarusDirection = { x: 0, y, frameWidth: w, frameHeight: h, originX: baked.originX, originY: baked.originY, frameCount: n, columns: n };
     y += h;

@@ -10,7 +10,7 @@ import { looksLikeLua, readLua, writeLua } from './lua.js';
 import { encodePng } from '../../render/png.js';
 import { BAKED_IMAGE, inspectJson, inspectText, rememberSource, type AnimationPositions, type ParseOptions, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { PLAY_OPTIONS, play } from './play.js';
-import { render, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
+import { solarusPicture, solarusViews, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
 
 export * from './model.js';
 export { readLines, writeLines, formatLines, parseLines } from './lines.js';
@@ -95,11 +95,12 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     inspectText: (doc) => inspectText(name, doc),
     play: (doc, options) => play(name, doc, options),
     playOptions: PLAY_OPTIONS,
-    render: (doc, options, resources) => render(name, doc, options, resources),
+    picture: (doc, options, resources) => solarusPicture(name, doc, options, resources),
+    renderViews: solarusViews,
     renderOptions: RENDER_OPTIONS,
     resourceOptions: RESOURCE_OPTIONS,
     toModel: (doc, resources, options) => sheetToModel(name, doc, resources, options),
-    fromModel: (model) => modelToSheet(name, model),
+    fromModel: (model, options) => modelToSheet(name, model, options),
   };
 }
 

@@ -1,7 +1,23 @@
 import { OptionError } from '../../binary/errors.js';
-import type { CommandOptions, ResourceLoader } from '../types.js';
+import type { CommandOptions, OptionSpec, ResourceLoader } from '../types.js';
+import { stringOption } from '../options.js';
 import type { RgbaImage } from '../../render/image.js';
 import { imageCache, joinPath, questRoot, type ResourceRequest } from '../resources.js';
+
+export const IMAGES_OPTION: OptionSpec = {
+  name: 'images',
+  type: 'string',
+  value: 'DIR',
+  description: "Solarus: the quest's sprites/ folder the images are relative to (default: found from the sprite's folder upwards, the folder holding quest.dat or sprites/)",
+  paths: true,
+};
+export const TILESET_OPTION: OptionSpec = {
+  name: 'tileset',
+  type: 'string',
+  value: 'IMAGE',
+  description: 'Solarus: the tileset image for animations whose image is "tileset"',
+  paths: true,
+};
 
 /**
  * Where an animation's `src_image` is: relative to the quest's `sprites/`
@@ -20,15 +36,15 @@ export async function sheetRequest(
   root: () => Promise<string | undefined> = () => questRoot(resources),
 ): Promise<ResourceRequest> {
   if (image === 'tileset') {
-    const t = options.tileset;
-    if (typeof t !== 'string') {
+    const t = stringOption(options, TILESET_OPTION);
+    if (t === undefined) {
       throw new OptionError('the animation draws from the map\'s tileset ("tileset"): give its image with --tileset IMAGE');
     }
     return { format, what: '--tileset image', name: t };
   }
   const req: ResourceRequest = { format, what: 'image', name: image };
-  const dir = options.images;
-  if (typeof dir === 'string') return { ...req, candidates: [joinPath(dir, image)] };
+  const dir = stringOption(options, IMAGES_OPTION);
+  if (dir !== undefined) return { ...req, candidates: [joinPath(dir, image)] };
   const prefix = await root();
   if (prefix !== undefined) return { ...req, candidates: [joinPath(prefix + 'sprites', image)] };
   return {

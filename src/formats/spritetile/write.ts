@@ -1,5 +1,7 @@
 import { ByteWriter } from '../../binary/writer.js';
-import { FormatError, OptionError } from '../../binary/errors.js';
+import { FormatError } from '../../binary/errors.js';
+import { checkOptionValue } from '../options.js';
+import type { OptionSpec } from '../types.js';
 import { compress, LZF_FLAVOURS, type LzfFlavour } from '../../lzf/index.js';
 import {
   CELL_SIZE,
@@ -158,10 +160,17 @@ function writeLayers(w: ByteWriter, layers: SpriteTileLayer[], le: boolean): voi
   }
 }
 
+/** `convert --lzf`: the LZF flavour a SpriteTile file is written with. */
+export const LZF_OPTION: OptionSpec & { choices: readonly LzfFlavour[] } = {
+  name: 'lzf',
+  type: 'string',
+  choices: LZF_FLAVOURS,
+  description: 'SpriteTile LZF flavour: clzf2 (default, as the TileEditor writes), liblzf or best (smallest)',
+};
+
 export function parseFlavour(v: unknown): LzfFlavour {
   if (v === undefined || v === false || v === null) return 'clzf2';
-  if (typeof v === 'string' && (LZF_FLAVOURS as readonly string[]).includes(v)) return v as LzfFlavour;
-  throw new OptionError(`unknown LZF flavour "${String(v)}" (use ${LZF_FLAVOURS.join(', ')})`);
+  return checkOptionValue(LZF_OPTION, typeof v === 'string' || typeof v === 'boolean' ? v : String(v)) as LzfFlavour;
 }
 
 /** The `.bytes` file: the level, LZF-compressed (default flavour `clzf2`, as the TileEditor writes). */
