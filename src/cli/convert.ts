@@ -32,6 +32,7 @@ export const convertCommand: Command = {
   options: [
     { name: 'from', type: 'string', description: 'the input format (default: found from content, then extension)' },
     { name: 'to', type: 'string', description: "the output format (default: from OUT's extension, else the input's)" },
+    { name: 'clamp', type: 'flag', description: "values that do not fit the output's fields are clamped, with a note for each, instead of refused" },
   ],
   formatOptionKeys: ['writeOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
