@@ -8,7 +8,7 @@
  * its origin point, which for a simple ("g") element is the slice centre.
  */
 import { FormatError } from '../../binary/errors.js';
-import { chooseFrameRate } from '../../model/timing.js';
+import { chooseFrameRate, timingNotes, type FrameAt } from '../../model/timing.js';
 import { decodePng } from '../../render/png.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
 import type { ResourceLoader } from '../types.js';
@@ -187,14 +187,16 @@ export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocume
     return id;
   };
   const manual: IspriteSequence[] = [];
+  const changes: { at: FrameAt; fromMs: number; toMs: number }[] = [];
   for (const anim of model.animations) {
     const ids: number[] = [];
     // Frames that all last forever: a sequence the application steps by hand (frame rate 0, erratum 6),
     // which toModel reads back as frames that last forever.
     const forever = anim.frames.length > 0 && anim.frames.every((f) => f.durationMs === Infinity);
-    for (const mf of anim.frames) {
+    for (const [fi, mf] of anim.frames.entries()) {
       let hold = forever ? 1 : Number.isFinite(mf.durationMs) ? Math.round((mf.durationMs * doc.frameRate) / 1000) : 0xffff;
       hold = Math.min(0xffff, Math.max(1, hold));
+      if (!forever) changes.push({ at: { animation: anim.name, direction: anim.direction, frame: fi }, fromMs: mf.durationMs, toMs: (hold * 1000) / doc.frameRate });
       const elements: IspriteElement[] = [];
       for (const p of mf.parts) {
         const ox = p.originX ?? 0;
@@ -256,5 +258,7 @@ export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocume
     if (forever && doc.frameRate !== 0) manual.push(seq);
   }
   for (const seq of manual) setSequenceFrameRate(doc, seq, 0);
+  const notes = timingNotes('isprite', `frame durations rounded to whole frames at ${doc.frameRate} fps (ISPRITE holds each frame 1 to 65535 frames)`, changes);
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return doc;
 }

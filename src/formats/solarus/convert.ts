@@ -12,6 +12,7 @@ import { drawImage } from '../../render/compose.js';
 import { createImage } from '../../render/image.js';
 import { BAKED_IMAGE, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { loadSheet } from './resources.js';
+import { timingNotes, type FrameAt } from '../../model/timing.js';
 
 export async function sheetToModel(
   format: SolarusSyntax,
@@ -79,6 +80,55 @@ function cannot(format: string, reason: string): never {
  */
 export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelModel): SolarusSheet {
   if (model.kind !== 'sprite') cannot(format, 'it is a level, not a sprite');
+  const sheet = modelToSheetFrames(format, model);
+  const notes = delayNotes(format, model, sheet);
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
+  return sheet;
+}
+
+/**
+ * The one frame_delay of each animation (Solarus has no per-frame or
+ * per-direction delays): the duration most of its frames (over all its
+ * directions) have, whole milliseconds, the earliest on a tie; 0 (the first
+ * frame shows forever) when every frame lasts forever.
+ */
+export function frameDelayOf(model: SpriteModel, name: string): number {
+  const counts = new Map<number, number>();
+  for (const m of model.animations) {
+    if (m.name !== name) continue;
+    for (const f of m.frames) {
+      const d = Number.isFinite(f.durationMs) ? Math.max(0, Math.round(f.durationMs)) : 0;
+      counts.set(d, (counts.get(d) ?? 0) + 1);
+    }
+  }
+  let best = 0;
+  let most = 0;
+  for (const [d, n] of counts) {
+    if (n > most) {
+      best = d;
+      most = n;
+    }
+  }
+  return best;
+}
+
+/** A note for every frame whose duration the sheet's one frame_delay per animation changes. */
+function delayNotes(format: SolarusSyntax, model: SpriteModel, sheet: SolarusSheet): string[] {
+  const delays = new Map(sheet.animations.map((a) => [a.name, a.frameDelay]));
+  const changes: { at: FrameAt; fromMs: number; toMs: number }[] = [];
+  for (const m of model.animations) {
+    const d = delays.get(m.name);
+    if (d === undefined) continue;
+    m.frames.forEach((f, j) => {
+      // frame_delay 0: the first frame shows forever (the model reads every frame of it so).
+      const toMs = d === 0 ? Infinity : d;
+      changes.push({ at: { animation: m.name, direction: m.direction, frame: j }, fromMs: f.durationMs, toMs });
+    });
+  }
+  return timingNotes(format, 'Solarus has one frame_delay per animation', changes);
+}
+
+function modelToSheetFrames(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
   try {
     return gridSheet(format, model);
   } catch (e) {
@@ -120,8 +170,7 @@ function bakedSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
     y += h;
     let a = byName.get(m.name);
     if (!a) {
-      const dur = m.frames[0]!.durationMs;
-      const frameDelay = Number.isFinite(dur) ? Math.max(0, Math.round(dur)) : 0;
+      const frameDelay = frameDelayOf(model, m.name);
       a = { name: m.name, image: BAKED_IMAGE, frameDelay, loopOnFrame: m.loopTo === null ? -1 : m.loopTo, directions: [] };
       byName.set(m.name, a);
       animations.push(a);
@@ -174,8 +223,7 @@ function gridSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
       if (!Number.isInteger(v)) cannot(format, `${where} has a non-integer position or size`);
     }
     if (d.frameWidth < 1 || d.frameHeight < 1) cannot(format, `${where} has an empty frame`);
-    const dur = m.frames[0]!.durationMs;
-    const frameDelay = Number.isFinite(dur) ? Math.max(0, Math.round(dur)) : 0;
+    const frameDelay = frameDelayOf(model, m.name);
     const loopOnFrame = m.loopTo === null ? -1 : m.loopTo;
     let a = byName.get(m.name);
     if (!a) {
