@@ -7,6 +7,8 @@ import { FormatError, diagnosticFromError, isFormatError, type Diagnostic } from
 import { detectFormat, extensionOf, formatsForExtension } from './formats/detect.js';
 import { FORMATS, getFormat } from './formats/registry.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from './formats/types.js';
+import type { LevelModel, SpriteModel } from './model/types.js';
+import { unusedFrameNames } from './model/unused.js';
 
 export class UnknownFormatError extends Error {
   override name = 'UnknownFormatError';
@@ -100,10 +102,22 @@ export async function convert(
     doc = await target.fromModel(model, options);
     // fromModel may add notes of its own (what the target cannot hold).
     notes.push(...(model.notes ?? []));
+    notes.push(...unusedFramesNotes(model, target));
   }
   if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
   if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);
   return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };
+}
+
+/** Formats that hold frames outside any animation: the model's `unused` frames are written so, without a note. */
+const HOLDS_UNUSED_FRAMES: readonly string[] = ['aseprite', 'texturepacker'];
+
+/** Where frames no animation plays become an animation of their own in the target, a note that lists them. */
+function unusedFramesNotes(model: SpriteModel | LevelModel, target: FormatHandler): string[] {
+  if (model.kind !== 'sprite' || HOLDS_UNUSED_FRAMES.includes(target.name)) return [];
+  return model.animations
+    .filter((a) => a.unused)
+    .map((a) => `frames no animation plays are kept as the animation "${a.name}": ${unusedFrameNames(a)}`);
 }
 
 export async function render(loaded: Loaded, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {

@@ -8,6 +8,7 @@ import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from
 import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from '../formats/types.js';
 import { renderModelAnimation } from '../model/bake.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
+import { unusedAnimation } from '../model/unused.js';
 import type { RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
 import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from './json.js';
@@ -223,6 +224,13 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
     }
     animations.push({ name: tag.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });
   }
+  // Frames no tag plays are kept (as an animation marked unused).
+  if (doc.meta.frameTags.length) {
+    const tagged = new Set<number>();
+    for (const tag of doc.meta.frameTags) for (let i = tag.from; i <= tag.to; i++) tagged.add(i);
+    const rest = unusedAnimation(animations, frames.filter((_, i) => !tagged.has(i)).map(copyFrame));
+    if (rest) animations.push(rest);
+  }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
   if (notes.length) model.notes = notes;
   return model;
@@ -283,6 +291,17 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   const frameTags: AsepriteTag[] = [];
   model.animations.forEach((a, ai) => {
     if (a.frames.length === 0) return;
+    if (a.unused) {
+      // Frames no animation plays: written, in no tag.
+      byAnim[ai]!.forEach((bf) => {
+        const key = keyOf(bf);
+        if (starts.has(key)) return;
+        starts.set(key, [emitted.length]);
+        emitted.push(bf);
+        emittedKeys.push(key);
+      });
+      return;
+    }
     const plan = tagPlan(byAnim[ai]!.map(keyOf), a.loopTo);
     let from = findRun(emittedKeys, starts, plan.keys);
     let direction = plan.direction;

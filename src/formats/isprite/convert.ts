@@ -12,6 +12,7 @@ import { chooseFrameRate, timingNotes, type FrameAt } from '../../model/timing.j
 import { decodePng } from '../../render/png.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
 import type { ResourceLoader } from '../types.js';
+import { unusedAnimation } from '../../model/unused.js';
 import { createIsprite, sliceCentre, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
 import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates, setSequenceFrameRate } from './paths.js';
 
@@ -74,6 +75,16 @@ export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceL
       else notes.push(`sequence ${ref.path}: follow-up "${s.followUp}" names no sequence`);
     }
     animations.push(anim);
+  }
+  // Frames no sequence plays are kept (as an animation marked unused), at the sprite's frame rate.
+  const played = new Set<number>();
+  for (const ref of allSequences(doc)) for (const id of ref.sequence.frames) played.add(id);
+  if (played.size < doc.frames.length) {
+    const rest = unusedAnimation(
+      animations,
+      doc.frames.flatMap((fr, id) => (played.has(id) ? [] : [frameToModel(doc, fr, doc.frameRate)])),
+    );
+    if (rest) animations.push(rest);
   }
   if (zeroRate) notes.push('a frame rate of 0 (the application steps by hand) gives frames that last forever');
   return { kind: 'sprite', name: doc.meta?.title || 'sprite', sheets, animations, notes };
