@@ -81,8 +81,9 @@ export function outputFormatFor(input: FormatHandler, outName: string, to?: stri
 }
 
 /**
- * Converts a loaded document to `target`. The same format re-encodes; other
- * formats go through the common model. Returns the files to write (the first
+ * Converts a loaded document to `target`. The same format re-encodes; a
+ * format of the same family converts directly (`convertTo`); other formats
+ * go through the common model. Returns the files to write (the first
  * is OUT itself).
  */
 export async function convert(
@@ -95,7 +96,12 @@ export async function convert(
   const src = loaded.handler;
   let doc: unknown = loaded.doc;
   const notes: string[] = [];
-  if (target !== src) {
+  const direct = target !== src ? src.convertTo?.(loaded.doc, target, options) : undefined;
+  if (direct) {
+    // The same family (e.g. Solarus line <-> Lua syntax): converted directly, every field kept.
+    doc = direct.doc;
+    notes.push(...direct.notes);
+  } else if (target !== src) {
     if (!src.toModel) throw new UnknownFormatError(`converting from ${src.name} is not supported`);
     if (!target.fromModel) throw new UnknownFormatError(`converting to ${target.name} is not supported`);
     const model = await src.toModel(loaded.doc, resources, options);

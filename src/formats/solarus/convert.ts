@@ -68,6 +68,30 @@ export async function sheetToModel(
   return model;
 }
 
+/**
+ * Between the two Solarus syntaxes, without the common model: both hold the
+ * same SolarusSheet, so every field is kept as it is (num_columns above
+ * num_frames too) and no image is loaded. Undefined for any other target.
+ * Going to the Lua syntax notes what Solarus 1.x rejects (contract rule 6);
+ * a name or image the line syntax cannot write is refused when writing.
+ */
+export function convertSyntax(sheet: SolarusSheet, target: string): { doc: SolarusSheet; notes: string[] } | undefined {
+  if (target !== 'solarus' && target !== 'solarus-lua') return undefined;
+  const notes: string[] = [];
+  if (target === 'solarus-lua') {
+    sheet.animations.forEach((a, i) => {
+      a.directions.forEach((d, k) => {
+        if (d.columns <= d.frameCount) return;
+        const at = positionsOf(sheet, i)?.directions[k];
+        notes.push(
+          `animation "${a.name}" direction ${k}: num_columns ${d.columns} > num_frames ${d.frameCount}, which Solarus 1.x rejects (kept: one row)${at ? ` (${describeLocation(at)})` : ''}`,
+        );
+      });
+    });
+  }
+  return { doc: sheet, notes };
+}
+
 function cannot(format: string, reason: string): never {
   throw new FormatError(format, `cannot write this sprite as a Solarus sheet: ${reason}`);
 }

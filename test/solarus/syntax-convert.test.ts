@@ -1,0 +1,131 @@
+/**
+ * Converting between the two Solarus syntaxes goes straight from one to the
+ * other (the handler's convertTo), not through the common model: no image
+ * loaded, no notes but true ones, every field kept (issue 9: num_columns 5
+ * of a 3-frame direction became 3, every PNG was loaded, false notes).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { convert, formatByName, load } from '../../src/api.js';
+import { readLines, readLua, solarusHandler, solarusLuaHandler } from '../../src/formats/solarus/index.js';
+import type { ResourceLoader } from '../../src/formats/types.js';
+import { runCli } from '../helpers/cli.js';
+import { corpusBytes, corpusFiles, enc } from './helpers.js';
+
+/** A loader that fails the test if anything is loaded. */
+const NOTHING: ResourceLoader = {
+  load: async (p) => {
+    throw new Error(`the conversion loaded ${p}`);
+  },
+  exists: async (p) => {
+    throw new Error(`the conversion looked for ${p}`);
+  },
+};
+
+async function convertBytes(bytes: Uint8Array, name: string, to: 'solarus' | 'solarus-lua') {
+  const loaded = load(bytes, name);
+  const { files, notes } = await convert(loaded, formatByName(to), 'out.dat', NOTHING);
+  expect(files).toHaveLength(1);
+  return { bytes: files[0]!.bytes, notes };
+}
+
+describe('Solarus line <-> Lua without the model', () => {
+  const files = corpusFiles();
+
+  it('line -> Lua gives the official converter output byte for byte for all 207 corpus sprites, loading nothing, no notes', async () => {
+    expect(files.length).toBe(207);
+    for (const id of files) {
+      const r = await convertBytes(corpusBytes('old', id), id, 'solarus-lua');
+      expect(Buffer.from(r.bytes).equals(Buffer.from(corpusBytes('new', id))), id).toBe(true);
+      expect(r.notes, id).toEqual([]);
+    }
+  });
+
+  it('Lua -> line gives back the same sheet as the old file, and line -> Lua of it the Lua file again (round trip)', async () => {
+    for (const id of files) {
+      const back = await convertBytes(corpusBytes('new', id), id, 'solarus');
+      expect(back.notes, id).toEqual([]);
+      expect(readLines(back.bytes), id).toEqual(readLines(corpusBytes('old', id)));
+      const again = await convertBytes(back.bytes, id, 'solarus-lua');
+      expect(Buffer.from(again.bytes).equals(Buffer.from(corpusBytes('new', id))), id).toBe(true);
+    }
+  });
+
+  it('keeps num_columns above num_frames (one row), with the true note that Solarus 1.x rejects it', async () => {
+    const line = enc('walk hero/walk.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\t5\n\n');
+    const lua = await convertBytes(line, 'walk.dat', 'solarus-lua');
+    const text = new TextDecoder().decode(lua.bytes);
+    expect(text).toContain('num_frames = 3, num_columns = 5');
+    expect(lua.notes).toEqual(['animation "walk" direction 0: num_columns 5 > num_frames 3, which Solarus 1.x rejects (kept: one row) (at line 2, column 1)']);
+    const sheet = readLua(lua.bytes);
+    expect(sheet.animations[0]!.directions[0]).toMatchObject({ frameCount: 3, columns: 5 });
+    const back = await convertBytes(lua.bytes, 'walk.dat', 'solarus');
+    expect(new TextDecoder().decode(back.bytes)).toBe('walk hero/walk.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\t5\n\n');
+  });
+
+  it('a name the line syntax cannot hold is refused, exit 1, nothing written', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-syntax-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'sp.dat'), 'animation{ name = "two words", src_image = "a.png", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n');
+      const r = await runCli(['convert', 'sp.dat', 'sp-old.dat', '--to', 'solarus'], dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^sprat: error: sp\.dat: .*animation name "two words" cannot be written in the line syntax/);
+      expect(fs.existsSync(path.join(dir, 'sp-old.dat'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('from the command line: a sprite whose image does not exist converts with no note', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-syntax-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'sp.dat'), 'walk hero/none.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\t5\n\n');
+      const r = await runCli(['convert', 'sp.dat', 'sp.lua'], dir);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('sp.dat: note: animation "walk" direction 0: num_columns 5 > num_frames 3, which Solarus 1.x rejects (kept: one row) (at line 2, column 1)\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the hook answers only for the other Solarus syntax', () => {
+    const sheet = readLines(enc('a b.png 1 0 -1\n0 0 1 1 0 0 1 1\n'));
+    expect(solarusHandler.convertTo!(sheet, solarusLuaHandler)).toEqual({ doc: sheet, notes: [] });
+    expect(solarusLuaHandler.convertTo!(sheet, solarusHandler)).toEqual({ doc: sheet, notes: [] });
+    expect(solarusHandler.convertTo!(sheet, formatByName('aseprite'))).toBeUndefined();
+  });
+});
+
+describe('a lone CR inside a line-syntax token', () => {
+  it('is refused with its line and column (the engine splits tokens there), so read -> write -> read is stable', () => {
+    const text = 'wa\rlk hero/walk.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\t3\n';
+    expect(() => readLines(enc(text))).toThrow('a carriage return not followed by a line feed inside a token (separate tokens with spaces or tabs) (at line 1, column 3)');
+    expect(() => readLines(enc('walk hero/walk.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\r\t3\n'))).toThrow(/at line 2, column 17/);
+    expect(() => readLines(enc('walk a.png 1 100 0\n0 0 1 1 0 0 1 1 \r \n'))).toThrow(/carriage return/);
+    expect(() => readLines(enc('walk a\vb.png 1 100 0\n0 0 1 1 0 0 1 1\n'))).toThrow(/vertical tab inside a token/);
+  });
+
+  it('CR before LF and a CR at the very end stay accepted', () => {
+    const a = readLines(enc('walk a.png 1 100 0\r\n0 0 1 1 0 0 1 1\r\n\r\n'));
+    const b = readLines(enc('walk a.png 1 100 0\r\n0 0 1 1 0 0 1 1\r'));
+    expect(a).toEqual(b);
+    expect(a.animations[0]!.name).toBe('walk');
+  });
+
+  it('validate and the CLI report it in one line, exit 1', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-cr-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'cr.dat'), 'wa\rlk hero/walk.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\t3\n');
+      const v = await runCli(['validate', 'cr.dat', '--format', 'solarus'], dir);
+      expect(v.code).toBe(1);
+      expect(v.stdout).toMatch(/^cr\.dat: error: a carriage return not followed by a line feed inside a token .*\(at line 1, column 3\)\n$/);
+      const c = await runCli(['convert', 'cr.dat', 'cr2.dat', '--from', 'solarus'], dir);
+      expect(c.code).toBe(1);
+      expect(c.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
