@@ -88,6 +88,16 @@ describe('Aseprite -> Solarus timing', () => {
   });
 });
 
+describe('-> CTHG timing', () => {
+  it('every frame becomes one 90 ms tick: a note for each other duration; 90 ms frames convert without one', async () => {
+    const r = await runCli(['convert', heroWith('ct.json', [90, 90, 100, 90]), 'ct.dat', '--to', 'cthg'], dir);
+    expect(r.code).toBe(0);
+    expect(notesOf(r.stderr).filter((l) => l.includes('tick'))).toEqual([
+      'ct.json: note: cthg: every CTHG frame lasts one game tick (90 ms): 100 ms -> 90 ms ("walk" frame 2)',
+    ]);
+  });
+});
+
 describe('timingNotes', () => {
   it('groups equal changes, names directions, and says "forever"', () => {
     expect(
