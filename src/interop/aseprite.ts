@@ -9,6 +9,7 @@ import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceL
 import { renderModelAnimation } from '../model/bake.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
 import { unusedAnimation } from '../model/unused.js';
+import { timingNotes, type FrameAt } from '../model/timing.js';
 import type { RgbaImage } from '../render/image.js';
 import { decodePng, encodePng } from '../render/png.js';
 import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from './json.js';
@@ -339,11 +340,15 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   const counts = new Map<string, number>();
   for (const l of labels) if (l !== undefined) counts.set(l, (counts.get(l) ?? 0) + 1);
   const used = new Set<string>();
+  const rounding: { at: FrameAt; fromMs: number; toMs: number }[] = [];
   const frames: SheetJsonFrame[] = emitted.map((bf, i) => {
     let d = bf.durationMs;
     if (!Number.isFinite(d) || d > MAX_DURATION) {
       d = MAX_DURATION;
       clamped = true;
+    } else {
+      const a = model.animations[bf.animation]!;
+      rounding.push({ at: { animation: a.name, direction: a.direction, frame: bf.index }, fromMs: d, toMs: Math.max(1, Math.round(d)) });
     }
     const l = labels[i];
     let filename = l !== undefined && counts.get(l) === 1 ? l : `${model.name} ${i}.aseprite`;
@@ -360,6 +365,7 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     };
   });
   if (clamped) notes.push(`aseprite: frames shown forever or longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms`);
+  notes.push(...timingNotes(FORMAT, 'Aseprite stores whole milliseconds, at least 1', rounding));
   const layout = options.layout === 'array' ? 'array' : 'hash';
   const doc: AsepriteDoc = {
     layout,

@@ -66,6 +66,17 @@ describe('Aseprite -> ISPRITE timing', () => {
   });
 });
 
+describe('-> Aseprite timing', () => {
+  it('durations that are not whole milliseconds are rounded with a note (ISPRITE at 255 fps -> Aseprite)', async () => {
+    await runCli(['convert', heroWith('quick.json', [1, 1, 1, 1]), 'quick.isprite'], dir);
+    const r = await runCli(['convert', 'quick.isprite', 'quick-back.json', '--to', 'aseprite'], dir);
+    expect(r.code).toBe(0);
+    expect(notesOf(r.stderr)).toContain(
+      'quick.isprite: note: aseprite: Aseprite stores whole milliseconds, at least 1: 3.92 ms -> 4 ms ("walk" frames 0, 1, 2, 3)',
+    );
+  });
+});
+
 describe('Aseprite -> Solarus timing', () => {
   it('one frame_delay per animation: the most common duration, and a note for every frame that changes', async () => {
     const src = heroWith('walk.json', [100, 150, 100, 250]);

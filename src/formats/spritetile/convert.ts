@@ -104,6 +104,7 @@ export function levelFromModel(model: SpriteModel | LevelModel, opts: { clamp?: 
       : fitInt(FORMAT, kind, v, what(), policy);
   const wanted = num(model.properties?.numSets, 32);
   const numSets = VALID_NUM_SETS.includes(wanted) ? wanted : 32;
+  if (numSets !== wanted) notes.push(`spritetile: numSets ${wanted} is not one of ${VALID_NUM_SETS.join(', ')}; 32 written`);
   const per = tilesPerSet(numSets);
   const level = createLevel(numSets);
   // the SpriteTile set of each model tileset: "set N" names keep N, others their index
