@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convert, formatByName, load } from '../../src/api.js';
 import { readLines, readLua, solarusHandler, solarusLuaHandler } from '../../src/formats/solarus/index.js';
 import type { ResourceLoader } from '../../src/formats/types.js';
+import type { SpriteModel } from '../../src/model/types.js';
 import { runCli } from '../helpers/cli.js';
 import { corpusBytes, corpusFiles, enc } from './helpers.js';
 
@@ -127,5 +128,29 @@ describe('a lone CR inside a line-syntax token', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the Solarus writers refuse numbers the readers would reject', () => {
+  it('names the animation, the field and the value; --clamp (modelToSheet) clamps a delay with a note', async () => {
+    const { formatLines, formatLua, modelToSheet } = await import('../../src/formats/solarus/index.js');
+    const sheet = readLines(enc('walk a.png 1 100 0\n0 0 8 8 0 0 2 2\n'));
+    sheet.animations[0]!.frameDelay = 1e10;
+    expect(() => formatLines(sheet)).toThrow('animation "walk" frame_delay 10000000000 cannot be written: it must be a whole number from 0 to 2147483647');
+    expect(() => formatLua(sheet)).toThrow(/animation "walk" frame_delay 10000000000 cannot be written/);
+    sheet.animations[0]!.frameDelay = 100;
+    sheet.animations[0]!.directions[0]!.originX = 1.5;
+    expect(() => formatLua(sheet)).toThrow(/direction 0 origin_x 1.5 cannot be written/);
+    const part = { sheet: 0, sx: 0, sy: 0, sw: 8, sh: 8, x: 0, y: 0 };
+    const model: SpriteModel = {
+      kind: 'sprite',
+      name: 's',
+      sheets: [{ path: 'a.png' }],
+      animations: [{ name: 'slow', frames: [{ durationMs: 1e10, parts: [part] }], loopTo: 0 }],
+    };
+    const clamped = modelToSheet('solarus-lua', model, { clamp: true });
+    expect(clamped.animations[0]!.frameDelay).toBe(2147483647);
+    expect(model.notes).toContain('animation "slow" frame_delay 10000000000 clamped to 2147483647 (the engine reads a C int)');
+    expect(() => formatLua(modelToSheet('solarus-lua', { ...model, notes: [] }))).toThrow(/frame_delay 10000000000 cannot be written/);
   });
 });

@@ -10,7 +10,7 @@ import { describeLocation } from '../../binary/errors.js';
 import { renderModelAnimation } from '../../model/bake.js';
 import { drawImage } from '../../render/compose.js';
 import { createImage } from '../../render/image.js';
-import { BAKED_IMAGE, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
+import { BAKED_IMAGE, FIELD_NAMES, MAX_INT, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { loadSheet } from './resources.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 
@@ -102,10 +102,17 @@ function cannot(format: string, reason: string): never {
  * redrawing every frame into a new sheet (`bakedImage`) when the model's sheets
  * have their pixels.
  */
-export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelModel): SolarusSheet {
+export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelModel, opts: { clamp?: boolean } = {}): SolarusSheet {
   if (model.kind !== 'sprite') cannot(format, 'it is a level, not a sprite');
   const sheet = modelToSheetFrames(format, model);
   const notes = delayNotes(format, model, sheet);
+  // A delay the engine's C int cannot hold: refused when written, or clamped with a note.
+  for (const a of sheet.animations) {
+    if (opts.clamp && a.frameDelay > MAX_INT) {
+      notes.push(`animation "${a.name}" ${FIELD_NAMES[format].frameDelay} ${a.frameDelay} clamped to ${MAX_INT} (the engine reads a C int)`);
+      a.frameDelay = MAX_INT;
+    }
+  }
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return sheet;
 }

@@ -99,7 +99,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     renderOptions: RENDER_OPTIONS,
     convertTo: (doc, target) => convertSyntax(doc, target.name),
     toModel: (doc, resources, options) => sheetToModel(name, doc, resources, options),
-    fromModel: (model) => modelToSheet(name, model),
+    fromModel: (model, options) => modelToSheet(name, model, { clamp: options?.clamp === true }),
   };
 }
 

@@ -9,6 +9,7 @@ import { diagnostic, FormatError } from '../../binary/errors.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
 import {
   checkAnimation,
+  checkWritable,
   MAX_INT,
   type AnimationPositions,
   type ParseOptions,
@@ -179,6 +180,7 @@ function checkToken(s: string, what: string): string {
 
 /** Writes the line syntax: header fields separated by spaces, direction fields by tabs, an empty line after each animation. */
 export function formatLines(sheet: SolarusSheet): string {
+  checkWritable(FORMAT, sheet);
   let out = '';
   for (const a of sheet.animations) {
     out += `${checkToken(a.name, 'animation name')} ${checkToken(a.image, 'image')} ${a.directions.length} ${a.frameDelay} ${a.loopOnFrame}\n`;
