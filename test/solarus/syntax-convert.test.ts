@@ -154,3 +154,41 @@ describe('the Solarus writers refuse numbers the readers would reject', () => {
     expect(() => formatLua(modelToSheet('solarus-lua', { ...model, notes: [] }))).toThrow(/frame_delay 10000000000 cannot be written/);
   });
 });
+
+describe('whatever a Solarus reader accepts, the writers write and the readers read back the same', () => {
+  it('line syntax and Lua syntax, from damaged corpus lines with CR, VT, FF and spaces inserted (fuzz finding: a lone CR)', async () => {
+    const fc = (await import('fast-check')).default;
+    const { formatLines, formatLua, parseLines, parseLua } = await import('../../src/formats/solarus/index.js');
+    const { FormatError } = await import('../../src/binary/errors.js');
+    const ids = corpusFiles();
+    const bits = ['\r', '\v', '\f', ' ', '\t', '\r\n', '\n', 'x', '-', '0'];
+    fc.assert(
+      fc.property(fc.nat(ids.length - 1), fc.boolean(), fc.array(fc.tuple(fc.nat(1 << 20), fc.constantFrom(...bits)), { maxLength: 3 }), (k, old, edits) => {
+        let text = new TextDecoder().decode(corpusBytes(old ? 'old' : 'new', ids[k]!));
+        for (const [at, s] of edits) {
+          const i = at % (text.length + 1);
+          text = text.slice(0, i) + s + text.slice(i);
+        }
+        const parse = old ? parseLines : parseLua;
+        let sheet;
+        try {
+          sheet = parse(text);
+        } catch (e) {
+          if (e instanceof FormatError) return;
+          throw e;
+        }
+        // The same syntax: written, read back equal.
+        const again = old ? parseLines(formatLines(sheet)) : parseLua(formatLua(sheet));
+        expect(again).toEqual(sheet);
+        // The other syntax: Lua always; the line syntax unless a name or image holds white space.
+        expect(parseLua(formatLua(sheet))).toEqual(sheet);
+        try {
+          expect(parseLines(formatLines(sheet))).toEqual(sheet);
+        } catch (e) {
+          if (!(e instanceof FormatError) || !/cannot be written in the line syntax/.test(e.message)) throw e;
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
