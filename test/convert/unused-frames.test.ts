@@ -122,3 +122,19 @@ describe('frames no animation plays are kept', () => {
     expect(r.stderr).toContain('kept as the animation "unused 2": f1.png, f2.png, f3.png, f4.png');
   });
 });
+
+describe('CTHG frames no view plays', () => {
+  it('are kept as the animation "unused", labelled by their index', async () => {
+    const { createCthg } = await import('../../src/formats/cthg/model.js');
+    const { cthgToModel } = await import('../../src/formats/cthg/convert.js');
+    const doc = createCthg();
+    doc.frames.push({ sound: 0, elements: [] }, { sound: 0, elements: [] }, { sound: 3, elements: [] });
+    doc.animations.push({ name: 'fan', tileSize: 64, frameCount: 2, views: { north: 0, east: null, south: null, west: null } });
+    const model = cthgToModel(doc);
+    expect(model.animations.map((a) => [a.name, a.frames.length, !!a.unused])).toEqual([
+      ['fan', 2, false],
+      ['unused', 1, true],
+    ]);
+    expect(model.animations[1]!.frames[0]).toMatchObject({ label: 'frame 2', events: ['3'] });
+  });
+});

@@ -3,7 +3,8 @@ import { FormatError } from '../../binary/errors.js';
 import { fitInt, rangePolicy } from '../../binary/writer.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import { cropImage, createImage, type RgbaImage } from '../../render/image.js';
-import type { LevelModel, ModelAnimation, ModelPart, SpriteModel } from '../../model/types.js';
+import type { LevelModel, ModelAnimation, ModelFrame, ModelPart, SpriteModel } from '../../model/types.js';
+import { unusedAnimation } from '../../model/unused.js';
 import {
   FLAG_ALPHA_50,
   FLAG_ALPHA_75,
@@ -49,36 +50,48 @@ export function cthgToModel(doc: CthgDocument, name = 'cthg'): SpriteModel {
     if (recolour) break;
   }
   const animations: ModelAnimation[] = [];
+  const played = new Set<number>();
+  const frameOf = (f: CthgDocument['frames'][number]): ModelFrame => {
+    const parts: ModelPart[] = [];
+    for (const e of f.elements) {
+      if (e.layerId !== 0) {
+        layered++;
+        continue;
+      }
+      if (e.sprite === null) continue;
+      const s = doc.sprites[e.sprite]!;
+      if (!s.width || !s.height) continue;
+      // The model flips about the pivot (the part's upper-left corner); CTHG flips within the sprite's box.
+      const flipX = !!(e.flags & FLAG_FLIP_HORIZONTAL);
+      const flipY = !!(e.flags & FLAG_FLIP_VERTICAL);
+      const part: ModelPart = { sheet: e.sprite, sx: 0, sy: 0, sw: s.width, sh: s.height, x: e.x + (flipX ? s.width : 0), y: e.y + (flipY ? s.height : 0) };
+      if (flipX) part.flipX = true;
+      if (flipY) part.flipY = true;
+      const op = elementOpacity(e.flags);
+      if (op !== 1) part.opacity = op;
+      parts.push(part);
+    }
+    return { durationMs: TICK_MS, parts, events: f.sound ? [String(f.sound)] : [] };
+  };
   for (const a of doc.animations) {
     for (const v of VIEWS) {
       const first = a.views[v];
       if (first === null) continue;
       const frames = [];
       for (let k = 0; k < a.frameCount; k++) {
-        const f = doc.frames[first + k]!;
-        const parts: ModelPart[] = [];
-        for (const e of f.elements) {
-          if (e.layerId !== 0) {
-            layered++;
-            continue;
-          }
-          if (e.sprite === null) continue;
-          const s = doc.sprites[e.sprite]!;
-          if (!s.width || !s.height) continue;
-          // The model flips about the pivot (the part's upper-left corner); CTHG flips within the sprite's box.
-          const flipX = !!(e.flags & FLAG_FLIP_HORIZONTAL);
-          const flipY = !!(e.flags & FLAG_FLIP_VERTICAL);
-          const part: ModelPart = { sheet: e.sprite, sx: 0, sy: 0, sw: s.width, sh: s.height, x: e.x + (flipX ? s.width : 0), y: e.y + (flipY ? s.height : 0) };
-          if (flipX) part.flipX = true;
-          if (flipY) part.flipY = true;
-          const op = elementOpacity(e.flags);
-          if (op !== 1) part.opacity = op;
-          parts.push(part);
-        }
-        frames.push({ durationMs: TICK_MS, parts, events: f.sound ? [String(f.sound)] : [] });
+        played.add(first + k);
+        frames.push(frameOf(doc.frames[first + k]!));
       }
       animations.push({ name: a.tileSize === 64 ? a.name : `${a.name}@${a.tileSize}`, direction: v, frames, loopTo: 0 });
     }
+  }
+  // Frames no animation's views play are kept (as an animation marked unused), labelled by their index.
+  if (played.size < doc.frames.length) {
+    const rest = unusedAnimation(
+      animations,
+      doc.frames.flatMap((f, i) => (played.has(i) ? [] : [{ ...frameOf(f), label: `frame ${i}` }])),
+    );
+    if (rest) animations.push(rest);
   }
   if (layered) notes.push(`${layered} element${layered === 1 ? ' is' : 's are'} on a selectable layer (layer id ≠ 0) and were left out`);
   if (recolour) notes.push('recoloured pixels are shown with the grey ramp (no recolour tables)');
