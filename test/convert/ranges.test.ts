@@ -114,3 +114,23 @@ describe('ByteWriter checks every integer against its field', () => {
     expect(() => fitInt('t', 'i16', 32768, 'v')).toThrow('v 32768 does not fit');
   });
 });
+
+describe('ISPRITE from the model: fixed-point fields', () => {
+  it('a position outside the 24-bit fixed-point range is refused naming it, or clamped with a note', async () => {
+    const { ispriteFromModel } = await import('../../src/formats/isprite/convert.js');
+    const model = () => ({
+      kind: 'sprite' as const,
+      name: 's',
+      sheets: [{ path: 'a' }],
+      animations: [{ name: 'far', loopTo: 0, frames: [{ durationMs: 100, parts: [{ sheet: 0, sx: 0, sy: 0, sw: 4, sh: 4, x: 40000, y: 0 }] }] }],
+      notes: [] as string[],
+    });
+    expect(() => ispriteFromModel(model())).toThrow(
+      `animation "far" frame 0 part 0 x 40000 does not fit the file's fixed-point field (-32768 to 32767.99609375)`,
+    );
+    const m = model();
+    const doc = ispriteFromModel(m, { clamp: true });
+    expect(doc.frames[0]!.elements[0]).toMatchObject({ x: 32767.99609375 });
+    expect(m.notes).toContain(`animation "far" frame 0 part 0 x 40000 clamped to 32767.99609375 (the file's fixed-point field)`);
+  });
+});

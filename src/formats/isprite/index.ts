@@ -114,8 +114,8 @@ export const isprite: FormatHandler<IspriteDocument> = {
   render: renderIsprite,
   renderOptions: ispriteRenderOptions,
   toModel: (doc, resources) => ispriteToModel(doc, resources),
-  fromModel: (model) => {
-    const doc = ispriteFromModel(model);
+  fromModel: (model, options) => {
+    const doc = ispriteFromModel(model, { clamp: options?.clamp === true });
     if (model.kind === 'sprite') convertedSheets.set(doc, model.sheets.map((sh) => sh.image));
     return doc;
   },
