@@ -211,6 +211,9 @@ export class ByteWriter {
   }
 
   f32(v: number, le = this.littleEndian): this {
+    if (Number.isFinite(v) && !Number.isFinite(Math.fround(v))) {
+      throw new FormatError(this.format, `${v} does not fit the file's 32-bit float field (it would become infinite)`);
+    }
     this.ensure(4);
     this.view.setFloat32(this.pos, v, le);
     this.pos += 4;

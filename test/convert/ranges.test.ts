@@ -47,6 +47,7 @@ describe('writers refuse values that do not fit their fields', () => {
     ['trigger', { cell: { trigger: 300 } }, /layer 0 cell \(\d+, \d+\) trigger 300 does not fit the file's 8-bit field \(0 to 255\)/],
     ['scrollX', { props: { scrollX: 2 ** 32 + 1 } }, /layer 0 scrollX 4294967297 does not fit the file's 32-bit field \(-2147483648 to 2147483647\)/],
     ['previewSize', { props: { previewSize: 3e9 } }, /layer 0 previewSize 3000000000 does not fit the file's 32-bit field/],
+    ['tileSizeX', { props: { tileSizeX: 1e40 } }, /layer 0 tileSizeX 1e\+40 does not fit the file's 32-bit float field/],
   ];
   for (const [what, edit, message] of cases) {
     it(`Tiled -> SpriteTile: ${what} out of range is exit 1 naming the field and the value, and nothing is written`, async () => {
@@ -93,6 +94,7 @@ describe('ByteWriter checks every integer against its field', () => {
     expect(() => w.i32(2 ** 31)).toThrow(/32-bit field/);
     expect(() => w.u32(1.5)).toThrow(/not a whole number/);
     expect(() => w.i16(Number.NaN)).toThrow(/not a whole number/);
+    expect(() => w.f32(1e40)).toThrow(/32-bit float field/);
     expect(() => w.int('u16', 70000, 'layer 2 order')).toThrow("layer 2 order 70000 does not fit the file's 16-bit field (0 to 65535)");
     expect(w.length).toBe(0);
     w.u8(255).i8(-128).u16(65535).i16(-32768).u32(0xffffffff).i32(-(2 ** 31));

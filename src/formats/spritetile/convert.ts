@@ -112,14 +112,19 @@ export function levelFromModel(model: SpriteModel | LevelModel, opts: { clamp?: 
     const m = /^set (\d+)$/.exec(ts.name);
     return m ? Number(m[1]) : i;
   });
+  /** A float32 field: a finite value that would become infinite is refused (clamping does not apply). */
+  const f32 = (v: number, what: () => string): number => {
+    if (!Number.isFinite(Math.fround(v))) throw new FormatError(FORMAT, `${what()} ${v} does not fit the file's 32-bit float field`);
+    return v;
+  };
   level.layers = model.layers.map((ml, li) => {
     const p = ml.properties ?? {};
     const l = createLayer({
       width: ml.width,
       height: ml.height,
-      tileSizeX: num(p.tileSizeX, 1),
-      tileSizeY: num(p.tileSizeY, num(p.tileSizeX, 1)),
-      z: num(p.z, li),
+      tileSizeX: f32(num(p.tileSizeX, 1), () => `layer ${li} tileSizeX`),
+      tileSizeY: f32(num(p.tileSizeY, num(p.tileSizeX, 1)), () => `layer ${li} tileSizeY`),
+      z: f32(num(p.z, li), () => `layer ${li} z`),
       layerLock: fit('i32', num(p.layerLock, 0), () => `layer ${li} layerLock`),
       addBorder: fit('i32', num(p.addBorder, 0), () => `layer ${li} addBorder`),
       previewSize: fit('i32', num(p.previewSize, 64), () => `layer ${li} previewSize`),
