@@ -121,3 +121,22 @@ describe('timingNotes', () => {
     ).toEqual(['x: why: 10 ms -> 20 ms ("a" direction 0 frames 0, 2)', 'x: why: forever -> 65535 ms ("b" frame 1)']);
   });
 });
+
+describe('-> Hallgeir', () => {
+  it('notes 0 ms frames written as frames that hold, and frames of several sizes', async () => {
+    const { spriteFromModel } = await import('../../src/formats/hallgeir/convert.js');
+    const part = (sw: number) => ({ sheet: 0, sx: 0, sy: 0, sw, sh: 8, x: 0, y: 0 });
+    const model: import('../../src/model/types.js').SpriteModel = {
+      kind: 'sprite',
+      name: 'h',
+      sheets: [{ path: 'h.png' }],
+      animations: [{ name: 'a', loopTo: 0, frames: [{ durationMs: 0, parts: [part(8)] }, { durationMs: 100, parts: [part(10)] }] }],
+    };
+    const doc = spriteFromModel(model);
+    expect(doc.animations[0]!.frames.map((f) => [f.delay, f.next])).toEqual([[0, -1], [0.1, 0]]);
+    expect(model.notes).toEqual([
+      'hallgeir-sprite: frames of 0 ms are written as frames that hold forever: "a" frame 0',
+      'hallgeir-sprite: the frames have several sizes (8x8, 10x8); a Hallgeir sprite has one, given when it is read (--frame-size)',
+    ]);
+  });
+});
