@@ -192,3 +192,21 @@ describe('whatever a Solarus reader accepts, the writers write and the readers r
     );
   });
 });
+
+describe('Solarus from the model: direction order', () => {
+  const part = (sx: number) => ({ sheet: 0, sx, sy: 0, sw: 8, sh: 8, x: 0, y: 0 });
+  const anim = (direction: string, sx: number) => ({ name: 'walk', direction, loopTo: 0, frames: [{ durationMs: 100, parts: [part(sx)] }] });
+  it('directions named by numbers go to their number, whatever the model order, without a note', async () => {
+    const { modelToSheet } = await import('../../src/formats/solarus/index.js');
+    const model: SpriteModel = { kind: 'sprite', name: 's', sheets: [{ path: 'a.png' }], animations: [anim('1', 8), anim('0', 0)] };
+    const sheet = modelToSheet('solarus-lua', model);
+    expect(sheet.animations[0]!.directions.map((d) => d.x)).toEqual([0, 8]);
+    expect(model.notes ?? []).toEqual([]);
+  });
+  it('other names keep the model order, and a note says which number each became', async () => {
+    const { modelToSheet } = await import('../../src/formats/solarus/index.js');
+    const model: SpriteModel = { kind: 'sprite', name: 's', sheets: [{ path: 'a.png' }], animations: [anim('north', 0), anim('east', 8)] };
+    modelToSheet('solarus', model);
+    expect(model.notes).toEqual(['solarus: animation "walk": directions north -> 0, east -> 1 (Solarus numbers its directions)']);
+  });
+});

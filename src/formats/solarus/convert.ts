@@ -106,6 +106,7 @@ export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelMo
   if (model.kind !== 'sprite') cannot(format, 'it is a level, not a sprite');
   const sheet = modelToSheetFrames(format, model);
   const notes = delayNotes(format, model, sheet);
+  notes.push(...orderDirections(format, model, sheet));
   // A delay the engine's C int cannot hold: refused when written, or clamped with a note.
   for (const a of sheet.animations) {
     if (opts.clamp && a.frameDelay > MAX_INT) {
@@ -141,6 +142,29 @@ export function frameDelayOf(model: SpriteModel, name: string): number {
     }
   }
   return best;
+}
+
+/**
+ * Directions are numbered by their place in the sheet. Model directions
+ * named 0 … n-1 go to that place (whatever order the model lists them in);
+ * other names ("north", ...) keep the model's order, and a note says which
+ * number each became.
+ */
+function orderDirections(format: SolarusSyntax, model: SpriteModel, sheet: SolarusSheet): string[] {
+  const notes: string[] = [];
+  for (const a of sheet.animations) {
+    const labels = model.animations.filter((m) => m.name === a.name).map((m) => m.direction);
+    if (labels.length !== a.directions.length || labels.every((l) => l === undefined)) continue;
+    const n = labels.length;
+    const numbers = labels.map((l) => (l !== undefined && /^\d+$/.test(l) ? Number(l) : -1));
+    if (new Set(numbers).size === n && numbers.every((k) => k >= 0 && k < n)) {
+      const dirs = a.directions.slice();
+      numbers.forEach((k, i) => (a.directions[k] = dirs[i]!));
+      continue;
+    }
+    notes.push(`${format}: animation "${a.name}": directions ${labels.map((l, i) => `${l ?? '(none)'} -> ${i}`).join(', ')} (Solarus numbers its directions)`);
+  }
+  return notes;
 }
 
 /** A note for every frame whose duration the sheet's one frame_delay per animation changes. */
