@@ -138,6 +138,15 @@ export interface FormatHandler<Doc = any> {
   renderViews?(doc: Doc): RenderView[];
   renderOptions?: readonly OptionSpec[];
 
+  /**
+   * A direct conversion to another format of the same family (the two
+   * Solarus syntaxes), which `convert` tries before the common model: every
+   * field kept, no resource loaded, nothing redrawn. Returns the document
+   * `target` writes and notes on what changed, or undefined when it does not
+   * convert to `target` directly.
+   */
+  convertTo?(doc: Doc, target: FormatHandler, options?: CommandOptions): { doc: unknown; notes: string[] } | undefined;
+
   /** To the common model (for conversions to other formats). */
   toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;
   /** From the common model; the result is written with `write`. */
