@@ -118,12 +118,10 @@ export async function convert(
   return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };
 }
 
-/** Formats that hold frames outside any animation: the model's `unused` frames are written so, without a note. */
-const HOLDS_UNUSED_FRAMES: readonly string[] = ['aseprite', 'texturepacker'];
 
 /** Where frames no animation plays become an animation of their own in the target, a note that lists them. */
 function unusedFramesNotes(model: SpriteModel | LevelModel, target: FormatHandler): string[] {
-  if (model.kind !== 'sprite' || HOLDS_UNUSED_FRAMES.includes(target.name)) return [];
+  if (model.kind !== 'sprite' || target.holdsUnusedFrames) return [];
   return model.animations
     .filter((a) => a.unused)
     .map((a) => `frames no animation plays are kept as the animation "${a.name}": ${unusedFrameNames(a)}`);

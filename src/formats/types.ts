@@ -149,6 +149,8 @@ export interface FormatHandler<Doc = any> {
 
   /** To the common model (for conversions to other formats). */
   toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;
+  /** True when the format stores frames outside any animation (the model's `unused` frames are written so, without a note). */
+  holdsUnusedFrames?: boolean;
   /** From the common model; the result is written with `write`. */
   fromModel?(model: SpriteModel | LevelModel, options?: CommandOptions): Promise<Doc> | Doc;
 }

@@ -272,6 +272,8 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(format
     return model;
   };
   return {
+    // Frames outside any tag / animation are written as such.
+    holdsUnusedFrames: true,
     picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
       selectModelAnimation(modelOf(doc), options); // a selection that names nothing fails before the sheet is loaded
       return modelPicture(await withSheet(doc, resources), options);
