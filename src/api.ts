@@ -10,6 +10,8 @@ import type { CommandOptions, FormatHandler, OutputFile, RenderResult, RenderVie
 import { budgetFrom, type Budget } from './binary/limits.js';
 import { drawPicture, nextFrame } from './render/pipeline.js';
 import type { RgbaImage } from './render/image.js';
+import type { LevelModel, SpriteModel } from './model/types.js';
+import { unusedFrameNames } from './model/unused.js';
 
 export class UnknownFormatError extends Error {
   override name = 'UnknownFormatError';
@@ -82,8 +84,9 @@ export function outputFormatFor(input: FormatHandler, outName: string, to?: stri
 }
 
 /**
- * Converts a loaded document to `target`. The same format re-encodes; other
- * formats go through the common model. Returns the files to write (the first
+ * Converts a loaded document to `target`. The same format re-encodes; a
+ * format of the same family converts directly (`convertTo`); other formats
+ * go through the common model. Returns the files to write (the first
  * is OUT itself).
  */
 export async function convert(
@@ -96,17 +99,32 @@ export async function convert(
   const src = loaded.handler;
   let doc: unknown = loaded.doc;
   const notes: string[] = [];
-  if (target !== src) {
+  const direct = target !== src ? src.convertTo?.(loaded.doc, target, options) : undefined;
+  if (direct) {
+    // The same family (e.g. Solarus line <-> Lua syntax): converted directly, every field kept.
+    doc = direct.doc;
+    notes.push(...direct.notes);
+  } else if (target !== src) {
     if (!src.toModel) throw new UnknownFormatError(`converting from ${src.name} is not supported`);
     if (!target.fromModel) throw new UnknownFormatError(`converting to ${target.name} is not supported`);
     const model = await src.toModel(loaded.doc, resources, options);
     doc = await target.fromModel(model, options);
     // fromModel may add notes of its own (what the target cannot hold).
     notes.push(...(model.notes ?? []));
+    notes.push(...unusedFramesNotes(model, target));
   }
   if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
   if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);
   return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };
+}
+
+
+/** Where frames no animation plays become an animation of their own in the target, a note that lists them. */
+function unusedFramesNotes(model: SpriteModel | LevelModel, target: FormatHandler): string[] {
+  if (model.kind !== 'sprite' || target.holdsUnusedFrames) return [];
+  return model.animations
+    .filter((a) => a.unused)
+    .map((a) => `frames no animation plays are kept as the animation "${a.name}": ${unusedFrameNames(a)}`);
 }
 
 /**

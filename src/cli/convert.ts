@@ -30,6 +30,12 @@ export function outputTargets(outPath: string, files: readonly OutputFile[], lab
 const FROM_OPTION: OptionSpec = { name: 'from', type: 'string', value: 'F', description: 'the input format (default: found from content, then extension)' };
 const TO_OPTION: OptionSpec = { name: 'to', type: 'string', value: 'F', description: "the output format (default: from OUT's extension, else the input's)" };
 
+const CLAMP_OPTION: OptionSpec = {
+  name: 'clamp',
+  type: 'flag',
+  description: "values that do not fit the output's fields are clamped, with a note for each, instead of refused",
+};
+
 export const convertCommand: Command = {
   name: 'convert',
   summary:
@@ -40,6 +46,7 @@ export const convertCommand: Command = {
     TO_OPTION,
     OVERWRITE_OPTION,
     FORCE_OPTION,
+    CLAMP_OPTION,
   ],
   formatOptionKeys: ['writeOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {

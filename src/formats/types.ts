@@ -167,8 +167,19 @@ export interface FormatHandler<Doc = any> {
    */
   resourceOptions?: readonly OptionSpec[];
 
+  /**
+   * A direct conversion to another format of the same family (the two
+   * Solarus syntaxes), which `convert` tries before the common model: every
+   * field kept, no resource loaded, nothing redrawn. Returns the document
+   * `target` writes and notes on what changed, or undefined when it does not
+   * convert to `target` directly.
+   */
+  convertTo?(doc: Doc, target: FormatHandler, options?: CommandOptions): { doc: unknown; notes: string[] } | undefined;
+
   /** To the common model (for conversions to other formats). */
   toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;
+  /** True when the format stores frames outside any animation (the model's `unused` frames are written so, without a note). */
+  holdsUnusedFrames?: boolean;
   /** From the common model; the result is written with `write`. */
   fromModel?(model: SpriteModel | LevelModel, options?: CommandOptions): Promise<Doc> | Doc;
 }

@@ -11,6 +11,8 @@ import { modelAnimationPicture } from '../model/bake.js';
 import { budgetFrom, limitsFrom } from '../binary/limits.js';
 import { pictureCanvas, type Picture } from '../render/pipeline.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
+import { unusedAnimation } from '../model/unused.js';
+import { timingNotes, type FrameAt } from '../model/timing.js';
 import type { RgbaImage } from '../render/image.js';
 import { encodePng } from '../render/png.js';
 import { loadImage } from '../formats/resources.js';
@@ -227,6 +229,13 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
     }
     animations.push({ name: tag.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });
   }
+  // Frames no tag plays are kept (as an animation marked unused).
+  if (doc.meta.frameTags.length) {
+    const tagged = new Set<number>();
+    for (const tag of doc.meta.frameTags) for (let i = tag.from; i <= tag.to; i++) tagged.add(i);
+    const rest = unusedAnimation(animations, frames.filter((_, i) => !tagged.has(i)).map(copyFrame));
+    if (rest) animations.push(rest);
+  }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
   if (notes.length) model.notes = notes;
   return model;
@@ -258,6 +267,8 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(format
     return model;
   };
   return {
+    // Frames outside any tag / animation are written as such.
+    holdsUnusedFrames: true,
     picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
       selectModelAnimation(modelOf(doc), options); // a selection that names nothing fails before the sheet is loaded
       return modelPicture(await withSheet(doc, resources, options), options);
@@ -285,6 +296,17 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   const frameTags: AsepriteTag[] = [];
   model.animations.forEach((a, ai) => {
     if (a.frames.length === 0) return;
+    if (a.unused) {
+      // Frames no animation plays: written, in no tag.
+      byAnim[ai]!.forEach((bf) => {
+        const key = keyOf(bf);
+        if (starts.has(key)) return;
+        starts.set(key, [emitted.length]);
+        emitted.push(bf);
+        emittedKeys.push(key);
+      });
+      return;
+    }
     const plan = tagPlan(byAnim[ai]!.map(keyOf), a.loopTo);
     let from = findRun(emittedKeys, starts, plan.keys);
     let direction = plan.direction;
@@ -322,11 +344,15 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   const counts = new Map<string, number>();
   for (const l of labels) if (l !== undefined) counts.set(l, (counts.get(l) ?? 0) + 1);
   const used = new Set<string>();
+  const rounding: { at: FrameAt; fromMs: number; toMs: number }[] = [];
   const frames: SheetJsonFrame[] = emitted.map((bf, i) => {
     let d = bf.durationMs;
     if (!Number.isFinite(d) || d > MAX_DURATION) {
       d = MAX_DURATION;
       clamped = true;
+    } else {
+      const a = model.animations[bf.animation]!;
+      rounding.push({ at: { animation: a.name, direction: a.direction, frame: bf.index }, fromMs: d, toMs: Math.max(1, Math.round(d)) });
     }
     const l = labels[i];
     let filename = l !== undefined && counts.get(l) === 1 ? l : `${model.name} ${i}.aseprite`;
@@ -343,6 +369,7 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     };
   });
   if (clamped) notes.push(`aseprite: frames shown forever or longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms`);
+  notes.push(...timingNotes(FORMAT, 'Aseprite stores whole milliseconds, at least 1', rounding));
   const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
   const doc: AsepriteDoc = {
     layout,

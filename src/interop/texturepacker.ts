@@ -8,6 +8,7 @@
 import { FormatError, type Diagnostic } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
+import { unusedAnimation } from '../model/unused.js';
 import type { RgbaImage } from '../render/image.js';
 import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
 import { choiceOption } from '../formats/options.js';
@@ -110,6 +111,12 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
   const animations: ModelAnimation[] = doc.animations.length
     ? doc.animations.map(([n, list]) => ({ name: n, frames: list.map(copy), loopTo: list.length ? 0 : null }))
     : [{ name, frames: doc.frames.map((f) => copy(f.filename)), loopTo: doc.frames.length ? 0 : null }];
+  // Frames no animation plays are kept (as an animation marked unused).
+  if (doc.animations.length) {
+    const played = new Set(doc.animations.flatMap(([, list]) => list));
+    const rest = unusedAnimation(animations, doc.frames.filter((f) => !played.has(f.filename)).map((f) => copy(f.filename)));
+    if (rest) animations.push(rest);
+  }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
   if (notes.length) model.notes = notes;
   return model;
@@ -156,12 +163,13 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
   if (model.animations.some((a) => a.frames.some((f) => !Number.isFinite(f.durationMs)))) {
     notes.push('texturepacker: frames shown forever were given duration 0');
   }
-  if (model.animations.some((a) => a.loopTo !== 0 && a.frames.length)) {
+  if (model.animations.some((a) => a.loopTo !== 0 && a.frames.length && !a.unused)) {
     notes.push('texturepacker: how animations loop is not stored (players loop from the first frame)');
   }
   const animations: [string, string[]][] = [];
   const taken = new Set<string>();
   model.animations.forEach((a, ai) => {
+    if (a.unused) return; // its frames are written, in no animation
     let n = a.direction ? `${a.name}/${a.direction}` : a.name;
     for (let k = 2; taken.has(n); k++) n = `${a.name} (${k})`;
     taken.add(n);

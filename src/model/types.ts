@@ -71,6 +71,13 @@ export interface ModelAnimation {
   loopTo: number | null;
   /** Name of an animation to play when this one ends (ISPRITE follow-ups). */
   next?: string;
+  /**
+   * The source's frames that no animation plays, kept so that no conversion
+   * drops them (src/model/unused.ts). Formats with frames outside any
+   * animation (Aseprite, TexturePacker) write them so; the others write an
+   * ordinary animation of that name.
+   */
+  unused?: boolean;
 }
 
 export interface SpriteModel {

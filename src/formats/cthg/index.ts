@@ -25,7 +25,7 @@ export const cthgFormat: FormatHandler<CthgDocument> = {
   renderViews: cthgViews,
   renderOptions: RENDER_OPTIONS,
   toModel: async (doc) => cthgToModel(doc),
-  fromModel: (model) => cthgFromModel(model),
+  fromModel: (model, options) => cthgFromModel(model, { clamp: options?.clamp === true }),
 };
 
 export * from './model.js';

@@ -108,8 +108,8 @@ export const isprite: FormatHandler<IspriteDocument> = {
   renderViews: ispriteViews,
   renderOptions: ispriteRenderOptions,
   toModel: (doc, resources, options) => ispriteToModel(doc, resources, options),
-  fromModel: (model) => {
-    const doc = ispriteFromModel(model);
+  fromModel: (model, options) => {
+    const doc = ispriteFromModel(model, { clamp: options?.clamp === true });
     if (model.kind === 'sprite') convertedSheets.set(doc, model.sheets.map((sh) => sh.image));
     return doc;
   },

@@ -4,7 +4,7 @@
  */
 import { diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import type { FormatHandler } from '../types.js';
-import { modelToSheet, sheetToModel } from './convert.js';
+import { convertSyntax, modelToSheet, sheetToModel } from './convert.js';
 import { readLines, writeLines } from './lines.js';
 import { looksLikeLua, readLua, writeLua } from './lua.js';
 import { encodePng } from '../../render/png.js';
@@ -16,7 +16,7 @@ export * from './model.js';
 export { readLines, writeLines, formatLines, parseLines } from './lines.js';
 export { readLua, writeLua, formatLua, parseLua, looksLikeLua } from './lua.js';
 export { frameAt } from './play.js';
-export { sheetToModel, modelToSheet } from './convert.js';
+export { sheetToModel, modelToSheet, convertSyntax } from './convert.js';
 
 /**
  * A content test for the line syntax, lenient so that broken files still get
@@ -99,6 +99,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     renderViews: solarusViews,
     renderOptions: RENDER_OPTIONS,
     resourceOptions: RESOURCE_OPTIONS,
+    convertTo: (doc, target) => convertSyntax(doc, target.name),
     toModel: (doc, resources, options) => sheetToModel(name, doc, resources, options),
     fromModel: (model, options) => modelToSheet(name, model, options),
   };

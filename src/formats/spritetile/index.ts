@@ -49,7 +49,7 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
   async toModel(level) {
     return levelToModel(level);
   },
-  fromModel(model) {
-    return levelFromModel(model);
+  fromModel(model, options) {
+    return levelFromModel(model, { clamp: options?.clamp === true });
   },
 };
