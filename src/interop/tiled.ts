@@ -9,10 +9,13 @@ import { unzlibSync, gunzipSync } from 'fflate';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
 import { budgetFrom } from '../binary/limits.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../formats/types.js';
-import { renderLevelModel } from '../model/bake-level.js';
+import { levelPicture } from '../model/bake-level.js';
+import { drawPicture, type PicturePart } from '../render/pipeline.js';
+import { translate } from '../render/matrix.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
-import { createImage, cropImage, type RgbaImage } from '../render/image.js';
-import { decodePng, encodePng } from '../render/png.js';
+import type { RgbaImage } from '../render/image.js';
+import { encodePng } from '../render/png.js';
+import { imageCache, loadResource } from '../formats/resources.js';
 import { baseName, errorIn, has, JsonReader, key, sniffText } from './json.js';
 
 export const FLIP_H = 0x80000000;
@@ -502,9 +505,9 @@ async function resolveTileset(doc: TiledDoc, i: number, resources: ResourceLoade
   if (/\.tsx$/i.test(t.source)) throw errorIn(doc, FORMAT, at, `external XML tileset "${t.source}" is not supported (export it as .tsj)`);
   let bytes: Uint8Array;
   try {
-    bytes = await resources.load(t.source);
-  } catch {
-    throw errorIn(doc, FORMAT, at, `cannot load the external tileset "${t.source}"`);
+    bytes = (await loadResource(resources, { format: FORMAT, what: 'the external tileset', name: t.source })).bytes;
+  } catch (e) {
+    throw isFormatError(e) ? errorIn(doc, FORMAT, at, e.reason) : e;
   }
   // Paths into the tileset start with its file name; errors give their line and column in it.
   const r = new JsonReader(FORMAT, t.source);
@@ -524,10 +527,10 @@ async function resolveTileset(doc: TiledDoc, i: number, resources: ResourceLoade
 
 /**
  * Cuts a tileset image with margin and spacing into a plain grid (columns ×
- * rows, no gaps). Only the tiles that start inside the image are cut (a
- * `tilecount` or `columns` larger than the image holds adds no work, and tiles
- * past its last row draw as tiles without pixels); a grid much larger than
- * the image (a lying `columns`) is refused.
+ * rows, no gaps), drawn through the picture pipeline. Only the tiles that
+ * start inside the image are cut (a `tilecount` or `columns` larger than the
+ * image holds adds no work, and tiles past its last row draw as tiles without
+ * pixels); a grid much larger than the image (a lying `columns`) is refused.
  */
 function regrid(img: RgbaImage, t: TiledTileset): RgbaImage {
   if (!t.margin && !t.spacing) return img;
@@ -541,19 +544,17 @@ function regrid(img: RgbaImage, t: TiledTileset): RgbaImage {
   if (cols * t.tilewidth * rows * t.tileheight > 4 * img.width * img.height) {
     throw new FormatError(FORMAT, `tileset "${t.name}": ${cols} columns of ${t.tilewidth}x${t.tileheight} tiles are far more than its ${img.width}x${img.height} image holds`);
   }
-  const out = createImage(cols * t.tilewidth, rows * t.tileheight);
-  for (let cy = 0; cy < rows; cy++) {
-    for (let cx = 0; cx < Math.min(cols, fitX) && cy * cols + cx < count; cx++) {
-      const tile = cropImage(img, t.margin + cx * (t.tilewidth + t.spacing), t.margin + cy * (t.tileheight + t.spacing), t.tilewidth, t.tileheight);
-      for (let row = 0; row < t.tileheight; row++) {
-        out.data.set(
-          tile.data.subarray(row * t.tilewidth * 4, (row + 1) * t.tilewidth * 4),
-          ((cy * t.tileheight + row) * out.width + cx * t.tilewidth) * 4,
-        );
+  function* tiles(): Generator<PicturePart> {
+    for (let cy = 0; cy < rows; cy++) {
+      for (let cx = 0; cx < Math.min(cols, fitX) && cy * cols + cx < count; cx++) {
+        const sx = t.margin + cx * stepX;
+        const sy = t.margin + cy * stepY;
+        yield { image: img, sx, sy, sw: t.tilewidth, sh: t.tileheight, transform: translate(cx * t.tilewidth, cy * t.tileheight) };
       }
     }
   }
-  return out;
+  const canvas = { x: 0, y: 0, width: cols * t.tilewidth, height: rows * t.tileheight };
+  return drawPicture({ frames: [{ parts: { [Symbol.iterator]: tiles } }], canvas, what: `tileset "${t.name}"` }).frames[0]!;
 }
 
 function flattenTileLayers(layers: TiledLayer[], prefix: string, out: { layer: TiledTileLayer; name: string }[], notes: string[]) {
@@ -587,6 +588,7 @@ export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loa
     }
   };
   countCells(doc.layers);
+  const loadImage = imageCache(resources, options);
   const resolved = [];
   for (let i = 0; i < doc.tilesets.length; i++) resolved.push(await resolveTileset(doc, i, resources, notes));
   // Tileset numbers: sprat:set when every tileset has a distinct one, else their order.
@@ -603,9 +605,10 @@ export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loa
       mt.imagePath = dir + ts.image;
       if (loadImages) {
         try {
-          mt.image = regrid(decodePng(await resources.load(mt.imagePath)), ts);
-        } catch {
-          notes.push(`tiled: the image "${mt.imagePath}" of tileset "${ts.name}" could not be loaded`);
+          mt.image = regrid((await loadImage({ format: FORMAT, what: `the image of tileset "${ts.name}"`, name: mt.imagePath })).image, ts);
+        } catch (e) {
+          if (!isFormatError(e)) throw e;
+          notes.push(`tiled: ${e.reason}; its tiles have no pixels`);
         }
       }
     } else notes.push(`tiled: tileset "${ts.name}" is a collection of images, which is not supported; its tiles have no pixels`);
@@ -970,9 +973,7 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     }
     return lines.join('\n') + '\n';
   },
-  async render(doc, _options, resources) {
-    return { frames: [renderLevelModel(await tiledToModel(doc, resources, true, _options))] };
-  },
+  picture: async (doc, options, resources) => levelPicture(await tiledToModel(doc, resources, true, options)),
   toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };

@@ -1,7 +1,34 @@
-import { createServer, type Server } from 'node:http';
-import { promises as fsp } from 'node:fs';
+/**
+ * The viewer's local web server (`sprat view`). It is safe to point at any
+ * file: it serves
+ *
+ * - the viewer's own assets (dist/web),
+ * - exactly the documents named on the command line,
+ * - exactly the files those documents reference, as the library resolves
+ *   them when it draws the document (a recording ResourceLoader around the
+ *   file-system one), by the path the document names;
+ *
+ * and nothing else: no directory walks, no other file of a folder. Each file
+ * is checked again when it is asked for: a regular file (no FIFO, device,
+ * socket, folder), inside its document's allowed root (the document's folder
+ * tree; for Solarus the quest folder), also through symbolic links, and no
+ * larger than `--max-file-bytes`.
+ *
+ * Every URL starts with a random token, `http://127.0.0.1:PORT/TOKEN/` (the
+ * address `sprat view` prints); any other path is 404. The Host header must
+ * be `127.0.0.1:PORT` or `localhost:PORT` and an Origin header, when sent,
+ * that same origin, else 403 (DNS rebinding). It listens on 127.0.0.1 only.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { constants, promises as fsp } from 'node:fs';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { load, preview, type Loaded } from '../api.js';
+import { OptionError } from '../binary/errors.js';
+import { DEFAULT_LIMITS } from '../binary/limits.js';
+import type { ResourceLoader } from '../formats/types.js';
+import { fsResourceLoader } from './fs.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -12,76 +39,352 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/** The viewer page: its own scripts (and WebAssembly, for LZF), styles and images only. */
+const PAGE_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' blob: data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** Everything else (documents, resources, the file list, errors): data, never a page. */
+const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
 /** The built viewer (dist/web), next to this module once compiled. */
 export function viewerDir(): string {
   return fileURLToPath(new URL('../web/', import.meta.url));
 }
 
 export interface ViewerServer {
+  /** The address to open: `http://127.0.0.1:PORT/TOKEN/`. */
   url: string;
+  /** The random token every path starts with. */
+  token: string;
+  port: number;
   server: Server;
   close(): Promise<void>;
+}
+
+export interface ViewerOptions {
+  port?: number;
+  webDir?: string;
+  /** Largest file served (default: the `--max-file-bytes` default). */
+  maxFileBytes?: number;
 }
 
 function inside(root: string, target: string): boolean {
   return target === root || target.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
+/** A request the server refuses: the HTTP status and a short reason. */
+class Refused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
- * Serves the viewer and the given files on 127.0.0.1 only. Each file's
- * resources (sheets, textures) are served from its folder and the folder
- * above it (Solarus looks one level up); nothing outside those, also not
- * through symbolic links.
+ * Opens `file` for reading only if it is a regular file no larger than
+ * `maxBytes` and (when `root` is given) its real path lies inside `root`.
+ * Opening never blocks (O_NONBLOCK: a FIFO does not wait for a writer) and
+ * the checks are made on the opened file itself (fstat), so what is read is
+ * what was checked.
  */
-export async function startViewer(files: string[], opts: { port?: number; webDir?: string } = {}): Promise<ViewerServer> {
+async function openChecked(file: string, root: string | null, maxBytes: number) {
+  let real: string;
+  try {
+    real = await fsp.realpath(file);
+  } catch {
+    throw new Refused(404, 'not found');
+  }
+  if (root !== null && !inside(root, real)) throw new Refused(403, "outside the document's folder");
+  let fh: fsp.FileHandle;
+  try {
+    fh = await fsp.open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch {
+    throw new Refused(403, 'cannot be opened');
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new Refused(403, 'not a regular file');
+    if (st.size > maxBytes) throw new Refused(403, `larger than ${maxBytes} bytes (--max-file-bytes)`);
+    return { fh, size: st.size };
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+}
+
+async function readChecked(file: string, root: string | null, maxBytes: number): Promise<Uint8Array> {
+  const { fh, size } = await openChecked(file, root, maxBytes);
+  try {
+    const buf = new Uint8Array(size);
+    let done = 0;
+    while (done < size) {
+      const { bytesRead } = await fh.read(buf, done, size - done, done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === size ? buf : buf.subarray(0, done);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Whether `dir` is a folder whose real path lies inside `root`. */
+async function folderInside(dir: string, root: string): Promise<boolean> {
+  const real = await fsp.realpath(dir).catch(() => null);
+  return real !== null && inside(root, real) && ((await fsp.stat(real).catch(() => null))?.isDirectory() ?? false);
+}
+
+async function isRegularFile(p: string): Promise<boolean> {
+  return (await fsp.stat(p).catch(() => null))?.isFile() ?? false;
+}
+
+/**
+ * The folder a document's resources must lie in (a real path): its own
+ * folder tree; for a Solarus sprite the quest folder, whose `sprites/`
+ * folder holds it (the nearest folder with a `quest.dat` at most three
+ * levels up, as far as Solarus looks for sheets; else the folder holding
+ * the nearest `sprites` folder).
+ */
+export async function allowedRoot(format: string, docDir: string): Promise<string> {
+  const real = await fsp.realpath(docDir);
+  if (format !== 'solarus' && format !== 'solarus-lua') return real;
+  const up: string[] = [real];
+  for (let i = 0; i < 3; i++) up.push(path.dirname(up[up.length - 1]!));
+  for (const dir of up) if (await isRegularFile(path.join(dir, 'quest.dat'))) return dir;
+  for (const dir of up) if (path.basename(dir) === 'sprites' && path.dirname(dir) !== dir) return path.dirname(dir);
+  return real;
+}
+
+/**
+ * Wraps a loader so that it only reaches regular files inside `root` (no
+ * larger than `maxBytes`) and records, by the path the document names, each
+ * one it resolved: loaded, or found to exist.
+ */
+function checkedRecordingLoader(
+  inner: ResourceLoader,
+  baseDir: string,
+  root: string,
+  maxBytes: number,
+  seen: Map<string, string>,
+): ResourceLoader {
+  const check = async (p: string): Promise<string> => {
+    if (typeof p !== 'string' || p === '' || p.includes('\0')) throw new Error('not a file name');
+    const file = path.resolve(baseDir, p);
+    const { fh } = await openChecked(file, root, maxBytes);
+    await fh.close();
+    return file;
+  };
+  return {
+    async load(p) {
+      let file: string;
+      try {
+        file = await check(p);
+      } catch (e) {
+        throw e instanceof Refused ? Object.assign(new Error(`${p}: ${e.message}`), { code: e.status === 404 ? 'ENOENT' : 'EACCES' }) : e;
+      }
+      const bytes = await inner.load(p);
+      seen.set(p, file);
+      return bytes;
+    },
+    async exists(p) {
+      if (typeof p === 'string' && /[\\/]$/.test(p) && !p.includes('\0')) {
+        // A folder (questRoot asks for a quest's `sprites/`): inside the root; answered to HEAD, never served.
+        const dir = path.resolve(baseDir, p);
+        if (!(await folderInside(dir, root)) || !(await inner.exists(p))) return false;
+        seen.set(p, dir + path.sep);
+        return true;
+      }
+      let file: string;
+      try {
+        file = await check(p);
+      } catch {
+        return false;
+      }
+      const ok = await inner.exists(p);
+      if (ok) seen.set(p, file);
+      return ok;
+    },
+  };
+}
+
+/**
+ * Runs what the viewer runs to show a document (the library's `preview`,
+ * which web/preview.ts uses), through `resources`. A format that needs a frame size it does not store (Hallgeir
+ * sprites: the page asks the user) is run again with one, since the size
+ * does not change which files are read. Errors are the viewer's to show.
+ */
+async function runPreview(loaded: Loaded, resources: ResourceLoader): Promise<void> {
+  const run = async (options: Record<string, string>) => {
+    await preview(loaded, resources, options);
+  };
+  try {
+    await run({});
+  } catch (e) {
+    if (e instanceof OptionError && /--frame-size/.test(e.message)) await run({ 'frame-size': '1x1' }).catch(() => undefined);
+  }
+}
+
+/**
+ * The files a document references: path as the document names it (and as
+ * the viewer asks for it) -> the file on disk, each a regular file inside
+ * the returned root.
+ */
+export async function documentResources(
+  bytes: Uint8Array,
+  docPath: string,
+  maxBytes: number = DEFAULT_LIMITS.maxFileBytes,
+): Promise<{ root: string | null; files: Map<string, string> }> {
+  const files = new Map<string, string>();
+  let loaded: Loaded;
+  try {
+    loaded = load(bytes, path.basename(docPath));
+  } catch {
+    return { root: null, files };
+  }
+  const baseDir = path.dirname(docPath);
+  const root = await allowedRoot(loaded.handler.name, baseDir);
+  await runPreview(loaded, checkedRecordingLoader(fsResourceLoader(baseDir, { maxFileBytes: maxBytes }), baseDir, root, maxBytes, files));
+  return { root, files };
+}
+
+interface Doc {
+  id: number;
+  name: string;
+  /** As given (absolute): resources are relative to its folder. */
+  path: string;
+  /** The bytes the references were last found from. */
+  bytes?: Uint8Array;
+  refs?: Promise<{ root: string | null; files: Map<string, string> }>;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Serves the viewer and the given files on 127.0.0.1 only (see the top of
+ * this file for exactly what is served, and to whom).
+ */
+export async function startViewer(files: string[], opts: ViewerOptions = {}): Promise<ViewerServer> {
   const webDir = opts.webDir ?? viewerDir();
-  const list = files.map((f, id) => ({ id, name: path.basename(f), path: path.resolve(f) }));
-  const server = createServer(async (req, res) => {
-    const send = (code: number, body: string | Uint8Array, type = 'text/plain; charset=utf-8') => {
-      res.writeHead(code, { 'content-type': type, 'cache-control': 'no-store' });
+  const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
+  const token = randomBytes(24).toString('base64url');
+  const tokenBytes = Buffer.from(token);
+  const docs: Doc[] = files.map((f, id) => ({ id, name: path.basename(f), path: path.resolve(f) }));
+  let port = 0;
+
+  /** The document's bytes (a regular file; the user named it, so any folder). */
+  const readDoc = (doc: Doc) => readChecked(doc.path, null, maxBytes);
+  /** Finds the references again whenever the document's bytes change. */
+  const refsFor = (doc: Doc, bytes: Uint8Array) => {
+    if (!doc.refs || !doc.bytes || !sameBytes(doc.bytes, bytes)) {
+      doc.bytes = bytes;
+      doc.refs = documentResources(bytes, doc.path, maxBytes).catch(() => ({ root: null, files: new Map<string, string>() }));
+    }
+    return doc.refs;
+  };
+  const ensureRefs = async (doc: Doc) => doc.refs ?? refsFor(doc, await readDoc(doc));
+  // Start finding every document's references now; requests wait for them.
+  for (const doc of docs) ensureRefs(doc).catch(() => undefined);
+
+  const hostOk = (req: IncomingMessage): boolean => {
+    const allowed = [`127.0.0.1:${port}`, `localhost:${port}`];
+    const host = req.headers.host?.toLowerCase();
+    if (!host || !allowed.includes(host)) return false;
+    const origin = req.headers.origin;
+    return origin === undefined || origin.toLowerCase() === `http://${host}`;
+  };
+
+  const tokenOk = (given: string): boolean => {
+    const b = Buffer.from(given);
+    return b.length === tokenBytes.length && timingSafeEqual(b, tokenBytes);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const send = (code: number, body: string | Uint8Array, type = 'text/plain; charset=utf-8', page = false, extra: Record<string, string> = {}) => {
+      res.writeHead(code, {
+        'content-type': type,
+        'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+        'content-security-policy': page ? PAGE_CSP : DATA_CSP,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cache-control': 'no-store',
+        'cross-origin-resource-policy': 'same-origin',
+        'x-frame-options': 'DENY',
+        ...extra,
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
+    if (!hostOk(req)) return send(403, 'forbidden: wrong Host or Origin');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed', undefined, false, { allow: 'GET, HEAD' });
+    // Routes are matched on the raw path: only a resource's name is decoded.
+    const raw = (req.url ?? '/').replace(/[?#].*$/s, '');
+    const m = /^\/([^/]*)(\/.*)?$/.exec(raw);
+    if (!m || !tokenOk(m[1]!)) return send(404, 'not found');
+    if (m[2] === undefined) return send(302, '', undefined, false, { location: `/${token}/` });
+    const rest = m[2].slice(1);
     try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      let p: string;
-      try {
-        p = decodeURIComponent(url.pathname);
-      } catch {
-        return send(400, 'bad request');
+      if (rest === 'api/files') {
+        return send(200, JSON.stringify(docs.map(({ id, name }) => ({ id, name }))), TYPES['.json']);
       }
-      if (p.includes('\0')) return send(400, 'bad request');
-      if (p === '/api/files') return send(200, JSON.stringify(list.map(({ id, name }) => ({ id, name }))), TYPES['.json']);
-      const m = /^\/files\/(\d+)(?:\/res\/(.+))?$/.exec(p);
-      if (m) {
-        const item = list[Number(m[1])];
-        if (!item) return send(404, 'no such file');
-        if (!m[2]) return send(200, await fsp.readFile(item.path), 'application/octet-stream');
-        const dir = path.dirname(item.path);
-        const target = path.resolve(dir, m[2]);
-        const root = path.dirname(dir);
-        if (!inside(root, target)) return send(403, 'outside the document folder');
-        // Symbolic links must not lead outside either.
-        const [realRoot, realTarget] = await Promise.all([fsp.realpath(root), fsp.realpath(target)]);
-        if (!inside(realRoot, realTarget)) return send(403, 'outside the document folder');
-        return send(200, await fsp.readFile(realTarget), TYPES[path.extname(target)] ?? 'application/octet-stream');
+      const f = /^files\/(\d{1,9})(?:\/res\/(.+))?$/.exec(rest);
+      if (f) {
+        const doc = docs[Number(f[1])];
+        if (!doc) return send(404, 'not found');
+        if (f[2] === undefined) {
+          const bytes = await readDoc(doc);
+          void refsFor(doc, bytes);
+          return send(200, bytes, 'application/octet-stream');
+        }
+        let name: string;
+        try {
+          name = decodeURIComponent(f[2]);
+        } catch {
+          return send(400, 'bad request');
+        }
+        const { root, files } = await ensureRefs(doc);
+        const file = files.get(name);
+        if (file === undefined || root === null) return send(404, 'not found');
+        if (file.endsWith(path.sep)) {
+          // A folder the document's quest is found by: it exists (HEAD), nothing to read.
+          if (!(await folderInside(file, root))) return send(404, 'not found');
+          return req.method === 'HEAD' ? send(200, '') : send(403, 'a folder, not a file');
+        }
+        if (req.method === 'HEAD') {
+          const { fh, size } = await openChecked(file, root, maxBytes);
+          await fh.close();
+          return send(200, '', 'application/octet-stream', false, { 'content-length': String(size) });
+        }
+        return send(200, await readChecked(file, root, maxBytes), 'application/octet-stream');
       }
-      const name = p === '/' ? 'index.html' : p.slice(1);
-      if (!/^[\w.-]+$/.test(name)) return send(404, 'not found');
-      return send(200, await fsp.readFile(path.join(webDir, name)), TYPES[path.extname(name)] ?? 'application/octet-stream');
+      const asset = rest === '' ? 'index.html' : rest;
+      if (!/^[\w-][\w.-]*$/.test(asset)) return send(404, 'not found');
+      return send(200, await readChecked(path.join(webDir, asset), null, maxBytes), TYPES[path.extname(asset)] ?? 'application/octet-stream', true);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      send(code === 'ENOENT' || code === 'EISDIR' ? 404 : 500, code === 'ENOENT' ? 'not found' : 'error');
+      if (e instanceof Refused) return send(e.status, e.message);
+      return send(500, 'error');
     }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `http://127.0.0.1:${port}/${token}/`,
+    token,
+    port,
     server,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -49,7 +50,7 @@ describe('sprat view', () => {
       debug: false,
     });
     const url = await announced;
-    expect(url).toBe(`http://127.0.0.1:${port}/`);
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/[\\w-]{32}/$`));
     expect(await get(url + 'api/files')).toEqual([200, JSON.stringify([{ id: 0, name: 'f.dat' }])]);
     const [code, body] = await get(url + 'files/0');
     expect(code).toBe(200);
@@ -59,29 +60,33 @@ describe('sprat view', () => {
     expect(stderr).toBe('');
   });
 
-  it('serves nothing outside the allowed folders: encoded .., absolute paths, symbolic links', async () => {
+  it('serves the named file and nothing else of its folders (test/node/server.test.ts has every hostile request)', async () => {
     const viewer = await startViewer([path.join(dir, 'v', 'sub', 'deeper', 'f.dat')]);
     try {
       const u = viewer.url;
-      expect(u).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect(u).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}\/$/);
       expect((viewer.server.address() as net.AddressInfo).address).toBe('127.0.0.1');
-      expect((await get(u + 'files/0/res/../ok.txt'))[0]).toBe(404); // fetch normalises it to /files/0/ok.txt
-      expect(await get(u + 'files/0/res/..%2Fok.txt')).toEqual([200, 'ok']);
+      expect((await get(u + 'files/0'))[0]).toBe(200);
       for (const p of [
+        'files/0/res/..%2Fok.txt',
         'files/0/res/..%2F..%2Fsecret.txt',
         'files/0/res/%2E%2E%2F%2E%2E%2Fsecret.txt',
         `files/0/res/${encodeURIComponent(path.join(dir, 'v', 'secret.txt'))}`,
         'files/0/res/%2Fetc%2Fpasswd',
         'files/0/res/link.txt',
         'files/0/res/..%2Fup%2Fsecret.txt',
+        'files/0/res/a%00b',
       ]) {
         const [code, body] = await get(u + p);
-        expect(code, p).toBe(403);
+        expect(code, p).toBe(404);
         expect(body).not.toContain('secret');
       }
-      for (const p of ['files/0/res/%E0%A4%A', 'files/0/res/a%00b']) expect((await get(u + p))[0], p).toBe(400);
+      expect((await get(u + 'files/0/res/%E0%A4%A'))[0]).toBe(400);
       expect((await get(u + 'files/7'))[0]).toBe(404);
       expect((await get(u + '..%2F..%2Fpackage.json'))[0]).toBe(404);
+      // Without the token: nothing.
+      const bare = u.replace(/[\w-]+\/$/, '');
+      for (const p of ['', 'api/files', 'files/0']) expect((await get(bare + p))[0], p).toBe(404);
     } finally {
       await viewer.close();
     }
@@ -92,8 +97,15 @@ describe('sprat view', () => {
     expect([r.code, r.stderr]).toEqual([1, 'sprat: error: missing.file: no such file\n']);
     r = await runCli(['view', 'v'], dir);
     expect([r.code, r.stderr]).toEqual([1, 'sprat: error: v: is a folder, not a file\n']);
+    r = await runCli(['view', '/dev/null'], dir);
+    expect([r.code, r.stderr]).toEqual([1, 'sprat: error: /dev/null: not a regular file\n']);
+    if (process.platform !== 'win32') {
+      execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+      r = await runCli(['view', 'pipe'], dir);
+      expect([r.code, r.stderr]).toEqual([1, 'sprat: error: pipe: not a regular file\n']);
+    }
     r = await runCli(['view', '--port', '70000'], dir);
-    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: --port must be 0 to 65535\n']);
+    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: option --port must be 0 to 65535, not "70000"\n']);
     const busy = await startViewer([]);
     try {
       const port = new URL(busy.url).port;

@@ -2,6 +2,7 @@
 import { LimitError } from '../../src/binary/limits.js';
 import { describe, expect, it } from 'vitest';
 import { ScriptError, parseScript, playIsprite } from '../../src/formats/isprite/play-cli.js';
+import { OptionError } from '../../src/binary/errors.js';
 import { frame, group, seq, sprite } from './build.js';
 
 const doc = () =>
@@ -89,9 +90,9 @@ describe('script errors', () => {
   }
 
   it('--ticks is required, a whole number, and limited', () => {
-    expect(() => playIsprite(doc(), {})).toThrow(ScriptError);
-    expect(() => playIsprite(doc(), { ticks: '-1' })).toThrow(ScriptError);
-    expect(() => playIsprite(doc(), { ticks: 'x' })).toThrow(ScriptError);
+    expect(() => playIsprite(doc(), {})).toThrow(OptionError);
+    expect(() => playIsprite(doc(), { ticks: '-1' })).toThrow('option --ticks must be at least 0, not "-1"');
+    expect(() => playIsprite(doc(), { ticks: 'x' })).toThrow('option --ticks must be a whole number, not "x"');
     // past the --max-records budget: a LimitError (exit 1) naming the option, and raising it allows more
     expect(() => playIsprite(doc(), { ticks: '100000000' })).toThrow(LimitError);
     expect(() => playIsprite(doc(), { ticks: '11', 'max-records': '10' })).toThrow(/raise it with --max-records/);

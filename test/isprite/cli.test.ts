@@ -55,7 +55,7 @@ describe('sprat and ISPRITE files', () => {
     const dir = tmp();
     try {
       const bad = readFileSync(HERO);
-      bad[8] ^= 1; // the file size field
+      bad[8] = bad[8]! ^ 1; // the file size field
       const file = path.join(dir, 'bad.isprite');
       writeFileSync(file, bad);
       for (const cmd of [['inspect', file], ['inspect', '--json', file], ['convert', file, path.join(dir, 'out.isprite')]]) {

@@ -77,10 +77,32 @@ describe.skipIf(!haveChromium)('browser viewer', () => {
     await page.close();
   });
 
+  it('opens at the printed address only (token), under its Content-Security-Policy', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[\w-]{20,}\/$/);
+    const page = await browser.newPage();
+    const res = await page.goto(server.url.replace(/[\w-]+\/$/, ''));
+    expect(res!.status()).toBe(404);
+    const ok = await page.goto(server.url);
+    expect(ok!.status()).toBe(200);
+    expect(ok!.headers()['content-security-policy']).toMatch(/^default-src 'self'/);
+    await page.close();
+  });
+
   it('shows every sample without a page error', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+    });
+    // Every sheet and texture a sample loads (GET) is served; only probes (HEAD) may miss.
+    page.on('response', (r) => {
+      if (r.url().includes('/res/') && r.request().method() === 'GET' && r.status() !== 200) errors.push(`${r.status()} ${r.url()}`);
+    });
+    const served: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/res/') && r.status() === 200) served.push(decodeURIComponent(r.url().replace(/^.*\/res\//, '')));
+    });
     await page.goto(server.url);
     await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
     for (let i = 0; i < files.length; i++) {
@@ -98,6 +120,8 @@ describe.skipIf(!haveChromium)('browser viewer', () => {
       expect(width, files[i]).toBeGreaterThan(1);
     }
     expect(errors).toEqual([]);
+    // The sheets and textures of the samples reached the page (the Solarus sheet from the quest's sprites/ folder, found by it).
+    for (const name of ['tiles.png', 'hero.png', '../sprites/', '../sprites/enemies/slime.png']) expect(served, name).toContain(name);
     await page.close();
   });
 });
