@@ -12,7 +12,7 @@ import { OptionError } from './errors.js';
 export interface Limits {
   /** Output pixels of one command, over all frames, sheets and canvases it makes. */
   maxPixels: number;
-  /** Pixels composited (the area each draw touches, summed over every draw). */
+  /** Pixels composited (the area each draw touches, at least 1024 a draw, summed over every draw). */
   maxDrawPixels: number;
   /** Records `play` produces. */
   maxRecords: number;
@@ -47,7 +47,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     option: 'max-draw-pixels',
     default: 1 << 30,
     unit: 'pixels',
-    description: 'pixels one command may composite, summed over every draw',
+    description: 'pixels one command may composite, summed over every draw (at least 1024 a draw)',
   },
   { key: 'maxRecords', option: 'max-records', default: 1_000_000, unit: 'records', description: 'records `play` may produce' },
   {

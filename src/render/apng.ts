@@ -264,6 +264,10 @@ function indexImage(img: RgbaImage, index: Map<number, number>): Uint8Array {
   return out;
 }
 
+/** Frames of an APNG past which a frame smaller than STORE_BELOW_BYTES (filtered) is not compressed. */
+const MANY_FRAMES = 4096;
+const STORE_BELOW_BYTES = 4096;
+
 /** A PNG (animation = null) or APNG of the frames, in the given colour mode. */
 export function writePng(
   frames: readonly RgbaImage[],
@@ -301,7 +305,8 @@ export function writePng(
       );
     }
     const raw = mode.index ? indexImage(f, mode.index) : filterImage(f, mode.colourType === 2 ? 3 : 4);
-    const z = zlibSync(raw, { level });
+    // fflate sets up ~170 KB of tables for every zlib stream: past MANY_FRAMES, a small frame is stored (level 0) instead.
+    const z = zlibSync(raw, { level: c.frames.length > MANY_FRAMES && raw.length < STORE_BELOW_BYTES ? 0 : level });
     if (i === 0) parts.push(pngChunk('IDAT', z));
     else if (animation) {
       const data = new Uint8Array(4 + z.length);

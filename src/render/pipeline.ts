@@ -14,7 +14,8 @@
  * - Budgets (src/binary/limits.ts): the canvases of all frames together
  *   (and every lazily decoded part image) are spent from `maxPixels`
  *   before anything is allocated; the destination area of every draw
- *   (clipped to the canvas) is spent from `maxDrawPixels` before it is
+ *   (clipped to the canvas, at least MIN_DRAW_CHARGE pixels for a draw that
+ *   touches any: a draw's set-up costs about that much) is spent from `maxDrawPixels` before it is
  *   drawn: for frames that list their parts, all of them at once before
  *   the first draw; for parts given by a generator (a level's cells), each
  *   just before it is drawn. Either runs out with a LimitError naming its
@@ -183,11 +184,22 @@ class Sources {
   }
 }
 
-/** The destination pixels drawing `p` touches on a w × h canvas whose (0, 0) is picture coordinates (ox, oy); 0 when it draws nothing. */
+/**
+ * What one draw that touches any pixel costs from `maxDrawPixels` at least:
+ * setting a draw up costs about as much as compositing this many pixels, so
+ * 12 million one-pixel cells of a level are not 12 million pixels of work.
+ */
+export const MIN_DRAW_CHARGE = 1024;
+
+/**
+ * What drawing `p` costs on a w × h canvas whose (0, 0) is picture coordinates
+ * (ox, oy): the destination pixels it touches, at least MIN_DRAW_CHARGE; 0 when it draws nothing.
+ */
 function drawArea(p: PicturePart, shift: Matrix, w: number, h: number): { area: number; transform: Matrix } {
   const transform = multiply(shift, p.transform ?? IDENTITY);
   if ((p.opacity ?? 1) <= 0) return { area: 0, transform };
-  return { area: clippedArea(partBounds({ ...p, transform }), w, h), transform };
+  const area = clippedArea(partBounds({ ...p, transform }), w, h);
+  return { area: area > 0 ? Math.max(area, MIN_DRAW_CHARGE) : 0, transform };
 }
 
 function overlayArea(o: Overlay): number {

@@ -10,8 +10,11 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 import { ROOT, SAMPLES } from '../helpers/paths.js';
 import { bigSpriteTile } from './cases.js';
 import { stringifyJson, stringifyJsonChunks } from '../../src/cli/json.js';
-import { LimitError, LIMIT_SPECS } from '../../src/binary/limits.js';
-import { commonCanvas } from '../../src/render/apng.js';
+import { Budget, LimitError, LIMIT_SPECS, limitsFrom } from '../../src/binary/limits.js';
+import { commonCanvas, encodeApng } from '../../src/render/apng.js';
+import { drawPicture, MIN_DRAW_CHARGE } from '../../src/render/pipeline.js';
+import { translate } from '../../src/render/matrix.js';
+import { unzlibSync } from 'fflate';
 import { encodeGif } from '../../src/render/gif.js';
 import { createImage } from '../../src/render/image.js';
 import { encodePng } from '../../src/render/png.js';
@@ -120,6 +123,44 @@ describe('issue 10: crashes after reading', () => {
     expect(commonCanvas(frames)).toMatchObject({ width: 3, height: 1 });
     const gif = encodeGif(frames.slice(0, 160_000).map(() => createImage(1, 1)), []);
     expect(gif.length).toBeGreaterThan(160_000);
+  }, 60_000);
+
+  it('an APNG of many tiny frames stores them (fflate set up ~170 KB per zlib stream: 200,000 frames took 15 s); every frame still inflates', () => {
+    const frames = Array.from({ length: 5000 }, (_, i) => {
+      const f = createImage(2, 2);
+      f.data.set([i & 255, 0, 0, 255]);
+      return f;
+    });
+    const t0 = process.cpuUsage();
+    const apng = encodeApng(frames, frames.map(() => 10));
+    const us = process.cpuUsage(t0);
+    expect((us.user + us.system) / 1e6).toBeLessThan(3);
+    const streams: Uint8Array[] = [];
+    for (let o = 8; o < apng.length; ) {
+      const len = new DataView(apng.buffer, apng.byteOffset + o).getUint32(0);
+      const type = String.fromCharCode(apng[o + 4]!, apng[o + 5]!, apng[o + 6]!, apng[o + 7]!);
+      if (type === 'IDAT') streams.push(apng.subarray(o + 8, o + 8 + len));
+      if (type === 'fdAT') streams.push(apng.subarray(o + 12, o + 8 + len));
+      o += 12 + len;
+    }
+    expect(streams).toHaveLength(5000);
+    for (const z of streams) expect(unzlibSync(z)).toHaveLength(2 * (1 + 2 * 4)); // RGBA (5,000 colours): 2 rows of a filter byte and 2 pixels
+  }, 30_000);
+});
+
+describe('the draw budget counts draws, not only pixels', () => {
+  it('a level of 12 million one-pixel cells is refused at once (each draw costs at least MIN_DRAW_CHARGE), a 1,000 x 1,000 level still renders', async () => {
+    const big = put('cells.bytes', bigSpriteTile(12_000_000, 4000));
+    const t0 = Date.now();
+    limitError(await runCli(['render', big, '-o', path.join(dir, 'cells.png')]), 'max-draw-pixels');
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(MIN_DRAW_CHARGE).toBe(1024);
+    // few small draws within a small budget; more than it allows is refused before drawing
+    const img = createImage(1, 1);
+    const parts = Array.from({ length: 10 }, (_, i) => ({ image: img, transform: translate(i, 0) }));
+    const canvas = { x: 0, y: 0, width: 10, height: 1 };
+    expect(drawPicture({ frames: [{ parts }], canvas }, new Budget(limitsFrom({ 'max-draw-pixels': String(10 * MIN_DRAW_CHARGE) }))).frames).toHaveLength(1);
+    expect(() => drawPicture({ frames: [{ parts }], canvas }, new Budget(limitsFrom({ 'max-draw-pixels': String(10 * MIN_DRAW_CHARGE - 1) })))).toThrow(/--max-draw-pixels/);
   }, 60_000);
 });
 
