@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { FormatError } from '../../src/binary/errors.js';
+import { convert, formatByName, load } from '../../src/api.js';
+import { createLayer, createLevel, writeSpriteTile } from '../../src/formats/spritetile/index.js';
+import type { ResourceLoader } from '../../src/formats/types.js';
+
+/** Findings of the fuzzer (issue 10), fixed: each input as the fuzzer found it or as small as it gets. */
+const none: ResourceLoader = {
+  load: () => Promise.reject(Object.assign(new Error('ENOENT'), { code: 'ENOENT' })),
+  exists: async () => false,
+};
+
+const tiledMap = (layerWidth: number, layerHeight: string) =>
+  new TextEncoder().encode(
+    `{"type":"map","orientation":"orthogonal","renderorder":"right-down","width":1,"height":1,"tilewidth":8,"tileheight":8,"infinite":false,` +
+      `"layers":[{"type":"tilelayer","name":"a","width":${layerWidth},"height":${layerHeight},"x":0,"y":0,"data":[]}],"tilesets":[]}`,
+  );
+
+describe('fuzz findings, fixed', () => {
+  it('a Tiled layer 10^15 high is refused by the reader (Tiled sizes are 32-bit ints), not rendered into a RangeError', () => {
+    expect(() => load(tiledMap(0, '1e15'), 'm.tmj', 'tiled')).toThrow(FormatError);
+    expect(() => load(tiledMap(0, '1e15'), 'm.tmj', 'tiled')).toThrow(/must be at most 2147483647, found 1000000000000000/);
+  });
+
+  it('a 0-wide Tiled layer of 2^31-1 rows converts to SpriteTile without walking its empty rows', async () => {
+    const loaded = load(tiledMap(0, '2147483647'), 'm.tmj', 'tiled');
+    const t0 = performance.now();
+    await convert(loaded, formatByName('spritetile'), 'out.bytes', none).catch((e) => {
+      if (!(e instanceof FormatError)) throw e;
+    });
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
+
+  it('a 0-wide SpriteTile layer of 2^31-1 rows converts to Tiled without walking its empty rows', async () => {
+    const level = createLevel(32);
+    level.layers.push(createLayer({ width: 0, height: 0x7fffffff }));
+    const loaded = load(writeSpriteTile(level), 'l.bytes', 'spritetile');
+    const t0 = performance.now();
+    await convert(loaded, formatByName('tiled'), 'out.tmj', none).catch((e) => {
+      if (!(e instanceof FormatError)) throw e;
+    });
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
+});
