@@ -31,6 +31,10 @@ export class FormatError extends Error {
   readonly column?: number;
 
   constructor(format: string, reason: string, loc: ErrorLocation = {}) {
+    // An error is one line: control characters quoted from the input (a CR in a name) are escaped.
+    reason = reason.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g, (c) =>
+      c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
     const where = describeLocation(loc);
     super(where ? `${reason} (${where})` : reason);
     this.format = format;

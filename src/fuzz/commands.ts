@@ -99,10 +99,11 @@ async function runOrThrow(job: FuzzJob, resources: ResourceLoader): Promise<void
   const { bytes, fileName, format, command, options } = job;
   if (command.startsWith('selftest:')) return selftest(command);
   if (command === 'validate') {
-    validate(bytes, fileName, format, options);
+    for (const d of validate(bytes, fileName, format, options).diagnostics) oneLine('diagnostic', d.message);
     return;
   }
   const loaded = load(bytes, fileName, format, options);
+  for (const w of loaded.warnings) oneLine('warning', w.message);
   if (command === 'read') return;
   if (command === 'inspect') {
     stringifyJson(loaded.handler.inspectJson(loaded.doc));
@@ -115,17 +116,28 @@ async function runOrThrow(job: FuzzJob, resources: ResourceLoader): Promise<void
     return;
   }
   if (command === 'play') {
-    const { records } = play(loaded, options);
+    const { records, warnings } = play(loaded, options);
+    for (const w of warnings) oneLine('warning', w);
     // As `play --json` prints them (src/cli/play.ts recordsJson): one JSON.stringify per record.
     for (const r of records) JSON.stringify(r);
     return;
   }
   if (command.startsWith('convert:')) {
     const target = formatByName(command.slice('convert:'.length));
-    await convert(loaded, target, `out${target.extensions[0] ?? ''}`, resources, options);
+    const { notes } = await convert(loaded, target, `out${target.extensions[0] ?? ''}`, resources, options);
+    for (const n of notes) oneLine('note', n);
     return;
   }
   throw new OptionError(`unknown fuzz command "${command}"`);
+}
+
+/** The CLI prints warnings, notes and diagnostics one per line: a line break inside one is a finding. */
+function oneLine(kind: string, text: string): void {
+  if (/[\r\n]/.test(text)) {
+    const e = new Error(`a ${kind} of more than one line: ${JSON.stringify(text.slice(0, 200))}`);
+    e.name = 'MultiLineMessage';
+    throw e;
+  }
 }
 
 /**

@@ -33,12 +33,33 @@ describe('fuzz findings, fixed', () => {
 
   it('a 0-wide SpriteTile layer of 2^31-1 rows converts to Tiled without walking its empty rows', async () => {
     const level = createLevel(32);
-    level.layers.push(createLayer({ width: 0, height: 0x7fffffff }));
+    level.layers!.push(createLayer({ width: 0, height: 0x7fffffff }));
     const loaded = load(writeSpriteTile(level), 'l.bytes', 'spritetile');
     const t0 = performance.now();
     await convert(loaded, formatByName('tiled'), 'out.tmj', none).catch((e) => {
       if (!(e instanceof FormatError)) throw e;
     });
     expect(performance.now() - t0).toBeLessThan(5000);
+  });
+});
+
+describe('fuzz findings, fixed: one-line errors', () => {
+  it('a line break quoted from the input is escaped in a FormatError (Tiled layer type "a\\rb")', () => {
+    const bytes = new TextEncoder().encode(
+      '{"type":"map","orientation":"orthogonal","width":1,"height":1,"tilewidth":8,"tileheight":8,"layers":[{"type":"a\\rb\\n\\u2028","name":"x"}],"tilesets":[]}',
+    );
+    let message = '';
+    try {
+      load(bytes, 'm.tmj', 'tiled');
+    } catch (e) {
+      expect(e).toBeInstanceOf(FormatError);
+      message = (e as Error).message;
+    }
+    expect(message).toContain('unknown layer type "a\\rb\\n\\u2028"');
+    expect(message).not.toMatch(/[\r\n\u2028]/);
+  });
+
+  it('FormatError keeps tabs and printable text as they are', () => {
+    expect(new FormatError('solarus', 'bad\ttoken "é"', { line: 2 }).message).toBe('bad\ttoken "é" (at line 2)');
   });
 });

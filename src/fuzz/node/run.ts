@@ -44,7 +44,7 @@ export interface FuzzOptions {
   samplesDir: string;
   /** Hostile header variants made from each binary sample (default 24). */
   headerVariants?: number;
-  /** Run every seed unmutated once before mutating (default true). */
+  /** Run every seed unmutated once, between the mutations (default true). */
   seedsFirst?: boolean;
   /** Where findings go (default fuzz-findings); null keeps them in memory only. */
   findingsDir?: string | null;
@@ -252,27 +252,26 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
   };
 
   try {
-    if (options.seedsFirst !== false) {
-      // Every seed once, unmutated, taking the formats in turn.
-      const longest = Math.max(...formats.map((f) => byFormat.get(f)!.length));
-      for (let i = 0; i < longest && Date.now() < end; i++) {
-        for (const f of formats) {
-          const s = byFormat.get(f)![i];
-          if (s && Date.now() < end) await submit(s, s.bytes);
-        }
-      }
-    }
+    // The formats in turn; each turn of a format runs its next unmutated seed
+    // (every other turn, until all have run) or a mutation of a random seed.
     const produced = new Map<string, number>();
-    for (let round = 0; formats.length; round++) {
-      if (Date.now() >= end) break;
+    const cursor = new Map<string, number>();
+    const seedsLeft = (f: string) => options.seedsFirst !== false && (cursor.get(f) ?? 0) < byFormat.get(f)!.length;
+    const done = (f: string) => !seedsLeft(f) && options.inputsPerFormat !== undefined && (produced.get(f) ?? 0) >= options.inputsPerFormat;
+    for (let round = 0; formats.length && Date.now() < end; round++) {
+      if (formats.every(done)) break;
       const format = formats[round % formats.length]!;
-      const n = produced.get(format) ?? 0;
-      if (options.inputsPerFormat !== undefined && n >= options.inputsPerFormat) {
-        if (formats.every((f) => (produced.get(f) ?? 0) >= options.inputsPerFormat!)) break;
+      if (done(format)) continue;
+      const list = byFormat.get(format)!;
+      const turn = Math.floor(round / formats.length);
+      const mutating = options.inputsPerFormat === undefined || (produced.get(format) ?? 0) < options.inputsPerFormat;
+      if (seedsLeft(format) && (turn % 2 === 0 || !mutating)) {
+        const c = cursor.get(format) ?? 0;
+        cursor.set(format, c + 1);
+        await submit(list[c]!, list[c]!.bytes);
         continue;
       }
-      produced.set(format, n + 1);
-      const list = byFormat.get(format)!;
+      produced.set(format, (produced.get(format) ?? 0) + 1);
       const seed = list[Math.floor(random() * list.length)]!;
       const other = list[Math.floor(random() * list.length)]!;
       await submit(seed, mutateSeed(seed, random, other));
