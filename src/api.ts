@@ -3,7 +3,7 @@
  * validate, inspect, convert, play and render it. The command line and the
  * viewer are thin shells over these functions.
  */
-import { FormatError, diagnosticFromError, isFormatError, type Diagnostic } from './binary/errors.js';
+import { FormatError, diagnosticFromError, isFormatError, oneLine, type Diagnostic } from './binary/errors.js';
 import { detectFormat, extensionOf, formatsForExtension } from './formats/detect.js';
 import { FORMATS, getFormat } from './formats/registry.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from './formats/types.js';
@@ -99,7 +99,7 @@ export async function convert(
     const model = await src.toModel(loaded.doc, resources, options);
     doc = await target.fromModel(model, options);
     // fromModel may add notes of its own (what the target cannot hold).
-    notes.push(...(model.notes ?? []));
+    notes.push(...(model.notes ?? []).map(oneLine));
   }
   if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
   if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);
@@ -115,5 +115,6 @@ export async function render(loaded: Loaded, options: CommandOptions, resources:
 export function play(loaded: Loaded, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string } {
   const h = loaded.handler;
   if (!h.play) throw new UnknownFormatError(`playing ${h.name} files is not supported`);
-  return h.play(loaded.doc, options);
+  const r = h.play(loaded.doc, options);
+  return { ...r, warnings: r.warnings.map(oneLine) };
 }

@@ -40,19 +40,6 @@ export const KNOWN_FINDINGS: KnownFinding[] = [
     commands: /^convert:(?!solarus-lua$)/,
     reason: 'the same in the Lua syntax (num_frames 10^9)',
   },
-  {
-    seed: 'hostile:source-1e9.json',
-    format: 'texturepacker',
-    commands: /^convert:cthg$/,
-    reason:
-      'TexturePacker frame trimmed from a 10^9-square source, to CTHG: cthgFromModel crops the whole source (src/formats/cthg/convert.ts spriteFor -> cropImage -> createImage), RangeError "Invalid typed array length"; needs the --max-pixels budget before createImage',
-  },
-  {
-    seed: 'hostile:anim-1e4.json',
-    format: 'texturepacker',
-    commands: /^convert:cthg$/,
-    reason: 'the same RangeError from a rotated frame at scale 0.0001 (spriteFor -> cropImage -> createImage)',
-  },
 ];
 
 const known = (seed: Seed, command: string) => KNOWN_FINDINGS.some((k) => k.seed === seed.origin && k.format === seed.format && k.commands.test(command));

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { LimitError } from '../../src/binary/limits.js';
+import { SAMPLES } from '../helpers/paths.js';
 import { FormatError } from '../../src/binary/errors.js';
 import { convert, formatByName, load } from '../../src/api.js';
 import { createLayer, createLevel, writeSpriteTile } from '../../src/formats/spritetile/index.js';
@@ -61,5 +65,40 @@ describe('fuzz findings, fixed: one-line errors', () => {
 
   it('FormatError keeps tabs and printable text as they are', () => {
     expect(new FormatError('solarus', 'bad\ttoken "é"', { line: 2 }).message).toBe('bad\ttoken "é" (at line 2)');
+  });
+});
+
+describe('fuzz findings, fixed: conversions to CTHG', () => {
+  const tp = (frame: string, source: string) =>
+    new TextEncoder().encode(
+      `{"frames":{"a":{"frame":${frame},"rotated":false,"trimmed":true,"spriteSourceSize":{"x":0,"y":0,"w":16,"h":16},"sourceSize":${source}}},` +
+        `"animations":{"a":["a"]},"meta":{"image":"hero.png","format":"RGBA8888","size":{"w":48,"h":16},"scale":"1"}}`,
+    );
+  const sheet: ResourceLoader = {
+    load: async () => readFileSync(path.join(SAMPLES, 'interop/hero.png')),
+    exists: async () => true,
+  };
+
+  it('a part of half a pixel is a FormatError, not a RangeError from the crop', async () => {
+    const loaded = load(tp('{"x":0,"y":0,"w":0.5,"h":16}', '{"w":16,"h":16}'), 'a.json', 'texturepacker');
+    await expect(convert(loaded, formatByName('cthg'), 'out.dat', sheet)).rejects.toThrow(/not a whole-pixel rectangle/);
+  });
+
+  it('a part of 10^6 x 10^6 pixels is a LimitError naming --max-pixels, before anything is allocated', async () => {
+    const loaded = load(tp('{"x":0,"y":0,"w":1000000,"h":1000000}', '{"w":1000000,"h":1000000}'), 'a.json', 'texturepacker');
+    const e = await convert(loaded, formatByName('cthg'), 'out.dat', sheet).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(LimitError);
+    expect((e as Error).message).toMatch(/--max-pixels/);
+  });
+
+  it('a note quoting a name with a CR (a Solarus image "a\\rb" not found) stays one line', async () => {
+    const loaded = load(
+      new TextEncoder().encode('animation{ name = "s", src_image = "a\\rb", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n'),
+      's.dat',
+      'solarus-lua',
+    );
+    const { notes } = await convert(loaded, formatByName('isprite'), 'out.isprite', none).catch(() => ({ notes: ['(failed)'] }));
+    expect(notes.join('|')).toMatch(/a\\rb/);
+    for (const n of notes) expect(n).not.toMatch(/[\r\n]/);
   });
 });

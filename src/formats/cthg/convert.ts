@@ -1,5 +1,7 @@
 /** CTHG ⇄ the common sprite model (src/model/types.ts). */
 import { FormatError } from '../../binary/errors.js';
+import { budgetFrom } from '../../binary/limits.js';
+import type { CommandOptions } from '../types.js';
 import { cropImage, createImage, type RgbaImage } from '../../render/image.js';
 import type { LevelModel, ModelAnimation, ModelPart, SpriteModel } from '../../model/types.js';
 import {
@@ -105,8 +107,9 @@ function rotateCcw(img: RgbaImage): RgbaImage {
  * pixels; a frame's first numeric event becomes its sound. Rotation and
  * scaling cannot be expressed and are an error.
  */
-export function cthgFromModel(model: SpriteModel | LevelModel): CthgDocument {
+export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): CthgDocument {
   if (model.kind !== 'sprite') throw new FormatError('cthg', 'a level cannot be converted to a CTHG animation file');
+  const budget = budgetFrom(options);
   const doc = createCthg();
   const groups = new Map<string, { tileSize: number; views: Map<CthgViewName, ModelAnimation> }>();
   for (const a of model.animations) {
@@ -131,6 +134,11 @@ export function cthgFromModel(model: SpriteModel | LevelModel): CthgDocument {
     if (known !== undefined) return known;
     const sheet = model.sheets[p.sheet];
     if (!sheet?.image) throw new FormatError('cthg', `sheet ${p.sheet} (${sheet?.path ?? 'missing'}) has no pixels loaded`);
+    // Checked before the crop allocates: whole pixels, and the output-pixel budget.
+    if (![p.sx, p.sy, p.sw, p.sh].every(Number.isInteger) || p.sw < 0 || p.sh < 0) {
+      throw new FormatError('cthg', `sheet ${p.sheet} (${sheet.path}): the part ${p.sw}x${p.sh} at (${p.sx}, ${p.sy}) is not a whole-pixel rectangle`);
+    }
+    budget.spend('maxPixels', p.sw * p.sh, `a ${p.sw}x${p.sh} sprite`);
     let img = p.rotatedInSheet ? rotateCcw(cropImage(sheet.image, p.sx, p.sy, p.sh, p.sw)) : cropImage(sheet.image, p.sx, p.sy, p.sw, p.sh);
     if (opacityIntoPixels !== 1) {
       for (let i = 3; i < img.data.length; i += 4) img.data[i] = Math.round(img.data[i]! * opacityIntoPixels);

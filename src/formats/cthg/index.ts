@@ -24,7 +24,7 @@ export const cthgFormat: FormatHandler<CthgDocument> = {
   render: renderCthg,
   renderOptions: RENDER_OPTIONS,
   toModel: async (doc) => cthgToModel(doc),
-  fromModel: (model) => cthgFromModel(model),
+  fromModel: (model, options) => cthgFromModel(model, options),
 };
 
 export * from './model.js';
