@@ -46,6 +46,12 @@ const TEXT_SEEDS: { name: string; format: FormatName; dir: string; text: string 
     text: '{"type":"map","orientation":"orthogonal","renderorder":"right-down","width":1,"height":1,"tilewidth":8,"tileheight":8,"infinite":false,"layers":[{"type":"tilelayer","name":"a","width":0,"height":1e15,"x":0,"y":0,"data":[]}],"tilesets":[]}',
   },
   {
+    name: 'layer-0x2e31.tmj',
+    format: 'tiled',
+    dir: 'interop',
+    text: '{"type":"map","orientation":"orthogonal","renderorder":"right-down","width":1,"height":1,"tilewidth":8,"tileheight":8,"infinite":false,"layers":[{"type":"tilelayer","name":"a","width":0,"height":2147483647,"x":0,"y":0,"data":[]}],"tilesets":[]}',
+  },
+  {
     name: 'tilecount-2e28.tmj',
     format: 'tiled',
     dir: 'interop',
