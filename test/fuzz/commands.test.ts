@@ -10,6 +10,7 @@ import { mutateText, rng } from '../../src/fuzz/mutate.js';
 import { FuzzPool, DEFAULT_POOL } from '../../src/fuzz/node/pool.js';
 import { cliFor, fuzz, formatSummary, type Finding, type Seed } from '../../src/fuzz/node/run.js';
 import { getFormat } from '../../src/formats/registry.js';
+import type { FormatName } from '../../src/formats/types.js';
 import { ROOT, SAMPLES } from '../helpers/paths.js';
 
 /**
@@ -24,6 +25,8 @@ interface KnownFinding {
   /** Commands that fail on it (a RegExp over the command name). */
   commands: RegExp;
   reason: string;
+  /** The input, when it is not a hostile seed (found by mutation); its resources come from samples/interop. */
+  bytes?: () => Uint8Array;
 }
 
 export const KNOWN_FINDINGS: KnownFinding[] = [
@@ -46,6 +49,17 @@ export const KNOWN_FINDINGS: KnownFinding[] = [
     commands: /^render-/,
     reason:
       'a Tiled layer 0 x 2^31-1: renderLevelModel (src/model/bake-level.ts) allocates the whole canvas, RangeError "Invalid typed array length"; needs the --max-pixels budget before createImage (issue 10, "Budgets")',
+  },
+  {
+    seed: 'mutation of hostile:anim-1e4.json',
+    format: 'texturepacker',
+    commands: /^convert:aseprite$/,
+    reason:
+      'a TexturePacker animation of 10^4 frames of 16x65535 (rotated, scale 0.0001) to Aseprite bakes every frame: over 10 s of CPU; needs the --max-pixels / --max-draw-pixels budget in the model bake (issue 10, "Budgets")',
+    bytes: () =>
+      new TextEncoder().encode(
+        `{"frames":{"a":{"frame":{"x":0,"y":0,"w":16,"h":65535},"rotated":true,"trimmed":false,"spriteSourceSize":{"x":0,"y":0,"w":16,"h":16},"sourceSize":{"w":16,"h":16}}},"animations":{"a":[${Array(10000).fill('"a"').join(',')}]},"meta":{"image":"hero.png","format":"RGBA8888","size":{"w":48,"h":16},"scale":"0.0001"}}`,
+      ),
   },
 ];
 
@@ -84,7 +98,9 @@ describe('fuzzing every command', () => {
   for (const k of KNOWN_FINDINGS) {
     // FUZZ_KNOWN=1 runs them (they fail until fixed).
     (process.env.FUZZ_KNOWN === '1' ? it : it.skip)(`KNOWN FINDING (unfixed): ${k.seed} ${k.commands}: ${k.reason}`, async () => {
-      const seed = hostileSeeds().find((h) => `hostile:${h.name}` === k.seed)!;
+      const seed = k.bytes
+        ? { name: 'finding.json', format: k.format as FormatName, dir: 'interop', bytes: k.bytes() }
+        : hostileSeeds().find((h) => `hostile:${h.name}` === k.seed)!;
       const pool = new FuzzPool({ ...DEFAULT_POOL, jobs: 1 });
       try {
         for (const command of commandsFor(getFormat(k.format)!).filter((c) => k.commands.test(c))) {

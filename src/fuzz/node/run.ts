@@ -164,6 +164,8 @@ export function cliFor(job: FuzzJob, file = 'FILE'): string {
 }
 
 function signatureOf(r: JobResult): string {
+  // A worker stopped for its time or memory has no stack, and its message names numbers that vary.
+  if (HEAVY.test(r.cls)) return r.cls;
   const frame = r.stack?.split('\n').find((l) => /\/src\//.test(l));
   const where = frame ? frame.replace(/^\s*at\s+/, '').replace(/^.*\/src\//, 'src/').replace(/\)$/, '') : (r.message ?? '').slice(0, 80);
   return `${r.cls} ${where}`;
