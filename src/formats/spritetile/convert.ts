@@ -37,7 +37,7 @@ export function levelToModel(level: SpriteTileLevel): LevelModel {
   if (dropped.length) notes.push(`SpriteTile editor tags not carried over: ${dropped.join(', ')}`);
   const modelLayers: ModelTileLayer[] = layers.map((l, li) => {
     const cells: ModelCell[] = new Array(l.width * l.height);
-    for (let y = 0; y < l.height; y++) {
+    for (let y = 0; l.width > 0 && y < l.height; y++) {
       const row = l.height - 1 - y;
       for (let x = 0; x < l.width; x++) {
         const i = y * l.width + x;
@@ -134,7 +134,8 @@ export function levelFromModel(model: SpriteModel | LevelModel, opts: { clamp?: 
     if (ml.cells.length !== ml.width * ml.height) {
       throw new FormatError(FORMAT, `layer "${ml.name}" has ${ml.cells.length} cells for ${ml.width}x${ml.height}`);
     }
-    for (let row = 0; row < ml.height; row++) {
+    // No cells, no rows to walk (a 0-wide layer may claim any height).
+    for (let row = 0; ml.width > 0 && row < ml.height; row++) {
       const y = ml.height - 1 - row;
       for (let x = 0; x < ml.width; x++) {
         const c = ml.cells[row * ml.width + x]!;
