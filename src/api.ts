@@ -3,7 +3,7 @@
  * validate, inspect, convert, play and render it. The command line and the
  * viewer are thin shells over these functions.
  */
-import { FormatError, diagnosticFromError, isFormatError, type Diagnostic } from './binary/errors.js';
+import { FormatError, diagnosticFromError, isFormatError, oneLine, type Diagnostic } from './binary/errors.js';
 import { detectFormat, extensionOf, formatsForExtension } from './formats/detect.js';
 import { FORMATS, getFormat } from './formats/registry.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderResult, RenderView, ResourceLoader } from './formats/types.js';
@@ -110,7 +110,7 @@ export async function convert(
     const model = await src.toModel(loaded.doc, resources, options);
     doc = await target.fromModel(model, options);
     // fromModel may add notes of its own (what the target cannot hold).
-    for (const n of model.notes ?? []) notes.push(n);
+    for (const n of model.notes ?? []) notes.push(oneLine(n));
     for (const n of unusedFramesNotes(model, target)) notes.push(n);
   }
   if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
@@ -150,7 +150,8 @@ export function renderViews(loaded: Loaded): RenderView[] {
 export function play(loaded: Loaded, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string } {
   const h = loaded.handler;
   if (!h.play) throw new UnknownFormatError(`playing ${h.name} files is not supported`);
-  return h.play(loaded.doc, options);
+  const r = h.play(loaded.doc, options);
+  return { ...r, warnings: r.warnings.map(oneLine) };
 }
 
 /** One animation of the viewer's preview (see `preview`). */

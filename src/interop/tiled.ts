@@ -319,8 +319,9 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
     const id = r.optNum(o, 'id', p, { int: true });
     if (type === 'tilelayer') {
       if (has(o, 'chunks')) throw r.error(`${p}.chunks`, 'infinite maps (chunked layers) are not supported');
-      const width = r.num(o.width, `${p}.width`, { int: true, min: 0 });
-      const height = r.num(o.height, `${p}.height`, { int: true, min: 0 });
+      // Tiled stores sizes as 32-bit ints.
+      const width = r.num(o.width, `${p}.width`, { int: true, min: 0, max: 0x7fffffff });
+      const height = r.num(o.height, `${p}.height`, { int: true, min: 0, max: 0x7fffffff });
       const layer: TiledTileLayer = {
         type,
         name,
@@ -357,8 +358,8 @@ export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r =
   const doc: TiledDoc = {
     type: 'map',
     orientation: r.optStr(o, 'orientation', '$') ?? 'orthogonal',
-    width: r.num(o.width, '$.width', { int: true, min: 0 }),
-    height: r.num(o.height, '$.height', { int: true, min: 0 }),
+    width: r.num(o.width, '$.width', { int: true, min: 0, max: 0x7fffffff }),
+    height: r.num(o.height, '$.height', { int: true, min: 0, max: 0x7fffffff }),
     tilewidth: r.num(o.tilewidth, '$.tilewidth', { int: true, min: 1 }),
     tileheight: r.num(o.tileheight, '$.tileheight', { int: true, min: 1 }),
     infinite: r.optBool(o, 'infinite', '$') ?? false,

@@ -2,6 +2,8 @@
 import { FormatError } from '../../binary/errors.js';
 import { fitInt, rangePolicy } from '../../binary/writer.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
+import { budgetFrom } from '../../binary/limits.js';
+import type { CommandOptions } from '../types.js';
 import { cropImage, createImage, type RgbaImage } from '../../render/image.js';
 import type { LevelModel, ModelAnimation, ModelFrame, ModelPart, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
@@ -120,11 +122,12 @@ function rotateCcw(img: RgbaImage): RgbaImage {
  * pixels; a frame's first numeric event becomes its sound. Rotation and
  * scaling cannot be expressed and are an error.
  */
-export function cthgFromModel(model: SpriteModel | LevelModel, opts: { clamp?: boolean } = {}): CthgDocument {
+export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): CthgDocument {
   if (model.kind !== 'sprite') throw new FormatError('cthg', 'a level cannot be converted to a CTHG animation file');
+  const budget = budgetFrom(options);
   const doc = createCthg();
   const notes: string[] = [];
-  const policy = rangePolicy(!!opts.clamp, notes);
+  const policy = rangePolicy(options.clamp === true, notes);
   const timing: { at: FrameAt; fromMs: number; toMs: number }[] = [];
   let rounded = 0;
   const lostEvents: string[] = [];
@@ -151,6 +154,11 @@ export function cthgFromModel(model: SpriteModel | LevelModel, opts: { clamp?: b
     if (known !== undefined) return known;
     const sheet = model.sheets[p.sheet];
     if (!sheet?.image) throw new FormatError('cthg', `sheet ${p.sheet} (${sheet?.path ?? 'missing'}) has no pixels loaded`);
+    // Checked before the crop allocates: whole pixels, and the output-pixel budget.
+    if (![p.sx, p.sy, p.sw, p.sh].every(Number.isInteger) || p.sw < 0 || p.sh < 0) {
+      throw new FormatError('cthg', `sheet ${p.sheet} (${sheet.path}): the part ${p.sw}x${p.sh} at (${p.sx}, ${p.sy}) is not a whole-pixel rectangle`);
+    }
+    budget.spend('maxPixels', p.sw * p.sh, `a ${p.sw}x${p.sh} sprite`);
     let img = p.rotatedInSheet ? rotateCcw(cropImage(sheet.image, p.sx, p.sy, p.sh, p.sw)) : cropImage(sheet.image, p.sx, p.sy, p.sw, p.sh);
     if (opacityIntoPixels !== 1) {
       for (let i = 3; i < img.data.length; i += 4) img.data[i] = Math.round(img.data[i]! * opacityIntoPixels);

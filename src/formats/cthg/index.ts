@@ -25,7 +25,7 @@ export const cthgFormat: FormatHandler<CthgDocument> = {
   renderViews: cthgViews,
   renderOptions: RENDER_OPTIONS,
   toModel: async (doc) => cthgToModel(doc),
-  fromModel: (model, options) => cthgFromModel(model, { clamp: options?.clamp === true }),
+  fromModel: (model, options) => cthgFromModel(model, options),
 };
 
 export * from './model.js';

@@ -139,7 +139,7 @@ export function levelFromModel(model: SpriteModel | LevelModel, opts: { clamp?: 
     if (ml.cells.length !== ml.width * ml.height) {
       throw new FormatError(FORMAT, `layer "${ml.name}" has ${ml.cells.length} cells for ${ml.width}x${ml.height}`);
     }
-    // (no rows to walk when a side is 0: a 0 x 10^15 layer has no cells)
+    // No cells, no rows to walk (a 0-wide layer may claim any height).
     for (let row = 0; ml.width > 0 && row < ml.height; row++) {
       const y = ml.height - 1 - row;
       for (let x = 0; x < ml.width; x++) {
