@@ -46,8 +46,16 @@ export async function solarusPicture(format: SolarusSyntax, sheet: SolarusSheet,
 }
 
 /** What the viewer offers: every direction of every animation. */
+/** Solarus's names for the directions of a 4-direction animation (0 = right, counter-clockwise). */
+const DIRECTION_NAMES = ['right', 'up', 'left', 'down'];
+
 export function solarusViews(sheet: SolarusSheet): RenderView[] {
-  return sheet.animations.flatMap((a) => a.directions.map((_, k) => ({ label: `${a.name} (${k})`, options: { animation: a.name, direction: String(k) } })));
+  return sheet.animations.flatMap((a) =>
+    a.directions.map((_, k) => ({
+      label: `${a.name} (${a.directions.length === 4 ? DIRECTION_NAMES[k] : k})`,
+      options: { animation: a.name, direction: String(k) },
+    })),
+  );
 }
 
 const PAD = 4;

@@ -1,0 +1,269 @@
+/**
+ * The viewer as a player (issue 12): the bugs it had (stale picture after a
+ * failed preview, dropped files losing their sheets, Play/Pause label out
+ * of sync, a step while playing advancing again, everything frozen after a
+ * one-shot), the timeline, loop/once, speed, keyboard, zoom/fit/pan,
+ * background, onion skin, overlays and layers, at 1280x800 and 400 px wide.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { load, render } from '../../src/api.js';
+import { fsResourceLoader } from '../../src/node/fs.js';
+import { SAMPLES } from '../helpers/paths.js';
+import { canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
+
+const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
+const HERO_ISPRITE = path.join(SAMPLES, 'isprite/hero.isprite');
+const FAN = path.join(SAMPLES, 'cthg/fan.dat');
+const HERO_JSON = path.join(SAMPLES, 'interop/hero.json');
+
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
+}
+
+async function showFile(page: Page, i: number): Promise<void> {
+  await page.click(`#files button[data-index="${i}"]`);
+  await page.waitForSelector(`body[data-ready="${i}"]`);
+}
+
+const frameOf = async (page: Page) => Number(await page.getAttribute('body', 'data-frame'));
+
+async function chooseAnimation(page: Page, label: string): Promise<void> {
+  const value = await page.$eval('#animation', (s, l) => [...(s as HTMLSelectElement).options].find((o) => o.textContent === l)?.value, label);
+  expect(value, label).toBeDefined();
+  await page.selectOption('#animation', value!);
+}
+
+describe.skipIf(!haveChromium)('viewer player', () => {
+  let h: Harness;
+  let tmp: string;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'sprat-player-'));
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('a failed preview leaves no picture of the previous file', async () => {
+    // An ISPRITE whose texture is missing: it loads, its preview fails.
+    const dir = path.join(tmp, 'broken');
+    mkdirSync(dir);
+    copyFileSync(HERO_ISPRITE, path.join(dir, 'hero.isprite'));
+    const server = await h.serve([SLIME, path.join(dir, 'hero.isprite')]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    expect((await canvasPixels(page)).width).toBeGreaterThan(1);
+    await showFile(page, 1);
+    expect(await page.textContent('#title')).toBe('hero.isprite');
+    expect(await page.textContent('#previewnote')).toMatch(/^no preview: .*texture/);
+    const px = await canvasPixels(page);
+    expect(px.width * px.height).toBe(1);
+    expect(px.data.every((v) => v === 0)).toBe(true);
+    expect(await page.$$('#timeline button')).toHaveLength(0);
+    // The probe for the missing texture is the only failed request.
+    expect(errors.filter((e) => !/404/.test(e))).toEqual([]);
+    await page.close();
+  });
+
+  it('files opened by the picker keep their sheets when more files are opened', async () => {
+    const server = await h.serve([]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.setInputFiles('#picker', [SLIME, path.join(SAMPLES, 'solarus/sprites/enemies/slime.png')]);
+    await page.waitForSelector('body[data-ready="0"]');
+    expect(await page.textContent('#previewnote')).not.toMatch(/no preview/);
+    await page.setInputFiles('#picker', [HERO_JSON, path.join(SAMPLES, 'interop/hero.png')]);
+    await page.waitForSelector('body[data-ready="1"]');
+    expect(await page.textContent('#previewnote')).not.toMatch(/no preview/);
+    await showFile(page, 0);
+    expect(await page.textContent('#previewnote')).not.toMatch(/no preview/);
+    expect((await canvasPixels(page)).width).toBe(16);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Play/Pause says what happens after switching files; a step while playing stays put', async () => {
+    const server = await h.serve([SLIME, HERO_ISPRITE]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    await chooseAnimation(page, 'walking (down)');
+    expect(await page.textContent('#play')).toBe('Pause');
+    await page.click('#play');
+    expect(await page.textContent('#play')).toBe('Play');
+    await showFile(page, 1);
+    // The new file plays, and the button says so.
+    expect(await page.textContent('#play')).toBe('Pause');
+    await showFile(page, 0);
+    await chooseAnimation(page, 'walking (down)');
+    expect(await page.textContent('#play')).toBe('Pause');
+    // A step while playing pauses there: no extra frame later.
+    await page.click('#next');
+    const f = await frameOf(page);
+    expect(await page.textContent('#play')).toBe('Play');
+    await page.waitForTimeout(500); // more than three 150 ms delays
+    expect(await frameOf(page)).toBe(f);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('after a one-shot ends, the next animation plays; loop and speed', async () => {
+    const server = await h.serve([SLIME]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    // "hurt" does not loop: it plays once, then the button offers Play.
+    await chooseAnimation(page, 'hurt (0)');
+    expect(await page.isChecked('#loop')).toBe(false);
+    await page.waitForFunction(() => document.querySelector('#play')!.textContent === 'Play', null, { timeout: 3000 });
+    expect(await frameOf(page)).toBe(1);
+    await chooseAnimation(page, 'walking (right)');
+    expect(await page.isChecked('#loop')).toBe(true);
+    expect(await page.textContent('#play')).toBe('Pause');
+    await page.waitForFunction(() => document.body.dataset.frame !== '0', null, { timeout: 2000 });
+    // Once, at 4x: it stops at the last frame.
+    await page.uncheck('#loop');
+    await page.selectOption('#speed', '4');
+    await page.waitForFunction(() => document.querySelector('#play')!.textContent === 'Play', null, { timeout: 3000 });
+    expect(await frameOf(page)).toBe(3);
+    // Play again starts over.
+    await page.click('#play');
+    expect(await page.textContent('#play')).toBe('Pause');
+    expect(await frameOf(page)).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the timeline lists frames with delays, marks the current one, and goes to a clicked frame whose pixels are render\'s', async () => {
+    const server = await h.serve([SLIME]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    await chooseAnimation(page, 'walking (up)');
+    const cells = await page.$$eval('#timeline button', (bs) => bs.map((b) => b.textContent));
+    expect(cells).toEqual(['0 · 150ms', '1 · 150ms', '2 · 150ms', '3 · 150ms']);
+    await page.click('#timeline button[data-frame="2"]');
+    expect(await frameOf(page)).toBe(2);
+    expect(await page.textContent('#timeline button.current')).toBe('2 · 150ms');
+    expect(await page.textContent('#frameinfo')).toBe('frame 3 / 4 · 150 ms');
+    const loaded = load(readFileSync(SLIME), 'slime.dat');
+    const r = await render(loaded, { animation: 'walking', direction: '1', frame: '2' }, fsResourceLoader(path.dirname(SLIME)));
+    const px = await canvasPixels(page);
+    expect([px.width, px.height]).toEqual([r.frames[0]!.width, r.frames[0]!.height]);
+    expect(Uint8Array.from(px.data)).toEqual(Uint8Array.from(r.frames[0]!.data));
+    // Onion skin (off by default) draws the previous frame over it.
+    await page.check('#onion');
+    expect((await canvasPixels(page)).data).not.toEqual(px.data);
+    await page.uncheck('#onion');
+    expect((await canvasPixels(page)).data).toEqual(px.data);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keyboard: space plays and pauses, arrows step, +/- zoom, 0 fits; wheel zooms, drag pans, background', async () => {
+    const server = await h.serve([SLIME]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    await chooseAnimation(page, 'walking (left)');
+    await page.focus('#stage');
+    await page.keyboard.press(' ');
+    expect(await page.textContent('#play')).toBe('Play');
+    const f = await frameOf(page);
+    await page.keyboard.press('ArrowRight');
+    expect(await frameOf(page)).toBe((f + 1) % 4);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await frameOf(page)).toBe((f + 3) % 4);
+    await page.keyboard.press(' ');
+    expect(await page.textContent('#play')).toBe('Pause');
+    await page.keyboard.press(' ');
+    const zoom = async () => Number((await page.textContent('#zoominfo'))!.replace('x', ''));
+    const width = async () => page.$eval('#canvas', (c) => (c as HTMLElement).style.width);
+    await page.keyboard.press('0');
+    const fitted = await zoom();
+    expect(fitted).toBeGreaterThan(1);
+    expect(fitted).toBeLessThanOrEqual(32);
+    expect(await width()).toBe(`${16 * fitted}px`);
+    await page.keyboard.press('-');
+    expect(await zoom()).toBe(fitted - 1);
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    expect(await zoom()).toBe(Math.min(32, fitted + 1));
+    for (let i = 0; i < 40; i++) await page.keyboard.press('+');
+    expect(await zoom()).toBe(32);
+    const box = (await page.$('#stage'))!;
+    const b = (await box.boundingBox())!;
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+    await page.mouse.wheel(0, 100);
+    expect(await zoom()).toBe(31);
+    const before = await page.$eval('#canvas', (c) => (c as HTMLElement).style.transform);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2 + 30, b.y + b.height / 2 + 10);
+    await page.mouse.up();
+    expect(await page.$eval('#canvas', (c) => (c as HTMLElement).style.transform)).not.toBe(before);
+    expect(await page.$eval('#canvas', (c) => getComputedStyle(c).imageRendering)).toMatch(/pixelated|crisp-edges/);
+    await page.selectOption('#background', 'dark');
+    expect(await page.getAttribute('#stage', 'class')).toBe('dark');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('overlays and layers come from the format\'s render options: ISPRITE shapes, CTHG layer classes', async () => {
+    const server = await h.serve([HERO_ISPRITE, FAN]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    await page.click('#play');
+    const plain = await canvasPixels(page);
+    await page.check('#opt-shapes');
+    await page.waitForFunction((w) => (document.querySelector('#canvas') as HTMLCanvasElement).width !== w || document.body.dataset.previewed === '0', plain.width);
+    await page.waitForTimeout(200);
+    const shapes = await canvasPixels(page);
+    expect(shapes.data).not.toEqual(plain.data);
+    expect(await page.textContent('#play')).toBe('Play');
+    await showFile(page, 1);
+    const selects = await page.$$('#layers select');
+    expect(selects.length).toBeGreaterThan(0);
+    await page.click('#play');
+    await page.click('#timeline button[data-frame="0"]');
+    const withLayer = await canvasPixels(page);
+    await page.selectOption('#layers select', '');
+    await page.waitForFunction(() => document.body.dataset.previewed === '1');
+    await page.waitForTimeout(200);
+    await page.click('#timeline button[data-frame="0"]');
+    expect((await canvasPixels(page)).data).not.toEqual(withLayer.data);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 400, height: 800 },
+  ]) {
+    it(`fits ${viewport.width} px wide without overflow or console errors`, async () => {
+      const server = await h.serve([SLIME, HERO_ISPRITE, FAN]);
+      const { page, errors } = await watchedPage(h.browser, viewport);
+      await open(page, server.url);
+      await page.waitForSelector('body[data-ready="0"]');
+      for (let i = 0; i < 3; i++) {
+        await showFile(page, i);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, String(i)).toBeLessThanOrEqual(0);
+        expect(await page.isVisible('#stage')).toBe(true);
+      }
+      mkdirSync('test-results', { recursive: true });
+      await page.screenshot({ path: `test-results/viewer-${viewport.width}.png` });
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
+});
