@@ -509,7 +509,7 @@ async function openServed(): Promise<void> {
   if (!r || !r.ok) return;
   const list = (await r.json()) as { id: number; name: string }[];
   const note = r.headers.get('x-sprat-note');
-  if (note) $('listnote').dataset.server = note;
+  if (note) $('listnote').dataset.server = decodeURIComponent(note);
   for (const item of list) {
     files.push({
       name: item.name,

@@ -25,6 +25,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, preview, type Loaded } from '../api.js';
+import { detectFormat, extensionOf } from '../formats/detect.js';
+import { FORMATS } from '../formats/registry.js';
 import { OptionError } from '../binary/errors.js';
 import { DEFAULT_LIMITS } from '../binary/limits.js';
 import type { ResourceLoader } from '../formats/types.js';
@@ -65,6 +67,80 @@ export interface ViewerOptions {
   webDir?: string;
   /** Largest file served (default: the `--max-file-bytes` default). */
   maxFileBytes?: number;
+  /** The names the file list shows, one per file (default: base names); e.g. paths relative to an opened folder. */
+  names?: string[];
+  /** A line the file list shows (e.g. that a folder's listing was cut short). */
+  note?: string;
+  /**
+   * Find a document's references only when the page first asks for it (an
+   * opened folder's hundreds of documents), not all at start.
+   */
+  lazy?: boolean;
+}
+
+/** Folders a folder listing never enters. */
+const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.hg', '.svn']);
+/** Pictures and other files a document refers to: listed only as resources, never as documents. */
+const NOT_DOCUMENTS = new Set(['.png', '.bmp', '.gif', '.jpg', '.jpeg', '.txt', '.md', '.ogg', '.wav', '.mp3', '.ttf']);
+
+/**
+ * Every file under `dir` sprat can open, sorted by path: a known extension
+ * (a `.json` or `.lua` only when its content is one of sprat's formats),
+ * else recognised by its first bytes (magic). Symbolic links and
+ * node_modules/.git are skipped; the listing stops at `max` documents (and
+ * after looking at 20 times as many entries) with a note saying so.
+ */
+export async function listDocuments(
+  dir: string,
+  opts: { max?: number; maxFileBytes?: number } = {},
+): Promise<{ files: string[]; note?: string }> {
+  const max = opts.max ?? 5000;
+  const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
+  const known = new Set(FORMATS.flatMap((f) => [...f.extensions]));
+  const sniffed = new Set(['.json', '.lua']);
+  const found: string[] = [];
+  let seen = 0;
+  let cut = false;
+  const head = async (file: string, n: number): Promise<Uint8Array | null> => {
+    const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(() => null);
+    if (!fh) return null;
+    try {
+      const st = await fh.stat();
+      if (!st.isFile() || st.size > maxBytes) return null;
+      const buf = Buffer.alloc(Math.min(n, st.size));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      return new Uint8Array(buf.subarray(0, bytesRead));
+    } finally {
+      await fh.close();
+    }
+  };
+  const walk = async (folder: string): Promise<void> => {
+    const entries = await fsp.readdir(folder, { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (cut) return;
+      if (++seen > max * 20 || found.length >= max) {
+        cut = true;
+        return;
+      }
+      const full = path.join(folder, e.name);
+      if (e.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(e.name)) await walk(full);
+        continue;
+      }
+      if (!e.isFile()) continue; // symbolic links, FIFOs, devices
+      const ext = extensionOf(e.name);
+      if (NOT_DOCUMENTS.has(ext)) continue;
+      if (known.has(ext) && !sniffed.has(ext)) {
+        found.push(full);
+        continue;
+      }
+      const bytes = await head(full, sniffed.has(ext) ? Math.min(maxBytes, 16 << 20) : 4096);
+      if (bytes && bytes.length && detectFormat(bytes, sniffed.has(ext) ? '' : e.name)) found.push(full);
+    }
+  };
+  await walk(dir);
+  return { files: found, note: cut ? `only the first ${found.length} files are listed (the folder has more)` : undefined };
 }
 
 function inside(root: string, target: string): boolean {
@@ -260,7 +336,7 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
   const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
   const token = randomBytes(24).toString('base64url');
   const tokenBytes = Buffer.from(token);
-  const docs: Doc[] = files.map((f, id) => ({ id, name: path.basename(f), path: path.resolve(f) }));
+  const docs: Doc[] = files.map((f, id) => ({ id, name: opts.names?.[id] ?? path.basename(f), path: path.resolve(f) }));
   let port = 0;
 
   /** The document's bytes (a regular file; the user named it, so any folder). */
@@ -274,8 +350,8 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
     return doc.refs;
   };
   const ensureRefs = async (doc: Doc) => doc.refs ?? refsFor(doc, await readDoc(doc));
-  // Start finding every document's references now; requests wait for them.
-  for (const doc of docs) ensureRefs(doc).catch(() => undefined);
+  // Start finding every named document's references now (a folder's: when first asked for); requests wait for them.
+  if (!opts.lazy) for (const doc of docs) ensureRefs(doc).catch(() => undefined);
 
   const hostOk = (req: IncomingMessage): boolean => {
     const allowed = [`127.0.0.1:${port}`, `localhost:${port}`];
@@ -315,7 +391,8 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
     const rest = m[2].slice(1);
     try {
       if (rest === 'api/files') {
-        return send(200, JSON.stringify(docs.map(({ id, name }) => ({ id, name }))), TYPES['.json']);
+        const note: Record<string, string> = opts.note ? { 'x-sprat-note': encodeURIComponent(opts.note) } : {};
+        return send(200, JSON.stringify(docs.map(({ id, name }) => ({ id, name }))), TYPES['.json'], false, note);
       }
       const f = /^files\/(\d{1,9})(?:\/res\/(.+))?$/.exec(rest);
       if (f) {

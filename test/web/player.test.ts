@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { load, render } from '../../src/api.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
+import { listDocuments } from '../../src/node/server.js';
 import { SAMPLES } from '../helpers/paths.js';
 import { canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
 
@@ -241,6 +242,26 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.waitForTimeout(200);
     await page.click('#timeline button[data-frame="0"]');
     expect((await canvasPixels(page)).data).not.toEqual(withLayer.data);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a served folder is a searchable list; its documents load when chosen, with their references', async () => {
+    const list = await listDocuments(SAMPLES);
+    const names = list.files.map((f) => path.relative(SAMPLES, f).split(path.sep).join('/'));
+    expect(names).toContain('solarus/sprites/slime.dat');
+    const server = await h.serve(list.files, { names, lazy: true, note: 'a note with ünïcode' });
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    expect(await page.textContent('#listnote')).toBe('a note with ünïcode');
+    expect(await page.$$eval('#files button', (bs) => bs.length)).toBe(names.length);
+    await page.fill('#filter', 'SLIME');
+    const shown = await page.$$eval('#files button', (bs) => bs.map((b) => b.textContent));
+    expect(shown).toEqual(names.filter((n) => n.includes('slime')));
+    const i = names.indexOf('solarus/sprites/slime.dat');
+    await showFile(page, i);
+    expect(await page.textContent('#previewnote')).not.toMatch(/no preview/);
+    expect((await canvasPixels(page)).width).toBe(16);
     expect(errors).toEqual([]);
     await page.close();
   });
