@@ -11,6 +11,7 @@
 import { load, validate } from '../src/api.js';
 import type { CommandOptions, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
+import { encodeRender, type ImageFormat } from '../src/render/output.js';
 import { previewOf, type Preview, type PreviewAnimation } from './preview.js';
 
 interface OpenFile {
@@ -335,6 +336,44 @@ function startPreview(preview: Preview, keep = false): void {
   if (keep && old && !old.playing) setPlaying(false);
 }
 
+// ---------------------------------------------------------------- export
+
+/** A file name part from a label: "walking (down)" -> "walking-down". */
+function slug(text: string): string {
+  return text.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'picture';
+}
+
+/**
+ * Downloads the current frame (PNG) or the animation (GIF, APNG), encoded
+ * by the command line's encoders (src/render/output.ts): the pipeline's
+ * pixels and delays, without the page's onion skin.
+ */
+function exportAs(format: ImageFormat): void {
+  const p = player;
+  const a = current();
+  if (!p || !a || !a.frames.length) return;
+  const still = format === 'png';
+  let bytes: Uint8Array;
+  try {
+    bytes = still
+      ? encodeRender({ frames: [a.frames[p.frame]!] }, 'png')
+      : encodeRender({ frames: a.frames, delaysMs: a.delaysMs.length ? a.delaysMs : undefined, loops: a.loops }, format);
+  } catch (e) {
+    $('previewnote').textContent = `cannot export: ${(e as Error).message}`;
+    return;
+  }
+  const base = ($('title').textContent ?? 'sprite').replace(/^.*\//, '').replace(/\.[^.]*$/, '');
+  const name = `${slug(base)}-${slug(a.label)}${still ? `-${p.frame}` : ''}.${format}`;
+  const url = URL.createObjectURL(new Blob([new Uint8Array(bytes)], { type: format === 'gif' ? 'image/gif' : format === 'apng' ? 'image/apng' : 'image/png' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 // ---------------------------------------------------------------- render options the format offers
 
 /** CTHG: each layer class the frames use, with its layer ids (id 0 always draws). */
@@ -537,6 +576,9 @@ $('onion').onchange = () => drawFrame();
 $('zoomin').onclick = () => zoomBy(1);
 $('zoomout').onclick = () => zoomBy(-1);
 $('fit').onclick = fit;
+$('export-png').onclick = () => exportAs('png');
+$('export-gif').onclick = () => exportAs('gif');
+$('export-apng').onclick = () => exportAs('apng');
 $<HTMLSelectElement>('background').onchange = (e) => {
   $('stage').className = (e.target as HTMLSelectElement).value;
 };

@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { load, render } from '../../src/api.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { listDocuments } from '../../src/node/server.js';
+import { encodeRender } from '../../src/render/output.js';
 import { SAMPLES } from '../helpers/paths.js';
 import { canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
 
@@ -242,6 +243,36 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.waitForTimeout(200);
     await page.click('#timeline button[data-frame="0"]');
     expect((await canvasPixels(page)).data).not.toEqual(withLayer.data);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('exports the current frame as PNG and the animation as GIF and APNG, with the command line\'s encoders', async () => {
+    const server = await h.serve([SLIME]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    await chooseAnimation(page, 'walking (down)');
+    await page.click('#timeline button[data-frame="1"]');
+    await page.check('#onion'); // the page's onion skin is not exported
+    const loaded = load(readFileSync(SLIME), 'slime.dat');
+    const resources = fsResourceLoader(path.dirname(SLIME));
+    const saved = async (button: string) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+      const file = path.join(tmp, download.suggestedFilename());
+      await download.saveAs(file);
+      return { name: download.suggestedFilename(), bytes: readFileSync(file) };
+    };
+    const png = await saved('#export-png');
+    expect(png.name).toBe('slime-walking-down-1.png');
+    const frame = (await render(loaded, { animation: 'walking', direction: '3', frame: '1' }, resources)).frames[0]!;
+    expect(png.bytes).toEqual(Buffer.from(encodeRender({ frames: [frame] }, 'png')));
+    const whole = await render(loaded, { animation: 'walking', direction: '3' }, resources);
+    const gif = await saved('#export-gif');
+    expect(gif.name).toBe('slime-walking-down.gif');
+    expect(gif.bytes).toEqual(Buffer.from(encodeRender(whole, 'gif')));
+    const apng = await saved('#export-apng');
+    expect(apng.bytes).toEqual(Buffer.from(encodeRender(whole, 'apng')));
     expect(errors).toEqual([]);
     await page.close();
   });
