@@ -21,6 +21,8 @@ interface OpenFile {
   fetchBytes?: () => Promise<Uint8Array>;
   /** Resources relative to this file. */
   resources: ResourceLoader;
+  /** PNG files the page may offer as recolour palettes (CTHG `--recolour`). */
+  palettes(): Promise<string[]>;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -390,7 +392,7 @@ function layerClasses(doc: unknown): Map<number, number[]> {
   return new Map([...out].sort((a, b) => a[0] - b[0]).map(([c, ids]) => [c, [...ids].sort((a, b) => a - b)]));
 }
 
-function renderControls(optionNames: Set<string>, doc: unknown, rerender: () => void): () => CommandOptions {
+function renderControls(optionNames: Set<string>, doc: unknown, palettes: string[], rerender: () => void): () => CommandOptions {
   const opts = $('renderopts');
   const layers = $('layers');
   opts.replaceChildren();
@@ -431,6 +433,31 @@ function renderControls(optionNames: Set<string>, doc: unknown, rerender: () => 
         return text ? { layers: text } : {};
       });
     }
+  }
+  if (optionNames.has('recolour') && palettes.length) {
+    const l = document.createElement('label');
+    const layer = document.createElement('input');
+    layer.type = 'number';
+    layer.min = '0';
+    layer.max = '255';
+    layer.value = '1';
+    layer.id = 'opt-recolour-layer';
+    layer.setAttribute('aria-label', 'recolour layer');
+    layer.style.width = '4em';
+    const pal = document.createElement('select');
+    pal.id = 'opt-recolour';
+    pal.setAttribute('aria-label', 'recolour palette');
+    pal.append(new Option('no recolour', ''), ...palettes.map((p) => new Option(p, p)));
+    layer.onchange = () => {
+      if (pal.value) rerender();
+    };
+    pal.onchange = rerender;
+    l.append('recolour layer ', layer, ' with ', pal);
+    opts.append(l);
+    getters.push(() => {
+      const n = Number(layer.value);
+      return pal.value && Number.isInteger(n) && n >= 0 && n <= 255 ? { recolour: `${n}=${pal.value}` } : {};
+    });
   }
   return () => Object.assign({}, ...getters.map((g) => g()));
 }
@@ -511,7 +538,9 @@ async function show(index: number): Promise<void> {
       document.body.dataset.previewed = String(index);
     };
     const names = new Set((loaded.handler.renderOptions ?? []).map((o) => o.name));
-    const renderOptions = renderControls(names, loaded.doc, () => void preview());
+    const palettes = names.has('recolour') ? await f.palettes().catch(() => []) : [];
+    if (gen !== generation) return;
+    const renderOptions = renderControls(names, loaded.doc, palettes, () => void preview());
     input.onchange = () => void preview();
     await preview();
   } catch (e) {
@@ -537,7 +566,12 @@ async function openLocal(list: FileList | File[]): Promise<void> {
   const before = files.length;
   for (const f of all) {
     if (/\.(png|bmp|gif|jpe?g)$/i.test(f.name)) continue;
-    files.push({ name: f.name, bytes: dropped.get(f.name)!, resources: droppedLoader() });
+    files.push({
+      name: f.name,
+      bytes: dropped.get(f.name)!,
+      resources: droppedLoader(),
+      palettes: async () => [...new Set([...dropped.keys()].filter((k) => /\.png$/i.test(k) && !k.includes('/')))].sort(),
+    });
   }
   if (files.length > before) await show(before);
   else renderFileList();
@@ -558,6 +592,10 @@ async function openServed(): Promise<void> {
         return new Uint8Array(await b.arrayBuffer());
       },
       resources: serverLoader(item.id),
+      palettes: async () => {
+        const p = await fetch(`files/${item.id}/palettes`);
+        return p.ok ? ((await p.json()) as string[]) : [];
+      },
     });
   }
   renderFileList();

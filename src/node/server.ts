@@ -7,8 +7,12 @@
  * - exactly the files those documents reference, as the library resolves
  *   them when it draws the document (a recording ResourceLoader around the
  *   file-system one), by the path the document names;
+ * - for a format that takes `--recolour` (CTHG), the PNG files beside the
+ *   document, which the page offers as recolour palettes;
+ * - with `sprat view DIR`, the documents of that folder (`listDocuments`),
+ *   each one's references found when the page first asks for it;
  *
- * and nothing else: no directory walks, no other file of a folder. Each file
+ * and nothing else: no other file of a folder. Each file
  * is checked again when it is asked for: a regular file (no FIFO, device,
  * socket, folder), inside its document's allowed root (the document's folder
  * tree; for Solarus the quest folder), also through symbolic links, and no
@@ -277,7 +281,7 @@ function checkedRecordingLoader(
  * sprites: the page asks the user) is run again with one, since the size
  * does not change which files are read. Errors are the viewer's to show.
  */
-async function runPreview(loaded: Loaded, resources: ResourceLoader): Promise<void> {
+async function runPreview(loaded: Loaded, resources: ResourceLoader, palettes: string[] = []): Promise<void> {
   const run = async (options: Record<string, string>) => {
     await preview(loaded, resources, options);
   };
@@ -286,6 +290,33 @@ async function runPreview(loaded: Loaded, resources: ResourceLoader): Promise<vo
   } catch (e) {
     if (e instanceof OptionError && /--frame-size/.test(e.message)) await run({ 'frame-size': '1x1' }).catch(() => undefined);
   }
+  // The recolour palettes the page offers (`--recolour LAYER=PALETTE.png`): each read as the render reads it.
+  for (const p of palettes) await resources.load(p).catch(() => undefined);
+}
+
+/** Most recolour palettes offered for one document. */
+const MAX_PALETTES = 64;
+
+/**
+ * For a format that takes `--recolour` (CTHG): the PNG files beside the
+ * document, by name, as the page offers them as recolour palettes.
+ */
+async function paletteCandidates(loaded: Loaded, baseDir: string): Promise<string[]> {
+  if (!loaded.handler.renderOptions?.some((o) => o.name === 'recolour')) return [];
+  const entries = await fsp.readdir(baseDir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isFile() && /\.png$/i.test(e.name))
+    .map((e) => e.name)
+    .sort()
+    .slice(0, MAX_PALETTES);
+}
+
+export interface DocumentResources {
+  root: string | null;
+  /** Path as the document names it -> the file on disk. */
+  files: Map<string, string>;
+  /** The recolour palettes the page may offer (names in `files`). */
+  palettes: string[];
 }
 
 /**
@@ -297,18 +328,19 @@ export async function documentResources(
   bytes: Uint8Array,
   docPath: string,
   maxBytes: number = DEFAULT_LIMITS.maxFileBytes,
-): Promise<{ root: string | null; files: Map<string, string> }> {
+): Promise<DocumentResources> {
   const files = new Map<string, string>();
   let loaded: Loaded;
   try {
     loaded = load(bytes, path.basename(docPath));
   } catch {
-    return { root: null, files };
+    return { root: null, files, palettes: [] };
   }
   const baseDir = path.dirname(docPath);
   const root = await allowedRoot(loaded.handler.name, baseDir);
-  await runPreview(loaded, checkedRecordingLoader(fsResourceLoader(baseDir), baseDir, root, maxBytes, files));
-  return { root, files };
+  const candidates = await paletteCandidates(loaded, baseDir);
+  await runPreview(loaded, checkedRecordingLoader(fsResourceLoader(baseDir), baseDir, root, maxBytes, files), candidates);
+  return { root, files, palettes: candidates.filter((p) => files.has(p)) };
 }
 
 interface Doc {
@@ -318,7 +350,7 @@ interface Doc {
   path: string;
   /** The bytes the references were last found from. */
   bytes?: Uint8Array;
-  refs?: Promise<{ root: string | null; files: Map<string, string> }>;
+  refs?: Promise<DocumentResources>;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -345,7 +377,7 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
   const refsFor = (doc: Doc, bytes: Uint8Array) => {
     if (!doc.refs || !doc.bytes || !sameBytes(doc.bytes, bytes)) {
       doc.bytes = bytes;
-      doc.refs = documentResources(bytes, doc.path, maxBytes).catch(() => ({ root: null, files: new Map<string, string>() }));
+      doc.refs = documentResources(bytes, doc.path, maxBytes).catch(() => ({ root: null, files: new Map<string, string>(), palettes: [] }));
     }
     return doc.refs;
   };
@@ -393,6 +425,12 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
       if (rest === 'api/files') {
         const note: Record<string, string> = opts.note ? { 'x-sprat-note': encodeURIComponent(opts.note) } : {};
         return send(200, JSON.stringify(docs.map(({ id, name }) => ({ id, name }))), TYPES['.json'], false, note);
+      }
+      const pal = /^files\/(\d{1,9})\/palettes$/.exec(rest);
+      if (pal) {
+        const doc = docs[Number(pal[1])];
+        if (!doc) return send(404, 'not found');
+        return send(200, JSON.stringify((await ensureRefs(doc)).palettes), TYPES['.json']);
       }
       const f = /^files\/(\d{1,9})(?:\/res\/(.+))?$/.exec(rest);
       if (f) {

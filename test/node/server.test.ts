@@ -326,4 +326,27 @@ describe('the viewer server', () => {
     const bad = await documentResources(new Uint8Array([1, 2, 3]), path.join(h, 'junk.bin'));
     expect(bad.files.size).toBe(0);
   });
+
+  it('offers a CTHG document the PNG files beside it as recolour palettes (regular files only), and serves them', async () => {
+    fs.mkdirSync(path.join(dir, 'g'));
+    fs.copyFileSync(path.join(SAMPLES, 'cthg', 'fan.dat'), path.join(dir, 'g', 'fan.dat'));
+    fs.copyFileSync(path.join(SAMPLES, 'cthg', 'fan_palette.png'), path.join(dir, 'g', 'pal.png'));
+    fs.symlinkSync(path.join(SAMPLES, 'cthg', 'fan_palette.png'), path.join(dir, 'g', 'link.png'));
+    fs.mkdirSync(path.join(dir, 'g', 'dir.png'));
+    const r = await documentResources(fs.readFileSync(path.join(dir, 'g', 'fan.dat')), path.join(dir, 'g', 'fan.dat'));
+    expect(r.palettes).toEqual(['pal.png']);
+    // Other formats get none.
+    const h = path.join(SAMPLES, 'hallgeir');
+    expect((await documentResources(fs.readFileSync(path.join(h, 'hero.obj')), path.join(h, 'hero.obj'))).palettes).toEqual([]);
+    const v = await startViewer([path.join(dir, 'g', 'fan.dat')]);
+    try {
+      const list = await request(v.port, `/${v.token}/files/0/palettes`);
+      expect(JSON.parse(list.body.toString())).toEqual(['pal.png']);
+      expect((await request(v.port, `/${v.token}/files/0/res/pal%2Epng`)).status).toBe(200);
+      expect((await request(v.port, `/${v.token}/files/0/res/link%2Epng`)).status).toBe(404);
+      expect((await request(v.port, `/${v.token}/files/9/palettes`)).status).toBe(404);
+    } finally {
+      await v.close();
+    }
+  });
 });

@@ -242,7 +242,21 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.waitForFunction(() => document.body.dataset.previewed === '1');
     await page.waitForTimeout(200);
     await page.click('#timeline button[data-frame="0"]');
-    expect((await canvasPixels(page)).data).not.toEqual(withLayer.data);
+    const noLayer = await canvasPixels(page);
+    expect(noLayer.data).not.toEqual(withLayer.data);
+    // Recolour palettes: the PNG files beside the document, served for it.
+    const palettes = await page.$$eval('#opt-recolour option', (os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(palettes).toEqual(['', 'fan_palette.png', 'fan_recolour.png', 'fan_sheet.png']);
+    await page.selectOption('#opt-recolour', 'fan_palette.png');
+    await page.waitForFunction(() => document.body.dataset.previewed === '1');
+    await page.waitForTimeout(200);
+    await page.click('#timeline button[data-frame="0"]');
+    const recoloured = await canvasPixels(page);
+    const loaded = load(readFileSync(FAN), 'fan.dat');
+    const options = { animation: 'desk_fan', view: 'north', frame: '0', recolour: '1=fan_palette.png' };
+    const r = await render(loaded, options, fsResourceLoader(path.dirname(FAN)));
+    expect(Uint8Array.from(recoloured.data)).toEqual(Uint8Array.from(r.frames[0]!.data));
+    expect(recoloured.data).not.toEqual(noLayer.data);
     expect(errors).toEqual([]);
     await page.close();
   });
