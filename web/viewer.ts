@@ -409,6 +409,16 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
     opts.append(l);
     getters.push(() => (c.checked ? { shapes: true } : {}));
   }
+  if (optionNames.has('origin')) {
+    const l = document.createElement('label');
+    const c = document.createElement('input');
+    c.type = 'checkbox';
+    c.id = 'opt-origin';
+    c.onchange = rerender;
+    l.append(c, ' origin');
+    opts.append(l);
+    getters.push(() => (c.checked ? { origin: true } : {}));
+  }
   if (optionNames.has('layers')) {
     const classes = layerClasses(doc);
     if (classes.size) {

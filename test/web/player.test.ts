@@ -170,6 +170,24 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.close();
   });
 
+  it('the origin cross is an overlay the pipeline draws (Solarus --origin)', async () => {
+    const server = await h.serve([SLIME]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    await chooseAnimation(page, 'walking (down)');
+    await page.check('#opt-origin');
+    await page.waitForFunction(() => document.body.dataset.previewed === '0');
+    await page.waitForTimeout(200);
+    expect(await page.$eval('#animation option:checked', (o) => o.textContent)).toBe('walking (down)');
+    await page.click('#timeline button[data-frame="0"]');
+    const loaded = load(readFileSync(SLIME), 'slime.dat');
+    const r = await render(loaded, { animation: 'walking', direction: '3', frame: '0', origin: true }, fsResourceLoader(path.dirname(SLIME)));
+    expect(Uint8Array.from((await canvasPixels(page)).data)).toEqual(Uint8Array.from(r.frames[0]!.data));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('keyboard: space plays and pauses, arrows step, +/- zoom, 0 fits; wheel zooms, drag pans, background', async () => {
     const server = await h.serve([SLIME]);
     const { page, errors } = await watchedPage(h.browser);

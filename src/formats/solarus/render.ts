@@ -15,7 +15,20 @@ export const RENDER_OPTIONS: readonly OptionSpec[] = [
   { name: 'images', type: 'string', description: "Solarus: the quest's sprites/ folder the images are relative to (default: the file's folder, then its parent)" },
   { name: 'tileset', type: 'string', description: 'Solarus: the tileset image for animations whose image is "tileset"' },
   { name: 'sheet', type: 'flag', description: 'Solarus: draw every animation and direction in a labelled grid' },
+  { name: 'origin', type: 'flag', description: "Solarus: mark each frame's origin point with a magenta cross" },
 ];
+
+const ORIGIN = [255, 0, 255, 255] as const;
+
+/** A 5-pixel cross on the direction's origin point (frame coordinates). */
+function originCross(d: SolarusDirection): Overlay[] {
+  const x = d.originX;
+  const y = d.originY;
+  return [
+    { kind: 'line', x0: x - 2, y0: y, x1: x + 2, y1: y, colour: ORIGIN },
+    { kind: 'line', x0: x, y0: y - 2, x1: x, y1: y + 2, colour: ORIGIN },
+  ];
+}
 
 /** Frame j of a direction: its rectangle of the sheet, on a canvas of the frame's size. */
 function framePart(src: RgbaImage, d: SolarusDirection, j: number, delayMs?: number): PictureFrame {
@@ -30,18 +43,19 @@ export async function solarusPicture(format: SolarusSyntax, sheet: SolarusSheet,
   const { a, d, k } = select(format, sheet, options);
   const canvas = { x: 0, y: 0, width: d.frameWidth, height: d.frameHeight };
   const what = `animation "${a.name}" direction ${k}`;
+  const mark = (f: PictureFrame): PictureFrame => (options.origin === true ? { ...f, overlays: originCross(d) } : f);
   const fv = options.frame;
   if (fv !== undefined && fv !== false) {
     const j = typeof fv === 'string' && /^\d+$/.test(fv) ? Number(fv) : -1;
     if (j < 0 || j >= d.frameCount) {
       throw new OptionError(`animation "${a.name}" direction ${k} has no frame ${String(fv)} (it has ${d.frameCount}: 0 to ${d.frameCount - 1})`);
     }
-    return { frames: [framePart(await load(a.image), d, j)], canvas, what };
+    return { frames: [mark(framePart(await load(a.image), d, j))], canvas, what };
   }
   const src = await load(a.image);
-  if (a.frameDelay === 0) return { frames: [framePart(src, d, 0)], canvas, what };
+  if (a.frameDelay === 0) return { frames: [mark(framePart(src, d, 0))], canvas, what };
   const frames: PictureFrame[] = [];
-  for (let j = 0; j < d.frameCount; j++) frames.push(framePart(src, d, j, a.frameDelay));
+  for (let j = 0; j < d.frameCount; j++) frames.push(mark(framePart(src, d, j, a.frameDelay)));
   return { frames, canvas, loops: a.loopOnFrame >= 0 ? 0 : 1, what };
 }
 
