@@ -3,7 +3,7 @@ import { OptionError } from '../../binary/errors.js';
 import type { Rect } from '../../render/compose.js';
 import type { RgbaImage } from '../../render/image.js';
 import type { Matrix } from '../../render/matrix.js';
-import { drawPicture, type LazyImage, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
+import { drawPicture, withOriginCross, type LazyImage, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { decodePng } from '../../render/png.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
@@ -31,6 +31,7 @@ export const RENDER_OPTIONS: readonly OptionSpec[] = [
   { name: 'layers', type: 'string', description: 'CTHG: layer selection CLASS=ID,... (elements with layer id 0 always draw)' },
   { name: 'flip-convention', type: 'string', description: 'CTHG: "document" (0x1 flips vertically; default) or "corsixth" (0x1 flips horizontally, as the game does)' },
   { name: 'recolour', type: 'string', description: 'CTHG: LAYER=PALETTE.png[,LAYER=...]: recolour tables (first row, 256 pixels)' },
+  { name: 'origin', type: 'flag', description: "mark each frame's origin point with a magenta cross" },
 ];
 
 /** Whether an element draws under a layer selection (decision 10). */
@@ -153,18 +154,21 @@ export async function cthgPicture(doc: CthgDocument, options: CommandOptions, re
   }
   const sel = selectView(doc, options);
   const n = sel.animation.frameCount;
+  // --origin: the frame's anchor (0, 0), where the game places the object's tile.
+  const mark = (f: PictureFrame): PictureFrame => (options.origin === true ? withOriginCross(f, 0, 0) : f);
   const k = optInt(options, 'frame');
   if (k !== undefined) {
     if (k >= n) throw new OptionError(`--frame ${k} is out of range: the view has ${n} frame${n === 1 ? '' : 's'} (0-${n - 1})`);
     const f = framePicture(doc, sel.first + k, opts, cache);
     if (!f.extent) throw new FormatError('cthg', `frame ${sel.first + k} has no sprite pixels to draw`);
-    return { frames: [f], what: `frame ${sel.first + k}` };
+    return { frames: [mark(f)], what: `frame ${sel.first + k}` };
   }
   const frames: PictureFrame[] = [];
   for (let i = 0; i < n; i++) frames.push({ ...framePicture(doc, sel.first + i, opts, cache), delayMs: TICK_MS });
   if (!frames.some((f) => f.extent)) throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
   const what = `the ${sel.view} view of "${sel.animation.name}"`;
-  return n === 1 ? { frames, what } : { frames, loops: 0, what };
+  const marked = frames.map(mark);
+  return n === 1 ? { frames: marked, what } : { frames: marked, loops: 0, what };
 }
 
 /** `sprat render` for CTHG, drawn through the pipeline. */

@@ -21,7 +21,7 @@ import { intOption } from '../options.js';
 import { transformedBounds, type Rect } from '../../render/compose.js';
 import type { RgbaImage } from '../../render/image.js';
 import { compose, rotate, translate } from '../../render/matrix.js';
-import { drawPicture, rectOutline, type Overlay, type Picture, type PictureFrame, type PicturePart, type Rgba } from '../../render/pipeline.js';
+import { drawPicture, rectOutline, withOriginCross, type Overlay, type Picture, type PictureFrame, type PicturePart, type Rgba } from '../../render/pipeline.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { partMatrix } from '../../model/bake.js';
 import { graphicPart } from './convert.js';
@@ -34,6 +34,7 @@ export const ispriteRenderOptions: readonly OptionSpec[] = [
   { name: 'frame', type: 'int', description: 'the position in the sequence to draw (default: all, animated in GIF/APNG)' },
   { name: 'frame-id', type: 'int', description: 'ISPRITE: draw this frame ID alone' },
   { name: 'shapes', type: 'flag', description: 'ISPRITE: outline collision shapes (red) and attachment points (blue)' },
+  { name: 'origin', type: 'flag', description: "mark each frame's origin point with a magenta cross" },
   { name: 'filter', type: 'string', description: 'nearest or bilinear (default: nearest for textures flagged so, else bilinear)' },
 ];
 
@@ -179,7 +180,10 @@ export async function ispritePicture(doc: IspriteDocument, options: CommandOptio
   const textures = await loadTextures(doc, resources, needed);
   const filter = filterOpt as 'nearest' | 'bilinear' | undefined;
   return {
-    frames: frames.map((f, i) => ({ ...framePicture(doc, f, textures, { shapes, filter }), delayMs: delaysMs?.[i] })),
+    frames: frames.map((f, i) => {
+      const pf = { ...framePicture(doc, f, textures, { shapes, filter }), delayMs: delaysMs?.[i] };
+      return options.origin === true ? withOriginCross(pf, 0, 0) : pf;
+    }),
     loops,
     what: 'the ISPRITE frames',
   };

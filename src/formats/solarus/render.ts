@@ -2,7 +2,7 @@
 import { FormatError, OptionError } from '../../binary/errors.js';
 import { LINE_HEIGHT, textWidth } from '../../render/font.js';
 import type { RgbaImage } from '../../render/image.js';
-import { solidImage, type Overlay, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
+import { solidImage, withOriginCross, type Overlay, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
 import type { CommandOptions, OptionSpec, RenderView, ResourceLoader } from '../types.js';
 import { frameRect, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { PLAY_OPTIONS, select } from './play.js';
@@ -15,20 +15,9 @@ export const RENDER_OPTIONS: readonly OptionSpec[] = [
   { name: 'images', type: 'string', description: "Solarus: the quest's sprites/ folder the images are relative to (default: the file's folder, then its parent)" },
   { name: 'tileset', type: 'string', description: 'Solarus: the tileset image for animations whose image is "tileset"' },
   { name: 'sheet', type: 'flag', description: 'Solarus: draw every animation and direction in a labelled grid' },
-  { name: 'origin', type: 'flag', description: "Solarus: mark each frame's origin point with a magenta cross" },
+  { name: 'origin', type: 'flag', description: "mark each frame's origin point with a magenta cross" },
 ];
 
-const ORIGIN = [255, 0, 255, 255] as const;
-
-/** A 5-pixel cross on the direction's origin point (frame coordinates). */
-function originCross(d: SolarusDirection): Overlay[] {
-  const x = d.originX;
-  const y = d.originY;
-  return [
-    { kind: 'line', x0: x - 2, y0: y, x1: x + 2, y1: y, colour: ORIGIN },
-    { kind: 'line', x0: x, y0: y - 2, x1: x, y1: y + 2, colour: ORIGIN },
-  ];
-}
 
 /** Frame j of a direction: its rectangle of the sheet, on a canvas of the frame's size. */
 function framePart(src: RgbaImage, d: SolarusDirection, j: number, delayMs?: number): PictureFrame {
@@ -43,7 +32,7 @@ export async function solarusPicture(format: SolarusSyntax, sheet: SolarusSheet,
   const { a, d, k } = select(format, sheet, options);
   const canvas = { x: 0, y: 0, width: d.frameWidth, height: d.frameHeight };
   const what = `animation "${a.name}" direction ${k}`;
-  const mark = (f: PictureFrame): PictureFrame => (options.origin === true ? { ...f, overlays: originCross(d) } : f);
+  const mark = (f: PictureFrame): PictureFrame => (options.origin === true ? withOriginCross(f, d.originX, d.originY) : f);
   const fv = options.frame;
   if (fv !== undefined && fv !== false) {
     const j = typeof fv === 'string' && /^\d+$/.test(fv) ? Number(fv) : -1;
