@@ -320,12 +320,21 @@ function selectAnimation(i: number, frame = 0): void {
 function startPreview(preview: Preview, keep = false): void {
   const select = $<HTMLSelectElement>('animation');
   const old = player;
+  // Views of one animation (directions, CTHG views) grouped under its name.
+  const groups = new Map<string, HTMLOptionElement[]>();
+  preview.animations.forEach((a, i) => {
+    const o = new Option(a.label, String(i));
+    const key = typeof a.options.animation === 'string' ? a.options.animation : '';
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(o);
+  });
   select.replaceChildren(
-    ...preview.animations.map((a, i) => {
-      const o = document.createElement('option');
-      o.value = String(i);
-      o.textContent = a.label;
-      return o;
+    ...[...groups].flatMap(([name, options]) => {
+      if (!name || options.length < 2 || groups.size < 2) return options;
+      const g = document.createElement('optgroup');
+      g.label = name;
+      g.append(...options);
+      return [g];
     }),
   );
   select.hidden = preview.animations.length < 2;
