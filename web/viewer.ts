@@ -208,6 +208,7 @@ function clearCanvas(): void {
   $('timeline').replaceChildren();
   $('frameinfo').textContent = '';
   delete document.body.dataset.frame;
+  delete document.body.dataset.renderOptions;
 }
 
 function applyView(): void {
@@ -281,6 +282,8 @@ function drawFrame(): void {
   $('frameinfo').textContent = `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${delay} ms` : ''}`;
   for (const b of $('timeline').children) b.classList.toggle('current', (b as HTMLElement).dataset.frame === String(p.frame));
   document.body.dataset.frame = String(p.frame);
+  // What `sprat render` is given for the picture on screen (for tests and the curious).
+  document.body.dataset.renderOptions = JSON.stringify(a.options);
 }
 
 function buildTimeline(): void {
