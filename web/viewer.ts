@@ -220,7 +220,7 @@ function applyView(): void {
 }
 
 /** 0 = fit: the largest integer zoom that shows the whole picture, centred. */
-function fit(): void {
+function fitView(): void {
   const stage = $('stage');
   const canvas = $<HTMLCanvasElement>('canvas');
   const w = Math.max(1, canvas.width);
@@ -276,7 +276,7 @@ function drawFrame(): void {
       ctx.globalAlpha = 1;
     }
   }
-  if (resized && view.fitted) fit();
+  if (resized && view.fitted) fitView();
   else applyView();
   const delay = a.delaysMs[p.frame];
   $('frameinfo').textContent = `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${delay} ms` : ''}`;
@@ -635,7 +635,7 @@ $('speed').onchange = () => schedule();
 $('onion').onchange = () => drawFrame();
 $('zoomin').onclick = () => zoomBy(1);
 $('zoomout').onclick = () => zoomBy(-1);
-$('fit').onclick = fit;
+$('fit').onclick = fitView;
 $('export-png').onclick = () => exportAs('png');
 $('export-gif').onclick = () => exportAs('gif');
 $('export-apng').onclick = () => exportAs('apng');
@@ -655,7 +655,7 @@ document.addEventListener('keydown', (e) => {
   else if (e.key === 'ArrowRight') stepBy(1);
   else if (e.key === '+' || e.key === '=') zoomBy(1);
   else if (e.key === '-' || e.key === '_') zoomBy(-1);
-  else if (e.key === '0') fit();
+  else if (e.key === '0') fitView();
   else done = false;
   if (done) e.preventDefault();
 });
