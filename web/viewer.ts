@@ -100,7 +100,7 @@ function renderFileList(): void {
   listNote.textContent = [listNote.dataset.server ?? '', matches > MAX_SHOWN ? `${matches} match; the first ${MAX_SHOWN} are listed (search to narrow)` : '']
     .filter(Boolean)
     .join(' ');
-  $('empty').hidden = files.length > 0;
+  $('empty').hidden = activeIndex >= 0;
 }
 
 // ---------------------------------------------------------------- the player
@@ -621,7 +621,9 @@ async function openServed(): Promise<void> {
     });
   }
   renderFileList();
-  if (files.length) await show(0);
+  // A few named files: show the first. A folder's long list: the user searches and picks.
+  if (files.length && files.length <= 20) await show(0);
+  else if (files.length) $('empty').textContent = `${files.length} files: search the list and pick one.`;
 }
 
 // ---------------------------------------------------------------- controls, keyboard, pointer

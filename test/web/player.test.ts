@@ -14,7 +14,7 @@ import { load, render } from '../../src/api.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { listDocuments } from '../../src/node/server.js';
 import { encodeRender } from '../../src/render/output.js';
-import { SAMPLES } from '../helpers/paths.js';
+import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import { canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
 
 const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
@@ -369,6 +369,36 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       compared++;
     }
     expect(compared).toBeGreaterThanOrEqual(10);
+    expect(failedGets).toEqual([]);
+    expect(errors.filter((e) => !/Failed to load resource: .* 404/.test(e))).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!existsSync(path.join(CORPUS, 'solarus/quest-editor-initial')))('a real Solarus quest folder: every sprite listed, found by search, played from its sheet', async () => {
+    const quest = path.join(CORPUS, 'solarus/quest-editor-initial');
+    const list = await listDocuments(quest);
+    const names = list.files.map((f) => path.relative(quest, f).split(path.sep).join('/'));
+    expect(names.filter((n) => n.startsWith('data/sprites/')).length).toBe(55);
+    const server = await h.serve(list.files, { names, lazy: true });
+    const { page, errors } = await watchedPage(h.browser);
+    const failedGets: string[] = [];
+    page.on('response', (r) => {
+      if (r.request().method() === 'GET' && r.status() !== 200) failedGets.push(`${r.status()} ${r.url()}`);
+    });
+    await open(page, server.url);
+    // A long list: nothing is opened before the user picks.
+    expect(await page.isVisible('#doc')).toBe(false);
+    expect(await page.textContent('#empty')).toBe(`${names.length} files: search the list and pick one.`);
+    await page.fill('#filter', 'hero/tunic1');
+    const shown = await page.$$eval('#files button', (bs) => bs.map((b) => [b.textContent, (b as HTMLElement).dataset.index]));
+    expect(shown.map(([n]) => n)).toEqual(['data/sprites/hero/tunic1.dat']);
+    await showFile(page, Number(shown[0]![1]));
+    expect(await page.textContent('#previewnote')).toBe('');
+    await chooseAnimation(page, 'walking (down)');
+    await page.waitForFunction(() => document.body.dataset.frame !== '0', null, { timeout: 3000 });
+    expect(await page.$$('#timeline button')).not.toHaveLength(0);
+    expect((await canvasPixels(page)).width).toBeGreaterThan(1);
+    await page.screenshot({ path: 'test-results/viewer-quest.png' });
     expect(failedGets).toEqual([]);
     expect(errors.filter((e) => !/Failed to load resource: .* 404/.test(e))).toEqual([]);
     await page.close();
