@@ -20,6 +20,7 @@ export const viewCommand: Command = {
     const given = positionals.map((f) => resolvePath(io, f));
     const files: string[] = [];
     const names: string[] = [];
+    const roots: (string | null)[] = [];
     const notes: string[] = [];
     let folders = 0;
     for (let i = 0; i < given.length; i++) {
@@ -29,9 +30,11 @@ export const viewCommand: Command = {
           // A folder: every file sprat knows under it, named by its path from there.
           await fsp.access(given[i]!, constants.R_OK | constants.X_OK);
           const list = await listDocuments(given[i]!, { maxFileBytes });
+          const real = await fsp.realpath(given[i]!);
           const prefix = given.length > 1 ? `${positionals[i]!.replace(/[\\/]+$/, '')}/` : '';
           for (const f of list.files) {
             files.push(f);
+            roots.push(real);
             names.push(prefix + path.relative(given[i]!, f).split(path.sep).join('/'));
           }
           notes.push(`${list.files.length} files from ${positionals[i]}${list.note ? ` (${list.note})` : ''}`);
@@ -41,6 +44,7 @@ export const viewCommand: Command = {
         if (!st.isFile()) throw new FileError(positionals[i]!, 'not a regular file');
         await fsp.access(given[i]!, constants.R_OK);
         files.push(given[i]!);
+        roots.push(null);
         names.push(path.basename(given[i]!));
       } catch (e) {
         return reportError(io, e, positionals[i]);
@@ -48,7 +52,7 @@ export const viewCommand: Command = {
     }
     let viewer;
     try {
-      viewer = await startViewer(files, { port, maxFileBytes, names, lazy: folders > 0, note: notes.length ? notes.join('; ') : undefined });
+      viewer = await startViewer(files, { port, maxFileBytes, names, roots, lazy: folders > 0, note: notes.length ? notes.join('; ') : undefined });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         io.err(`sprat: error: port ${port} is in use\n`);

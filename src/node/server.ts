@@ -73,6 +73,8 @@ export interface ViewerOptions {
   maxFileBytes?: number;
   /** The names the file list shows, one per file (default: base names); e.g. paths relative to an opened folder. */
   names?: string[];
+  /** Per file: the (real) folder it was found in, which it must still lie in when read (a link swapped in later is refused). */
+  roots?: (string | null)[];
   /** A line the file list shows (e.g. that a folder's listing was cut short). */
   note?: string;
   /**
@@ -348,6 +350,8 @@ interface Doc {
   name: string;
   /** As given (absolute): resources are relative to its folder. */
   path: string;
+  /** A folder the document must still lie in when read (found in an opened folder), else null. */
+  root: string | null;
   /** The bytes the references were last found from. */
   bytes?: Uint8Array;
   refs?: Promise<DocumentResources>;
@@ -368,11 +372,11 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
   const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
   const token = randomBytes(24).toString('base64url');
   const tokenBytes = Buffer.from(token);
-  const docs: Doc[] = files.map((f, id) => ({ id, name: opts.names?.[id] ?? path.basename(f), path: path.resolve(f) }));
+  const docs: Doc[] = files.map((f, id) => ({ id, name: opts.names?.[id] ?? path.basename(f), path: path.resolve(f), root: opts.roots?.[id] ?? null }));
   let port = 0;
 
   /** The document's bytes (a regular file; the user named it, so any folder). */
-  const readDoc = (doc: Doc) => readChecked(doc.path, null, maxBytes);
+  const readDoc = (doc: Doc) => readChecked(doc.path, doc.root, maxBytes);
   /** Finds the references again whenever the document's bytes change. */
   const refsFor = (doc: Doc, bytes: Uint8Array) => {
     if (!doc.refs || !doc.bytes || !sameBytes(doc.bytes, bytes)) {

@@ -131,6 +131,13 @@ describe('sprat view', () => {
     // The allow-list of a listed document is found when it is asked for.
     expect((await get(url + 'files/1/res/hero.png'))[0]).toBe(200);
     expect((await get(url + 'files/1/res/..%2Fsecret.txt'))[0]).toBe(404);
+    // A listed file swapped for a link out of the folder is refused.
+    fs.writeFileSync(path.join(dir, 'outside.json'), 'secret');
+    fs.rmSync(path.join(dir, 'v', 'sub', 'herosprite'));
+    fs.symlinkSync(path.join(dir, 'outside.json'), path.join(dir, 'v', 'sub', 'herosprite'));
+    const [code, body] = await get(url + 'files/2');
+    expect(code).toBe(403);
+    expect(body).not.toContain('secret');
     process.emit('SIGINT');
     expect(await done).toBe(0);
   });
