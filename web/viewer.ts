@@ -537,17 +537,20 @@ async function show(index: number): Promise<void> {
     const input = $<HTMLInputElement>('framesize');
     input.value = '';
     let drawn = false;
+    /** Bumped for every preview of this document: only the latest request's result is shown. */
+    let request = 0;
     const preview = async () => {
+      const mine = ++request;
       const options: CommandOptions = { ...renderOptions() };
       if (input.value) options['frame-size'] = input.value;
       const keep = drawn;
       try {
         const p = await previewOf(loaded, f.resources, options);
-        if (gen !== generation) return;
+        if (gen !== generation || mine !== request) return;
         startPreview(p, keep);
         drawn = true;
       } catch (e) {
-        if (gen !== generation) return;
+        if (gen !== generation || mine !== request) return;
         stopTimer();
         player = null;
         drawn = false;

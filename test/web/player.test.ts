@@ -250,6 +250,19 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     const shapes = await canvasPixels(page);
     expect(shapes.data).not.toEqual(plain.data);
     expect(await page.textContent('#play')).toBe('Play');
+    // Quick changes: the last one wins, whatever order the previews finish in.
+    await page.evaluate(() => {
+      const c = document.querySelector('#opt-shapes') as HTMLInputElement;
+      for (const v of [false, true, false]) {
+        c.checked = v;
+        c.dispatchEvent(new Event('change'));
+      }
+    });
+    await page.waitForFunction(() => document.body.dataset.previewed === '0' && !document.body.dataset.renderOptions?.includes('shapes'));
+    await page.waitForTimeout(300);
+    expect((await canvasPixels(page)).data).toEqual(plain.data);
+    await page.check('#opt-shapes');
+    await page.waitForTimeout(300);
     await showFile(page, 1);
     const selects = await page.$$('#layers select');
     expect(selects.length).toBeGreaterThan(0);
