@@ -46,10 +46,8 @@ import {
   SLICE,
   TEX,
   TEXTURE,
-  readAttachment,
-  readCollision,
   readFields,
-  readGraphic,
+  readElement,
 } from './records.js';
 
 const FORMAT = 'isprite';
@@ -466,12 +464,7 @@ function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { fram
       const esize = fr.u8At(q + ELEMENT.at.size);
       const eend = q + ELEMENT.size + esize;
       if (eend > fend) throw err(`frame ${f} element ${e}: size ${esize} runs past the end of the frame (${fend - q - ELEMENT.size} bytes left)`, q + ELEMENT.at.size);
-      let el: IspriteElement | null;
-      if (em === MARKER.simple) el = readGraphic(fr, q, esize, false, strict, f, e);
-      else if (em === MARKER.expanded) el = readGraphic(fr, q, esize, true, strict, f, e);
-      else if (em === MARKER.attachment) el = readAttachment(fr, q, esize, strict, f, e);
-      else if (em === MARKER.collision) el = readCollision(fr, q, esize, strict, f, e);
-      else el = null;
+      let el: IspriteElement | null = readElement(fr, q, em, esize, strict, f, e);
       if (el === null) {
         const n = fr.u16At(q + ELEMENT.at.name);
         el = { type: 'unknown', marker: em, name: n === NO_NAME ? null : n, data: esize === 0 ? EMPTY : fr.bytes.slice(q + ELEMENT.size, eend) };

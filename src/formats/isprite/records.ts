@@ -457,16 +457,14 @@ function badSize(f: number, e: number, what: string, size: number, want: number,
   );
 }
 
-/** Checks an element's size byte against its layout: exact in version 1.0, at least later (erratum 15). */
-function checkSize(l: Layout, esize: number, strict: boolean, f: number, e: number, what: string, q: number): void {
-  const want = l.size - ELEMENT.size;
-  if (esize !== want && (strict || esize < want)) throw badSize(f, e, what, esize, want, strict, q + ELEMENT.at.size);
-}
-
-function nameOf(r: ByteReader, q: number): number | null {
-  const n = r.u16At(q + ELEMENT.at.name);
-  return n === NO_NAME ? null : n;
-}
+/** The element size byte each layout wants (what follows the element header). */
+const SIMPLE_SIZE = SIMPLE_GRAPHIC.size - ELEMENT.size;
+const EXPANDED_SIZE = EXPANDED_GRAPHIC.size - ELEMENT.size;
+const ATTACHMENT_SIZE = ATTACHMENT.size - ELEMENT.size;
+const RECT_SIZE = COLLISION_RECT.size - ELEMENT.size;
+const CIRCLE_SIZE = COLLISION_CIRCLE.size - ELEMENT.size;
+const EL_NAME = ELEMENT.at.name;
+const EL_SIZE = ELEMENT.at.size;
 
 const G = EXPANDED_GRAPHIC.at;
 const A = ATTACHMENT.at;
@@ -474,83 +472,94 @@ const R = COLLISION_RECT.at;
 const CI = COLLISION_CIRCLE.at;
 
 /**
- * Reads a "g" or "G" element at `q` whose size byte is `esize` (the caller
- * has made sure all `esize` bytes after the element header are there).
+ * Reads the element at `q` with marker `marker` and size byte `esize` (the
+ * caller has made sure all its bytes are there, inside its frame `f`); null
+ * for an element this version does not know (the caller keeps its bytes).
+ * Its size byte must be its layout's in version 1.0 (`strict`), at least
+ * that later (erratum 15). One function for every kind (reading speed: it
+ * is called for every element of the file).
  */
-export function readGraphic(r: ByteReader, q: number, esize: number, expanded: boolean, strict: boolean, f: number, e: number): IspriteGraphic {
-  checkSize(expanded ? EXPANDED_GRAPHIC : SIMPLE_GRAPHIC, esize, strict, f, e, expanded ? 'expanded graphic ("G")' : 'simple graphic ("g")', q);
-  const m = r.u8At(q + G.mirror);
-  const name = nameOf(r, q);
-  const slice = r.u16At(q + G.slice);
-  const x = r.fixed24At(q + G.x);
-  const y = r.fixed24At(q + G.y);
-  const flipX = (m & 1) !== 0;
-  const flipY = (m & 2) !== 0;
-  // Two literals, so that each kind keeps one object shape (reading speed).
-  return expanded
-    ? {
-        type: 'graphic',
-        expanded,
-        name,
-        slice,
-        x,
-        y,
-        flipX,
-        flipY,
-        originX: r.fixed24At(q + G.originX),
-        originY: r.fixed24At(q + G.originY),
-        rotation: r.fixed24At(q + G.rotation),
-        scaleX: r.fixed24At(q + G.scaleX),
-        scaleY: r.fixed24At(q + G.scaleY),
-        opacity: r.u16At(q + G.opacity),
-      }
-    : { type: 'graphic', expanded, name, slice, x, y, flipX, flipY };
-}
-
-/** Reads an "A" element at `q` (as readGraphic). */
-export function readAttachment(r: ByteReader, q: number, esize: number, strict: boolean, f: number, e: number): IspriteAttachment {
-  checkSize(ATTACHMENT, esize, strict, f, e, 'attachment point ("A")', q);
-  const m = r.u16At(q + A.mirror);
-  return {
-    type: 'attachment',
-    name: nameOf(r, q),
-    id: r.u16At(q + A.id),
-    x: r.fixed24At(q + A.x),
-    y: r.fixed24At(q + A.y),
-    flipX: (m & 1) !== 0,
-    flipY: (m & 2) !== 0,
-    rotation: r.fixed24At(q + A.rotation),
-    scaleX: r.fixed24At(q + A.scaleX),
-    scaleY: r.fixed24At(q + A.scaleY),
-    opacity: r.u16At(q + A.opacity),
-  };
-}
-
-/**
- * Reads a "C" element at `q` (as readGraphic); null for an unknown type
- * letter in a later minor version (the caller keeps it as an unknown element).
- */
-export function readCollision(r: ByteReader, q: number, esize: number, strict: boolean, f: number, e: number): IspriteRect | IspriteCircle | null {
-  if (esize < R.id - ELEMENT.size) {
-    throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: collision object size ${esize} is too small to hold its type letter`, q + ELEMENT.at.size);
+export function readElement(r: ByteReader, q: number, marker: number, esize: number, strict: boolean, f: number, e: number): KnownElement | null {
+  // Inline reads (a DataView's getters are compiled in place; calls to the
+  // reader's *At getters would not all be inlined here, and each call that
+  // is not returns a boxed number: twice the garbage).
+  const b = r.bytes;
+  const v = r.view;
+  const n = v.getUint16(q + EL_NAME, true);
+  const name = n === NO_NAME ? null : n;
+  if (marker === MARKER.simple || marker === MARKER.expanded) {
+    const expanded = marker === MARKER.expanded;
+    const want = expanded ? EXPANDED_SIZE : SIMPLE_SIZE;
+    if (esize !== want && (strict || esize < want)) {
+      throw badSize(f, e, expanded ? 'expanded graphic ("G")' : 'simple graphic ("g")', esize, want, strict, q + EL_SIZE);
+    }
+    const m = b[q + G.mirror]!;
+    const slice = v.getUint16(q + G.slice, true);
+    const x = v.getInt16(q + G.x, true) + b[q + G.x + 2]! / 256;
+    const y = v.getInt16(q + G.y, true) + b[q + G.y + 2]! / 256;
+    const flipX = (m & 1) !== 0;
+    const flipY = (m & 2) !== 0;
+    // Two literals, so that each kind keeps one object shape (reading speed).
+    return expanded
+      ? {
+          type: 'graphic',
+          expanded,
+          name,
+          slice,
+          x,
+          y,
+          flipX,
+          flipY,
+          originX: v.getInt16(q + G.originX, true) + b[q + G.originX + 2]! / 256,
+          originY: v.getInt16(q + G.originY, true) + b[q + G.originY + 2]! / 256,
+          rotation: v.getInt16(q + G.rotation, true) + b[q + G.rotation + 2]! / 256,
+          scaleX: v.getInt16(q + G.scaleX, true) + b[q + G.scaleX + 2]! / 256,
+          scaleY: v.getInt16(q + G.scaleY, true) + b[q + G.scaleY + 2]! / 256,
+          opacity: v.getUint16(q + G.opacity, true),
+        }
+      : { type: 'graphic', expanded, name, slice, x, y, flipX, flipY };
   }
-  const shape = r.u8At(q + R.shape);
+  if (marker === MARKER.attachment) {
+    if (esize !== ATTACHMENT_SIZE && (strict || esize < ATTACHMENT_SIZE)) {
+      throw badSize(f, e, 'attachment point ("A")', esize, ATTACHMENT_SIZE, strict, q + EL_SIZE);
+    }
+    const m = v.getUint16(q + A.mirror, true);
+    return {
+      type: 'attachment',
+      name,
+      id: v.getUint16(q + A.id, true),
+      x: v.getInt16(q + A.x, true) + b[q + A.x + 2]! / 256,
+      y: v.getInt16(q + A.y, true) + b[q + A.y + 2]! / 256,
+      flipX: (m & 1) !== 0,
+      flipY: (m & 2) !== 0,
+      rotation: v.getInt16(q + A.rotation, true) + b[q + A.rotation + 2]! / 256,
+      scaleX: v.getInt16(q + A.scaleX, true) + b[q + A.scaleX + 2]! / 256,
+      scaleY: v.getInt16(q + A.scaleY, true) + b[q + A.scaleY + 2]! / 256,
+      opacity: v.getUint16(q + A.opacity, true),
+    };
+  }
+  if (marker !== MARKER.collision) return null;
+  // Collision objects: the type letter decides the layout (erratum 3).
+  if (esize < R.shape + 1 - ELEMENT.size) {
+    throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: collision object size ${esize} is too small to hold its type letter`, q + EL_SIZE);
+  }
+  const shape = b[q + R.shape]!;
   if (shape === MARKER.rect) {
-    checkSize(COLLISION_RECT, esize, strict, f, e, 'collision rectangle', q);
+    if (esize !== RECT_SIZE && (strict || esize < RECT_SIZE)) throw badSize(f, e, 'collision rectangle', esize, RECT_SIZE, strict, q + EL_SIZE);
     return {
       type: 'rect',
-      name: nameOf(r, q),
-      id: r.u16At(q + R.id),
-      x: r.fixed24At(q + R.x),
-      y: r.fixed24At(q + R.y),
-      width: r.fixed24At(q + R.width),
-      height: r.fixed24At(q + R.height),
-      rotation: r.fixed24At(q + R.rotation),
+      name,
+      id: v.getUint16(q + R.id, true),
+      x: v.getInt16(q + R.x, true) + b[q + R.x + 2]! / 256,
+      y: v.getInt16(q + R.y, true) + b[q + R.y + 2]! / 256,
+      width: v.getInt16(q + R.width, true) + b[q + R.width + 2]! / 256,
+      height: v.getInt16(q + R.height, true) + b[q + R.height + 2]! / 256,
+      rotation: v.getInt16(q + R.rotation, true) + b[q + R.rotation + 2]! / 256,
     };
   }
   if (shape === MARKER.circle) {
-    checkSize(COLLISION_CIRCLE, esize, strict, f, e, 'collision circle', q);
-    return { type: 'circle', name: nameOf(r, q), id: r.u16At(q + CI.id), x: r.fixed24At(q + CI.x), y: r.fixed24At(q + CI.y), radius: r.fixed24At(q + CI.radius) };
+    if (esize !== CIRCLE_SIZE && (strict || esize < CIRCLE_SIZE)) throw badSize(f, e, 'collision circle', esize, CIRCLE_SIZE, strict, q + EL_SIZE);
+    return { type: 'circle', name, id: v.getUint16(q + CI.id, true), x: v.getInt16(q + CI.x, true) + b[q + CI.x + 2]! / 256, y: v.getInt16(q + CI.y, true) + b[q + CI.y + 2]! / 256, radius: v.getInt16(q + CI.radius, true) + b[q + CI.radius + 2]! / 256 };
   }
   if (strict) {
     const c = shape >= 0x20 && shape < 0x7f ? `"${String.fromCharCode(shape)}" (0x${hex2(shape)})` : `0x${hex2(shape)}`;
@@ -610,6 +619,7 @@ export function elementFields(el: KnownElement, slices: readonly IspriteSlice[])
     case 'rect':
       return { layout: COLLISION_RECT, values: { ...el, marker: MARKER.collision, name, size: COLLISION_RECT.size - ELEMENT.size, shape: MARKER.rect } };
     default:
+      // (A circle; anything else was refused before this is asked.)
       return { layout: COLLISION_CIRCLE, values: { ...el, marker: MARKER.collision, name, size: COLLISION_CIRCLE.size - ELEMENT.size, shape: MARKER.circle } };
   }
 }
@@ -710,7 +720,7 @@ export function writeKnownElement(b: Uint8Array, p: number, el: KnownElement, sl
       b[p + R.reserved2] = 0;
       return p + COLLISION_RECT.size;
     }
-    default: {
+    case 'circle': {
       const id = el.id;
       b[p] = MARKER.collision;
       b[p + ELEMENT.at.size] = COLLISION_CIRCLE.size - ELEMENT.size;
@@ -722,6 +732,8 @@ export function writeKnownElement(b: Uint8Array, p: number, el: KnownElement, sl
       if (bad || !isU16(id)) throw elementError(el, slices, f, e);
       return p + COLLISION_CIRCLE.size;
     }
+    default:
+      throw new FormatError(FORMAT, `frame ${f} element ${e}: unknown element type "${String((el as { type: unknown }).type)}"`);
   }
 }
 
