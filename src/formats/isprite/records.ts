@@ -144,14 +144,7 @@ export const TEXTURE = layout(['flags', 'u8']);
 /** SLIC: this, then `count` slice records of `stride` bytes. */
 export const SLIC = layout(['count', 'u32', 'slice count'], ['stride', 'u8']);
 /** A slice record (this version's part: `stride` may be larger). */
-export const SLICE = layout(
-  ['texture', 'u8'],
-  ['flags', 'u8'],
-  ['x', 'u16'],
-  ['y', 'u16'],
-  ['width', 'u16'],
-  ['height', 'u16'],
-);
+export const SLICE = layout(['texture', 'u8'], ['flags', 'u8'], ['x', 'u16'], ['y', 'u16'], ['width', 'u16'], ['height', 'u16']);
 
 /** NAME: this, then `count` strings. */
 export const NAME = layout(['count', 'u16', 'name count']);
@@ -189,13 +182,7 @@ export const ELEMENT = layout(['marker', 'u8'], ['name', 'u16', 'name index'], [
 export const NO_NAME = 0xffff;
 
 /** "g": a simple graphic. */
-export const SIMPLE_GRAPHIC = layout(
-  ...ELEMENT_FIELDS(),
-  ['slice', 'u16'],
-  ['x', 'fx'],
-  ['y', 'fx'],
-  ['mirror', 'u8'],
-);
+export const SIMPLE_GRAPHIC = layout(...ELEMENT_FIELDS(), ['slice', 'u16'], ['x', 'fx'], ['y', 'fx'], ['mirror', 'u8']);
 /** "G": an expanded graphic. */
 export const EXPANDED_GRAPHIC = layout(
   ...ELEMENT_FIELDS(),
@@ -333,6 +320,11 @@ function putFx(b: Uint8Array, p: number, v: number): number {
   return 0;
 }
 
+function isLatin1(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
+  return true;
+}
+
 /** Whether `v` fits a field of type `type`. */
 export function fits(type: FieldType, v: unknown): boolean {
   switch (type) {
@@ -356,17 +348,21 @@ export function fits(type: FieldType, v: unknown): boolean {
       return true;
     default:
       // Latin-1 text of at most the field's width (shorter is padded with zero bytes).
-      return typeof v === 'string' && v.length <= WIDTH[type] && !/[^\x00-\xff]/.test(v);
+      return typeof v === 'string' && v.length <= WIDTH[type] && isLatin1(v);
   }
 }
 
 /** The error for a value that does not fit its field; `what` names the record (`frame 3 element 2`). */
 export function fieldError(what: string, field: Field, v: unknown): FormatError {
   const name = what ? `${what} ${field.label}` : field.label;
-  if (field.type === 'fx') return new FormatError(FORMAT, `${name}: ${String(v)} is outside the fixed-point range [${FIXED24_MIN}, ${FIXED24_MAX}]`);
+  if (field.type === 'fx')
+    return new FormatError(FORMAT, `${name}: ${String(v)} is outside the fixed-point range [${FIXED24_MIN}, ${FIXED24_MAX}]`);
   if (field.type === 'date') {
     const d = v as IspriteDate;
-    return new FormatError(FORMAT, `${name}: ${d.day}.${d.month}.${d.year} ${d.hour}:${d.minute}:${d.second}.${d.centisecond} is not a date the file can hold (byte fields, a 16-bit year)`);
+    return new FormatError(
+      FORMAT,
+      `${name}: ${d.day}.${d.month}.${d.year} ${d.hour}:${d.minute}:${d.second}.${d.centisecond} is not a date the file can hold (byte fields, a 16-bit year)`,
+    );
   }
   return new FormatError(FORMAT, `${name}: ${String(v)} is not a ${KIND[field.type]}`);
 }
@@ -479,7 +475,15 @@ const CI = COLLISION_CIRCLE.at;
  * that later (erratum 15). One function for every kind (reading speed: it
  * is called for every element of the file).
  */
-export function readElement(r: ByteReader, q: number, marker: number, esize: number, strict: boolean, f: number, e: number): KnownElement | null {
+export function readElement(
+  r: ByteReader,
+  q: number,
+  marker: number,
+  esize: number,
+  strict: boolean,
+  f: number,
+  e: number,
+): KnownElement | null {
   // Inline reads (a DataView's getters are compiled in place; calls to the
   // reader's *At getters would not all be inlined here, and each call that
   // is not returns a boxed number: twice the garbage).
@@ -541,11 +545,16 @@ export function readElement(r: ByteReader, q: number, marker: number, esize: num
   if (marker !== MARKER.collision) return null;
   // Collision objects: the type letter decides the layout (erratum 3).
   if (esize < R.shape + 1 - ELEMENT.size) {
-    throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: collision object size ${esize} is too small to hold its type letter`, q + EL_SIZE);
+    throw FormatError.atByte(
+      FORMAT,
+      `frame ${f} element ${e}: collision object size ${esize} is too small to hold its type letter`,
+      q + EL_SIZE,
+    );
   }
   const shape = b[q + R.shape]!;
   if (shape === MARKER.rect) {
-    if (esize !== RECT_SIZE && (strict || esize < RECT_SIZE)) throw badSize(f, e, 'collision rectangle', esize, RECT_SIZE, strict, q + EL_SIZE);
+    if (esize !== RECT_SIZE && (strict || esize < RECT_SIZE))
+      throw badSize(f, e, 'collision rectangle', esize, RECT_SIZE, strict, q + EL_SIZE);
     return {
       type: 'rect',
       name,
@@ -558,8 +567,16 @@ export function readElement(r: ByteReader, q: number, marker: number, esize: num
     };
   }
   if (shape === MARKER.circle) {
-    if (esize !== CIRCLE_SIZE && (strict || esize < CIRCLE_SIZE)) throw badSize(f, e, 'collision circle', esize, CIRCLE_SIZE, strict, q + EL_SIZE);
-    return { type: 'circle', name, id: v.getUint16(q + CI.id, true), x: v.getInt16(q + CI.x, true) + b[q + CI.x + 2]! / 256, y: v.getInt16(q + CI.y, true) + b[q + CI.y + 2]! / 256, radius: v.getInt16(q + CI.radius, true) + b[q + CI.radius + 2]! / 256 };
+    if (esize !== CIRCLE_SIZE && (strict || esize < CIRCLE_SIZE))
+      throw badSize(f, e, 'collision circle', esize, CIRCLE_SIZE, strict, q + EL_SIZE);
+    return {
+      type: 'circle',
+      name,
+      id: v.getUint16(q + CI.id, true),
+      x: v.getInt16(q + CI.x, true) + b[q + CI.x + 2]! / 256,
+      y: v.getInt16(q + CI.y, true) + b[q + CI.y + 2]! / 256,
+      radius: v.getInt16(q + CI.radius, true) + b[q + CI.radius + 2]! / 256,
+    };
   }
   if (strict) {
     const c = shape >= 0x20 && shape < 0x7f ? `"${String.fromCharCode(shape)}" (0x${hex2(shape)})` : `0x${hex2(shape)}`;
@@ -587,7 +604,13 @@ export function knownElementSize(el: KnownElement): number {
 }
 
 /** The largest known element record: a frame reserves this much per element before writing them. */
-export const MAX_ELEMENT_SIZE = Math.max(SIMPLE_GRAPHIC.size, EXPANDED_GRAPHIC.size, ATTACHMENT.size, COLLISION_RECT.size, COLLISION_CIRCLE.size);
+export const MAX_ELEMENT_SIZE = Math.max(
+  SIMPLE_GRAPHIC.size,
+  EXPANDED_GRAPHIC.size,
+  ATTACHMENT.size,
+  COLLISION_RECT.size,
+  COLLISION_CIRCLE.size,
+);
 
 /**
  * A known element's field values by its layout's keys: what `putFields`
@@ -600,7 +623,15 @@ export function elementFields(el: KnownElement, slices: readonly IspriteSlice[])
   switch (el.type) {
     case 'graphic': {
       const l = el.expanded ? EXPANDED_GRAPHIC : SIMPLE_GRAPHIC;
-      const values: Record<string, unknown> = { marker: el.expanded ? MARKER.expanded : MARKER.simple, name, size: l.size - ELEMENT.size, slice: el.slice, x: el.x, y: el.y, mirror };
+      const values: Record<string, unknown> = {
+        marker: el.expanded ? MARKER.expanded : MARKER.simple,
+        name,
+        size: l.size - ELEMENT.size,
+        slice: el.slice,
+        x: el.x,
+        y: el.y,
+        mirror,
+      };
       if (el.expanded) {
         const [cx, cy] = el.originX === undefined || el.originY === undefined ? sliceCentre(slices[el.slice]) : [0, 0];
         Object.assign(values, {
@@ -617,10 +648,16 @@ export function elementFields(el: KnownElement, slices: readonly IspriteSlice[])
     case 'attachment':
       return { layout: ATTACHMENT, values: { ...el, marker: MARKER.attachment, name, size: ATTACHMENT.size - ELEMENT.size, mirror } };
     case 'rect':
-      return { layout: COLLISION_RECT, values: { ...el, marker: MARKER.collision, name, size: COLLISION_RECT.size - ELEMENT.size, shape: MARKER.rect } };
+      return {
+        layout: COLLISION_RECT,
+        values: { ...el, marker: MARKER.collision, name, size: COLLISION_RECT.size - ELEMENT.size, shape: MARKER.rect },
+      };
     default:
       // (A circle; anything else was refused before this is asked.)
-      return { layout: COLLISION_CIRCLE, values: { ...el, marker: MARKER.collision, name, size: COLLISION_CIRCLE.size - ELEMENT.size, shape: MARKER.circle } };
+      return {
+        layout: COLLISION_CIRCLE,
+        values: { ...el, marker: MARKER.collision, name, size: COLLISION_CIRCLE.size - ELEMENT.size, shape: MARKER.circle },
+      };
   }
 }
 
@@ -644,49 +681,73 @@ function nameField(el: { name: number | null }): number {
  * bytes) and returns the position after it: the bytes `putFields` writes
  * from elementFields(el), written at the layout's offsets without going
  * through the field table. A value that does not fit is a FormatError
- * naming the field.
+ * naming the field. (Graphics and the other kinds are two functions, each
+ * small enough for its fixed-point writes to be compiled in place.)
  */
-export function writeKnownElement(b: Uint8Array, p: number, el: KnownElement, slices: readonly IspriteSlice[], f: number, e: number): number {
+export function writeKnownElement(
+  b: Uint8Array,
+  p: number,
+  el: KnownElement,
+  slices: readonly IspriteSlice[],
+  f: number,
+  e: number,
+): number {
+  return el.type === 'graphic' ? writeGraphic(b, p, el, slices, f, e) : writeShape(b, p, el, slices, f, e);
+}
+
+function writeGraphic(b: Uint8Array, p: number, el: IspriteGraphic, slices: readonly IspriteSlice[], f: number, e: number): number {
   const name = nameField(el);
   if (!isU16(name)) throw elementError(el, slices, f, e);
-  b[p + ELEMENT.at.name] = name;
-  b[p + ELEMENT.at.name + 1] = name >>> 8;
+  b[p + EL_NAME] = name;
+  b[p + EL_NAME + 1] = name >>> 8;
+  const expanded = el.expanded;
+  const l = expanded ? EXPANDED_GRAPHIC : SIMPLE_GRAPHIC;
+  const slice = el.slice;
+  if (!isU16(slice)) throw elementError(el, slices, f, e);
+  b[p] = expanded ? MARKER.expanded : MARKER.simple;
+  b[p + EL_SIZE] = l.size - ELEMENT.size;
+  b[p + G.slice] = slice;
+  b[p + G.slice + 1] = slice >>> 8;
+  let bad = putFx(b, p + G.x, el.x) | putFx(b, p + G.y, el.y);
+  b[p + G.mirror] = (el.flipX ? 1 : 0) | (el.flipY ? 2 : 0);
+  if (!expanded) {
+    if (bad) throw elementError(el, slices, f, e);
+    return p + l.size;
+  }
+  let ox = el.originX;
+  let oy = el.originY;
+  if (ox === undefined || oy === undefined) {
+    const [cx, cy] = sliceCentre(slices[slice]);
+    if (ox === undefined) ox = cx;
+    if (oy === undefined) oy = cy;
+  }
+  bad |= putFx(b, p + G.originX, ox) | putFx(b, p + G.originY, oy) | putFx(b, p + G.rotation, el.rotation ?? 0);
+  bad |= putFx(b, p + G.scaleX, el.scaleX ?? 1) | putFx(b, p + G.scaleY, el.scaleY ?? 1);
+  const op = el.opacity ?? 0xffff;
+  if (bad || !isU16(op)) throw elementError(el, slices, f, e);
+  b[p + G.opacity] = op;
+  b[p + G.opacity + 1] = op >>> 8;
+  return p + l.size;
+}
+
+function writeShape(
+  b: Uint8Array,
+  p: number,
+  el: IspriteAttachment | IspriteRect | IspriteCircle,
+  slices: readonly IspriteSlice[],
+  f: number,
+  e: number,
+): number {
+  const name = nameField(el);
+  if (!isU16(name)) throw elementError(el, slices, f, e);
+  b[p + EL_NAME] = name;
+  b[p + EL_NAME + 1] = name >>> 8;
   switch (el.type) {
-    case 'graphic': {
-      const expanded = el.expanded;
-      const l = expanded ? EXPANDED_GRAPHIC : SIMPLE_GRAPHIC;
-      const slice = el.slice;
-      if (!isU16(slice)) throw elementError(el, slices, f, e);
-      b[p] = expanded ? MARKER.expanded : MARKER.simple;
-      b[p + ELEMENT.at.size] = l.size - ELEMENT.size;
-      b[p + G.slice] = slice;
-      b[p + G.slice + 1] = slice >>> 8;
-      let bad = putFx(b, p + G.x, el.x) | putFx(b, p + G.y, el.y);
-      b[p + G.mirror] = (el.flipX ? 1 : 0) | (el.flipY ? 2 : 0);
-      if (!expanded) {
-        if (bad) throw elementError(el, slices, f, e);
-        return p + l.size;
-      }
-      let ox = el.originX;
-      let oy = el.originY;
-      if (ox === undefined || oy === undefined) {
-        const [cx, cy] = sliceCentre(slices[slice]);
-        if (ox === undefined) ox = cx;
-        if (oy === undefined) oy = cy;
-      }
-      bad |= putFx(b, p + G.originX, ox) | putFx(b, p + G.originY, oy) | putFx(b, p + G.rotation, el.rotation ?? 0);
-      bad |= putFx(b, p + G.scaleX, el.scaleX ?? 1) | putFx(b, p + G.scaleY, el.scaleY ?? 1);
-      const op = el.opacity ?? 0xffff;
-      if (bad || !isU16(op)) throw elementError(el, slices, f, e);
-      b[p + G.opacity] = op;
-      b[p + G.opacity + 1] = op >>> 8;
-      return p + l.size;
-    }
     case 'attachment': {
       const id = el.id;
       const op = el.opacity;
       b[p] = MARKER.attachment;
-      b[p + ELEMENT.at.size] = ATTACHMENT.size - ELEMENT.size;
+      b[p + EL_SIZE] = ATTACHMENT.size - ELEMENT.size;
       b[p + A.id] = id;
       b[p + A.id + 1] = id >>> 8;
       const bad =
@@ -705,7 +766,7 @@ export function writeKnownElement(b: Uint8Array, p: number, el: KnownElement, sl
     case 'rect': {
       const id = el.id;
       b[p] = MARKER.collision;
-      b[p + ELEMENT.at.size] = COLLISION_RECT.size - ELEMENT.size;
+      b[p + EL_SIZE] = COLLISION_RECT.size - ELEMENT.size;
       b[p + R.reserved] = 0;
       b[p + R.shape] = MARKER.rect;
       b[p + R.id] = id;
@@ -723,7 +784,7 @@ export function writeKnownElement(b: Uint8Array, p: number, el: KnownElement, sl
     case 'circle': {
       const id = el.id;
       b[p] = MARKER.collision;
-      b[p + ELEMENT.at.size] = COLLISION_CIRCLE.size - ELEMENT.size;
+      b[p + EL_SIZE] = COLLISION_CIRCLE.size - ELEMENT.size;
       b[p + CI.reserved] = 0;
       b[p + CI.shape] = MARKER.circle;
       b[p + CI.id] = id;
