@@ -30,8 +30,9 @@ export class ByteReader {
   littleEndian: boolean;
   /** Absolute position of the next byte to read. */
   pos: number;
-  readonly start: number;
-  readonly end: number;
+  /** This reader's region (changed only by `retarget`). */
+  start: number;
+  end: number;
   onInvalidUtf8?: (offset: number) => void;
 
   constructor(bytes: Uint8Array, opts: ReaderOptions) {
@@ -99,6 +100,20 @@ export class ByteReader {
     });
     this.pos += length;
     return r;
+  }
+
+  /**
+   * Aims this reader at another region [start, end) of its bytes, from its
+   * start: for a loop over variable-size records (frames) that wants each
+   * record's bounds checked without allocating a sub-reader per record.
+   */
+  retarget(start: number, end: number): void {
+    if (start < 0 || end > this.bytes.length || start > end) {
+      throw new RangeError(`bad reader region ${start}..${end} of ${this.bytes.length}`);
+    }
+    this.start = start;
+    this.end = end;
+    this.pos = start;
   }
 
   seek(absolute: number): void {

@@ -115,6 +115,14 @@ describe('ByteReader and ByteWriter additions for fixed-size records', () => {
     expect(() => s.checkCount(5, 1, 'item', 2, ' in the chunk')).toThrow('item count 5 needs at least 5 bytes but only 4 remain in the chunk (at byte 2)');
   });
 
+  it('retarget aims a reader at another region (absolute offsets, bounds of the new region)', () => {
+    const r = new ByteReader(new Uint8Array([1, 2, 3, 4, 5, 6]), { format: 't' }).sub(2);
+    r.retarget(3, 5);
+    expect([r.pos, r.remaining, r.u8()]).toEqual([3, 2, 4]);
+    expect(() => r.u16()).toThrow('(at byte 4)');
+    expect(() => r.retarget(4, 7)).toThrow(RangeError);
+  });
+
   it('ByteWriter.reserve makes room for a record and returns where it starts', () => {
     const w = new ByteWriter({ format: 't', initialSize: 16 });
     w.u8(1);

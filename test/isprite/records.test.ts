@@ -21,7 +21,7 @@ import {
   elementFields,
   elementSize,
   putFields,
-  readElement,
+  readElements,
   readFields,
   writeKnownElement,
   type KnownElement,
@@ -69,7 +69,7 @@ describe('ISPRITE record layouts (records.ts)', () => {
         putFields(slow, 0, layout, values);
         expect(fast).toEqual(slow);
         const r = new ByteReader(fast, { format: 'isprite' });
-        const back = readElement(r, 0, fast[0]!, fast[ELEMENT.at.size]!, true, 0, 0)!;
+        const back = readElements(r, 0, 1, size, true, 0)[0] as KnownElement;
         // The generic field reader agrees with the codec's reader.
         const fields = readFields(r, layout, 0);
         const vals = elementFields(back, slices).values;

@@ -28,6 +28,7 @@ import {
   type IspriteGraphic,
   type IspriteRect,
   type IspriteSlice,
+  type IspriteUnknownElement,
 } from './model.js';
 
 const FORMAT = 'isprite';
@@ -468,121 +469,137 @@ const R = COLLISION_RECT.at;
 const CI = COLLISION_CIRCLE.at;
 
 /**
- * Reads the element at `q` with marker `marker` and size byte `esize` (the
- * caller has made sure all its bytes are there, inside its frame `f`); null
- * for an element this version does not know (the caller keeps its bytes).
- * Its size byte must be its layout's in version 1.0 (`strict`), at least
- * that later (erratum 15). One function for every kind (reading speed: it
- * is called for every element of the file).
+ * Reads the `count` elements of frame `f` that start at `q` and end by
+ * `fend` (the end of the frame), and moves `r` to the end of the last. An
+ * element's size byte must be its layout's in version 1.0 (`strict`), at
+ * least that later (erratum 15); an element this version does not know is
+ * kept as its bytes. The loop and every kind's reads are one function, with
+ * inline reads (reading speed: a call per element, or calls to the reader's
+ * `*At` getters that are not all inlined, each returning a boxed number,
+ * cost a third more).
  */
-export function readElement(
-  r: ByteReader,
-  q: number,
-  marker: number,
-  esize: number,
-  strict: boolean,
-  f: number,
-  e: number,
-): KnownElement | null {
-  // Inline reads (a DataView's getters are compiled in place; calls to the
-  // reader's *At getters would not all be inlined here, and each call that
-  // is not returns a boxed number: twice the garbage).
+export function readElements(r: ByteReader, q: number, count: number, fend: number, strict: boolean, f: number): IspriteElement[] {
   const b = r.bytes;
   const v = r.view;
-  const n = v.getUint16(q + EL_NAME, true);
-  const name = n === NO_NAME ? null : n;
-  if (marker === MARKER.simple || marker === MARKER.expanded) {
-    const expanded = marker === MARKER.expanded;
-    const want = expanded ? EXPANDED_SIZE : SIMPLE_SIZE;
-    if (esize !== want && (strict || esize < want)) {
-      throw badSize(f, e, expanded ? 'expanded graphic ("G")' : 'simple graphic ("g")', esize, want, strict, q + EL_SIZE);
+  const elements: IspriteElement[] = new Array(count);
+  for (let e = 0; e < count; e++) {
+    if (q + ELEMENT.size > fend) throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: unexpected end of the frame`, q);
+    const marker = b[q]!;
+    const esize = b[q + EL_SIZE]!;
+    const eend = q + ELEMENT.size + esize;
+    if (eend > fend) {
+      throw FormatError.atByte(
+        FORMAT,
+        `frame ${f} element ${e}: size ${esize} runs past the end of the frame (${fend - q - ELEMENT.size} bytes left)`,
+        q + EL_SIZE,
+      );
     }
-    const m = b[q + G.mirror]!;
-    const slice = v.getUint16(q + G.slice, true);
-    const x = v.getInt16(q + G.x, true) + b[q + G.x + 2]! / 256;
-    const y = v.getInt16(q + G.y, true) + b[q + G.y + 2]! / 256;
-    const flipX = (m & 1) !== 0;
-    const flipY = (m & 2) !== 0;
-    // Two literals, so that each kind keeps one object shape (reading speed).
-    return expanded
-      ? {
-          type: 'graphic',
-          expanded,
+    let el: IspriteElement;
+    const n = v.getUint16(q + EL_NAME, true);
+    const name = n === NO_NAME ? null : n;
+    if (marker === MARKER.simple || marker === MARKER.expanded) {
+      const expanded = marker === MARKER.expanded;
+      const want = expanded ? EXPANDED_SIZE : SIMPLE_SIZE;
+      if (esize !== want && (strict || esize < want)) {
+        throw badSize(f, e, expanded ? 'expanded graphic ("G")' : 'simple graphic ("g")', esize, want, strict, q + EL_SIZE);
+      }
+      const m = b[q + G.mirror]!;
+      const slice = v.getUint16(q + G.slice, true);
+      const x = v.getInt16(q + G.x, true) + b[q + G.x + 2]! / 256;
+      const y = v.getInt16(q + G.y, true) + b[q + G.y + 2]! / 256;
+      const flipX = (m & 1) !== 0;
+      const flipY = (m & 2) !== 0;
+      // Two literals, so that each kind keeps one object shape (reading speed).
+      el = expanded
+        ? {
+            type: 'graphic',
+            expanded,
+            name,
+            slice,
+            x,
+            y,
+            flipX,
+            flipY,
+            originX: v.getInt16(q + G.originX, true) + b[q + G.originX + 2]! / 256,
+            originY: v.getInt16(q + G.originY, true) + b[q + G.originY + 2]! / 256,
+            rotation: v.getInt16(q + G.rotation, true) + b[q + G.rotation + 2]! / 256,
+            scaleX: v.getInt16(q + G.scaleX, true) + b[q + G.scaleX + 2]! / 256,
+            scaleY: v.getInt16(q + G.scaleY, true) + b[q + G.scaleY + 2]! / 256,
+            opacity: v.getUint16(q + G.opacity, true),
+          }
+        : { type: 'graphic', expanded, name, slice, x, y, flipX, flipY };
+    } else if (marker === MARKER.attachment) {
+      if (esize !== ATTACHMENT_SIZE && (strict || esize < ATTACHMENT_SIZE)) {
+        throw badSize(f, e, 'attachment point ("A")', esize, ATTACHMENT_SIZE, strict, q + EL_SIZE);
+      }
+      const m = v.getUint16(q + A.mirror, true);
+      el = {
+        type: 'attachment',
+        name,
+        id: v.getUint16(q + A.id, true),
+        x: v.getInt16(q + A.x, true) + b[q + A.x + 2]! / 256,
+        y: v.getInt16(q + A.y, true) + b[q + A.y + 2]! / 256,
+        flipX: (m & 1) !== 0,
+        flipY: (m & 2) !== 0,
+        rotation: v.getInt16(q + A.rotation, true) + b[q + A.rotation + 2]! / 256,
+        scaleX: v.getInt16(q + A.scaleX, true) + b[q + A.scaleX + 2]! / 256,
+        scaleY: v.getInt16(q + A.scaleY, true) + b[q + A.scaleY + 2]! / 256,
+        opacity: v.getUint16(q + A.opacity, true),
+      };
+    } else if (marker === MARKER.collision) {
+      // Collision objects: the type letter decides the layout (erratum 3).
+      if (esize < R.shape + 1 - ELEMENT.size) {
+        throw FormatError.atByte(
+          FORMAT,
+          `frame ${f} element ${e}: collision object size ${esize} is too small to hold its type letter`,
+          q + EL_SIZE,
+        );
+      }
+      const shape = b[q + R.shape]!;
+      if (shape === MARKER.rect) {
+        if (esize !== RECT_SIZE && (strict || esize < RECT_SIZE))
+          throw badSize(f, e, 'collision rectangle', esize, RECT_SIZE, strict, q + EL_SIZE);
+        el = {
+          type: 'rect',
           name,
-          slice,
-          x,
-          y,
-          flipX,
-          flipY,
-          originX: v.getInt16(q + G.originX, true) + b[q + G.originX + 2]! / 256,
-          originY: v.getInt16(q + G.originY, true) + b[q + G.originY + 2]! / 256,
-          rotation: v.getInt16(q + G.rotation, true) + b[q + G.rotation + 2]! / 256,
-          scaleX: v.getInt16(q + G.scaleX, true) + b[q + G.scaleX + 2]! / 256,
-          scaleY: v.getInt16(q + G.scaleY, true) + b[q + G.scaleY + 2]! / 256,
-          opacity: v.getUint16(q + G.opacity, true),
-        }
-      : { type: 'graphic', expanded, name, slice, x, y, flipX, flipY };
-  }
-  if (marker === MARKER.attachment) {
-    if (esize !== ATTACHMENT_SIZE && (strict || esize < ATTACHMENT_SIZE)) {
-      throw badSize(f, e, 'attachment point ("A")', esize, ATTACHMENT_SIZE, strict, q + EL_SIZE);
+          id: v.getUint16(q + R.id, true),
+          x: v.getInt16(q + R.x, true) + b[q + R.x + 2]! / 256,
+          y: v.getInt16(q + R.y, true) + b[q + R.y + 2]! / 256,
+          width: v.getInt16(q + R.width, true) + b[q + R.width + 2]! / 256,
+          height: v.getInt16(q + R.height, true) + b[q + R.height + 2]! / 256,
+          rotation: v.getInt16(q + R.rotation, true) + b[q + R.rotation + 2]! / 256,
+        };
+      } else if (shape === MARKER.circle) {
+        if (esize !== CIRCLE_SIZE && (strict || esize < CIRCLE_SIZE))
+          throw badSize(f, e, 'collision circle', esize, CIRCLE_SIZE, strict, q + EL_SIZE);
+        el = {
+          type: 'circle',
+          name,
+          id: v.getUint16(q + CI.id, true),
+          x: v.getInt16(q + CI.x, true) + b[q + CI.x + 2]! / 256,
+          y: v.getInt16(q + CI.y, true) + b[q + CI.y + 2]! / 256,
+          radius: v.getInt16(q + CI.radius, true) + b[q + CI.radius + 2]! / 256,
+        };
+      } else if (strict) {
+        const c = shape >= 0x20 && shape < 0x7f ? `"${String.fromCharCode(shape)}" (0x${hex2(shape)})` : `0x${hex2(shape)}`;
+        throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: unknown collision type ${c} (expected "r" or "c")`, q + R.shape);
+      } else {
+        el = unknownElement(b, q, marker, name, esize);
+      }
+    } else {
+      el = unknownElement(b, q, marker, name, esize);
     }
-    const m = v.getUint16(q + A.mirror, true);
-    return {
-      type: 'attachment',
-      name,
-      id: v.getUint16(q + A.id, true),
-      x: v.getInt16(q + A.x, true) + b[q + A.x + 2]! / 256,
-      y: v.getInt16(q + A.y, true) + b[q + A.y + 2]! / 256,
-      flipX: (m & 1) !== 0,
-      flipY: (m & 2) !== 0,
-      rotation: v.getInt16(q + A.rotation, true) + b[q + A.rotation + 2]! / 256,
-      scaleX: v.getInt16(q + A.scaleX, true) + b[q + A.scaleX + 2]! / 256,
-      scaleY: v.getInt16(q + A.scaleY, true) + b[q + A.scaleY + 2]! / 256,
-      opacity: v.getUint16(q + A.opacity, true),
-    };
+    elements[e] = el;
+    q = eend;
   }
-  if (marker !== MARKER.collision) return null;
-  // Collision objects: the type letter decides the layout (erratum 3).
-  if (esize < R.shape + 1 - ELEMENT.size) {
-    throw FormatError.atByte(
-      FORMAT,
-      `frame ${f} element ${e}: collision object size ${esize} is too small to hold its type letter`,
-      q + EL_SIZE,
-    );
-  }
-  const shape = b[q + R.shape]!;
-  if (shape === MARKER.rect) {
-    if (esize !== RECT_SIZE && (strict || esize < RECT_SIZE))
-      throw badSize(f, e, 'collision rectangle', esize, RECT_SIZE, strict, q + EL_SIZE);
-    return {
-      type: 'rect',
-      name,
-      id: v.getUint16(q + R.id, true),
-      x: v.getInt16(q + R.x, true) + b[q + R.x + 2]! / 256,
-      y: v.getInt16(q + R.y, true) + b[q + R.y + 2]! / 256,
-      width: v.getInt16(q + R.width, true) + b[q + R.width + 2]! / 256,
-      height: v.getInt16(q + R.height, true) + b[q + R.height + 2]! / 256,
-      rotation: v.getInt16(q + R.rotation, true) + b[q + R.rotation + 2]! / 256,
-    };
-  }
-  if (shape === MARKER.circle) {
-    if (esize !== CIRCLE_SIZE && (strict || esize < CIRCLE_SIZE))
-      throw badSize(f, e, 'collision circle', esize, CIRCLE_SIZE, strict, q + EL_SIZE);
-    return {
-      type: 'circle',
-      name,
-      id: v.getUint16(q + CI.id, true),
-      x: v.getInt16(q + CI.x, true) + b[q + CI.x + 2]! / 256,
-      y: v.getInt16(q + CI.y, true) + b[q + CI.y + 2]! / 256,
-      radius: v.getInt16(q + CI.radius, true) + b[q + CI.radius + 2]! / 256,
-    };
-  }
-  if (strict) {
-    const c = shape >= 0x20 && shape < 0x7f ? `"${String.fromCharCode(shape)}" (0x${hex2(shape)})` : `0x${hex2(shape)}`;
-    throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: unknown collision type ${c} (expected "r" or "c")`, q + R.shape);
-  }
-  return null;
+  r.pos = q;
+  return elements;
+}
+
+const EMPTY = new Uint8Array(0);
+
+function unknownElement(b: Uint8Array, q: number, marker: number, name: number | null, esize: number): IspriteUnknownElement {
+  return { type: 'unknown', marker, name, data: esize === 0 ? EMPTY : b.slice(q + ELEMENT.size, q + ELEMENT.size + esize) };
 }
 
 function hex2(n: number): string {
