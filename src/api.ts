@@ -3,10 +3,15 @@
  * validate, inspect, convert, play and render it. The command line and the
  * viewer are thin shells over these functions.
  */
-import { FormatError, diagnosticFromError, isFormatError, type Diagnostic } from './binary/errors.js';
+import { FormatError, diagnosticFromError, isFormatError, oneLine, type Diagnostic } from './binary/errors.js';
 import { detectFormat, extensionOf, formatsForExtension } from './formats/detect.js';
 import { FORMATS, getFormat } from './formats/registry.js';
-import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from './formats/types.js';
+import type { CommandOptions, FormatHandler, OutputFile, RenderResult, RenderView, ResourceLoader } from './formats/types.js';
+import { budgetFrom, type Budget } from './binary/limits.js';
+import { drawPicture, nextFrame } from './render/pipeline.js';
+import type { RgbaImage } from './render/image.js';
+import type { LevelModel, SpriteModel } from './model/types.js';
+import { unusedFrameNames } from './model/unused.js';
 
 export class UnknownFormatError extends Error {
   override name = 'UnknownFormatError';
@@ -79,8 +84,9 @@ export function outputFormatFor(input: FormatHandler, outName: string, to?: stri
 }
 
 /**
- * Converts a loaded document to `target`. The same format re-encodes; other
- * formats go through the common model. Returns the files to write (the first
+ * Converts a loaded document to `target`. The same format re-encodes; a
+ * format of the same family converts directly (`convertTo`); other formats
+ * go through the common model. Returns the files to write (the first
  * is OUT itself).
  */
 export async function convert(
@@ -93,27 +99,105 @@ export async function convert(
   const src = loaded.handler;
   let doc: unknown = loaded.doc;
   const notes: string[] = [];
-  if (target !== src) {
+  const direct = target !== src ? src.convertTo?.(loaded.doc, target, options) : undefined;
+  if (direct) {
+    // The same family (e.g. Solarus line <-> Lua syntax): converted directly, every field kept.
+    doc = direct.doc;
+    notes.push(...direct.notes);
+  } else if (target !== src) {
     if (!src.toModel) throw new UnknownFormatError(`converting from ${src.name} is not supported`);
     if (!target.fromModel) throw new UnknownFormatError(`converting to ${target.name} is not supported`);
     const model = await src.toModel(loaded.doc, resources, options);
     doc = await target.fromModel(model, options);
     // fromModel may add notes of its own (what the target cannot hold).
-    notes.push(...(model.notes ?? []));
+    for (const n of model.notes ?? []) notes.push(oneLine(n));
+    notes.push(...unusedFramesNotes(model, target));
   }
   if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
   if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);
   return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };
 }
 
-export async function render(loaded: Loaded, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+
+/** Where frames no animation plays become an animation of their own in the target, a note that lists them. */
+function unusedFramesNotes(model: SpriteModel | LevelModel, target: FormatHandler): string[] {
+  if (model.kind !== 'sprite' || target.holdsUnusedFrames) return [];
+  return model.animations
+    .filter((a) => a.unused)
+    .map((a) => `frames no animation plays are kept as the animation "${a.name}": ${unusedFrameNames(a)}`);
+}
+
+/**
+ * Draws what `options` select (an animation, view, direction, frame...)
+ * through the one picture pipeline: the format describes the frames
+ * (`handler.picture`), src/render/pipeline.ts draws them, spending the
+ * `--max-pixels` and `--max-draw-pixels` budgets of `options` (or `budget`).
+ */
+export async function render(loaded: Loaded, options: CommandOptions, resources: ResourceLoader, budget?: Budget): Promise<RenderResult> {
   const h = loaded.handler;
-  if (!h.render) throw new UnknownFormatError(`rendering ${h.name} files is not supported`);
-  return h.render(loaded.doc, options, resources);
+  if (!h.picture) throw new UnknownFormatError(`rendering ${h.name} files is not supported`);
+  const b = budget ?? budgetFrom(options);
+  return drawPicture(await h.picture(loaded.doc, options, resources), b);
+}
+
+/** The pictures a document offers (for the viewer): each a label and the render options that select it. */
+export function renderViews(loaded: Loaded): RenderView[] {
+  const h = loaded.handler;
+  if (!h.picture) return [];
+  return h.renderViews?.(loaded.doc) ?? [{ label: h.name, options: {} }];
 }
 
 export function play(loaded: Loaded, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string } {
   const h = loaded.handler;
   if (!h.play) throw new UnknownFormatError(`playing ${h.name} files is not supported`);
-  return h.play(loaded.doc, options);
+  const r = h.play(loaded.doc, options);
+  return { ...r, warnings: r.warnings.map(oneLine) };
+}
+
+/** One animation of the viewer's preview (see `preview`). */
+export interface PreviewAnimation {
+  label: string;
+  /** The render options that select this animation (what `sprat render` would be given). */
+  options: Record<string, string>;
+  frames: RgbaImage[];
+  /** One per frame for an animation; empty for a still picture. */
+  delaysMs: number[];
+  /** As `render` gives it: 0 = forever, 1 = once, undefined for a still picture. */
+  loops?: number;
+  /** The frame after `frame`, or null when playback stops. */
+  next(frame: number): number | null;
+}
+
+export interface Preview {
+  animations: PreviewAnimation[];
+  note?: string;
+}
+/**
+ * What the viewer animates for a document: every picture it offers
+ * (`renderViews`), each drawn by the very call `sprat render` makes, so the
+ * viewer shows the pixels and delays the command line writes. `options` are added
+ * to each picture's; `options` are added
+ * to each (e.g. a Hallgeir `frame-size`). A picture that cannot be drawn
+ * is named in the note; when none can, the first error is thrown.
+ */
+export async function preview(loaded: Loaded, resources: ResourceLoader, options: Record<string, string> = {}): Promise<Preview> {
+  const views = renderViews(loaded);
+  if (views.length === 0) return { animations: [], note: `${loaded.handler.name} files have no picture to show` };
+  const animations: PreviewAnimation[] = [];
+  const failed: string[] = [];
+  let first: unknown;
+  for (const v of views) {
+    const opts: Record<string, string> = {};
+    for (const [k, x] of Object.entries({ ...v.options, ...options })) if (typeof x === 'string') opts[k] = x;
+    try {
+      const r = await render(loaded, { ...v.options, ...options }, resources);
+      const n = r.frames.length;
+      animations.push({ label: v.label, options: opts, frames: r.frames, delaysMs: r.delaysMs ?? [], loops: r.loops, next: (f) => nextFrame(f, n, r.loops) });
+    } catch (e) {
+      first ??= e;
+      failed.push(`${v.label}: ${(e as Error).message}`);
+    }
+  }
+  if (animations.length === 0) throw first;
+  return { animations, note: failed.length ? `not shown: ${failed.join('; ')}` : undefined };
 }

@@ -12,6 +12,7 @@ export * from './api.js';
 export * from './formats/types.js';
 export { FORMATS, getFormat } from './formats/registry.js';
 export { detectFormat, extensionOf } from './formats/detect.js';
+export { loadImage, loadResource, imageCache, questRoot, type ResourceRequest } from './formats/resources.js';
 export * from './model/types.js';
 export { renderModelFrame, renderModelAnimation, type BakedFrame, type BakedAnimation } from './model/bake.js';
 export { renderLevelModel } from './model/bake-level.js';

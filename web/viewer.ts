@@ -8,6 +8,7 @@ import { load, validate } from '../src/api.js';
 import type { ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
 import { previewOf, type Preview } from './preview.js';
+import { droppedLoader, normalise, serverLoader } from './loaders.js';
 
 interface OpenFile {
   name: string;
@@ -20,46 +21,6 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 const files: OpenFile[] = [];
 let dropped = new Map<string, Uint8Array>();
 let timer: number | undefined;
-
-function normalise(path: string): string {
-  const out: string[] = [];
-  for (const seg of path.replace(/\\/g, '/').split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') out.pop();
-    else out.push(seg);
-  }
-  return out.join('/');
-}
-
-/** Dropped files: looked up by path, then by base name (folders are flattened by the browser). */
-function droppedLoader(): ResourceLoader {
-  const find = (p: string) => dropped.get(normalise(p)) ?? dropped.get(normalise(p).replace(/^.*\//, ''));
-  return {
-    async load(p) {
-      const b = find(p);
-      if (!b) throw new Error(`${p} was not among the opened files: open it together with the document`);
-      return b;
-    },
-    async exists(p) {
-      return find(p) !== undefined;
-    },
-  };
-}
-
-function serverLoader(id: number): ResourceLoader {
-  // The path as the document names it, as one URL segment (dots escaped too, so no `..` is resolved on the way).
-  const url = (p: string) => `files/${id}/res/${encodeURIComponent(p).replace(/\./g, '%2E')}`;
-  return {
-    async load(p) {
-      const r = await fetch(url(p));
-      if (!r.ok) throw new Error(`${p}: ${r.status} ${r.statusText}`);
-      return new Uint8Array(await r.arrayBuffer());
-    },
-    async exists(p) {
-      return (await fetch(url(p), { method: 'HEAD' })).ok;
-    },
-  };
-}
 
 function renderFileList(active: number): void {
   const nav = $('files');
@@ -217,7 +178,8 @@ async function openLocal(list: FileList | File[]): Promise<void> {
   const before = files.length;
   for (const f of all) {
     if (/\.(png|bmp|gif|jpe?g)$/i.test(f.name)) continue;
-    files.push({ name: f.name, bytes: dropped.get(f.name)!, resources: droppedLoader() });
+    const where = normalise((f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
+    files.push({ name: f.name, bytes: dropped.get(f.name)!, resources: droppedLoader(dropped, where) });
   }
   if (files.length > before) await show(before);
 }

@@ -20,6 +20,17 @@ export function describeLocation(loc: ErrorLocation): string {
   return '';
 }
 
+/**
+ * `text` with line breaks and other control characters (but tabs) escaped as
+ * in JSON (\r, \n, \u0000): errors, warnings and notes quote names from the
+ * input, and each must stay one line.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 export class FormatError extends Error {
   override name = 'FormatError';
   /** Short format name (`isprite`, `cthg`, `lzf`, ...). */
@@ -31,6 +42,8 @@ export class FormatError extends Error {
   readonly column?: number;
 
   constructor(format: string, reason: string, loc: ErrorLocation = {}) {
+    // An error is one line: control characters quoted from the input (a CR in a name) are escaped.
+    reason = oneLine(reason);
     const where = describeLocation(loc);
     super(where ? `${reason} (${where})` : reason);
     this.format = format;
@@ -68,6 +81,7 @@ export function diagnostic(
   loc: ErrorLocation = {},
 ): Diagnostic {
   const where = describeLocation(loc);
+  reason = oneLine(reason);
   return { severity, message: where ? `${reason} (${where})` : reason, ...loc };
 }
 

@@ -98,8 +98,10 @@ export function limitsFrom(options: Record<string, unknown> | undefined): Limits
   for (const s of LIMIT_SPECS) {
     const v = options[s.option] ?? options[s.key];
     if (v === undefined || v === false) continue;
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1) throw new OptionError(`option --${s.option} needs a whole number of at least 1, not "${String(v)}"`);
+    // the wording of every option check (src/formats/options.ts; the command line checks these as `int` specs with min 1)
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^[-+]?\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
+    if (!Number.isSafeInteger(n)) throw new OptionError(`option --${s.option} must be a whole number, not ${JSON.stringify(String(v))}`);
+    if (n < 1) throw new OptionError(`option --${s.option} must be at least 1, not ${JSON.stringify(String(v))}`);
     out[s.key] = n;
   }
   return out;

@@ -1,5 +1,6 @@
 import { OptionError } from '../binary/errors.js';
 import type { CommandOptions, OptionSpec } from '../formats/types.js';
+import { checkOptionValue, rangeText, valueText } from '../formats/options.js';
 
 /** A wrong command line: exit status 2. */
 export class UsageError extends OptionError {
@@ -13,11 +14,20 @@ export interface ParsedArgs {
 
 /**
  * Parses `--name value`, `--name=value`, `--flag` and `-o value` against the
- * given option specs. Unknown options and missing values are UsageErrors.
+ * given option specs, and checks every value against its spec (choices,
+ * range, syntax: src/formats/options.ts) before the command reads any file.
+ * Unknown options, missing and bad values are UsageErrors (exit 2). When
+ * several formats declare one name with different specs, a value any of
+ * them accepts passes here; `checkOptionValues` checks it against the
+ * format's own spec once the format is known.
  */
 export function parseArgs(argv: string[], specs: readonly OptionSpec[], shortNames: Record<string, string> = {}): ParsedArgs {
-  const byName = new Map<string, OptionSpec>();
-  for (const s of specs) byName.set(s.name, s);
+  const byName = new Map<string, OptionSpec[]>();
+  for (const s of specs) {
+    const list = byName.get(s.name);
+    if (list) list.push(s);
+    else byName.set(s.name, [s]);
+  }
   const positionals: string[] = [];
   const options: CommandOptions = {};
   for (let i = 0; i < argv.length; i++) {
@@ -39,9 +49,9 @@ export function parseArgs(argv: string[], specs: readonly OptionSpec[], shortNam
       positionals.push(a);
       continue;
     }
-    const spec = byName.get(name);
-    if (!spec) throw new UsageError(`unknown option --${name}`);
-    if (spec.type === 'flag') {
+    const alternatives = byName.get(name);
+    if (!alternatives) throw new UsageError(`unknown option --${name}`);
+    if (alternatives[0]!.type === 'flag') {
       if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
       options[name] = true;
       continue;
@@ -50,23 +60,53 @@ export function parseArgs(argv: string[], specs: readonly OptionSpec[], shortNam
       if (i + 1 >= argv.length) throw new UsageError(`option --${name} needs a value`);
       value = argv[++i]!;
     }
-    if (spec.type === 'int' && !/^-?\d+$/.test(value)) {
-      throw new UsageError(`option --${name} needs a whole number, not "${value}"`);
-    }
-    if (spec.type === 'number' && !Number.isFinite(Number(value))) {
-      throw new UsageError(`option --${name} needs a number, not "${value}"`);
-    }
+    checkAgainstAny(alternatives, value);
     options[name] = value;
   }
   return { positionals, options };
 }
 
-/** Option readers shared with the library (their errors are OptionErrors: exit 2). */
-export { intOption, requireOption, stringOption } from '../formats/options.js';
+/** Passes when any of the specs accepts the value; else the first one's error, as a UsageError. */
+function checkAgainstAny(specs: readonly OptionSpec[], value: string | boolean): void {
+  let first: unknown;
+  for (const s of specs) {
+    try {
+      checkOptionValue(s, value);
+      return;
+    } catch (e) {
+      first ??= e;
+    }
+  }
+  throw new UsageError(first instanceof Error ? first.message : String(first));
+}
 
-/** Formats option specs for --help. */
+/**
+ * Checks every option given against the specs that apply once the format
+ * is known (each format's own declaration of a name it shares with other
+ * formats): a value any of them rejects is a UsageError.
+ */
+export function checkOptionValues(specs: readonly OptionSpec[], options: CommandOptions): void {
+  for (const s of specs) {
+    const v = options[s.name];
+    if (v === undefined || v === false) continue;
+    try {
+      checkOptionValue(s, v);
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+  }
+}
+
+/** Option readers shared with the library (their errors are OptionErrors: exit 2). */
+export { intOption, requireOption, stringOption, choiceOption, flagOption } from '../formats/options.js';
+
+/** Formats option specs for --help: the value's form (choices, WxH) and its range. */
 export function describeOptions(specs: readonly OptionSpec[]): string {
-  const rows = specs.map((s) => [`--${s.name}${s.type === 'flag' ? '' : ' ' + (s.type === 'string' ? 'VALUE' : 'N')}`, s.description]);
+  const rows = specs.map((s) => {
+    const range = s.type === 'int' || s.type === 'number' || s.type === 'size' ? rangeText(s) : '';
+    const limits = range ? ` [${s.type === 'size' ? `each side ${range}` : range}]` : '';
+    return [`--${s.name}${s.type === 'flag' ? '' : ' ' + valueText(s)}`, s.description + limits];
+  });
   const w = Math.max(0, ...rows.map((r) => r[0]!.length));
   return rows.map(([a, b]) => `  ${a!.padEnd(w)}  ${b}`).join('\n');
 }

@@ -1,5 +1,6 @@
+import * as path from 'node:path';
 import type { CommandOptions, FormatHandler, OptionSpec } from '../formats/types.js';
-import { UsageError } from './args.js';
+import { UsageError, checkOptionValues } from './args.js';
 import { FORMATS } from '../formats/registry.js';
 import { LIMIT_SPECS } from '../binary/limits.js';
 import type { Io } from './io.js';
@@ -15,23 +16,38 @@ export interface Command {
   run(argv: string[], io: Io): Promise<number>;
 }
 
-export type FormatOptionKey = 'playOptions' | 'renderOptions' | 'writeOptions' | 'readOptions';
+export type FormatOptionKey = 'playOptions' | 'renderOptions' | 'resourceOptions' | 'writeOptions' | 'readOptions';
 
-export const FORMAT_OPTION: OptionSpec = { name: 'format', type: 'string', description: 'the input format (default: found from content, then extension)' };
+export const FORMAT_OPTION: OptionSpec = { name: 'format', type: 'string', value: 'F', description: 'the input format (default: found from content, then extension)' };
 export const HELP_OPTION: OptionSpec = { name: 'help', type: 'flag', description: 'show this help' };
 export const DEBUG_OPTION: OptionSpec = { name: 'debug', type: 'flag', description: 'print stack traces on errors' };
 /** The work budgets (src/binary/limits.ts): every command takes them. */
 export const LIMIT_OPTIONS: OptionSpec[] = LIMIT_SPECS.map((s) => ({
   name: s.option,
   type: 'int',
+  min: 1,
   description: `${s.description} (default ${s.default})`,
 }));
 
-/** The union of one command's options over every format, first declaration wins. */
+/**
+ * The union of one command's options over every format: every distinct
+ * declaration, so that a name two formats declare differently (`--tileset`)
+ * keeps both specs (a value either accepts passes before the file is read).
+ */
 export function collectFormatOptions(keys: readonly FormatOptionKey[]): OptionSpec[] {
-  const seen = new Map<string, OptionSpec>();
-  for (const key of keys) for (const f of FORMATS) for (const o of f[key] ?? []) if (!seen.has(o.name)) seen.set(o.name, o);
-  return [...seen.values()];
+  const seen = new Set<OptionSpec>();
+  const texts = new Set<string>();
+  for (const key of keys) {
+    for (const f of FORMATS) {
+      for (const o of f[key] ?? []) {
+        const text = JSON.stringify(o) + String(o.parse);
+        if (seen.has(o) || texts.has(text)) continue;
+        seen.add(o);
+        texts.add(text);
+      }
+    }
+  }
+  return [...seen];
 }
 
 /** The full option list of a command: its own, the formats', --help and --debug. */
@@ -60,7 +76,8 @@ export function optionsByFormat(keys: readonly FormatOptionKey[]): [string, Opti
 
 /**
  * After the format is known: an option that only other formats take is a
- * command-line error (exit 2), rather than silently ignored.
+ * command-line error (exit 2), rather than silently ignored; and every value
+ * is checked against the format's own spec of its option.
  */
 export function rejectForeignOptions(cmd: Command, handlers: readonly FormatHandler[], options: CommandOptions): void {
   const allowed = new Set([...cmd.options, ...LIMIT_OPTIONS, HELP_OPTION, DEBUG_OPTION].map((o) => o.name));
@@ -70,14 +87,48 @@ export function rejectForeignOptions(cmd: Command, handlers: readonly FormatHand
       throw new UsageError(`option --${name} does not apply to ${[...new Set(handlers.map((h) => h.name))].join(' or ')} files`);
     }
   }
+  // the formats' own declarations: a name two formats declare differently is checked by the one that reads it
+  const own: OptionSpec[] = [];
+  for (const h of handlers) for (const k of cmd.formatOptionKeys ?? []) own.push(...(h[k] ?? []));
+  checkOptionValues(own, options);
 }
 
-/** `--format/--from/--to` must name a known format: a wrong name is a command-line error (exit 2). */
-export function checkFormatNames(options: CommandOptions, names: readonly string[] = ['format']): void {
+/**
+ * After the format is known: the paths the user typed in path options
+ * (OptionSpec.paths: --images, --tileset, --recolour, ...) are relative to
+ * the current folder; they are resolved against it here, so the library
+ * takes them as given. The handlers' own declarations win (the same option
+ * name can have another syntax in another format), in order.
+ */
+export function resolveUserPaths(cmd: Command, handlers: readonly FormatHandler[], options: CommandOptions, cwd: string): void {
+  const specs: OptionSpec[] = [];
+  for (const h of handlers) for (const k of cmd.formatOptionKeys ?? []) specs.push(...(h[k] ?? []));
+  specs.push(...cmd.options);
+  const resolve = (p: string) => path.resolve(cwd, p);
+  for (const [name, value] of Object.entries(options)) {
+    if (typeof value !== 'string') continue;
+    const spec = specs.find((o) => o.name === name);
+    if (!spec?.paths) continue;
+    options[name] = spec.paths === true ? resolve(value) : spec.paths(value, resolve);
+  }
+}
+
+/**
+ * `--format/--from/--to` must name a known format: a wrong name is a
+ * command-line error (exit 2). With `cmd`, the option values are also
+ * checked against the named formats' own specs, still before any file is read.
+ */
+export function checkFormatNames(options: CommandOptions, names: readonly string[] = ['format'], cmd?: Command): void {
+  const named: FormatHandler[] = [];
   for (const n of names) {
     const v = options[n];
-    if (typeof v === 'string' && !FORMATS.some((f) => f.name === v)) {
-      throw new UsageError(`unknown format "${v}" for --${n} (known: ${FORMATS.map((f) => f.name).join(', ')})`);
-    }
+    if (typeof v !== 'string') continue;
+    const h = FORMATS.find((f) => f.name === v);
+    if (!h) throw new UsageError(`unknown format "${v}" for --${n} (known: ${FORMATS.map((f) => f.name).join(', ')})`);
+    named.push(h);
   }
+  if (!cmd) return;
+  const own: OptionSpec[] = [];
+  for (const h of named) for (const k of cmd.formatOptionKeys ?? []) own.push(...(h[k] ?? []));
+  checkOptionValues(own, options);
 }

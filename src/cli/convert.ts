@@ -1,12 +1,11 @@
 import * as path from 'node:path';
 import { convert, load, outputFormatFor } from '../api.js';
-import { LZF_FLAVOURS, type LzfFlavour } from '../lzf/compress.js';
-import { fsResourceLoader, readFileBytes, recordingLoader, sameFile, type WriteTarget } from '../node/fs.js';
+import { recordingLoader, sameFile, type WriteTarget } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
-import { allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
-import { FileError, reportError, resolvePath, type Io } from './io.js';
+import { allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, type Command } from './command.js';
+import { FileError, readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
 import { FORCE_OPTION, OVERWRITE_OPTION, writeOutputs } from './write.js';
-import type { OutputFile } from '../formats/types.js';
+import type { OptionSpec, OutputFile } from '../formats/types.js';
 
 /**
  * Where a conversion's files go: OUT, and any companions (sheets, textures)
@@ -28,38 +27,45 @@ export function outputTargets(outPath: string, files: readonly OutputFile[], lab
   });
 }
 
+const FROM_OPTION: OptionSpec = { name: 'from', type: 'string', value: 'F', description: 'the input format (default: found from content, then extension)' };
+const TO_OPTION: OptionSpec = { name: 'to', type: 'string', value: 'F', description: "the output format (default: from OUT's extension, else the input's)" };
+
+const CLAMP_OPTION: OptionSpec = {
+  name: 'clamp',
+  type: 'flag',
+  description: "values that do not fit the output's fields are clamped, with a note for each, instead of refused",
+};
+
 export const convertCommand: Command = {
   name: 'convert',
   summary:
     'Read IN and write OUT (and its sheets, beside it), printing each file written. The same format re-encodes; other formats go through the common model. All files are written atomically as one group; IN, the files it uses and existing files other than OUT are never replaced (--overwrite allows the last).',
   usage: 'sprat convert IN OUT [--from F] [--to F] [--overwrite] [--force] [--lzf clzf2|liblzf|best] [--endian little|big]',
   options: [
-    { name: 'from', type: 'string', description: 'the input format (default: found from content, then extension)' },
-    { name: 'to', type: 'string', description: "the output format (default: from OUT's extension, else the input's)" },
+    FROM_OPTION,
+    TO_OPTION,
     OVERWRITE_OPTION,
     FORCE_OPTION,
+    CLAMP_OPTION,
   ],
-  formatOptionKeys: ['writeOptions', 'readOptions'],
+  formatOptionKeys: ['writeOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    checkFormatNames(options, ['from', 'to']);
-    const lzf = options.lzf;
-    if (typeof lzf === 'string' && !LZF_FLAVOURS.includes(lzf as LzfFlavour)) {
-      throw new UsageError(`unknown LZF flavour "${lzf}" for --lzf (use ${LZF_FLAVOURS.join(', ')})`);
-    }
+    checkFormatNames(options, ['from', 'to'], this);
     if (positionals.length !== 2) throw new UsageError('convert takes IN and OUT');
     const [inFile, outFile] = positionals as [string, string];
     const inPath = resolvePath(io, inFile);
     const outPath = resolvePath(io, outFile);
     if (await sameFile(inPath, outPath)) throw new UsageError(`${outFile}: OUT is the input file; convert never overwrites its input`);
     try {
-      const bytes = await readFileBytes(inPath);
-      const loaded = load(bytes, inFile, stringOption(options, 'from'), options);
+      const bytes = await readInput(io, inFile, options);
+      const loaded = load(bytes, inFile, stringOption(options, FROM_OPTION), options);
       for (const w of loaded.warnings) io.err(`${inFile}: warning: ${w.message}\n`);
-      const target = outputFormatFor(loaded.handler, outFile, stringOption(options, 'to'));
+      const target = outputFormatFor(loaded.handler, outFile, stringOption(options, TO_OPTION));
       rejectForeignOptions(this, [loaded.handler, target], options);
+      resolveUserPaths(this, [loaded.handler, target], options, io.cwd);
       // Every file the conversion reads is recorded: no output may replace it.
-      const resources = recordingLoader(fsResourceLoader(path.dirname(inPath)), path.dirname(inPath));
+      const resources = recordingLoader(resourcesFor(io, inPath, options), path.dirname(inPath));
       const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options);
       for (const n of notes) io.err(`${inFile}: note: ${n}\n`);
       const targets = outputTargets(outPath, files, outFile);

@@ -6,6 +6,7 @@ import { fsResourceLoader, readFileBytes, recordingLoader } from '../node/fs.js'
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import type { CommandOptions } from '../formats/types.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
+import type { OptionSpec } from '../formats/types.js';
 import { allOptions, type Command } from './command.js';
 import { reportError, type Io } from './io.js';
 import { writeOutputs } from './write.js';
@@ -25,16 +26,18 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
+const OUT_OPTION: OptionSpec = { name: 'out', type: 'string', value: 'DIR', description: 'where to write the renders (default ./out)' };
+
 export const demoCommand: Command = {
   name: 'demo',
   summary: 'Inspect, validate and render every bundled sample, writing the renders to ./out (or --out DIR), and print a table.',
   usage: 'sprat demo [--out DIR]',
-  options: [{ name: 'out', type: 'string', description: 'where to write the renders (default ./out)' }],
+  options: [OUT_OPTION],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     if (positionals.length) throw new UsageError('demo takes no files');
     const dir = samplesDir();
-    const outName = stringOption(options, 'out') ?? 'out';
+    const outName = stringOption(options, OUT_OPTION) ?? 'out';
     const outDir = path.resolve(io.cwd, outName);
     const manifest = JSON.parse(await fsp.readFile(path.join(dir, 'demo.json'), 'utf8')) as DemoManifest;
     try {
@@ -66,7 +69,7 @@ export const demoCommand: Command = {
         try {
           const loaded = load(bytes, file, s.format, r.options);
           const fmt = imageFormatFor(r.out) ?? 'png';
-          const resources = recordingLoader(fsResourceLoader(path.dirname(file)), path.dirname(file));
+          const resources = recordingLoader(fsResourceLoader(path.dirname(file), { cwd: io.cwd }), path.dirname(file));
           const result = await render(loaded, r.options, resources);
           const label = path.join(outName, r.out);
           const target = { path: path.join(outDir, r.out), bytes: encodeRender(result, fmt), label };

@@ -1,8 +1,7 @@
 import { load } from '../api.js';
-import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
-import { reportError, resolvePath, type Io } from './io.js';
+import { readInput, reportError, type Io } from './io.js';
 import { stringifyJson } from './json.js';
 
 export const inspectCommand: Command = {
@@ -13,12 +12,12 @@ export const inspectCommand: Command = {
   formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    checkFormatNames(options);
+    checkFormatNames(options, ['format'], this);
     if (positionals.length !== 1) throw new UsageError('inspect takes exactly one FILE');
     const file = positionals[0]!;
     try {
-      const bytes = await readFileBytes(resolvePath(io, file));
-      const { handler, doc, warnings } = load(bytes, file, stringOption(options, 'format'), options);
+      const bytes = await readInput(io, file, options);
+      const { handler, doc, warnings } = load(bytes, file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [handler], options);
       for (const w of warnings) io.err(`${file}: warning: ${w.message}\n`);
       if (options.json) io.out(stringifyJson(handler.inspectJson(doc)) + '\n');

@@ -1,6 +1,9 @@
 import * as path from 'node:path';
 import { isFormatError, OptionError } from '../binary/errors.js';
-import { LimitError } from '../binary/limits.js';
+import { LimitError, limitsFrom } from '../binary/limits.js';
+import { describeFileError } from '../formats/resources.js';
+import type { CommandOptions, ResourceLoader } from '../formats/types.js';
+import { fsResourceLoader, readFileBytes } from '../node/fs.js';
 import { UnknownFormatError } from '../api.js';
 import { UsageError } from './args.js';
 
@@ -52,18 +55,24 @@ export function resolvePath(io: Io, p: string): string {
   return path.resolve(io.cwd, p);
 }
 
-const FS_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'is a folder, not a file',
-  ENOTDIR: 'a part of the path is not a folder',
-};
-
 /** A file-system error in the command line's words (Node's own message otherwise). */
-export function describeFsError(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  return (typeof err?.code === 'string' && FS_ERRORS[err.code]) || (err as Error)?.message || String(e);
+export const describeFsError = describeFileError;
+
+/**
+ * Reads an input FILE the user named (relative to the current folder): only
+ * a regular file, within --max-file-bytes (never a FIFO, device or folder).
+ */
+export function readInput(io: Io, file: string, options: CommandOptions): Promise<Uint8Array> {
+  return readFileBytes(resolvePath(io, file), limitsFrom(options));
+}
+
+/**
+ * The resources of the document at `inPath` (an absolute path): the paths
+ * it names relative to its folder, the user's (already resolved by
+ * resolveUserPaths) as they are; places named relative to the current folder.
+ */
+export function resourcesFor(io: Io, inPath: string, options: CommandOptions): ResourceLoader {
+  return fsResourceLoader(path.dirname(inPath), { cwd: io.cwd, maxFileBytes: limitsFrom(options).maxFileBytes });
 }
 
 /**

@@ -1,8 +1,7 @@
 import { load, play } from '../api.js';
-import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
-import { reportError, resolvePath, type Io } from './io.js';
+import { readInput, reportError, type Io } from './io.js';
 
 /** Prints a JSON array with one record per line. */
 export function recordsJson(records: unknown[]): string {
@@ -18,11 +17,11 @@ export const playCommand: Command = {
   formatOptionKeys: ['playOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    checkFormatNames(options);
+    checkFormatNames(options, ['format'], this);
     if (positionals.length !== 1) throw new UsageError('play takes exactly one FILE');
     const file = positionals[0]!;
     try {
-      const loaded = load(await readFileBytes(resolvePath(io, file)), file, stringOption(options, 'format'), options);
+      const loaded = load(await readInput(io, file, options), file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [loaded.handler], options);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const { records, warnings, text } = play(loaded, options);

@@ -1,46 +1,50 @@
 import * as path from 'node:path';
 import { load, render } from '../api.js';
-import { fsResourceLoader, readFileBytes, recordingLoader, sameFile } from '../node/fs.js';
+import { recordingLoader, sameFile } from '../node/fs.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
+import type { OptionSpec } from '../formats/types.js';
 import { upscaleImage } from '../render/image.js';
 import { OptionError } from '../binary/errors.js';
 import { intOption, parseArgs, UsageError, stringOption } from './args.js';
-import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
-import { reportError, resolvePath, type Io } from './io.js';
+import { FORMAT_OPTION, allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, type Command } from './command.js';
+import { readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
 import { FORCE_OPTION, writeOutputs } from './write.js';
 
 /** What --scale may enlarge to, over all frames (1 GiB of RGBA). */
 const MAX_SCALED_PIXELS = 256 * 2 ** 20;
+
+const OUTPUT_OPTION: OptionSpec = { name: 'output', type: 'string', value: 'OUT', description: 'the image to write (-o)' };
+const SCALE_OPTION: OptionSpec = { name: 'scale', type: 'int', min: 1, max: 64, description: 'enlarge the picture this many times, nearest neighbour (default 1)' };
 
 export const renderCommand: Command = {
   name: 'render',
   summary: 'Draw a frame, an animation (GIF or APNG), a sprite or a level. The selection options depend on the format.',
   usage: 'sprat render FILE -o OUT.png|.gif|.apng [selection options]',
   options: [
-    { name: 'output', type: 'string', description: 'the image to write (-o)' },
-    { name: 'scale', type: 'int', description: 'enlarge the picture this many times, nearest neighbour (default 1)' },
+    OUTPUT_OPTION,
+    SCALE_OPTION,
     FORCE_OPTION,
     FORMAT_OPTION,
   ],
-  formatOptionKeys: ['renderOptions', 'readOptions'],
+  formatOptionKeys: ['renderOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
-    checkFormatNames(options);
+    checkFormatNames(options, ['format'], this);
     if (positionals.length !== 1) throw new UsageError('render takes exactly one FILE');
-    const out = stringOption(options, 'output');
+    const out = stringOption(options, OUTPUT_OPTION);
     if (!out) throw new UsageError('render needs -o OUT.png, OUT.gif or OUT.apng');
     const imageFormat = imageFormatFor(out);
     if (!imageFormat) throw new UsageError(`cannot write "${out}": the output must end in .png, .gif or .apng`);
     const file = positionals[0]!;
-    const factor = intOption(options, 'scale') ?? 1;
-    if (factor < 1 || factor > 64) throw new UsageError('--scale must be 1 to 64');
+    const factor = intOption(options, SCALE_OPTION) ?? 1;
     const inPath = resolvePath(io, file);
     if (await sameFile(inPath, resolvePath(io, out))) throw new UsageError(`${out}: the output is the input file; render never overwrites its input`);
     try {
-      const loaded = load(await readFileBytes(inPath), file, stringOption(options, 'format'), options);
+      const loaded = load(await readInput(io, file, options), file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [loaded.handler], options);
+      resolveUserPaths(this, [loaded.handler], options, io.cwd);
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
-      const resources = recordingLoader(fsResourceLoader(path.dirname(inPath)), path.dirname(inPath));
+      const resources = recordingLoader(resourcesFor(io, inPath, options), path.dirname(inPath));
       const result = await render(loaded, options, resources);
       if (factor > 1) {
         const pixels = result.frames.reduce((n, f) => n + f.width * f.height, 0) * factor * factor;

@@ -1,8 +1,8 @@
 import { validate } from '../api.js';
-import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
-import { describeFsError, resolvePath, type Io } from './io.js';
+import { describeFsError, readInput, type Io } from './io.js';
+import { limitsFrom } from '../binary/limits.js';
 import { stringifyJson } from './json.js';
 
 export const validateCommand: Command = {
@@ -14,15 +14,16 @@ export const validateCommand: Command = {
   formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    checkFormatNames(options);
+    checkFormatNames(options, ['format'], this);
     if (positionals.length === 0) throw new UsageError('validate needs at least one FILE');
-    const format = stringOption(options, 'format');
+    const format = stringOption(options, FORMAT_OPTION);
+    limitsFrom(options); // a bad --max-* value is a command-line error before any file is read
     let bad = 0;
     const results: unknown[] = [];
     for (const file of positionals) {
       let bytes: Uint8Array;
       try {
-        bytes = await readFileBytes(resolvePath(io, file));
+        bytes = await readInput(io, file, options);
       } catch (e) {
         bad++;
         const msg = describeFsError(e);

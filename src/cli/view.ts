@@ -1,21 +1,23 @@
 import { constants, promises as fsp } from 'node:fs';
 import { limitsFrom } from '../binary/limits.js';
 import { startViewer } from '../node/server.js';
-import { intOption, parseArgs, UsageError } from './args.js';
+import { intOption, parseArgs } from './args.js';
+import type { OptionSpec } from '../formats/types.js';
 import { allOptions, type Command } from './command.js';
 import { FileError, reportError, resolvePath, type Io } from './io.js';
+
+const PORT_OPTION: OptionSpec = { name: 'port', type: 'int', min: 0, max: 65535, description: 'the port (default: a free one)' };
 
 export const viewCommand: Command = {
   name: 'view',
   summary:
     'Serve the browser viewer on 127.0.0.1 and print its address; the given files open in it. Files can also be opened or dropped in the page. Stop with Ctrl-C.',
   usage: 'sprat view [FILE...] [--port N]',
-  options: [{ name: 'port', type: 'int', description: 'the port (default: a free one)' }],
+  options: [PORT_OPTION],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
-    const port = intOption(options, 'port');
+    const port = intOption(options, PORT_OPTION);
     const { maxFileBytes } = limitsFrom(options);
-    if (port !== undefined && (port < 0 || port > 65535)) throw new UsageError('--port must be 0 to 65535');
     const files = positionals.map((f) => resolvePath(io, f));
     for (let i = 0; i < files.length; i++) {
       try {

@@ -1,33 +1,201 @@
 /**
- * Reading option values (`CommandOptions`) the same way everywhere: the
- * command line and the formats' play/render/convert code. Mistakes are
- * OptionErrors (the command line exits 2 for them).
+ * The one reader of option values (`CommandOptions`), for the command line
+ * and for the formats' play/render/convert/read code alike. Every reader
+ * takes the option's spec (OptionSpec: its kind, choices, range, syntax), so
+ * a program calling the library gets exactly the command line's wording.
+ * Mistakes are OptionErrors (the command line exits 2 for them):
+ *
+ *     option --layout must be one of hash, array, not "arrray"
+ *     option --scale must be 1 to 64, not "99"
+ *     option --frame 99 is past the last frame (the animation has 4 frames: 0-3)
+ *     option --animation "nope" names no animation (the file has: idle, walk)
  */
 import { OptionError } from '../binary/errors.js';
-import type { CommandOptions } from './types.js';
+import type { CommandOptions, OptionSpec } from './types.js';
 
-/** A string option; undefined when absent; an error when given as a bare flag. */
-export function stringOption(options: CommandOptions, name: string): string | undefined {
-  const v = options[name];
-  if (v === undefined || v === false) return undefined;
-  if (v === true) throw new OptionError(`option --${name} needs a value`);
-  return v;
+/** The range an `int` / `number` / `size` spec allows, in words ("1 to 64", "at least 0"), or ''. */
+export function rangeText(spec: OptionSpec): string {
+  const { min, max } = spec;
+  if (min !== undefined && max !== undefined) return `${min} to ${max}`;
+  if (min !== undefined) return `at least ${min}`;
+  if (max !== undefined) return `at most ${max}`;
+  return '';
 }
 
-/** A whole-number option (decimal digits, optional minus); undefined when absent; `min` when given is enforced. */
-export function intOption(options: CommandOptions, name: string, min?: number): number | undefined {
-  const v = stringOption(options, name);
+/** How a spec's value is written in --help (`N`, `WxH`, `hash|array`, `VALUE`, or the spec's own `value`). */
+export function valueText(spec: OptionSpec): string {
+  if (spec.value) return spec.value;
+  if (spec.choices) return spec.choices.join('|');
+  if (spec.type === 'int' || spec.type === 'number') return 'N';
+  if (spec.type === 'size') return 'WxH';
+  return 'VALUE';
+}
+
+function bad(spec: OptionSpec, what: string, text: string, detail?: string): OptionError {
+  return new OptionError(`option --${spec.name} must be ${what}, not ${JSON.stringify(text)}${detail ? ` (${detail})` : ''}`);
+}
+
+function inRange(spec: OptionSpec, n: number): boolean {
+  return (spec.min === undefined || n >= spec.min) && (spec.max === undefined || n <= spec.max);
+}
+
+/**
+ * Checks one value against its spec and returns it parsed: `true` for a
+ * flag, the string, the number, `{ width, height }` for a size, or what the
+ * spec's `parse` returns. Throws an OptionError in the one wording.
+ */
+export function checkOptionValue(spec: OptionSpec, value: string | boolean): unknown {
+  if (spec.type === 'flag') {
+    if (value !== true) throw new OptionError(`option --${spec.name} takes no value`);
+    return true;
+  }
+  if (value === true || value === false) throw new OptionError(`option --${spec.name} needs a value`);
+  const text = value;
+  switch (spec.type) {
+    case 'int':
+    case 'number': {
+      const t = text.trim();
+      const n = spec.type === 'int' ? (/^[-+]?\d+$/.test(t) ? Number(t) : NaN) : t === '' ? NaN : Number(t);
+      if (spec.type === 'int' ? !Number.isSafeInteger(n) : !Number.isFinite(n)) {
+        throw bad(spec, spec.type === 'int' ? 'a whole number' : 'a number', text);
+      }
+      if (!inRange(spec, n)) throw bad(spec, rangeText(spec), text);
+      return n;
+    }
+    case 'size': {
+      const m = /^\s*(\d+)\s*[xX×]\s*(\d+)\s*$/.exec(text);
+      if (!m) throw bad(spec, `${valueText(spec)} (e.g. 32x32)`, text);
+      const width = Number(m[1]);
+      const height = Number(m[2]);
+      if (!inRange(spec, width) || !inRange(spec, height)) throw bad(spec, `${rangeText(spec)} each way`, text);
+      return { width, height };
+    }
+    default: {
+      if (spec.choices && !spec.choices.includes(text)) throw bad(spec, `one of ${spec.choices.join(', ')}`, text);
+      if (spec.parse) {
+        let parsed: unknown;
+        let cause: unknown;
+        try {
+          parsed = spec.parse(text);
+        } catch (e) {
+          cause = e;
+        }
+        if (parsed !== undefined) return parsed;
+        const err = bad(spec, valueText(spec), text, cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause));
+        // keep the class of a parser's own OptionError (e.g. ISPRITE's ScriptError), with the one wording
+        if (cause instanceof OptionError && cause.constructor !== OptionError) {
+          cause.message = err.message;
+          throw cause;
+        }
+        throw err;
+      }
+      return text;
+    }
+  }
+}
+
+function raw(options: CommandOptions | undefined, spec: OptionSpec): string | boolean | undefined {
+  const v: unknown = options?.[spec.name];
+  if (v === undefined || v === false || v === null) return undefined;
+  // a program may pass a number (`{ frame: 3 }`): read it as the command line would
+  return typeof v === 'string' || typeof v === 'boolean' ? v : String(v);
+}
+
+/** An option's value checked against its spec (see checkOptionValue); undefined when absent. */
+export function readOption(options: CommandOptions | undefined, spec: OptionSpec): unknown {
+  const v = raw(options, spec);
+  return v === undefined ? undefined : checkOptionValue(spec, v);
+}
+
+/** A string option (its choices or syntax checked); undefined when absent. */
+export function stringOption(options: CommandOptions | undefined, spec: OptionSpec): string | undefined {
+  const v = raw(options, spec);
   if (v === undefined) return undefined;
-  const t = v.trim();
-  if (!/^-?\d+$/.test(t) || !Number.isSafeInteger(Number(t))) throw new OptionError(`option --${name} needs a whole number, not "${v}"`);
-  const n = Number(t);
-  if (min !== undefined && n < min) throw new OptionError(`option --${name} must be at least ${min}`);
-  return n;
+  checkOptionValue(spec, v);
+  return v as string;
 }
 
-/** A string option that must be given. */
-export function requireOption(options: CommandOptions, name: string): string {
-  const v = stringOption(options, name);
-  if (v === undefined) throw new OptionError(`option --${name} is required`);
-  return v;
+/** A string option limited to its spec's `choices`; undefined when absent. */
+export function choiceOption<T extends string>(options: CommandOptions | undefined, spec: OptionSpec & { choices: readonly T[] }): T | undefined {
+  return stringOption(options, spec) as T | undefined;
+}
+
+/** A whole-number (or number) option within its spec's range; undefined when absent. */
+export function intOption(options: CommandOptions | undefined, spec: OptionSpec): number | undefined {
+  return readOption(options, spec) as number | undefined;
+}
+
+/** A WxH option within its spec's range; undefined when absent. */
+export function sizeOption(options: CommandOptions | undefined, spec: OptionSpec): { width: number; height: number } | undefined {
+  return readOption(options, spec) as { width: number; height: number } | undefined;
+}
+
+/** A string option with a `parse`: what it returns; undefined when absent. */
+export function parsedOption<T>(options: CommandOptions | undefined, spec: OptionSpec & { parse(text: string): T | undefined }): T | undefined {
+  return readOption(options, spec) as T | undefined;
+}
+
+/** A flag: true when given (a value given to a flag is an error). */
+export function flagOption(options: CommandOptions | undefined, spec: OptionSpec): boolean {
+  return readOption(options, spec) === true;
+}
+
+/** An option that must be given (`doing` says what for, e.g. "play"). */
+export function requireOption<T>(options: CommandOptions | undefined, spec: OptionSpec, doing?: string): T {
+  const v = readOption(options, spec);
+  if (v === undefined) throw new OptionError(`${doing ? `${doing} needs` : 'needs'} option --${spec.name} ${valueText(spec)}`);
+  return v as T;
+}
+
+// ---- selections: option values that must name something in the file ----
+
+const MAX_LISTED = 20;
+
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_LISTED).join(', ');
+  return names.length > MAX_LISTED ? `${shown}, ... (${names.length} in all)` : shown;
+}
+
+function plural(noun: string, n: number): string {
+  return n === 1 ? noun : `${noun}s`;
+}
+
+function shown(value: string | number): string {
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
+
+/**
+ * An index option (`--frame`, `--direction`, `--sprite`, `--frame-id`)
+ * checked against how many there are: past the last is an OptionError
+ * (exit 2), one rule and one wording for every format:
+ *
+ *     option --frame 99 is past the last frame (the animation has 4 frames: 0-3)
+ *
+ * `owner` names what holds them ("the animation", `animation "walk"`).
+ */
+export function selectIndex(option: string, index: number, count: number, noun: string, owner: string): number {
+  if (index < 0 || !Number.isInteger(index)) {
+    throw new OptionError(`option --${option} must be at least 0, not ${JSON.stringify(String(index))}`);
+  }
+  if (index < count) return index;
+  const has = count === 0 ? `no ${plural(noun, 0)}` : `${count} ${plural(noun, count)}: ${count === 1 ? '0' : `0-${count - 1}`}`;
+  throw new OptionError(`option --${option} ${index} is past the last ${noun} (${owner} has ${has})`);
+}
+
+/**
+ * The error for a name option (`--animation`, `--view`, `--tile-size`)
+ * that names nothing in the file, for lookups of a format's own kind:
+ *
+ *     option --animation "nope" names no animation (the file has: idle, walk)
+ */
+export function namesNothing(option: string, value: string | number, noun: string, owner: string, known: readonly (string | number)[]): OptionError {
+  const has = known.length ? `: ${listed(known.map(String))}` : ' none';
+  return new OptionError(`option --${option} ${shown(value)} names no ${noun} (${owner} has${has})`);
+}
+
+/** The item whose name is `value` (exact match); else the namesNothing error. */
+export function selectNamed<T>(option: string, value: string, items: readonly T[], nameOf: (item: T) => string, noun: string, owner: string): T {
+  const found = items.find((x) => nameOf(x) === value);
+  if (found === undefined) throw namesNothing(option, value, noun, owner, [...new Set(items.map(nameOf))]);
+  return found;
 }

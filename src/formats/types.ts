@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../binary/errors.js';
 import type { RgbaImage } from '../render/image.js';
 import type { SpriteModel, LevelModel } from '../model/types.js';
+import type { Picture } from '../render/pipeline.js';
 
 /** Every format name the command line accepts for --format / --from / --to. */
 export const FORMAT_NAMES = [
@@ -19,26 +20,75 @@ export const FORMAT_NAMES = [
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /**
- * Where a document's external files (sheets, textures, objects) come from.
- * Paths are as the document names them, relative to the document's folder;
- * the Node side reads the file system, the browser a set of dropped files.
+ * Where a document's external files (sheets, textures, tilesets, palettes,
+ * objects) come from. Every format finds and loads them through
+ * src/formats/resources.ts (`loadImage`, `loadResource`), never by hand.
+ *
+ * Paths: as the document names them, relative to the document's folder
+ * (`..` allowed), or absolute (what the command line makes of the paths the
+ * user types, which are relative to the current folder). `/` separates
+ * folders. The Node side (src/node/fs.ts `fsResourceLoader`) reads only
+ * regular files, within --max-file-bytes; the browser viewer reads dropped
+ * files or asks its server.
  */
 export interface ResourceLoader {
-  /** Loads the bytes of `path` (relative to the document's folder; `..` allowed). Rejects when missing. */
+  /**
+   * Loads the bytes of `path`. Rejects when it cannot: an error with
+   * `code` 'ENOENT' when there is no such file, another code (EISDIR,
+   * EACCES, EFTYPE for a FIFO or device) or a LimitError otherwise.
+   */
   load(path: string): Promise<Uint8Array>;
-  /** True when `path` exists (used to try several candidate locations). */
+  /**
+   * True when `path` is there (used to try several candidate places): a
+   * file, or anything but a folder; with a trailing `/` (`../sprites/`), a
+   * folder. Never throws.
+   */
   exists(path: string): Promise<boolean>;
+  /** How to name `path` to the user (the Node loader: relative to the current folder). Default: as given. */
+  describe?(path: string): string;
 }
 
 /** Options given on the command line (or by a program), by long name without `--`. */
 export type CommandOptions = Record<string, string | boolean | undefined>;
 
-/** The declaration of one command-line option a format accepts for a command. */
+/**
+ * The declaration of one option a command or a format accepts: its kind and
+ * what values it takes. The command line checks every value given against
+ * its spec before any file is read (src/cli/args.ts), and the library reads
+ * values through the same spec (src/formats/options.ts), so a bad value gets
+ * the same OptionError wording from both.
+ */
 export interface OptionSpec {
   name: string;
-  /** `flag` takes no value; the others take one. */
-  type: 'flag' | 'string' | 'int' | 'number';
+  /**
+   * `flag` takes no value; the others take one: `string` any text (limited
+   * by `choices` or `parse`), `int` a whole number and `number` any finite
+   * number (both limited by `min` / `max`), `size` WIDTHxHEIGHT (each side
+   * limited by `min` / `max`).
+   */
+  type: 'flag' | 'string' | 'int' | 'number' | 'size';
   description: string;
+  /**
+   * The value names files the user typed, relative to the current folder:
+   * the command line resolves them before the library sees them. `true`:
+   * the whole value is one path; a function: rewrites each path inside a
+   * structured value (`0=tiles.png:16x16`) with `resolve`.
+   */
+  paths?: true | ((value: string, resolve: (path: string) => string) => string);
+  /** `string`: the only values accepted (compared exactly). */
+  choices?: readonly string[];
+  /** `int`, `number`, `size`: the smallest value accepted. */
+  min?: number;
+  /** `int`, `number`, `size`: the largest value accepted. */
+  max?: number;
+  /** How the value is written, for --help and messages (e.g. `CLASS=ID,...`); defaults by type. */
+  value?: string;
+  /**
+   * `string`: checks the value's syntax (without reading any file) and
+   * returns it parsed; throws (any error) or returns undefined when the
+   * value is wrong. Its message is added to the option's one.
+   */
+  parse?(text: string): unknown;
 }
 
 /** What a read produces besides the document: warnings found on the way. */
@@ -54,6 +104,12 @@ export interface RenderResult {
   delaysMs?: number[];
   /** How many times an animation plays (0 = forever). */
   loops?: number;
+}
+
+/** One picture a document offers (an animation, a view, a direction): a label and the render options that select it. */
+export interface RenderView {
+  label: string;
+  options: CommandOptions;
 }
 
 export interface OutputFile {
@@ -96,12 +152,34 @@ export interface FormatHandler<Doc = any> {
   play?(doc: Doc, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string };
   playOptions?: readonly OptionSpec[];
 
-  /** `sprat render`: frames to write as PNG, GIF or APNG. */
-  render?(doc: Doc, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult>;
+  /**
+   * `sprat render` (and the viewer): what the selected frames hold, as a
+   * picture description; api.render draws it through the one pipeline
+   * (src/render/pipeline.ts) into frames to write as PNG, GIF or APNG.
+   */
+  picture?(doc: Doc, options: CommandOptions, resources: ResourceLoader): Promise<Picture>;
+  /** Every picture the document offers (animations, views, directions) as render options; default one view, no options. */
+  renderViews?(doc: Doc): RenderView[];
   renderOptions?: readonly OptionSpec[];
+  /**
+   * Options naming resources (--images, --tileset, ...) that both `render`
+   * and `toModel` use: `render` and `convert` both take them.
+   */
+  resourceOptions?: readonly OptionSpec[];
+
+  /**
+   * A direct conversion to another format of the same family (the two
+   * Solarus syntaxes), which `convert` tries before the common model: every
+   * field kept, no resource loaded, nothing redrawn. Returns the document
+   * `target` writes and notes on what changed, or undefined when it does not
+   * convert to `target` directly.
+   */
+  convertTo?(doc: Doc, target: FormatHandler, options?: CommandOptions): { doc: unknown; notes: string[] } | undefined;
 
   /** To the common model (for conversions to other formats). */
   toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;
+  /** True when the format stores frames outside any animation (the model's `unused` frames are written so, without a note). */
+  holdsUnusedFrames?: boolean;
   /** From the common model; the result is written with `write`. */
   fromModel?(model: SpriteModel | LevelModel, options?: CommandOptions): Promise<Doc> | Doc;
 }

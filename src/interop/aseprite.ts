@@ -5,11 +5,17 @@
  * the PNG sheet named by meta.image.
  */
 import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
-import type { CommandOptions, FormatHandler, OutputFile, RenderResult, ResourceLoader } from '../formats/types.js';
-import { renderModelAnimation } from '../model/bake.js';
+import type { CommandOptions, FormatHandler, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
+import { choiceOption, intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
+import { modelAnimationPicture } from '../model/bake.js';
+import { budgetFrom, limitsFrom } from '../binary/limits.js';
+import { pictureCanvas, type Picture } from '../render/pipeline.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
+import { unusedAnimation } from '../model/unused.js';
+import { timingNotes, type FrameAt } from '../model/timing.js';
 import type { RgbaImage } from '../render/image.js';
-import { decodePng, encodePng } from '../render/png.js';
+import { encodePng } from '../render/png.js';
+import { loadImage } from '../formats/resources.js';
 import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from './json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
 import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
@@ -223,6 +229,13 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
     }
     animations.push({ name: tag.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });
   }
+  // Frames no tag plays are kept (as an animation marked unused).
+  if (doc.meta.frameTags.length) {
+    const tagged = new Set<number>();
+    for (const tag of doc.meta.frameTags) for (let i = tag.from; i <= tag.to; i++) tagged.add(i);
+    const rest = unusedAnimation(animations, frames.filter((_, i) => !tagged.has(i)).map(copyFrame));
+    if (rest) animations.push(rest);
+  }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
   if (notes.length) model.notes = notes;
   return model;
@@ -233,20 +246,14 @@ function copyFrame(f: ModelFrame): ModelFrame {
 }
 
 /** Loads the sheet named by `doc.meta.image` into the model's first sheet; errors placed at meta.image in the document's text. */
-export async function loadSheet(format: string, model: SpriteModel, doc: { meta: { image?: string } }, resources: ResourceLoader) {
+export async function loadSheet(format: string, model: SpriteModel, doc: { meta: { image?: string } }, resources: ResourceLoader, options?: CommandOptions) {
   const image = doc.meta.image;
   if (!image) throw errorIn(doc, format, '$.meta.image', 'the document names no sheet image');
-  let bytes: Uint8Array;
-  try {
-    bytes = await resources.load(image);
-  } catch {
-    throw errorIn(doc, format, '$.meta.image', `cannot load the sheet "${image}"`);
-  }
   let img: RgbaImage;
   try {
-    img = decodePng(bytes);
+    img = (await loadImage(resources, { format, what: 'the sheet', name: image }, limitsFrom(options))).image;
   } catch (e) {
-    throw errorIn(doc, format, '$.meta.image', `the sheet "${image}" is ${isFormatError(e) ? e.reason : 'unreadable'}`);
+    throw isFormatError(e) ? errorIn(doc, format, '$.meta.image', e.reason) : e;
   }
   model.sheets[0]!.image = img;
   model.sheets[0]!.nearest = true;
@@ -254,14 +261,20 @@ export async function loadSheet(format: string, model: SpriteModel, doc: { meta:
 
 /** `render` and `toModel` of a JSON + sheet format: the document's model, with its sheet image loaded. */
 export function sheetModelMethods<D extends { meta: { image?: string } }>(format: string, modelOf: (doc: D) => SpriteModel) {
-  const withSheet = async (doc: D, resources: ResourceLoader): Promise<SpriteModel> => {
+  const withSheet = async (doc: D, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel> => {
     const model = modelOf(doc);
-    await loadSheet(format, model, doc, resources);
+    await loadSheet(format, model, doc, resources, options);
     return model;
   };
   return {
-    render: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> =>
-      renderSprite(await withSheet(doc, resources), options),
+    // Frames outside any tag / animation are written as such.
+    holdsUnusedFrames: true,
+    picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
+      selectModelAnimation(modelOf(doc), options); // a selection that names nothing fails before the sheet is loaded
+      return modelPicture(await withSheet(doc, resources, options), options);
+    },
+    renderViews: (doc: D): RenderView[] =>
+      [...new Set(modelOf(doc).animations.map((a) => a.name))].map((name) => ({ label: name, options: { animation: name } })),
     toModel: withSheet,
   };
 }
@@ -269,7 +282,7 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(format
 export function asepriteFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): AsepriteDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as an Aseprite sheet');
   const notes = sheetLossNotes(model, FORMAT);
-  const built = buildSheet(model, FORMAT);
+  const built = buildSheet(model, FORMAT, budgetFrom(options));
   let clamped = false;
   // One key per model frame: frames with equal keys are the same Aseprite frame.
   const byAnim: SheetFrame[][] = model.animations.map(() => []);
@@ -283,6 +296,17 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   const frameTags: AsepriteTag[] = [];
   model.animations.forEach((a, ai) => {
     if (a.frames.length === 0) return;
+    if (a.unused) {
+      // Frames no animation plays: written, in no tag.
+      byAnim[ai]!.forEach((bf) => {
+        const key = keyOf(bf);
+        if (starts.has(key)) return;
+        starts.set(key, [emitted.length]);
+        emitted.push(bf);
+        emittedKeys.push(key);
+      });
+      return;
+    }
     const plan = tagPlan(byAnim[ai]!.map(keyOf), a.loopTo);
     let from = findRun(emittedKeys, starts, plan.keys);
     let direction = plan.direction;
@@ -320,11 +344,15 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   const counts = new Map<string, number>();
   for (const l of labels) if (l !== undefined) counts.set(l, (counts.get(l) ?? 0) + 1);
   const used = new Set<string>();
+  const rounding: { at: FrameAt; fromMs: number; toMs: number }[] = [];
   const frames: SheetJsonFrame[] = emitted.map((bf, i) => {
     let d = bf.durationMs;
     if (!Number.isFinite(d) || d > MAX_DURATION) {
       d = MAX_DURATION;
       clamped = true;
+    } else {
+      const a = model.animations[bf.animation]!;
+      rounding.push({ at: { animation: a.name, direction: a.direction, frame: bf.index }, fromMs: d, toMs: Math.max(1, Math.round(d)) });
     }
     const l = labels[i];
     let filename = l !== undefined && counts.get(l) === 1 ? l : `${model.name} ${i}.aseprite`;
@@ -341,7 +369,8 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     };
   });
   if (clamped) notes.push(`aseprite: frames shown forever or longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms`);
-  const layout = options.layout === 'array' ? 'array' : 'hash';
+  notes.push(...timingNotes(FORMAT, 'Aseprite stores whole milliseconds, at least 1', rounding));
+  const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
   const doc: AsepriteDoc = {
     layout,
     frames,
@@ -470,26 +499,33 @@ export function asepriteInspectText(doc: AsepriteDoc): string {
   return lines.join('\n') + '\n';
 }
 
-export async function renderSprite(model: SpriteModel, options: CommandOptions): Promise<RenderResult> {
-  const want = typeof options.animation === 'string' ? options.animation : undefined;
-  let index = 0;
-  if (want !== undefined) {
-    index = model.animations.findIndex((a) => a.name === want);
-    if (index < 0) {
-      throw new FormatError(model.name, `no animation "${want}" (there are: ${model.animations.map((a) => a.name).join(', ')})`);
-    }
-  }
+/** The JSON sheet formats' options (Aseprite, TexturePacker). */
+export const LAYOUT_OPTION = {
+  name: 'layout',
+  type: 'string',
+  choices: ['hash', 'array'],
+  description: 'frames as a JSON object keyed by name ("hash", default) or an "array"',
+} as const satisfies OptionSpec;
+export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'the animation (tag) to draw; default the first' };
+export const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'draw only this frame (from 0) of the animation' };
+
+/** The animation index and frame `--animation` and `--frame` select (OptionErrors when they name nothing). */
+export function selectModelAnimation(model: SpriteModel, options: CommandOptions): { index: number; frame: number | undefined } {
+  const want = stringOption(options, ANIMATION_OPTION);
+  const anim = want === undefined ? model.animations[0] : selectNamed('animation', want, model.animations, (a) => a.name, 'animation', 'the sheet');
+  const index = anim ? model.animations.indexOf(anim) : 0;
+  const j = intOption(options, FRAME_OPTION);
+  const frame = j === undefined ? undefined : selectIndex('frame', j, anim?.frames.length ?? 0, 'frame', anim ? `animation "${anim.name}"` : 'the sheet');
+  return { index, frame };
+}
+
+/** `sprat render` of a sheet format: an animation of its model (or one frame of it, on the animation's canvas), as a picture. */
+export function modelPicture(model: SpriteModel, options: CommandOptions): Picture {
+  const { index, frame } = selectModelAnimation(model, options);
   if (!model.animations[index]?.frames.length) throw new FormatError(model.name, 'nothing to render: the sprite has no frames');
-  const a = renderModelAnimation(model, index);
-  if (options.frame !== undefined && options.frame !== false) {
-    const j = Number(options.frame);
-    if (!Number.isInteger(j) || j < 0 || j >= a.frames.length) {
-      throw new FormatError(model.name, `no frame ${String(options.frame)} in "${model.animations[index]!.name}" (it has ${a.frames.length})`);
-    }
-    return { frames: [a.frames[j]!] };
-  }
-  const delays = a.delaysMs.map((d) => (Number.isFinite(d) ? d : 0));
-  return a.frames.length === 1 ? { frames: a.frames } : { frames: a.frames, delaysMs: delays, loops: a.loops };
+  const a = modelAnimationPicture(model, index);
+  if (frame !== undefined) return { frames: [a.frames[frame]!], canvas: pictureCanvas(a), what: a.what };
+  return a.frames.length === 1 ? { ...a, loops: undefined } : a;
 }
 
 export const asepriteHandler: FormatHandler<AsepriteDoc> = {
@@ -498,17 +534,14 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   extensions: ['.json'],
   sniff: sniffAseprite,
   read: (bytes) => readAseprite(bytes),
-  writeOptions: [{ name: 'layout', type: 'string', description: 'Aseprite frames as a "hash" (default) or an "array"' }],
+  writeOptions: [LAYOUT_OPTION],
   async writeFiles(doc, outName) {
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
   validate: (bytes): Diagnostic[] => validateDoc(bytes, FORMAT, readAseprite),
   inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
   inspectText: asepriteInspectText,
-  renderOptions: [
-    { name: 'animation', type: 'string', description: 'the tag (animation) to draw; default the first' },
-    { name: 'frame', type: 'int', description: 'draw only this frame (from 0) of the animation' },
-  ],
+  renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
   ...sheetModelMethods(FORMAT, asepriteModel),
   fromModel: (model, options) => asepriteFromModel(model, options),
 };

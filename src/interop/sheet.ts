@@ -10,7 +10,8 @@ import { bakeFrame } from '../model/bake.js';
 import type { SpriteModel } from '../model/types.js';
 import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
-import { packShelves } from '../model/pack.js';
+import { drawSheet, packShelves } from '../model/pack.js';
+import { Budget } from '../binary/limits.js';
 
 export interface SheetFrame {
   animation: number;
@@ -60,10 +61,10 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
   return notes;
 }
 
-export function buildSheet(model: SpriteModel, format: string): BuiltSheet {
+export function buildSheet(model: SpriteModel, format: string, budget: Budget = new Budget()): BuiltSheet {
   model.sheets.forEach((s, i) => {
     const used = model.animations.some((a) => a.frames.some((f) => f.parts.some((p) => p.sheet === i)));
-    if (used && !s.image) throw new FormatError(format, `cannot write the sheet: the pixels of "${s.path}" were not loaded`);
+    if (used && !s.image) throw new FormatError(format, `cannot write the sheet: the pixels of "${s.path}" were not loaded${s.loadError ? ` (${s.loadError})` : ''}`);
   });
   type Unique = { image: RgbaImage; key: string };
   const uniques: Unique[] = [];
@@ -75,7 +76,7 @@ export function buildSheet(model: SpriteModel, format: string): BuiltSheet {
   let y1 = -Infinity;
   model.animations.forEach((a, ai) => {
     a.frames.forEach((f, fi) => {
-      const baked = bakeFrame(model, f);
+      const baked = bakeFrame(model, f, budget);
       const ob = opaqueBounds(baked.image);
       // A frame with nothing visible keeps one transparent pixel at the origin.
       const img = ob ? cropImage(baked.image, ob.x, ob.y, ob.width, ob.height) : createImage(1, 1);
@@ -100,14 +101,8 @@ export function buildSheet(model: SpriteModel, format: string): BuiltSheet {
     uniques.map((u) => ({ w: u.image.width, h: u.image.height })),
     1,
   );
-  const image = createImage(Math.max(1, packed.width), Math.max(1, packed.height));
-  uniques.forEach((u, i) => {
-    const pos = packed.positions[i]!;
-    const w = u.image.width;
-    for (let row = 0; row < u.image.height; row++) {
-      image.data.set(u.image.data.subarray(row * w * 4, (row + 1) * w * 4), ((pos.y + row) * image.width + pos.x) * 4);
-    }
-  });
+  const items = uniques.map((u, i) => ({ image: u.image, ...packed.positions[i]! }));
+  const image = drawSheet(items, Math.max(1, packed.width), Math.max(1, packed.height), budget);
   const sourceSize = { w: x1 - x0, h: y1 - y0 };
   const frames: SheetFrame[] = placed.map((p) => {
     const img = uniques[p.unique]!.image;

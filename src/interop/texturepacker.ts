@@ -8,9 +8,12 @@
 import { FormatError, type Diagnostic } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
+import { unusedAnimation } from '../model/unused.js';
 import type { RgbaImage } from '../render/image.js';
-import { sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
+import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
+import { choiceOption } from '../formats/options.js';
 import { baseName, has, JsonReader, key, sniffText } from './json.js';
+import { budgetFrom } from '../binary/limits.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from './sheet.js';
 import { frameRecord, framePart, readFrames, type SheetJsonFrame } from './sheetjson.js';
 
@@ -108,6 +111,12 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
   const animations: ModelAnimation[] = doc.animations.length
     ? doc.animations.map(([n, list]) => ({ name: n, frames: list.map(copy), loopTo: list.length ? 0 : null }))
     : [{ name, frames: doc.frames.map((f) => copy(f.filename)), loopTo: doc.frames.length ? 0 : null }];
+  // Frames no animation plays are kept (as an animation marked unused).
+  if (doc.animations.length) {
+    const played = new Set(doc.animations.flatMap(([, list]) => list));
+    const rest = unusedAnimation(animations, doc.frames.filter((f) => !played.has(f.filename)).map((f) => copy(f.filename)));
+    if (rest) animations.push(rest);
+  }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
   if (notes.length) model.notes = notes;
   return model;
@@ -116,7 +125,7 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
 export function texturePackerFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): TexturePackerDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as a TexturePacker sheet');
   const notes = sheetLossNotes(model, FORMAT);
-  const built = buildSheet(model, FORMAT);
+  const built = buildSheet(model, FORMAT, budgetFrom(options));
   const names = frameNames(model, (anim, i) => `${anim}/${String(i).padStart(4, '0')}`);
   const pivot = {
     x: built.sourceSize.w ? built.originX / built.sourceSize.w : 0,
@@ -154,19 +163,20 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
   if (model.animations.some((a) => a.frames.some((f) => !Number.isFinite(f.durationMs)))) {
     notes.push('texturepacker: frames shown forever were given duration 0');
   }
-  if (model.animations.some((a) => a.loopTo !== 0 && a.frames.length)) {
+  if (model.animations.some((a) => a.loopTo !== 0 && a.frames.length && !a.unused)) {
     notes.push('texturepacker: how animations loop is not stored (players loop from the first frame)');
   }
   const animations: [string, string[]][] = [];
   const taken = new Set<string>();
   model.animations.forEach((a, ai) => {
+    if (a.unused) return; // its frames are written, in no animation
     let n = a.direction ? `${a.name}/${a.direction}` : a.name;
     for (let k = 2; taken.has(n); k++) n = `${a.name} (${k})`;
     taken.add(n);
     animations.push([n, names[ai]!]);
   });
   const doc: TexturePackerDoc = {
-    layout: options.layout === 'array' ? 'array' : 'hash',
+    layout: choiceOption(options, LAYOUT_OPTION) ?? 'hash',
     frames,
     animations,
     meta: {
@@ -200,7 +210,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
   extensions: ['.json'],
   sniff: sniffTexturePacker,
   read: (bytes) => readTexturePacker(bytes),
-  writeOptions: [{ name: 'layout', type: 'string', description: 'frames as a "hash" (default) or an "array"' }],
+  writeOptions: [LAYOUT_OPTION],
   async writeFiles(doc, outName) {
     return sheetFiles((image) => texturePackerToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
@@ -217,10 +227,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
     for (const [n, list] of doc.animations) lines.push(`  animation "${n}": ${list.length} frame(s)`);
     return lines.join('\n') + '\n';
   },
-  renderOptions: [
-    { name: 'animation', type: 'string', description: 'the animation to draw; default the first' },
-    { name: 'frame', type: 'int', description: 'draw only this frame (from 0) of the animation' },
-  ],
+  renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
   ...sheetModelMethods(FORMAT, texturePackerModel),
   fromModel: (model, options) => texturePackerFromModel(model, options),
 };

@@ -8,10 +8,13 @@
 import { unzlibSync, gunzipSync } from 'fflate';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../formats/types.js';
-import { renderLevelModel } from '../model/bake-level.js';
+import { levelPicture } from '../model/bake-level.js';
+import { drawPicture, type PicturePart } from '../render/pipeline.js';
+import { translate } from '../render/matrix.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
-import { createImage, cropImage, type RgbaImage } from '../render/image.js';
-import { decodePng, encodePng } from '../render/png.js';
+import type { RgbaImage } from '../render/image.js';
+import { encodePng } from '../render/png.js';
+import { imageCache, loadResource } from '../formats/resources.js';
 import { baseName, errorIn, has, JsonReader, key, sniffText } from './json.js';
 
 export const FLIP_H = 0x80000000;
@@ -315,8 +318,9 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
     const id = r.optNum(o, 'id', p, { int: true });
     if (type === 'tilelayer') {
       if (has(o, 'chunks')) throw r.error(`${p}.chunks`, 'infinite maps (chunked layers) are not supported');
-      const width = r.num(o.width, `${p}.width`, { int: true, min: 0 });
-      const height = r.num(o.height, `${p}.height`, { int: true, min: 0 });
+      // Tiled stores sizes as 32-bit ints.
+      const width = r.num(o.width, `${p}.width`, { int: true, min: 0, max: 0x7fffffff });
+      const height = r.num(o.height, `${p}.height`, { int: true, min: 0, max: 0x7fffffff });
       const layer: TiledTileLayer = {
         type,
         name,
@@ -353,8 +357,8 @@ export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r =
   const doc: TiledDoc = {
     type: 'map',
     orientation: r.optStr(o, 'orientation', '$') ?? 'orthogonal',
-    width: r.num(o.width, '$.width', { int: true, min: 0 }),
-    height: r.num(o.height, '$.height', { int: true, min: 0 }),
+    width: r.num(o.width, '$.width', { int: true, min: 0, max: 0x7fffffff }),
+    height: r.num(o.height, '$.height', { int: true, min: 0, max: 0x7fffffff }),
     tilewidth: r.num(o.tilewidth, '$.tilewidth', { int: true, min: 1 }),
     tileheight: r.num(o.tileheight, '$.tileheight', { int: true, min: 1 }),
     infinite: r.optBool(o, 'infinite', '$') ?? false,
@@ -501,9 +505,9 @@ async function resolveTileset(doc: TiledDoc, i: number, resources: ResourceLoade
   if (/\.tsx$/i.test(t.source)) throw errorIn(doc, FORMAT, at, `external XML tileset "${t.source}" is not supported (export it as .tsj)`);
   let bytes: Uint8Array;
   try {
-    bytes = await resources.load(t.source);
-  } catch {
-    throw errorIn(doc, FORMAT, at, `cannot load the external tileset "${t.source}"`);
+    bytes = (await loadResource(resources, { format: FORMAT, what: 'the external tileset', name: t.source })).bytes;
+  } catch (e) {
+    throw isFormatError(e) ? errorIn(doc, FORMAT, at, e.reason) : e;
   }
   // Paths into the tileset start with its file name; errors give their line and column in it.
   const r = new JsonReader(FORMAT, t.source);
@@ -521,25 +525,23 @@ async function resolveTileset(doc: TiledDoc, i: number, resources: ResourceLoade
   return { ts, dir: dirOf(t.source) };
 }
 
-/** Cuts a tileset image with margin and spacing into a plain grid (columns × rows, no gaps). */
+/** Cuts a tileset image with margin and spacing into a plain grid (columns × rows, no gaps), drawn through the picture pipeline. */
 function regrid(img: RgbaImage, t: TiledTileset): RgbaImage {
   if (!t.margin && !t.spacing) return img;
   const cols = Math.max(1, t.columns || Math.floor((img.width - 2 * t.margin + t.spacing) / (t.tilewidth + t.spacing)));
   const count = t.tilecount || cols * Math.floor((img.height - 2 * t.margin + t.spacing) / (t.tileheight + t.spacing));
   const rows = Math.max(1, Math.ceil(count / cols));
-  const out = createImage(cols * t.tilewidth, rows * t.tileheight);
-  for (let i = 0; i < count; i++) {
-    const cx = i % cols;
-    const cy = Math.floor(i / cols);
-    const tile = cropImage(img, t.margin + cx * (t.tilewidth + t.spacing), t.margin + cy * (t.tileheight + t.spacing), t.tilewidth, t.tileheight);
-    for (let row = 0; row < t.tileheight; row++) {
-      out.data.set(
-        tile.data.subarray(row * t.tilewidth * 4, (row + 1) * t.tilewidth * 4),
-        ((cy * t.tileheight + row) * out.width + cx * t.tilewidth) * 4,
-      );
+  function* tiles(): Generator<PicturePart> {
+    for (let i = 0; i < count; i++) {
+      const cx = i % cols;
+      const cy = Math.floor(i / cols);
+      const sx = t.margin + cx * (t.tilewidth + t.spacing);
+      const sy = t.margin + cy * (t.tileheight + t.spacing);
+      yield { image: img, sx, sy, sw: t.tilewidth, sh: t.tileheight, transform: translate(cx * t.tilewidth, cy * t.tileheight) };
     }
   }
-  return out;
+  const canvas = { x: 0, y: 0, width: cols * t.tilewidth, height: rows * t.tileheight };
+  return drawPicture({ frames: [{ parts: { [Symbol.iterator]: tiles } }], canvas, what: `tileset "${t.name}"` }).frames[0]!;
 }
 
 function flattenTileLayers(layers: TiledLayer[], prefix: string, out: { layer: TiledTileLayer; name: string }[], notes: string[]) {
@@ -561,9 +563,10 @@ interface CellRecord {
   extra?: Record<string, number | boolean>;
 }
 
-export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loadImages = true): Promise<LevelModel> {
+export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loadImages = true, options?: CommandOptions): Promise<LevelModel> {
   if (doc.orientation !== 'orthogonal') throw errorIn(doc, FORMAT, '$.orientation', `"${doc.orientation}" maps are not supported (orthogonal only)`);
   const notes: string[] = [];
+  const loadImage = imageCache(resources, options);
   const resolved = [];
   for (let i = 0; i < doc.tilesets.length; i++) resolved.push(await resolveTileset(doc, i, resources, notes));
   // Tileset numbers: sprat:set when every tileset has a distinct one, else their order.
@@ -580,9 +583,10 @@ export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loa
       mt.imagePath = dir + ts.image;
       if (loadImages) {
         try {
-          mt.image = regrid(decodePng(await resources.load(mt.imagePath)), ts);
-        } catch {
-          notes.push(`tiled: the image "${mt.imagePath}" of tileset "${ts.name}" could not be loaded`);
+          mt.image = regrid((await loadImage({ format: FORMAT, what: `the image of tileset "${ts.name}"`, name: mt.imagePath })).image, ts);
+        } catch (e) {
+          if (!isFormatError(e)) throw e;
+          notes.push(`tiled: ${e.reason}; its tiles have no pixels`);
         }
       }
     } else notes.push(`tiled: tileset "${ts.name}" is a collection of images, which is not supported; its tiles have no pixels`);
@@ -947,10 +951,8 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     }
     return lines.join('\n') + '\n';
   },
-  async render(doc, _options, resources) {
-    return { frames: [renderLevelModel(await tiledToModel(doc, resources))] };
-  },
-  toModel: (doc, resources) => tiledToModel(doc, resources),
+  picture: async (doc, options, resources) => levelPicture(await tiledToModel(doc, resources, true, options)),
+  toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };
 

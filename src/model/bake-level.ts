@@ -1,5 +1,5 @@
 /**
- * A generic render path for LevelModel: draws every layer, first at the
+ * LevelModel as a picture for the pipeline: draws every layer, first at the
  * back, each cell's tile from its tileset image (a plain grid of
  * tileWidth × tileHeight tiles, left to right, top to bottom) with the
  * cell's flips, then its counter-clockwise rotation about the tile centre.
@@ -7,11 +7,10 @@
  * larger than the grid). A cell whose tileset has no pixels is drawn as a
  * flat colour derived from its tile number, so a level can always be seen.
  */
-import { FormatError } from '../binary/errors.js';
-import { drawImage } from '../render/compose.js';
-import { createImage, type RgbaImage } from '../render/image.js';
+import type { Budget } from '../binary/limits.js';
+import type { RgbaImage } from '../render/image.js';
 import { compose, rotate, scale, translate } from '../render/matrix.js';
-import { MAX_BAKE_PIXELS } from './bake.js';
+import { drawPicture, solidImage, type Picture, type PicturePart } from '../render/pipeline.js';
 import type { LevelModel, ModelCell } from './types.js';
 
 /** A stable colour for a tile number (set and tile). */
@@ -21,28 +20,18 @@ export function tileColour(set: number, tile: number): [number, number, number] 
   return [64 + ((h >>> 0) & 127), 64 + ((h >>> 8) & 127), 64 + ((h >>> 16) & 127)];
 }
 
-function fillRect(img: RgbaImage, x0: number, y0: number, w: number, h: number, c: [number, number, number]) {
-  for (let y = Math.max(0, y0); y < Math.min(img.height, y0 + h); y++) {
-    for (let x = Math.max(0, x0); x < Math.min(img.width, x0 + w); x++) {
-      const o = (y * img.width + x) * 4;
-      img.data[o] = c[0];
-      img.data[o + 1] = c[1];
-      img.data[o + 2] = c[2];
-      img.data[o + 3] = 255;
-    }
-  }
-}
-
-/** Draws one cell's tile with its top-left grid corner at (px, py). */
-function drawCell(dst: RgbaImage, model: LevelModel, c: ModelCell, px: number, py: number, cw: number, ch: number) {
+/** One cell's tile with its top-left grid corner at (px, py), as a part (a flat colour when its tileset has no pixels). */
+function cellPart(model: LevelModel, c: ModelCell, px: number, py: number, cw: number, ch: number, flat: Map<string, RgbaImage>): PicturePart {
   const ts = model.tilesets[c.set];
   const tw = ts?.tileWidth ?? cw;
   const th = ts?.tileHeight ?? ch;
   const img = ts?.image;
   const cols = img && tw > 0 ? Math.floor(img.width / tw) : 0;
   if (!img || cols <= 0 || c.tile >= cols * Math.floor(img.height / th)) {
-    fillRect(dst, px, py, cw, ch, tileColour(c.set, c.tile));
-    return;
+    const key = `${c.set}:${c.tile}`;
+    let dot = flat.get(key);
+    if (!dot) flat.set(key, (dot = solidImage(...tileColour(c.set, c.tile))));
+    return { image: dot, transform: [cw, 0, 0, ch, px, py] };
   }
   const sx = (c.tile % cols) * tw;
   const sy = Math.floor(c.tile / cols) * th;
@@ -53,29 +42,33 @@ function drawCell(dst: RgbaImage, model: LevelModel, c: ModelCell, px: number, p
     rotate(-(c.rotation ?? 0)),
     translate(px + tw / 2, py + ch - th + th / 2),
   );
-  drawImage(dst, img, { sx, sy, sw: tw, sh: th, transform: m, filter: 'nearest' });
+  return { image: img, sx, sy, sw: tw, sh: th, transform: m, filter: 'nearest' };
 }
 
-/** The whole level as one image. */
-export function renderLevelModel(model: LevelModel): RgbaImage {
+/** The whole level as a picture: one frame, its cells made as the pipeline draws them. */
+export function levelPicture(model: LevelModel): Picture {
   let w = 0;
   let h = 0;
   for (const l of model.layers) {
     w = Math.max(w, l.width * l.tileWidth);
     h = Math.max(h, l.height * l.tileHeight);
   }
-  if (!Number.isFinite(w * h) || w * h > MAX_BAKE_PIXELS) {
-    throw new FormatError('model', `the level would need a ${w}x${h} image, more than the ${MAX_BAKE_PIXELS}-pixel limit`);
-  }
-  const out = createImage(Math.max(1, w), Math.max(1, h));
-  for (const l of model.layers) {
-    for (let row = 0; row < l.height; row++) {
-      for (let col = 0; col < l.width; col++) {
-        const c = l.cells[row * l.width + col];
-        if (!c || c.set < 0 || c.tile < 0) continue;
-        drawCell(out, model, c, col * l.tileWidth, row * l.tileHeight, l.tileWidth, l.tileHeight);
+  const flat = new Map<string, RgbaImage>();
+  function* cells(): Generator<PicturePart> {
+    for (const l of model.layers) {
+      for (let row = 0; row < l.height; row++) {
+        for (let col = 0; col < l.width; col++) {
+          const c = l.cells[row * l.width + col];
+          if (!c || c.set < 0 || c.tile < 0) continue;
+          yield cellPart(model, c, col * l.tileWidth, row * l.tileHeight, l.tileWidth, l.tileHeight, flat);
+        }
       }
     }
   }
-  return out;
+  return { frames: [{ parts: { [Symbol.iterator]: cells } }], canvas: { x: 0, y: 0, width: Math.max(1, w), height: Math.max(1, h) }, what: 'the level' };
+}
+
+/** The whole level as one image, drawn through the pipeline. */
+export function renderLevelModel(model: LevelModel, budget?: Budget): RgbaImage {
+  return drawPicture(levelPicture(model), budget).frames[0]!;
 }

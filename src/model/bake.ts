@@ -1,8 +1,9 @@
 /**
- * A generic render path for the common model: composes a frame's parts
- * (sheet sub-rectangles, flips, rotation and scale about each part's pivot,
- * opacity, slices stored rotated in the sheet) into one image. Any format
- * with a `toModel` can draw its sprites through here.
+ * The common model as pictures for the pipeline (src/render/pipeline.ts):
+ * a frame's parts (sheet sub-rectangles, flips, rotation and scale about
+ * each part's pivot, opacity, slices stored rotated in the sheet). The
+ * sheet formats (Aseprite, TexturePacker) and conversions that redraw
+ * frames (sheets `convert` writes) draw the model through here.
  *
  * Conventions (see src/model/types.ts):
  * - sx, sy, sw, sh is the rectangle as stored in the sheet. With
@@ -12,14 +13,12 @@
  *   rotation (clockwise degrees) apply about it, in that order, and the
  *   pivot lands at (x, y) relative to the sprite origin.
  */
-import { FormatError } from '../binary/errors.js';
-import { drawImage, transformedBounds } from '../render/compose.js';
+import type { Budget } from '../binary/limits.js';
+import { transformedBounds } from '../render/compose.js';
 import { createImage, type RgbaImage } from '../render/image.js';
 import { compose, rotate, scale, translate, type Matrix } from '../render/matrix.js';
+import { drawPicture, type Picture, type PictureFrame, type PicturePart } from '../render/pipeline.js';
 import type { ModelFrame, ModelPart, SpriteModel } from './types.js';
-
-/** Canvases larger than this many pixels are refused (a hostile scale or offset). */
-export const MAX_BAKE_PIXELS = 1 << 26;
 
 export interface BakedFrame {
   image: RgbaImage;
@@ -74,27 +73,32 @@ export function frameBounds(frame: ModelFrame): [number, number, number, number]
   return x0 === Infinity ? null : [x0, y0, x1, y1];
 }
 
-function checkCanvas(w: number, h: number): void {
-  if (!Number.isFinite(w) || !Number.isFinite(h) || w * h > MAX_BAKE_PIXELS) {
-    throw new FormatError('model', `a frame would need a ${w}x${h} canvas, more than the ${MAX_BAKE_PIXELS}-pixel limit`);
-  }
-}
-
-/** Draws a frame's parts onto `dst` with the sprite origin at (ox, oy). Parts whose sheet has no pixels are skipped. */
-export function drawModelFrame(dst: RgbaImage, model: SpriteModel, frame: ModelFrame, ox: number, oy: number): void {
+/** What a model frame holds, as a picture frame in sprite space (parts whose sheet has no pixels count for the extent but draw nothing). */
+export function modelFramePicture(model: SpriteModel, frame: ModelFrame): PictureFrame {
+  const parts: PicturePart[] = [];
   for (const p of frame.parts) {
     const sheet = model.sheets[p.sheet];
     if (!sheet?.image) continue;
-    drawImage(dst, sheet.image, {
+    parts.push({
+      image: sheet.image,
       sx: p.sx,
       sy: p.sy,
       sw: p.sw,
       sh: p.sh,
-      transform: compose(partMatrix(p), translate(ox, oy)),
+      transform: partMatrix(p),
       opacity: p.opacity ?? 1,
       filter: sheet.nearest === false ? 'bilinear' : 'nearest',
     });
   }
+  const b = frameBounds(frame);
+  return { parts, extent: b && { x: b[0], y: b[1], width: b[2] - b[0], height: b[3] - b[1] }, delayMs: frame.durationMs };
+}
+
+/** An animation of the model as a picture: every frame on one canvas, with its delays. */
+export function modelAnimationPicture(model: SpriteModel, animationIndex: number): Picture {
+  const anim = model.animations[animationIndex];
+  if (!anim) throw new RangeError(`no animation ${animationIndex} (the model has ${model.animations.length})`);
+  return { frames: anim.frames.map((f) => modelFramePicture(model, f)), loops: anim.loopTo === null ? 1 : 0, what: `animation "${anim.name}"` };
 }
 
 function frameAt(model: SpriteModel, animationIndex: number, frameIndex: number): ModelFrame {
@@ -106,50 +110,21 @@ function frameAt(model: SpriteModel, animationIndex: number, frameIndex: number)
 }
 
 /** One frame as an image just big enough for its parts (0 × 0 when it has none). */
-export function renderModelFrame(model: SpriteModel, animationIndex: number, frameIndex: number): BakedFrame {
-  return bakeFrame(model, frameAt(model, animationIndex, frameIndex));
+export function renderModelFrame(model: SpriteModel, animationIndex: number, frameIndex: number, budget?: Budget): BakedFrame {
+  return bakeFrame(model, frameAt(model, animationIndex, frameIndex), budget);
 }
 
-export function bakeFrame(model: SpriteModel, frame: ModelFrame): BakedFrame {
-  const b = frameBounds(frame);
-  if (!b) return { image: createImage(0, 0), originX: 0, originY: 0 };
-  const [x0, y0, x1, y1] = b;
-  checkCanvas(x1 - x0, y1 - y0);
-  const image = createImage(x1 - x0, y1 - y0);
-  drawModelFrame(image, model, frame, -x0, -y0);
-  return { image, originX: 0 - x0, originY: 0 - y0 };
+/** One frame drawn through the pipeline (0 × 0 when it has no parts); several calls can share one budget. */
+export function bakeFrame(model: SpriteModel, frame: ModelFrame, budget?: Budget): BakedFrame {
+  const f = modelFramePicture(model, frame);
+  if (!f.extent) return { image: createImage(0, 0), originX: 0, originY: 0 };
+  const d = drawPicture({ frames: [f], what: 'a frame' }, budget);
+  return { image: d.frames[0]!, originX: d.originX, originY: d.originY };
 }
 
-/** Every frame of an animation on one canvas big enough for all of them, with the delays. */
-export function renderModelAnimation(model: SpriteModel, animationIndex: number): BakedAnimation {
-  const anim = model.animations[animationIndex];
-  if (!anim) throw new RangeError(`no animation ${animationIndex} (the model has ${model.animations.length})`);
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const f of anim.frames) {
-    const b = frameBounds(f);
-    if (!b) continue;
-    x0 = Math.min(x0, b[0]);
-    y0 = Math.min(y0, b[1]);
-    x1 = Math.max(x1, b[2]);
-    y1 = Math.max(y1, b[3]);
-  }
-  if (x0 === Infinity) x0 = y0 = x1 = y1 = 0;
-  const w = Math.max(1, x1 - x0);
-  const h = Math.max(1, y1 - y0);
-  checkCanvas(w, h * Math.max(1, anim.frames.length));
-  const frames = anim.frames.map((f) => {
-    const img = createImage(w, h);
-    drawModelFrame(img, model, f, -x0, -y0);
-    return img;
-  });
-  return {
-    frames,
-    delaysMs: anim.frames.map((f) => f.durationMs),
-    originX: 0 - x0,
-    originY: 0 - y0,
-    loops: anim.loopTo === null ? 1 : 0,
-  };
+/** Every frame of an animation on one canvas big enough for all of them, with the delays (as the model gives them). */
+export function renderModelAnimation(model: SpriteModel, animationIndex: number, budget?: Budget): BakedAnimation {
+  const d = drawPicture(modelAnimationPicture(model, animationIndex), budget);
+  const anim = model.animations[animationIndex]!;
+  return { frames: d.frames, delaysMs: anim.frames.map((f) => f.durationMs), originX: d.originX, originY: d.originY, loops: d.loops ?? 0 };
 }

@@ -1,3 +1,8 @@
+import type { Budget } from '../binary/limits.js';
+import type { RgbaImage } from '../render/image.js';
+import { translate } from '../render/matrix.js';
+import { drawPicture } from '../render/pipeline.js';
+
 /**
  * A simple deterministic shelf packer: rectangles sorted by height (then
  * width, then input order), placed left to right on shelves of a width
@@ -43,4 +48,10 @@ export function packShelves(rects: readonly PackInput[], padding = 1): PackResul
     shelfH = Math.max(shelfH, r.h);
   }
   return { positions, width, height: y + shelfH };
+}
+
+/** Images placed at whole-pixel positions on a new width × height sheet, drawn through the picture pipeline. */
+export function drawSheet(items: readonly { image: RgbaImage; x: number; y: number }[], width: number, height: number, budget?: Budget): RgbaImage {
+  const parts = items.map((i) => ({ image: i.image, transform: translate(i.x, i.y) }));
+  return drawPicture({ frames: [{ parts }], canvas: { x: 0, y: 0, width, height }, what: 'the sheet' }, budget).frames[0]!;
 }

@@ -70,3 +70,62 @@ export function chooseFrameRate(delaysSeconds: readonly number[], options: Frame
   }
   return { fps: best!.fps, holdTimes: best!.holds, maxError: best!.maxError, exact: false };
 }
+
+/** A duration for a note: milliseconds with at most two decimals, or "forever". */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return 'forever';
+  return `${Math.round(ms * 100) / 100} ms`;
+}
+
+/** Where a frame is, for notes: `"walk" frame 2`, `"walk" direction 1 frame 2`. */
+export interface FrameAt {
+  animation: string;
+  direction?: string;
+  frame: number;
+}
+
+function animLabel(at: FrameAt): string {
+  return at.direction !== undefined ? `"${at.animation}" direction ${at.direction}` : `"${at.animation}"`;
+}
+
+/** "frames 0, 1, 3" of one animation, shortening long lists. */
+function framesList(frames: number[]): string {
+  const shown = frames.slice(0, 8).join(', ');
+  return `frame${frames.length > 1 ? 's' : ''} ${shown}${frames.length > 8 ? `, … (${frames.length} in all)` : ''}`;
+}
+
+/** How many distinct timing changes a conversion lists one by one. */
+const MAX_TIMING_NOTES = 10;
+
+/**
+ * Notes for a conversion that changes frame durations: one per distinct
+ * change (`1 ms -> 3.92 ms`), naming the frames it touches, e.g.
+ * `isprite: frame durations rounded to whole frames at 255 fps: 1 ms ->
+ * 3.92 ms ("walk" frames 0, 1)`. `why` says what forces the change.
+ * Changes smaller than 1 µs are not changes. Empty when nothing changed.
+ */
+export function timingNotes(format: string, why: string, changes: readonly { at: FrameAt; fromMs: number; toMs: number }[]): string[] {
+  const byPair = new Map<string, { fromMs: number; toMs: number; where: Map<string, number[]> }>();
+  for (const c of changes) {
+    const same = c.fromMs === c.toMs || (Number.isFinite(c.fromMs) && Number.isFinite(c.toMs) && Math.abs(c.fromMs - c.toMs) < 1e-3);
+    if (same) continue;
+    const key = `${formatMs(c.fromMs)}\u0000${formatMs(c.toMs)}`;
+    let e = byPair.get(key);
+    if (!e) byPair.set(key, (e = { fromMs: c.fromMs, toMs: c.toMs, where: new Map() }));
+    const label = animLabel(c.at);
+    const list = e.where.get(label);
+    if (list) list.push(c.at.frame);
+    else e.where.set(label, [c.at.frame]);
+  }
+  const notes: string[] = [];
+  for (const e of byPair.values()) {
+    if (notes.length === MAX_TIMING_NOTES) {
+      notes.push(`${format}: ${byPair.size - MAX_TIMING_NOTES} more frame durations changed (${why})`);
+      break;
+    }
+    const where = [...e.where].slice(0, 4).map(([a, f]) => `${a} ${framesList(f)}`);
+    if (e.where.size > 4) where.push(`${e.where.size - 4} more animations`);
+    notes.push(`${format}: ${why}: ${formatMs(e.fromMs)} -> ${formatMs(e.toMs)} (${where.join('; ')})`);
+  }
+  return notes;
+}

@@ -12,6 +12,8 @@ export interface ModelSheet {
   path: string;
   /** The pixels, when the converter could load them (or made them, e.g. CTHG sprites). */
   image?: RgbaImage;
+  /** Why `image` is missing: the resource layer's message (where it looked, what failed). */
+  loadError?: string;
   /** Draw with nearest-neighbour filtering (pixel art). */
   nearest?: boolean;
 }
@@ -69,6 +71,13 @@ export interface ModelAnimation {
   loopTo: number | null;
   /** Name of an animation to play when this one ends (ISPRITE follow-ups). */
   next?: string;
+  /**
+   * The source's frames that no animation plays, kept so that no conversion
+   * drops them (src/model/unused.ts). Formats with frames outside any
+   * animation (Aseprite, TexturePacker) write them so; the others write an
+   * ordinary animation of that name.
+   */
+  unused?: boolean;
 }
 
 export interface SpriteModel {

@@ -24,7 +24,7 @@ import { constants, promises as fsp } from 'node:fs';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, type Loaded } from '../api.js';
+import { load, preview, type Loaded } from '../api.js';
 import { OptionError } from '../binary/errors.js';
 import { DEFAULT_LIMITS } from '../binary/limits.js';
 import type { ResourceLoader } from '../formats/types.js';
@@ -129,6 +129,12 @@ async function readChecked(file: string, root: string | null, maxBytes: number):
   }
 }
 
+/** Whether `dir` is a folder whose real path lies inside `root`. */
+async function folderInside(dir: string, root: string): Promise<boolean> {
+  const real = await fsp.realpath(dir).catch(() => null);
+  return real !== null && inside(root, real) && ((await fsp.stat(real).catch(() => null))?.isDirectory() ?? false);
+}
+
 async function isRegularFile(p: string): Promise<boolean> {
   return (await fsp.stat(p).catch(() => null))?.isFile() ?? false;
 }
@@ -182,6 +188,13 @@ function checkedRecordingLoader(
       return bytes;
     },
     async exists(p) {
+      if (typeof p === 'string' && /[\\/]$/.test(p) && !p.includes('\0')) {
+        // A folder (questRoot asks for a quest's `sprites/`): inside the root; answered to HEAD, never served.
+        const dir = path.resolve(baseDir, p);
+        if (!(await folderInside(dir, root)) || !(await inner.exists(p))) return false;
+        seen.set(p, dir + path.sep);
+        return true;
+      }
       let file: string;
       try {
         file = await check(p);
@@ -196,17 +209,14 @@ function checkedRecordingLoader(
 }
 
 /**
- * Runs what the viewer runs to show a document (web/preview.ts: the common
- * model when the format has one, else the format's own renderer), through
- * `resources`. A format that needs a frame size it does not store (Hallgeir
+ * Runs what the viewer runs to show a document (the library's `preview`,
+ * which web/preview.ts uses), through `resources`. A format that needs a frame size it does not store (Hallgeir
  * sprites: the page asks the user) is run again with one, since the size
  * does not change which files are read. Errors are the viewer's to show.
  */
 async function runPreview(loaded: Loaded, resources: ResourceLoader): Promise<void> {
-  const h = loaded.handler;
   const run = async (options: Record<string, string>) => {
-    if (h.toModel) await h.toModel(loaded.doc, resources, options);
-    else if (h.render) await h.render(loaded.doc, options, resources);
+    await preview(loaded, resources, options);
   };
   try {
     await run({});
@@ -234,7 +244,7 @@ export async function documentResources(
   }
   const baseDir = path.dirname(docPath);
   const root = await allowedRoot(loaded.handler.name, baseDir);
-  await runPreview(loaded, checkedRecordingLoader(fsResourceLoader(baseDir), baseDir, root, maxBytes, files));
+  await runPreview(loaded, checkedRecordingLoader(fsResourceLoader(baseDir, { maxFileBytes: maxBytes }), baseDir, root, maxBytes, files));
   return { root, files };
 }
 
@@ -338,6 +348,11 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
         const { root, files } = await ensureRefs(doc);
         const file = files.get(name);
         if (file === undefined || root === null) return send(404, 'not found');
+        if (file.endsWith(path.sep)) {
+          // A folder the document's quest is found by: it exists (HEAD), nothing to read.
+          if (!(await folderInside(file, root))) return send(404, 'not found');
+          return req.method === 'HEAD' ? send(200, '') : send(403, 'a folder, not a file');
+        }
         if (req.method === 'HEAD') {
           const { fh, size } = await openChecked(file, root, maxBytes);
           await fh.close();

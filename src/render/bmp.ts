@@ -11,10 +11,9 @@
  */
 import decodeBmpLib from 'decode-bmp';
 import { FormatError } from '../binary/errors.js';
+import { DEFAULT_LIMITS } from '../binary/limits.js';
 import type { RgbaImage } from './image.js';
-
-/** Largest image accepted, in pixels (a guard against hostile headers). */
-const MAX_PIXELS = 1 << 28;
+import { checkDecodeSize } from './png.js';
 
 function fail(reason: string, offset: number): never {
   throw FormatError.atByte('bmp', reason, offset);
@@ -25,8 +24,20 @@ export function isBmp(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x42 && bytes[1] === 0x4d;
 }
 
-/** Decodes a BMP file to straight-alpha RGBA. Throws FormatError for anything it cannot read. */
-export function decodeBmp(bytes: Uint8Array): RgbaImage {
+/** The image size in the header (width, and the height without its sign). */
+export function bmpSize(bytes: Uint8Array): { width: number; height: number } {
+  if (!isBmp(bytes)) fail('not a BMP image (no "BM" signature)', 0);
+  if (bytes.length < 26) fail(`BMP headers need 26 bytes, the file has ${bytes.length}`, 0);
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: v.getInt32(18, true), height: Math.abs(v.getInt32(22, true)) };
+}
+
+/**
+ * Decodes a BMP file to straight-alpha RGBA. Throws FormatError for anything
+ * it cannot read; the size in the header is checked against `maxPixels`
+ * (--max-pixels) before anything is allocated.
+ */
+export function decodeBmp(bytes: Uint8Array, maxPixels: number = DEFAULT_LIMITS.maxPixels): RgbaImage {
   if (!isBmp(bytes)) fail('not a BMP image (no "BM" signature)', 0);
   if (bytes.length < 18) fail(`BMP file header needs 18 bytes, the file has ${bytes.length}`, 0);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -44,7 +55,6 @@ export function decodeBmp(bytes: Uint8Array): RgbaImage {
   if (rawHeight === 0 || rawHeight === -0x80000000) fail(`BMP height ${rawHeight} is not usable`, 22);
   const height = Math.abs(rawHeight);
   const topDown = rawHeight < 0;
-  if (width * height > MAX_PIXELS) fail(`BMP of ${width}x${height} pixels is too large`, 18);
   if (![1, 2, 4, 8, 24, 32].includes(bpp)) fail(`BMP with ${bpp} bits per pixel is not supported`, 28);
 
   // Where the palette / masks start: after the info header (and after 12 mask bytes for a 40-byte bit-field header).
@@ -84,6 +94,8 @@ export function decodeBmp(bytes: Uint8Array): RgbaImage {
   if (dataOffset + pixelBytes > bytes.length) {
     fail(`BMP pixel data needs ${pixelBytes} bytes at ${dataOffset}, the file has ${bytes.length - dataOffset}`, dataOffset);
   }
+  // Data for every pixel is there; the RGBA copy must also fit the limits.
+  checkDecodeSize('bmp', width, height, maxPixels, 18);
 
   // The normalised copy decode-bmp expects.
   const norm = new Uint8Array(54 + paletteBytes + pixelBytes);

@@ -190,6 +190,23 @@ function blendWord(d: Uint8Array, d32: Int32Array, o: number, r: number, g: numb
   d32[o] = rb | (((tg + (tg >> 8)) >> 8) << 8) | -16777216;
 }
 
+/**
+ * Texel si of s, with alpha A (after opacity, A > 0), onto pixel di of d:
+ * a copy when opaque (one word when both 32-bit views are given), else
+ * source-over.
+ */
+function putTexel(d: Uint8Array, d32: Uint32Array | null, di: number, s: Uint8Array, s32: Uint32Array | null, si: number, A: number): void {
+  if (A === 255) {
+    if (s32 && d32) d32[di >> 2] = s32[si >> 2]!;
+    else {
+      d[di] = s[si]!;
+      d[di + 1] = s[si + 1]!;
+      d[di + 2] = s[si + 2]!;
+      d[di + 3] = 255;
+    }
+  } else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+}
+
 const NO_OPACITY = /* @__PURE__ */ (() => {
   const t = new Uint8Array(256);
   for (let i = 0; i < 256; i++) t[i] = i;
@@ -307,13 +324,7 @@ function blit(dst: RgbaImage, src: RgbaImage, p: Normalised, tx: number, ty: num
     } else {
       for (let k = 0; k < n; k++, si += 4, di += 4) {
         const A = plain ? s[si + 3]! : alut[s[si + 3]!]!;
-        if (A === 0) continue;
-        if (A === 255) {
-          d[di] = s[si]!;
-          d[di + 1] = s[si + 1]!;
-          d[di + 2] = s[si + 2]!;
-          d[di + 3] = 255;
-        } else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+        if (A !== 0) putTexel(d, null, di, s, null, si, A);
       }
     }
   }
@@ -376,15 +387,7 @@ function tableDraw(
       const si = r + c;
       const A = alut[s[si + 3]!]!;
       if (A === 0) continue;
-      if (A === 255) {
-        if (s32 && d32) d32[di >> 2] = s32[si >> 2]!;
-        else {
-          d[di] = s[si]!;
-          d[di + 1] = s[si + 1]!;
-          d[di + 2] = s[si + 2]!;
-          d[di + 3] = 255;
-        }
-      } else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+      putTexel(d, d32, di, s, s32, si, A);
     }
   }
 }
@@ -482,15 +485,7 @@ function affineNearest(
       const si = (Y * W + X) * 4;
       const A = alut[s[si + 3]!]!;
       if (A === 0) continue;
-      if (A === 255) {
-        if (s32 && d32) d32[di >> 2] = s32[si >> 2]!;
-        else {
-          d[di] = s[si]!;
-          d[di + 1] = s[si + 1]!;
-          d[di + 2] = s[si + 2]!;
-          d[di + 3] = 255;
-        }
-      } else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+      putTexel(d, d32, di, s, s32, si, A);
     }
   }
 }
@@ -868,115 +863,4 @@ function affineBilinear(
       } else blendPx(d, di, r, g, b, A);
     }
   }
-}
-
-/** One draw of a layer list: a source image and how to draw it. */
-export interface DrawLayer {
-  src: RgbaImage;
-  options?: DrawOptions;
-}
-
-export interface ComposeOptions {
-  /** Transparent pixels added on every side (default 0). */
-  padding?: number;
-  /** A fixed canvas in sprite coordinates instead of the union of the layers' bounds. */
-  bounds?: Rect;
-  /**
-   * The largest canvas allowed, in pixels (default 2^26, 256 MiB of RGBA);
-   * composeFrames also limits all frames together to 2^27. Beyond: a
-   * FormatError, so a hostile file cannot make a render allocate gigabytes.
-   */
-  maxPixels?: number;
-}
-
-export interface ComposedImage {
-  image: RgbaImage;
-  /** Where the sprite's (0, 0) lands in `image`. */
-  originX: number;
-  originY: number;
-}
-
-export interface ComposedFrames {
-  /** One image per frame, all `width` × `height`. */
-  frames: RgbaImage[];
-  originX: number;
-  originY: number;
-  width: number;
-  height: number;
-}
-
-/** The integer union of the layers' transformed bounds, or null when no layer draws anything. */
-export function layersBounds(layers: readonly DrawLayer[]): Rect | null {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const l of layers) {
-    const b = drawBounds(l.src, l.options);
-    if (!b) continue;
-    x0 = Math.min(x0, b.x);
-    y0 = Math.min(y0, b.y);
-    x1 = Math.max(x1, b.x + b.width);
-    y1 = Math.max(y1, b.y + b.height);
-  }
-  return x1 > x0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
-}
-
-function checkSize(r: Rect, frames: number, opts: ComposeOptions): void {
-  const max = opts.maxPixels ?? 1 << 26;
-  const px = r.width * r.height;
-  if (px > max || px * frames > Math.max(max, 1 << 27)) {
-    const many = frames > 1 ? ` × ${frames} frames` : '';
-    throw new FormatError('render', `the image would be ${r.width}x${r.height}${many}, too large to draw`);
-  }
-}
-
-function canvasRect(bounds: Rect | null, opts: ComposeOptions): Rect {
-  const b = opts.bounds ?? bounds ?? { x: 0, y: 0, width: 0, height: 0 };
-  const pad = Math.max(0, Math.floor(opts.padding ?? 0));
-  const x = Math.floor(b.x) - pad;
-  const y = Math.floor(b.y) - pad;
-  const w = b.width > 0 || pad ? Math.ceil(b.x + b.width) + pad - x : 0;
-  const h = b.height > 0 || pad ? Math.ceil(b.y + b.height) + pad - y : 0;
-  return { x, y, width: Math.max(0, w), height: Math.max(0, h) };
-}
-
-function drawLayers(image: RgbaImage, layers: readonly DrawLayer[], cx: number, cy: number): void {
-  const shift = translate(-cx, -cy);
-  for (const l of layers) {
-    const o = l.options ?? {};
-    drawImage(image, l.src, { ...o, transform: multiply(shift, o.transform ?? IDENTITY) });
-  }
-}
-
-/**
- * Draws the layers in order (first at the bottom) into an image just large
- * enough for all of them (the union of their transformed bounds, plus
- * padding). The result is 0 × 0 when nothing is drawn; a FormatError
- * when the canvas would exceed `maxPixels`. `originX/originY`
- * say where the sprite's (0, 0) lands.
- */
-export function composeLayers(layers: readonly DrawLayer[], opts: ComposeOptions = {}): ComposedImage {
-  const r = canvasRect(layersBounds(layers), opts);
-  checkSize(r, 1, opts);
-  const image = createImage(r.width, r.height);
-  drawLayers(image, layers, r.x, r.y);
-  return { image, originX: 0 - r.x, originY: 0 - r.y };
-}
-
-/**
- * Like composeLayers for several frames at once, on one common canvas: the
- * union of every frame's bounds, so an animation does not jump around.
- */
-export function composeFrames(frames: readonly (readonly DrawLayer[])[], opts: ComposeOptions = {}): ComposedFrames {
-  const all: DrawLayer[] = [];
-  for (const f of frames) for (const l of f) all.push(l);
-  const r = canvasRect(layersBounds(all), opts);
-  checkSize(r, frames.length, opts);
-  const images = frames.map((f) => {
-    const image = createImage(r.width, r.height);
-    drawLayers(image, f, r.x, r.y);
-    return image;
-  });
-  return { frames: images, originX: 0 - r.x, originY: 0 - r.y, width: r.width, height: r.height };
 }

@@ -2,7 +2,9 @@
 export * from './image.js';
 export * from './matrix.js';
 export * from './compose.js';
+export * from './pipeline.js';
 export { encodePng, decodePng } from './png.js';
+export { decodeImage, imageDecoderFor, IMAGE_DECODERS, type ImageDecoder } from './decode.js';
 export { encodeGif, gifDelays } from './gif.js';
 export { encodeApng, delayFraction, crc32 } from './apng.js';
 export { encodeRender, imageFormatFor, type ImageFormat } from './output.js';

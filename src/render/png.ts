@@ -1,5 +1,6 @@
 import { decode } from 'fast-png';
 import { FormatError } from '../binary/errors.js';
+import { Budget, DEFAULT_LIMITS } from '../binary/limits.js';
 import { writePng } from './apng.js';
 import { createImage, type RgbaImage } from './image.js';
 
@@ -16,21 +17,53 @@ export function encodePng(img: RgbaImage, opts: { compact?: boolean } = {}): Uin
 const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 
 /**
- * Checks the IHDR before decoding: a PNG's pixels come from deflate data,
- * which expands at most about 1032 : 1, so an image whose raw scanlines
- * are far larger than that allows cannot be genuine and is refused before
- * anything is allocated for it.
+ * The most pixels any decoder makes, whatever --max-pixels says: the RGBA
+ * buffer (4 bytes a pixel) stays within 2 GiB, far from any length or
+ * index overflow.
  */
-function checkHeader(bytes: Uint8Array): void {
-  if (bytes.length < 33 || PNG_SIGNATURE.some((b, i) => bytes[i] !== b)) {
+export const MAX_DECODE_PIXELS = 2 ** 29;
+
+/** True when the bytes start with the PNG signature. */
+export function isPng(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && PNG_SIGNATURE.every((b, i) => bytes[i] === b);
+}
+
+/**
+ * Refuses an image of width x height before anything is allocated for it:
+ * more than `maxPixels` (--max-pixels) is a LimitError, more than
+ * MAX_DECODE_PIXELS a FormatError. Counted in plain numbers, so no product
+ * overflows.
+ */
+export function checkDecodeSize(format: string, width: number, height: number, maxPixels: number, offset: number, name?: string): void {
+  const pixels = width * height;
+  const what = `a ${width}x${height} ${format.toUpperCase()} image`;
+  new Budget({ ...DEFAULT_LIMITS, maxPixels }).check('maxPixels', pixels, name === undefined ? `decoding ${what}` : `decoding ${name} (${what})`);
+  if (pixels > MAX_DECODE_PIXELS) {
+    throw FormatError.atByte(format, `image size ${width}x${height} is too large to decode (more than ${MAX_DECODE_PIXELS} pixels)`, offset);
+  }
+}
+
+/** The image size in the IHDR (checked to be a PNG with an IHDR first). */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  if (bytes.length < 33 || !isPng(bytes)) {
     throw FormatError.atByte('png', 'not a PNG image (no PNG signature)', 0);
   }
   const be32 = (o: number) => ((bytes[o]! << 24) | (bytes[o + 1]! << 16) | (bytes[o + 2]! << 8) | bytes[o + 3]!) >>> 0;
   if (String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') {
     throw FormatError.atByte('png', 'the first chunk is not IHDR', 12);
   }
-  const width = be32(16);
-  const height = be32(20);
+  return { width: be32(16), height: be32(20) };
+}
+
+/**
+ * Checks the IHDR before decoding: the RGBA size against the limits, and
+ * plausibility: a PNG's pixels come from deflate data,
+ * which expands at most about 1032 : 1, so an image whose raw scanlines
+ * are far larger than that allows cannot be genuine and is refused before
+ * anything is allocated for it.
+ */
+function checkHeader(bytes: Uint8Array, maxPixels: number): void {
+  const { width, height } = pngSize(bytes);
   if (width === 0 || height === 0) throw FormatError.atByte('png', `bad image size ${width}x${height}`, 16);
   const depth = bytes[24]!;
   const channels = [1, 0, 3, 1, 2, 0, 4][bytes[25]!] ?? 0;
@@ -42,6 +75,7 @@ function checkHeader(bytes: Uint8Array): void {
       16,
     );
   }
+  checkDecodeSize('png', width, height, maxPixels, 16);
 }
 
 /**
@@ -49,9 +83,12 @@ function checkHeader(bytes: Uint8Array): void {
  * 8-bit RGBA. tRNS transparency is applied: palette alphas, and the one
  * transparent grey level or RGB colour (compared at the file's own bit
  * depth). 16-bit samples are scaled to 8 bits with rounding (v / 257).
+ * The size in the header is checked against `maxPixels` (--max-pixels)
+ * before anything is decoded. Formats load images through
+ * `decodeImage` (./decode.ts), which picks the decoder by content.
  */
-export function decodePng(bytes: Uint8Array): RgbaImage {
-  checkHeader(bytes);
+export function decodePng(bytes: Uint8Array, maxPixels: number = DEFAULT_LIMITS.maxPixels): RgbaImage {
+  checkHeader(bytes, maxPixels);
   let png;
   try {
     png = decode(bytes);

@@ -36,7 +36,7 @@ describe('convert option values', () => {
   it('a wrong --lzf flavour is a command-line error; a foreign option names each format once', async () => {
     const level = path.join(SAMPLES, 'spritetile', 'level.bytes');
     let r = await runCli(['convert', level, 'x.bytes', '--lzf', 'nope']);
-    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: unknown LZF flavour "nope" for --lzf (use clzf2, liblzf, best)\n']);
+    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: option --lzf must be one of clzf2, liblzf, best, not "nope"\n']);
     r = await runCli(['convert', hero, 'x.isprite', '--endian', 'big']);
     expect([r.code, r.stderr]).toEqual([2, 'sprat: error: option --endian does not apply to isprite files\n']);
   });

@@ -105,7 +105,7 @@ describe('sprat view', () => {
       expect([r.code, r.stderr]).toEqual([1, 'sprat: error: pipe: not a regular file\n']);
     }
     r = await runCli(['view', '--port', '70000'], dir);
-    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: --port must be 0 to 65535\n']);
+    expect([r.code, r.stderr]).toEqual([2, 'sprat: error: option --port must be 0 to 65535, not "70000"\n']);
     const busy = await startViewer([]);
     try {
       const port = new URL(busy.url).port;

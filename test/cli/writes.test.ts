@@ -172,6 +172,26 @@ describe('the files a document uses', () => {
     await expect(loader.load('missing.png')).rejects.toThrow();
     expect([...loader.used].sort()).toEqual([at('hero.isprite'), at('hero.png')]);
   });
+
+  it("are the files as found: a Solarus sheet in the quest's sprites/ folder, a --tileset typed relative to the current folder", async () => {
+    fs.mkdirSync(at('quest', 'data', 'sprites', 'enemies'), { recursive: true });
+    fs.writeFileSync(at('quest', 'data', 'quest.dat'), 'quest{}');
+    fs.copyFileSync(path.join(SAMPLES, 'solarus', 'sprites', 'slime.dat'), at('quest', 'data', 'sprites', 'slime.dat'));
+    fs.copyFileSync(path.join(SAMPLES, 'solarus', 'sprites', 'enemies', 'slime.png'), at('quest', 'data', 'sprites', 'enemies', 'slime.png'));
+    const sheet = read('quest/data/sprites/enemies/slime.png');
+    const sheetOut = path.join('quest', 'data', 'sprites', 'enemies', 'slime.png');
+    const a = await runCli(['render', 'quest/data/sprites/slime.dat', '-o', sheetOut, '--force'], dir);
+    expect([a.code, a.stderr]).toEqual([1, `sprat: error: ${sheetOut}: is the input or a file it uses; render never overwrites those (choose another output name)\n`]);
+    expect(read('quest/data/sprites/enemies/slime.png').equals(sheet)).toBe(true);
+
+    fs.mkdirSync(at('level'));
+    for (const f of ['level.bytes', 'tiles.png']) fs.copyFileSync(path.join(SAMPLES, 'spritetile', f), at('level', f));
+    const tiles = read('level/tiles.png');
+    const tilesOut = path.join('level', 'tiles.png');
+    const b = await runCli(['render', 'level/level.bytes', '--tileset', '0=level/tiles.png:16x16', '-o', tilesOut, '--force'], dir);
+    expect([b.code, b.stderr]).toEqual([1, `sprat: error: ${tilesOut}: is the input or a file it uses; render never overwrites those (choose another output name)\n`]);
+    expect(read('level/tiles.png').equals(tiles)).toBe(true);
+  });
 });
 
 /** Spawns the CLI in a child process whose second output write never finishes. */

@@ -55,7 +55,7 @@ describe('sprat with CTHG files', () => {
     expect((await runCli(['play', FAN, '--view', 'up', '--json'])).code).toBe(2);
     const r = await runCli(['play', PLANT, '--animation', 'nope', '--json']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no animation named "nope"/);
+    expect(r.stderr).toMatch(/option --animation "nope" names no animation \(the file has: /);
   });
 
   it('render --sprite and --animation write PNGs', async () => {

@@ -155,7 +155,7 @@ describe('CTHG decisions', () => {
     const doc = readCthg(bytes);
     expect(playCthg(doc, { animation: 'a' }).records).toEqual([{ tick: 0, frame: 0, sound: 1 }]);
     expect(playCthg(doc, { animation: 'a', 'tile-size': '32' }).records).toEqual([{ tick: 0, frame: 1, sound: 2 }]);
-    expect(() => playCthg(doc, { animation: 'a', 'tile-size': '16' })).toThrow(/no tile size 16/);
+    expect(() => playCthg(doc, { animation: 'a', 'tile-size': '16' })).toThrow(/option --tile-size 16 names no tile size/);
   });
 
   it('12: a view loops, one frame per tick, sound when shown', () => {
@@ -176,7 +176,7 @@ describe('CTHG decisions', () => {
       { tick: 4, frame: 2, sound: 0 },
     ]);
     expect(playCthg(doc, {}).records).toHaveLength(2);
-    expect(() => playCthg(doc, { view: 'west' })).toThrow(/no west view/);
+    expect(() => playCthg(doc, { view: 'west' })).toThrow(/option --view "west" names no view/);
   });
 
   it('14: recolour pixels with alpha 0 are still type 3 runs', () => {
@@ -206,7 +206,7 @@ describe('CTHG decisions', () => {
     const doc = readCthg(bytes);
     const r = await renderCthg(doc, { sprite: '1' }, noResources);
     expect([...r.frames[0]!.data]).toEqual([0, 0, 9, 255]);
-    await expect(renderCthg(doc, { sprite: '2' }, noResources)).rejects.toThrow(/there is no sprite 2/);
+    await expect(renderCthg(doc, { sprite: '2' }, noResources)).rejects.toThrow(/option --sprite 2 is past the last sprite \(the file has 2 sprites: 0-1\)/);
   });
 
   it('writing: new documents get the canonical order, renumbered; a still-valid read order is kept', () => {

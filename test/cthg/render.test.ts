@@ -26,7 +26,7 @@ describe('CTHG render', () => {
     expect(one.frames).toHaveLength(1);
     expect(one.delaysMs).toBeUndefined();
     expect(one.frames[0]).toEqual(all.frames[2]);
-    await expect(renderCthg(fan, { view: 'east', frame: '4' }, fsResourceLoader(dir))).rejects.toThrow(/out of range/);
+    await expect(renderCthg(fan, { view: 'east', frame: '4' }, fsResourceLoader(dir))).rejects.toThrow(/option --frame 4 is past the last frame/);
   });
 
   it('--recolour changes only the recoloured pixels', async () => {
@@ -56,14 +56,14 @@ describe('CTHG render', () => {
 });
 
 describe('CTHG render limits', () => {
-  it('a frame whose elements span a huge box is refused with a FormatError', async () => {
+  it('a frame whose elements span a huge box is refused with a LimitError naming --max-pixels', async () => {
     const bytes = rawFile([
       TINY_SPRITE,
       { t: 'FR', elements: [{ sprite: 0, x: -32768, y: -32768 }, { sprite: 0, x: 32767, y: 32767 }] },
       { t: 'CA', name: 'big', frameCount: 1, views: [0, NONE, NONE, NONE] },
     ]);
     const doc = readCthg(bytes);
-    await expect(renderCthg(doc, { frame: '0' }, fsResourceLoader(dir))).rejects.toThrow(/more than the \d+ pixels sprat renders/);
-    await expect(renderCthg(doc, {}, fsResourceLoader(dir))).rejects.toThrow(/more than/);
+    await expect(renderCthg(doc, { frame: '0' }, fsResourceLoader(dir))).rejects.toThrow(/frame 0 \(65537x65536\) would need \d+ pixels, more than the limit of \d+ \(raise it with --max-pixels\)/);
+    await expect(renderCthg(doc, {}, fsResourceLoader(dir))).rejects.toThrow(/--max-pixels/);
   });
 });

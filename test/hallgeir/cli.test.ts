@@ -99,7 +99,7 @@ describe('sprat convert', () => {
     );
     const bad = await cli('convert', 'hero.spr', 'x.spr', '--endian', 'middle');
     expect(bad.code).toBe(2); // a wrong option value is a command-line error
-    expect(bad.stderr).toMatch(/--endian must be auto, little or big/);
+    expect(bad.stderr).toMatch(/option --endian must be one of auto, little, big, not /);
   });
 });
 
@@ -125,7 +125,7 @@ describe('sprat play', () => {
     const bad = await cli('play', 'hero.spr', '--animation', 'run', '--json');
     // README: exit 2 when the command line is wrong (as for Solarus and CTHG)
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('sprat: error: hero.spr: no animation named "run" (the sprite has "walk")\n');
+    expect(bad.stderr).toBe('sprat: error: hero.spr: option --animation "run" names no animation (the sprite has: walk)\n');
   });
 });
 

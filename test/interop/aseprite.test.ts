@@ -67,7 +67,7 @@ describe('aseprite: reading the JSON export', () => {
 
   it('names the missing sheet', async () => {
     const doc = asepriteHandler.read(fixture('hero-aseprite-hash.json'));
-    await expect(asepriteHandler.toModel!(doc, memoryLoader({}))).rejects.toThrow(/cannot load the sheet "hero.png"/);
+    await expect(asepriteHandler.toModel!(doc, memoryLoader({}))).rejects.toThrow(/the sheet "hero.png" not found \(looked for hero.png\)/);
   });
 });
 
@@ -169,8 +169,11 @@ describe('aseprite: writing', () => {
     );
     // A tag over frames already written in reverse order reuses them.
     const m2 = (await asepriteHandler.toModel!(asepriteHandler.read(fixture('hero-aseprite-array.json')), loader)) as SpriteModel;
+    const src2 = asepriteHandler.read(fixture('hero-aseprite-array.json')) as AsepriteDoc;
     const out2 = (await asepriteHandler.fromModel!(m2)) as AsepriteDoc;
-    expect(out2.frames.length).toBe(3);
+    // The fourth frame is in no tag: kept, in no tag (issue 10: no frame dropped).
+    expect(out2.frames.map((f) => f.filename).sort()).toEqual(src2.frames.map((f) => f.filename).sort());
+    expect(out2.frames[3]!.filename).toBe('hero 3.aseprite');
     expect(out2.meta.frameTags).toEqual([{ name: 'walk', from: 0, to: 2, direction: 'pingpong', color: '#000000ff' }]);
   });
 

@@ -66,11 +66,11 @@ describe('sprat CLI with the interchange formats', () => {
     expect(one.code).toBe(0);
     expect(decodePng(fs.readFileSync(path.join(dir, 'coin1.png'))).width).toBe(16);
     const far = await runCli(['render', 'coins-pixi.json', '-o', 'coin9.png', '--frame', '9'], dir);
-    expect(far.code).toBe(1);
-    expect(far.stderr).toMatch(/no frame 9 in "coin" \(it has 3\)/);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toMatch(/option --frame 9 is past the last frame \(animation "coin" has 3 frames: 0-2\)/);
     const bad = await runCli(['render', 'hero-aseprite-hash.json', '-o', 'x.png', '--animation', 'nope'], dir);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/no animation "nope"/);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/option --animation "nope" names no animation/);
   });
 
   it('renders a Tiled map from its tileset images', async () => {
@@ -113,7 +113,7 @@ describe('sprat CLI with the interchange formats', () => {
     fs.writeFileSync(path.join(dir, 'nosheet.json'), '{"frames": [],\n "meta": {"app": "aseprite", "image": "nope.png"}}');
     const r = await runCli(['render', 'nosheet.json', '-o', 'nosheet.png'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('sprat: error: nosheet.json: $.meta.image: cannot load the sheet "nope.png" (at line 2, column 39)\n');
+    expect(r.stderr).toBe('sprat: error: nosheet.json: $.meta.image: the sheet "nope.png" not found (looked for nope.png) (at line 2, column 39)\n');
     expect(fs.existsSync(path.join(dir, 'nosheet.png'))).toBe(false);
   });
 

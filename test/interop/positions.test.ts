@@ -162,7 +162,7 @@ describe('errors found later about a read document are placed too', () => {
     const text = '{"frames": [],\n "meta": {"app": "x", "image": "gone.png"}}';
     for (const h of [asepriteHandler, texturePackerHandler] as FormatHandler[]) {
       const e = await rejection(h.toModel!(h.read(enc.encode(text)), memoryLoader({})));
-      expectAt(e, '$.meta.image: cannot load the sheet "gone.png"', 2, 32);
+      expectAt(e, '$.meta.image: the sheet "gone.png" not found (looked for gone.png)', 2, 32);
       const none = await rejection(h.toModel!(h.read(enc.encode('{"frames": [],\n  "meta": {}}')), memoryLoader({})));
       expectAt(none, '$.meta.image: the document names no sheet image', 2, 11);
     }
@@ -173,7 +173,7 @@ describe('errors found later about a read document are placed too', () => {
       `{"width": 1, "height": 1, "tilewidth": 8, "tileheight": 8, "orientation": "${orientation}",\n "tilesets": [{"firstgid": 1,\n  "source": "${source}"}]}`;
     const toModel = (text: string, files: Record<string, Uint8Array> = {}) => rejection(tiledHandler.toModel!(tiledHandler.read(enc.encode(text)), memoryLoader(files)));
     expectAt(await toModel(map('isometric', 'a.tsj')), '$.orientation: "isometric" maps are not supported (orthogonal only)', 1, 75);
-    expectAt(await toModel(map('orthogonal', 'a.tsj')), '$.tilesets[0].source: cannot load the external tileset "a.tsj"', 3, 13);
+    expectAt(await toModel(map('orthogonal', 'a.tsj')), '$.tilesets[0].source: the external tileset "a.tsj" not found (looked for a.tsj)', 3, 13);
     expectAt(await toModel(map('orthogonal', 'a.tsx')), /^\$\.tilesets\[0\]\.source: external XML tileset "a\.tsx" is not supported/, 3, 13);
     const e = await toModel(map('orthogonal', 'a.tsj'), { 'a.tsj': enc.encode('{\n  "name": x}') });
     expectAt(e, 'a.tsj: not valid JSON: unexpected character "x", expected a value', 2, 11);

@@ -1,6 +1,7 @@
 /** `sprat play` for ISPRITE: the contract's records, script and errors. */
 import { describe, expect, it } from 'vitest';
 import { ScriptError, parseScript, playIsprite } from '../../src/formats/isprite/play-cli.js';
+import { OptionError } from '../../src/binary/errors.js';
 import { frame, group, seq, sprite } from './build.js';
 
 const doc = () =>
@@ -88,9 +89,9 @@ describe('script errors', () => {
   }
 
   it('--ticks is required, a whole number, and limited', () => {
-    expect(() => playIsprite(doc(), {})).toThrow(ScriptError);
-    expect(() => playIsprite(doc(), { ticks: '-1' })).toThrow(ScriptError);
-    expect(() => playIsprite(doc(), { ticks: 'x' })).toThrow(ScriptError);
-    expect(() => playIsprite(doc(), { ticks: '100000000' })).toThrow(ScriptError);
+    expect(() => playIsprite(doc(), {})).toThrow(OptionError);
+    expect(() => playIsprite(doc(), { ticks: '-1' })).toThrow('option --ticks must be 0 to 1000000, not "-1"');
+    expect(() => playIsprite(doc(), { ticks: 'x' })).toThrow('option --ticks must be a whole number, not "x"');
+    expect(() => playIsprite(doc(), { ticks: '100000000' })).toThrow('option --ticks must be 0 to 1000000, not "100000000"');
   });
 });

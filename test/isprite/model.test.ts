@@ -49,7 +49,7 @@ describe('ISPRITE and the common model', () => {
   it('toModel without the sheet says so in a note', async () => {
     const doc = makeHeroDocument();
     const m = await ispriteToModel(doc, { load: async () => { throw new Error('no'); }, exists: async () => false });
-    expect(m.notes).toEqual(['texture hero: hero.png not found; the sheet has no pixels']);
+    expect(m.notes).toEqual(['texture 0 "hero" not found (looked for hero.png); the sheet has no pixels']);
   });
 
   it('fromModel: back to a valid sprite that draws the same parts', async () => {

@@ -29,3 +29,13 @@ describe('the README', () => {
     expect(readme).toContain('npm install && npx sprat demo\nnpm test\n');
   });
 });
+
+describe("the README's Limits section", () => {
+  it('lists every budget of src/binary/limits.ts with its default and what it limits', async () => {
+    const { LIMIT_SPECS } = await import('../../src/binary/limits.js');
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Limits\n'), readme.indexOf('\n## Library\n'));
+    const rows = [...section.matchAll(/^\| `--([a-z-]+)` \| ([\d,]+) (\w+) \| (.*) \|$/gm)].map((m) => [m[1], Number(m[2]!.replace(/,/g, '')), m[3], m[4]]);
+    expect(rows).toEqual(LIMIT_SPECS.map((s) => [s.option, s.default, s.unit, s.description]));
+  });
+});

@@ -291,27 +291,49 @@ describe('the viewer server', () => {
   it('limits a Solarus sprite to its quest folder, as far up as Solarus looks for sheets', async () => {
     const slime = fs.readFileSync(path.join(SAMPLES, 'solarus', 'sprites', 'slime.dat'));
     const png = fs.readFileSync(path.join(SAMPLES, 'solarus', 'sprites', 'enemies', 'slime.png'));
-    // The sheet beside sprites/, inside the quest's data folder: served.
+    // The sheet in the quest's sprites/ folder (the quest found by its quest.dat): served, and so is quest.dat (the viewer finds the quest by it).
     const q1 = path.join(dir, 'q1', 'data');
-    fs.mkdirSync(path.join(q1, 'sprites'), { recursive: true });
-    fs.mkdirSync(path.join(q1, 'enemies'));
+    fs.mkdirSync(path.join(q1, 'sprites', 'enemies'), { recursive: true });
     fs.writeFileSync(path.join(q1, 'quest.dat'), 'quest{}');
     fs.writeFileSync(path.join(q1, 'sprites', 'slime.dat'), slime);
-    fs.writeFileSync(path.join(q1, 'enemies', 'slime.png'), png);
-    // The sheet above the quest's data folder: not served.
+    fs.writeFileSync(path.join(q1, 'sprites', 'enemies', 'slime.png'), png);
+    // A sheet the sprite names above the quest's data folder: not served.
     const q2 = path.join(dir, 'q2', 'data');
     fs.mkdirSync(path.join(q2, 'sprites'), { recursive: true });
     fs.mkdirSync(path.join(dir, 'q2', 'enemies'));
     fs.writeFileSync(path.join(q2, 'quest.dat'), 'quest{}');
-    fs.writeFileSync(path.join(q2, 'sprites', 'slime.dat'), slime);
+    const above = Buffer.from(slime.toString('utf8').replaceAll('enemies/slime.png', '../../enemies/slime.png'));
+    fs.writeFileSync(path.join(q2, 'sprites', 'slime.dat'), above);
     fs.writeFileSync(path.join(dir, 'q2', 'enemies', 'slime.png'), png);
-    expect([...(await documentResources(slime, path.join(q1, 'sprites', 'slime.dat'))).files.keys()]).toEqual(['../enemies/slime.png']);
-    expect([...(await documentResources(slime, path.join(q2, 'sprites', 'slime.dat'))).files.keys()]).toEqual([]);
+    expect([...(await documentResources(slime, path.join(q1, 'sprites', 'slime.dat'))).files.keys()]).toEqual(['../quest.dat', '../sprites/enemies/slime.png']);
+    expect([...(await documentResources(above, path.join(q2, 'sprites', 'slime.dat'))).files.keys()]).toEqual(['../quest.dat']);
     const v = await startViewer([path.join(q1, 'sprites', 'slime.dat'), path.join(q2, 'sprites', 'slime.dat')]);
     try {
-      const a = await request(v.port, `/${v.token}/files/0/res/%2E%2E%2Fenemies%2Fslime%2Epng`);
+      const a = await request(v.port, `/${v.token}/files/0/res/%2E%2E%2Fsprites%2Fenemies%2Fslime%2Epng`);
       expect([a.status, a.body.equals(png)]).toEqual([200, true]);
       expect((await request(v.port, `/${v.token}/files/1/res/%2E%2E%2F%2E%2E%2Fenemies%2Fslime%2Epng`)).status).toBe(404);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('answers HEAD for the quest folder the viewer finds a Solarus quest by (sprites/), never serves it', async () => {
+    const slime = fs.readFileSync(path.join(SAMPLES, 'solarus', 'sprites', 'slime.dat'));
+    const png = fs.readFileSync(path.join(SAMPLES, 'solarus', 'sprites', 'enemies', 'slime.png'));
+    // No quest.dat: the quest is the folder holding sprites/.
+    const q = path.join(dir, 'q3');
+    fs.mkdirSync(path.join(q, 'sprites', 'enemies'), { recursive: true });
+    fs.writeFileSync(path.join(q, 'sprites', 'slime.dat'), slime);
+    fs.writeFileSync(path.join(q, 'sprites', 'enemies', 'slime.png'), png);
+    const keys = [...(await documentResources(slime, path.join(q, 'sprites', 'slime.dat'))).files.keys()];
+    expect(keys).toEqual(['../sprites/', '../sprites/enemies/slime.png']);
+    const v = await startViewer([path.join(q, 'sprites', 'slime.dat')]);
+    try {
+      const head = await request(v.port, `/${v.token}/files/0/res/%2E%2E%2Fsprites%2F`, {}, 'HEAD');
+      expect(head.status).toBe(200);
+      expect((await request(v.port, `/${v.token}/files/0/res/%2E%2E%2Fsprites%2F`)).status).toBe(403);
+      const a = await request(v.port, `/${v.token}/files/0/res/%2E%2E%2Fsprites%2Fenemies%2Fslime%2Epng`);
+      expect([a.status, a.body.equals(png)]).toEqual([200, true]);
     } finally {
       await v.close();
     }

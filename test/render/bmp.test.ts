@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
 import { decodeBmp } from '../../src/render/bmp.js';
+import { LimitError } from '../../src/binary/limits.js';
 
 type Px = [number, number, number, number];
 
@@ -103,6 +104,20 @@ describe('decodeBmp', () => {
     expectPixels(decodeBmp(v3), (x, y) => [x * 10, y * 10, 7, 255]);
   });
 
+  it('an image over --max-pixels is a LimitError before decoding; past 2^29 pixels a FormatError', () => {
+    const img = bmp({ width: 4, height: 4, bpp: 24, pixel: colour });
+    expect(() => decodeBmp(img, 15)).toThrow(LimitError);
+    expect(() => decodeBmp(img, 15)).toThrow(/decoding a 4x4 BMP image would need 16 pixels, more than the limit of 15 \(raise it with --max-pixels\)/);
+    expect(decodeBmp(img, 16).width).toBe(4);
+    // 1-bit, 2^15 x 2^15 = 2^30 pixels in 128 MiB of data: refused from the header.
+    const head = bmp({ width: 1, height: 1, bpp: 1, palette: [[0, 0, 0, 255], [255, 255, 255, 255]], pixel: () => 0 });
+    const big = new Uint8Array(head.length + (1 << 27));
+    big.set(head);
+    new DataView(big.buffer).setInt32(18, 1 << 15, true);
+    new DataView(big.buffer).setInt32(22, 1 << 15, true);
+    expect(() => decodeBmp(big, Number.MAX_SAFE_INTEGER)).toThrow(/too large to decode/);
+  });
+
   it('pixel data after a gap', () => {
     expectPixels(decodeBmp(bmp({ width: 2, height: 2, bpp: 24, gap: 10, pixel: colour })), colour);
   });
@@ -119,7 +134,8 @@ describe('decodeBmp', () => {
     const huge = good.slice();
     new DataView(huge.buffer).setInt32(18, 1 << 20, true);
     new DataView(huge.buffer).setInt32(22, 1 << 20, true);
-    expect(err(huge).offset).toBe(18);
+    // A size the data cannot hold: refused for the data, before anything is allocated.
+    expect(err(huge).message).toMatch(/pixel data needs 3298534883328 bytes at 54, the file has 48/);
     const wide = good.slice();
     new DataView(wide.buffer).setInt32(18, 1000, true);
     expect(err(wide).offset).toBe(54);

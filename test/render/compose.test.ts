@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createImage, fillImage } from '../../src/render/image.js';
-import { composeFrames, composeLayers, drawBounds, drawImage, opaqueBounds } from '../../src/render/compose.js';
+import { drawBounds, drawImage, opaqueBounds } from '../../src/render/compose.js';
 import type { RgbaImage } from '../../src/render/image.js';
-import { FormatError } from '../../src/binary/errors.js';
 import { compose, rotate, scale, translate } from '../../src/render/matrix.js';
 
 describe('drawImage', () => {
@@ -109,45 +108,5 @@ describe('bounds and layer composition', () => {
     expect(drawBounds(createImage(4, 2), { transform: translate(0.5, 0) })).toEqual({ x: 0, y: 0, width: 5, height: 2 });
     expect(drawBounds(createImage(4, 2), { sw: 0 })).toBeNull();
     expect(drawBounds(createImage(4, 2), { transform: scale(0) })).toBeNull();
-  });
-
-  it('composes layers into the union of their bounds and reports the origin', () => {
-    const a = solid(4, 4, [255, 0, 0, 255]);
-    const b = solid(2, 2, [0, 0, 255, 255]);
-    const r = composeLayers([
-      { src: a, options: { transform: translate(-5, -3) } },
-      { src: b, options: { transform: translate(2, 2) } },
-    ]);
-    expect([r.image.width, r.image.height, r.originX, r.originY]).toEqual([9, 7, 5, 3]);
-    const at = (x: number, y: number) => [...r.image.data.subarray((y * 9 + x) * 4, (y * 9 + x) * 4 + 4)];
-    expect(at(0, 0)).toEqual([255, 0, 0, 255]);
-    expect(at(5 + 2, 3 + 2)).toEqual([0, 0, 255, 255]);
-    expect(at(8, 0)).toEqual([0, 0, 0, 0]);
-    const padded = composeLayers([{ src: b }], { padding: 2 });
-    expect([padded.image.width, padded.image.height, padded.originX, padded.originY]).toEqual([6, 6, 2, 2]);
-    const empty = composeLayers([]);
-    expect([empty.image.width, empty.image.height]).toEqual([0, 0]);
-  });
-
-  it('gives all frames of an animation one canvas', () => {
-    const a = solid(2, 2, [255, 255, 255, 255]);
-    const r = composeFrames([
-      [{ src: a, options: { transform: translate(-4, 0) } }],
-      [{ src: a, options: { transform: translate(3, 5) } }],
-    ]);
-    expect([r.width, r.height, r.originX, r.originY]).toEqual([9, 7, 4, 0]);
-    expect(r.frames.map((f) => [f.width, f.height])).toEqual([[9, 7], [9, 7]]);
-    expect(r.frames[0]!.data[3]).toBe(255);
-    expect(r.frames[1]!.data[3]).toBe(0);
-    expect(r.frames[1]!.data[((5 * 9) + 7) * 4 + 3]).toBe(255);
-  });
-});
-
-describe('canvas size limit', () => {
-  it('refuses a canvas larger than maxPixels with a FormatError', () => {
-    const a = createImage(1, 1);
-    expect(() => composeLayers([{ src: a, options: { transform: scale(1e5) } }])).toThrow(FormatError);
-    expect(() => composeLayers([{ src: a, options: { transform: scale(100) } }], { maxPixels: 9999 })).toThrow(/100x100/);
-    expect(() => composeFrames([[{ src: a }], [{ src: a, options: { transform: translate(1e5, 1e5) } }]])).toThrow(FormatError);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
+import { render } from '../../src/api.js';
 import { solarusHandler, solarusLuaHandler, type SolarusSheet } from '../../src/formats/solarus/index.js';
 import type { ResourceLoader } from '../../src/formats/types.js';
 import { renderModelAnimation } from '../../src/model/bake.js';
@@ -66,7 +67,7 @@ describe('Solarus from models that are not a grid: the frames are redrawn into a
         const expected = renderModelAnimation(model, k);
         const d = back.animations[0]!.directions[k]!;
         expect([d.originX, d.originY]).toEqual([expected.originX, expected.originY]);
-        const got = await h.render!(back, { animation: 'spin', direction: String(k) }, loader);
+        const got = await render({ handler: h, doc: back, warnings: [] }, { animation: 'spin', direction: String(k) }, loader);
         expect(got.frames).toEqual(expected.frames);
       }
     }

@@ -97,7 +97,7 @@ describe('sprat with Solarus files', () => {
     expect(text.stdout).toMatch(/^animation "decreasing" direction 0/);
     const missing = await runCli(['play', OLD, '--animation', 'nope']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/no animation "nope" \(the sheet has: normal, decreasing\)/);
+    expect(missing.stderr).toMatch(/option --animation "nope" names no animation \(the sheet has: normal, decreasing\)/);
     expect((await runCli(['play', OLD, '--direction', '5'])).code).toBe(2);
     expect((await runCli(['play', OLD, '--step-ms', '0'])).code).toBe(2);
     expect((await runCli(['render', OLD, '--frame', '9', '-o', path.join(tmp, 'never.png')])).code).toBe(2);
@@ -166,7 +166,8 @@ describe('sprat with Solarus files', () => {
     writeFileSync(wide, 'a b.png 1 100 -1\n0 0 8 8 0 0 3 7\n');
     const r = await runCli(['convert', wide, path.join(tmp, 'wide.lua')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/note: animation "a" direction 0: num_columns 7 > num_frames 3 .*\(at line 2, column 1\)\n/);
-    expect(readFileSync(path.join(tmp, 'wide.lua'), 'utf8')).toContain('num_frames = 3 }');
+    expect(r.stderr).toMatch(/note: animation "a" direction 0: num_columns 7 > num_frames 3, which Solarus 1.x rejects .*\(at line 2, column 1\)\n/);
+    // Kept as it is (issue 9: the model path turned it into num_columns 3).
+    expect(readFileSync(path.join(tmp, 'wide.lua'), 'utf8')).toContain('num_frames = 3, num_columns = 7 }');
   });
 });

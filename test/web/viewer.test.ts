@@ -120,8 +120,8 @@ describe.skipIf(!haveChromium)('browser viewer', () => {
       expect(width, files[i]).toBeGreaterThan(1);
     }
     expect(errors).toEqual([]);
-    // The sheets and textures of the samples reached the page.
-    for (const name of ['tiles.png', 'hero.png', 'enemies/slime.png']) expect(served, name).toContain(name);
+    // The sheets and textures of the samples reached the page (the Solarus sheet from the quest's sprites/ folder, found by it).
+    for (const name of ['tiles.png', 'hero.png', '../sprites/', '../sprites/enemies/slime.png']) expect(served, name).toContain(name);
     await page.close();
   });
 });

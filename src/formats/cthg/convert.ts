@@ -1,7 +1,12 @@
 /** CTHG ⇄ the common sprite model (src/model/types.ts). */
 import { FormatError } from '../../binary/errors.js';
+import { fitInt, rangePolicy } from '../../binary/writer.js';
+import { timingNotes, type FrameAt } from '../../model/timing.js';
+import { budgetFrom } from '../../binary/limits.js';
+import type { CommandOptions } from '../types.js';
 import { cropImage, createImage, type RgbaImage } from '../../render/image.js';
-import type { LevelModel, ModelAnimation, ModelPart, SpriteModel } from '../../model/types.js';
+import type { LevelModel, ModelAnimation, ModelFrame, ModelPart, SpriteModel } from '../../model/types.js';
+import { unusedAnimation } from '../../model/unused.js';
 import {
   FLAG_ALPHA_50,
   FLAG_ALPHA_75,
@@ -47,36 +52,48 @@ export function cthgToModel(doc: CthgDocument, name = 'cthg'): SpriteModel {
     if (recolour) break;
   }
   const animations: ModelAnimation[] = [];
+  const played = new Set<number>();
+  const frameOf = (f: CthgDocument['frames'][number]): ModelFrame => {
+    const parts: ModelPart[] = [];
+    for (const e of f.elements) {
+      if (e.layerId !== 0) {
+        layered++;
+        continue;
+      }
+      if (e.sprite === null) continue;
+      const s = doc.sprites[e.sprite]!;
+      if (!s.width || !s.height) continue;
+      // The model flips about the pivot (the part's upper-left corner); CTHG flips within the sprite's box.
+      const flipX = !!(e.flags & FLAG_FLIP_HORIZONTAL);
+      const flipY = !!(e.flags & FLAG_FLIP_VERTICAL);
+      const part: ModelPart = { sheet: e.sprite, sx: 0, sy: 0, sw: s.width, sh: s.height, x: e.x + (flipX ? s.width : 0), y: e.y + (flipY ? s.height : 0) };
+      if (flipX) part.flipX = true;
+      if (flipY) part.flipY = true;
+      const op = elementOpacity(e.flags);
+      if (op !== 1) part.opacity = op;
+      parts.push(part);
+    }
+    return { durationMs: TICK_MS, parts, events: f.sound ? [String(f.sound)] : [] };
+  };
   for (const a of doc.animations) {
     for (const v of VIEWS) {
       const first = a.views[v];
       if (first === null) continue;
       const frames = [];
       for (let k = 0; k < a.frameCount; k++) {
-        const f = doc.frames[first + k]!;
-        const parts: ModelPart[] = [];
-        for (const e of f.elements) {
-          if (e.layerId !== 0) {
-            layered++;
-            continue;
-          }
-          if (e.sprite === null) continue;
-          const s = doc.sprites[e.sprite]!;
-          if (!s.width || !s.height) continue;
-          // The model flips about the pivot (the part's upper-left corner); CTHG flips within the sprite's box.
-          const flipX = !!(e.flags & FLAG_FLIP_HORIZONTAL);
-          const flipY = !!(e.flags & FLAG_FLIP_VERTICAL);
-          const part: ModelPart = { sheet: e.sprite, sx: 0, sy: 0, sw: s.width, sh: s.height, x: e.x + (flipX ? s.width : 0), y: e.y + (flipY ? s.height : 0) };
-          if (flipX) part.flipX = true;
-          if (flipY) part.flipY = true;
-          const op = elementOpacity(e.flags);
-          if (op !== 1) part.opacity = op;
-          parts.push(part);
-        }
-        frames.push({ durationMs: TICK_MS, parts, events: f.sound ? [String(f.sound)] : [] });
+        played.add(first + k);
+        frames.push(frameOf(doc.frames[first + k]!));
       }
       animations.push({ name: a.tileSize === 64 ? a.name : `${a.name}@${a.tileSize}`, direction: v, frames, loopTo: 0 });
     }
+  }
+  // Frames no animation's views play are kept (as an animation marked unused), labelled by their index.
+  if (played.size < doc.frames.length) {
+    const rest = unusedAnimation(
+      animations,
+      doc.frames.flatMap((f, i) => (played.has(i) ? [] : [{ ...frameOf(f), label: `frame ${i}` }])),
+    );
+    if (rest) animations.push(rest);
   }
   if (layered) notes.push(`${layered} element${layered === 1 ? ' is' : 's are'} on a selectable layer (layer id ≠ 0) and were left out`);
   if (recolour) notes.push('recoloured pixels are shown with the grey ramp (no recolour tables)');
@@ -105,9 +122,15 @@ function rotateCcw(img: RgbaImage): RgbaImage {
  * pixels; a frame's first numeric event becomes its sound. Rotation and
  * scaling cannot be expressed and are an error.
  */
-export function cthgFromModel(model: SpriteModel | LevelModel): CthgDocument {
+export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): CthgDocument {
   if (model.kind !== 'sprite') throw new FormatError('cthg', 'a level cannot be converted to a CTHG animation file');
+  const budget = budgetFrom(options);
   const doc = createCthg();
+  const notes: string[] = [];
+  const policy = rangePolicy(options.clamp === true, notes);
+  const timing: { at: FrameAt; fromMs: number; toMs: number }[] = [];
+  let rounded = 0;
+  const lostEvents: string[] = [];
   const groups = new Map<string, { tileSize: number; views: Map<CthgViewName, ModelAnimation> }>();
   for (const a of model.animations) {
     const m = /^(.*)@(\d+)$/.exec(a.name);
@@ -131,6 +154,11 @@ export function cthgFromModel(model: SpriteModel | LevelModel): CthgDocument {
     if (known !== undefined) return known;
     const sheet = model.sheets[p.sheet];
     if (!sheet?.image) throw new FormatError('cthg', `sheet ${p.sheet} (${sheet?.path ?? 'missing'}) has no pixels loaded`);
+    // Checked before the crop allocates: whole pixels, and the output-pixel budget.
+    if (![p.sx, p.sy, p.sw, p.sh].every(Number.isInteger) || p.sw < 0 || p.sh < 0) {
+      throw new FormatError('cthg', `sheet ${p.sheet} (${sheet.path}): the part ${p.sw}x${p.sh} at (${p.sx}, ${p.sy}) is not a whole-pixel rectangle`);
+    }
+    budget.spend('maxPixels', p.sw * p.sh, `a ${p.sw}x${p.sh} sprite`);
     let img = p.rotatedInSheet ? rotateCcw(cropImage(sheet.image, p.sx, p.sy, p.sh, p.sw)) : cropImage(sheet.image, p.sx, p.sy, p.sw, p.sh);
     if (opacityIntoPixels !== 1) {
       for (let i = 3; i < img.data.length; i += 4) img.data[i] = Math.round(img.data[i]! * opacityIntoPixels);
@@ -150,8 +178,9 @@ export function cthgFromModel(model: SpriteModel | LevelModel): CthgDocument {
       const a = g.views.get(v);
       if (!a) continue;
       views[v] = doc.frames.length;
-      for (const f of a.frames) {
+      for (const [fi, f] of a.frames.entries()) {
         const elements: CthgElement[] = [];
+        timing.push({ at: { animation: a.name, direction: a.direction, frame: fi }, fromMs: f.durationMs, toMs: TICK_MS });
         for (const p of f.parts) {
           if ((p.rotation ?? 0) % 360 !== 0 || (p.scaleX ?? 1) !== 1 || (p.scaleY ?? 1) !== 1) {
             throw new FormatError('cthg', `animation "${a.name}" rotates or scales a part; CTHG elements can only be flipped`);
@@ -169,15 +198,27 @@ export function cthgFromModel(model: SpriteModel | LevelModel): CthgDocument {
           // The pivot is in the unflipped part; a flip mirrors the part about its own box.
           const ox = p.originX ?? 0;
           const oy = p.originY ?? 0;
-          const left = Math.round(p.x - (p.flipX ? w - ox : ox));
-          const top = Math.round(p.y - (p.flipY ? h - oy : oy));
+          const exactLeft = p.x - (p.flipX ? w - ox : ox);
+          const exactTop = p.y - (p.flipY ? h - oy : oy);
+          if (!Number.isInteger(exactLeft) || !Number.isInteger(exactTop)) rounded++;
+          const at = () => `animation "${a.name}" ${v} frame ${fi} element ${elements.length}`;
+          const left = fitInt('cthg', 'i16', Math.round(exactLeft), `${at()} x`, policy);
+          const top = fitInt('cthg', 'i16', Math.round(exactTop), `${at()} y`, policy);
           elements.push({ sprite: spriteFor(p, intoPixels), x: left, y: top, layerClass: 0, layerId: 0, flags });
         }
         const sound = (f.events ?? []).map(Number).find((n) => Number.isInteger(n) && n > 0 && n <= 0xffff) ?? 0;
+        for (const e of f.events ?? []) if (e !== '' && e !== String(sound)) lostEvents.push(`"${a.name}" ${v} frame ${fi}: ${JSON.stringify(e)}`);
         doc.frames.push({ sound, elements });
       }
     }
     doc.animations.push({ name, tileSize: g.tileSize, frameCount, views });
   }
+  policy.finish();
+  notes.push(...timingNotes('cthg', `every CTHG frame lasts one game tick (${TICK_MS} ms)`, timing));
+  if (rounded) notes.push(`cthg: ${rounded} element position${rounded === 1 ? '' : 's'} rounded to whole pixels`);
+  if (lostEvents.length) {
+    notes.push(`cthg: a frame holds one sound number; these events were left out: ${lostEvents.slice(0, 10).join('; ')}${lostEvents.length > 10 ? `; … (${lostEvents.length} in all)` : ''}`);
+  }
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return doc;
 }

@@ -5,7 +5,7 @@ import { cthgFromModel, cthgToModel } from './convert.js';
 import { inspectCthgJson, inspectCthgText } from './inspect.js';
 import { PLAY_OPTIONS, playCthg } from './play.js';
 import { readCthg, sniffCthg } from './read.js';
-import { RENDER_OPTIONS, renderCthg } from './render.js';
+import { RENDER_OPTIONS, cthgPicture, cthgViews } from './render.js';
 import { validateCthg } from './validate.js';
 import { writeCthg } from './write.js';
 
@@ -21,10 +21,11 @@ export const cthgFormat: FormatHandler<CthgDocument> = {
   inspectText: inspectCthgText,
   play: playCthg,
   playOptions: PLAY_OPTIONS,
-  render: renderCthg,
+  picture: cthgPicture,
+  renderViews: cthgViews,
   renderOptions: RENDER_OPTIONS,
   toModel: async (doc) => cthgToModel(doc),
-  fromModel: (model) => cthgFromModel(model),
+  fromModel: (model, options) => cthgFromModel(model, options),
 };
 
 export * from './model.js';
@@ -46,6 +47,6 @@ export {
   type RecolourTables,
 } from './rle.js';
 export { playCthg, selectView, TICK_MS, type CthgPlayRecord } from './play.js';
-export { renderCthg, renderFrame, drawFrame, frameBounds, type CthgDrawOptions, type FlipConvention } from './render.js';
+export { renderCthg, renderFrame, cthgPicture, framePicture, frameBounds, type CthgDrawOptions, type FlipConvention } from './render.js';
 export { cthgToModel, cthgFromModel } from './convert.js';
 export { buildCthg, buildCthgFromImages, descriptionImages, type CthgDescription, type CthgAnimationDescription, type CthgFrameDescription, type CthgElementDescription } from './build.js';

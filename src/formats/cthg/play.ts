@@ -1,6 +1,5 @@
 import { FormatError } from '../../binary/errors.js';
-import { OptionError } from '../../binary/errors.js';
-import { intOption, stringOption } from '../options.js';
+import { choiceOption, intOption, namesNothing, stringOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import { VIEWS, findAnimation, type CthgAnimation, type CthgDocument, type CthgViewName } from './model.js';
 
@@ -11,11 +10,16 @@ import { VIEWS, findAnimation, type CthgAnimation, type CthgDocument, type CthgV
  */
 export const TICK_MS = 90;
 
-/** CTHG's option readers: counts are never negative. */
-export const optString = stringOption;
-export function optInt(options: CommandOptions, name: string, min = 0): number | undefined {
-  return intOption(options, name, min);
-}
+/** CTHG's options (shared by play and render). */
+export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'CTHG: the animation name (default: the first)' };
+export const VIEW_OPTION: OptionSpec & { choices: readonly CthgViewName[] } = {
+  name: 'view',
+  type: 'string',
+  choices: VIEWS,
+  description: 'CTHG: the view (default: the first the animation has)',
+};
+export const TILE_SIZE_OPTION: OptionSpec = { name: 'tile-size', type: 'int', min: 0, max: 65535, description: 'CTHG: the animation tile size (default 64)' };
+export const TICKS_OPTION: OptionSpec = { name: 'ticks', type: 'int', min: 0, max: 1_000_000, description: 'CTHG: how many ticks to run (default: one pass through the view)' };
 
 export interface ViewSelection {
   animation: CthgAnimation;
@@ -30,32 +34,27 @@ export interface ViewSelection {
  * first view (north, east, south, west).
  */
 export function selectView(doc: CthgDocument, options: CommandOptions): ViewSelection {
-  const name = optString(options, 'animation');
-  const tileSize = optInt(options, 'tile-size');
+  const name = stringOption(options, ANIMATION_OPTION);
+  const tileSize = intOption(options, TILE_SIZE_OPTION);
   let animation: CthgAnimation | undefined;
   if (name === undefined) {
     animation = tileSize === undefined ? doc.animations[0] : doc.animations.find((a) => a.tileSize === tileSize);
+    if (!animation && tileSize !== undefined && doc.animations.length) {
+      throw namesNothing('tile-size', tileSize, 'tile size', 'the file', [...new Set(doc.animations.map((a) => a.tileSize))]);
+    }
     if (!animation) throw new FormatError('cthg', 'the file has no animation to select');
   } else {
     animation = findAnimation(doc, name, tileSize);
     if (!animation) {
       const sizes = doc.animations.filter((a) => a.name === name).map((a) => a.tileSize);
-      if (sizes.length) {
-        throw new OptionError(`animation "${name}" has no tile size ${tileSize ?? 64} (it has ${sizes.join(', ')}); use --tile-size`);
-      }
-      const known = [...new Set(doc.animations.map((a) => a.name))];
-      throw new OptionError(`no animation named "${name}" (the file has: ${known.join(', ') || 'none'})`);
+      if (sizes.length) throw namesNothing('tile-size', tileSize ?? 64, 'tile size', `animation "${name}"`, sizes);
+      throw namesNothing('animation', name, 'animation', 'the file', [...new Set(doc.animations.map((a) => a.name))]);
     }
   }
-  const viewOpt = optString(options, 'view');
-  let view: CthgViewName | undefined;
-  if (viewOpt !== undefined) {
-    const v = viewOpt.toLowerCase();
-    if (!(VIEWS as readonly string[]).includes(v)) throw new OptionError(`--view must be north, east, south or west, not "${viewOpt}"`);
-    view = v as CthgViewName;
+  let view = choiceOption(options, VIEW_OPTION);
+  if (view !== undefined) {
     if (animation.views[view] === null) {
-      const have = VIEWS.filter((x) => animation!.views[x] !== null);
-      throw new OptionError(`animation "${animation.name}" has no ${view} view (it has: ${have.join(', ') || 'none'})`);
+      throw namesNothing('view', view, 'view', `animation "${animation.name}"`, VIEWS.filter((x) => animation!.views[x] !== null));
     }
   } else {
     view = VIEWS.find((x) => animation!.views[x] !== null);
@@ -64,12 +63,7 @@ export function selectView(doc: CthgDocument, options: CommandOptions): ViewSele
   return { animation, view, first: animation.views[view]! };
 }
 
-export const PLAY_OPTIONS: readonly OptionSpec[] = [
-  { name: 'animation', type: 'string', description: 'CTHG: the animation name (default: the first)' },
-  { name: 'view', type: 'string', description: 'CTHG: north, east, south or west (default: the first the animation has)' },
-  { name: 'tile-size', type: 'int', description: 'CTHG: the animation tile size (default 64)' },
-  { name: 'ticks', type: 'int', description: 'CTHG: how many ticks to run (default: one pass through the view)' },
-];
+export const PLAY_OPTIONS: readonly OptionSpec[] = [ANIMATION_OPTION, VIEW_OPTION, TILE_SIZE_OPTION, TICKS_OPTION];
 
 export interface CthgPlayRecord {
   tick: number;
@@ -80,8 +74,7 @@ export interface CthgPlayRecord {
 /** Decision 12: the view's frames in order, looping, one per tick; a frame's sound plays when it is shown. */
 export function playCthg(doc: CthgDocument, options: CommandOptions): { records: CthgPlayRecord[]; warnings: string[]; text: string } {
   const sel = selectView(doc, options);
-  const ticks = optInt(options, 'ticks') ?? sel.animation.frameCount;
-  if (ticks > 1_000_000) throw new OptionError('--ticks is limited to 1000000');
+  const ticks = intOption(options, TICKS_OPTION) ?? sel.animation.frameCount;
   const records: CthgPlayRecord[] = [];
   const lines: string[] = [`${sel.animation.name} (tile size ${sel.animation.tileSize}), ${sel.view} view, ${TICK_MS} ms per tick:`];
   for (let t = 0; t < ticks; t++) {

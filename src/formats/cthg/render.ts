@@ -1,12 +1,15 @@
 import { FormatError } from '../../binary/errors.js';
 import { OptionError } from '../../binary/errors.js';
-import { drawImage, type Rect } from '../../render/compose.js';
-import { createImage, type RgbaImage } from '../../render/image.js';
+import type { Rect } from '../../render/compose.js';
+import type { RgbaImage } from '../../render/image.js';
 import type { Matrix } from '../../render/matrix.js';
-import { decodePng } from '../../render/png.js';
-import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
-import { FLAG_ALPHA_50, FLAG_ALPHA_75, FLAG_FLIP_HORIZONTAL, FLAG_FLIP_VERTICAL, type CthgDocument, type CthgElement } from './model.js';
-import { TICK_MS, optInt, optString, selectView } from './play.js';
+import { drawPicture, type LazyImage, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
+import { budgetFrom, limitsFrom } from '../../binary/limits.js';
+import { loadImage } from '../resources.js';
+import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
+import { FLAG_ALPHA_50, FLAG_ALPHA_75, FLAG_FLIP_HORIZONTAL, FLAG_FLIP_VERTICAL, VIEWS, type CthgDocument, type CthgElement } from './model.js';
+import { ANIMATION_OPTION, TICK_MS, TILE_SIZE_OPTION, VIEW_OPTION, selectView } from './play.js';
+import { checkOptionValue, choiceOption, intOption, parsedOption, selectIndex, stringOption } from '../options.js';
 import { decodeSprite, recolourTableFromImage, type RecolourTable } from './rle.js';
 
 export type FlipConvention = 'document' | 'corsixth';
@@ -20,15 +23,39 @@ export interface CthgDrawOptions {
   flipConvention?: FlipConvention;
 }
 
+const SPRITE_OPTION: OptionSpec = { name: 'sprite', type: 'int', min: 0, description: 'CTHG: draw sprite N (0-based, file order) alone' };
+const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'CTHG: frame K of the view (0-based); without it, the whole view (GIF/APNG)' };
+const LAYERS_OPTION = {
+  name: 'layers',
+  type: 'string',
+  value: 'CLASS=ID,...',
+  description: 'CTHG: layer selection, class and id 0-255 (elements with layer id 0 always draw)',
+  parse: parseLayers,
+} as const satisfies OptionSpec;
+const FLIP_OPTION = {
+  name: 'flip-convention',
+  type: 'string',
+  choices: ['document', 'corsixth'],
+  description: 'CTHG: "document" (0x1 flips vertically; default) or "corsixth" (0x1 flips horizontally, as the game does)',
+} as const satisfies OptionSpec;
+const RECOLOUR_OPTION = {
+  name: 'recolour',
+  type: 'string',
+  value: 'LAYER=PALETTE.png,...',
+  description: 'CTHG: recolour tables, layer 0-255 (first row of the image, 256 pixels)',
+  parse: parseRecolour,
+  paths: recolourPaths,
+} as const satisfies OptionSpec;
+
 export const RENDER_OPTIONS: readonly OptionSpec[] = [
-  { name: 'sprite', type: 'int', description: 'CTHG: draw sprite N (0-based, file order) alone' },
-  { name: 'animation', type: 'string', description: 'CTHG: the animation name (default: the first)' },
-  { name: 'tile-size', type: 'int', description: 'CTHG: the animation tile size (default 64)' },
-  { name: 'view', type: 'string', description: 'CTHG: north, east, south or west (default: the first the animation has)' },
-  { name: 'frame', type: 'int', description: 'CTHG: frame K of the view (0-based); without it, the whole view (GIF/APNG)' },
-  { name: 'layers', type: 'string', description: 'CTHG: layer selection CLASS=ID,... (elements with layer id 0 always draw)' },
-  { name: 'flip-convention', type: 'string', description: 'CTHG: "document" (0x1 flips vertically; default) or "corsixth" (0x1 flips horizontally, as the game does)' },
-  { name: 'recolour', type: 'string', description: 'CTHG: LAYER=PALETTE.png[,LAYER=...]: recolour tables (first row, 256 pixels)' },
+  SPRITE_OPTION,
+  ANIMATION_OPTION,
+  TILE_SIZE_OPTION,
+  VIEW_OPTION,
+  FRAME_OPTION,
+  LAYERS_OPTION,
+  FLIP_OPTION,
+  RECOLOUR_OPTION,
 ];
 
 /** Whether an element draws under a layer selection (decision 10). */
@@ -61,128 +88,145 @@ export function frameBounds(doc: CthgDocument, frame: number): Rect | null {
   return x1 === -Infinity ? null : { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
-function unionRect(a: Rect | null, b: Rect | null): Rect | null {
-  if (!a) return b;
-  if (!b) return a;
-  const x = Math.min(a.x, b.x);
-  const y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
-}
-
-/** Renders larger than this many pixels are refused (a hostile file could ask for gigabytes). */
-export const MAX_RENDER_PIXELS = 64 * 1024 * 1024;
-
-function checkArea(width: number, height: number, what: string): void {
-  if (width * height > MAX_RENDER_PIXELS) {
-    throw new FormatError('cthg', `${what} is ${width}x${height} pixels, more than the ${MAX_RENDER_PIXELS} pixels sprat renders`);
-  }
-}
-
-/** Decodes each sprite once per render. */
+/** Decodes each sprite once per render, when the pipeline first draws it (recoloured with `tables`). */
 export class SpriteCache {
-  private cache = new Map<number, RgbaImage>();
+  private cache = new Map<number, LazyImage>();
   constructor(
     private doc: CthgDocument,
     private tables?: ReadonlyMap<number, RecolourTable>,
   ) {}
-  get(i: number): RgbaImage {
+  get(i: number): LazyImage {
     let img = this.cache.get(i);
     if (!img) {
       const s = this.doc.sprites[i]!;
-      checkArea(s.width, s.height, `sprite ${i}`);
-      img = decodeSprite(s, this.tables);
+      const tables = this.tables;
+      let decoded: RgbaImage | undefined;
+      img = { width: s.width, height: s.height, pixels: () => (decoded ??= decodeSprite(s, tables)) };
       this.cache.set(i, img);
     }
     return img;
   }
 }
 
-/** Draws frame `frame` onto `dst` with the frame's origin at (ox, oy) in dst. */
-export function drawFrame(dst: RgbaImage, doc: CthgDocument, frame: number, ox: number, oy: number, opts: CthgDrawOptions = {}, cache = new SpriteCache(doc, opts.tables)): void {
+/** What frame `frame` holds: its visible elements, in frame coordinates; its extent is every element with pixels. */
+export function framePicture(doc: CthgDocument, frame: number, opts: CthgDrawOptions = {}, cache = new SpriteCache(doc, opts.tables)): PictureFrame {
   const corsix = opts.flipConvention === 'corsixth';
+  const parts: PicturePart[] = [];
   for (const e of doc.frames[frame]!.elements) {
     if (e.sprite === null || !elementVisible(e, opts.layers)) continue;
     const s = doc.sprites[e.sprite]!;
     if (!s.width || !s.height) continue;
     const flipH = !!(e.flags & (corsix ? FLAG_FLIP_VERTICAL : FLAG_FLIP_HORIZONTAL));
     const flipV = !!(e.flags & (corsix ? FLAG_FLIP_HORIZONTAL : FLAG_FLIP_VERTICAL));
-    const m: Matrix = [flipH ? -1 : 1, 0, 0, flipV ? -1 : 1, ox + e.x + (flipH ? s.width : 0), oy + e.y + (flipV ? s.height : 0)];
-    drawImage(dst, cache.get(e.sprite), { transform: m, opacity: elementOpacity(e.flags) });
+    const m: Matrix = [flipH ? -1 : 1, 0, 0, flipV ? -1 : 1, e.x + (flipH ? s.width : 0), e.y + (flipV ? s.height : 0)];
+    parts.push({ image: cache.get(e.sprite), transform: m, opacity: elementOpacity(e.flags) });
   }
+  return { parts, extent: frameBounds(doc, frame) };
 }
 
-/** One frame composed in the bounding box of its elements (or of `box`). */
-export function renderFrame(doc: CthgDocument, frame: number, opts: CthgDrawOptions = {}, box?: Rect): RgbaImage {
-  const b = box ?? frameBounds(doc, frame);
-  if (!b) throw new FormatError('cthg', `frame ${frame} has no sprite pixels to draw`);
-  checkArea(b.width, b.height, `frame ${frame}`);
-  const img = createImage(b.width, b.height);
-  drawFrame(img, doc, frame, -b.x, -b.y, opts);
-  return img;
+/** One frame drawn through the pipeline, in the bounding box of its elements. */
+export function renderFrame(doc: CthgDocument, frame: number, opts: CthgDrawOptions = {}): RgbaImage {
+  const f = framePicture(doc, frame, opts);
+  if (!f.extent) throw new FormatError('cthg', `frame ${frame} has no sprite pixels to draw`);
+  return drawPicture({ frames: [f], what: `frame ${frame}` }).frames[0]!;
 }
 
-/** Parses `CLASS=ID,...`. */
+/** Parses `CLASS=ID,...` (both 0-255); throws an OptionError naming the bad pair. */
 export function parseLayers(text: string): Map<number, number> {
   const m = new Map<number, number>();
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const mm = /^(\d+)=(\d+)$/.exec(part);
-    if (!mm || Number(mm[1]) > 255 || Number(mm[2]) > 255) throw new OptionError(`--layers takes CLASS=ID pairs (0-255), not "${part}"`);
+    if (!mm || Number(mm[1]) > 255 || Number(mm[2]) > 255) throw new OptionError(`"${part}" is not CLASS=ID with both 0-255`);
     m.set(Number(mm[1]), Number(mm[2]));
   }
   return m;
 }
 
-/** Loads `LAYER=PALETTE.png,...` through the resource loader. */
-export async function loadRecolourTables(text: string, resources: ResourceLoader): Promise<Map<number, RecolourTable>> {
-  const m = new Map<number, RecolourTable>();
+/** Parses `LAYER=PALETTE.png,...` (layer 0-255) into layer and path; throws an OptionError naming the bad pair. */
+export function parseRecolour(text: string): Map<number, string> {
+  const m = new Map<number, string>();
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const mm = /^(\d+)=(.+)$/.exec(part);
-    if (!mm || Number(mm[1]) > 255) throw new OptionError(`--recolour takes LAYER=PALETTE.png pairs (layer 0-255), not "${part}"`);
-    const img = decodePng(await resources.load(mm[2]!));
-    m.set(Number(mm[1]), recolourTableFromImage(img));
+    if (!mm || Number(mm[1]) > 255) throw new OptionError(`"${part}" is not LAYER=PALETTE.png with the layer 0-255`);
+    m.set(Number(mm[1]), mm[2]!);
   }
   return m;
 }
 
-/** `sprat render` for CTHG (see the contract). */
-export async function renderCthg(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
-  const flip = optString(options, 'flip-convention') ?? 'document';
-  if (flip !== 'document' && flip !== 'corsixth') throw new OptionError(`--flip-convention must be "document" or "corsixth", not "${flip}"`);
-  const layersText = optString(options, 'layers');
-  const recolourText = optString(options, 'recolour');
+/** Loads `LAYER=PALETTE.png,...` through the resource loader (paths as given: the command line made them absolute). */
+export async function loadRecolourTables(text: string, resources: ResourceLoader, options?: CommandOptions): Promise<Map<number, RecolourTable>> {
+  const m = new Map<number, RecolourTable>();
+  const limits = limitsFrom(options);
+  for (const [layer, path] of checkOptionValue(RECOLOUR_OPTION, text) as Map<number, string>) {
+    const { image } = await loadImage(resources, { format: 'cthg', what: `--recolour palette for layer ${layer}`, name: path }, limits);
+    m.set(layer, recolourTableFromImage(image));
+  }
+  return m;
+}
+
+/** The paths inside a --recolour value (LAYER=PATH,...), each rewritten by `resolve`. */
+export function recolourPaths(value: string, resolve: (p: string) => string): string {
+  return value
+    .split(',')
+    .map((part) => {
+      const m = /^(\s*\d+\s*=\s*)(.*?)(\s*)$/.exec(part);
+      return m?.[2] ? m[1] + resolve(m[2]) + m[3] : part;
+    })
+    .join(',');
+}
+
+/** `sprat render` for CTHG (see the contract): a sprite, a frame or a whole view, as a picture. */
+export async function cthgPicture(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
+  const flip = choiceOption(options, FLIP_OPTION) ?? 'document';
+  const layers = parsedOption(options, LAYERS_OPTION);
+  const recolourText = stringOption(options, RECOLOUR_OPTION);
   const opts: CthgDrawOptions = {
     flipConvention: flip,
-    layers: layersText ? parseLayers(layersText) : undefined,
-    tables: recolourText ? await loadRecolourTables(recolourText, resources) : undefined,
+    layers,
+    tables: recolourText ? await loadRecolourTables(recolourText, resources, options) : undefined,
   };
-  const spriteN = optInt(options, 'sprite');
+  const cache = new SpriteCache(doc, opts.tables);
+  const spriteN = intOption(options, SPRITE_OPTION);
   if (spriteN !== undefined) {
-    if (optString(options, 'animation') !== undefined || options['frame'] !== undefined) {
-      throw new OptionError('--sprite cannot be combined with --animation or --frame');
+    if (stringOption(options, ANIMATION_OPTION) !== undefined || intOption(options, FRAME_OPTION) !== undefined) {
+      throw new OptionError('option --sprite cannot be combined with --animation or --frame');
     }
-    const s = doc.sprites[spriteN];
-    if (!s) throw new OptionError(`there is no sprite ${spriteN} (the file has ${doc.sprites.length}, numbered from 0)`);
+    const s = doc.sprites[selectIndex('sprite', spriteN, doc.sprites.length, 'sprite', 'the file')]!;
     if (!s.width || !s.height) throw new FormatError('cthg', `sprite ${spriteN} is ${s.width}x${s.height}: it has no pixels to draw`);
-    checkArea(s.width, s.height, `sprite ${spriteN}`);
-    return { frames: [decodeSprite(s, opts.tables)] };
+    return { frames: [{ parts: [{ image: cache.get(spriteN) }] }], what: `sprite ${spriteN}` };
   }
   const sel = selectView(doc, options);
   const n = sel.animation.frameCount;
-  const k = optInt(options, 'frame');
+  const k = intOption(options, FRAME_OPTION);
   if (k !== undefined) {
-    if (k >= n) throw new OptionError(`--frame ${k} is out of range: the view has ${n} frame${n === 1 ? '' : 's'} (0-${n - 1})`);
-    return { frames: [renderFrame(doc, sel.first + k, opts)] };
+    selectIndex('frame', k, n, 'frame', `the ${sel.view} view of "${sel.animation.name}"`);
+    const f = framePicture(doc, sel.first + k, opts, cache);
+    if (!f.extent) throw new FormatError('cthg', `frame ${sel.first + k} has no sprite pixels to draw`);
+    return { frames: [f], what: `frame ${sel.first + k}` };
   }
-  let box: Rect | null = null;
-  for (let i = 0; i < n; i++) box = unionRect(box, frameBounds(doc, sel.first + i));
-  if (!box) throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
-  checkArea(box.width, box.height * n, `the ${sel.view} view of "${sel.animation.name}" (all ${n} frames)`);
-  const cache = new SpriteCache(doc, opts.tables);
-  const frames: RgbaImage[] = [];
-  for (let i = 0; i < n; i++) {
-    const img = createImage(box.width, box.height);
-    drawFrame(img, doc, sel.first + i, -box.x, -box.y, opts, cache);
-    frames.push(img);
+  const frames: PictureFrame[] = [];
+  for (let i = 0; i < n; i++) frames.push({ ...framePicture(doc, sel.first + i, opts, cache), delayMs: TICK_MS });
+  if (!frames.some((f) => f.extent)) throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
+  const what = `the ${sel.view} view of "${sel.animation.name}"`;
+  return n === 1 ? { frames, what } : { frames, loops: 0, what };
+}
+
+/** `sprat render` for CTHG, drawn through the pipeline. */
+export async function renderCthg(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  return drawPicture(await cthgPicture(doc, options, resources), budgetFrom(options));
+}
+
+/** What the viewer offers: every view of every animation (with its tile size when a name has several). */
+export function cthgViews(doc: CthgDocument): RenderView[] {
+  const out: RenderView[] = [];
+  for (const a of doc.animations) {
+    const sizes = doc.animations.filter((b) => b.name === a.name).length > 1;
+    for (const v of VIEWS) {
+      if (a.views[v] === null) continue;
+      const options: CommandOptions = { animation: a.name, view: v };
+      if (sizes) options['tile-size'] = String(a.tileSize);
+      out.push({ label: `${a.name} (${v}${sizes ? `, ${a.tileSize}` : ''})`, options });
+    }
   }
-  return n === 1 ? { frames } : { frames, delaysMs: frames.map(() => TICK_MS), loops: 0 };
+  return out;
 }

@@ -31,11 +31,12 @@ export async function spriteToModel(doc: HallgeirSprite, resources: ResourceLoad
   const notes: string[] = [];
   const sheet: ModelSheet = { path: doc.texture, nearest: true };
   try {
-    const t = await loadTextureByName(resources, '', doc.texture, FORMAT);
+    const t = await loadTextureByName(resources, '', doc.texture, FORMAT, options);
     sheet.path = t.path;
     sheet.image = t.image;
   } catch (e) {
     if (!isFormatError(e)) throw e;
+    sheet.loadError = e.message;
     notes.push(`the texture was not loaded (${e.message}); the sheet has no pixels`);
   }
   const animations: ModelAnimation[] = [];
@@ -96,5 +97,17 @@ export function spriteFromModel(model: SpriteModel | LevelModel): HallgeirSprite
   const sheetIndex: { value: number | undefined } = { value: undefined };
   const animations = model.animations.map((a) => animationFromModel(a, sheetIndex));
   const sheet = model.sheets[sheetIndex.value ?? 0];
+  const notes: string[] = [];
+  // A frame of 0 ms (or less) is written as one that holds (delay 0, no next frame): say so.
+  const held = model.animations.flatMap((a) =>
+    a.frames.flatMap((f, j) => (Number.isFinite(f.durationMs) && f.durationMs <= 0 ? [`"${a.name}" frame ${j}`] : [])),
+  );
+  if (held.length) notes.push(`hallgeir-sprite: frames of 0 ms are written as frames that hold forever: ${held.slice(0, 10).join(', ')}${held.length > 10 ? ', …' : ''}`);
+  // The frame size is not stored: reading the sprite back needs it.
+  const sizes = new Set(model.animations.flatMap((a) => a.frames.map((f) => `${f.parts[0]!.sw}x${f.parts[0]!.sh}`)));
+  if (sizes.size > 1) {
+    notes.push(`hallgeir-sprite: the frames have several sizes (${[...sizes].slice(0, 5).join(', ')}); a Hallgeir sprite has one, given when it is read (--frame-size)`);
+  }
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return { kind: 'sprite', littleEndian: true, name: model.name, texture: sheet?.path ?? '', animations };
 }

@@ -3,15 +3,16 @@
  * descriptions, `.map` maps. Three handlers; see docs/formats/hallgeir.md
  * and ../shared/contract/hallgeir.md.
  */
-import { FormatError, OptionError } from '../../binary/errors.js';
-import { intOption } from '../options.js';
+import { OptionError } from '../../binary/errors.js';
+import { choiceOption, intOption, stringOption } from '../options.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
 import { spriteFromModel, spriteToModel } from './convert.js';
 import { inspectJson, inspectText } from './inspect.js';
-import { FORMAT_NAMES, type HallgeirDocument, type HallgeirKind, type HallgeirMap, type HallgeirObject, type HallgeirSprite } from './model.js';
+import { type HallgeirDocument, type HallgeirKind, type HallgeirMap, type HallgeirObject, type HallgeirSprite } from './model.js';
 import { playRecords } from './play.js';
-import { parseEndian, readHallgeir, sniffHallgeir } from './read.js';
-import { pickAnimation, renderMap, renderObject, renderSprite } from './render.js';
+import { ENDIAN_OPTION, readHallgeir, sniffHallgeir } from './read.js';
+import { ANIMATION_OPTION, FRAME_OPTION, mapPicture, objectPicture, pickAnimation, spritePicture, spriteViews } from './render.js';
+import { FRAME_SIZE_OPTION } from './resources.js';
 import { validateHallgeir } from './validate.js';
 import { writeHallgeir } from './write.js';
 
@@ -20,24 +21,22 @@ export { readHallgeir, readSprite, readObject, readMap, sniffHallgeir, parseEndi
 export { writeHallgeir, type HallgeirWriteOptions } from './write.js';
 export { HallgeirPlayer, frameAt, frameAtTimes, frameChain, playRecords, type PlayRecord } from './play.js';
 export { inspectJson as hallgeirInspectJson, inspectText as hallgeirInspectText } from './inspect.js';
-export { renderSprite, renderMap, renderObject, inferFrameSize } from './render.js';
+export { renderSprite, renderMap, renderObject, spritePicture, objectPicture, mapPicture, inferFrameSize } from './render.js';
 export { spriteToModel, spriteFromModel } from './convert.js';
 
-const ENDIAN_READ: OptionSpec = {
-  name: 'endian',
-  type: 'string',
-  description: 'byte order: auto (default: little-endian, else big-endian), little or big (tried first); for convert, the byte order written',
-};
-const FRAME_SIZE: OptionSpec = { name: 'frame-size', type: 'string', description: 'Hallgeir sprites: the frame size WxH (not stored in the file)' };
+const ENDIAN_READ: OptionSpec = ENDIAN_OPTION;
+const FRAME_SIZE: OptionSpec = FRAME_SIZE_OPTION;
+const MS_OPTION: OptionSpec = { name: 'ms', type: 'int', min: 0, description: 'play for this many milliseconds (default 1000)' };
+const STEP_MS_OPTION: OptionSpec = { name: 'step-ms', type: 'int', min: 1, description: 'one record every this many milliseconds (default 100)' };
 
 function writeOptionsFor(options: CommandOptions | undefined, format: string): { endian?: 'little' | 'big' } {
-  const e = parseEndian(options?.endian, format);
+  const e = choiceOption(options, ENDIAN_OPTION) ?? 'auto';
   return e === 'auto' ? {} : { endian: e };
 }
 
 function readWith<K extends HallgeirKind>(kind: K) {
   return (bytes: Uint8Array, ctx?: ReadContext & { options?: CommandOptions }) =>
-    readHallgeir(bytes, kind, { endian: parseEndian(ctx?.options?.endian, FORMAT_NAMES[kind]), warn: ctx?.warn });
+    readHallgeir(bytes, kind, { endian: choiceOption(ctx?.options, ENDIAN_OPTION), warn: ctx?.warn });
 }
 
 export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
@@ -53,12 +52,10 @@ export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
   inspectJson: (doc) => inspectJson(doc),
   inspectText: (doc) => inspectText(doc),
   play(doc, options) {
-    const anim = pickAnimation(doc, typeof options.animation === 'string' ? options.animation : undefined);
-    const ms = intOption(options, 'ms') ?? 1000;
-    const step = intOption(options, 'step-ms') ?? 100;
-    if (step < 1) throw new OptionError(`--step-ms must be at least 1, not ${step}`);
-    if (ms < 0) throw new OptionError(`--ms must not be negative, not ${ms}`);
-    if (ms / step > 10_000_000) throw new OptionError(`--ms ${ms} at --step-ms ${step} would print more than 10 million records`);
+    const anim = pickAnimation(doc, stringOption(options, ANIMATION_OPTION));
+    const ms = intOption(options, MS_OPTION) ?? 1000;
+    const step = intOption(options, STEP_MS_OPTION) ?? 100;
+    if (ms / step > 10_000_000) throw new OptionError(`option --ms ${ms} at --step-ms ${step} would print more than 10 million records`);
     const { records, stuck } = playRecords(anim, ms, step);
     const warnings: string[] = [];
     if (anim.frames.length === 0) warnings.push(`animation ${JSON.stringify(anim.name)} has no frames`);
@@ -67,19 +64,10 @@ export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
     for (const r of records) lines.push(`${String(r.time).padStart(8)} ms  ${r.frame === null ? '-' : `frame ${r.frame}`}`);
     return { records, warnings, text: lines.join('\n') + '\n' };
   },
-  playOptions: [
-    { name: 'animation', type: 'string', description: 'the animation to play or draw (default: the first)' },
-    { name: 'ms', type: 'int', description: 'play for this many milliseconds (default 1000)' },
-    { name: 'step-ms', type: 'int', description: 'one record every this many milliseconds (default 100)' },
-    ENDIAN_READ,
-  ],
-  render: (doc, options, resources) => renderSprite(doc, options, resources),
-  renderOptions: [
-    FRAME_SIZE,
-    { name: 'animation', type: 'string', description: 'the animation to play or draw (default: the first)' },
-    { name: 'frame', type: 'int', description: 'draw only this frame (an index into the animation)' },
-    ENDIAN_READ,
-  ],
+  playOptions: [ANIMATION_OPTION, MS_OPTION, STEP_MS_OPTION, ENDIAN_READ],
+  picture: (doc, options, resources) => spritePicture(doc, options, resources),
+  renderViews: spriteViews,
+  renderOptions: [FRAME_SIZE, ANIMATION_OPTION, FRAME_OPTION, ENDIAN_READ],
   toModel: (doc, resources, options) => spriteToModel(doc, resources, options),
   fromModel: (model) => spriteFromModel(model),
 };
@@ -96,7 +84,7 @@ export const hallgeirObjectFormat: FormatHandler<HallgeirObject> = {
   validate: (bytes, options) => validateHallgeir(bytes, 'object', options),
   inspectJson: (doc) => inspectJson(doc),
   inspectText: (doc) => inspectText(doc),
-  render: (doc, options, resources) => renderObject(doc, options, resources),
+  picture: (doc, options, resources) => objectPicture(doc, options, resources),
   renderOptions: [FRAME_SIZE, ENDIAN_READ],
 };
 
@@ -112,7 +100,7 @@ export const hallgeirMapFormat: FormatHandler<HallgeirMap> = {
   validate: (bytes, options) => validateHallgeir(bytes, 'map', options),
   inspectJson: (doc) => inspectJson(doc),
   inspectText: (doc) => inspectText(doc),
-  render: (doc, options, resources) => renderMap(doc, options, resources),
+  picture: (doc, options, resources) => mapPicture(doc, options, resources),
   renderOptions: [FRAME_SIZE, ENDIAN_READ],
 };
 

@@ -5,7 +5,9 @@
  * naming the byte offset. Both byte orders; `auto` reads little-endian and
  * falls back to big-endian only when that succeeds.
  */
-import { OptionError, FormatError, diagnostic, isFormatError, type Diagnostic } from '../../binary/errors.js';
+import { checkOptionValue } from '../options.js';
+import type { OptionSpec } from '../types.js';
+import { FormatError, diagnostic, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import { ByteReader } from '../../binary/reader.js';
 import {
   FORMAT_NAMES,
@@ -34,11 +36,18 @@ export interface HallgeirReadOptions {
   warn?: (d: Diagnostic) => void;
 }
 
-/** Parses an endian option value; throws FormatError for anything else. */
-export function parseEndian(v: unknown, format: string): EndianOption {
+/** The `--endian` option every Hallgeir command takes (for convert, the byte order written). */
+export const ENDIAN_OPTION = {
+  name: 'endian',
+  type: 'string',
+  choices: ['auto', 'little', 'big'],
+  description: 'byte order: auto (default: little-endian, else big-endian), little or big (tried first); for convert, the byte order written',
+} as const satisfies OptionSpec;
+
+/** Parses an endian option value (absent: auto); an OptionError for anything else. */
+export function parseEndian(v: unknown, _format?: string): EndianOption {
   if (v === undefined || v === false || v === '') return 'auto';
-  if (v === 'auto' || v === 'little' || v === 'big') return v;
-  throw new OptionError(`--endian must be auto, little or big, not "${String(v)}"`);
+  return checkOptionValue(ENDIAN_OPTION, typeof v === 'string' || typeof v === 'boolean' ? v : String(v)) as EndianOption;
 }
 
 /**

@@ -5,54 +5,32 @@
  * frame 0 of the first animation drawn at the object's position).
  */
 import { FormatError, OptionError, isFormatError } from '../../binary/errors.js';
-import { drawImage } from '../../render/compose.js';
-import { createImage, cropImage, type RgbaImage } from '../../render/image.js';
+import type { RgbaImage } from '../../render/image.js';
 import { translate } from '../../render/matrix.js';
-import type { CommandOptions, RenderResult, ResourceLoader } from '../types.js';
+import { drawPicture, type Picture, type PictureFrame } from '../../render/pipeline.js';
+import { budgetFrom } from '../../binary/limits.js';
+import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
+import { intOption, selectIndex, selectNamed, stringOption } from '../options.js';
 import type { HallgeirAnimation, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { frameChain } from './play.js';
 import { readObject, readSprite } from './read.js';
-import {
-  decodeTexture,
-  dirOf,
-  firstExisting,
-  frameSizeOption,
-  joinPath,
-  loadBytes,
-  loadTextureByName,
-  requireFrameSize,
-  textureCandidates,
-  type FrameSize,
-} from './resources.js';
-
-/** The largest map drawing, in pixels. */
-const MAX_CANVAS_PIXELS = 1 << 26;
+import { dirOf, frameSizeOption, joinPath, loadTextureByName, requireFrameSize, textureRequest, type FrameSize } from './resources.js';
+import { imageCache, loadResource } from '../resources.js';
 
 /** The animation named by `animation` (default: the first). */
 export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, format = 'hallgeir-sprite'): HallgeirAnimation {
   if (sprite.animations.length === 0) throw new FormatError(format, 'the sprite has no animations');
   if (name === undefined) return sprite.animations[0]!;
-  const a = sprite.animations.find((x) => x.name === name);
-  if (!a) {
-    // a wrong --animation is a wrong command line (README: exit 2), as for the other formats
-    throw new OptionError(`no animation named ${JSON.stringify(name)} (the sprite has ${sprite.animations.map((x) => JSON.stringify(x.name)).join(', ')})`);
-  }
-  return a;
+  // a wrong --animation is a wrong command line (README: exit 2), as for the other formats
+  return selectNamed('animation', name, sprite.animations, (x) => x.name, 'animation', 'the sprite');
 }
 
-function stringOpt(options: CommandOptions, name: string): string | undefined {
-  const v = options[name];
-  return typeof v === 'string' ? v : undefined;
-}
+export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'the animation to play or draw (default: the first)' };
+export const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'draw only this frame (an index into the animation)' };
 
-function frameOpt(options: CommandOptions, count: number, format: string): number | undefined {
-  const v = options.frame;
-  if (v === undefined || v === false) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n >= count) {
-    throw new FormatError(format, `--frame ${String(v)} is not a frame of the animation (0-${count - 1})`);
-  }
-  return n;
+function frameOpt(options: CommandOptions, anim: HallgeirAnimation): number | undefined {
+  const n = intOption(options, FRAME_OPTION);
+  return n === undefined ? undefined : selectIndex('frame', n, anim.frames.length, 'frame', `animation ${JSON.stringify(anim.name)}`);
 }
 
 /** Milliseconds a frame shows in a rendered animation (frames that hold forever: their delay, else one second). */
@@ -60,31 +38,38 @@ function renderDelayMs(delay: number): number {
   return delay > 0 ? delay * 1000 : 1000;
 }
 
-export async function renderSprite(
+/** A sprite's animation (or one frame of it) as a picture: each frame its rectangle of the texture. */
+export async function spritePicture(
   sprite: HallgeirSprite,
   options: CommandOptions,
   resources: ResourceLoader,
   /** The sprite's folder, relative to the loader's (when drawn for an object). */
   dir = '',
-): Promise<RenderResult> {
+): Promise<Picture> {
   const format = 'hallgeir-sprite';
   const size = requireFrameSize(options, format, 'rendering a sprite');
-  const anim = pickAnimation(sprite, stringOpt(options, 'animation'));
+  const anim = pickAnimation(sprite, stringOption(options, ANIMATION_OPTION));
+  const only = frameOpt(options, anim);
   if (anim.frames.length === 0) throw new FormatError(format, `animation ${JSON.stringify(anim.name)} has no frames`);
-  const only = frameOpt(options, anim.frames.length, format);
-  const { image } = await loadTextureByName(resources, dir, sprite.texture, format);
-  const crop = (j: number) => cropImage(image, anim.frames[j]!.x, anim.frames[j]!.y, size.width, size.height);
-  if (size.width * size.height > MAX_CANVAS_PIXELS) throw new FormatError(format, `a frame of ${size.width}x${size.height} pixels is too large to draw`);
-  if (only !== undefined) return { frames: [crop(only)] };
+  const { image } = await loadTextureByName(resources, dir, sprite.texture, format, options);
+  const frame = (j: number, delayMs?: number): PictureFrame => ({
+    parts: [{ image, sx: anim.frames[j]!.x, sy: anim.frames[j]!.y, sw: size.width, sh: size.height }],
+    delayMs,
+  });
+  const canvas = { x: 0, y: 0, width: size.width, height: size.height };
+  const what = `animation ${JSON.stringify(anim.name)}`;
+  if (only !== undefined) return { frames: [frame(only)], canvas, what };
   const { chain, loopTo } = frameChain(anim);
-  if (chain.length * size.width * size.height > MAX_CANVAS_PIXELS * 2) {
-    throw new FormatError(format, `${chain.length} frames of ${size.width}x${size.height} pixels are too many to draw`);
-  }
-  return {
-    frames: chain.map(crop),
-    delaysMs: chain.map((j) => renderDelayMs(anim.frames[j]!.delay)),
-    loops: loopTo === null ? 1 : 0,
-  };
+  return { frames: chain.map((j) => frame(j, renderDelayMs(anim.frames[j]!.delay))), canvas, loops: loopTo === null ? 1 : 0, what };
+}
+
+export async function renderSprite(sprite: HallgeirSprite, options: CommandOptions, resources: ResourceLoader, dir = ''): Promise<RenderResult> {
+  return drawPicture(await spritePicture(sprite, options, resources, dir), budgetFrom(options));
+}
+
+/** What the viewer offers for a sprite: every animation. */
+export function spriteViews(sprite: HallgeirSprite): RenderView[] {
+  return sprite.animations.map((a) => ({ label: a.name, options: { animation: a.name } }));
 }
 
 /** A frame size guessed from a sprite's frame positions: the smallest step between frames, else the rest of the texture. */
@@ -118,21 +103,22 @@ export async function resolveSprite(
   format: string,
 ): Promise<{ path: string; sprite: HallgeirSprite }> {
   const candidates = [...new Set([joinPath(dir, name), joinPath(dir, name + '.spr'), joinPath('', name), joinPath('', name + '.spr')])];
-  const path = await firstExisting(resources, candidates);
-  if (path === undefined) {
-    throw new FormatError(format, `${what}: sprite "${name}" not found (tried ${candidates.map((c) => JSON.stringify(c)).join(', ')})`);
-  }
+  const { path, bytes } = await loadResource(resources, { format, what: `${what}: sprite`, name, candidates });
   try {
-    return { path, sprite: readSprite(await loadBytes(resources, path, 'sprite', format)) };
+    return { path, sprite: readSprite(bytes) };
   } catch (e) {
     wrap(e, `sprite "${path}"`);
   }
 }
 
 /** An object drawn as its sprite (the sprite's texture relative to the sprite). */
-export async function renderObject(obj: HallgeirObject, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+export async function objectPicture(obj: HallgeirObject, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
   const { path, sprite } = await resolveSprite(resources, '', obj.sprite, `object ${JSON.stringify(obj.name)}`, 'hallgeir-object');
-  return renderSprite(sprite, options, resources, dirOf(path));
+  return spritePicture(sprite, options, resources, dirOf(path));
+}
+
+export async function renderObject(obj: HallgeirObject, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  return drawPicture(await objectPicture(obj, options, resources), budgetFrom(options));
 }
 
 interface Placed {
@@ -145,26 +131,18 @@ interface Placed {
   h: number;
 }
 
-export async function renderMap(map: HallgeirMap, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+/** A map: frame 0 of each object's first animation at the object's position, on a canvas from (0, 0) or the leftmost, topmost object. */
+export async function mapPicture(map: HallgeirMap, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
   const format = 'hallgeir-map';
   const given = frameSizeOption(options, format);
   const sprites = new Map<string, { path: string; sprite: HallgeirSprite }>();
-  const textures = new Map<string, RgbaImage>();
+  const loadImage = imageCache(resources, options);
   const placed: Placed[] = [];
-
-  const texture = async (path: string): Promise<RgbaImage> => {
-    let img = textures.get(path);
-    if (!img) {
-      img = decodeTexture(await loadBytes(resources, path, 'texture', format), path);
-      textures.set(path, img);
-    }
-    return img;
-  };
 
   const spriteFor = async (objPath: string) => {
     let entry = sprites.get(objPath);
     if (entry) return entry;
-    const objBytes = await loadBytes(resources, objPath, 'object', format);
+    const { bytes: objBytes } = await loadResource(resources, { format, what: 'object', name: objPath });
     let obj;
     try {
       obj = readObject(objBytes);
@@ -185,34 +163,31 @@ export async function renderMap(map: HallgeirMap, options: CommandOptions, resou
     const mapTex = map.textures.find((t) => t.name === sprite.texture);
     let image: RgbaImage;
     if (mapTex) {
-      const candidates = textureCandidates('', mapTex.path);
-      const p = await firstExisting(resources, candidates);
-      if (p === undefined) throw new FormatError(format, `texture "${mapTex.name}": file "${mapTex.path}" not found`);
-      image = await texture(p);
+      image = (await loadImage({ ...textureRequest(format, '', mapTex.path), what: `texture "${mapTex.name}": file` })).image;
     } else {
-      const p = await firstExisting(resources, textureCandidates(dirOf(sprPath), sprite.texture));
-      if (p === undefined) {
-        throw new FormatError(format, `sprite "${sprPath}": texture "${sprite.texture}" is neither a texture of the map nor a file`);
-      }
-      image = await texture(p);
+      const req = textureRequest(format, dirOf(sprPath), sprite.texture);
+      image = (await loadImage({ ...req, what: `sprite "${sprPath}": texture`, hint: 'it is not a texture of the map either' })).image;
     }
     const size = given ?? inferFrameSize(sprite, image, frame.x, frame.y);
     placed.push({ x: o.x, y: o.y, image, sx: frame.x, sy: frame.y, w: size.width, h: size.height });
   }
 
-  if (placed.length === 0) return { frames: [createImage(1, 1)] };
-  const minX = Math.min(0, ...placed.map((p) => p.x));
-  const minY = Math.min(0, ...placed.map((p) => p.y));
-  const maxX = Math.max(...placed.map((p) => p.x + p.w));
-  const maxY = Math.max(...placed.map((p) => p.y + p.h));
-  const width = Math.max(1, maxX - minX);
-  const height = Math.max(1, maxY - minY);
-  if (width * height > MAX_CANVAS_PIXELS || width > 65536 || height > 65536) {
-    throw new FormatError(format, `the map drawing would be ${width}x${height} pixels, too large`);
-  }
-  const canvas = createImage(width, height);
+  if (placed.length === 0) return { frames: [{ parts: [] }], canvas: { x: 0, y: 0, width: 1, height: 1 }, what: 'the map' };
+  let minX = 0;
+  let minY = 0;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
   for (const p of placed) {
-    drawImage(canvas, p.image, { sx: p.sx, sy: p.sy, sw: p.w, sh: p.h, transform: translate(p.x - minX, p.y - minY) });
+    minX = Math.min(minX, p.x);
+    minY = Math.min(minY, p.y);
+    maxX = Math.max(maxX, p.x + p.w);
+    maxY = Math.max(maxY, p.y + p.h);
   }
-  return { frames: [canvas] };
+  const parts = placed.map((p) => ({ image: p.image, sx: p.sx, sy: p.sy, sw: p.w, sh: p.h, transform: translate(p.x, p.y) }));
+  const canvas = { x: minX, y: minY, width: Math.max(1, maxX - minX), height: Math.max(1, maxY - minY) };
+  return { frames: [{ parts }], canvas, what: 'the map' };
+}
+
+export async function renderMap(map: HallgeirMap, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  return drawPicture(await mapPicture(map, options, resources), budgetFrom(options));
 }

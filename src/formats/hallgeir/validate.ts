@@ -7,9 +7,10 @@
  */
 import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import type { CommandOptions } from '../types.js';
-import { FORMAT_NAMES, type HallgeirDocument, type HallgeirKind } from './model.js';
+import { type HallgeirDocument, type HallgeirKind } from './model.js';
 import { frameChain } from './play.js';
-import { parseEndian, readHallgeir } from './read.js';
+import { ENDIAN_OPTION, readHallgeir } from './read.js';
+import { choiceOption } from '../options.js';
 
 function duplicates(names: string[]): string[] {
   const seen = new Set<string>();
@@ -40,8 +41,8 @@ export function documentWarnings(doc: HallgeirDocument): Diagnostic[] {
 
 export function validateHallgeir(bytes: Uint8Array, kind: HallgeirKind, options: CommandOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const endian = choiceOption(options, ENDIAN_OPTION); // a bad value is the caller's mistake (OptionError), not the file's
   try {
-    const endian = parseEndian(options.endian, FORMAT_NAMES[kind]);
     const doc = readHallgeir(bytes, kind, { endian, warn: (d) => out.push(d) });
     out.push(...documentWarnings(doc));
   } catch (e) {

@@ -7,11 +7,13 @@
  * (unrotated, unscaled) slice goes; rotation, scale and mirroring are about
  * its origin point, which for a simple ("g") element is the slice centre.
  */
-import { FormatError } from '../../binary/errors.js';
-import { chooseFrameRate } from '../../model/timing.js';
-import { decodePng } from '../../render/png.js';
+import { FormatError, isFormatError } from '../../binary/errors.js';
+import { chooseFrameRate, timingNotes, type FrameAt } from '../../model/timing.js';
+import { limitsFrom } from '../../binary/limits.js';
+import { loadImage, type ResourceRequest } from '../resources.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
-import type { ResourceLoader } from '../types.js';
+import type { CommandOptions, ResourceLoader } from '../types.js';
+import { unusedAnimation } from '../../model/unused.js';
 import { createIsprite, sliceCentre, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
 import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates, setSequenceFrameRate } from './paths.js';
 
@@ -30,18 +32,30 @@ export function modelNameOf(path: string): { name: string; direction?: string } 
   return { name: segs.join('/') };
 }
 
-export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader): Promise<SpriteModel> {
+/** Where texture `i` is looked for: PATH.png, or PATH as given first when it has an extension (the document's folder). */
+export function textureRequest(doc: IspriteDocument, i: number): ResourceRequest {
+  const p = doc.textures[i]!.path;
+  return {
+    format: 'isprite',
+    what: `texture ${i}`,
+    name: p,
+    candidates: /\.[a-z0-9]{2,4}$/i.test(p) ? [p, `${p}.png`] : [`${p}.png`],
+  };
+}
+
+export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceLoader, options?: CommandOptions): Promise<SpriteModel> {
   const notes: string[] = [];
   const sheets: ModelSheet[] = [];
-  for (const t of doc.textures) {
+  const limits = limitsFrom(options);
+  for (const [i, t] of doc.textures.entries()) {
     const sheet: ModelSheet = { path: t.path, nearest: t.nearest };
-    const file = t.path + '.png';
     if (resources) {
       try {
-        if (await resources.exists(file)) sheet.image = decodePng(await resources.load(file));
-        else notes.push(`texture ${t.path}: ${file} not found; the sheet has no pixels`);
+        sheet.image = (await loadImage(resources, textureRequest(doc, i), limits)).image;
       } catch (e) {
-        notes.push(`texture ${t.path}: ${file} could not be read (${(e as Error).message})`);
+        if (!isFormatError(e)) throw e;
+        sheet.loadError = e.message;
+        notes.push(`${e.message}; the sheet has no pixels`);
       }
     }
     sheets.push(sheet);
@@ -74,6 +88,16 @@ export async function ispriteToModel(doc: IspriteDocument, resources?: ResourceL
       else notes.push(`sequence ${ref.path}: follow-up "${s.followUp}" names no sequence`);
     }
     animations.push(anim);
+  }
+  // Frames no sequence plays are kept (as an animation marked unused), at the sprite's frame rate.
+  const played = new Set<number>();
+  for (const ref of allSequences(doc)) for (const id of ref.sequence.frames) played.add(id);
+  if (played.size < doc.frames.length) {
+    const rest = unusedAnimation(
+      animations,
+      doc.frames.flatMap((fr, id) => (played.has(id) ? [] : [frameToModel(doc, fr, doc.frameRate)])),
+    );
+    if (rest) animations.push(rest);
   }
   if (zeroRate) notes.push('a frame rate of 0 (the application steps by hand) gives frames that last forever');
   return { kind: 'sprite', name: doc.meta?.title || 'sprite', sheets, animations, notes };
@@ -153,10 +177,13 @@ function pickFrameRate(durations: number[]): number {
 }
 
 function fixedOk(v: number): boolean {
-  return Number.isFinite(v) && v >= -32768 && v < 32768;
+  return Number.isFinite(v) && v >= -32768 && v <= FIXED_MAX;
 }
 
-export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocument {
+/** The largest 24-bit fixed-point value (8 fraction bits). */
+const FIXED_MAX = 32767.99609375;
+
+export function ispriteFromModel(model: SpriteModel | LevelModel, options: { clamp?: boolean } = {}): IspriteDocument {
   if (model.kind !== 'sprite') throw new FormatError('isprite', 'an ISPRITE file holds a sprite, not a level');
   const doc = createIsprite();
   doc.textures = model.sheets.map((s) => ({ path: s.path.replace(/\.png$/i, ''), nearest: s.nearest ?? false }));
@@ -187,14 +214,17 @@ export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocume
     return id;
   };
   const manual: IspriteSequence[] = [];
+  const changes: { at: FrameAt; fromMs: number; toMs: number }[] = [];
+  const clampNotes: string[] = [];
   for (const anim of model.animations) {
     const ids: number[] = [];
     // Frames that all last forever: a sequence the application steps by hand (frame rate 0, erratum 6),
     // which toModel reads back as frames that last forever.
     const forever = anim.frames.length > 0 && anim.frames.every((f) => f.durationMs === Infinity);
-    for (const mf of anim.frames) {
+    for (const [fi, mf] of anim.frames.entries()) {
       let hold = forever ? 1 : Number.isFinite(mf.durationMs) ? Math.round((mf.durationMs * doc.frameRate) / 1000) : 0xffff;
       hold = Math.min(0xffff, Math.max(1, hold));
+      if (!forever) changes.push({ at: { animation: anim.name, direction: anim.direction, frame: fi }, fromMs: mf.durationMs, toMs: (hold * 1000) / doc.frameRate });
       const elements: IspriteElement[] = [];
       for (const p of mf.parts) {
         const ox = p.originX ?? 0;
@@ -207,14 +237,19 @@ export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocume
         const op = Math.round(Math.max(0, Math.min(1, p.opacity ?? 1)) * 65535);
         const centred = ox === p.sw / 2 && oy === p.sh / 2;
         const simple = rot === 0 && sx === 1 && sy === 1 && op === 65535 && (centred || (!p.flipX && !p.flipY));
-        if (![x, y, ox, oy, rot, sx, sy].every(fixedOk)) {
-          throw new FormatError('isprite', `animation ${anim.name}: a part's position, origin, rotation or scale is outside the fixed-point range`);
+        const values = { x, y, originX: ox, originY: oy, rotation: rot, scaleX: sx, scaleY: sy };
+        for (const [k, v] of Object.entries(values) as [keyof typeof values, number][]) {
+          if (fixedOk(v)) continue;
+          const what = `animation "${anim.name}" frame ${fi} part ${elements.length} ${k} ${v}`;
+          if (!options.clamp || Number.isNaN(v)) throw new FormatError('isprite', `${what} does not fit the file's fixed-point field (-32768 to 32767.99609375)`);
+          values[k] = Math.min(FIXED_MAX, Math.max(-32768, v));
+          clampNotes.push(`${what} clamped to ${values[k]} (the file's fixed-point field)`);
         }
-        const base = { name: nameOf(p.name), slice: sliceOf(p), x, y, flipX: !!p.flipX, flipY: !!p.flipY };
+        const base = { name: nameOf(p.name), slice: sliceOf(p), x: values.x, y: values.y, flipX: !!p.flipX, flipY: !!p.flipY };
         elements.push(
           simple
             ? { type: 'graphic', expanded: false, ...base }
-            : { type: 'graphic', expanded: true, ...base, originX: ox, originY: oy, rotation: rot, scaleX: sx, scaleY: sy, opacity: op },
+            : { type: 'graphic', expanded: true, ...base, originX: values.originX, originY: values.originY, rotation: values.rotation, scaleX: values.scaleX, scaleY: values.scaleY, opacity: op },
         );
       }
       let pointId = 0;
@@ -256,5 +291,9 @@ export function ispriteFromModel(model: SpriteModel | LevelModel): IspriteDocume
     if (forever && doc.frameRate !== 0) manual.push(seq);
   }
   for (const seq of manual) setSequenceFrameRate(doc, seq, 0);
+  const notes = timingNotes('isprite', `frame durations rounded to whole frames at ${doc.frameRate} fps (ISPRITE holds each frame 1 to 65535 frames)`, changes);
+  notes.push(...clampNotes.slice(0, 20));
+  if (clampNotes.length > 20) notes.push(`${clampNotes.length - 20} more values clamped`);
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return doc;
 }

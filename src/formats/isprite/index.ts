@@ -6,10 +6,7 @@
 import type { FormatHandler, OutputFile } from '../types.js';
 import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
-import { createImage } from '../../render/image.js';
-import { drawImage } from '../../render/compose.js';
-import { translate } from '../../render/matrix.js';
-import { packShelves } from '../../model/pack.js';
+import { drawSheet, packShelves } from '../../model/pack.js';
 import type { IspriteDocument } from './model.js';
 import { isIsprite, readIsprite } from './read.js';
 import { writeIsprite } from './write.js';
@@ -17,7 +14,7 @@ import { validateIsprite } from './validate.js';
 import { inspectIspriteJson, inspectIspriteText } from './inspect.js';
 import { ispriteFromModel, ispriteToModel } from './convert.js';
 import { ispritePlayOptions, playIsprite } from './play-cli.js';
-import { ispriteRenderOptions, renderIsprite } from './render.js';
+import { ispritePicture, ispriteRenderOptions, ispriteViews } from './render.js';
 import * as paths from './paths.js';
 
 export * from './model.js';
@@ -27,7 +24,7 @@ export { validateIsprite, checkIsprite } from './validate.js';
 export { inspectIspriteJson, inspectIspriteText } from './inspect.js';
 export { ispriteToModel, ispriteFromModel, graphicPart } from './convert.js';
 export * from './runtime.js';
-export { renderIsprite, ispriteRenderOptions, drawFrame as drawIspriteFrame, loadTextures as loadIspriteTextures } from './render.js';
+export { renderIsprite, ispritePicture, ispriteRenderOptions, framePicture as ispriteFramePicture, loadTextures as loadIspriteTextures } from './render.js';
 export type { GroupRef as IspriteGroupRef, SequenceRef as IspriteSequenceRef } from './paths.js';
 
 /**
@@ -75,13 +72,9 @@ async function writeWithSheets(doc: IspriteDocument, outName: string): Promise<O
   const stem = outName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
   const present = images.map((img, i) => ({ img, i })).filter((x): x is { img: RgbaImage; i: number } => !!x.img);
   const packed = packShelves(present.map((x) => ({ w: x.img.width, h: x.img.height })));
-  const atlas = createImage(Math.max(1, packed.width), Math.max(1, packed.height));
   const place = new Map<number, { x: number; y: number }>();
-  present.forEach((x, k) => {
-    const at = packed.positions[k]!;
-    drawImage(atlas, x.img, { transform: translate(at.x, at.y) });
-    place.set(x.i, at);
-  });
+  present.forEach((x, k) => place.set(x.i, packed.positions[k]!));
+  const atlas = drawSheet(present.map((x, k) => ({ image: x.img, ...packed.positions[k]! })), Math.max(1, packed.width), Math.max(1, packed.height));
   const textures: IspriteDocument['textures'] = [{ path: stem, nearest: doc.textures.some((t) => t.nearest) }];
   const index = new Map<number, number>();
   doc.textures.forEach((t, i) => {
@@ -111,11 +104,12 @@ export const isprite: FormatHandler<IspriteDocument> = {
   inspectText: inspectIspriteText,
   play: playIsprite,
   playOptions: ispritePlayOptions,
-  render: renderIsprite,
+  picture: ispritePicture,
+  renderViews: ispriteViews,
   renderOptions: ispriteRenderOptions,
-  toModel: (doc, resources) => ispriteToModel(doc, resources),
-  fromModel: (model) => {
-    const doc = ispriteFromModel(model);
+  toModel: (doc, resources, options) => ispriteToModel(doc, resources, options),
+  fromModel: (model, options) => {
+    const doc = ispriteFromModel(model, { clamp: options?.clamp === true });
     if (model.kind === 'sprite') convertedSheets.set(doc, model.sheets.map((sh) => sh.image));
     return doc;
   },

@@ -11,6 +11,7 @@
  */
 import { OptionError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
+import { parsedOption, requireOption } from '../options.js';
 import type { IspriteDocument } from './model.js';
 import { Player, PreparedSprite, prepareSprite } from './play.js';
 
@@ -24,14 +25,16 @@ export class ScriptError extends OptionError {
 /** The most ticks one run prints (each is a record in memory). */
 export const MAX_TICKS = 1_000_000;
 
-export const ispritePlayOptions: OptionSpec[] = [
-  { name: 'ticks', type: 'int', description: 'number of playback frames to run and print (required)' },
-  {
-    name: 'script',
-    type: 'string',
-    description: 'commands "T:play NAME;T:restart;T:group PATH" applied at tick T, before its record',
-  },
-];
+const TICKS_OPTION: OptionSpec = { name: 'ticks', type: 'int', min: 0, max: MAX_TICKS, description: 'number of playback frames to run and print (required)' };
+const SCRIPT_OPTION = {
+  name: 'script',
+  type: 'string',
+  value: 'T:COMMAND;...',
+  description: 'commands "T:play NAME;T:restart;T:group PATH" applied at tick T, before its record',
+  parse: (text: string) => parseScript(text),
+} as const satisfies OptionSpec;
+
+export const ispritePlayOptions: OptionSpec[] = [TICKS_OPTION, SCRIPT_OPTION];
 
 /** One record of `sprat play --json`, keys in the contract's order. */
 export interface IspritePlayRecord {
@@ -60,7 +63,7 @@ export function parseScript(script: string): ScriptCommand[] {
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!.trim();
     if (item === '') continue;
-    const where = `--script item ${i + 1} ("${item}")`;
+    const where = `item ${i + 1} ("${item}")`;
     const m = /^(\d+)\s*:\s*(\S+)(?:\s+([\s\S]*))?$/.exec(item);
     if (!m) throw new ScriptError(`${where}: expected T:COMMAND, e.g. 0:play idle`);
     const tick = Number(m[1]);
@@ -84,13 +87,7 @@ export function parseScript(script: string): ScriptCommand[] {
 }
 
 function ticksOption(options: CommandOptions): number {
-  const raw = options.ticks;
-  if (raw === undefined || raw === true || raw === false) throw new ScriptError('play needs --ticks N (the number of ticks to run)');
-  const s = String(raw).trim();
-  if (!/^\d+$/.test(s)) throw new ScriptError(`--ticks needs a whole number ≥ 0, not "${raw}"`);
-  const n = Number(s);
-  if (n > MAX_TICKS) throw new ScriptError(`--ticks ${s} is more than the limit of ${MAX_TICKS}`);
-  return n;
+  return requireOption<number>(options, TICKS_OPTION, 'play');
 }
 
 /** Runs the contract's play loop on a document (or a prepared sprite). */
@@ -99,8 +96,7 @@ export function playIsprite(
   options: CommandOptions,
 ): { records: IspritePlayRecord[]; warnings: string[]; text: string } {
   const ticks = ticksOption(options);
-  if (options.script !== undefined && typeof options.script !== 'string') throw new ScriptError('--script needs a value');
-  const script = typeof options.script === 'string' ? parseScript(options.script) : [];
+  const script = parsedOption(options, SCRIPT_OPTION) ?? [];
   const warnings: string[] = [];
   const byTick = new Map<number, ScriptCommand[]>();
   for (const c of script) {

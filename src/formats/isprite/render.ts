@@ -15,38 +15,42 @@
  * height × width. The geometry is the common model's (graphicPart and
  * partMatrix), so a render and a conversion always agree.
  */
-import { FormatError, OptionError } from '../../binary/errors.js';
-import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
-import { intOption } from '../options.js';
-import { drawImage, transformedBounds, type Rect } from '../../render/compose.js';
-import { createImage, type RgbaImage } from '../../render/image.js';
-import { compose, rotate, translate, applyMatrix } from '../../render/matrix.js';
+import { FormatError } from '../../binary/errors.js';
+import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
+import { choiceOption, flagOption, intOption, namesNothing, selectIndex, stringOption } from '../options.js';
+import { transformedBounds, type Rect } from '../../render/compose.js';
+import type { RgbaImage } from '../../render/image.js';
+import { compose, rotate, translate } from '../../render/matrix.js';
+import { drawPicture, rectOutline, type Overlay, type Picture, type PictureFrame, type PicturePart, type Rgba } from '../../render/pipeline.js';
+import { budgetFrom } from '../../binary/limits.js';
 import { partMatrix } from '../../model/bake.js';
-import { graphicPart } from './convert.js';
-import { decodePng } from '../../render/png.js';
+import { graphicPart, textureRequest } from './convert.js';
+import { imageCache } from '../resources.js';
 import type { IspriteDocument, IspriteFrame, IspriteSequence } from './model.js';
 import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, namesEqual } from './paths.js';
 
-export const ispriteRenderOptions: readonly OptionSpec[] = [
-  { name: 'animation', type: 'string', description: 'ISPRITE: the sequence, a path (Root/Armed/attack) or a name looked up from Root (default: the default sequence, else the first)' },
-  { name: 'frame', type: 'int', description: 'the position in the sequence to draw (default: all, animated in GIF/APNG)' },
-  { name: 'frame-id', type: 'int', description: 'ISPRITE: draw this frame ID alone' },
-  { name: 'shapes', type: 'flag', description: 'ISPRITE: outline collision shapes (red) and attachment points (blue)' },
-  { name: 'filter', type: 'string', description: 'nearest or bilinear (default: nearest for textures flagged so, else bilinear)' },
-];
+const ANIMATION_OPTION: OptionSpec = {
+  name: 'animation',
+  type: 'string',
+  value: 'NAME',
+  description: 'ISPRITE: the sequence, a path (Root/Armed/attack) or a name looked up from Root (default: the default sequence, else the first)',
+};
+const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'the position in the sequence to draw (default: all, animated in GIF/APNG)' };
+const FRAME_ID_OPTION: OptionSpec = { name: 'frame-id', type: 'int', min: 0, description: 'ISPRITE: draw this frame ID alone' };
+const SHAPES_OPTION: OptionSpec = { name: 'shapes', type: 'flag', description: 'ISPRITE: outline collision shapes (red) and attachment points (blue)' };
+const FILTER_OPTION = {
+  name: 'filter',
+  type: 'string',
+  choices: ['nearest', 'bilinear'],
+  description: 'texture filtering (default: nearest for textures flagged so, else bilinear)',
+} as const satisfies OptionSpec;
+
+export const ispriteRenderOptions: readonly OptionSpec[] = [ANIMATION_OPTION, FRAME_OPTION, FRAME_ID_OPTION, SHAPES_OPTION, FILTER_OPTION];
 
 /** Loads every texture the document names (PATH.png, or PATH as given when it has an extension). */
-export async function loadTextures(doc: IspriteDocument, resources: ResourceLoader, needed?: Set<number>): Promise<(RgbaImage | null)[]> {
-  return Promise.all(
-    doc.textures.map(async (t, i) => {
-      if (needed && !needed.has(i)) return null;
-      const candidates = /\.[a-z0-9]{2,4}$/i.test(t.path) ? [t.path, `${t.path}.png`] : [`${t.path}.png`];
-      for (const c of candidates) {
-        if (await resources.exists(c)) return decodePng(await resources.load(c));
-      }
-      throw new FormatError('isprite', `texture ${i} "${t.path}" not found (tried ${candidates.map((c) => `"${c}"`).join(', ')})`);
-    }),
-  );
+export async function loadTextures(doc: IspriteDocument, resources: ResourceLoader, needed?: Set<number>, options?: CommandOptions): Promise<(RgbaImage | null)[]> {
+  const load = imageCache(resources, options);
+  return Promise.all(doc.textures.map(async (_, i) => (needed && !needed.has(i) ? null : (await load(textureRequest(doc, i))).image)));
 }
 
 function union(a: Rect | null, b: Rect): Rect {
@@ -75,62 +79,48 @@ export function frameBounds(doc: IspriteDocument, frame: IspriteFrame, withShape
   return r;
 }
 
-function plot(img: RgbaImage, x: number, y: number, c: readonly number[]): void {
-  x = Math.round(x);
-  y = Math.round(y);
-  if (x < 0 || y < 0 || x >= img.width || y >= img.height) return;
-  img.data.set(c, (y * img.width + x) * 4);
+const RED = [230, 30, 30, 255] as const;
+const BLUE = [30, 90, 230, 255] as const;
+
+/** Collision shapes (red outlines) and attachment points (blue crosses) of a frame, in sprite space. */
+function shapeOverlays(frame: IspriteFrame): Overlay[] {
+  const out: Overlay[] = [];
+  const line = (x0: number, y0: number, x1: number, y1: number, colour: Rgba) => out.push({ kind: 'line', x0, y0, x1, y1, colour });
+  for (const e of frame.elements) {
+    if (e.type === 'rect') {
+      out.push(...rectOutline(compose(rotate(e.rotation), translate(e.x, e.y)), e.width, e.height, RED));
+    } else if (e.type === 'circle') {
+      const n = Math.max(16, Math.ceil(e.radius * 6));
+      for (let i = 0; i < n; i++) {
+        const a0 = (2 * Math.PI * i) / n;
+        const a1 = (2 * Math.PI * (i + 1)) / n;
+        line(e.x + e.radius * Math.cos(a0), e.y + e.radius * Math.sin(a0), e.x + e.radius * Math.cos(a1), e.y + e.radius * Math.sin(a1), RED);
+      }
+    } else if (e.type === 'attachment') {
+      line(e.x - 2, e.y, e.x + 2, e.y, BLUE);
+      line(e.x, e.y - 2, e.x, e.y + 2, BLUE);
+    }
+  }
+  return out;
 }
 
-function line(img: RgbaImage, x0: number, y0: number, x1: number, y1: number, c: readonly number[]): void {
-  const n = Math.max(1, Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0))));
-  for (let i = 0; i <= n; i++) plot(img, x0 + ((x1 - x0) * i) / n, y0 + ((y1 - y0) * i) / n, c);
-}
-
-const RED = [230, 30, 30, 255];
-const BLUE = [30, 90, 230, 255];
-
-/** Draws one frame into `img`, with the sprite origin at (originX, originY) of the image. */
-export function drawFrame(
-  img: RgbaImage,
+/** What one frame holds, in sprite space: its graphics (and its shapes when asked). */
+export function framePicture(
   doc: IspriteDocument,
   frame: IspriteFrame,
   textures: (RgbaImage | null)[],
-  originX: number,
-  originY: number,
   opts: { shapes?: boolean; filter?: 'nearest' | 'bilinear' } = {},
-): void {
-  const place = translate(originX, originY);
+): PictureFrame {
+  const parts: PicturePart[] = [];
   for (const e of frame.elements) {
     if (e.type !== 'graphic') continue;
     const p = graphicPart(doc, e);
     const tex = p && textures[p.sheet];
     if (!p || !tex) continue;
     const filter = opts.filter ?? (doc.textures[p.sheet]?.nearest ? 'nearest' : 'bilinear');
-    drawImage(img, tex, { sx: p.sx, sy: p.sy, sw: p.sw, sh: p.sh, transform: compose(partMatrix(p), place), opacity: p.opacity ?? 1, filter });
+    parts.push({ image: tex, sx: p.sx, sy: p.sy, sw: p.sw, sh: p.sh, transform: partMatrix(p), opacity: p.opacity ?? 1, filter });
   }
-  if (!opts.shapes) return;
-  for (const e of frame.elements) {
-    if (e.type === 'rect') {
-      const m = compose(rotate(e.rotation), translate(e.x + originX, e.y + originY));
-      const pts = [applyMatrix(m, 0, 0), applyMatrix(m, e.width, 0), applyMatrix(m, e.width, e.height), applyMatrix(m, 0, e.height)];
-      for (let i = 0; i < 4; i++) line(img, ...pts[i]!, ...pts[(i + 1) % 4]!, RED);
-    } else if (e.type === 'circle') {
-      const n = Math.max(16, Math.ceil(e.radius * 6));
-      for (let i = 0; i < n; i++) {
-        const a0 = (2 * Math.PI * i) / n;
-        const a1 = (2 * Math.PI * (i + 1)) / n;
-        const cx = e.x + originX;
-        const cy = e.y + originY;
-        line(img, cx + e.radius * Math.cos(a0), cy + e.radius * Math.sin(a0), cx + e.radius * Math.cos(a1), cy + e.radius * Math.sin(a1), RED);
-      }
-    } else if (e.type === 'attachment') {
-      const cx = e.x + originX;
-      const cy = e.y + originY;
-      line(img, cx - 2, cy, cx + 2, cy, BLUE);
-      line(img, cx, cy - 2, cx, cy + 2, BLUE);
-    }
-  }
+  return { parts, overlays: opts.shapes ? shapeOverlays(frame) : undefined, extent: frameBounds(doc, frame, opts.shapes) };
 }
 
 /**
@@ -140,11 +130,11 @@ export function drawFrame(
  * the default sequence, else the first one.
  */
 function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSequence {
-  const want = typeof options.animation === 'string' ? options.animation : undefined;
+  const want = stringOption(options, ANIMATION_OPTION);
   const all = listSequences(doc);
   if (want !== undefined) {
     const seq = findSequence(doc, want) ?? all.find((e) => namesEqual(e.sequence.name, want))?.sequence;
-    if (!seq) throw new OptionError(`no sequence "${want}" (sequences: ${all.map((e) => e.path).join(', ') || 'none'})`);
+    if (!seq) throw namesNothing('animation', want, 'sequence', 'the sprite', all.map((e) => e.path));
     return seq;
   }
   const seq = getDefaultSequence(doc) ?? all[0]?.sequence;
@@ -152,31 +142,22 @@ function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSeq
   return seq;
 }
 
-/** The largest canvas render will make (pixels), so a hostile file cannot exhaust memory. */
-const MAX_PIXELS = 64 * 1024 * 1024;
-
-export async function renderIsprite(doc: IspriteDocument, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
-  const filterOpt = options.filter;
-  if (filterOpt !== undefined && filterOpt !== 'nearest' && filterOpt !== 'bilinear') {
-    throw new OptionError(`--filter must be nearest or bilinear, not "${String(filterOpt)}"`);
-  }
-  const shapes = options.shapes === true;
-  const frameId = intOption(options, 'frame-id');
+/** `sprat render` for ISPRITE: the chosen frames, as a picture for the pipeline. */
+export async function ispritePicture(doc: IspriteDocument, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
+  const filterOpt = choiceOption(options, FILTER_OPTION);
+  const shapes = flagOption(options, SHAPES_OPTION);
+  const frameId = intOption(options, FRAME_ID_OPTION);
   let frames: IspriteFrame[];
   let delaysMs: number[] | undefined;
   let loops: number | undefined;
   if (frameId !== undefined) {
-    const f = doc.frames[frameId];
-    if (!f) throw new OptionError(`--frame-id ${frameId} is out of range (the sprite has ${doc.frames.length} frames)`);
-    frames = [f];
+    frames = [doc.frames[selectIndex('frame-id', frameId, doc.frames.length, 'frame ID', 'the sprite')]!];
   } else {
     const seq = pickSequence(doc, options);
     const ids = seq.frames;
-    const pos = intOption(options, 'frame');
+    const pos = intOption(options, FRAME_OPTION);
+    if (pos !== undefined) selectIndex('frame', pos, ids.length, 'frame', `sequence "${seq.name}"`);
     if (ids.length === 0) throw new FormatError('isprite', `sequence "${seq.name}" has no frames`);
-    if (pos !== undefined && (pos < 0 || pos >= ids.length)) {
-      throw new OptionError(`--frame ${pos} is out of range (the sequence has ${ids.length} frames)`);
-    }
     const chosen = pos === undefined ? ids : [ids[pos]!];
     frames = chosen.map((id) => {
       const f = doc.frames[id];
@@ -190,21 +171,21 @@ export async function renderIsprite(doc: IspriteDocument, options: CommandOption
   }
   const needed = new Set<number>();
   for (const f of frames) for (const e of f.elements) if (e.type === 'graphic') needed.add(doc.slices[e.slice]?.texture ?? -1);
-  const textures = await loadTextures(doc, resources, needed);
-  let box: Rect | null = null;
-  for (const f of frames) {
-    const b = frameBounds(doc, f, shapes);
-    if (b) box = union(box, b);
-  }
-  const x0 = box ? Math.floor(box.x) : 0;
-  const y0 = box ? Math.floor(box.y) : 0;
-  const w = box ? Math.max(1, Math.ceil(box.x + box.width) - x0) : 1;
-  const h = box ? Math.max(1, Math.ceil(box.y + box.height) - y0) : 1;
-  if (w * h > MAX_PIXELS) throw new FormatError('isprite', `the frames span ${w} × ${h} pixels, too large to draw`);
-  const images = frames.map((f) => {
-    const img = createImage(w, h);
-    drawFrame(img, doc, f, textures, -x0, -y0, { shapes, filter: filterOpt as 'nearest' | 'bilinear' | undefined });
-    return img;
-  });
-  return { frames: images, delaysMs, loops };
+  const textures = await loadTextures(doc, resources, needed, options);
+  const filter = filterOpt as 'nearest' | 'bilinear' | undefined;
+  return {
+    frames: frames.map((f, i) => ({ ...framePicture(doc, f, textures, { shapes, filter }), delayMs: delaysMs?.[i] })),
+    loops,
+    what: 'the ISPRITE frames',
+  };
+}
+
+/** `sprat render` for ISPRITE, drawn through the pipeline. */
+export async function renderIsprite(doc: IspriteDocument, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  return drawPicture(await ispritePicture(doc, options, resources), budgetFrom(options));
+}
+
+/** What the viewer offers: every sequence, by its path. */
+export function ispriteViews(doc: IspriteDocument): RenderView[] {
+  return listSequences(doc).map((e) => ({ label: e.path, options: { animation: e.path } }));
 }

@@ -3,15 +3,17 @@
  * direction becomes a model animation (direction "0", "1", ...) whose frames
  * are one part each, cut from the sheet grid, pivoting on the origin.
  */
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, isFormatError, OptionError } from '../../binary/errors.js';
 import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
 import { describeLocation } from '../../binary/errors.js';
 import { renderModelAnimation } from '../../model/bake.js';
-import { drawImage } from '../../render/compose.js';
-import { createImage } from '../../render/image.js';
-import { BAKED_IMAGE, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
-import { loadSheet } from './resources.js';
+import type { RgbaImage } from '../../render/image.js';
+import { drawSheet } from '../../model/pack.js';
+import { budgetFrom, type Budget } from '../../binary/limits.js';
+import { BAKED_IMAGE, FIELD_NAMES, MAX_INT, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
+import { sheetCache } from './resources.js';
+import { timingNotes, type FrameAt } from '../../model/timing.js';
 
 export async function sheetToModel(
   format: SolarusSyntax,
@@ -22,14 +24,17 @@ export async function sheetToModel(
   const sheets: ModelSheet[] = [];
   const index = new Map<string, number>();
   const notes: string[] = [];
+  const loadSheet = sheetCache(format, resources, options);
   for (const a of sheet.animations) {
     if (index.has(a.image)) continue;
     index.set(a.image, sheets.length);
     const s: ModelSheet = { path: a.image, nearest: true };
     try {
-      s.image = await loadSheet(format, a.image, resources, options);
+      s.image = await loadSheet(a.image);
     } catch (e) {
-      notes.push(`image "${a.image}" not loaded: ${(e as Error).message}`);
+      if (!isFormatError(e) && !(e instanceof OptionError)) throw e;
+      s.loadError = e.message;
+      notes.push(`image "${a.image}" not loaded: ${e.message}`);
     }
     sheets.push(s);
   }
@@ -67,6 +72,30 @@ export async function sheetToModel(
   return model;
 }
 
+/**
+ * Between the two Solarus syntaxes, without the common model: both hold the
+ * same SolarusSheet, so every field is kept as it is (num_columns above
+ * num_frames too) and no image is loaded. Undefined for any other target.
+ * Going to the Lua syntax notes what Solarus 1.x rejects (contract rule 6);
+ * a name or image the line syntax cannot write is refused when writing.
+ */
+export function convertSyntax(sheet: SolarusSheet, target: string): { doc: SolarusSheet; notes: string[] } | undefined {
+  if (target !== 'solarus' && target !== 'solarus-lua') return undefined;
+  const notes: string[] = [];
+  if (target === 'solarus-lua') {
+    sheet.animations.forEach((a, i) => {
+      a.directions.forEach((d, k) => {
+        if (d.columns <= d.frameCount) return;
+        const at = positionsOf(sheet, i)?.directions[k];
+        notes.push(
+          `animation "${a.name}" direction ${k}: num_columns ${d.columns} > num_frames ${d.frameCount}, which Solarus 1.x rejects (kept: one row)${at ? ` (${describeLocation(at)})` : ''}`,
+        );
+      });
+    });
+  }
+  return { doc: sheet, notes };
+}
+
 function cannot(format: string, reason: string): never {
   throw new FormatError(format, `cannot write this sprite as a Solarus sheet: ${reason}`);
 }
@@ -77,8 +106,89 @@ function cannot(format: string, reason: string): never {
  * redrawing every frame into a new sheet (`bakedImage`) when the model's sheets
  * have their pixels.
  */
-export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelModel): SolarusSheet {
+export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelModel, options: CommandOptions = {}): SolarusSheet {
+  const opts = { clamp: options.clamp === true };
   if (model.kind !== 'sprite') cannot(format, 'it is a level, not a sprite');
+  const sheet = modelToSheetFrames(format, model, options);
+  const notes = delayNotes(format, model, sheet);
+  notes.push(...orderDirections(format, model, sheet));
+  // A delay the engine's C int cannot hold: refused when written, or clamped with a note.
+  for (const a of sheet.animations) {
+    if (opts.clamp && a.frameDelay > MAX_INT) {
+      notes.push(`animation "${a.name}" ${FIELD_NAMES[format].frameDelay} ${a.frameDelay} clamped to ${MAX_INT} (the engine reads a C int)`);
+      a.frameDelay = MAX_INT;
+    }
+  }
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
+  return sheet;
+}
+
+/**
+ * The one frame_delay of each animation (Solarus has no per-frame or
+ * per-direction delays): the duration most of its frames (over all its
+ * directions) have, whole milliseconds, the earliest on a tie; 0 (the first
+ * frame shows forever) when every frame lasts forever.
+ */
+export function frameDelayOf(model: SpriteModel, name: string): number {
+  const counts = new Map<number, number>();
+  for (const m of model.animations) {
+    if (m.name !== name) continue;
+    for (const f of m.frames) {
+      const d = Number.isFinite(f.durationMs) ? Math.max(0, Math.round(f.durationMs)) : 0;
+      counts.set(d, (counts.get(d) ?? 0) + 1);
+    }
+  }
+  let best = 0;
+  let most = 0;
+  for (const [d, n] of counts) {
+    if (n > most) {
+      best = d;
+      most = n;
+    }
+  }
+  return best;
+}
+
+/**
+ * Directions are numbered by their place in the sheet. Model directions
+ * named 0 … n-1 go to that place (whatever order the model lists them in);
+ * other names ("north", ...) keep the model's order, and a note says which
+ * number each became.
+ */
+function orderDirections(format: SolarusSyntax, model: SpriteModel, sheet: SolarusSheet): string[] {
+  const notes: string[] = [];
+  for (const a of sheet.animations) {
+    const labels = model.animations.filter((m) => m.name === a.name).map((m) => m.direction);
+    if (labels.length !== a.directions.length || labels.every((l) => l === undefined)) continue;
+    const n = labels.length;
+    const numbers = labels.map((l) => (l !== undefined && /^\d+$/.test(l) ? Number(l) : -1));
+    if (new Set(numbers).size === n && numbers.every((k) => k >= 0 && k < n)) {
+      const dirs = a.directions.slice();
+      numbers.forEach((k, i) => (a.directions[k] = dirs[i]!));
+      continue;
+    }
+    notes.push(`${format}: animation "${a.name}": directions ${labels.map((l, i) => `${l ?? '(none)'} -> ${i}`).join(', ')} (Solarus numbers its directions)`);
+  }
+  return notes;
+}
+
+/** A note for every frame whose duration the sheet's one frame_delay per animation changes. */
+function delayNotes(format: SolarusSyntax, model: SpriteModel, sheet: SolarusSheet): string[] {
+  const delays = new Map(sheet.animations.map((a) => [a.name, a.frameDelay]));
+  const changes: { at: FrameAt; fromMs: number; toMs: number }[] = [];
+  for (const m of model.animations) {
+    const d = delays.get(m.name);
+    if (d === undefined) continue;
+    m.frames.forEach((f, j) => {
+      // frame_delay 0: the first frame shows forever (the model reads every frame of it so).
+      const toMs = d === 0 ? Infinity : d;
+      changes.push({ at: { animation: m.name, direction: m.direction, frame: j }, fromMs: f.durationMs, toMs });
+    });
+  }
+  return timingNotes(format, 'Solarus has one frame_delay per animation', changes);
+}
+
+function modelToSheetFrames(format: SolarusSyntax, model: SpriteModel, options: CommandOptions): SolarusSheet {
   try {
     return gridSheet(format, model);
   } catch (e) {
@@ -87,41 +197,37 @@ export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelMo
     if (missing || model.animations.length === 0) {
       throw new FormatError(format, `${e.message}, and the sheets' pixels are not available to redraw the frames`);
     }
-    return bakedSheet(format, model);
+    return bakedSheet(format, model, budgetFrom(options));
   }
 }
 
-/** Most pixels a redrawn sheet may have. */
-const MAX_BAKED_PIXELS = 1 << 26;
-
 /** Every model animation drawn into one new sheet: one row per direction, frames left to right. */
-function bakedSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
+function bakedSheet(format: SolarusSyntax, model: SpriteModel, budget: Budget): SolarusSheet {
   const rows = model.animations.map((m, i) => {
-    const baked = renderModelAnimation(model, i);
+    const baked = renderModelAnimation(model, i, budget);
     const first = baked.frames[0];
     if (!first) cannot(format, `animation "${m.name}" has no frames`);
     return { m, baked, w: first.width, h: first.height };
   });
   let width = 1;
   let height = 0;
+  const items: { image: RgbaImage; x: number; y: number }[] = [];
   for (const r of rows) {
     width = Math.max(width, r.w * r.baked.frames.length);
+    r.baked.frames.forEach((f, j) => items.push({ image: f, x: j * r.w, y: height }));
     height += r.h;
-    if (width * height > MAX_BAKED_PIXELS) cannot(format, `the redrawn sheet would be larger than ${MAX_BAKED_PIXELS} pixels`);
   }
-  const image = createImage(width, Math.max(1, height));
+  const image = drawSheet(items, width, Math.max(1, height), budget);
   const byName = new Map<string, SolarusAnimation>();
   const animations: SolarusAnimation[] = [];
   let y = 0;
   for (const { m, baked, w, h } of rows) {
-    baked.frames.forEach((f, j) => drawImage(image, f, { transform: [1, 0, 0, 1, j * w, y] }));
     const n = baked.frames.length;
     const d: SolarusDirection = { x: 0, y, frameWidth: w, frameHeight: h, originX: baked.originX, originY: baked.originY, frameCount: n, columns: n };
     y += h;
     let a = byName.get(m.name);
     if (!a) {
-      const dur = m.frames[0]!.durationMs;
-      const frameDelay = Number.isFinite(dur) ? Math.max(0, Math.round(dur)) : 0;
+      const frameDelay = frameDelayOf(model, m.name);
       a = { name: m.name, image: BAKED_IMAGE, frameDelay, loopOnFrame: m.loopTo === null ? -1 : m.loopTo, directions: [] };
       byName.set(m.name, a);
       animations.push(a);
@@ -174,8 +280,7 @@ function gridSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
       if (!Number.isInteger(v)) cannot(format, `${where} has a non-integer position or size`);
     }
     if (d.frameWidth < 1 || d.frameHeight < 1) cannot(format, `${where} has an empty frame`);
-    const dur = m.frames[0]!.durationMs;
-    const frameDelay = Number.isFinite(dur) ? Math.max(0, Math.round(dur)) : 0;
+    const frameDelay = frameDelayOf(model, m.name);
     const loopOnFrame = m.loopTo === null ? -1 : m.loopTo;
     let a = byName.get(m.name);
     if (!a) {

@@ -4,19 +4,19 @@
  */
 import { diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import type { FormatHandler } from '../types.js';
-import { modelToSheet, sheetToModel } from './convert.js';
+import { convertSyntax, modelToSheet, sheetToModel } from './convert.js';
 import { readLines, writeLines } from './lines.js';
 import { looksLikeLua, readLua, writeLua } from './lua.js';
 import { encodePng } from '../../render/png.js';
 import { BAKED_IMAGE, inspectJson, inspectText, rememberSource, type AnimationPositions, type ParseOptions, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { PLAY_OPTIONS, play } from './play.js';
-import { render, RENDER_OPTIONS } from './render.js';
+import { solarusPicture, solarusViews, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
 
 export * from './model.js';
 export { readLines, writeLines, formatLines, parseLines } from './lines.js';
 export { readLua, writeLua, formatLua, parseLua, looksLikeLua } from './lua.js';
 export { frameAt } from './play.js';
-export { sheetToModel, modelToSheet } from './convert.js';
+export { sheetToModel, modelToSheet, convertSyntax } from './convert.js';
 
 /**
  * A content test for the line syntax, lenient so that broken files still get
@@ -95,10 +95,13 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     inspectText: (doc) => inspectText(name, doc),
     play: (doc, options) => play(name, doc, options),
     playOptions: PLAY_OPTIONS,
-    render: (doc, options, resources) => render(name, doc, options, resources),
+    picture: (doc, options, resources) => solarusPicture(name, doc, options, resources),
+    renderViews: solarusViews,
     renderOptions: RENDER_OPTIONS,
+    resourceOptions: RESOURCE_OPTIONS,
+    convertTo: (doc, target) => convertSyntax(doc, target.name),
     toModel: (doc, resources, options) => sheetToModel(name, doc, resources, options),
-    fromModel: (model) => modelToSheet(name, model),
+    fromModel: (model, options) => modelToSheet(name, model, options),
   };
 }
 

@@ -9,6 +9,7 @@ import { diagnostic, FormatError } from '../../binary/errors.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
 import {
   checkAnimation,
+  checkWritable,
   MAX_INT,
   type AnimationPositions,
   type ParseOptions,
@@ -102,7 +103,13 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
         continue;
       }
       const s0 = i;
-      while (i < lineEnd && (c = text.charCodeAt(i)) !== 32 && c !== 9) i++;
+      while (i < lineEnd && (c = text.charCodeAt(i)) !== 32 && c !== 9) {
+        // CR (not before LF), vertical tab and form feed: white space to the engine (it splits tokens
+        // there, C++ `>>`), a character of the token to this syntax's "spaces or tabs" rule. Refused, so
+        // that no file means one thing here and another to the engine, and every token read can be written.
+        if (c === 13 || c === 11 || c === 12) fail(`a ${c === 13 ? 'carriage return not followed by a line feed' : c === 11 ? 'vertical tab' : 'form feed'} inside a token (separate tokens with spaces or tabs)`, i);
+        i++;
+      }
       if (count < MAX_TOKENS) {
         starts[count] = s0;
         ends[count] = i;
@@ -165,7 +172,7 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
 }
 
 function checkToken(s: string, what: string): string {
-  if (s === '' || /[ \t\r\n]/.test(s)) {
+  if (s === '' || /[ \t\r\n\v\f]/.test(s)) {
     throw new FormatError(FORMAT, `${what} "${s}" cannot be written in the line syntax (it is empty or holds white space)`);
   }
   return s;
@@ -173,6 +180,7 @@ function checkToken(s: string, what: string): string {
 
 /** Writes the line syntax: header fields separated by spaces, direction fields by tabs, an empty line after each animation. */
 export function formatLines(sheet: SolarusSheet): string {
+  checkWritable(FORMAT, sheet);
   let out = '';
   for (const a of sheet.animations) {
     out += `${checkToken(a.name, 'animation name')} ${checkToken(a.image, 'image')} ${a.directions.length} ${a.frameDelay} ${a.loopOnFrame}\n`;

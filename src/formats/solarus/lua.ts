@@ -8,6 +8,7 @@ import { diagnostic, FormatError } from '../../binary/errors.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
 import {
   checkAnimation,
+  checkWritable,
   MAX_INT,
   type AnimationPositions,
   type ParseOptions,
@@ -593,6 +594,7 @@ export function luaString(s: string): string {
 
 /** The Lua syntax exactly as Solarus's official 1.0 → 1.1 converter writes it. */
 export function formatLua(sheet: SolarusSheet, warn?: (message: string) => void): string {
+  checkWritable('solarus-lua', sheet);
   let out = '';
   for (const a of sheet.animations) {
     out += 'animation{\n';

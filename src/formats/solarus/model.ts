@@ -197,3 +197,37 @@ export function inspectText(format: SolarusSyntax, sheet: SolarusSheet): string 
   });
   return lines.join('\n') + '\n';
 }
+
+/**
+ * Refuses a sheet whose numbers the readers would reject (so that whatever
+ * the writers write reads back): a FormatError naming the animation, the
+ * field (in `format`'s words) and the value. Numbers must be whole and at
+ * most MAX_INT in magnitude (the engine reads C ints); directions, frame
+ * sizes, frames and columns at least 1; frame_delay not negative;
+ * loop_on_frame -1 or more.
+ */
+export function checkWritable(format: SolarusSyntax, sheet: SolarusSheet): void {
+  const names = FIELD_NAMES[format];
+  const check = (v: number, min: number, what: () => string) => {
+    if (Number.isInteger(v) && v >= min && v <= MAX_INT) return;
+    const range = `${min === -MAX_INT ? `-${MAX_INT}` : min} to ${MAX_INT}`;
+    throw new FormatError(format, `${what()} ${v} cannot be written: it must be a whole number from ${range}`);
+  };
+  for (const a of sheet.animations) {
+    const at = `animation "${a.name}"`;
+    if (a.directions.length === 0) throw new FormatError(format, `${at} has no direction; at least 1 is needed`);
+    check(a.frameDelay, 0, () => `${at} ${names.frameDelay}`);
+    check(a.loopOnFrame, -1, () => `${at} ${names.loopOnFrame}`);
+    a.directions.forEach((d, k) => {
+      const dir = () => `${at} direction ${k}`;
+      check(d.x, -MAX_INT, () => `${dir()} x`);
+      check(d.y, -MAX_INT, () => `${dir()} y`);
+      check(d.frameWidth, 1, () => `${dir()} frame_width`);
+      check(d.frameHeight, 1, () => `${dir()} frame_height`);
+      check(d.originX, -MAX_INT, () => `${dir()} origin_x`);
+      check(d.originY, -MAX_INT, () => `${dir()} origin_y`);
+      check(d.frameCount, 1, () => `${dir()} ${names.frameCount}`);
+      check(d.columns, 1, () => `${dir()} ${names.columns}`);
+    });
+  }
+}

@@ -5,16 +5,16 @@
  * or finished (nothing shown) when it is -1. frame_delay 0: frame 0 forever.
  */
 import { FormatError, OptionError } from '../../binary/errors.js';
-import { intOption } from '../options.js';
+import { intOption, selectIndex, selectNamed, stringOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import type { SolarusAnimation, SolarusDirection, SolarusSheet, SolarusSyntax } from './model.js';
 
-export const PLAY_OPTIONS: readonly OptionSpec[] = [
-  { name: 'animation', type: 'string', description: 'Solarus: the animation to play or draw (default: the first)' },
-  { name: 'direction', type: 'int', description: 'Solarus: the direction, from 0 (default 0)' },
-  { name: 'ms', type: 'int', description: 'play: how long to run, in ms' },
-  { name: 'step-ms', type: 'int', description: 'play: the time between records, in ms' },
-];
+const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'Solarus: the animation to play or draw (default: the first)' };
+const DIRECTION_OPTION: OptionSpec = { name: 'direction', type: 'int', min: 0, description: 'Solarus: the direction, from 0 (default 0)' };
+const MS_OPTION: OptionSpec = { name: 'ms', type: 'int', min: 0, description: 'play: how long to run, in ms' };
+const STEP_MS_OPTION: OptionSpec = { name: 'step-ms', type: 'int', min: 1, description: 'play: the time between records, in ms' };
+
+export const PLAY_OPTIONS: readonly OptionSpec[] = [ANIMATION_OPTION, DIRECTION_OPTION, MS_OPTION, STEP_MS_OPTION];
 
 /** The frame shown at time `t` (ms), or null once the animation is finished. */
 export function frameAt(a: SolarusAnimation, d: SolarusDirection, t: number): number | null {
@@ -29,16 +29,12 @@ export function frameAt(a: SolarusAnimation, d: SolarusDirection, t: number): nu
 
 /** The animation and direction the options select (defaults: the first animation, direction 0). */
 export function select(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions): { a: SolarusAnimation; d: SolarusDirection; k: number } {
-  const name = typeof options.animation === 'string' ? options.animation : undefined;
+  const name = stringOption(options, ANIMATION_OPTION);
+  const given = intOption(options, DIRECTION_OPTION);
   if (sheet.animations.length === 0) throw new FormatError(format, 'the sheet has no animation');
-  const a = name === undefined ? sheet.animations[0]! : sheet.animations.find((x) => x.name === name);
-  if (!a) {
-    throw new OptionError(`no animation "${name}" (the sheet has: ${sheet.animations.map((x) => x.name).join(', ')})`);
-  }
-  const k = intOption(options, 'direction') ?? 0;
-  if (k < 0 || k >= a.directions.length) {
-    throw new OptionError(`animation "${a.name}" has no direction ${k} (it has ${a.directions.length}: 0 to ${a.directions.length - 1})`);
-  }
+  const a = name === undefined ? sheet.animations[0]! : selectNamed('animation', name, sheet.animations, (x) => x.name, 'animation', 'the sheet');
+  const k = given === undefined ? 0 : selectIndex('direction', given, a.directions.length, 'direction', `animation "${a.name}"`);
+  if (k >= a.directions.length) throw new FormatError(format, `animation "${a.name}" has no directions`);
   return { a, d: a.directions[k]!, k };
 }
 
@@ -47,11 +43,9 @@ const MAX_RECORDS = 1_000_000;
 export function play(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions): { records: unknown[]; warnings: string[]; text: string } {
   const { a, d, k } = select(format, sheet, options);
   const warnings: string[] = [];
-  const step = intOption(options, 'step-ms') ?? (a.frameDelay > 0 ? a.frameDelay : 100);
-  const ms = intOption(options, 'ms') ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
-  if (step < 1) throw new OptionError(`--step-ms must be at least 1, not ${step}`);
-  if (ms < 0) throw new OptionError(`--ms must not be negative, not ${ms}`);
-  if (Math.ceil(ms / step) > MAX_RECORDS) throw new OptionError(`--ms ${ms} at --step-ms ${step} would print more than ${MAX_RECORDS} records`);
+  const step = intOption(options, STEP_MS_OPTION) ?? (a.frameDelay > 0 ? a.frameDelay : 100);
+  const ms = intOption(options, MS_OPTION) ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
+  if (Math.ceil(ms / step) > MAX_RECORDS) throw new OptionError(`option --ms ${ms} at --step-ms ${step} would print more than ${MAX_RECORDS} records`);
   if (a.loopOnFrame >= d.frameCount) {
     warnings.push(`loop_on_frame ${a.loopOnFrame} is not a frame of direction ${k} (the engine would crash): playback finishes after the last frame`);
   }

@@ -1,54 +1,67 @@
-import { FormatError, OptionError } from '../../binary/errors.js';
-import type { CommandOptions, ResourceLoader } from '../types.js';
-import { decodePng } from '../../render/png.js';
+import { OptionError } from '../../binary/errors.js';
+import type { CommandOptions, OptionSpec, ResourceLoader } from '../types.js';
+import { stringOption } from '../options.js';
 import type { RgbaImage } from '../../render/image.js';
+import { imageCache, joinPath, questRoot, type ResourceRequest } from '../resources.js';
 
-/** Joins a folder and a relative path with `/` ("" for the document's own folder). */
-function join(dir: string, p: string): string {
-  if (dir === '' || dir === '.') return p;
-  return dir.replace(/[\\/]+$/, '') + '/' + p;
-}
+export const IMAGES_OPTION: OptionSpec = {
+  name: 'images',
+  type: 'string',
+  value: 'DIR',
+  description: "Solarus: the quest's sprites/ folder the images are relative to (default: found from the sprite's folder upwards, the folder holding quest.dat or sprites/)",
+  paths: true,
+};
+export const TILESET_OPTION: OptionSpec = {
+  name: 'tileset',
+  type: 'string',
+  value: 'IMAGE',
+  description: 'Solarus: the tileset image for animations whose image is "tileset"',
+  paths: true,
+};
 
 /**
- * The places an animation's `image` (a path relative to the quest's
- * `sprites/` folder) is looked for: DIR/image when `--images DIR` is given,
- * else the sprite file's own folder, then its parent (a quest keeps sprites
- * in `sprites/`, sheets beside them), then further up (for sprite ids in
- * sub-folders).
+ * Where an animation's `src_image` is: relative to the quest's `sprites/`
+ * folder, as the engine reads it. That folder is DIR with `--images DIR`,
+ * else `sprites/` in the quest's data folder, found by walking up from the
+ * sprite file to the folder holding `quest.dat` or a `sprites/` folder;
+ * outside any quest, the sprite's own folder. `tileset` is the map's
+ * tileset, given with --tileset IMAGE.
  */
-export function imageCandidates(image: string, options: CommandOptions = {}): string[] {
-  const dir = typeof options.images === 'string' ? options.images : undefined;
-  if (dir !== undefined) return [join(dir, image)];
-  return [image, '../' + image, '../../' + image, '../../../' + image];
-}
-
-/** Loads and decodes the sheet an animation names (`tileset` needs --tileset). */
-export async function loadSheet(format: string, image: string, resources: ResourceLoader, options: CommandOptions = {}): Promise<RgbaImage> {
-  let candidates: string[];
+export async function sheetRequest(
+  format: string,
+  image: string,
+  resources: ResourceLoader,
+  options: CommandOptions = {},
+  /** Finds the quest root (questRoot, or a cached answer). */
+  root: () => Promise<string | undefined> = () => questRoot(resources),
+): Promise<ResourceRequest> {
   if (image === 'tileset') {
-    const t = options.tileset;
-    if (typeof t !== 'string') {
+    const t = stringOption(options, TILESET_OPTION);
+    if (t === undefined) {
       throw new OptionError('the animation draws from the map\'s tileset ("tileset"): give its image with --tileset IMAGE');
     }
-    candidates = [t];
-  } else {
-    candidates = imageCandidates(image, options);
+    return { format, what: '--tileset image', name: t };
   }
-  for (const c of candidates) {
-    if (await resources.exists(c)) return decodePng(await resources.load(c));
-  }
-  throw new FormatError(format, `image "${image}" not found (looked for ${candidates.join(', ')}; use --images DIR)`);
+  const req: ResourceRequest = { format, what: 'image', name: image };
+  const dir = stringOption(options, IMAGES_OPTION);
+  if (dir !== undefined) return { ...req, candidates: [joinPath(dir, image)] };
+  const prefix = await root();
+  if (prefix !== undefined) return { ...req, candidates: [joinPath(prefix + 'sprites', image)] };
+  return {
+    ...req,
+    candidates: [image],
+    hint: "the sprite is in no quest (no folder above it holds quest.dat or sprites/): give the quest's sprites/ folder with --images DIR",
+  };
 }
 
-/** Loads every distinct image once; returns a cache keyed by the image name. */
+/** Loads each distinct image once (for one sprite file). */
 export function sheetCache(format: string, resources: ResourceLoader, options: CommandOptions = {}) {
-  const cache = new Map<string, Promise<RgbaImage>>();
-  return (image: string): Promise<RgbaImage> => {
-    let p = cache.get(image);
-    if (!p) {
-      p = loadSheet(format, image, resources, options);
-      cache.set(image, p);
-    }
-    return p;
+  const load = imageCache(resources, options);
+  const requests = new Map<string, Promise<ResourceRequest>>();
+  let root: Promise<string | undefined> | undefined;
+  return async (image: string): Promise<RgbaImage> => {
+    let req = requests.get(image);
+    if (!req) requests.set(image, (req = sheetRequest(format, image, resources, options, () => (root ??= questRoot(resources)))));
+    return (await load(await req)).image;
   };
 }

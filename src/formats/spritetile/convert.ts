@@ -1,4 +1,5 @@
 import { FormatError } from '../../binary/errors.js';
+import { fitInt, rangePolicy } from '../../binary/writer.js';
 import type { LevelModel, ModelCell, ModelTileLayer, SpriteModel } from '../../model/types.js';
 import {
   COLLIDER,
@@ -36,7 +37,7 @@ export function levelToModel(level: SpriteTileLevel): LevelModel {
   if (dropped.length) notes.push(`SpriteTile editor tags not carried over: ${dropped.join(', ')}`);
   const modelLayers: ModelTileLayer[] = layers.map((l, li) => {
     const cells: ModelCell[] = new Array(l.width * l.height);
-    for (let y = 0; y < l.height; y++) {
+    for (let y = 0; l.width > 0 && y < l.height; y++) {
       const row = l.height - 1 - y;
       for (let x = 0; x < l.width; x++) {
         const i = y * l.width + x;
@@ -87,11 +88,23 @@ function num(v: unknown, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
 }
 
-/** From the common LevelModel (decision 6: little-endian, version 3, lvlayrs and numsets only). */
-export function levelFromModel(model: SpriteModel | LevelModel): SpriteTileLevel {
+/**
+ * From the common LevelModel (decision 6: little-endian, version 3, lvlayrs
+ * and numsets only). Every number is checked against its field: one that
+ * does not fit is a FormatError naming the layer, the field and the value,
+ * or with `clamp` the nearest value that fits, with a note in model.notes.
+ */
+export function levelFromModel(model: SpriteModel | LevelModel, opts: { clamp?: boolean } = {}): SpriteTileLevel {
   if (model.kind !== 'level') throw new FormatError(FORMAT, 'a SpriteTile level can only be made from a tile map, not a sprite');
+  const notes: string[] = [];
+  const policy = rangePolicy(!!opts.clamp, notes);
+  const fit = (kind: 'i16' | 'u8' | 'i32', v: number, what: () => string): number =>
+    Number.isInteger(v) && v >= -0x8000 && v <= (kind === 'u8' ? 0xff : 0x7fff) && (kind !== 'u8' || v >= 0)
+      ? v
+      : fitInt(FORMAT, kind, v, what(), policy);
   const wanted = num(model.properties?.numSets, 32);
   const numSets = VALID_NUM_SETS.includes(wanted) ? wanted : 32;
+  if (numSets !== wanted) notes.push(`spritetile: numSets ${wanted} is not one of ${VALID_NUM_SETS.join(', ')}; 32 written`);
   const per = tilesPerSet(numSets);
   const level = createLevel(numSets);
   // the SpriteTile set of each model tileset: "set N" names keep N, others their index
@@ -99,24 +112,30 @@ export function levelFromModel(model: SpriteModel | LevelModel): SpriteTileLevel
     const m = /^set (\d+)$/.exec(ts.name);
     return m ? Number(m[1]) : i;
   });
+  /** A float32 field: a finite value that would become infinite is refused (clamping does not apply). */
+  const f32 = (v: number, what: () => string): number => {
+    if (!Number.isFinite(Math.fround(v))) throw new FormatError(FORMAT, `${what()} ${v} does not fit the file's 32-bit float field`);
+    return v;
+  };
   level.layers = model.layers.map((ml, li) => {
     const p = ml.properties ?? {};
     const l = createLayer({
       width: ml.width,
       height: ml.height,
-      tileSizeX: num(p.tileSizeX, 1),
-      tileSizeY: num(p.tileSizeY, num(p.tileSizeX, 1)),
-      z: num(p.z, li),
-      layerLock: num(p.layerLock, 0),
-      addBorder: num(p.addBorder, 0),
-      previewSize: num(p.previewSize, 64),
+      tileSizeX: f32(num(p.tileSizeX, 1), () => `layer ${li} tileSizeX`),
+      tileSizeY: f32(num(p.tileSizeY, num(p.tileSizeX, 1)), () => `layer ${li} tileSizeY`),
+      z: f32(num(p.z, li), () => `layer ${li} z`),
+      layerLock: fit('i32', num(p.layerLock, 0), () => `layer ${li} layerLock`),
+      addBorder: fit('i32', num(p.addBorder, 0), () => `layer ${li} addBorder`),
+      previewSize: fit('i32', num(p.previewSize, 64), () => `layer ${li} previewSize`),
     });
-    l.scrollX = num(p.scrollX, 0);
-    l.scrollY = num(p.scrollY, 0);
+    l.scrollX = fit('i32', num(p.scrollX, 0), () => `layer ${li} scrollX`);
+    l.scrollY = fit('i32', num(p.scrollY, 0), () => `layer ${li} scrollY`);
     if (ml.cells.length !== ml.width * ml.height) {
       throw new FormatError(FORMAT, `layer "${ml.name}" has ${ml.cells.length} cells for ${ml.width}x${ml.height}`);
     }
-    for (let row = 0; row < ml.height; row++) {
+    // No cells, no rows to walk (a 0-wide layer may claim any height).
+    for (let row = 0; ml.width > 0 && row < ml.height; row++) {
       const y = ml.height - 1 - row;
       for (let x = 0; x < ml.width; x++) {
         const c = ml.cells[row * ml.width + x]!;
@@ -134,11 +153,13 @@ export function levelFromModel(model: SpriteModel | LevelModel): SpriteTileLevel
         if (!(rot >= 0 && rot <= MAX_RAW_ROTATION)) rot = 0;
         l.flags[i] =
           rot | (c.flipY ? FLIP_Y : 0) | (c.flipX ? FLIP_X : 0) | (e.collider === true ? COLLIDER : 0) | (num(e.unusedFlags, 0) & 0x6000);
-        l.order[i] = num(e.order, 0);
-        l.trigger[i] = num(e.trigger, 0);
+        l.order[i] = fit('i16', num(e.order, 0), () => `layer ${li} cell (${x}, ${row}) order`);
+        l.trigger[i] = fit('u8', num(e.trigger, 0), () => `layer ${li} cell (${x}, ${row}) trigger`);
       }
     }
     return l;
   });
+  policy.finish();
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return level;
 }

@@ -5,8 +5,9 @@ import { inspectJson, inspectText } from './inspect.js';
 import { MAGIC, type SpriteTileLevel } from './model.js';
 import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
-import { parseFlavour, writeSpriteTile } from './write.js';
-import { renderLevel } from './render.js';
+import { LZF_OPTION, writeSpriteTile } from './write.js';
+import { choiceOption } from '../options.js';
+import { TILESET_OPTION, spriteTilePicture } from './render.js';
 
 export * from './model.js';
 export { readSpriteTile, parseLevel, type ReadOptions } from './read.js';
@@ -14,7 +15,7 @@ export { writeSpriteTile, serializeLevel, layout, type WriteOptions, type TagLay
 export { validateSpriteTile, checkLevel } from './validate.js';
 export { inspectJson, inspectText } from './inspect.js';
 export { levelToModel, levelFromModel } from './convert.js';
-export { renderLevel, parseTilesetOption, tileColour, type TilesetSpec } from './render.js';
+export { renderLevel, spriteTilePicture, parseTilesetOption, tileColour, type TilesetSpec } from './render.js';
 
 /** True when the LZF stream starts with "SpriteTileLevel" (decodes only those bytes). */
 export function sniffSpriteTile(bytes: Uint8Array): boolean {
@@ -35,30 +36,20 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
     return level;
   },
   write(level, options) {
-    return writeSpriteTile(level, { lzf: parseFlavour(options?.lzf) });
+    return writeSpriteTile(level, { lzf: choiceOption(options, LZF_OPTION) });
   },
-  writeOptions: [
-    { name: 'lzf', type: 'string', description: 'SpriteTile LZF flavour: clzf2 (default, as the TileEditor writes), liblzf or best (smallest)' },
-  ],
+  writeOptions: [LZF_OPTION],
   validate(bytes) {
     return validateSpriteTile(bytes);
   },
   inspectJson,
   inspectText,
-  render(level, options, resources) {
-    return renderLevel(level, options, resources);
-  },
-  renderOptions: [
-    {
-      name: 'tileset',
-      type: 'string',
-      description: 'SpriteTile tile images: SET=IMAGE.png:WxH, several separated by commas (tiles without one are flat colours)',
-    },
-  ],
+  picture: (level, options, resources) => spriteTilePicture(level, options, resources),
+  renderOptions: [TILESET_OPTION],
   async toModel(level) {
     return levelToModel(level);
   },
-  fromModel(model) {
-    return levelFromModel(model);
+  fromModel(model, options) {
+    return levelFromModel(model, { clamp: options?.clamp === true });
   },
 };

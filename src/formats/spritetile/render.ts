@@ -1,14 +1,21 @@
-import { FormatError } from '../../binary/errors.js';
-import { drawImage } from '../../render/compose.js';
-import { createImage, fillImage, type RgbaImage } from '../../render/image.js';
+import { FormatError, OptionError } from '../../binary/errors.js';
+import { parsedOption, selectIndex } from '../options.js';
+import type { RgbaImage } from '../../render/image.js';
+import { drawPicture, solidImage, type Picture, type PicturePart } from '../../render/pipeline.js';
+import { budgetFrom } from '../../binary/limits.js';
 import { compose, rotate, scale, translate } from '../../render/matrix.js';
-import { decodePng } from '../../render/png.js';
-import type { CommandOptions, RenderResult, ResourceLoader } from '../types.js';
+import { imageCache } from '../resources.js';
+import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
 import { FLIP_X, FLIP_Y, ROTATION_MASK, tilesPerSet, type SpriteTileLevel } from './model.js';
 
 const FORMAT = 'spritetile';
-const MAX_SIDE = 8192;
-const MAX_PIXELS = 40_000_000;
+/**
+ * Layout, not a limit: without tilesets, cells shrink (down to one pixel)
+ * until the level fits this side and area. What may be allocated is the
+ * pipeline's --max-pixels budget.
+ */
+const FLAT_FIT_SIDE = 8192;
+const FLAT_FIT_PIXELS = 40_000_000;
 /** Pixels per tile when no tileset is given (shrunk for big levels). */
 export const DEFAULT_CELL_PIXELS = 16;
 
@@ -19,7 +26,28 @@ export interface TilesetSpec {
   tileHeight: number;
 }
 
-/** Parses `SET=IMAGE.png:WxH[,SET=IMAGE.png:WxH...]`. */
+/** The paths inside a --tileset value (SET=IMAGE.png:WxH,...), each rewritten by `resolve`. */
+export function tilesetPaths(value: string, resolve: (p: string) => string): string {
+  return value
+    .split(',')
+    .map((part) => {
+      const m = /^(\s*\d+=)(.+)(:\d+x\d+\s*)$/.exec(part);
+      return m ? m[1] + resolve(m[2]!) + m[3] : part;
+    })
+    .join(',');
+}
+
+/** `render --tileset`: the tile images, by tile set. */
+export const TILESET_OPTION = {
+  name: 'tileset',
+  type: 'string',
+  value: 'SET=IMAGE.png:WxH,...',
+  description: 'SpriteTile tile images, several separated by commas (tiles without one are flat colours)',
+  parse: parseTilesetOption,
+  paths: tilesetPaths,
+} as const satisfies OptionSpec;
+
+/** Parses `SET=IMAGE.png:WxH[,SET=IMAGE.png:WxH...]`; an OptionError names the bad item. */
 export function parseTilesetOption(value: string): TilesetSpec[] {
   const out: TilesetSpec[] = [];
   for (const part of value.split(',')) {
@@ -27,7 +55,7 @@ export function parseTilesetOption(value: string): TilesetSpec[] {
     if (!s) continue;
     const m = /^(\d+)=(.+):(\d+)x(\d+)$/.exec(s);
     if (!m || Number(m[3]) < 1 || Number(m[4]) < 1) {
-      throw new FormatError(FORMAT, `bad --tileset "${s}": expected SET=IMAGE.png:WxH, e.g. 0=tiles.png:16x16`);
+      throw new OptionError(`"${s}" is not SET=IMAGE.png:WxH, e.g. 0=tiles.png:16x16`);
     }
     out.push({ set: Number(m[1]), path: m[2]!, tileWidth: Number(m[3]), tileHeight: Number(m[4]) });
   }
@@ -63,89 +91,89 @@ interface LoadedTileset extends TilesetSpec {
  * Draws every layer, back to front (largest z first, Unity's camera looking
  * along +z), cells by order-in-layer. Tiles come from the tileset images
  * given per set; tiles without one are flat colours from their number.
+ * The level as a picture; its cells are made as the pipeline draws them.
  */
-export async function renderLevel(level: SpriteTileLevel, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+export async function spriteTilePicture(level: SpriteTileLevel, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
   const layers = level.layers ?? [];
   if (!layers.length) throw new FormatError(FORMAT, 'nothing to draw: the file has no layers');
-  const specs = typeof options.tileset === 'string' ? parseTilesetOption(options.tileset) : [];
+  const specs = parsedOption(options, TILESET_OPTION) ?? [];
+  for (const s of specs) selectIndex('tileset', s.set, level.numSets, 'tile set', 'the level');
   const sets = new Map<number, LoadedTileset>();
+  const loadImage = imageCache(resources, options);
   for (const s of specs) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await resources.load(s.path);
-    } catch {
-      throw new FormatError(FORMAT, `cannot read tileset image "${s.path}" for set ${s.set}`);
-    }
-    const image = decodePng(bytes);
+    const { image } = await loadImage({ format: FORMAT, what: `--tileset image for set ${s.set}`, name: s.path });
     const columns = Math.floor(image.width / s.tileWidth);
     const rows = Math.floor(image.height / s.tileHeight);
     sets.set(s.set, { ...s, image, columns, count: columns * rows });
   }
   const sizes = layers.map((l) => l.tileSizeX).filter((v) => v > 0 && Number.isFinite(v));
-  const unit = sizes.length ? Math.min(...sizes) : 1;
+  const unit = sizes.length ? sizes.reduce((m, v) => Math.min(m, v)) : 1;
   const cellFor = (v: number): number => (v > 0 && Number.isFinite(v) ? v / unit : 1);
   // pixels per tile of the smallest world size
-  let base = specs.length ? Math.max(...specs.map((s) => s.tileWidth)) : DEFAULT_CELL_PIXELS;
-  const span = (pick: (l: (typeof layers)[number]) => number): number => Math.max(1, ...layers.map(pick));
+  let base = specs.length ? specs.reduce((m, s) => Math.max(m, s.tileWidth), 0) : DEFAULT_CELL_PIXELS;
+  const span = (pick: (l: (typeof layers)[number]) => number): number => layers.reduce((m, l) => Math.max(m, pick(l)), 1);
   const wUnits = span((l) => l.width * cellFor(l.tileSizeX));
   const hUnits = span((l) => l.height * cellFor(l.tileSizeY));
   if (!specs.length) {
-    while (base > 1 && (wUnits * base > MAX_SIDE || hUnits * base > MAX_SIDE || wUnits * hUnits * base * base > MAX_PIXELS)) base--;
+    while (base > 1 && (wUnits * base > FLAT_FIT_SIDE || hUnits * base > FLAT_FIT_SIDE || wUnits * hUnits * base * base > FLAT_FIT_PIXELS)) base--;
   }
   const W = Math.ceil(wUnits * base);
   const H = Math.ceil(hUnits * base);
-  if (W > MAX_SIDE || H > MAX_SIDE || W * H > MAX_PIXELS) {
-    throw new FormatError(FORMAT, `the level would be a ${W}x${H} image, larger than the ${MAX_SIDE}x${MAX_SIDE} / ${MAX_PIXELS}-pixel limit`);
-  }
-  const img = createImage(W, H);
-  const dot = createImage(1, 1);
   const per = tilesPerSet(level.numSets);
+  const flat = new Map<number, RgbaImage>();
   const orderOfLayers = layers.map((l, i) => ({ l, i })).sort((a, b) => b.l.z - a.l.z || a.i - b.i);
-  for (const { l } of orderOfLayers) {
-    const cw = cellFor(l.tileSizeX) * base;
-    const ch = cellFor(l.tileSizeY) * base;
-    const cells: number[] = [];
-    let ordered = false;
-    for (let i = 0; i < l.tiles.length; i++) {
-      if (l.tiles[i]! === -1) continue;
-      cells.push(i);
-      if (l.order[i]! !== 0) ordered = true;
-    }
-    if (ordered) cells.sort((a, b) => l.order[a]! - l.order[b]! || a - b);
-    for (const i of cells) {
-      const t = l.tiles[i]!;
-      const f = l.flags[i]!;
-      const x = i % l.width;
-      const y = Math.floor(i / l.width);
-      const left = x * cw;
-      const top = H - (y + 1) * ch;
-      const ts = sets.get(Math.floor(t / per));
-      const n = t % per;
-      let src: RgbaImage;
-      let sx = 0;
-      let sy = 0;
-      let sw = 1;
-      let sh = 1;
-      if (ts && n < ts.count) {
-        src = ts.image;
-        sx = (n % ts.columns) * ts.tileWidth;
-        sy = Math.floor(n / ts.columns) * ts.tileHeight;
-        sw = ts.tileWidth;
-        sh = ts.tileHeight;
-      } else {
-        const [r, g, b] = tileColour(t);
-        fillImage(dot, r, g, b, 255);
-        src = dot;
+  function* cells(): Generator<PicturePart> {
+    for (const { l } of orderOfLayers) {
+      const cw = cellFor(l.tileSizeX) * base;
+      const ch = cellFor(l.tileSizeY) * base;
+      const list: number[] = [];
+      let ordered = false;
+      for (let i = 0; i < l.tiles.length; i++) {
+        if (l.tiles[i]! === -1) continue;
+        list.push(i);
+        if (l.order[i]! !== 0) ordered = true;
       }
-      const deg = (f & ROTATION_MASK) / 5;
-      const m = compose(
-        translate(-sw / 2, -sh / 2),
-        scale(((f & FLIP_X) ? -1 : 1) * (cw / sw), ((f & FLIP_Y) ? -1 : 1) * (ch / sh)),
-        rotate(-deg),
-        translate(left + cw / 2, top + ch / 2),
-      );
-      drawImage(img, src, { sx, sy, sw, sh, transform: m });
+      if (ordered) list.sort((a, b) => l.order[a]! - l.order[b]! || a - b);
+      for (const i of list) {
+        const t = l.tiles[i]!;
+        const f = l.flags[i]!;
+        const x = i % l.width;
+        const y = Math.floor(i / l.width);
+        const left = x * cw;
+        const top = H - (y + 1) * ch;
+        const ts = sets.get(Math.floor(t / per));
+        const n = t % per;
+        let src: RgbaImage;
+        let sx = 0;
+        let sy = 0;
+        let sw = 1;
+        let sh = 1;
+        if (ts && n < ts.count) {
+          src = ts.image;
+          sx = (n % ts.columns) * ts.tileWidth;
+          sy = Math.floor(n / ts.columns) * ts.tileHeight;
+          sw = ts.tileWidth;
+          sh = ts.tileHeight;
+        } else {
+          let dot = flat.get(t);
+          if (!dot) flat.set(t, (dot = solidImage(...tileColour(t))));
+          src = dot;
+        }
+        const deg = (f & ROTATION_MASK) / 5;
+        const m = compose(
+          translate(-sw / 2, -sh / 2),
+          scale(((f & FLIP_X) ? -1 : 1) * (cw / sw), ((f & FLIP_Y) ? -1 : 1) * (ch / sh)),
+          rotate(-deg),
+          translate(left + cw / 2, top + ch / 2),
+        );
+        yield { image: src, sx, sy, sw, sh, transform: m };
+      }
     }
   }
-  return { frames: [img] };
+  return { frames: [{ parts: { [Symbol.iterator]: cells } }], canvas: { x: 0, y: 0, width: W, height: H }, what: 'the level' };
+}
+
+/** `sprat render` for SpriteTile, drawn through the pipeline. */
+export async function renderLevel(level: SpriteTileLevel, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
+  return drawPicture(await spriteTilePicture(level, options, resources), budgetFrom(options));
 }

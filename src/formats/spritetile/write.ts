@@ -1,5 +1,7 @@
-import { ByteWriter } from '../../binary/writer.js';
-import { FormatError, OptionError } from '../../binary/errors.js';
+import { ByteWriter, type RangePolicy } from '../../binary/writer.js';
+import { FormatError } from '../../binary/errors.js';
+import { checkOptionValue } from '../options.js';
+import type { OptionSpec } from '../types.js';
 import { compress, LZF_FLAVOURS, type LzfFlavour } from '../../lzf/index.js';
 import {
   CELL_SIZE,
@@ -17,6 +19,8 @@ const FORMAT = 'spritetile';
 export interface WriteOptions {
   /** LZF flavour: `clzf2` (default, what the TileEditor writes), `liblzf` or `best`. */
   lzf?: LzfFlavour;
+  /** Values that do not fit their fields: refused (default) or clamped with a note. */
+  range?: RangePolicy;
 }
 
 export interface TagLayout {
@@ -88,7 +92,7 @@ function checkLayer(l: SpriteTileLayer, i: number): void {
 }
 
 /** The decompressed level bytes. */
-export function serializeLevel(level: SpriteTileLevel): Uint8Array {
+export function serializeLevel(level: SpriteTileLevel, range?: RangePolicy): Uint8Array {
   if (level.version !== 2 && level.version !== 3) {
     throw new FormatError(FORMAT, `cannot write SpriteTile level version ${level.version} (2 and 3 are known)`);
   }
@@ -99,7 +103,7 @@ export function serializeLevel(level: SpriteTileLevel): Uint8Array {
   const p = plan(level);
   const { tags, size } = layout(level);
   const le = level.littleEndian;
-  const w = new ByteWriter({ format: FORMAT, littleEndian: le, initialSize: size });
+  const w = new ByteWriter({ format: FORMAT, littleEndian: le, initialSize: size, range });
   w.ascii(MAGIC).u8(le ? 1 : 0).i32(level.version).i32(p.names.length);
   for (const t of tags) {
     if (t.name.length !== 7) throw new FormatError(FORMAT, `tag name "${t.name}" is not 7 characters`);
@@ -119,16 +123,17 @@ export function serializeLevel(level: SpriteTileLevel): Uint8Array {
 
 function writeLayers(w: ByteWriter, layers: SpriteTileLayer[], le: boolean): void {
   w.i32(layers.length);
-  for (const l of layers) {
+  layers.forEach((l, li) => {
+    const at = `layer ${li}`;
     w.ascii('lyrdata')
       .f32(l.tileSizeX)
       .f32(l.tileSizeY)
-      .i32(l.scrollX)
-      .i32(l.scrollY)
-      .i32(l.previewSize)
+      .int('i32', l.scrollX, `${at} scrollX`)
+      .int('i32', l.scrollY, `${at} scrollY`)
+      .int('i32', l.previewSize, `${at} previewSize`)
       .f32(l.z)
-      .i32(l.layerLock)
-      .i32(l.addBorder)
+      .int('i32', l.layerLock, `${at} layerLock`)
+      .int('i32', l.addBorder, `${at} addBorder`)
       .i32(l.width)
       .i32(l.height);
     const n = l.width * l.height;
@@ -155,16 +160,23 @@ function writeLayers(w: ByteWriter, layers: SpriteTileLayer[], le: boolean): voi
       cells[p + 6] = l.trigger[i]!;
     }
     w.bytes(cells);
-  }
+  });
 }
+
+/** `convert --lzf`: the LZF flavour a SpriteTile file is written with. */
+export const LZF_OPTION: OptionSpec & { choices: readonly LzfFlavour[] } = {
+  name: 'lzf',
+  type: 'string',
+  choices: LZF_FLAVOURS,
+  description: 'SpriteTile LZF flavour: clzf2 (default, as the TileEditor writes), liblzf or best (smallest)',
+};
 
 export function parseFlavour(v: unknown): LzfFlavour {
   if (v === undefined || v === false || v === null) return 'clzf2';
-  if (typeof v === 'string' && (LZF_FLAVOURS as readonly string[]).includes(v)) return v as LzfFlavour;
-  throw new OptionError(`unknown LZF flavour "${String(v)}" (use ${LZF_FLAVOURS.join(', ')})`);
+  return checkOptionValue(LZF_OPTION, typeof v === 'string' || typeof v === 'boolean' ? v : String(v)) as LzfFlavour;
 }
 
 /** The `.bytes` file: the level, LZF-compressed (default flavour `clzf2`, as the TileEditor writes). */
 export function writeSpriteTile(level: SpriteTileLevel, options: WriteOptions = {}): Uint8Array {
-  return compress(serializeLevel(level), parseFlavour(options.lzf));
+  return compress(serializeLevel(level, options.range), parseFlavour(options.lzf));
 }

@@ -1,0 +1,202 @@
+/**
+ * The one way every format finds and loads the files a document names
+ * (sheets, textures, tilesets, palettes, objects), through a ResourceLoader.
+ * Runs in browsers: paths are joined with `/` (a `\` counts as `/`).
+ *
+ * Path rules:
+ * - a path a document names is relative to the document's folder (what the
+ *   loader resolves against); a format may try several candidates in order
+ *   (Hallgeir: NAME, NAME.png, NAME.bmp);
+ * - a Solarus sheet is relative to the quest's `sprites/` folder, found by
+ *   walking up from the sprite to the folder that holds `quest.dat` or a
+ *   `sprites/` folder (`questRoot`);
+ * - a path the user typed (--images, --tileset, --recolour) arrives
+ *   absolute: the command line resolved it against the current folder.
+ *
+ * Errors are FormatErrors of the document's format that name the path as
+ * written and every place searched, as the loader describes them.
+ */
+import { FormatError, isFormatError } from '../binary/errors.js';
+import { DEFAULT_LIMITS, LimitError, limitsFrom, type Limits } from '../binary/limits.js';
+import { decodeImage } from '../render/decode.js';
+import type { RgbaImage } from '../render/image.js';
+import type { CommandOptions, ResourceLoader } from './types.js';
+
+/** The folder part of a relative path ("" for a bare name), without a trailing `/`. */
+export function dirOf(p: string): string {
+  const s = p.replace(/\\/g, '/');
+  const i = s.lastIndexOf('/');
+  return i < 0 ? '' : s.slice(0, i);
+}
+
+/** True for `/x`, `C:/x`, `C:\x`. */
+export function isAbsolutePath(p: string): boolean {
+  return /^(?:[A-Za-z]:)?[\\/]/.test(p);
+}
+
+/** Joins a relative path to a folder, resolving `.` and `..` where it can; an absolute `rel` is kept. */
+export function joinPath(dir: string, rel: string): string {
+  const r = rel.replace(/\\/g, '/');
+  if (isAbsolutePath(r)) return r;
+  const joined = dir ? dir.replace(/\\/g, '/') + '/' + r : r;
+  const abs = isAbsolutePath(joined);
+  const out: string[] = [];
+  for (const part of joined.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
+    else if (part === '..' && abs) continue;
+    else out.push(part);
+  }
+  return (abs && !/^[A-Za-z]:/.test(joined) ? '/' : '') + out.join('/');
+}
+
+/** One file a document (or the user) names. */
+export interface ResourceRequest {
+  /** The document's format: the FormatError's format. */
+  format: string;
+  /** What it is, for messages: "texture", "sheet", "tileset image", "palette", "sprite". */
+  what: string;
+  /** The path as the document or the user wrote it. */
+  name: string;
+  /** Where to look, in order, as paths for the loader (default: `name` alone). */
+  candidates?: readonly string[];
+  /** Added to the "not found" message ("give the folder with --images DIR"). */
+  hint?: string;
+}
+
+/** How the loader names `p` to the user. */
+export function describePath(resources: ResourceLoader, p: string): string {
+  try {
+    return resources.describe?.(p) ?? p;
+  } catch {
+    return p;
+  }
+}
+
+/** The name as written; a user's path (made absolute by the command line) as the loader names it. */
+function shownName(resources: ResourceLoader, req: ResourceRequest): string {
+  return isAbsolutePath(req.name) ? describePath(resources, req.name) : req.name;
+}
+
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+};
+
+/** A file-system error in plain words (the error's own message otherwise). */
+export function describeFileError(e: unknown): string {
+  const err = e as { code?: unknown; message?: unknown };
+  return (typeof err?.code === 'string' && FILE_ERRORS[err.code]) || (typeof err?.message === 'string' ? err.message : String(e));
+}
+
+/** The first candidate the loader has, or undefined. */
+export async function findResource(resources: ResourceLoader, req: ResourceRequest): Promise<string | undefined> {
+  for (const c of req.candidates ?? [req.name]) {
+    try {
+      if (await resources.exists(c)) return c;
+    } catch {
+      // A loader that cannot tell counts as "not there".
+    }
+  }
+  return undefined;
+}
+
+function notFound(resources: ResourceLoader, req: ResourceRequest): FormatError {
+  const places = [...new Set((req.candidates ?? [req.name]).map((c) => describePath(resources, c)))];
+  return new FormatError(
+    req.format,
+    `${req.what} "${shownName(resources, req)}" not found (looked for ${places.join(', ')})${req.hint ? `; ${req.hint}` : ''}`,
+  );
+}
+
+/**
+ * Finds and loads a file: the first candidate that exists. Throws a
+ * FormatError naming the path as written and every place searched when
+ * none does, or why the one found cannot be read (a LimitError as it is).
+ */
+export async function loadResource(resources: ResourceLoader, req: ResourceRequest): Promise<{ path: string; bytes: Uint8Array }> {
+  const candidates = req.candidates ?? [req.name];
+  const found = await findResource(resources, req);
+  // One place only and not there: reading it may tell why (a folder, say) better than "not found".
+  const path = found ?? (candidates.length === 1 ? candidates[0]! : undefined);
+  if (path === undefined) throw notFound(resources, req);
+  try {
+    return { path, bytes: await resources.load(path) };
+  } catch (e) {
+    if (e instanceof LimitError || isFormatError(e)) throw e;
+    const code = (e as { code?: unknown })?.code;
+    if (found === undefined && (code === 'ENOENT' || typeof code !== 'string')) throw notFound(resources, req);
+    throw new FormatError(req.format, `${req.what} "${shownName(resources, req)}": cannot read ${describePath(resources, path)}: ${describeFileError(e)}`);
+  }
+}
+
+/**
+ * Finds, loads and decodes an image (PNG or BMP, by content). The size in
+ * its header is checked against `limits.maxPixels` (--max-pixels) first.
+ */
+export async function loadImage(
+  resources: ResourceLoader,
+  req: ResourceRequest,
+  limits: Pick<Limits, 'maxPixels'> = DEFAULT_LIMITS,
+): Promise<{ path: string; image: RgbaImage }> {
+  const { path, bytes } = await loadResource(resources, req);
+  try {
+    return { path, image: decodeImage(bytes, describePath(resources, path), limits) };
+  } catch (e) {
+    if (isFormatError(e)) {
+      const shown = shownName(resources, req);
+      const place = describePath(resources, path);
+      const at = e.offset !== undefined ? ` (at byte ${e.offset} of ${place})` : place !== shown ? ` (${place})` : '';
+      throw new FormatError(req.format, `${req.what} "${shown}": ${e.reason}${at}`);
+    }
+    throw e;
+  }
+}
+
+/**
+ * A loader of images for one command: each file is read and decoded once
+ * (keyed by the place found). The limits come from `options` (--max-*).
+ */
+export function imageCache(resources: ResourceLoader, options?: CommandOptions) {
+  const limits = limitsFrom(options);
+  const byPath = new Map<string, Promise<RgbaImage>>();
+  return async (req: ResourceRequest): Promise<{ path: string; image: RgbaImage }> => {
+    const candidates = req.candidates ?? [req.name];
+    // As loadResource: one place only is read even when missing, to tell why.
+    const path = (await findResource(resources, req)) ?? (candidates.length === 1 ? candidates[0] : undefined);
+    if (path === undefined) throw notFound(resources, req);
+    let p = byPath.get(path);
+    if (!p) {
+      p = loadImage(resources, { ...req, candidates: [path] }, limits).then((r) => r.image);
+      byPath.set(path, p);
+    }
+    return { path, image: await p };
+  };
+}
+
+/** How many folders `questRoot` climbs at most. */
+const MAX_CLIMB = 32;
+
+/**
+ * The quest's data folder, as a prefix of `../` relative to the sprite's
+ * folder ("" when it is the sprite's own folder): the nearest folder, from
+ * the sprite's own upwards, that holds `quest.dat` or a `sprites/` folder,
+ * as the Solarus engine finds it. Undefined when none does.
+ */
+export async function questRoot(resources: ResourceLoader): Promise<string | undefined> {
+  const has = async (p: string) => {
+    try {
+      return await resources.exists(p);
+    } catch {
+      return false;
+    }
+  };
+  let prefix = '';
+  for (let up = 0; up <= MAX_CLIMB; up++, prefix += '../') {
+    if ((await has(prefix + 'quest.dat')) || (await has(prefix + 'sprites/'))) return prefix;
+  }
+  return undefined;
+}

@@ -1,0 +1,295 @@
+/**
+ * The one picture pipeline. A format describes what each frame of a picture
+ * holds (a `Picture`: parts, each an image, a source rectangle, a transform
+ * and an opacity; optionally overlays such as shape outlines and labels; and
+ * the frame's delay), and `drawPicture` turns the description into images.
+ * `sprat render`, the sheets `convert` bakes and the viewer all draw here,
+ * so they draw the same pixels with the same timing.
+ *
+ * The rules, once for every format:
+ * - Canvas: `picture.canvas` when given (as is), else the union of every
+ *   frame's extent (`frame.extent`, else the pixels its parts and overlays
+ *   can touch), at least 1 × 1. Every frame is drawn on a canvas of that size,
+ *   picture coordinates (0, 0) at (-canvas.x, -canvas.y).
+ * - Budgets (src/binary/limits.ts): the canvases of all frames together
+ *   (and every lazily decoded part image) are spent from `maxPixels`
+ *   before anything is allocated; the destination area of every draw
+ *   (clipped to the canvas) is spent from `maxDrawPixels` before it is
+ *   drawn: for frames that list their parts, all of them at once before
+ *   the first draw; for parts given by a generator (a level's cells), each
+ *   just before it is drawn. Either runs out with a LimitError naming its
+ *   `--max-*` option.
+ * - Timing: a picture with `loops` set is an animation: the result carries
+ *   `loops` and one delay per frame (the frame's `delayMs`; missing, not
+ *   finite or negative: 0). Without `loops` it is a still picture (no
+ *   delays). `nextFrame` is the one rule for what plays after a frame.
+ */
+import { Budget } from '../binary/limits.js';
+import type { RenderResult } from '../formats/types.js';
+import { drawBounds, drawImage, type DrawOptions, type Rect } from './compose.js';
+import { drawText, GLYPH_HEIGHT, textWidth } from './font.js';
+import { createImage, fillImage, type RgbaImage } from './image.js';
+import { applyMatrix, IDENTITY, multiply, translate, type Matrix } from './matrix.js';
+
+export type Rgba = readonly [number, number, number, number];
+
+/** An image decoded only when the pipeline draws it (after its budget is spent): CTHG sprites. */
+export interface LazyImage {
+  width: number;
+  height: number;
+  /** Decodes (or returns the cached) pixels; `width` × `height`. */
+  pixels(): RgbaImage;
+}
+
+/**
+ * One image drawn into a frame, as drawImage draws it: the source rectangle
+ * (default: the whole image), a transform from source-rectangle pixels to
+ * picture coordinates, opacity and filter (default nearest).
+ */
+export interface PicturePart extends DrawOptions {
+  image: RgbaImage | LazyImage;
+}
+
+/** Drawn over the parts, in picture coordinates. */
+export type Overlay =
+  /** A one-pixel line (shape outlines). */
+  | { kind: 'line'; x0: number; y0: number; x1: number; y1: number; colour: Rgba }
+  /** A label in the built-in bitmap font, its upper-left corner at (x, y). */
+  | { kind: 'text'; x: number; y: number; text: string; colour: Rgba };
+
+export interface PictureFrame {
+  /** Drawn in order, first at the back. Any iterable: a level can give its cells as they are drawn, without a list. */
+  parts: Iterable<PicturePart>;
+  overlays?: Overlay[];
+  /** The frame's box in picture coordinates when it is not what its parts and overlays touch (null: nothing). */
+  extent?: Rect | null;
+  /** How long the frame shows in an animation, in milliseconds. */
+  delayMs?: number;
+}
+
+export interface Picture {
+  frames: PictureFrame[];
+  /** The canvas in picture coordinates (default: the union of the frames' extents). */
+  canvas?: Rect;
+  /** Every canvas is filled with this colour first (default: transparent). */
+  background?: Rgba;
+  /** Set for an animation: how many times it plays (0 = forever, 1 = once). */
+  loops?: number;
+  /** What the picture is, for limit messages ("the picture" by default). */
+  what?: string;
+}
+
+/** The pixel size of a part's image without decoding it. */
+function sizeOf(image: RgbaImage | LazyImage): { width: number; height: number } {
+  return image;
+}
+
+function isLazy(image: RgbaImage | LazyImage): image is LazyImage {
+  return typeof (image as LazyImage).pixels === 'function';
+}
+
+/** The integer rectangle a part can touch in picture coordinates, or null. */
+export function partBounds(p: PicturePart): Rect | null {
+  const { width, height } = sizeOf(p.image);
+  // drawBounds only reads the size (and the source rectangle, transform).
+  return drawBounds({ width, height, data: EMPTY }, { sx: p.sx, sy: p.sy, sw: p.sw, sh: p.sh, transform: p.transform });
+}
+
+const EMPTY = new Uint8Array(0);
+
+function union(a: Rect | null, b: Rect | null): Rect | null {
+  if (!a) return b;
+  if (!b) return a;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
+
+function overlayBounds(o: Overlay): Rect {
+  if (o.kind === 'text') return { x: o.x, y: o.y, width: textWidth(o.text), height: GLYPH_HEIGHT };
+  const x = Math.min(o.x0, o.x1);
+  const y = Math.min(o.y0, o.y1);
+  return { x, y, width: Math.abs(o.x1 - o.x0), height: Math.abs(o.y1 - o.y0) };
+}
+
+/** A frame's box in picture coordinates (its extent, else what its parts and overlays touch), or null. */
+export function frameExtent(f: PictureFrame): Rect | null {
+  if (f.extent !== undefined) return f.extent;
+  let r: Rect | null = null;
+  for (const p of f.parts) r = union(r, partBounds(p));
+  for (const o of f.overlays ?? []) r = union(r, overlayBounds(o));
+  return r;
+}
+
+/** The canvas every frame of the picture is drawn on, in picture coordinates (whole pixels, at least 1 × 1). */
+export function pictureCanvas(picture: Picture): Rect {
+  const given = picture.canvas;
+  let box: Rect | null = given ?? null;
+  if (!box) for (const f of picture.frames) box = union(box, frameExtent(f));
+  if (!box) return { x: 0, y: 0, width: 1, height: 1 };
+  const x = Math.floor(box.x);
+  const y = Math.floor(box.y);
+  const min = given ? 0 : 1;
+  return { x, y, width: Math.max(min, Math.ceil(box.x + box.width) - x), height: Math.max(min, Math.ceil(box.y + box.height) - y) };
+}
+
+/** The destination pixels a draw touches on a canvas of w × h (its clipped bounding box). */
+function clippedArea(b: Rect | null, w: number, h: number): number {
+  if (!b) return 0;
+  const x0 = Math.max(0, b.x);
+  const y0 = Math.max(0, b.y);
+  const x1 = Math.min(w, b.x + b.width);
+  const y1 = Math.min(h, b.y + b.height);
+  return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
+}
+
+function plot(img: RgbaImage, x: number, y: number, c: Rgba): void {
+  x = Math.round(x);
+  y = Math.round(y);
+  if (x < 0 || y < 0 || x >= img.width || y >= img.height) return;
+  img.data.set(c, (y * img.width + x) * 4);
+}
+
+function lineSteps(o: { x0: number; y0: number; x1: number; y1: number }): number {
+  return Math.max(1, Math.ceil(Math.max(Math.abs(o.x1 - o.x0), Math.abs(o.y1 - o.y0))));
+}
+
+function drawOverlay(img: RgbaImage, o: Overlay, dx: number, dy: number): void {
+  if (o.kind === 'text') {
+    drawText(img, o.x + dx, o.y + dy, o.text, [...o.colour]);
+    return;
+  }
+  const n = lineSteps(o);
+  const x0 = o.x0 + dx;
+  const y0 = o.y0 + dy;
+  const x1 = o.x1 + dx;
+  const y1 = o.y1 + dy;
+  for (let i = 0; i <= n; i++) plot(img, x0 + ((x1 - x0) * i) / n, y0 + ((y1 - y0) * i) / n, o.colour);
+}
+
+/** The pixels of a part's image, decoding a lazy one once (its pixels spent from maxPixels first). */
+class Sources {
+  private decoded = new Map<LazyImage, RgbaImage>();
+  constructor(private budget: Budget) {}
+  get(image: RgbaImage | LazyImage): RgbaImage {
+    if (!isLazy(image)) return image;
+    let img = this.decoded.get(image);
+    if (!img) {
+      this.budget.spend('maxPixels', image.width * image.height, `an image of ${image.width}x${image.height}`);
+      img = image.pixels();
+      this.decoded.set(image, img);
+    }
+    return img;
+  }
+}
+
+/** The destination pixels drawing `p` touches on a w × h canvas whose (0, 0) is picture coordinates (ox, oy); 0 when it draws nothing. */
+function drawArea(p: PicturePart, shift: Matrix, w: number, h: number): { area: number; transform: Matrix } {
+  const transform = multiply(shift, p.transform ?? IDENTITY);
+  if ((p.opacity ?? 1) <= 0) return { area: 0, transform };
+  return { area: clippedArea(partBounds({ ...p, transform }), w, h), transform };
+}
+
+function overlayArea(o: Overlay): number {
+  return o.kind === 'text' ? textWidth(o.text) * GLYPH_HEIGHT : lineSteps(o) + 1;
+}
+
+/**
+ * Draws one frame onto `image`, whose (0, 0) is picture coordinates (ox,
+ * oy). With `prepaid` the draws were already spent (see drawPicture);
+ * otherwise each is spent just before it is drawn.
+ */
+function drawFrameOnto(image: RgbaImage, f: PictureFrame, ox: number, oy: number, budget: Budget, sources: Sources, what: string, prepaid: boolean): void {
+  const shift: Matrix = translate(-ox, -oy);
+  for (const p of f.parts) {
+    const { area, transform } = drawArea(p, shift, image.width, image.height);
+    if (area === 0) continue;
+    if (!prepaid) budget.spend('maxDrawPixels', area, `drawing ${what}`);
+    drawImage(image, sources.get(p.image), { sx: p.sx, sy: p.sy, sw: p.sw, sh: p.sh, transform, opacity: p.opacity, filter: p.filter });
+  }
+  for (const o of f.overlays ?? []) {
+    if (!prepaid) budget.spend('maxDrawPixels', overlayArea(o), `drawing ${what}`);
+    drawOverlay(image, o, -ox, -oy);
+  }
+}
+
+/** The draw area of every frame together, when every frame lists its parts (not a generator); else null. */
+function totalDrawArea(picture: Picture, c: Rect): number | null {
+  let total = picture.background ? c.width * c.height * picture.frames.length : 0;
+  const shift = translate(-c.x, -c.y);
+  for (const f of picture.frames) {
+    if (!Array.isArray(f.parts)) return null;
+    for (const p of f.parts as PicturePart[]) total += drawArea(p, shift, c.width, c.height).area;
+    for (const o of f.overlays ?? []) total += overlayArea(o);
+  }
+  return total;
+}
+
+export interface DrawnPicture extends RenderResult {
+  /** Where picture coordinates (0, 0) land in every frame. */
+  originX: number;
+  originY: number;
+}
+
+/** The delay the timing rule gives a frame (ms): its delayMs when finite and not negative, else 0. */
+export function frameDelay(f: PictureFrame): number {
+  const d = f.delayMs ?? 0;
+  return Number.isFinite(d) && d > 0 ? d : 0;
+}
+
+/**
+ * Draws every frame of a picture: the canvas (see the rules at the top),
+ * budgets spent before allocating and before each draw. The one path from
+ * a picture description to pixels.
+ */
+export function drawPicture(picture: Picture, budget: Budget = new Budget()): DrawnPicture {
+  const what = picture.what ?? 'the picture';
+  const c = pictureCanvas(picture);
+  const n = picture.frames.length;
+  const many = n === 1 ? `${c.width}x${c.height}` : `${n} frames of ${c.width}x${c.height}`;
+  budget.spend('maxPixels', c.width * c.height * n, `${what} (${many})`);
+  // Listed parts are paid for all at once, before anything is drawn (a hostile file fails at once).
+  const total = totalDrawArea(picture, c);
+  if (total !== null) budget.spend('maxDrawPixels', total, `drawing ${what} (${many})`);
+  else if (picture.background) budget.spend('maxDrawPixels', c.width * c.height * n, `drawing ${what}`);
+  const sources = new Sources(budget);
+  const frames = picture.frames.map((f) => {
+    const image = createImage(c.width, c.height);
+    const bg = picture.background;
+    if (bg) fillImage(image, bg[0], bg[1], bg[2], bg[3]);
+    drawFrameOnto(image, f, c.x, c.y, budget, sources, what, total !== null);
+    return image;
+  });
+  const out: DrawnPicture = { frames, originX: 0 - c.x, originY: 0 - c.y };
+  if (picture.loops !== undefined) {
+    out.delaysMs = picture.frames.map(frameDelay);
+    out.loops = picture.loops;
+  }
+  return out;
+}
+
+/**
+ * The frame that plays after `frame` in a drawn animation of `count` frames
+ * (the one timing rule, for the viewer): the next, then back to the first
+ * when it loops, or null when it stops.
+ */
+export function nextFrame(frame: number, count: number, loops: number | undefined): number | null {
+  if (frame + 1 < count) return frame + 1;
+  return loops === undefined || loops === 1 || count < 2 ? null : 0;
+}
+
+/** A solid colour as an image to draw as a part (one pixel, scaled by the part's transform). */
+export function solidImage(r: number, g: number, b: number, a = 255): RgbaImage {
+  const img = createImage(1, 1);
+  img.data.set([r, g, b, a]);
+  return img;
+}
+
+/** The outline of a w × h rectangle under m, as four lines. */
+export function rectOutline(m: Matrix, w: number, h: number, colour: Rgba): Overlay[] {
+  const pts = [applyMatrix(m, 0, 0), applyMatrix(m, w, 0), applyMatrix(m, w, h), applyMatrix(m, 0, h)];
+  return pts.map((p, i) => {
+    const q = pts[(i + 1) % 4]!;
+    return { kind: 'line', x0: p[0], y0: p[1], x1: q[0], y1: q[1], colour };
+  });
+}
