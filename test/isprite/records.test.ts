@@ -27,6 +27,7 @@ import {
   type KnownElement,
 } from '../../src/formats/isprite/records.js';
 import { element } from './arb.js';
+import { createIsprite, writeIsprite } from '../../src/formats/isprite/index.js';
 
 const slices = [{ texture: 0, rotated: false, x: 0, y: 0, width: 31, height: 10 }];
 const known = element.filter((el): el is KnownElement => el.type !== 'unknown');
@@ -106,16 +107,25 @@ describe('ISPRITE record layouts (records.ts)', () => {
       scaleY: 1,
       opacity: 65535,
     } as const;
-    expect(write({ ...att, opacity: 70000 })).toBe('frame 3 element 2 opacity: 70000 is not a 16-bit value');
-    expect(write({ ...att, id: -1 })).toBe('frame 3 element 2 attachment ID: -1 is not a 16-bit value');
+    expect(write({ ...att, opacity: 70000 })).toBe("frame 3 element 2 opacity 70000 does not fit the file's 16-bit field (0 to 65535)");
+    expect(write({ ...att, id: -1 })).toBe("frame 3 element 2 attachment ID -1 does not fit the file's 16-bit field (0 to 65535)");
     expect(write({ ...att, scaleY: 40000 })).toMatch(/^frame 3 element 2 scaleY: 40000 is outside the fixed-point range/);
-    expect(write({ ...att, name: 65536 })).toBe('frame 3 element 2 name index: 65536 is not a 16-bit value');
+    expect(write({ ...att, name: 65536 })).toBe("frame 3 element 2 name index 65536 does not fit the file's 16-bit field (0 to 65535)");
     expect(write({ type: 'circle', name: null, id: 1.5, x: 0, y: 0, radius: 1 })).toBe(
-      'frame 3 element 2 collision ID: 1.5 is not a 16-bit value',
+      "frame 3 element 2 collision ID 1.5 is not a whole number, which the file's 16-bit field (0 to 65535) needs",
     );
     expect(write({ type: 'graphic', expanded: true, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false, rotation: NaN })).toMatch(
       /rotation: NaN is outside/,
     );
     expect(write({ type: 'bogus' } as unknown as IspriteElement)).toBe('frame 3 element 2: unknown element type "bogus"');
+  });
+
+  it('writeIsprite names the record and field of a value that does not fit', () => {
+    const doc = createIsprite(30);
+    doc.slices = [{ texture: 256, rotated: false, x: 0, y: 0, width: 1, height: 1 }];
+    expect(() => writeIsprite(doc)).toThrow("slice 0 texture 256 does not fit the file's 8-bit field (0 to 255)");
+    doc.slices = [];
+    doc.frameRate = 300;
+    expect(() => writeIsprite(doc)).toThrow("frame rate 300 does not fit the file's 8-bit field (0 to 255)");
   });
 });

@@ -19,6 +19,7 @@
 import type { ByteReader } from '../../binary/reader.js';
 import { FormatError } from '../../binary/errors.js';
 import { FIXED24_MAX, FIXED24_MIN } from '../../binary/fixed.js';
+import { fitInt } from '../../binary/writer.js';
 import {
   sliceCentre,
   type IspriteAttachment,
@@ -364,6 +365,15 @@ export function fieldError(what: string, field: Field, v: unknown): FormatError 
       FORMAT,
       `${name}: ${d.day}.${d.month}.${d.year} ${d.hour}:${d.minute}:${d.second}.${d.centisecond} is not a date the file can hold (byte fields, a 16-bit year)`,
     );
+  }
+  if (field.type === 'u8' || field.type === 'u16' || field.type === 'u32') {
+    // Worded as every writer words it (ByteWriter's fitInt): `... 70000 does not fit the file's 16-bit field (0 to 65535)`.
+    try {
+      fitInt(FORMAT, field.type, v as number, name);
+    } catch (e) {
+      if (e instanceof FormatError) return e;
+      throw e;
+    }
   }
   return new FormatError(FORMAT, `${name}: ${String(v)} is not a ${KIND[field.type]}`);
 }
