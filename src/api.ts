@@ -180,7 +180,7 @@ export interface Preview {
  * to each (e.g. a Hallgeir `frame-size`). A picture that cannot be drawn
  * is named in the note; when none can, the first error is thrown.
  */
-export async function preview(loaded: Loaded, resources: ResourceLoader, options: Record<string, string> = {}): Promise<Preview> {
+export async function preview(loaded: Loaded, resources: ResourceLoader, options: CommandOptions = {}): Promise<Preview> {
   const views = renderViews(loaded);
   if (views.length === 0) return { animations: [], note: `${loaded.handler.name} files have no picture to show` };
   const animations: PreviewAnimation[] = [];

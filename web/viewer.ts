@@ -1,131 +1,473 @@
 /**
  * The browser viewer: open or drop files (a document plus the sheets and
- * textures it names), see its format, validation, summary and JSON, and
- * play its animations. When started by `sprat view FILE...`, the files come
- * from the local server. Everything runs in the page through the library.
+ * textures it names), or a folder served by `sprat view DIR`; see each
+ * file's format, validation, summary and JSON, and play its animations:
+ * a timeline of frames with their delays, play/pause/step, loop or once,
+ * speed, zoom (wheel, +/-, 0 = fit), pan by drag, background, onion skin
+ * and the overlays the format's render options offer (ISPRITE shapes, CTHG
+ * layers). Every picture is the library's (`api.preview`, the very call
+ * `sprat render` makes); only the onion skin is drawn by the page on top.
  */
 import { load, validate } from '../src/api.js';
-import type { ResourceLoader } from '../src/formats/types.js';
+import type { CommandOptions, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
-import { previewOf, type Preview } from './preview.js';
+import { encodeRender, type ImageFormat } from '../src/render/output.js';
+import { previewOf, type Preview, type PreviewAnimation } from './preview.js';
 import { droppedLoader, normalise, serverLoader } from './loaders.js';
 
 interface OpenFile {
   name: string;
-  bytes: Uint8Array;
+  /** The document's bytes, or how to fetch them (a served folder's files are fetched when first shown). */
+  bytes?: Uint8Array;
+  fetchBytes?: () => Promise<Uint8Array>;
   /** Resources relative to this file. */
   resources: ResourceLoader;
+  /** PNG files the page may offer as recolour palettes (CTHG `--recolour`). */
+  palettes(): Promise<string[]>;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const files: OpenFile[] = [];
+/** Every file opened by picker or drop so far (later ones win a name clash), so earlier documents keep their sheets. */
 let dropped = new Map<string, Uint8Array>();
 let timer: number | undefined;
+/** Bumped whenever another file is shown: a preview that finishes late for an older one is dropped. */
+let generation = 0;
+let activeIndex = -1;
 
-function renderFileList(active: number): void {
+// ---------------------------------------------------------------- file list
+
+function renderFileList(): void {
   const nav = $('files');
-  nav.replaceChildren(
-    ...files.map((f, i) => {
-      const b = document.createElement('button');
-      b.textContent = f.name;
-      b.className = i === active ? 'active' : '';
-      b.onclick = () => void show(i);
-      return b;
-    }),
-  );
-  $('empty').hidden = files.length > 0;
+  const q = $<HTMLInputElement>('filter').value.trim().toLowerCase();
+  const MAX_SHOWN = 1000;
+  const shown: HTMLButtonElement[] = [];
+  let matches = 0;
+  files.forEach((f, i) => {
+    if (q && !f.name.toLowerCase().includes(q)) return;
+    matches++;
+    if (shown.length >= MAX_SHOWN) return;
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = f.name;
+    b.className = i === activeIndex ? 'active' : '';
+    b.dataset.index = String(i);
+    b.onclick = () => void show(i);
+    shown.push(b);
+  });
+  nav.replaceChildren(...shown);
+  $('filter').hidden = files.length < 2;
+  const listNote = $('listnote');
+  listNote.textContent = [listNote.dataset.server ?? '', matches > MAX_SHOWN ? `${matches} match; the first ${MAX_SHOWN} are listed (search to narrow)` : '']
+    .filter(Boolean)
+    .join(' ');
+  $('empty').hidden = activeIndex >= 0;
 }
 
-function drawImage(img: RgbaImage, zoom: number): void {
-  const canvas = $<HTMLCanvasElement>('canvas');
-  canvas.width = Math.max(1, img.width);
-  canvas.height = Math.max(1, img.height);
-  canvas.style.width = `${canvas.width * zoom}px`;
-  canvas.style.height = `${canvas.height * zoom}px`;
-  const ctx = canvas.getContext('2d')!;
-  if (img.width && img.height) {
-    const pixels = new Uint8ClampedArray(img.data.length);
-    pixels.set(img.data);
-    ctx.putImageData(new ImageData(pixels, img.width, img.height), 0, 0);
-  }
+// ---------------------------------------------------------------- the player
+
+const ZOOM_MIN = 1;
+const ZOOM_MAX = 32;
+const view = { zoom: 3, panX: 0, panY: 0, fitted: true };
+
+interface Player {
+  preview: Preview;
+  anim: number;
+  frame: number;
+  playing: boolean;
+}
+let player: Player | null = null;
+
+function current(): PreviewAnimation | undefined {
+  return player ? player.preview.animations[player.anim] : undefined;
 }
 
-function startPreview(preview: Preview): void {
-  const select = $<HTMLSelectElement>('animation');
-  const play = $<HTMLButtonElement>('play');
-  select.replaceChildren(
-    ...preview.animations.map((a, i) => {
-      const o = document.createElement('option');
-      o.value = String(i);
-      o.textContent = a.label;
-      return o;
-    }),
-  );
-  let anim = 0;
-  let frame = 0;
-  let playing = true;
-  const zoom = () => Number($<HTMLInputElement>('zoom').value);
-  const showFrame = () => {
-    const a = preview.animations[anim];
-    if (!a || a.frames.length === 0) {
-      $('frameinfo').textContent = 'nothing to show';
-      return;
-    }
-    drawImage(a.frames[frame]!, zoom());
-    $('frameinfo').textContent = `frame ${frame + 1} / ${a.frames.length}`;
-  };
-  const schedule = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    const a = preview.animations[anim];
-    if (!playing || !a || a.frames.length < 2) return;
-    const delay = a.delaysMs[frame] ?? 100;
-    if (!Number.isFinite(delay) || delay <= 0) return;
-    timer = window.setTimeout(() => {
-      const next = a.next(frame);
-      if (next === null) {
-        playing = false;
-        play.textContent = 'Play';
-        return;
-      }
-      frame = next;
-      showFrame();
-      schedule();
-    }, delay);
-  };
-  select.onchange = () => {
-    anim = Number(select.value);
-    frame = 0;
-    showFrame();
-    schedule();
-  };
-  play.onclick = () => {
-    playing = !playing;
-    play.textContent = playing ? 'Pause' : 'Play';
-    schedule();
-  };
-  const stepBy = (d: number) => {
-    const a = preview.animations[anim];
-    if (!a || !a.frames.length) return;
-    playing = false;
-    play.textContent = 'Play';
-    frame = (frame + d + a.frames.length) % a.frames.length;
-    showFrame();
-  };
-  $('prev').onclick = () => stepBy(-1);
-  $('next').onclick = () => stepBy(1);
-  $<HTMLInputElement>('zoom').oninput = showFrame;
-  $('preview').hidden = preview.animations.length === 0;
-  $('previewnote').textContent = preview.note ?? '';
-  showFrame();
+function stopTimer(): void {
+  if (timer !== undefined) clearTimeout(timer);
+  timer = undefined;
+}
+
+function speed(): number {
+  const s = Number($<HTMLSelectElement>('speed').value);
+  return s > 0 ? s : 1;
+}
+
+/** The frame after `f` under the loop/once choice, or null at the end of a one-shot. */
+function nextOf(a: PreviewAnimation, f: number): number | null {
+  const n = a.frames.length;
+  if ($<HTMLInputElement>('loop').checked) return (f + 1) % n;
+  return f + 1 < n ? f + 1 : null;
+}
+
+function setPlaying(on: boolean): void {
+  if (!player) return;
+  const a = current();
+  player.playing = on && !!a && a.frames.length > 1;
+  $('play').textContent = player.playing ? 'Pause' : 'Play';
   schedule();
 }
 
+function schedule(): void {
+  stopTimer();
+  const p = player;
+  const a = current();
+  if (!p || !p.playing || !a || a.frames.length < 2) return;
+  const d = a.delaysMs[p.frame];
+  const delay = d !== undefined && Number.isFinite(d) && d > 0 ? d : 100;
+  timer = window.setTimeout(() => {
+    timer = undefined;
+    if (player !== p || !p.playing) return;
+    const next = nextOf(a, p.frame);
+    if (next === null) {
+      setPlaying(false);
+      return;
+    }
+    p.frame = next;
+    drawFrame();
+    schedule();
+  }, delay / speed());
+}
+
+function togglePlay(): void {
+  const p = player;
+  const a = current();
+  if (!p || !a) return;
+  // Play again at the end of a one-shot: from the start.
+  if (!p.playing && !$<HTMLInputElement>('loop').checked && p.frame === a.frames.length - 1) p.frame = 0;
+  setPlaying(!p.playing);
+  drawFrame();
+}
+
+function stepBy(d: number): void {
+  const p = player;
+  const a = current();
+  if (!p || !a || !a.frames.length) return;
+  setPlaying(false);
+  p.frame = (p.frame + d + a.frames.length) % a.frames.length;
+  drawFrame();
+}
+
+function goTo(frame: number): void {
+  if (!player) return;
+  setPlaying(false);
+  player.frame = frame;
+  drawFrame();
+}
+
+function toImageData(img: RgbaImage): ImageData {
+  const pixels = new Uint8ClampedArray(img.data.length);
+  pixels.set(img.data);
+  return new ImageData(pixels, img.width, img.height);
+}
+
+function clearCanvas(): void {
+  const canvas = $<HTMLCanvasElement>('canvas');
+  canvas.width = 1;
+  canvas.height = 1;
+  canvas.getContext('2d')!.clearRect(0, 0, 1, 1);
+  canvas.style.width = canvas.style.height = '0px';
+  $('timeline').replaceChildren();
+  $('frameinfo').textContent = '';
+  delete document.body.dataset.frame;
+  delete document.body.dataset.renderOptions;
+}
+
+function applyView(): void {
+  const canvas = $<HTMLCanvasElement>('canvas');
+  canvas.style.width = `${canvas.width * view.zoom}px`;
+  canvas.style.height = `${canvas.height * view.zoom}px`;
+  canvas.style.transform = `translate(${Math.round(view.panX)}px, ${Math.round(view.panY)}px)`;
+  $('zoominfo').textContent = `${view.zoom}x`;
+}
+
+/** 0 = fit: the largest integer zoom that shows the whole picture, centred. */
+function fitView(): void {
+  const stage = $('stage');
+  const canvas = $<HTMLCanvasElement>('canvas');
+  const w = Math.max(1, canvas.width);
+  const h = Math.max(1, canvas.height);
+  view.zoom = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, Math.floor(Math.min((stage.clientWidth - 8) / w, (stage.clientHeight - 8) / h))));
+  view.panX = (stage.clientWidth - w * view.zoom) / 2;
+  view.panY = (stage.clientHeight - h * view.zoom) / 2;
+  view.fitted = true;
+  applyView();
+}
+
+/** Zooms by integer steps about a point of the stage (default its centre). */
+function zoomBy(step: number, cx?: number, cy?: number): void {
+  const stage = $('stage');
+  const z = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, view.zoom + step));
+  if (z === view.zoom) return;
+  const x = cx ?? stage.clientWidth / 2;
+  const y = cy ?? stage.clientHeight / 2;
+  view.panX = x - ((x - view.panX) * z) / view.zoom;
+  view.panY = y - ((y - view.panY) * z) / view.zoom;
+  view.zoom = z;
+  view.fitted = false;
+  applyView();
+}
+
+function drawFrame(): void {
+  const p = player;
+  const a = current();
+  if (!p || !a || a.frames.length === 0) {
+    clearCanvas();
+    $('frameinfo').textContent = 'nothing to show';
+    return;
+  }
+  const img = a.frames[p.frame]!;
+  const canvas = $<HTMLCanvasElement>('canvas');
+  const resized = canvas.width !== Math.max(1, img.width) || canvas.height !== Math.max(1, img.height);
+  canvas.width = Math.max(1, img.width);
+  canvas.height = Math.max(1, img.height);
+  const ctx = canvas.getContext('2d')!;
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  if (img.width && img.height) ctx.putImageData(toImageData(img), 0, 0);
+  // Onion skin: the previous frame at 30 % over the pipeline's pixels.
+  if ($<HTMLInputElement>('onion').checked && a.frames.length > 1) {
+    const prev = p.frame > 0 ? p.frame - 1 : $<HTMLInputElement>('loop').checked ? a.frames.length - 1 : -1;
+    const pi = prev >= 0 ? a.frames[prev] : undefined;
+    if (pi && pi.width && pi.height) {
+      const off = document.createElement('canvas');
+      off.width = pi.width;
+      off.height = pi.height;
+      off.getContext('2d')!.putImageData(toImageData(pi), 0, 0);
+      ctx.globalAlpha = 0.3;
+      ctx.drawImage(off, 0, 0);
+      ctx.globalAlpha = 1;
+    }
+  }
+  if (resized && view.fitted) fitView();
+  else applyView();
+  const delay = a.delaysMs[p.frame];
+  $('frameinfo').textContent = `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${delay} ms` : ''}`;
+  for (const b of $('timeline').children) b.classList.toggle('current', (b as HTMLElement).dataset.frame === String(p.frame));
+  document.body.dataset.frame = String(p.frame);
+  // What `sprat render` is given for the picture on screen (for tests and the curious).
+  document.body.dataset.renderOptions = JSON.stringify(a.options);
+}
+
+function buildTimeline(): void {
+  const a = current();
+  const strip = $('timeline');
+  if (!a || a.frames.length < 2) {
+    strip.replaceChildren();
+    return;
+  }
+  strip.replaceChildren(
+    ...a.frames.map((_, i) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.frame = String(i);
+      const d = a.delaysMs[i];
+      b.textContent = `${i}${d !== undefined ? ` · ${d}ms` : ''}`;
+      b.title = `frame ${i}${d !== undefined ? `, ${d} ms` : ''}`;
+      b.onclick = () => goTo(i);
+      return b;
+    }),
+  );
+}
+
+function selectAnimation(i: number, frame = 0): void {
+  if (!player) return;
+  player.anim = i;
+  const a = current();
+  player.frame = a && frame < a.frames.length ? frame : 0;
+  $<HTMLInputElement>('loop').checked = a?.loops !== 1;
+  $<HTMLSelectElement>('animation').value = String(i);
+  buildTimeline();
+  drawFrame();
+  setPlaying(true);
+}
+
+/** Shows a new preview; `keep` keeps the animation and frame (the same document drawn with other options). */
+function startPreview(preview: Preview, keep = false): void {
+  const select = $<HTMLSelectElement>('animation');
+  const old = player;
+  // Views of one animation (directions, CTHG views) grouped under its name.
+  const groups = new Map<string, HTMLOptionElement[]>();
+  preview.animations.forEach((a, i) => {
+    const o = new Option(a.label, String(i));
+    const key = typeof a.options.animation === 'string' ? a.options.animation : '';
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(o);
+  });
+  select.replaceChildren(
+    ...[...groups].flatMap(([name, options]) => {
+      if (!name || options.length < 2 || groups.size < 2) return options;
+      const g = document.createElement('optgroup');
+      g.label = name;
+      g.append(...options);
+      return [g];
+    }),
+  );
+  select.hidden = preview.animations.length < 2;
+  player = { preview, anim: 0, frame: 0, playing: false };
+  $('preview').hidden = preview.animations.length === 0;
+  $('previewnote').textContent = preview.note ?? '';
+  if (!keep) view.fitted = true;
+  const anim = keep && old && old.anim < preview.animations.length ? old.anim : 0;
+  selectAnimation(anim, keep && old ? old.frame : 0);
+  if (keep && old && !old.playing) setPlaying(false);
+}
+
+// ---------------------------------------------------------------- export
+
+/** A file name part from a label: "walking (down)" -> "walking-down". */
+function slug(text: string): string {
+  return text.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'picture';
+}
+
+/**
+ * Downloads the current frame (PNG) or the animation (GIF, APNG), encoded
+ * by the command line's encoders (src/render/output.ts): the pipeline's
+ * pixels and delays, without the page's onion skin.
+ */
+function exportAs(format: ImageFormat): void {
+  const p = player;
+  const a = current();
+  if (!p || !a || !a.frames.length) return;
+  const still = format === 'png';
+  let bytes: Uint8Array;
+  try {
+    bytes = still
+      ? encodeRender({ frames: [a.frames[p.frame]!] }, 'png')
+      : encodeRender({ frames: a.frames, delaysMs: a.delaysMs.length ? a.delaysMs : undefined, loops: a.loops }, format);
+  } catch (e) {
+    $('previewnote').textContent = `cannot export: ${(e as Error).message}`;
+    return;
+  }
+  const base = ($('title').textContent ?? 'sprite').replace(/^.*\//, '').replace(/\.[^.]*$/, '');
+  const name = `${slug(base)}-${slug(a.label)}${still ? `-${p.frame}` : ''}.${format}`;
+  const url = URL.createObjectURL(new Blob([new Uint8Array(bytes)], { type: format === 'gif' ? 'image/gif' : format === 'apng' ? 'image/apng' : 'image/png' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// ---------------------------------------------------------------- render options the format offers
+
+/** CTHG: each layer class the frames use, with its layer ids (id 0 always draws). */
+function layerClasses(doc: unknown): Map<number, number[]> {
+  const out = new Map<number, Set<number>>();
+  const frames = (doc as { frames?: { elements?: { layerClass: number; layerId: number }[] }[] }).frames;
+  for (const f of Array.isArray(frames) ? frames : []) {
+    for (const e of f.elements ?? []) {
+      if (!e.layerId) continue;
+      if (!out.has(e.layerClass)) out.set(e.layerClass, new Set());
+      out.get(e.layerClass)!.add(e.layerId);
+    }
+  }
+  return new Map([...out].sort((a, b) => a[0] - b[0]).map(([c, ids]) => [c, [...ids].sort((a, b) => a - b)]));
+}
+
+function renderControls(optionNames: Set<string>, doc: unknown, palettes: string[], rerender: () => void): () => CommandOptions {
+  const opts = $('renderopts');
+  const layers = $('layers');
+  opts.replaceChildren();
+  layers.replaceChildren();
+  layers.hidden = true;
+  const getters: (() => CommandOptions)[] = [];
+  if (optionNames.has('shapes')) {
+    const l = document.createElement('label');
+    const c = document.createElement('input');
+    c.type = 'checkbox';
+    c.id = 'opt-shapes';
+    c.onchange = rerender;
+    l.append(c, ' shapes (collision, attachment points)');
+    opts.append(l);
+    getters.push(() => (c.checked ? { shapes: true } : {}));
+  }
+  if (optionNames.has('origin')) {
+    const l = document.createElement('label');
+    const c = document.createElement('input');
+    c.type = 'checkbox';
+    c.id = 'opt-origin';
+    c.onchange = rerender;
+    l.append(c, ' origin');
+    opts.append(l);
+    getters.push(() => (c.checked ? { origin: true } : {}));
+  }
+  if (optionNames.has('layers')) {
+    const classes = layerClasses(doc);
+    if (classes.size) {
+      layers.hidden = false;
+      layers.append('layers:');
+      const selects: [number, HTMLSelectElement][] = [];
+      for (const [cls, ids] of classes) {
+        const l = document.createElement('label');
+        const s = document.createElement('select');
+        s.dataset.layerClass = String(cls);
+        s.setAttribute('aria-label', `layer class ${cls}`);
+        s.append(new Option('none', ''), ...ids.map((id) => new Option(String(id), String(id))));
+        // Show the first choice of each class: a fan with blades, a patient with a head.
+        s.value = String(ids[0]);
+        s.onchange = rerender;
+        l.append(`class ${cls} `, s);
+        layers.append(l);
+        selects.push([cls, s]);
+      }
+      getters.push(() => {
+        const text = selects.filter(([, s]) => s.value).map(([c, s]) => `${c}=${s.value}`).join(',');
+        return text ? { layers: text } : {};
+      });
+    }
+  }
+  if (optionNames.has('recolour') && palettes.length) {
+    const l = document.createElement('label');
+    const layer = document.createElement('input');
+    layer.type = 'number';
+    layer.min = '0';
+    layer.max = '255';
+    layer.value = '1';
+    layer.id = 'opt-recolour-layer';
+    layer.setAttribute('aria-label', 'recolour layer');
+    layer.style.width = '4em';
+    const pal = document.createElement('select');
+    pal.id = 'opt-recolour';
+    pal.setAttribute('aria-label', 'recolour palette');
+    pal.append(new Option('no recolour', ''), ...palettes.map((p) => new Option(p, p)));
+    layer.onchange = () => {
+      if (pal.value) rerender();
+    };
+    pal.onchange = rerender;
+    l.append('recolour layer ', layer, ' with ', pal);
+    opts.append(l);
+    getters.push(() => {
+      const n = Number(layer.value);
+      return pal.value && Number.isInteger(n) && n >= 0 && n <= 255 ? { recolour: `${n}=${pal.value}` } : {};
+    });
+  }
+  return () => Object.assign({}, ...getters.map((g) => g()));
+}
+
+// ---------------------------------------------------------------- one document
+
 async function show(index: number): Promise<void> {
-  if (timer !== undefined) clearTimeout(timer);
-  renderFileList(index);
+  const gen = ++generation;
+  delete document.body.dataset.ready;
+  delete document.body.dataset.previewed;
+  stopTimer();
+  player = null;
+  activeIndex = index;
+  renderFileList();
   const f = files[index]!;
   $('doc').hidden = false;
   $('title').textContent = f.name;
+  // Nothing of the previous file stays on screen.
+  clearCanvas();
+  $('preview').hidden = true;
+  $('previewnote').textContent = '';
+  $('format').textContent = '';
+  $('summary').textContent = '';
+  $('json').textContent = '';
+  $('renderopts').replaceChildren();
+  $('layers').replaceChildren();
+  $('framesizebox').hidden = true;
   const diags = $('diagnostics');
   diags.replaceChildren();
   const note = (cls: string, text: string) => {
@@ -134,42 +476,74 @@ async function show(index: number): Promise<void> {
     li.textContent = text;
     diags.append(li);
   };
-  const v = validate(f.bytes, f.name);
+  try {
+    if (!f.bytes) f.bytes = await f.fetchBytes!();
+  } catch (e) {
+    if (gen !== generation) return;
+    $('format').textContent = `cannot read: ${(e as Error).message}`;
+    document.body.dataset.ready = String(index);
+    return;
+  }
+  if (gen !== generation) return;
+  const bytes = f.bytes;
+  const v = validate(bytes, f.name);
   if (v.valid) note('ok', 'valid');
   for (const d of v.diagnostics) note(d.severity, `${d.severity}: ${d.message}`);
-  $('preview').hidden = true;
   try {
-    const loaded = load(f.bytes, f.name);
-    $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${f.bytes.length} bytes`;
+    const loaded = load(bytes, f.name);
+    $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${bytes.length} bytes`;
     $('summary').textContent = loaded.handler.inspectText(loaded.doc);
     $('json').textContent = JSON.stringify(loaded.handler.inspectJson(loaded.doc), null, 2);
     const box = $('framesizebox');
-    box.hidden = true;
-    const preview = async (options: Record<string, string>) => {
+    const input = $<HTMLInputElement>('framesize');
+    input.value = '';
+    let drawn = false;
+    /** Bumped for every preview of this document: only the latest request's result is shown. */
+    let request = 0;
+    const preview = async () => {
+      const mine = ++request;
+      const options: CommandOptions = { ...renderOptions() };
+      if (input.value) options['frame-size'] = input.value;
+      const keep = drawn;
       try {
-        startPreview(await previewOf(loaded, f.resources, options));
+        const p = await previewOf(loaded, f.resources, options);
+        if (gen !== generation || mine !== request) return;
+        startPreview(p, keep);
+        drawn = true;
       } catch (e) {
+        if (gen !== generation || mine !== request) return;
+        stopTimer();
+        player = null;
+        drawn = false;
+        clearCanvas();
         $('preview').hidden = false;
         $('previewnote').textContent = `no preview: ${(e as Error).message}`;
         // Some formats (Hallgeir sprites) do not store the frame size: ask for it.
         if (/--frame-size/.test((e as Error).message)) box.hidden = false;
       }
+      document.body.dataset.previewed = String(index);
     };
-    const input = $<HTMLInputElement>('framesize');
-    input.value = '';
-    input.onchange = () => void preview(input.value ? { 'frame-size': input.value } : {});
-    await preview({});
+    const names = new Set((loaded.handler.renderOptions ?? []).map((o) => o.name));
+    const palettes = names.has('recolour') ? await f.palettes().catch(() => []) : [];
+    if (gen !== generation) return;
+    const renderOptions = renderControls(names, loaded.doc, palettes, () => void preview());
+    input.onchange = () => void preview();
+    await preview();
   } catch (e) {
+    if (gen !== generation) return;
     $('format').textContent = `cannot read: ${(e as Error).message}`;
     $('summary').textContent = '';
     $('json').textContent = '';
   }
-  document.body.dataset.ready = String(index);
+  if (gen === generation) document.body.dataset.ready = String(index);
 }
+
+// ---------------------------------------------------------------- opening files
 
 async function openLocal(list: FileList | File[]): Promise<void> {
   const all = [...list];
-  dropped = new Map();
+  // Added to, never replaced: documents opened earlier keep their sheets.
+  dropped = new Map(dropped);
   for (const f of all) {
     const bytes = new Uint8Array(await f.arrayBuffer());
     dropped.set(normalise((f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name), bytes);
@@ -179,21 +553,110 @@ async function openLocal(list: FileList | File[]): Promise<void> {
   for (const f of all) {
     if (/\.(png|bmp|gif|jpe?g)$/i.test(f.name)) continue;
     const where = normalise((f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
-    files.push({ name: f.name, bytes: dropped.get(f.name)!, resources: droppedLoader(dropped, where) });
+    files.push({
+      name: f.name,
+      bytes: dropped.get(f.name)!,
+      resources: droppedLoader(dropped, where),
+      palettes: async () => [...new Set([...dropped.keys()].filter((k) => /\.png$/i.test(k) && !k.includes('/')))].sort(),
+    });
   }
   if (files.length > before) await show(before);
+  else renderFileList();
 }
 
 async function openServed(): Promise<void> {
   const r = await fetch('api/files').catch(() => null);
   if (!r || !r.ok) return;
   const list = (await r.json()) as { id: number; name: string }[];
+  const note = r.headers.get('x-sprat-note');
+  if (note) $('listnote').dataset.server = decodeURIComponent(note);
   for (const item of list) {
-    const b = await fetch(`files/${item.id}`);
-    files.push({ name: item.name, bytes: new Uint8Array(await b.arrayBuffer()), resources: serverLoader(item.id) });
+    files.push({
+      name: item.name,
+      fetchBytes: async () => {
+        const b = await fetch(`files/${item.id}`);
+        if (!b.ok) throw new Error(`${b.status} ${b.statusText}`);
+        return new Uint8Array(await b.arrayBuffer());
+      },
+      resources: serverLoader(item.id),
+      palettes: async () => {
+        const p = await fetch(`files/${item.id}/palettes`);
+        return p.ok ? ((await p.json()) as string[]) : [];
+      },
+    });
   }
-  if (files.length) await show(0);
+  renderFileList();
+  // A few named files: show the first. A folder's long list: the user searches and picks.
+  if (files.length && files.length <= 20) await show(0);
+  else if (files.length) $('empty').textContent = `${files.length} files: search the list and pick one.`;
 }
+
+// ---------------------------------------------------------------- controls, keyboard, pointer
+
+$('play').onclick = togglePlay;
+$('prev').onclick = () => stepBy(-1);
+$('next').onclick = () => stepBy(1);
+$<HTMLSelectElement>('animation').onchange = (e) => selectAnimation(Number((e.target as HTMLSelectElement).value));
+$('loop').onchange = () => schedule();
+$('speed').onchange = () => schedule();
+$('onion').onchange = () => drawFrame();
+$('zoomin').onclick = () => zoomBy(1);
+$('zoomout').onclick = () => zoomBy(-1);
+$('fit').onclick = fitView;
+$('export-png').onclick = () => exportAs('png');
+$('export-gif').onclick = () => exportAs('gif');
+$('export-apng').onclick = () => exportAs('apng');
+$<HTMLSelectElement>('background').onchange = (e) => {
+  $('stage').className = (e.target as HTMLSelectElement).value;
+};
+$<HTMLInputElement>('filter').oninput = () => renderFileList();
+
+document.addEventListener('keydown', (e) => {
+  const t = e.target as HTMLElement;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT' && !['checkbox', 'range'].includes((t as HTMLInputElement).type))) return;
+  if ($('doc').hidden) return;
+  let done = true;
+  if (e.key === ' ') togglePlay();
+  else if (e.key === 'ArrowLeft') stepBy(-1);
+  else if (e.key === 'ArrowRight') stepBy(1);
+  else if (e.key === '+' || e.key === '=') zoomBy(1);
+  else if (e.key === '-' || e.key === '_') zoomBy(-1);
+  else if (e.key === '0') fitView();
+  else done = false;
+  if (done) e.preventDefault();
+});
+
+const stage = $('stage');
+stage.addEventListener(
+  'wheel',
+  (e) => {
+    e.preventDefault();
+    const r = stage.getBoundingClientRect();
+    zoomBy(e.deltaY < 0 ? 1 : -1, e.clientX - r.left, e.clientY - r.top);
+  },
+  { passive: false },
+);
+let drag: { x: number; y: number } | null = null;
+stage.addEventListener('pointerdown', (e) => {
+  drag = { x: e.clientX, y: e.clientY };
+  stage.setPointerCapture(e.pointerId);
+  stage.classList.add('panning');
+});
+stage.addEventListener('pointermove', (e) => {
+  if (!drag) return;
+  view.panX += e.clientX - drag.x;
+  view.panY += e.clientY - drag.y;
+  drag = { x: e.clientX, y: e.clientY };
+  view.fitted = false;
+  applyView();
+});
+const endDrag = () => {
+  drag = null;
+  stage.classList.remove('panning');
+};
+stage.addEventListener('pointerup', endDrag);
+stage.addEventListener('pointercancel', endDrag);
 
 $<HTMLInputElement>('picker').onchange = (e) => void openLocal((e.target as HTMLInputElement).files ?? []);
 document.addEventListener('dragover', (e) => {
@@ -206,7 +669,7 @@ document.addEventListener('drop', (e) => {
   document.body.classList.remove('dragging');
   if (e.dataTransfer?.files.length) void openLocal(e.dataTransfer.files);
 });
-renderFileList(-1);
+renderFileList();
 void openServed().finally(() => {
   document.body.dataset.loaded = 'true';
 });

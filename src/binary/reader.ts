@@ -13,6 +13,8 @@ export interface ReaderOptions {
   end?: number;
   /** Called when a string is not valid UTF-8 (with the offset of its first byte). */
   onInvalidUtf8?: (offset: number) => void;
+  /** A DataView over `bytes` to share (sub-readers share their parent's). */
+  view?: DataView;
 }
 
 /**
@@ -28,13 +30,14 @@ export class ByteReader {
   littleEndian: boolean;
   /** Absolute position of the next byte to read. */
   pos: number;
-  readonly start: number;
-  readonly end: number;
+  /** This reader's region (changed only by `retarget`). */
+  start: number;
+  end: number;
   onInvalidUtf8?: (offset: number) => void;
 
   constructor(bytes: Uint8Array, opts: ReaderOptions) {
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.view = opts.view ?? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.format = opts.format;
     this.littleEndian = opts.littleEndian ?? true;
     this.start = opts.start ?? 0;
@@ -73,11 +76,12 @@ export class ByteReader {
    * Checks a count read from the file against the bytes left, before any
    * allocation or loop: `count` items of at least `minItemSize` bytes each.
    */
-  checkCount(count: number, minItemSize: number, what: string, offset = this.pos): void {
+  checkCount(count: number, minItemSize: number, what: string, offset = this.pos, region = '', atLeast = true): void {
     if (count < 0 || !Number.isSafeInteger(count)) throw this.error(`${what} count ${count} is invalid`, offset);
     if (count * minItemSize > this.end - this.pos) {
+      // `region` names where the bytes remain (` in the chunk`); `atLeast` false when the items have a fixed size.
       throw this.error(
-        `${what} count ${count} needs at least ${count * minItemSize} bytes but only ${this.end - this.pos} remain`,
+        `${what} count ${count} needs ${atLeast ? 'at least ' : ''}${count * minItemSize} bytes but only ${this.end - this.pos} remain${region}`,
         offset,
       );
     }
@@ -92,9 +96,24 @@ export class ByteReader {
       start: this.pos,
       end: this.pos + length,
       onInvalidUtf8: this.onInvalidUtf8,
+      view: this.view,
     });
     this.pos += length;
     return r;
+  }
+
+  /**
+   * Aims this reader at another region [start, end) of its bytes, from its
+   * start: for a loop over variable-size records (frames) that wants each
+   * record's bounds checked without allocating a sub-reader per record.
+   */
+  retarget(start: number, end: number): void {
+    if (start < 0 || end > this.bytes.length || start > end) {
+      throw new RangeError(`bad reader region ${start}..${end} of ${this.bytes.length}`);
+    }
+    this.start = start;
+    this.end = end;
+    this.pos = start;
   }
 
   seek(absolute: number): void {
@@ -230,5 +249,32 @@ export class ByteReader {
     if (n < 0) throw this.error(`${what} length ${n} is negative`, at);
     if (n > this.remaining) throw this.error(`${what} length ${n} is longer than the ${this.remaining} bytes left`, at);
     return this.utf8(n, what);
+  }
+
+  // Unchecked reads at an absolute offset, for the fields of a fixed-size
+  // record once `need()` (or a size check of the caller's) has made sure the
+  // whole record is there: no bounds check, no cursor move. Little-endian.
+
+  /** The byte at `p` (unchecked). */
+  u8At(p: number): number {
+    return this.bytes[p]!;
+  }
+
+  /** A little-endian u16 at `p` (unchecked). */
+  u16At(p: number): number {
+    const b = this.bytes;
+    return b[p]! | (b[p + 1]! << 8);
+  }
+
+  /** A little-endian u32 at `p` (unchecked). */
+  u32At(p: number): number {
+    const b = this.bytes;
+    return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
+  }
+
+  /** 24-bit fixed point at `p` (int16 LE then u8 fraction; unchecked). */
+  fixed24At(p: number): number {
+    const b = this.bytes;
+    return (((b[p]! | (b[p + 1]! << 8)) << 16) >> 16) + b[p + 2]! / 256;
   }
 }

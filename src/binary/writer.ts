@@ -118,6 +118,18 @@ export class ByteWriter {
     return this.buf;
   }
 
+  /**
+   * Makes room for a fixed-size record of `n` bytes, moves `pos` past it and
+   * returns where it starts, for a caller that fills it in `buffer` (valid
+   * until the writer next grows).
+   */
+  reserve(n: number): number {
+    this.ensure(n);
+    const at = this.pos;
+    this.pos = at + n;
+    return at;
+  }
+
   /** Makes room for `n` more bytes. */
   ensure(n: number): void {
     const need = this.pos + n;

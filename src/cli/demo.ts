@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, render, validate } from '../api.js';
 import { fsResourceLoader, readFileBytes, recordingLoader } from '../node/fs.js';
+import { upscaleImage } from '../render/image.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import type { CommandOptions } from '../formats/types.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
@@ -21,6 +22,56 @@ export function samplesDir(): string {
   return fileURLToPath(new URL('../../samples/', import.meta.url));
 }
 
+/** Demo pictures are enlarged (nearest neighbour) until their longer side is at least this many pixels. */
+const READABLE_PX = 128;
+const MAX_DEMO_SCALE = 8;
+
+/** The integer scale that makes a picture of this size readable (1 when it already is). */
+export function demoScale(width: number, height: number): number {
+  const side = Math.max(width, height, 1);
+  return Math.max(1, Math.min(MAX_DEMO_SCALE, Math.ceil(READABLE_PX / side)));
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The contact sheet: every render with its caption (sample, options, file, size). */
+function contactSheet(items: { out: string; sample: string; options: CommandOptions; scale: number; width: number; height: number; frames: number }[]): string {
+  const cards = items
+    .map((it) => {
+      const opts = Object.entries(it.options)
+        .map(([k, v]) => (v === true ? `--${k}` : `--${k} ${v}`))
+        .join(' ');
+      const size = `${it.width}x${it.height}${it.frames > 1 ? `, ${it.frames} frames` : ''}${it.scale > 1 ? `, shown ${it.scale}x` : ''}`;
+      return `<figure><img src="${escapeHtml(encodeURI(it.out))}" alt="${escapeHtml(it.out)}"><figcaption><b>${escapeHtml(it.out)}</b><br>${escapeHtml(it.sample)}${opts ? ` <code>${escapeHtml(opts)}</code>` : ''}<br><small>${escapeHtml(size)}</small></figcaption></figure>`;
+    })
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>sprat demo</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 1em; background: #f6f6f4; color: #222; }
+main { display: flex; flex-wrap: wrap; gap: 1em; }
+figure { margin: 0; padding: .6em; background: #fff; border: 1px solid #ddd; border-radius: 4px; max-width: 100%; }
+img { image-rendering: pixelated; max-width: 100%; background: repeating-conic-gradient(#ddd 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
+figcaption { font-size: .85em; margin-top: .4em; overflow-wrap: anywhere; }
+</style>
+</head>
+<body>
+<h1>sprat demo</h1>
+<p>Every render <code>sprat demo</code> made from the bundled samples. Open them live with <code>sprat view samples</code>.</p>
+<main>
+${cards}
+</main>
+</body>
+</html>
+`;
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n') + '\n';
@@ -30,7 +81,8 @@ const OUT_OPTION: OptionSpec = { name: 'out', type: 'string', value: 'DIR', desc
 
 export const demoCommand: Command = {
   name: 'demo',
-  summary: 'Inspect, validate and render every bundled sample, writing the renders to ./out (or --out DIR), and print a table.',
+  summary:
+    'Inspect, validate and render every bundled sample, writing the renders (enlarged to at least 128 px) and an index.html contact sheet to ./out (or --out DIR), and print a table.',
   usage: 'sprat demo [--out DIR]',
   options: [OUT_OPTION],
   async run(argv: string[], io: Io) {
@@ -53,10 +105,18 @@ export const demoCommand: Command = {
     const rows = [['sample', 'format', 'bytes', 'valid', 'warnings', 'renders']];
     let failures = 0;
     let done = 0;
+    const sheet: Parameters<typeof contactSheet>[0] = [];
+    const inputs: string[] = [];
+    const present: DemoManifest['samples'] = [];
     for (const s of manifest.samples) {
+      if (s.optional && !(await fsp.stat(path.join(dir, s.file)).catch(() => null))) continue;
+      present.push(s);
+    }
+    for (const s of present) {
       const file = path.join(dir, s.file);
-      if (s.optional && !(await fsp.stat(file).catch(() => null))) continue;
       done++;
+      inputs.push(file);
+      io.out(`[${done}/${present.length}] ${s.optional ? path.relative(io.cwd, file) : s.file}${s.renders?.length ? ` (${s.renders.length} render${s.renders.length > 1 ? 's' : ''})` : ''}\n`);
       const bytes = await readFileBytes(file);
       const v = validate(bytes, file, s.format);
       const warnings = v.diagnostics.filter((d) => d.severity === 'warning').length;
@@ -71,10 +131,19 @@ export const demoCommand: Command = {
           const fmt = imageFormatFor(r.out) ?? 'png';
           const resources = recordingLoader(fsResourceLoader(path.dirname(file), { cwd: io.cwd }), path.dirname(file));
           const result = await render(loaded, r.options, resources);
+          const first = result.frames[0];
+          const factor = first ? demoScale(first.width, first.height) : 1;
+          const width = first?.width ?? 0;
+          const height = first?.height ?? 0;
+          if (factor > 1) result.frames = result.frames.map((f) => upscaleImage(f, factor));
+          inputs.push(...resources.used);
           const label = path.join(outName, r.out);
           const target = { path: path.join(outDir, r.out), bytes: encodeRender(result, fmt), label };
           if ((await writeOutputs(io, 'demo', [target], { protect: [file, ...resources.used] })) !== 0) failures++;
-          else made.push(r.out);
+          else {
+            made.push(r.out);
+            sheet.push({ out: r.out, sample: s.file, options: r.options, scale: factor, width, height, frames: result.frames.length });
+          }
         } catch (e) {
           failures++;
           io.err(`sprat: error: ${s.file}: rendering ${r.out}: ${(e as Error).message}\n`);
@@ -82,8 +151,14 @@ export const demoCommand: Command = {
       }
       rows.push([s.optional ? path.relative(io.cwd, file) : s.file, v.format, String(bytes.length), v.valid ? 'yes' : 'NO', String(warnings), made.join(' ') || '-']);
     }
-    io.out(table(rows));
-    io.out(`\n${done} samples; renders in ${path.relative(io.cwd, outDir) || '.'}/\n`);
+    const index = { path: path.join(outDir, 'index.html'), bytes: new TextEncoder().encode(contactSheet(sheet)), label: path.join(outName, 'index.html') };
+    if ((await writeOutputs(io, 'demo', [index], { protect: inputs })) !== 0) failures++;
+    const shownOut = path.relative(io.cwd, outDir) || '.';
+    const rel = path.relative(io.cwd, dir);
+    const shownSamples = rel.startsWith('..') || path.isAbsolute(rel) ? dir.replace(/[\\/]+$/, '') : rel || '.';
+    io.out('\n' + table(rows));
+    io.out(`\n${done} samples; renders in ${shownOut}/ (open ${path.join(shownOut, 'index.html')} to see them all)\n`);
+    io.out(`next: sprat view ${/\s/.test(shownSamples) ? JSON.stringify(shownSamples) : shownSamples}   (every sample, live in the browser)\n`);
     return failures ? 1 : 0;
   },
 };

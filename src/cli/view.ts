@@ -1,6 +1,7 @@
 import { constants, promises as fsp } from 'node:fs';
 import { limitsFrom } from '../binary/limits.js';
-import { startViewer } from '../node/server.js';
+import * as path from 'node:path';
+import { listDocuments, startViewer } from '../node/server.js';
 import { intOption, parseArgs } from './args.js';
 import type { OptionSpec } from '../formats/types.js';
 import { allOptions, type Command } from './command.js';
@@ -11,27 +12,49 @@ const PORT_OPTION: OptionSpec = { name: 'port', type: 'int', min: 0, max: 65535,
 export const viewCommand: Command = {
   name: 'view',
   summary:
-    'Serve the browser viewer on 127.0.0.1 and print its address; the given files open in it. Files can also be opened or dropped in the page. Stop with Ctrl-C.',
-  usage: 'sprat view [FILE...] [--port N]',
+    'Serve the browser viewer on 127.0.0.1 and print its address; the given files open in it, and a folder opens as a searchable list of every file sprat knows under it. Files can also be opened or dropped in the page. Stop with Ctrl-C.',
+  usage: 'sprat view [FILE|FOLDER...] [--port N]',
   options: [PORT_OPTION],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     const port = intOption(options, PORT_OPTION);
     const { maxFileBytes } = limitsFrom(options);
-    const files = positionals.map((f) => resolvePath(io, f));
-    for (let i = 0; i < files.length; i++) {
+    const given = positionals.map((f) => resolvePath(io, f));
+    const files: string[] = [];
+    const names: string[] = [];
+    const roots: (string | null)[] = [];
+    const notes: string[] = [];
+    let folders = 0;
+    for (let i = 0; i < given.length; i++) {
       try {
-        const st = await fsp.stat(files[i]!);
-        if (st.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+        const st = await fsp.stat(given[i]!);
+        if (st.isDirectory()) {
+          // A folder: every file sprat knows under it, named by its path from there.
+          await fsp.access(given[i]!, constants.R_OK | constants.X_OK);
+          const list = await listDocuments(given[i]!, { maxFileBytes });
+          const real = await fsp.realpath(given[i]!);
+          const prefix = given.length > 1 ? `${positionals[i]!.replace(/[\\/]+$/, '')}/` : '';
+          for (const f of list.files) {
+            files.push(f);
+            roots.push(real);
+            names.push(prefix + path.relative(given[i]!, f).split(path.sep).join('/'));
+          }
+          notes.push(`${list.files.length} files from ${positionals[i]}${list.note ? ` (${list.note})` : ''}`);
+          folders++;
+          continue;
+        }
         if (!st.isFile()) throw new FileError(positionals[i]!, 'not a regular file');
-        await fsp.access(files[i]!, constants.R_OK);
+        await fsp.access(given[i]!, constants.R_OK);
+        files.push(given[i]!);
+        roots.push(null);
+        names.push(path.basename(given[i]!));
       } catch (e) {
         return reportError(io, e, positionals[i]);
       }
     }
     let viewer;
     try {
-      viewer = await startViewer(files, { port, maxFileBytes });
+      viewer = await startViewer(files, { port, maxFileBytes, names, roots, lazy: folders > 0, note: notes.length ? notes.join('; ') : undefined });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         io.err(`sprat: error: port ${port} is in use\n`);
@@ -40,6 +63,7 @@ export const viewCommand: Command = {
       return reportError(io, e);
     }
     io.out(`sprat view: ${viewer.url}\n`);
+    for (const n of notes) io.out(`sprat view: ${n}\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

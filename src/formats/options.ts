@@ -136,6 +136,9 @@ export function parsedOption<T>(options: CommandOptions | undefined, spec: Optio
 }
 
 /** A flag: true when given (a value given to a flag is an error). */
+/** `--origin`: every format that draws sprites marks each frame's origin with it. */
+export const ORIGIN_OPTION: OptionSpec = { name: 'origin', type: 'flag', description: "mark each frame's origin point with a magenta cross" };
+
 export function flagOption(options: CommandOptions | undefined, spec: OptionSpec): boolean {
   return readOption(options, spec) === true;
 }

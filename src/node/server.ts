@@ -7,8 +7,12 @@
  * - exactly the files those documents reference, as the library resolves
  *   them when it draws the document (a recording ResourceLoader around the
  *   file-system one), by the path the document names;
+ * - for a format that takes `--recolour` (CTHG), the PNG files beside the
+ *   document, which the page offers as recolour palettes;
+ * - with `sprat view DIR`, the documents of that folder (`listDocuments`),
+ *   each one's references found when the page first asks for it;
  *
- * and nothing else: no directory walks, no other file of a folder. Each file
+ * and nothing else: no other file of a folder. Each file
  * is checked again when it is asked for: a regular file (no FIFO, device,
  * socket, folder), inside its document's allowed root (the document's folder
  * tree; for Solarus the quest folder), also through symbolic links, and no
@@ -25,6 +29,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, preview, type Loaded } from '../api.js';
+import { detectFormat, extensionOf } from '../formats/detect.js';
+import { FORMATS } from '../formats/registry.js';
 import { OptionError } from '../binary/errors.js';
 import { DEFAULT_LIMITS } from '../binary/limits.js';
 import type { ResourceLoader } from '../formats/types.js';
@@ -65,6 +71,82 @@ export interface ViewerOptions {
   webDir?: string;
   /** Largest file served (default: the `--max-file-bytes` default). */
   maxFileBytes?: number;
+  /** The names the file list shows, one per file (default: base names); e.g. paths relative to an opened folder. */
+  names?: string[];
+  /** Per file: the (real) folder it was found in, which it must still lie in when read (a link swapped in later is refused). */
+  roots?: (string | null)[];
+  /** A line the file list shows (e.g. that a folder's listing was cut short). */
+  note?: string;
+  /**
+   * Find a document's references only when the page first asks for it (an
+   * opened folder's hundreds of documents), not all at start.
+   */
+  lazy?: boolean;
+}
+
+/** Folders a folder listing never enters. */
+const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.hg', '.svn']);
+/** Pictures and other files a document refers to: listed only as resources, never as documents. */
+const NOT_DOCUMENTS = new Set(['.png', '.bmp', '.gif', '.jpg', '.jpeg', '.txt', '.md', '.ogg', '.wav', '.mp3', '.ttf']);
+
+/**
+ * Every file under `dir` sprat can open, sorted by path: a known extension
+ * (a `.json` or `.lua` only when its content is one of sprat's formats),
+ * else recognised by its first bytes (magic). Symbolic links and
+ * node_modules/.git are skipped; the listing stops at `max` documents (and
+ * after looking at 20 times as many entries) with a note saying so.
+ */
+export async function listDocuments(
+  dir: string,
+  opts: { max?: number; maxFileBytes?: number } = {},
+): Promise<{ files: string[]; note?: string }> {
+  const max = opts.max ?? 5000;
+  const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
+  const known = new Set(FORMATS.flatMap((f) => [...f.extensions]));
+  const sniffed = new Set(['.json', '.lua']);
+  const found: string[] = [];
+  let seen = 0;
+  let cut = false;
+  const head = async (file: string, n: number): Promise<Uint8Array | null> => {
+    const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(() => null);
+    if (!fh) return null;
+    try {
+      const st = await fh.stat();
+      if (!st.isFile() || st.size > maxBytes) return null;
+      const buf = Buffer.alloc(Math.min(n, st.size));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      return new Uint8Array(buf.subarray(0, bytesRead));
+    } finally {
+      await fh.close();
+    }
+  };
+  const walk = async (folder: string): Promise<void> => {
+    const entries = await fsp.readdir(folder, { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (cut) return;
+      if (++seen > max * 20 || found.length >= max) {
+        cut = true;
+        return;
+      }
+      const full = path.join(folder, e.name);
+      if (e.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(e.name)) await walk(full);
+        continue;
+      }
+      if (!e.isFile()) continue; // symbolic links, FIFOs, devices
+      const ext = extensionOf(e.name);
+      if (NOT_DOCUMENTS.has(ext)) continue;
+      if (known.has(ext) && !sniffed.has(ext)) {
+        found.push(full);
+        continue;
+      }
+      const bytes = await head(full, sniffed.has(ext) ? Math.min(maxBytes, 16 << 20) : 4096);
+      if (bytes && bytes.length && detectFormat(bytes, sniffed.has(ext) ? '' : e.name)) found.push(full);
+    }
+  };
+  await walk(dir);
+  return { files: found, note: cut ? `only the first ${found.length} files are listed (the folder has more)` : undefined };
 }
 
 function inside(root: string, target: string): boolean {
@@ -214,7 +296,7 @@ function checkedRecordingLoader(
  * sprites: the page asks the user) is run again with one, since the size
  * does not change which files are read. Errors are the viewer's to show.
  */
-async function runPreview(loaded: Loaded, resources: ResourceLoader): Promise<void> {
+async function runPreview(loaded: Loaded, resources: ResourceLoader, palettes: string[] = []): Promise<void> {
   const run = async (options: Record<string, string>) => {
     await preview(loaded, resources, options);
   };
@@ -223,6 +305,33 @@ async function runPreview(loaded: Loaded, resources: ResourceLoader): Promise<vo
   } catch (e) {
     if (e instanceof OptionError && /--frame-size/.test(e.message)) await run({ 'frame-size': '1x1' }).catch(() => undefined);
   }
+  // The recolour palettes the page offers (`--recolour LAYER=PALETTE.png`): each read as the render reads it.
+  for (const p of palettes) await resources.load(p).catch(() => undefined);
+}
+
+/** Most recolour palettes offered for one document. */
+const MAX_PALETTES = 64;
+
+/**
+ * For a format that takes `--recolour` (CTHG): the PNG files beside the
+ * document, by name, as the page offers them as recolour palettes.
+ */
+async function paletteCandidates(loaded: Loaded, baseDir: string): Promise<string[]> {
+  if (!loaded.handler.renderOptions?.some((o) => o.name === 'recolour')) return [];
+  const entries = await fsp.readdir(baseDir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isFile() && /\.png$/i.test(e.name))
+    .map((e) => e.name)
+    .sort()
+    .slice(0, MAX_PALETTES);
+}
+
+export interface DocumentResources {
+  root: string | null;
+  /** Path as the document names it -> the file on disk. */
+  files: Map<string, string>;
+  /** The recolour palettes the page may offer (names in `files`). */
+  palettes: string[];
 }
 
 /**
@@ -234,18 +343,19 @@ export async function documentResources(
   bytes: Uint8Array,
   docPath: string,
   maxBytes: number = DEFAULT_LIMITS.maxFileBytes,
-): Promise<{ root: string | null; files: Map<string, string> }> {
+): Promise<DocumentResources> {
   const files = new Map<string, string>();
   let loaded: Loaded;
   try {
     loaded = load(bytes, path.basename(docPath));
   } catch {
-    return { root: null, files };
+    return { root: null, files, palettes: [] };
   }
   const baseDir = path.dirname(docPath);
   const root = await allowedRoot(loaded.handler.name, baseDir);
-  await runPreview(loaded, checkedRecordingLoader(fsResourceLoader(baseDir, { maxFileBytes: maxBytes }), baseDir, root, maxBytes, files));
-  return { root, files };
+  const candidates = await paletteCandidates(loaded, baseDir);
+  await runPreview(loaded, checkedRecordingLoader(fsResourceLoader(baseDir, { maxFileBytes: maxBytes }), baseDir, root, maxBytes, files), candidates);
+  return { root, files, palettes: candidates.filter((p) => files.has(p)) };
 }
 
 interface Doc {
@@ -253,9 +363,11 @@ interface Doc {
   name: string;
   /** As given (absolute): resources are relative to its folder. */
   path: string;
+  /** A folder the document must still lie in when read (found in an opened folder), else null. */
+  root: string | null;
   /** The bytes the references were last found from. */
   bytes?: Uint8Array;
-  refs?: Promise<{ root: string | null; files: Map<string, string> }>;
+  refs?: Promise<DocumentResources>;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -273,22 +385,22 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
   const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
   const token = randomBytes(24).toString('base64url');
   const tokenBytes = Buffer.from(token);
-  const docs: Doc[] = files.map((f, id) => ({ id, name: path.basename(f), path: path.resolve(f) }));
+  const docs: Doc[] = files.map((f, id) => ({ id, name: opts.names?.[id] ?? path.basename(f), path: path.resolve(f), root: opts.roots?.[id] ?? null }));
   let port = 0;
 
   /** The document's bytes (a regular file; the user named it, so any folder). */
-  const readDoc = (doc: Doc) => readChecked(doc.path, null, maxBytes);
+  const readDoc = (doc: Doc) => readChecked(doc.path, doc.root, maxBytes);
   /** Finds the references again whenever the document's bytes change. */
   const refsFor = (doc: Doc, bytes: Uint8Array) => {
     if (!doc.refs || !doc.bytes || !sameBytes(doc.bytes, bytes)) {
       doc.bytes = bytes;
-      doc.refs = documentResources(bytes, doc.path, maxBytes).catch(() => ({ root: null, files: new Map<string, string>() }));
+      doc.refs = documentResources(bytes, doc.path, maxBytes).catch(() => ({ root: null, files: new Map<string, string>(), palettes: [] }));
     }
     return doc.refs;
   };
   const ensureRefs = async (doc: Doc) => doc.refs ?? refsFor(doc, await readDoc(doc));
-  // Start finding every document's references now; requests wait for them.
-  for (const doc of docs) ensureRefs(doc).catch(() => undefined);
+  // Start finding every named document's references now (a folder's: when first asked for); requests wait for them.
+  if (!opts.lazy) for (const doc of docs) ensureRefs(doc).catch(() => undefined);
 
   const hostOk = (req: IncomingMessage): boolean => {
     const allowed = [`127.0.0.1:${port}`, `localhost:${port}`];
@@ -328,7 +440,43 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
     const rest = m[2].slice(1);
     try {
       if (rest === 'api/files') {
-        return send(200, JSON.stringify(docs.map(({ id, name }) => ({ id, name }))), TYPES['.json']);
+        const note: Record<string, string> = opts.note ? { 'x-sprat-note': encodeURIComponent(opts.note) } : {};
+        return send(200, JSON.stringify(docs.map(({ id, name }) => ({ id, name }))), TYPES['.json'], false, note);
+      }
+      const pal = /^files\/(\d{1,9})\/palettes$/.exec(rest);
+      if (pal) {
+        const doc = docs[Number(pal[1])];
+        if (!doc) return send(404, 'not found');
+        return send(200, JSON.stringify((await ensureRefs(doc)).palettes), TYPES['.json']);
+      }
+      // Whether a document's resource exists, as a 200 answer either way: the page probes candidate paths
+      // (`exists`) without a 404 in the console. True only for what the allow-list holds and its checks pass.
+      const ex = /^files\/(\d{1,9})\/exists\/(.+)$/.exec(rest);
+      if (ex) {
+        const doc = docs[Number(ex[1])];
+        if (!doc) return send(404, 'not found');
+        let name: string;
+        try {
+          name = decodeURIComponent(ex[2]!);
+        } catch {
+          return send(400, 'bad request');
+        }
+        const { root, files } = await ensureRefs(doc);
+        const file = files.get(name);
+        let exists = false;
+        if (file !== undefined && root !== null) {
+          if (file.endsWith(path.sep)) exists = await folderInside(file, root);
+          else {
+            try {
+              const { fh } = await openChecked(file, root, maxBytes);
+              await fh.close();
+              exists = true;
+            } catch (e) {
+              if (!(e instanceof Refused)) throw e;
+            }
+          }
+        }
+        return send(200, JSON.stringify({ exists }), TYPES['.json']);
       }
       const f = /^files\/(\d{1,9})(?:\/res\/(.+))?$/.exec(rest);
       if (f) {

@@ -297,6 +297,22 @@ export function solidImage(r: number, g: number, b: number, a = 255): RgbaImage 
   return img;
 }
 
+/** The colour of origin crosses (`--origin`). */
+export const ORIGIN_COLOUR: Rgba = [255, 0, 255, 255];
+
+/**
+ * `--origin`: a frame with a 5-pixel magenta cross on the point (x, y), its
+ * extent (when it has one) grown to hold the cross.
+ */
+export function withOriginCross(f: PictureFrame, x: number, y: number): PictureFrame {
+  const cross: Overlay[] = [
+    { kind: 'line', x0: x - 2, y0: y, x1: x + 2, y1: y, colour: ORIGIN_COLOUR },
+    { kind: 'line', x0: x, y0: y - 2, x1: x, y1: y + 2, colour: ORIGIN_COLOUR },
+  ];
+  const extent = f.extent === undefined ? undefined : union(f.extent, { x: x - 2, y: y - 2, width: 5, height: 5 });
+  return { ...f, overlays: [...(f.overlays ?? []), ...cross], ...(extent !== undefined ? { extent } : {}) };
+}
+
 /** The outline of a w × h rectangle under m, as four lines. */
 export function rectOutline(m: Matrix, w: number, h: number, colour: Rgba): Overlay[] {
   const pts = [applyMatrix(m, 0, 0), applyMatrix(m, w, 0), applyMatrix(m, w, h), applyMatrix(m, 0, h)];

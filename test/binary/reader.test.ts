@@ -96,3 +96,39 @@ describe('fixed24', () => {
     );
   });
 });
+
+describe('ByteReader and ByteWriter additions for fixed-size records', () => {
+  it('reads unchecked little-endian fields at absolute offsets (after one bounds check)', () => {
+    const r = new ByteReader(new Uint8Array([9, 0x34, 0x12, 0xef, 0xbe, 0xad, 0xde, 0xff, 0xff, 0x80]), { format: 't' });
+    r.need(10);
+    expect([r.u8At(0), r.u16At(1), r.u32At(3), r.fixed24At(7)]).toEqual([9, 0x1234, 0xdeadbeef, -0.5]);
+    expect(r.pos).toBe(0);
+  });
+
+  it('sub-readers share the parent view and report absolute offsets', () => {
+    const r = new ByteReader(new Uint8Array(8), { format: 't' });
+    r.skip(2);
+    const s = r.sub(4);
+    expect(s.view).toBe(r.view);
+    expect([s.start, s.end, r.pos]).toEqual([2, 6, 6]);
+    expect(() => s.checkCount(3, 2, 'item', 2, ' in the chunk', false)).toThrow('item count 3 needs 6 bytes but only 4 remain in the chunk (at byte 2)');
+    expect(() => s.checkCount(5, 1, 'item', 2, ' in the chunk')).toThrow('item count 5 needs at least 5 bytes but only 4 remain in the chunk (at byte 2)');
+  });
+
+  it('retarget aims a reader at another region (absolute offsets, bounds of the new region)', () => {
+    const r = new ByteReader(new Uint8Array([1, 2, 3, 4, 5, 6]), { format: 't' }).sub(2);
+    r.retarget(3, 5);
+    expect([r.pos, r.remaining, r.u8()]).toEqual([3, 2, 4]);
+    expect(() => r.u16()).toThrow('(at byte 4)');
+    expect(() => r.retarget(4, 7)).toThrow(RangeError);
+  });
+
+  it('ByteWriter.reserve makes room for a record and returns where it starts', () => {
+    const w = new ByteWriter({ format: 't', initialSize: 16 });
+    w.u8(1);
+    const at = w.reserve(40);
+    expect([at, w.pos]).toEqual([1, 41]);
+    w.buffer[at + 39] = 7;
+    expect(w.finish()[40]).toBe(7);
+  });
+});

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { decodePng } from '../../src/render/png.js';
 import { runCli } from '../helpers/cli.js';
+import { demoScale } from '../../src/cli/demo.js';
 
 describe('sprat demo', () => {
   it('runs from any working folder and writes into ./out there', async () => {
@@ -11,11 +13,31 @@ describe('sprat demo', () => {
       const r = await runCli(['demo'], dir);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/renders in out\/\n$/);
-      expect(fs.readdirSync(path.join(dir, 'out'))).toContain('isprite-hero-walk.gif');
+      // Progress first, then the table, where the renders are, and what to do next.
+      expect(r.stdout).toMatch(/^\[1\/\d+\] spritetile\/level\.bytes \(1 render\)\n/);
+      expect(r.stdout).toMatch(/renders in out\/ \(open out\/index\.html to see them all\)\nnext: sprat view \S*samples +\(every sample, live in the browser\)\n$/);
+      const written = fs.readdirSync(path.join(dir, 'out'));
+      expect(written).toContain('isprite-hero-walk.gif');
+      // The contact sheet shows every render with its caption.
+      const index = fs.readFileSync(path.join(dir, 'out', 'index.html'), 'utf8');
+      for (const f of written.filter((f) => f !== 'index.html')) expect(index, f).toContain(`<img src="${f}"`);
+      expect(index).toContain('--animation walk');
+      // Pictures at a readable scale: the longer side at least 128 px.
+      for (const f of written.filter((f) => f.endsWith('.png'))) {
+        const png = decodePng(fs.readFileSync(path.join(dir, 'out', f)));
+        expect(Math.max(png.width, png.height), f).toBeGreaterThanOrEqual(128);
+      }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('enlarges small pictures to about 128 px, by at most 8x', () => {
+    expect(demoScale(16, 16)).toBe(8);
+    expect(demoScale(16, 40)).toBe(4);
+    expect(demoScale(100, 20)).toBe(2);
+    expect(demoScale(300, 200)).toBe(1);
+    expect(demoScale(1, 1)).toBe(8);
   });
 
   it('--out naming a file, or a path through a file, is one clean error line', async () => {

@@ -5,7 +5,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main.js';
-import { startViewer } from '../../src/node/server.js';
+import { listDocuments, startViewer } from '../../src/node/server.js';
 import { runCli } from '../helpers/cli.js';
 import { SAMPLES } from '../helpers/paths.js';
 
@@ -92,11 +92,59 @@ describe('sprat view', () => {
     }
   });
 
-  it('errors cleanly for a missing file, a folder, or a bad port', async () => {
+  it('opens a folder as the list of every file sprat knows under it (no links, no node_modules or .git), serving their references', async () => {
+    fs.mkdirSync(path.join(dir, 'v', 'node_modules', 'x'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'v', '.git'));
+    fs.copyFileSync(path.join(SAMPLES, 'cthg', 'fan.dat'), path.join(dir, 'v', 'node_modules', 'x', 'g.dat'));
+    fs.copyFileSync(path.join(SAMPLES, 'cthg', 'fan.dat'), path.join(dir, 'v', '.git', 'g.dat'));
+    fs.writeFileSync(path.join(dir, 'v', 'sub', 'data.json'), '{"not": "a sprite"}');
+    fs.copyFileSync(path.join(SAMPLES, 'interop', 'hero.json'), path.join(dir, 'v', 'sub', 'hero.json'));
+    fs.copyFileSync(path.join(SAMPLES, 'interop', 'hero.png'), path.join(dir, 'v', 'sub', 'hero.png'));
+    // No extension: found by its magic bytes.
+    fs.copyFileSync(path.join(SAMPLES, 'isprite', 'hero.isprite'), path.join(dir, 'v', 'sub', 'herosprite'));
+    expect((await listDocuments(path.join(dir, 'v'))).files.map((f) => path.relative(path.join(dir, 'v'), f))).toEqual([
+      path.join('sub', 'deeper', 'f.dat'),
+      path.join('sub', 'hero.json'),
+      path.join('sub', 'herosprite'),
+    ]);
+    const capped = await listDocuments(path.join(dir, 'v'), { max: 2 });
+    expect(capped.files).toHaveLength(2);
+    expect(capped.note).toMatch(/only the first 2 files/);
+
+    let lines = '';
+    let announce!: () => void;
+    const announced = new Promise<void>((resolve) => (announce = resolve));
+    const done = main(['view', 'v'], {
+      out: (t) => {
+        lines += t;
+        if (/files from/.test(lines)) announce();
+      },
+      err: () => undefined,
+      cwd: dir,
+      debug: false,
+    });
+    await announced;
+    const url = /sprat view: (\S+)/.exec(lines)![1]!;
+    expect(lines).toMatch(/sprat view: 3 files from v\n$/);
+    const list = JSON.parse((await get(url + 'api/files'))[1]) as { id: number; name: string }[];
+    expect(list.map((f) => f.name)).toEqual(['sub/deeper/f.dat', 'sub/hero.json', 'sub/herosprite']);
+    // The allow-list of a listed document is found when it is asked for.
+    expect((await get(url + 'files/1/res/hero.png'))[0]).toBe(200);
+    expect((await get(url + 'files/1/res/..%2Fsecret.txt'))[0]).toBe(404);
+    // A listed file swapped for a link out of the folder is refused.
+    fs.writeFileSync(path.join(dir, 'outside.json'), 'secret');
+    fs.rmSync(path.join(dir, 'v', 'sub', 'herosprite'));
+    fs.symlinkSync(path.join(dir, 'outside.json'), path.join(dir, 'v', 'sub', 'herosprite'));
+    const [code, body] = await get(url + 'files/2');
+    expect(code).toBe(403);
+    expect(body).not.toContain('secret');
+    process.emit('SIGINT');
+    expect(await done).toBe(0);
+  });
+
+  it('errors cleanly for a missing file, a bad port', async () => {
     let r = await runCli(['view', 'missing.file'], dir);
     expect([r.code, r.stderr]).toEqual([1, 'sprat: error: missing.file: no such file\n']);
-    r = await runCli(['view', 'v'], dir);
-    expect([r.code, r.stderr]).toEqual([1, 'sprat: error: v: is a folder, not a file\n']);
     r = await runCli(['view', '/dev/null'], dir);
     expect([r.code, r.stderr]).toEqual([1, 'sprat: error: /dev/null: not a regular file\n']);
     if (process.platform !== 'win32') {

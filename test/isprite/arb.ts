@@ -43,7 +43,7 @@ const meta: fc.Arbitrary<IspriteMeta | null> = fc.option(
   { nil: null },
 );
 
-const element: fc.Arbitrary<IspriteElement> = fc.oneof(
+export const element: fc.Arbitrary<IspriteElement> = fc.oneof(
   fc.record({ type: fc.constant('graphic' as const), expanded: fc.constant(false), name, slice: u16, x: fixed, y: fixed, flipX: fc.boolean(), flipY: fc.boolean() }),
   fc.record({
     type: fc.constant('graphic' as const),

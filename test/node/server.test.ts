@@ -192,6 +192,22 @@ describe('the viewer server', () => {
     }
   });
 
+  it('answers whether a resource exists with 200 either way, true only for what a document references', async () => {
+    const exists = async (doc: string, p: string) => {
+      const a = await request(viewer.port, res(doc, p).replace('/res/', '/exists/'));
+      expect(a.status, `${doc} ${p}`).toBe(200);
+      expect(a.headers['content-type']).toMatch(/json/);
+      return (JSON.parse(a.body.toString()) as { exists: boolean }).exists;
+    };
+    expect(await exists('ok.json', 'hero.png')).toBe(true);
+    expect(await exists('ok.json', 'nothing.png')).toBe(false);
+    for (const doc of ['up.json', 'abs.json', 'shadow.json', 'environ.json', 'zero.json', 'link.json', 'uplink.json']) {
+      expect(await exists(doc, SHEETS[doc]!), doc).toBe(false);
+    }
+    // Without the token: nothing.
+    expect((await request(viewer.port, `/nope/files/${id('ok.json')}/exists/hero.png`)).status).toBe(404);
+  });
+
   it('refuses a Host other than 127.0.0.1:PORT or localhost:PORT, and an Origin other than its own (DNS rebinding)', async () => {
     const p = res('ok.json', 'hero.png');
     const port = viewer.port;
@@ -347,5 +363,28 @@ describe('the viewer server', () => {
     expect([...spr.files.keys()]).toEqual(['hero.png']);
     const bad = await documentResources(new Uint8Array([1, 2, 3]), path.join(h, 'junk.bin'));
     expect(bad.files.size).toBe(0);
+  });
+
+  it('offers a CTHG document the PNG files beside it as recolour palettes (regular files only), and serves them', async () => {
+    fs.mkdirSync(path.join(dir, 'g'));
+    fs.copyFileSync(path.join(SAMPLES, 'cthg', 'fan.dat'), path.join(dir, 'g', 'fan.dat'));
+    fs.copyFileSync(path.join(SAMPLES, 'cthg', 'fan_palette.png'), path.join(dir, 'g', 'pal.png'));
+    fs.symlinkSync(path.join(SAMPLES, 'cthg', 'fan_palette.png'), path.join(dir, 'g', 'link.png'));
+    fs.mkdirSync(path.join(dir, 'g', 'dir.png'));
+    const r = await documentResources(fs.readFileSync(path.join(dir, 'g', 'fan.dat')), path.join(dir, 'g', 'fan.dat'));
+    expect(r.palettes).toEqual(['pal.png']);
+    // Other formats get none.
+    const h = path.join(SAMPLES, 'hallgeir');
+    expect((await documentResources(fs.readFileSync(path.join(h, 'hero.obj')), path.join(h, 'hero.obj'))).palettes).toEqual([]);
+    const v = await startViewer([path.join(dir, 'g', 'fan.dat')]);
+    try {
+      const list = await request(v.port, `/${v.token}/files/0/palettes`);
+      expect(JSON.parse(list.body.toString())).toEqual(['pal.png']);
+      expect((await request(v.port, `/${v.token}/files/0/res/pal%2Epng`)).status).toBe(200);
+      expect((await request(v.port, `/${v.token}/files/0/res/link%2Epng`)).status).toBe(404);
+      expect((await request(v.port, `/${v.token}/files/9/palettes`)).status).toBe(404);
+    } finally {
+      await v.close();
+    }
   });
 });

@@ -3,13 +3,13 @@ import { OptionError } from '../../binary/errors.js';
 import type { Rect } from '../../render/compose.js';
 import type { RgbaImage } from '../../render/image.js';
 import type { Matrix } from '../../render/matrix.js';
-import { drawPicture, type LazyImage, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
+import { drawPicture, withOriginCross, type LazyImage, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
 import { budgetFrom, limitsFrom } from '../../binary/limits.js';
 import { loadImage } from '../resources.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
 import { FLAG_ALPHA_50, FLAG_ALPHA_75, FLAG_FLIP_HORIZONTAL, FLAG_FLIP_VERTICAL, VIEWS, type CthgDocument, type CthgElement } from './model.js';
 import { ANIMATION_OPTION, TICK_MS, TILE_SIZE_OPTION, VIEW_OPTION, selectView } from './play.js';
-import { checkOptionValue, choiceOption, intOption, parsedOption, selectIndex, stringOption } from '../options.js';
+import { checkOptionValue, choiceOption, flagOption, intOption, ORIGIN_OPTION, parsedOption, selectIndex, stringOption } from '../options.js';
 import { decodeSprite, recolourTableFromImage, type RecolourTable } from './rle.js';
 
 export type FlipConvention = 'document' | 'corsixth';
@@ -56,6 +56,7 @@ export const RENDER_OPTIONS: readonly OptionSpec[] = [
   LAYERS_OPTION,
   FLIP_OPTION,
   RECOLOUR_OPTION,
+  ORIGIN_OPTION,
 ];
 
 /** Whether an element draws under a layer selection (decision 10). */
@@ -197,18 +198,21 @@ export async function cthgPicture(doc: CthgDocument, options: CommandOptions, re
   }
   const sel = selectView(doc, options);
   const n = sel.animation.frameCount;
+  // --origin: the frame's anchor (0, 0), where the game places the object's tile.
+  const mark = (f: PictureFrame): PictureFrame => (flagOption(options, ORIGIN_OPTION) ? withOriginCross(f, 0, 0) : f);
   const k = intOption(options, FRAME_OPTION);
   if (k !== undefined) {
     selectIndex('frame', k, n, 'frame', `the ${sel.view} view of "${sel.animation.name}"`);
     const f = framePicture(doc, sel.first + k, opts, cache);
     if (!f.extent) throw new FormatError('cthg', `frame ${sel.first + k} has no sprite pixels to draw`);
-    return { frames: [f], what: `frame ${sel.first + k}` };
+    return { frames: [mark(f)], what: `frame ${sel.first + k}` };
   }
   const frames: PictureFrame[] = [];
   for (let i = 0; i < n; i++) frames.push({ ...framePicture(doc, sel.first + i, opts, cache), delayMs: TICK_MS });
   if (!frames.some((f) => f.extent)) throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
   const what = `the ${sel.view} view of "${sel.animation.name}"`;
-  return n === 1 ? { frames, what } : { frames, loops: 0, what };
+  const marked = frames.map(mark);
+  return n === 1 ? { frames: marked, what } : { frames: marked, loops: 0, what };
 }
 
 /** `sprat render` for CTHG, drawn through the pipeline. */

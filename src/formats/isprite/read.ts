@@ -4,17 +4,17 @@
  * checked against the bytes that remain before anything is allocated or
  * looped over; every problem is a FormatError naming its byte offset.
  *
- * The hot loops (frames and elements) read straight from the byte array:
- * each record's bounds are checked once, then its fixed fields are read
- * without further checks.
+ * It reads through the checked ByteReader (src/binary/reader.ts), one
+ * sub-reader per chunk and per frame, at the offsets of the record layouts
+ * in records.ts: each fixed-size record's bounds are checked once, then its
+ * fields are read with the reader's unchecked `*At` getters.
  */
+import { ByteReader } from '../../binary/reader.js';
 import { FormatError, diagnostic, type Diagnostic } from '../../binary/errors.js';
 import type { ReadContext } from '../types.js';
 import { createIsprite } from './model.js';
 import type {
-  IspriteDate,
   IspriteDocument,
-  IspriteElement,
   IspriteFrame,
   IspriteMeta,
   IspriteNode,
@@ -23,10 +23,33 @@ import type {
   IspriteTexture,
   IspriteUnknownChunk,
 } from './model.js';
+import {
+  CHUNK,
+  CLOSE_MARKER,
+  ELEMENT,
+  FRAM,
+  FRAME,
+  FRAME_MARKER,
+  GROUP_MARKER,
+  HEADER,
+  META,
+  META_STRINGS,
+  MIN_FRAME,
+  NAME,
+  NO_LOOP,
+  SEQUENCE,
+  SEQUENCE_MARKER,
+  SLIC,
+  SLICE,
+  TEX,
+  TEXTURE,
+  readFields,
+  readElements,
+} from './records.js';
 
 const FORMAT = 'isprite';
 export const ISPRITE_MAGIC = 'ISPRITE ';
-export const HEADER_SIZE = 24;
+export const HEADER_SIZE = HEADER.size;
 /** Known chunk IDs, in canonical order. */
 export const KNOWN_CHUNKS = ['META', 'MET+', 'TEX ', 'SLIC', 'NAME', 'TIER', 'FRAM'] as const;
 
@@ -55,7 +78,6 @@ function err(reason: string, offset: number): FormatError {
   return FormatError.atByte(FORMAT, reason, offset);
 }
 
-const EMPTY = new Uint8Array(0);
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
@@ -74,60 +96,34 @@ function what(label: string, index: number): string {
 /** At most this many invalid-UTF-8 warnings are given one by one; the rest are counted. */
 const UTF8_WARNINGS = 20;
 
-class Reader {
-  readonly b: Uint8Array;
-  pos = 0;
+/** What the whole read shares: the version's strictness and the UTF-8 warnings. */
+class Context {
   minor = 0;
-  readonly warn?: (d: Diagnostic) => void;
   badUtf8 = 0;
+  readonly warn?: (d: Diagnostic) => void;
 
-  constructor(b: Uint8Array, warn?: (d: Diagnostic) => void) {
-    this.b = b;
+  constructor(warn?: (d: Diagnostic) => void) {
     this.warn = warn;
   }
 
-  /** Throws unless `n` bytes remain before `end`. */
-  need(n: number, end: number, what: string): void {
-    if (this.pos + n > end) {
-      throw err(`unexpected end of ${what}: needs ${n} byte${n === 1 ? '' : 's'}, ${end - this.pos} left`, this.pos);
-    }
-  }
-
-  u8(): number {
-    return this.b[this.pos++]!;
-  }
-
-  u16(): number {
-    const b = this.b;
-    const p = this.pos;
-    this.pos = p + 2;
-    return b[p]! | (b[p + 1]! << 8);
-  }
-
-  u32(): number {
-    const b = this.b;
-    const p = this.pos;
-    this.pos = p + 4;
-    return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
-  }
-
   /**
-   * A u16-length UTF-8 string that must end by `end` (the end of its chunk or
-   * frame). `what` names it in messages; a `#` in it is replaced by `index`.
+   * A u16-length UTF-8 string that must end by the end of `r` (its chunk or
+   * frame). `label` names it in messages; a `#` in it is replaced by `index`.
    */
-  str(end: number, label: string, index = -1): string {
-    const b = this.b;
-    const at = this.pos;
+  str(r: ByteReader, label: string, index = -1): string {
+    const at = r.pos;
+    const end = r.end;
     if (at + 2 > end) throw err(`unexpected end of data: ${what(label, index)} needs a 2-byte length, ${end - at} left`, at);
-    const n = b[at]! | (b[at + 1]! << 8);
+    const n = r.u16At(at);
     if (n === 0) {
-      this.pos = at + 2;
+      r.pos = at + 2;
       return '';
     }
     const start = at + 2;
     const stop = start + n;
     if (stop > end) throw err(`${what(label, index)} of ${n} bytes is longer than the ${end - start} bytes left`, at);
-    this.pos = stop;
+    r.pos = stop;
+    const b = r.bytes;
     if (n <= 64) {
       let s = '';
       let i = start;
@@ -149,46 +145,16 @@ class Reader {
     }
   }
 
-  /** Leftover bytes at the end of a record or chunk: an error in 1.0, skipped later (errata 15, 19). */
-  leftover(end: number, what: string): void {
-    if (this.pos < end) {
+  /** Leftover bytes at the end of a chunk: an error in 1.0, skipped later (errata 15, 19). */
+  leftover(r: ByteReader, what: string): void {
+    if (r.pos < r.end) {
       if (this.minor === 0) {
-        const n = end - this.pos;
-        throw err(`${n} unexpected byte${n === 1 ? '' : 's'} at the end of ${what} (version 1.0 has no more fields)`, this.pos);
+        const n = r.end - r.pos;
+        throw err(`${n} unexpected byte${n === 1 ? '' : 's'} at the end of ${what} (version 1.0 has no more fields)`, r.pos);
       }
-      this.pos = end;
+      r.pos = r.end;
     }
   }
-
-  date(): IspriteDate | null {
-    const b = this.b;
-    const p = this.pos;
-    this.pos = p + 8;
-    if ((b[p]! | b[p + 1]! | b[p + 2]! | b[p + 3]! | b[p + 4]! | b[p + 5]! | b[p + 6]! | b[p + 7]!) === 0) return null;
-    return {
-      year: b[p + 2]! | (b[p + 3]! << 8),
-      month: b[p + 1]!,
-      day: b[p]!,
-      hour: b[p + 4]!,
-      minute: b[p + 5]!,
-      second: b[p + 6]!,
-      centisecond: b[p + 7]!,
-    };
-  }
-}
-
-/** Reads a 24-bit fixed-point value at `p` (int16 LE + u8/256). */
-function fx(b: Uint8Array, p: number): number {
-  return (((b[p]! | (b[p + 1]! << 8)) << 16) >> 16) + b[p + 2]! / 256;
-}
-
-function u16at(b: Uint8Array, p: number): number {
-  return b[p]! | (b[p + 1]! << 8);
-}
-
-function nameAt(b: Uint8Array, p: number): number | null {
-  const n = b[p]! | (b[p + 1]! << 8);
-  return n === 0xffff ? null : n;
 }
 
 /** True when `bytes` starts with the ISPRITE magic. */
@@ -209,7 +175,7 @@ export function readIspriteDetailed(
   warn: ((d: Diagnostic) => void) | undefined,
   track: boolean,
 ): { doc: IspriteDocument; info: IspriteReadInfo } {
-  const r = new Reader(bytes, warn);
+  const c = new Context(warn);
   const info: IspriteReadInfo = {
     chunks: [],
     flags: 0,
@@ -221,31 +187,33 @@ export function readIspriteDetailed(
     sequenceOffsets: new Map(),
     extraMetaOffsets: [],
   };
-  const b = bytes;
-  const len = b.length;
-  if (!isIsprite(b)) throw err('not an ISPRITE file: it does not start with "ISPRITE "', 0);
-  if (len < HEADER_SIZE) throw err(`unexpected end of header: the header needs ${HEADER_SIZE} bytes, the file has ${len}`, len);
-  const major = b[12]!;
-  const minor = b[13]!;
-  if (major !== 1) throw err(`unsupported major version ${major} (only version 1.x is known)`, 12);
-  r.minor = minor;
-  r.pos = 8;
-  const fileSize = r.u32();
-  if (fileSize !== len - 12) {
-    throw err(`file size field says ${fileSize} bytes follow it, but ${len - 12} do (the file is ${len} bytes)`, 8);
+  const len = bytes.length;
+  if (!isIsprite(bytes)) throw err('not an ISPRITE file: it does not start with "ISPRITE "', 0);
+  if (len < HEADER.size) throw err(`unexpected end of header: the header needs ${HEADER.size} bytes, the file has ${len}`, len);
+  const r = new ByteReader(bytes, { format: FORMAT });
+  const h = HEADER.at;
+  const major = r.u8At(h.major);
+  const minor = r.u8At(h.minor);
+  if (major !== 1) throw err(`unsupported major version ${major} (only version 1.x is known)`, h.major);
+  c.minor = minor;
+  const fileSize = r.u32At(h.fileSize);
+  if (fileSize !== len - (h.fileSize + 4)) {
+    throw err(`file size field says ${fileSize} bytes follow it, but ${len - (h.fileSize + 4)} do (the file is ${len} bytes)`, h.fileSize);
   }
-  const flags = b[14]!;
+  const flags = r.u8At(h.flags);
   info.flags = flags;
-  let idEnd = 18;
-  while (idEnd > 15 && b[idEnd - 1] === 0) idEnd--;
+  let idEnd = h.nonStandardId + 3;
+  while (idEnd > h.nonStandardId && bytes[idEnd - 1] === 0) idEnd--;
   let nonStandardId = '';
-  for (let i = 15; i < idEnd; i++) nonStandardId += String.fromCharCode(b[i]!);
-  for (let i = 19; i < 24; i++) if (b[i] !== 0) info.reservedNonZero = true;
-  if (flags & ~3) warn?.(diagnostic('warning', `header flags ${hex(flags)} set bits other than 0 and 1 (they must be zero)`, { offset: 14 }));
-  if (info.reservedNonZero) warn?.(diagnostic('warning', 'the reserved header bytes 19-23 are not zero (ignored)', { offset: 19 }));
+  for (let i = h.nonStandardId; i < idEnd; i++) nonStandardId += String.fromCharCode(bytes[i]!);
+  for (let i = h.reserved; i < HEADER.size; i++) if (bytes[i] !== 0) info.reservedNonZero = true;
+  if (flags & ~3) warn?.(diagnostic('warning', `header flags ${hex(flags)} set bits other than 0 and 1 (they must be zero)`, { offset: h.flags }));
+  if (info.reservedNonZero) {
+    warn?.(diagnostic('warning', `the reserved header bytes ${h.reserved}-${HEADER.size - 1} are not zero (ignored)`, { offset: h.reserved }));
+  }
 
   const doc: IspriteDocument = {
-    ...createIsprite(b[18]!),
+    ...createIsprite(r.u8At(h.frameRate)),
     version: [major, minor],
     nonStandard: (flags & 1) !== 0,
     workFile: (flags & 2) !== 0,
@@ -253,18 +221,16 @@ export function readIspriteDetailed(
   };
 
   const seen = new Set<string>();
-  let pos = HEADER_SIZE;
+  r.pos = HEADER.size;
   let first = true;
-  while (pos < len) {
-    if (len - pos < 8) throw err(`unexpected end of file: a chunk header needs 8 bytes, ${len - pos} left`, pos);
-    const id = String.fromCharCode(b[pos]!, b[pos + 1]!, b[pos + 2]!, b[pos + 3]!);
-    r.pos = pos + 4;
-    const size = r.u32();
-    const start = pos + 8;
+  while (r.pos < len) {
+    const pos = r.pos;
+    if (len - pos < CHUNK.size) throw err(`unexpected end of file: a chunk header needs ${CHUNK.size} bytes, ${len - pos} left`, pos);
+    const { id, size } = readFields(r, CHUNK, pos) as { id: string; size: number };
+    const start = pos + CHUNK.size;
     if (size > len - start) {
-      throw err(`chunk "${printable(id)}" size ${size} is larger than the ${len - start} bytes left in the file`, pos + 4);
+      throw err(`chunk "${printable(id)}" size ${size} is larger than the ${len - start} bytes left in the file`, pos + CHUNK.at.size);
     }
-    const end = start + size;
     info.chunks.push({ id, offset: pos, size });
     const known = (KNOWN_CHUNKS as readonly string[]).includes(id);
     if (known) {
@@ -272,47 +238,47 @@ export function readIspriteDetailed(
       seen.add(id);
     }
     r.pos = start;
+    const cr = r.sub(size);
     switch (id) {
       case 'META':
         if (!first) warn?.(diagnostic('warning', 'the META chunk is not the first chunk (it should be)', { offset: pos }));
-        doc.meta = readMeta(r, end);
-        r.leftover(end, 'the META chunk');
+        doc.meta = readMeta(cr, c);
+        c.leftover(cr, 'the META chunk');
         break;
       case 'MET+':
-        doc.extraMeta = readExtraMeta(r, end, track ? info.extraMetaOffsets : null);
+        doc.extraMeta = readExtraMeta(cr, c, track ? info.extraMetaOffsets : null);
         break;
       case 'TEX ':
-        doc.textures = readTextures(r, end, track ? info.textureOffsets : null);
-        r.leftover(end, 'the TEX chunk');
+        doc.textures = readTextures(cr, c, track ? info.textureOffsets : null);
+        c.leftover(cr, 'the TEX chunk');
         break;
       case 'SLIC':
-        doc.slices = readSlices(r, end, track ? info.sliceOffsets : null);
-        r.leftover(end, 'the SLIC chunk');
+        doc.slices = readSlices(cr, c, track ? info.sliceOffsets : null);
+        c.leftover(cr, 'the SLIC chunk');
         break;
       case 'NAME':
-        doc.names = readNames(r, end);
-        r.leftover(end, 'the NAME chunk');
+        doc.names = readNames(cr, c);
+        c.leftover(cr, 'the NAME chunk');
         break;
       case 'TIER':
-        doc.tree = readTier(r, end, track ? info.sequenceOffsets : null);
+        doc.tree = readTier(cr, c, track ? info.sequenceOffsets : null);
         break;
       case 'FRAM': {
-        const res = readFrames(r, end, track ? info.frameOffsets : null);
+        const res = readFrames(cr, c, track ? info.frameOffsets : null);
         doc.frames = res.frames;
         info.maxElementCount = res.maxElementCount;
-        r.leftover(end, 'the FRAM chunk');
+        c.leftover(cr, 'the FRAM chunk');
         break;
       }
       default: {
-        const chunk: IspriteUnknownChunk = { id, data: b.slice(start, end) };
+        const chunk: IspriteUnknownChunk = { id, data: cr.bytesCopy(size) };
         doc.unknownChunks.push(chunk);
       }
     }
     first = false;
-    pos = end;
   }
-  if (r.badUtf8 > UTF8_WARNINGS) {
-    const n = r.badUtf8 - UTF8_WARNINGS;
+  if (c.badUtf8 > UTF8_WARNINGS) {
+    const n = c.badUtf8 - UTF8_WARNINGS;
     warn?.(diagnostic('warning', `${n} more string${n === 1 ? ' is' : 's are'} not valid UTF-8 (not listed)`));
   }
   return { doc, info };
@@ -321,152 +287,124 @@ export function readIspriteDetailed(
 function printable(id: string): string {
   let s = '';
   for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    s += c >= 0x20 && c < 0x7f && c !== 0x22 ? id[i] : `\\x${c.toString(16).padStart(2, '0')}`;
+    const ch = id.charCodeAt(i);
+    s += ch >= 0x20 && ch < 0x7f && ch !== 0x22 ? id[i] : `\\x${ch.toString(16).padStart(2, '0')}`;
   }
   return s;
 }
 
-function readMeta(r: Reader, end: number): IspriteMeta {
-  r.need(24, end, 'the META chunk');
-  const created = r.date();
-  const saved = r.date();
-  const lo = r.u32();
-  const hi = r.u32();
-  const workTimeMs = (BigInt(hi) << 32n) | BigInt(lo);
-  return {
-    created,
-    saved,
-    workTimeMs,
-    tags: r.str(end, 'META tags'),
-    title: r.str(end, 'META title'),
-    project: r.str(end, 'META project'),
-    author: r.str(end, 'META author'),
-    company: r.str(end, 'META company'),
-    contact: r.str(end, 'META contact'),
-    url: r.str(end, 'META URL'),
-    copyright: r.str(end, 'META copyright'),
-    comments: r.str(end, 'META comments'),
-    originatingProgram: r.str(end, 'META originating program name'),
-    program: r.str(end, 'META program name'),
-  };
+function readMeta(r: ByteReader, c: Context): IspriteMeta {
+  r.need(META.size, 'the META chunk');
+  const fixed = readFields(r, META, r.pos);
+  r.pos += META.size;
+  const meta = { created: fixed.created, saved: fixed.saved, workTimeMs: fixed.workTimeMs } as IspriteMeta;
+  for (const [key, label] of META_STRINGS) meta[key] = c.str(r, `META ${label}`);
+  return meta;
 }
 
-function readExtraMeta(r: Reader, end: number, offsets: number[] | null): [string, string][] {
+function readExtraMeta(r: ByteReader, c: Context, offsets: number[] | null): [string, string][] {
   const out: [string, string][] = [];
-  while (r.pos < end) {
+  while (r.pos < r.end) {
     offsets?.push(r.pos);
-    const name = r.str(end, 'MET+ field name');
-    if (r.pos >= end) throw err(`MET+ field "${name}" has no value (the chunk ends after its name)`, r.pos);
-    const value = r.str(end, 'MET+ field value');
+    const name = c.str(r, 'MET+ field name');
+    if (r.pos >= r.end) throw err(`MET+ field "${name}" has no value (the chunk ends after its name)`, r.pos);
+    const value = c.str(r, 'MET+ field value');
     out.push([name, value]);
   }
   return out;
 }
 
-function readTextures(r: Reader, end: number, offsets: number[] | null): IspriteTexture[] {
-  r.need(2, end, 'the TEX chunk');
-  const countAt = r.pos;
-  const count = r.u8();
-  const strideAt = r.pos;
-  const stride = r.u8();
+function readTextures(r: ByteReader, c: Context, offsets: number[] | null): IspriteTexture[] {
+  r.need(TEX.size, 'the TEX chunk');
+  const countAt = r.pos + TEX.at.count;
+  const strideAt = r.pos + TEX.at.stride;
+  const count = r.u8At(countAt);
+  const stride = r.u8At(strideAt);
+  r.pos += TEX.size;
   if (count === 0) return [];
-  if (stride < 1) throw err('TEX stride 0 is smaller than this version\'s texture record (1 byte)', strideAt);
-  if (stride > 1) {
-    r.warn?.(diagnostic('warning', `TEX stride ${stride} is larger than this version's 1 byte; the extra bytes of each texture are skipped`, { offset: strideAt }));
+  const want = TEXTURE.size;
+  if (stride < want) throw err(`TEX stride ${stride} is smaller than this version's texture record (${want} byte${want === 1 ? '' : 's'})`, strideAt);
+  if (stride > want) {
+    c.warn?.(diagnostic('warning', `TEX stride ${stride} is larger than this version's ${want} byte${want === 1 ? '' : 's'}; the extra bytes of each texture are skipped`, { offset: strideAt }));
   }
-  if (count * (stride + 2) > end - r.pos) {
-    throw err(`texture count ${count} needs at least ${count * (stride + 2)} bytes but only ${end - r.pos} remain in the chunk`, countAt);
-  }
+  // Each texture: its record, then at least a string's 2-byte length.
+  r.checkCount(count, stride + 2, 'texture', countAt, ' in the chunk');
   const out: IspriteTexture[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    r.need(stride, end, `texture ${i}`);
+    r.need(stride, `texture ${i}`);
     offsets?.push(r.pos);
-    const flags = r.b[r.pos]!;
+    const flags = r.u8At(r.pos + TEXTURE.at.flags);
     r.pos += stride;
-    out[i] = { path: r.str(end, 'texture # path', i), nearest: (flags & 1) !== 0 };
+    out[i] = { path: c.str(r, 'texture # path', i), nearest: (flags & 1) !== 0 };
   }
   return out;
 }
 
-function readSlices(r: Reader, end: number, offsets: number[] | null): IspriteSlice[] {
-  r.need(5, end, 'the SLIC chunk');
-  const countAt = r.pos;
-  const count = r.u32();
-  const strideAt = r.pos;
-  const stride = r.u8();
+function readSlices(r: ByteReader, c: Context, offsets: number[] | null): IspriteSlice[] {
+  r.need(SLIC.size, 'the SLIC chunk');
+  const countAt = r.pos + SLIC.at.count;
+  const strideAt = r.pos + SLIC.at.stride;
+  const count = r.u32At(countAt);
+  const stride = r.u8At(strideAt);
+  r.pos += SLIC.size;
   if (count === 0) return [];
-  if (stride < 10) throw err(`SLIC stride ${stride} is smaller than this version's 10-byte slice record`, strideAt);
-  if (stride > 10) {
-    r.warn?.(diagnostic('warning', `SLIC stride ${stride} is larger than this version's 10 bytes; the extra bytes of each slice are skipped`, { offset: strideAt }));
+  if (stride < SLICE.size) throw err(`SLIC stride ${stride} is smaller than this version's ${SLICE.size}-byte slice record`, strideAt);
+  if (stride > SLICE.size) {
+    c.warn?.(diagnostic('warning', `SLIC stride ${stride} is larger than this version's ${SLICE.size} bytes; the extra bytes of each slice are skipped`, { offset: strideAt }));
   }
-  if (count * stride > end - r.pos) {
-    throw err(`slice count ${count} needs ${count * stride} bytes but only ${end - r.pos} remain in the chunk`, countAt);
-  }
-  const b = r.b;
+  r.checkCount(count, stride, 'slice', countAt, ' in the chunk', false);
   let p = r.pos;
   const out: IspriteSlice[] = new Array(count);
   for (let i = 0; i < count; i++) {
     offsets?.push(p);
-    out[i] = {
-      texture: b[p]!,
-      rotated: (b[p + 1]! & 1) !== 0,
-      x: u16at(b, p + 2),
-      y: u16at(b, p + 4),
-      width: u16at(b, p + 6),
-      height: u16at(b, p + 8),
-    };
+    const s = readFields(r, SLICE, p);
+    out[i] = { texture: s.texture, rotated: (s.flags & 1) !== 0, x: s.x, y: s.y, width: s.width, height: s.height };
     p += stride;
   }
   r.pos = p;
   return out;
 }
 
-function readNames(r: Reader, end: number): string[] {
-  r.need(2, end, 'the NAME chunk');
-  const countAt = r.pos;
-  const count = r.u16();
-  if (count * 2 > end - r.pos) {
-    throw err(`name count ${count} needs at least ${count * 2} bytes but only ${end - r.pos} remain in the chunk`, countAt);
-  }
+function readNames(r: ByteReader, c: Context): string[] {
+  r.need(NAME.size, 'the NAME chunk');
+  const countAt = r.pos + NAME.at.count;
+  const count = r.u16At(countAt);
+  r.pos += NAME.size;
+  r.checkCount(count, 2, 'name', countAt, ' in the chunk');
   const out: string[] = new Array(count);
-  for (let i = 0; i < count; i++) out[i] = r.str(end, 'name #', i);
+  for (let i = 0; i < count; i++) out[i] = c.str(r, 'name #', i);
   return out;
 }
 
-function readTier(r: Reader, end: number, offsets: Map<IspriteSequence, number> | null): IspriteNode[] {
+function readTier(r: ByteReader, c: Context, offsets: Map<IspriteSequence, number> | null): IspriteNode[] {
   const root: IspriteNode[] = [];
   const stack: { children: IspriteNode[]; at: number; name: string }[] = [];
   let children = root;
-  const b = r.b;
-  while (r.pos < end) {
+  while (r.pos < r.end) {
     const at = r.pos;
     const marker = r.u8();
-    if (marker === 0x47) {
-      const name = r.str(end, 'group name');
+    if (marker === GROUP_MARKER) {
+      const name = c.str(r, 'group name');
       const group: IspriteNode = { kind: 'group', name, children: [] };
       children.push(group);
       stack.push({ children, at, name });
       children = group.children;
-    } else if (marker === 0x53) {
-      r.need(8, end, 'sequence');
-      const frameCount = r.u32();
-      const loop = r.u32();
-      const name = r.str(end, 'sequence name');
-      const followUp = r.str(end, 'follow-up sequence name');
-      if (frameCount * 4 > end - r.pos) {
-        throw err(`sequence "${name}" frame count ${frameCount} needs ${frameCount * 4} bytes but only ${end - r.pos} remain in the chunk`, at + 1);
-      }
+    } else if (marker === SEQUENCE_MARKER) {
+      r.need(SEQUENCE.size - 1, 'sequence');
+      const frameCount = r.u32At(at + SEQUENCE.at.frameCount);
+      const loop = r.u32At(at + SEQUENCE.at.loopPoint);
+      r.pos = at + SEQUENCE.size;
+      const name = c.str(r, 'sequence name');
+      const followUp = c.str(r, 'follow-up sequence name');
+      if (frameCount * 4 > r.remaining) r.checkCount(frameCount, 4, `sequence "${name}" frame`, at + SEQUENCE.at.frameCount, ' in the chunk', false);
       const frames: number[] = new Array(frameCount);
       let p = r.pos;
-      for (let i = 0; i < frameCount; i++, p += 4) {
-        frames[i] = (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
-      }
+      for (let i = 0; i < frameCount; i++, p += 4) frames[i] = r.u32At(p);
       r.pos = p;
-      const seq: IspriteSequence = { kind: 'sequence', name, loopPoint: loop === 0xffffffff ? null : loop, followUp, frames };
+      const seq: IspriteSequence = { kind: 'sequence', name, loopPoint: loop === NO_LOOP ? null : loop, followUp, frames };
       offsets?.set(seq, at);
       children.push(seq);
-    } else if (marker === 0x43) {
+    } else if (marker === CLOSE_MARKER) {
       const top = stack.pop();
       if (!top) throw err('closing marker "C" with no open group (already at Root)', at);
       children = top.children;
@@ -481,138 +419,48 @@ function readTier(r: Reader, end: number, offsets: Map<IspriteSequence, number> 
   return root;
 }
 
-/** The smallest frame record: F, size, element count, hold time, flags and three empty strings. */
-const MIN_FRAME = 16;
+const F = FRAME.at;
 
-function readFrames(
-  r: Reader,
-  end: number,
-  offsets: number[] | null,
-): { frames: IspriteFrame[]; maxElementCount: number } {
-  r.need(6, end, 'the FRAM chunk');
-  const countAt = r.pos;
-  const count = r.u32();
-  const maxElementCount = r.u16();
-  if (count * MIN_FRAME > end - r.pos) {
-    throw err(`frame count ${count} needs at least ${count * MIN_FRAME} bytes but only ${end - r.pos} remain in the chunk`, countAt);
-  }
-  const b = r.b;
-  const strict = r.minor === 0;
+function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { frames: IspriteFrame[]; maxElementCount: number } {
+  r.need(FRAM.size, 'the FRAM chunk');
+  const countAt = r.pos + FRAM.at.count;
+  const count = r.u32At(countAt);
+  const maxElementCount = r.u16At(r.pos + FRAM.at.maxElementCount);
+  r.pos += FRAM.size;
+  r.checkCount(count, MIN_FRAME, 'frame', countAt, ' in the chunk');
+  const strict = c.minor === 0;
+  const end = r.end;
   const frames: IspriteFrame[] = new Array(count);
-  let p = r.pos;
+  // One reader, aimed at each frame in turn (not one per frame: reading speed).
+  const fr = r.sub(0);
   for (let f = 0; f < count; f++) {
-    if (p + 5 > end) throw err(`unexpected end of the FRAM chunk: frame ${f} is missing`, p);
+    const p = r.pos;
+    if (p + F.elementCount > end) throw err(`unexpected end of the FRAM chunk: frame ${f} is missing`, p);
     offsets?.push(p);
-    if (b[p] !== 0x46) throw err(`frame ${f}: marker ${markerName(b[p]!)} is not "F"`, p);
-    const size = (b[p + 1]! | (b[p + 2]! << 8) | (b[p + 3]! << 16) | (b[p + 4]! << 24)) >>> 0;
-    if (size < MIN_FRAME - 4) throw err(`frame ${f}: size ${size} is smaller than the ${MIN_FRAME - 4} bytes every frame needs`, p + 1);
-    if (size > end - p - 4) throw err(`frame ${f}: size ${size} runs past the end of the FRAM chunk (${end - p - 4} bytes left)`, p + 1);
+    const marker = r.u8At(p + F.marker);
+    if (marker !== FRAME_MARKER) throw err(`frame ${f}: marker ${markerName(marker)} is not "F"`, p);
+    const size = r.u32At(p + F.size);
+    // The size counts every byte of the frame but its own four (erratum 12).
+    if (size < MIN_FRAME - 4) throw err(`frame ${f}: size ${size} is smaller than the ${MIN_FRAME - 4} bytes every frame needs`, p + F.size);
+    if (size > end - p - 4) throw err(`frame ${f}: size ${size} runs past the end of the FRAM chunk (${end - p - 4} bytes left)`, p + F.size);
     const fend = p + 4 + size;
-    const elementCount = b[p + 5]! | (b[p + 6]! << 8);
-    const holdTime = b[p + 7]! | (b[p + 8]! << 8);
-    const flags = b[p + 9]!;
-    r.pos = p + 10;
-    const label = r.str(fend, 'frame # label', f);
-    const triggers = r.str(fend, 'frame # triggers', f);
-    const notes = r.str(fend, 'frame # notes', f);
-    let q = r.pos;
-    if (elementCount * 4 > fend - q) {
-      throw err(`frame ${f}: element count ${elementCount} needs at least ${elementCount * 4} bytes but only ${fend - q} remain in the frame`, p + 5);
-    }
-    const elements: IspriteElement[] = new Array(elementCount);
-    for (let e = 0; e < elementCount; e++) {
-      if (q + 4 > fend) throw err(`frame ${f} element ${e}: unexpected end of the frame`, q);
-      const marker = b[q]!;
-      const esize = b[q + 3]!;
-      const eend = q + 4 + esize;
-      if (eend > fend) throw err(`frame ${f} element ${e}: size ${esize} runs past the end of the frame (${fend - q - 4} bytes left)`, q + 3);
-      const name = nameAt(b, q + 1);
-      let el: IspriteElement;
-      if (marker === 0x67 || marker === 0x47) {
-        // "g": simple graphic, 9 bytes after the header; "G": expanded graphic, 26.
-        const expanded = marker === 0x47;
-        const want = expanded ? 26 : 9;
-        if (esize !== want && (strict || esize < want)) {
-          throw badSize(f, e, expanded ? 'expanded graphic ("G")' : 'simple graphic ("g")', esize, want, strict, q + 3);
-        }
-        const m = b[q + 12]!;
-        const slice = u16at(b, q + 4);
-        const x = fx(b, q + 6);
-        const y = fx(b, q + 9);
-        const flipX = (m & 1) !== 0;
-        const flipY = (m & 2) !== 0;
-        // Two literals, so that each kind keeps one object shape (reading speed).
-        el = expanded
-          ? {
-              type: 'graphic', expanded, name, slice, x, y, flipX, flipY,
-              originX: fx(b, q + 13),
-              originY: fx(b, q + 16),
-              rotation: fx(b, q + 19),
-              scaleX: fx(b, q + 22),
-              scaleY: fx(b, q + 25),
-              opacity: u16at(b, q + 28),
-            }
-          : { type: 'graphic', expanded, name, slice, x, y, flipX, flipY };
-      } else if (marker === 0x41) {
-        // "A": attachment point, 21 bytes after the header; mirroring is a u16 (erratum 4).
-        if (esize !== 21 && (strict || esize < 21)) throw badSize(f, e, 'attachment point ("A")', esize, 21, strict, q + 3);
-        const m = u16at(b, q + 12);
-        el = {
-          type: 'attachment',
-          name,
-          id: u16at(b, q + 4),
-          x: fx(b, q + 6),
-          y: fx(b, q + 9),
-          flipX: (m & 1) !== 0,
-          flipY: (m & 2) !== 0,
-          rotation: fx(b, q + 14),
-          scaleX: fx(b, q + 17),
-          scaleY: fx(b, q + 20),
-          opacity: u16at(b, q + 23),
-        };
-      } else if (marker === 0x43) {
-        // "C": collision object; type letter at offset 5, ID at 6 (erratum 3).
-        if (esize < 2) throw err(`frame ${f} element ${e}: collision object size ${esize} is too small to hold its type letter`, q + 3);
-        const type = b[q + 5]!;
-        if (type === 0x72) {
-          if (esize !== 20 && (strict || esize < 20)) throw badSize(f, e, 'collision rectangle', esize, 20, strict, q + 3);
-          el = {
-            type: 'rect',
-            name,
-            id: u16at(b, q + 6),
-            x: fx(b, q + 8),
-            y: fx(b, q + 11),
-            width: fx(b, q + 14),
-            height: fx(b, q + 17),
-            rotation: fx(b, q + 21),
-          };
-        } else if (type === 0x63) {
-          if (esize !== 13 && (strict || esize < 13)) throw badSize(f, e, 'collision circle', esize, 13, strict, q + 3);
-          el = { type: 'circle', name, id: u16at(b, q + 6), x: fx(b, q + 8), y: fx(b, q + 11), radius: fx(b, q + 14) };
-        } else if (strict) {
-          throw err(`frame ${f} element ${e}: unknown collision type ${markerName(type)} (expected "r" or "c")`, q + 5);
-        } else {
-          el = { type: 'unknown', marker, name, data: b.slice(q + 4, eend) };
-        }
-      } else {
-        el = { type: 'unknown', marker, name, data: esize === 0 ? EMPTY : b.slice(q + 4, eend) };
-      }
-      elements[e] = el;
-      q = eend;
-    }
+    // The frame's own reader ends where the frame does: its strings and elements cannot run past it.
+    fr.retarget(p + FRAME.size, fend);
+    r.pos = fend;
+    const elementCount = fr.u16At(p + F.elementCount);
+    const holdTime = fr.u16At(p + F.holdTime);
+    const flags = fr.u8At(p + F.flags);
+    const label = c.str(fr, 'frame # label', f);
+    const triggers = c.str(fr, 'frame # triggers', f);
+    const notes = c.str(fr, 'frame # notes', f);
+    // (Checked here first so that the message is only built for a bad count.)
+    if (elementCount * ELEMENT.size > fr.remaining) fr.checkCount(elementCount, ELEMENT.size, `frame ${f}: element`, p + F.elementCount, ' in the frame');
+    const elements = readElements(fr, fr.pos, elementCount, fend, strict, f);
+    const q = fr.pos;
     if (q < fend && strict) {
       throw err(`frame ${f}: ${fend - q} unexpected byte${fend - q === 1 ? '' : 's'} after its elements (the frame size says ${size})`, q);
     }
     frames[f] = { holdTime, loopPoint: (flags & 1) !== 0, label, triggers, notes, elements };
-    p = fend;
   }
-  r.pos = p;
   return { frames, maxElementCount };
-}
-
-function badSize(f: number, e: number, what: string, size: number, want: number, strict: boolean, at: number): FormatError {
-  return err(
-    `frame ${f} element ${e}: ${what} size ${size} ${strict ? 'is not' : 'is smaller than'} ${want}${strict ? ' (version 1.0)' : ''}`,
-    at,
-  );
 }

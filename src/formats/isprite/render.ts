@@ -17,11 +17,11 @@
  */
 import { FormatError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
-import { choiceOption, flagOption, intOption, namesNothing, selectIndex, stringOption } from '../options.js';
+import { choiceOption, flagOption, intOption, namesNothing, ORIGIN_OPTION, selectIndex, stringOption } from '../options.js';
 import { transformedBounds, type Rect } from '../../render/compose.js';
 import type { RgbaImage } from '../../render/image.js';
 import { compose, rotate, translate } from '../../render/matrix.js';
-import { drawPicture, rectOutline, type Overlay, type Picture, type PictureFrame, type PicturePart, type Rgba } from '../../render/pipeline.js';
+import { drawPicture, rectOutline, withOriginCross, type Overlay, type Picture, type PictureFrame, type PicturePart, type Rgba } from '../../render/pipeline.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { partMatrix } from '../../model/bake.js';
 import { graphicPart, textureRequest } from './convert.js';
@@ -45,7 +45,7 @@ const FILTER_OPTION = {
   description: 'texture filtering (default: nearest for textures flagged so, else bilinear)',
 } as const satisfies OptionSpec;
 
-export const ispriteRenderOptions: readonly OptionSpec[] = [ANIMATION_OPTION, FRAME_OPTION, FRAME_ID_OPTION, SHAPES_OPTION, FILTER_OPTION];
+export const ispriteRenderOptions: readonly OptionSpec[] = [ANIMATION_OPTION, FRAME_OPTION, FRAME_ID_OPTION, SHAPES_OPTION, ORIGIN_OPTION, FILTER_OPTION];
 
 /** Loads every texture the document names (PATH.png, or PATH as given when it has an extension). */
 export async function loadTextures(doc: IspriteDocument, resources: ResourceLoader, needed?: Set<number>, options?: CommandOptions): Promise<(RgbaImage | null)[]> {
@@ -174,7 +174,10 @@ export async function ispritePicture(doc: IspriteDocument, options: CommandOptio
   const textures = await loadTextures(doc, resources, needed, options);
   const filter = filterOpt as 'nearest' | 'bilinear' | undefined;
   return {
-    frames: frames.map((f, i) => ({ ...framePicture(doc, f, textures, { shapes, filter }), delayMs: delaysMs?.[i] })),
+    frames: frames.map((f, i) => {
+      const pf = { ...framePicture(doc, f, textures, { shapes, filter }), delayMs: delaysMs?.[i] };
+      return flagOption(options, ORIGIN_OPTION) ? withOriginCross(pf, 0, 0) : pf;
+    }),
     loops,
     what: 'the ISPRITE frames',
   };

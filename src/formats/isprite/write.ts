@@ -2,15 +2,49 @@
  * The canonical ISPRITE writer: header, then META, MET+, TEX, SLIC, NAME,
  * TIER, FRAM (the last five always), then unknown chunks in read order.
  * Every size, count and FRAM's maximum element count is computed here;
- * values that do not fit their fields are FormatErrors.
+ * values that do not fit their fields are FormatErrors naming the field.
+ * Every record is written at the offsets of its layout in records.ts, and
+ * the buffer's size is computed from the same layouts.
  */
 import { FormatError } from '../../binary/errors.js';
 import { ByteWriter } from '../../binary/writer.js';
+import type { IspriteDocument, IspriteElement, IspriteMeta, IspriteNode } from './model.js';
 import { KNOWN_CHUNKS } from './read.js';
-import { sliceCentre, type IspriteDate, type IspriteDocument, type IspriteElement, type IspriteGraphic, type IspriteMeta, type IspriteNode } from './model.js';
+import {
+  CHUNK,
+  CLOSE_MARKER,
+  COLLISION_RECT,
+  ELEMENT,
+  FRAM,
+  FRAME,
+  FRAME_MARKER,
+  GROUP_MARKER,
+  HEADER,
+  MARKER,
+  MAX_ELEMENT_SIZE,
+  META,
+  META_STRINGS,
+  NAME,
+  NO_LOOP,
+  NO_NAME,
+  SEQUENCE,
+  SEQUENCE_MARKER,
+  SLIC,
+  SLICE,
+  TEX,
+  TEXTURE,
+  elementSize,
+  fieldError,
+  fits,
+  putFields,
+  writeKnownElement,
+  type Layout,
+} from './records.js';
 
 const FORMAT = 'isprite';
 const encoder = new TextEncoder();
+/** A string's length field. */
+const STR = 2;
 
 function fail(reason: string): FormatError {
   return new FormatError(FORMAT, reason);
@@ -25,9 +59,9 @@ class Writer extends ByteWriter {
   /** A u16-length UTF-8 string. */
   str(s: string, label: string, index = -1): void {
     const n = s.length;
-    this.ensure(2 + n);
+    this.ensure(STR + n);
     const b = this.buffer;
-    let p = this.pos + 2;
+    let p = this.pos + STR;
     let i = 0;
     for (; i < n; i++) {
       const c = s.charCodeAt(i);
@@ -47,91 +81,39 @@ class Writer extends ByteWriter {
     this.bytes(bytes);
   }
 
-  /** Starts a chunk; returns the offset of its size field. */
-  beginChunk(id: string): number {
-    this.ensure(8);
-    this.ascii(id);
-    const at = this.pos;
-    this.pos += 4;
+  /** Writes a fixed-size record from its field values (see putFields); returns its offset. */
+  record<K extends string>(l: Layout<K>, values: Partial<Record<K, unknown>>, what = ''): number {
+    const at = this.reserve(l.size);
+    putFields(this.buffer, at, l, values, what);
     return at;
   }
 
-  endChunk(sizeAt: number): void {
-    const size = this.pos - sizeAt - 4;
-    if (size > 0xffffffff) throw fail('a chunk is larger than 4 GiB');
-    this.u32At(sizeAt, size);
+  /** Starts a chunk; returns the offset of its header. */
+  beginChunk(id: string): number {
+    return this.record(CHUNK, { id }, `chunk "${id}"`);
   }
-}
 
-function isU8(v: number): boolean {
-  return v === (v & 0xff);
-}
-function isU16(v: number): boolean {
-  return v === (v & 0xffff);
-}
-function isU32(v: number): boolean {
-  return v === v >>> 0;
+  endChunk(at: number): void {
+    const size = this.pos - at - CHUNK.size;
+    if (size > 0xffffffff) throw fail('a chunk is larger than 4 GiB');
+    this.u32At(at + CHUNK.at.size, size);
+  }
 }
 
 function strWhat(label: string, index: number): string {
   return index >= 0 ? label.replace('#', String(index)) : label;
 }
 
-function check(ok: boolean, what: () => string, v: unknown, kind: string): void {
-  if (!ok) throw fail(`${what()}: ${String(v)} is not a ${kind}`);
-}
-
-function writeDate(w: Writer, d: IspriteDate | null, what: string): void {
-  w.ensure(8);
-  if (!d) {
-    w.u32(0);
-    w.u32(0);
-    return;
-  }
-  check(isU8(d.day), () => `${what} day`, d.day, 'byte');
-  check(isU8(d.month), () => `${what} month`, d.month, 'byte');
-  check(isU16(d.year), () => `${what} year`, d.year, '16-bit year');
-  check(isU8(d.hour), () => `${what} hour`, d.hour, 'byte');
-  check(isU8(d.minute), () => `${what} minute`, d.minute, 'byte');
-  check(isU8(d.second), () => `${what} second`, d.second, 'byte');
-  check(isU8(d.centisecond), () => `${what} centisecond`, d.centisecond, 'byte');
-  w.u8(d.day);
-  w.u8(d.month);
-  w.u16(d.year);
-  w.u8(d.hour);
-  w.u8(d.minute);
-  w.u8(d.second);
-  w.u8(d.centisecond);
-}
-
 function writeMeta(w: Writer, m: IspriteMeta): void {
   const at = w.beginChunk('META');
-  writeDate(w, m.created, 'META creation date');
-  writeDate(w, m.saved, 'META save date');
   let t: bigint;
   try {
     t = typeof m.workTimeMs === 'bigint' ? m.workTimeMs : BigInt(m.workTimeMs as unknown as number);
   } catch {
     throw fail(`META work time ${String(m.workTimeMs)} is not an integer`);
   }
-  if (t < 0n || t > 0xffffffffffffffffn) throw fail(`META work time ${t} does not fit in 64 bits`);
-  w.ensure(8);
-  w.u32(Number(t & 0xffffffffn));
-  w.u32(Number(t >> 32n));
-  const fields: [keyof IspriteMeta, string][] = [
-    ['tags', 'tags'],
-    ['title', 'title'],
-    ['project', 'project'],
-    ['author', 'author'],
-    ['company', 'company'],
-    ['contact', 'contact'],
-    ['url', 'URL'],
-    ['copyright', 'copyright'],
-    ['comments', 'comments'],
-    ['originatingProgram', 'originating program name'],
-    ['program', 'program name'],
-  ];
-  for (const [k, label] of fields) w.str(String(m[k] ?? ''), `META ${label}`);
+  w.record(META, { created: m.created ?? null, saved: m.saved ?? null, workTimeMs: t }, 'META');
+  for (const [k, label] of META_STRINGS) w.str(String(m[k] ?? ''), `META ${label}`);
   w.endChunk(at);
 }
 
@@ -144,36 +126,32 @@ function writeTier(w: Writer, tree: IspriteNode[]): void {
     const top = stack[stack.length - 1]!;
     if (top.i >= top.nodes.length) {
       stack.pop();
-      if (stack.length) {
-        w.ensure(1);
-        w.u8(0x43);
-      }
+      if (stack.length) w.u8(CLOSE_MARKER);
       continue;
     }
     const node = top.nodes[top.i++]!;
     if (node.kind === 'group') {
-      w.ensure(1);
-      w.u8(0x47);
+      w.u8(GROUP_MARKER);
       w.str(node.name, `group "${node.name}" name`);
       stack.push({ nodes: node.children, i: 0 });
     } else if (node.kind === 'sequence') {
       const seqIndex = seqCount++;
-      const what = () => `sequence ${seqIndex} ("${node.name}")`;
       const frames = node.frames;
       const n = frames.length;
-      const loop = node.loopPoint === null || node.loopPoint === undefined ? 0xffffffff : node.loopPoint;
-      check(isU32(loop), () => `${what()} loop point`, loop, '32-bit position (or null)');
-      w.ensure(9);
-      w.u8(0x53);
-      w.u32(n);
-      w.u32(loop);
+      const loopPoint = node.loopPoint === null || node.loopPoint === undefined ? NO_LOOP : node.loopPoint;
+      const what = `sequence ${seqIndex} ("${node.name}")`;
+      w.record(SEQUENCE, { marker: SEQUENCE_MARKER, frameCount: n, loopPoint }, what);
       w.str(node.name, 'sequence # name', seqIndex);
       w.str(node.followUp ?? '', 'sequence # follow-up', seqIndex);
-      w.ensure(4 * n);
-      for (let i = 0; i < n; i++) {
+      let p = w.reserve(4 * n);
+      const b = w.buffer;
+      for (let i = 0; i < n; i++, p += 4) {
         const id = frames[i]!;
-        if (!isU32(id)) check(false, () => `${what()} frame ${i}`, id, '32-bit frame ID');
-        w.u32(id);
+        if (id !== id >>> 0) throw fail(`${what} frame ${i}: ${String(id)} is not a 32-bit frame ID`);
+        b[p] = id;
+        b[p + 1] = id >>> 8;
+        b[p + 2] = id >>> 16;
+        b[p + 3] = id >>> 24;
       }
     } else {
       throw fail(`a TIER node of kind "${String((node as { kind: unknown }).kind)}" is neither a group nor a sequence`);
@@ -182,14 +160,17 @@ function writeTier(w: Writer, tree: IspriteNode[]): void {
   w.endChunk(at);
 }
 
+const F = FRAME.at;
+/** Where a collision object's type letter is (erratum 3). */
+const COLLISION_SHAPE = COLLISION_RECT.at.shape;
+const HOLD_TIME = FRAME.fields.find((f) => f.key === 'holdTime')!;
+
 function writeFrames(w: Writer, doc: IspriteDocument): void {
   const at = w.beginChunk('FRAM');
   const frames = doc.frames;
+  const slices = doc.slices;
   const minor = doc.version[1];
-  w.ensure(6);
-  w.u32(frames.length);
-  const maxAt = w.pos;
-  w.u16(0);
+  const head = w.reserve(FRAM.size);
   let maxElements = 0;
   for (let f = 0; f < frames.length; f++) {
     const fr = frames[f]!;
@@ -198,241 +179,109 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
     if (ne > 0xffff) throw fail(`frame ${f} has ${ne} elements; at most 65535 fit`);
     if (ne > maxElements) maxElements = ne;
     const hold = fr.holdTime;
-    if (!isU16(hold)) check(false, () => `frame ${f} hold time`, hold, '16-bit hold time');
-    const start = w.pos;
-    w.ensure(10);
-    w.u8(0x46);
-    w.pos += 4;
-    w.u16(ne);
-    w.u16(hold);
-    w.u8(fr.loopPoint ? 1 : 0);
+    if (hold !== (hold & 0xffff)) throw fieldError(`frame ${f}`, HOLD_TIME, hold);
+    // The frame's fixed fields (its size is patched once its elements are written).
+    const start = w.reserve(FRAME.size);
+    let b = w.buffer;
+    b[start + F.marker] = FRAME_MARKER;
+    b[start + F.elementCount] = ne;
+    b[start + F.elementCount + 1] = ne >>> 8;
+    b[start + F.holdTime] = hold;
+    b[start + F.holdTime + 1] = hold >>> 8;
+    b[start + F.flags] = fr.loopPoint ? 1 : 0;
     w.str(fr.label, 'frame # label', f);
     w.str(fr.triggers, 'frame # triggers', f);
     w.str(fr.notes, 'frame # notes', f);
-    if (w.pos + ne * 30 > w.buffer.length) w.ensure(elementsSize(els, 0));
+    // Room for every element (exactly when all are known: unknown ones reserve their own).
+    if (w.pos + ne * MAX_ELEMENT_SIZE > w.buffer.length) w.ensure(elementsSize(els, 0));
+    b = w.buffer;
+    let p = w.pos;
     for (let e = 0; e < ne; e++) {
       const el = els[e]!;
-      const t = el.type;
-      if (t === 'graphic') writeGraphic(w, el, f, e, doc);
-      else writeElement(w, el, f, e, minor, els);
+      if (el.type !== 'unknown') {
+        p = writeKnownElement(b, p, el, slices, f, e);
+        continue;
+      }
+      w.pos = p;
+      writeUnknown(w, el, f, e, minor, els);
+      b = w.buffer;
+      p = w.pos;
     }
-    w.u32At(start + 1, w.pos - start - 4);
+    w.pos = p;
+    w.u32At(start + F.size, p - start - 4);
   }
-  w.buffer[maxAt] = maxElements;
-  w.buffer[maxAt + 1] = maxElements >>> 8;
+  putFields(w.buffer, head, FRAM, { count: frames.length, maxElementCount: maxElements }, 'FRAM');
   w.endChunk(at);
 }
 
-/**
- * Writes a 24-bit fixed-point value at `p` (rounded to the nearest 1/256).
- * Returns 0, or 1 when the value does not fit (nothing written then).
- */
-function putFx(b: Uint8Array, p: number, v: number): number {
-  const n = Math.round(v * 256);
-  if (!(n >= -8388608 && n <= 8388607)) return 1;
-  b[p] = n >> 8;
-  b[p + 1] = n >> 16;
-  b[p + 2] = n;
-  return 0;
-}
-
-function nameField(el: { name: number | null }, f: number, e: number): number {
-  const n = el.name;
-  if (n === null || n === undefined) return 0xffff;
-  if (!isU16(n)) throw elError(f, e, 'name index', n, '16-bit element name index (or null)');
-  return n;
-}
-
-function badFx(f: number, e: number, el: IspriteElement): FormatError {
-  const values = Object.entries(el).filter(([, v]) => typeof v === 'number' && !(Math.round(v * 256) >= -8388608 && Math.round(v * 256) <= 8388607));
-  const [k, v] = values[0] ?? ['value', NaN];
-  return fail(`frame ${f} element ${e} ${k}: ${v} is outside the fixed-point range [-32768, 32767.99609375]`);
-}
-
-/** Writes a graphic element (13 or 30 bytes); the caller has ensured the room. */
-function writeGraphic(w: Writer, el: IspriteGraphic, f: number, e: number, doc: IspriteDocument): void {
-  const b = w.buffer;
-  const p = w.pos;
-  const name = nameField(el, f, e);
-  const slice = el.slice;
-  if (!isU16(slice)) throw elError(f, e, 'slice', slice, '16-bit slice ID');
-  const expanded = el.expanded;
-  b[p] = expanded ? 0x47 : 0x67;
-  b[p + 1] = name;
-  b[p + 2] = name >>> 8;
-  b[p + 3] = expanded ? 26 : 9;
-  b[p + 4] = slice;
-  b[p + 5] = slice >>> 8;
-  let bad = putFx(b, p + 6, el.x) | putFx(b, p + 9, el.y);
-  b[p + 12] = (el.flipX ? 1 : 0) | (el.flipY ? 2 : 0);
-  if (!expanded) {
-    if (bad) throw badFx(f, e, el);
-    w.pos = p + 13;
-    return;
+/** Writes an element of a kind this version does not know, as it was read. */
+function writeUnknown(w: Writer, el: Extract<IspriteElement, { type: 'unknown' }>, f: number, e: number, minor: number, els: IspriteElement[]): void {
+  const m = el.marker;
+  const data = el.data;
+  const name = el.name === null || el.name === undefined ? NO_NAME : el.name;
+  if (m === MARKER.simple || m === MARKER.expanded || m === MARKER.attachment) {
+    throw fail(`frame ${f} element ${e}: an unknown element cannot use the marker ${String.fromCharCode(m)} (it would read back as a known element)`);
   }
-  let ox = el.originX;
-  let oy = el.originY;
-  if (ox === undefined || oy === undefined) {
-    const [cx, cy] = sliceCentre(doc.slices[slice]);
-    if (ox === undefined) ox = cx;
-    if (oy === undefined) oy = cy;
+  if (data.length > 0xff) throw fail(`frame ${f} element ${e}: unknown element data is ${data.length} bytes; at most 255 fit`);
+  if (m === MARKER.collision) {
+    if (minor === 0) throw fail(`frame ${f} element ${e}: a collision object of unknown type cannot be written in version 1.0`);
+    const shape = data[COLLISION_SHAPE - ELEMENT.size];
+    if (data.length < COLLISION_SHAPE + 1 - ELEMENT.size || shape === MARKER.rect || shape === MARKER.circle) {
+      throw fail(`frame ${f} element ${e}: an unknown collision object needs a type letter other than "r" and "c" at offset ${COLLISION_SHAPE}`);
+    }
   }
-  bad |= putFx(b, p + 13, ox) | putFx(b, p + 16, oy) | putFx(b, p + 19, el.rotation ?? 0);
-  bad |= putFx(b, p + 22, el.scaleX ?? 1) | putFx(b, p + 25, el.scaleY ?? 1);
-  if (bad) throw badFx(f, e, el);
-  const op = el.opacity ?? 0xffff;
-  if (!isU16(op)) throw elError(f, e, 'opacity', op, '16-bit opacity');
-  b[p + 28] = op;
-  b[p + 29] = op >>> 8;
-  w.pos = p + 30;
-  return;
+  // Keep the room the frame reserved for the elements after this one.
+  if (w.pos + ELEMENT.size + data.length + MAX_ELEMENT_SIZE * (els.length - e - 1) > w.buffer.length) w.ensure(elementsSize(els, e));
+  w.record(ELEMENT, { marker: m, name, size: data.length }, `frame ${f} element ${e}`);
+  w.bytes(data);
 }
-
-/** Writes a non-graphic element; the caller has ensured 30 bytes of room (unknown elements ensure their own). */
-function writeElement(w: Writer, el: IspriteElement, f: number, e: number, minor: number, els: IspriteElement[]): void {
-  const b = w.buffer;
-  const p = w.pos;
-  switch (el.type) {
-    case 'attachment': {
-      const name = nameField(el, f, e);
-      const id = el.id;
-      const op = el.opacity;
-      if (!isU16(id)) throw elError(f, e, 'attachment ID', id, '16-bit ID');
-      if (!isU16(op)) throw elError(f, e, 'opacity', op, '16-bit opacity');
-      b[p] = 0x41;
-      b[p + 1] = name;
-      b[p + 2] = name >>> 8;
-      b[p + 3] = 21;
-      b[p + 4] = id;
-      b[p + 5] = id >>> 8;
-      const bad =
-        putFx(b, p + 6, el.x) | putFx(b, p + 9, el.y) | putFx(b, p + 14, el.rotation) | putFx(b, p + 17, el.scaleX) | putFx(b, p + 20, el.scaleY);
-      if (bad) throw badFx(f, e, el);
-      b[p + 12] = (el.flipX ? 1 : 0) | (el.flipY ? 2 : 0);
-      b[p + 13] = 0;
-      b[p + 23] = op;
-      b[p + 24] = op >>> 8;
-      w.pos = p + 25;
-      return;
-    }
-    case 'rect':
-    case 'circle': {
-      // Collision objects: type letter at offset 5, ID at 6; bytes 4 and (rectangles) 20 reserved (erratum 3).
-      const name = nameField(el, f, e);
-      const id = el.id;
-      if (!isU16(id)) throw elError(f, e, 'collision ID', id, '16-bit ID');
-      const rect = el.type === 'rect';
-      b[p] = 0x43;
-      b[p + 1] = name;
-      b[p + 2] = name >>> 8;
-      b[p + 3] = rect ? 20 : 13;
-      b[p + 4] = 0;
-      b[p + 5] = rect ? 0x72 : 0x63;
-      b[p + 6] = id;
-      b[p + 7] = id >>> 8;
-      let bad = putFx(b, p + 8, el.x) | putFx(b, p + 11, el.y);
-      if (el.type === 'rect') {
-        bad |= putFx(b, p + 14, el.width) | putFx(b, p + 17, el.height) | putFx(b, p + 21, el.rotation);
-        b[p + 20] = 0;
-        w.pos = p + 24;
-      } else {
-        bad |= putFx(b, p + 14, el.radius);
-        w.pos = p + 17;
-      }
-      if (bad) throw badFx(f, e, el);
-      return;
-    }
-    case 'graphic':
-      throw fail(`frame ${f} element ${e}: internal: graphic elements are written by writeGraphic`);
-    case 'unknown': {
-      const name = nameField(el, f, e);
-      const m = el.marker;
-      const data = el.data;
-      if (!isU8(m)) throw elError(f, e, 'marker', m, 'byte');
-      if (m === 0x67 || m === 0x47 || m === 0x41) {
-        throw fail(`frame ${f} element ${e}: an unknown element cannot use the marker ${String.fromCharCode(m)} (it would read back as a known element)`);
-      }
-      if (data.length > 0xff) throw fail(`frame ${f} element ${e}: unknown element data is ${data.length} bytes; at most 255 fit`);
-      if (m === 0x43) {
-        if (minor === 0) throw fail(`frame ${f} element ${e}: a collision object of unknown type cannot be written in version 1.0`);
-        if (data.length < 2 || data[1] === 0x72 || data[1] === 0x63) {
-          throw fail(`frame ${f} element ${e}: an unknown collision object needs a type letter other than "r" and "c" at offset 5`);
-        }
-      }
-      // Keep the room the frame reserved for the elements after this one.
-      if (w.pos + 4 + data.length + 30 * (els.length - e - 1) > w.buffer.length) w.ensure(elementsSize(els, e));
-      w.u8(m);
-      w.u16(name);
-      w.u8(data.length);
-      w.bytes(data);
-      return;
-    }
-    default:
-      throw fail(`frame ${f} element ${e}: unknown element type "${String((el as { type: unknown }).type)}"`);
-  }
-}
-
-function elError(f: number, e: number, field: string, v: unknown, kind: string): FormatError {
-  return fail(`frame ${f} element ${e} ${field}: ${String(v)} is not a ${kind}`);
-}
-
-const ELEMENT_SIZE: Record<string, number> = { attachment: 25, rect: 24, circle: 17 };
 
 /** The exact size of elements `from`.. of a frame. */
 function elementsSize(els: IspriteElement[], from: number): number {
   let n = 0;
-  for (let e = from; e < els.length; e++) {
-    const el = els[e]!;
-    const t = el.type;
-    n += t === 'graphic' ? (el.expanded ? 30 : 13) : t === 'unknown' ? 4 + el.data.length : (ELEMENT_SIZE[t] ?? 30);
-  }
+  for (let e = from; e < els.length; e++) n += elementSize(els[e]!);
   return n;
 }
 
-/** The file size when every string is ASCII (a lower bound otherwise). */
+/** The file size when every string is ASCII (a lower bound otherwise): from the record layouts. */
 function estimateSize(doc: IspriteDocument): number {
-  let n = 24;
+  let n = HEADER.size;
   const m = doc.meta;
   if (m) {
-    n += 8 + 24 + 22;
-    for (const k of ['tags', 'title', 'project', 'author', 'company', 'contact', 'url', 'copyright', 'comments', 'originatingProgram', 'program'] as const) {
-      n += String(m[k] ?? '').length;
-    }
+    n += CHUNK.size + META.size + META_STRINGS.length * STR;
+    for (const [k] of META_STRINGS) n += String(m[k] ?? '').length;
   }
   if (doc.extraMeta) {
-    n += 8;
-    for (const [k, v] of doc.extraMeta) n += 4 + k.length + v.length;
+    n += CHUNK.size;
+    for (const [k, v] of doc.extraMeta) n += 2 * STR + k.length + v.length;
   }
-  n += 10;
-  for (const t of doc.textures) n += 3 + t.path.length;
-  n += 13 + doc.slices.length * 10;
-  n += 10;
-  for (const name of doc.names) n += 2 + name.length;
-  n += 8;
+  n += CHUNK.size + TEX.size;
+  for (const t of doc.textures) n += TEXTURE.size + STR + t.path.length;
+  n += CHUNK.size + SLIC.size + doc.slices.length * SLICE.size;
+  n += CHUNK.size + NAME.size;
+  for (const name of doc.names) n += STR + name.length;
+  n += CHUNK.size;
   const stack: IspriteNode[][] = [doc.tree];
   while (stack.length) {
     for (const node of stack.pop()!) {
       if (node.kind === 'group') {
-        n += 4 + node.name.length;
+        // "G", its name, and the closing "C".
+        n += 1 + STR + node.name.length + 1;
         stack.push(node.children);
       } else {
-        n += 13 + node.name.length + (node.followUp ?? '').length + 4 * node.frames.length;
+        n += SEQUENCE.size + 2 * STR + node.name.length + (node.followUp ?? '').length + 4 * node.frames.length;
       }
     }
   }
-  n += 14;
+  n += CHUNK.size + FRAM.size;
   const frames = doc.frames;
   for (let f = 0; f < frames.length; f++) {
     const fr = frames[f]!;
-    n += 16 + fr.label.length + fr.triggers.length + fr.notes.length;
+    n += FRAME.size + 3 * STR + fr.label.length + fr.triggers.length + fr.notes.length;
     const els = fr.elements;
-    for (let e = 0; e < els.length; e++) {
-      const el = els[e]!;
-      const t = el.type;
-      n += t === 'graphic' ? (el.expanded ? 30 : 13) : t === 'unknown' ? 4 + el.data.length : (ELEMENT_SIZE[t] ?? 0);
-    }
+    for (let e = 0; e < els.length; e++) n += elementSize(els[e]!);
   }
-  for (const c of doc.unknownChunks) n += 8 + c.data.length;
+  for (const c of doc.unknownChunks) n += CHUNK.size + c.data.length;
   return n;
 }
 
@@ -440,8 +289,6 @@ function estimateSize(doc: IspriteDocument): number {
 export function writeIsprite(doc: IspriteDocument): Uint8Array {
   const [major, minor] = doc.version ?? [1, 0];
   if (major !== 1) throw fail(`cannot write major version ${major} (only 1.x)`);
-  check(isU8(minor), () => 'minor version', minor, 'byte');
-  check(isU8(doc.frameRate), () => 'frame rate', doc.frameRate, 'byte (frames per second)');
   const id = doc.nonStandardId ?? '';
   if (id.length > 3) throw fail(`non-standard identifier "${id}" is longer than 3 bytes`);
   for (let i = 0; i < id.length; i++) {
@@ -451,17 +298,16 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
   if (doc.names.length > 0xffff) throw fail(`${doc.names.length} element names; at most 65535 fit`);
 
   const w = new Writer(estimateSize(doc));
-
-  w.ensure(24);
-  const magic = 'ISPRITE ';
-  for (let i = 0; i < 8; i++) w.u8(magic.charCodeAt(i));
-  w.u32(0); // file size, patched at the end
-  w.u8(major);
-  w.u8(minor);
-  w.u8((doc.nonStandard ? 1 : 0) | (doc.workFile ? 2 : 0));
-  for (let i = 0; i < 3; i++) w.u8(i < id.length ? id.charCodeAt(i) : 0);
-  w.u8(doc.frameRate);
-  for (let i = 0; i < 5; i++) w.u8(0);
+  // The file size is patched at the end.
+  w.record(HEADER, {
+    magic: 'ISPRITE ',
+    fileSize: 0,
+    major,
+    minor,
+    flags: (doc.nonStandard ? 1 : 0) | (doc.workFile ? 2 : 0),
+    nonStandardId: id,
+    frameRate: doc.frameRate,
+  });
 
   if (doc.meta) writeMeta(w, doc.meta);
 
@@ -476,12 +322,9 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
 
   {
     const at = w.beginChunk('TEX ');
-    w.ensure(2);
-    w.u8(doc.textures.length);
-    w.u8(1);
+    w.record(TEX, { count: doc.textures.length, stride: TEXTURE.size });
     doc.textures.forEach((t, i) => {
-      w.ensure(1);
-      w.u8(t.nearest ? 1 : 0);
+      w.record(TEXTURE, { flags: t.nearest ? 1 : 0 }, `texture ${i}`);
       w.str(t.path, 'texture # path', i);
     });
     w.endChunk(at);
@@ -490,30 +333,17 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
   {
     const at = w.beginChunk('SLIC');
     const slices = doc.slices;
-    w.ensure(5 + slices.length * 10);
-    w.u32(slices.length);
-    w.u8(10);
+    w.record(SLIC, { count: slices.length, stride: SLICE.size });
     for (let i = 0; i < slices.length; i++) {
       const s = slices[i]!;
-      if (!(isU8(s.texture) && isU16(s.x) && isU16(s.y) && isU16(s.width) && isU16(s.height))) {
-        check(isU8(s.texture), () => `slice ${i} texture`, s.texture, 'byte texture ID');
-        check(isU16(s.x) && isU16(s.y), () => `slice ${i} position`, `${s.x},${s.y}`, 'pair of 16-bit texture coordinates');
-        check(false, () => `slice ${i} size`, `${s.width}x${s.height}`, 'pair of 16-bit sizes');
-      }
-      w.u8(s.texture);
-      w.u8(s.rotated ? 1 : 0);
-      w.u16(s.x);
-      w.u16(s.y);
-      w.u16(s.width);
-      w.u16(s.height);
+      w.record(SLICE, { ...s, flags: s.rotated ? 1 : 0 }, `slice ${i}`);
     }
     w.endChunk(at);
   }
 
   {
     const at = w.beginChunk('NAME');
-    w.ensure(2);
-    w.u16(doc.names.length);
+    w.record(NAME, { count: doc.names.length });
     doc.names.forEach((n, i) => w.str(n, 'name #', i));
     w.endChunk(at);
   }
@@ -522,7 +352,7 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
   writeFrames(w, doc);
 
   for (const c of doc.unknownChunks) {
-    if (c.id.length !== 4 || /[^\x00-\xff]/.test(c.id)) throw fail(`unknown chunk ID "${c.id}" is not 4 single-byte characters`);
+    if (c.id.length !== 4 || !fits('tag4', c.id)) throw fail(`unknown chunk ID "${c.id}" is not 4 single-byte characters`);
     if ((KNOWN_CHUNKS as readonly string[]).includes(c.id)) throw fail(`an unknown chunk cannot have the known ID "${c.id}"`);
     const at = w.beginChunk(c.id);
     w.bytes(c.data);
@@ -530,8 +360,9 @@ export function writeIsprite(doc: IspriteDocument): Uint8Array {
   }
 
   const total = w.pos;
-  if (total - 12 > 0xffffffff) throw fail('the file would be larger than 4 GiB');
-  w.u32At(8, total - 12);
+  const after = HEADER.at.fileSize + 4;
+  if (total - after > 0xffffffff) throw fail('the file would be larger than 4 GiB');
+  w.u32At(HEADER.at.fileSize, total - after);
   // The estimate is exact when every string is ASCII: no copy then.
   return total === w.buffer.length ? w.buffer : w.buffer.slice(0, total);
 }

@@ -3,12 +3,12 @@ import { budgetFrom } from '../../binary/limits.js';
 import { FormatError } from '../../binary/errors.js';
 import { LINE_HEIGHT, textWidth } from '../../render/font.js';
 import type { RgbaImage } from '../../render/image.js';
-import { solidImage, type Overlay, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
+import { solidImage, withOriginCross, type Overlay, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
 import type { CommandOptions, OptionSpec, RenderView, ResourceLoader } from '../types.js';
 import { frameRect, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
 import { PLAY_OPTIONS, select } from './play.js';
 import { IMAGES_OPTION, TILESET_OPTION, sheetCache } from './resources.js';
-import { flagOption, intOption, selectIndex } from '../options.js';
+import { flagOption, intOption, ORIGIN_OPTION, selectIndex } from '../options.js';
 
 const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'Solarus: draw only this frame (default: the whole direction as an animation)' };
 const SHEET_OPTION: OptionSpec = { name: 'sheet', type: 'flag', description: 'Solarus: draw every animation and direction in a labelled grid' };
@@ -21,7 +21,9 @@ export const RENDER_OPTIONS: readonly OptionSpec[] = [
   PLAY_OPTIONS[1]!,
   FRAME_OPTION,
   SHEET_OPTION,
+  ORIGIN_OPTION,
 ];
+
 
 /** Frame j of a direction: its rectangle of the sheet, on a canvas of the frame's size. */
 function framePart(src: RgbaImage, d: SolarusDirection, j: number, delayMs?: number): PictureFrame {
@@ -36,23 +38,32 @@ export async function solarusPicture(format: SolarusSyntax, sheet: SolarusSheet,
   const { a, d, k } = select(format, sheet, options);
   const canvas = { x: 0, y: 0, width: d.frameWidth, height: d.frameHeight };
   const what = `animation "${a.name}" direction ${k}`;
+  const mark = (f: PictureFrame): PictureFrame => (flagOption(options, ORIGIN_OPTION) ? withOriginCross(f, d.originX, d.originY) : f);
   const fv = intOption(options, FRAME_OPTION);
   if (fv !== undefined) {
     const j = selectIndex('frame', fv, d.frameCount, 'frame', `animation "${a.name}" direction ${k}`);
-    return { frames: [framePart(await load(a.image), d, j)], canvas, what };
+    return { frames: [mark(framePart(await load(a.image), d, j))], canvas, what };
   }
   // nb_frames is a number in the text: 6 x 10^7 frames of 1x1 pass the pixel check but not this one.
   budgetFrom(options).spend('maxItems', d.frameCount, `the ${d.frameCount} frames of animation "${a.name}" direction ${k}`);
   const src = await load(a.image);
-  if (a.frameDelay === 0) return { frames: [framePart(src, d, 0)], canvas, what };
+  if (a.frameDelay === 0) return { frames: [mark(framePart(src, d, 0))], canvas, what };
   const frames: PictureFrame[] = [];
-  for (let j = 0; j < d.frameCount; j++) frames.push(framePart(src, d, j, a.frameDelay));
+  for (let j = 0; j < d.frameCount; j++) frames.push(mark(framePart(src, d, j, a.frameDelay)));
   return { frames, canvas, loops: a.loopOnFrame >= 0 ? 0 : 1, what };
 }
 
 /** What the viewer offers: every direction of every animation. */
+/** Solarus's names for the directions of a 4-direction animation (0 = right, counter-clockwise). */
+const DIRECTION_NAMES = ['right', 'up', 'left', 'down'];
+
 export function solarusViews(sheet: SolarusSheet): RenderView[] {
-  return sheet.animations.flatMap((a) => a.directions.map((_, k) => ({ label: `${a.name} (${k})`, options: { animation: a.name, direction: String(k) } })));
+  return sheet.animations.flatMap((a) =>
+    a.directions.map((_, k) => ({
+      label: `${a.name} (${a.directions.length === 4 ? DIRECTION_NAMES[k] : k})`,
+      options: { animation: a.name, direction: String(k) },
+    })),
+  );
 }
 
 const PAD = 4;

@@ -1,0 +1,77 @@
+/**
+ * Shared set-up of the browser tests: the viewer bundled from source into a
+ * temporary folder, served by `startViewer`, and Debian's Chromium through
+ * playwright-core (skipped where /usr/bin/chromium is missing, except in CI).
+ */
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startViewer, type ViewerOptions, type ViewerServer } from '../../src/node/server.js';
+import { ROOT } from '../helpers/paths.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env.CI) throw new Error('CI must have /usr/bin/chromium for the viewer tests');
+
+export interface Harness {
+  webDir: string;
+  browser: Browser;
+  /** Serves `files` (or a folder, with `folder`); closed with the harness. */
+  serve(files: string[], opts?: ViewerOptions & { folder?: string }): Promise<ViewerServer>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const webDir = mkdtempSync(path.join(os.tmpdir(), 'sprat-web-'));
+  await build({
+    entryPoints: [path.join(ROOT, 'web/viewer.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    outfile: path.join(webDir, 'viewer.js'),
+    logLevel: 'silent',
+  });
+  copyFileSync(path.join(ROOT, 'web/index.html'), path.join(webDir, 'index.html'));
+  copyFileSync(path.join(ROOT, 'web/viewer.css'), path.join(webDir, 'viewer.css'));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const servers: ViewerServer[] = [];
+  return {
+    webDir,
+    browser,
+    async serve(files, opts = {}) {
+      const s = await startViewer(files, { webDir, ...opts });
+      servers.push(s);
+      return s;
+    },
+    async close() {
+      await browser.close();
+      for (const s of servers) await s.close();
+      rmSync(webDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A page that records page errors and console errors into `errors`. */
+export async function watchedPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return { page, errors };
+}
+
+/** The canvas's pixels. */
+export async function canvasPixels(page: Page): Promise<{ width: number; height: number; data: number[] }> {
+  return page.$eval('#canvas', (c) => {
+    const cv = c as HTMLCanvasElement;
+    const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height);
+    return { width: cv.width, height: cv.height, data: [...d.data] };
+  });
+}
