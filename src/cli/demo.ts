@@ -136,7 +136,7 @@ export const demoCommand: Command = {
           const width = first?.width ?? 0;
           const height = first?.height ?? 0;
           if (factor > 1) result.frames = result.frames.map((f) => upscaleImage(f, factor));
-          inputs.push(...resources.used);
+          for (const u of resources.used) inputs.push(u);
           const label = path.join(outName, r.out);
           const target = { path: path.join(outDir, r.out), bytes: encodeRender(result, fmt), label };
           if ((await writeOutputs(io, 'demo', [target], { protect: [file, ...resources.used] })) !== 0) failures++;
