@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
-import { detectFormat } from '../../src/formats/detect.js';
+import { detectFormat } from '../../src/detect.js';
 import { asepriteHandler, tagSequence, type AsepriteDoc } from '../../src/interop/aseprite.js';
 import { renderModelAnimation, renderModelFrame } from '../../src/model/bake.js';
 import type { SpriteModel } from '../../src/model/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat } from '../../src/formats/detect.js';
+import { detectFormat } from '../../src/detect.js';
 import { texturePackerHandler, type TexturePackerDoc } from '../../src/interop/texturepacker.js';
 import { renderModelAnimation, renderModelFrame } from '../../src/model/bake.js';
 import type { SpriteModel } from '../../src/model/types.js';

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { SAMPLES } from '../helpers/paths.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { isprite, ispriteFromModel, ispriteToModel, readIsprite, writeIsprite, validateIsprite } from '../../src/formats/isprite/index.js';
-import { FORMATS } from '../../src/formats/registry.js';
-import { detectFormat } from '../../src/formats/detect.js';
+import { FORMATS } from '../../src/registry.js';
+import { detectFormat } from '../../src/detect.js';
 import { makeHeroDocument } from '../../scripts/samples/isprite.js';
 
 describe('ISPRITE and the common model', () => {

@@ -1,10 +1,10 @@
-import type { FormatHandler, FormatName } from './types.js';
-import { isprite } from './isprite/index.js';
-import { cthgFormat } from './cthg/index.js';
-import { spritetileHandler } from './spritetile/index.js';
-import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from './hallgeir/index.js';
-import { asepriteHandler, texturePackerHandler, tiledHandler } from '../interop/index.js';
-import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
+import type { FormatHandler, FormatName } from './formats/types.js';
+import { isprite } from './formats/isprite/index.js';
+import { cthgFormat } from './formats/cthg/index.js';
+import { spritetileHandler } from './formats/spritetile/index.js';
+import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from './formats/hallgeir/index.js';
+import { asepriteHandler, texturePackerHandler, tiledHandler } from './interop/index.js';
+import { solarusHandler, solarusLuaHandler } from './formats/solarus/index.js';
 
 /**
  * Every format the toolkit knows, in the order content detection tries them
