@@ -9,7 +9,7 @@ import {
   orientationToBits,
   tiledHandler,
   type TiledDoc,
-} from '../../src/interop/tiled.js';
+} from '../../src/interop/tiled/index.js';
 import type { LevelModel, ModelCell } from '../../src/model/types.js';
 import { cropImage, createImage } from '../../src/render/image.js';
 import { decodePng, encodePng } from '../../src/render/png.js';

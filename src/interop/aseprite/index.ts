@@ -4,21 +4,21 @@
  * pingpong, pingpong_reverse, optional repeat count), durations in ms, and
  * the PNG sheet named by meta.image.
  */
-import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
-import type { CommandOptions, FormatHandler, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
-import { choiceOption, intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
-import { modelAnimationPicture } from '../model/bake.js';
-import { budgetFrom, limitsFrom } from '../binary/limits.js';
-import { pictureCanvas, type Picture } from '../render/pipeline.js';
-import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
-import { unusedAnimation } from '../model/unused.js';
-import { timingNotes, type FrameAt } from '../model/timing.js';
-import type { RgbaImage } from '../render/image.js';
-import { encodePng } from '../render/png.js';
-import { loadImage } from '../formats/resources.js';
-import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from './json.js';
-import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
-import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
+import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../../binary/errors.js';
+import type { CommandOptions, FormatHandler, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../../formats/types.js';
+import { choiceOption, intOption, selectIndex, selectNamed, stringOption } from '../../formats/options.js';
+import { modelAnimationPicture } from '../../model/bake.js';
+import { budgetFrom, limitsFrom } from '../../binary/limits.js';
+import { pictureCanvas, type Picture } from '../../render/pipeline.js';
+import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
+import { unusedAnimation } from '../../model/unused.js';
+import { timingNotes, type FrameAt } from '../../model/timing.js';
+import type { RgbaImage } from '../../render/image.js';
+import { encodePng } from '../../render/png.js';
+import { loadImage } from '../../formats/resources.js';
+import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from '../json.js';
+import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
+import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
 
 export type AsepriteDirection = 'forward' | 'reverse' | 'pingpong' | 'pingpong_reverse';
 const DIRECTIONS: readonly string[] = ['forward', 'reverse', 'pingpong', 'pingpong_reverse'];

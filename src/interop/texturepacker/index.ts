@@ -5,17 +5,17 @@
  * (Array)" layout is read too. A rotated frame is stored turned 90°
  * clockwise and takes frame.h × frame.w pixels of the sheet.
  */
-import { FormatError, type Diagnostic } from '../binary/errors.js';
-import type { CommandOptions, FormatHandler } from '../formats/types.js';
-import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
-import { unusedAnimation } from '../model/unused.js';
-import type { RgbaImage } from '../render/image.js';
-import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
-import { choiceOption } from '../formats/options.js';
-import { baseName, has, JsonReader, key, sniffText } from './json.js';
-import { budgetFrom } from '../binary/limits.js';
-import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from './sheet.js';
-import { frameRecord, framePart, readFrames, type SheetJsonFrame } from './sheetjson.js';
+import { FormatError, type Diagnostic } from '../../binary/errors.js';
+import type { CommandOptions, FormatHandler } from '../../formats/types.js';
+import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
+import { unusedAnimation } from '../../model/unused.js';
+import type { RgbaImage } from '../../render/image.js';
+import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../aseprite/index.js';
+import { choiceOption } from '../../formats/options.js';
+import { baseName, has, JsonReader, key, sniffText } from '../json.js';
+import { budgetFrom } from '../../binary/limits.js';
+import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
+import { frameRecord, framePart, readFrames, type SheetJsonFrame } from '../sheetjson.js';
 
 export interface TexturePackerDoc {
   layout: 'hash' | 'array';
