@@ -10,7 +10,7 @@ import type { CommandOptions, FormatHandler } from '../../formats/types.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
 import type { RgbaImage } from '../../render/image.js';
-import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../aseprite/index.js';
+import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
 import { choiceOption } from '../../formats/options.js';
 import { baseName, has, JsonReader, key, sniffText } from '../json.js';
 import { budgetFrom } from '../../binary/limits.js';
