@@ -97,14 +97,8 @@ export interface ReadContext {
   warn?(d: Diagnostic): void;
 }
 
-/** The result of `render`: one image, or several frames to animate. */
-export interface RenderResult {
-  frames: RgbaImage[];
-  /** Per-frame delay in milliseconds (same length as frames); absent for a still image. */
-  delaysMs?: number[];
-  /** How many times an animation plays (0 = forever). */
-  loops?: number;
-}
+/** The result of `render` (defined in src/render, which sits below formats/). */
+export type { RenderResult } from '../render/image.js';
 
 /** One picture a document offers (an animation, a view, a direction): a label and the render options that select it. */
 export interface RenderView {
