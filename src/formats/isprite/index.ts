@@ -92,7 +92,7 @@ async function writeWithSheets(doc: IspriteDocument, outName: string): Promise<O
   ];
 }
 
-export const isprite: FormatHandler<IspriteDocument> = {
+export const ispriteHandler: FormatHandler<IspriteDocument> = {
   name: 'isprite',
   title: 'Vision Riders Integrated Sprite',
   extensions: ['.isprite', '.sprite'],
