@@ -3,19 +3,24 @@ import type { RgbaImage } from '../render/image.js';
 import type { SpriteModel, LevelModel } from '../model/types.js';
 import type { Picture } from '../render/pipeline.js';
 
-/** Every format name the command line accepts for --format / --from / --to. */
+/**
+ * Every format name the command line accepts for --format / --from / --to,
+ * in the registry's order (src/registry.ts FORMATS: the order detection tries
+ * them). The one list of names: test/meta/formats.test.ts checks the two
+ * match, and that no other list of format names lives in src/.
+ */
 export const FORMAT_NAMES = [
   'isprite',
   'cthg',
   'spritetile',
-  'solarus',
-  'solarus-lua',
   'hallgeir-sprite',
   'hallgeir-object',
   'hallgeir-map',
   'aseprite',
   'texturepacker',
   'tiled',
+  'solarus',
+  'solarus-lua',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
