@@ -12,7 +12,7 @@ import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../
 import { unusedAnimation } from '../../model/unused.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
-import { baseName, has, JsonReader, sniffText } from '../json.js';
+import { baseName, has, JsonReader, type FromJson, sniffText } from '../json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
 import { frameRecord, framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
 import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
@@ -52,7 +52,7 @@ export interface AsepriteSlice {
   keys: AsepriteSliceKey[];
 }
 
-export interface AsepriteDoc {
+export interface AsepriteDoc extends FromJson {
   layout: 'hash' | 'array';
   frames: SheetJsonFrame[];
   meta: {

@@ -12,12 +12,12 @@ import { unusedAnimation } from '../../model/unused.js';
 import type { RgbaImage } from '../../render/image.js';
 import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
 import { choiceOption } from '../../formats/options.js';
-import { baseName, has, JsonReader, key, sniffText } from '../json.js';
+import { baseName, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
 import { frameRecord, framePart, readFrames, type SheetJsonFrame } from '../sheetjson.js';
 
-export interface TexturePackerDoc {
+export interface TexturePackerDoc extends FromJson {
   layout: 'hash' | 'array';
   frames: SheetJsonFrame[];
   /** PixiJS animations: name → frame names, in file order. */

@@ -15,7 +15,7 @@ import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel }
 import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
 import { imageCache, loadResource } from '../../formats/resources.js';
-import { baseName, errorIn, has, JsonReader, key, sniffText } from '../json.js';
+import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -81,7 +81,7 @@ export interface TiledGroupLayer {
 
 export type TiledLayer = TiledTileLayer | TiledOtherLayer | TiledGroupLayer;
 
-export interface TiledDoc {
+export interface TiledDoc extends FromJson {
   type: 'map';
   version?: string;
   tiledversion?: string;
