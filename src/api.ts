@@ -4,8 +4,8 @@
  * viewer are thin shells over these functions.
  */
 import { FormatError, diagnosticFromError, isFormatError, oneLine, type Diagnostic } from './binary/errors.js';
-import { detectFormat, extensionOf, formatsForExtension } from './formats/detect.js';
-import { FORMATS, getFormat } from './formats/registry.js';
+import { detectFormat, extensionOf, formatsForExtension } from './detect.js';
+import { FORMATS, getFormat } from './registry.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderResult, RenderView, ResourceLoader } from './formats/types.js';
 import { budgetFrom, type Budget } from './binary/limits.js';
 import { drawPicture, nextFrame } from './render/pipeline.js';

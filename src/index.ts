@@ -10,8 +10,8 @@
 export * from './binary/index.js';
 export * from './api.js';
 export * from './formats/types.js';
-export { FORMATS, getFormat } from './formats/registry.js';
-export { detectFormat, extensionOf } from './formats/detect.js';
+export { FORMATS, getFormat } from './registry.js';
+export { detectFormat, extensionOf } from './detect.js';
 export { loadImage, loadResource, imageCache, questRoot, type ResourceRequest } from './formats/resources.js';
 export * from './model/types.js';
 export { renderModelFrame, renderModelAnimation, type BakedFrame, type BakedAnimation } from './model/bake.js';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { CommandOptions, FormatHandler, OptionSpec } from '../formats/types.js';
 import { UsageError, checkOptionValues } from './args.js';
-import { FORMATS } from '../formats/registry.js';
+import { FORMATS } from '../registry.js';
 import { LIMIT_SPECS } from '../binary/limits.js';
 import type { Io } from './io.js';
 

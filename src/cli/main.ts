@@ -9,7 +9,7 @@ import { playCommand } from './play.js';
 import { renderCommand } from './render.js';
 import { validateCommand } from './validate.js';
 import { viewCommand } from './view.js';
-import { FORMATS } from '../formats/registry.js';
+import { FORMATS } from '../registry.js';
 
 export const COMMANDS: Command[] = [
   inspectCommand,

@@ -3,19 +3,24 @@ import type { RgbaImage } from '../render/image.js';
 import type { SpriteModel, LevelModel } from '../model/types.js';
 import type { Picture } from '../render/pipeline.js';
 
-/** Every format name the command line accepts for --format / --from / --to. */
+/**
+ * Every format name the command line accepts for --format / --from / --to,
+ * in the registry's order (src/registry.ts FORMATS: the order detection tries
+ * them). The one list of names: test/meta/formats.test.ts checks the two
+ * match, and that no other list of format names lives in src/.
+ */
 export const FORMAT_NAMES = [
   'isprite',
   'cthg',
   'spritetile',
-  'solarus',
-  'solarus-lua',
   'hallgeir-sprite',
   'hallgeir-object',
   'hallgeir-map',
   'aseprite',
   'texturepacker',
   'tiled',
+  'solarus',
+  'solarus-lua',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
@@ -97,14 +102,8 @@ export interface ReadContext {
   warn?(d: Diagnostic): void;
 }
 
-/** The result of `render`: one image, or several frames to animate. */
-export interface RenderResult {
-  frames: RgbaImage[];
-  /** Per-frame delay in milliseconds (same length as frames); absent for a still image. */
-  delaysMs?: number[];
-  /** How many times an animation plays (0 = forever). */
-  loops?: number;
-}
+/** The result of `render` (defined in src/render, which sits below formats/). */
+export type { RenderResult } from '../render/image.js';
 
 /** One picture a document offers (an animation, a view, a direction): a label and the render options that select it. */
 export interface RenderView {
@@ -124,6 +123,8 @@ export interface FormatHandler<Doc = any> {
   title: string;
   /** Lower-case extensions with the dot, most usual first. */
   extensions: readonly string[];
+  /** True for a text format (JSON, Lua, lines): the fuzzer mutates it as text. */
+  text?: boolean;
   /** True when the content is certainly this format (magic bytes or a syntax test). */
   sniff?(bytes: Uint8Array): boolean;
 

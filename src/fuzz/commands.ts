@@ -6,7 +6,7 @@
 import { isFormatError, OptionError } from '../binary/errors.js';
 import { LimitError } from '../binary/limits.js';
 import { UnknownFormatError, convert, formatByName, load, play, render, validate } from '../api.js';
-import { FORMATS } from '../formats/registry.js';
+import { FORMATS } from '../registry.js';
 import type { CommandOptions, FormatHandler, FormatName, ResourceLoader } from '../formats/types.js';
 import { encodeRender } from '../render/output.js';
 import { stringifyJson } from '../cli/json.js';

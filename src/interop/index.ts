@@ -1,4 +1,4 @@
-export { asepriteHandler, type AsepriteDoc } from './aseprite.js';
-export { texturePackerHandler, type TexturePackerDoc } from './texturepacker.js';
-export { tiledHandler, type TiledDoc, orientationToBits, bitsToOrientation, FLIP_H, FLIP_V, FLIP_D } from './tiled.js';
+export { asepriteHandler, type AsepriteDoc } from './aseprite/index.js';
+export { texturePackerHandler, type TexturePackerDoc } from './texturepacker/index.js';
+export { tiledHandler, type TiledDoc, orientationToBits, bitsToOrientation, FLIP_H, FLIP_V, FLIP_D } from './tiled/index.js';
 export { packShelves } from '../model/pack.js';

@@ -345,7 +345,7 @@ export class JsonReader {
    * placed with errorIn. The text lives as long as the document.
    */
   remember<T extends object>(doc: T): T {
-    if (this.text !== undefined) readers.set(doc, this);
+    if (this.text !== undefined) Object.defineProperty(doc, 'jsonSource', { value: this, enumerable: false, writable: true, configurable: true });
     return doc;
   }
 
@@ -416,7 +416,14 @@ export class JsonReader {
   }
 }
 
-const readers = new WeakMap<object, JsonReader>();
+/**
+ * A document read from JSON text: `jsonSource` is the reader of that text
+ * (JsonReader.remember sets it, non-enumerable: not part of the document's
+ * data, so inspect JSON, equality and copies leave it out).
+ */
+export interface FromJson {
+  jsonSource?: JsonReader;
+}
 
 /**
  * A FormatError about the value at `path` of a document returned by a
@@ -424,7 +431,7 @@ const readers = new WeakMap<object, JsonReader>();
  * document was read from JSON text, unplaced otherwise (made by fromModel).
  */
 export function errorIn(doc: object, format: string, path: string, what: string): FormatError {
-  return readers.get(doc)?.error(path, what) ?? new FormatError(format, `${path}: ${what}`);
+  return (doc as FromJson).jsonSource?.error(path, what) ?? new FormatError(format, `${path}: ${what}`);
 }
 
 export function has(o: Record<string, unknown>, key: string): boolean {

@@ -8,6 +8,15 @@ export interface RgbaImage {
   data: Uint8Array;
 }
 
+/** The result of `render`: one image, or several frames to animate. */
+export interface RenderResult {
+  frames: RgbaImage[];
+  /** Per-frame delay in milliseconds (same length as frames); absent for a still image. */
+  delaysMs?: number[];
+  /** How many times an animation plays (0 = forever). */
+  loops?: number;
+}
+
 export function createImage(width: number, height: number): RgbaImage {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) {
     throw new RangeError(`bad image size ${width}x${height}`);

@@ -1,5 +1,5 @@
 import { FormatError } from '../binary/errors.js';
-import type { RenderResult } from '../formats/types.js';
+import type { RenderResult } from './image.js';
 import { encodeApng } from './apng.js';
 import { encodeGif } from './gif.js';
 import { encodePng } from './png.js';

@@ -26,7 +26,7 @@
  *   delays). `nextFrame` is the one rule for what plays after a frame.
  */
 import { Budget } from '../binary/limits.js';
-import type { RenderResult } from '../formats/types.js';
+import type { RenderResult } from './image.js';
 import { drawBounds, drawImage, type DrawOptions, type Rect } from './compose.js';
 import { drawText, GLYPH_HEIGHT, textWidth } from './font.js';
 import { createImage, fillImage, type RgbaImage } from './image.js';

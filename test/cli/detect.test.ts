@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { detectFormat } from '../../src/formats/detect.js';
+import { detectFormat } from '../../src/detect.js';
 import { runCli } from '../helpers/cli.js';
 
 const text = (s: string) => new TextEncoder().encode(s);

@@ -12,7 +12,7 @@ import { load, render, convert } from '../../src/api.js';
 import { OptionError } from '../../src/binary/errors.js';
 import { COMMANDS } from '../../src/cli/main.js';
 import { LIMIT_OPTIONS } from '../../src/cli/command.js';
-import { FORMATS } from '../../src/formats/registry.js';
+import { FORMATS } from '../../src/registry.js';
 import { checkOptionValue, choiceOption, flagOption, intOption, namesNothing, requireOption, selectIndex, selectNamed, sizeOption } from '../../src/formats/options.js';
 import { ScriptError, playIsprite } from '../../src/formats/isprite/play-cli.js';
 import type { OptionSpec } from '../../src/formats/types.js';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { FormatError } from '../../src/binary/errors.js';
 import { readCthg, validateCthg, writeCthg } from '../../src/formats/cthg/index.js';
-import { cthgFormat } from '../../src/formats/cthg/index.js';
+import { cthgHandler } from '../../src/formats/cthg/index.js';
 import { CORPUS } from '../helpers/paths.js';
 import { NONE, TINY_SPRITE, rawFile } from './helpers.js';
 
@@ -57,8 +57,8 @@ describe('CTHG bad input', () => {
     expect(() => readCthg(new Uint8Array())).toThrow(FormatError);
     expect(() => readCthg(new TextEncoder().encode('CTHX\x01\x02'))).toThrow(/does not start with "CTHG"/);
     expect(() => readCthg(plant.subarray(0, 20))).toThrow(/unexpected end of header/);
-    expect(cthgFormat.sniff!(plant)).toBe(true);
-    expect(cthgFormat.sniff!(new TextEncoder().encode('animation{'))).toBe(false);
+    expect(cthgHandler.sniff!(plant)).toBe(true);
+    expect(cthgHandler.sniff!(new TextEncoder().encode('animation{'))).toBe(false);
   });
 
   it('random mutations of the real file give a document or a FormatError, never a crash', () => {

@@ -9,7 +9,7 @@ import { hostileSeeds } from '../../src/fuzz/hostile.js';
 import { mutateText, rng } from '../../src/fuzz/mutate.js';
 import { FuzzPool, DEFAULT_POOL } from '../../src/fuzz/node/pool.js';
 import { cliFor, fuzz, formatSummary, type Finding, type Seed } from '../../src/fuzz/node/run.js';
-import { getFormat } from '../../src/formats/registry.js';
+import { getFormat } from '../../src/registry.js';
 import type { FormatName } from '../../src/formats/types.js';
 import { ROOT, SAMPLES } from '../helpers/paths.js';
 

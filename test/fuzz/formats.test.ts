@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { FormatError } from '../../src/binary/errors.js';
-import { FORMATS } from '../../src/formats/registry.js';
-import { detectFormat } from '../../src/formats/detect.js';
+import { FORMATS } from '../../src/registry.js';
+import { detectFormat } from '../../src/detect.js';
 import { mutate, rng } from '../../src/fuzz/mutate.js';
 import { SAMPLES } from '../helpers/paths.js';
 

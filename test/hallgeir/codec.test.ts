@@ -17,8 +17,8 @@ import {
   type HallgeirObject,
   type HallgeirSprite,
 } from '../../src/formats/hallgeir/index.js';
-import { detectFormat } from '../../src/formats/detect.js';
-import { getFormat } from '../../src/formats/registry.js';
+import { detectFormat } from '../../src/detect.js';
+import { getFormat } from '../../src/registry.js';
 import { Builder, mapBytes, objectBytes, spriteBytes } from './bytes.js';
 import { errorOf } from '../helpers/errors.js';
 

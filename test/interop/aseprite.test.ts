@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
-import { detectFormat } from '../../src/formats/detect.js';
-import { asepriteHandler, tagSequence, type AsepriteDoc } from '../../src/interop/aseprite.js';
+import { detectFormat } from '../../src/detect.js';
+import { asepriteHandler, tagSequence, type AsepriteDoc } from '../../src/interop/aseprite/index.js';
 import { renderModelAnimation, renderModelFrame } from '../../src/model/bake.js';
 import type { SpriteModel } from '../../src/model/types.js';
 import { createImage, cropImage } from '../../src/render/image.js';

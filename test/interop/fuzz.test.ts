@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
-import { asepriteHandler } from '../../src/interop/aseprite.js';
-import { texturePackerHandler } from '../../src/interop/texturepacker.js';
-import { tiledHandler } from '../../src/interop/tiled.js';
+import { asepriteHandler } from '../../src/interop/aseprite/index.js';
+import { texturePackerHandler } from '../../src/interop/texturepacker/index.js';
+import { tiledHandler } from '../../src/interop/tiled/index.js';
 import type { FormatHandler } from '../../src/formats/types.js';
 import { fixture, memoryLoader, patternImage } from './helpers.js';
 import { encodePng } from '../../src/render/png.js';

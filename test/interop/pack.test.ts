@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectFormat } from '../../src/formats/detect.js';
+import { detectFormat } from '../../src/detect.js';
 import { packShelves } from '../../src/model/pack.js';
 import { fixture } from './helpers.js';
 

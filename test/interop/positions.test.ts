@@ -5,10 +5,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
 import type { FormatHandler } from '../../src/formats/types.js';
-import { asepriteHandler } from '../../src/interop/aseprite.js';
+import { asepriteHandler } from '../../src/interop/aseprite/index.js';
 import { jsonValueOffset, lineColumn, pathSegments } from '../../src/interop/json.js';
-import { texturePackerHandler } from '../../src/interop/texturepacker.js';
-import { tiledHandler, type TiledDoc } from '../../src/interop/tiled.js';
+import { texturePackerHandler } from '../../src/interop/texturepacker/index.js';
+import { tiledHandler, type TiledDoc } from '../../src/interop/tiled/index.js';
 import { memoryLoader } from './helpers.js';
 
 const enc = new TextEncoder();

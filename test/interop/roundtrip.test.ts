@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { asepriteHandler } from '../../src/interop/aseprite.js';
-import { texturePackerHandler } from '../../src/interop/texturepacker.js';
+import { asepriteHandler } from '../../src/interop/aseprite/index.js';
+import { texturePackerHandler } from '../../src/interop/texturepacker/index.js';
 import type { FormatHandler } from '../../src/formats/types.js';
 import { renderModelFrame } from '../../src/model/bake.js';
 import type { ModelFrame, ModelPart, SpriteModel } from '../../src/model/types.js';

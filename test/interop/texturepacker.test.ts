@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat } from '../../src/formats/detect.js';
-import { texturePackerHandler, type TexturePackerDoc } from '../../src/interop/texturepacker.js';
+import { detectFormat } from '../../src/detect.js';
+import { texturePackerHandler, type TexturePackerDoc } from '../../src/interop/texturepacker/index.js';
 import { renderModelAnimation, renderModelFrame } from '../../src/model/bake.js';
 import type { SpriteModel } from '../../src/model/types.js';
 import { createImage, type RgbaImage } from '../../src/render/image.js';

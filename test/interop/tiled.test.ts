@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectFormat } from '../../src/formats/detect.js';
+import { detectFormat } from '../../src/detect.js';
 import {
   bitsToOrientation,
   FLIP_D,
@@ -9,7 +9,7 @@ import {
   orientationToBits,
   tiledHandler,
   type TiledDoc,
-} from '../../src/interop/tiled.js';
+} from '../../src/interop/tiled/index.js';
 import type { LevelModel, ModelCell } from '../../src/model/types.js';
 import { cropImage, createImage } from '../../src/render/image.js';
 import { decodePng, encodePng } from '../../src/render/png.js';

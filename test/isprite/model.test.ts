@@ -3,18 +3,18 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { SAMPLES } from '../helpers/paths.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
-import { isprite, ispriteFromModel, ispriteToModel, readIsprite, writeIsprite, validateIsprite } from '../../src/formats/isprite/index.js';
-import { FORMATS } from '../../src/formats/registry.js';
-import { detectFormat } from '../../src/formats/detect.js';
+import { ispriteHandler, ispriteFromModel, ispriteToModel, readIsprite, writeIsprite, validateIsprite } from '../../src/formats/isprite/index.js';
+import { FORMATS } from '../../src/registry.js';
+import { detectFormat } from '../../src/detect.js';
 import { makeHeroDocument } from '../../scripts/samples/isprite.js';
 
 describe('ISPRITE and the common model', () => {
   it('is registered first and found by its magic and extensions', () => {
-    expect(FORMATS[0]).toBe(isprite);
+    expect(FORMATS[0]).toBe(ispriteHandler);
     const bytes = writeIsprite(makeHeroDocument());
-    expect(detectFormat(bytes, 'x.bin')).toBe(isprite);
-    expect(detectFormat(new Uint8Array(0), 'x.sprite')).toBe(isprite);
-    expect(detectFormat(new Uint8Array(0), 'x.isprite')).toBe(isprite);
+    expect(detectFormat(bytes, 'x.bin')).toBe(ispriteHandler);
+    expect(detectFormat(new Uint8Array(0), 'x.sprite')).toBe(ispriteHandler);
+    expect(detectFormat(new Uint8Array(0), 'x.isprite')).toBe(ispriteHandler);
   });
 
   it('toModel: sequences become animations named by path, with durations, parts and shapes', async () => {

@@ -9,7 +9,7 @@ import { RENDER_OPTIONS, cthgPicture, cthgViews } from './render.js';
 import { validateCthg } from './validate.js';
 import { writeCthg } from './write.js';
 
-export const cthgFormat: FormatHandler<CthgDocument> = {
+export const cthgHandler: FormatHandler<CthgDocument> = {
   name: 'cthg',
   title: 'CorsixTH animation file (CTHG 513)',
   extensions: ['.dat'],

@@ -67,6 +67,7 @@ const GREY32 = (() => {
   for (let i = 0; i < 256; i++) t[i] = i * 0x010101;
   return t;
 })();
+// A pure cache of derived data (each table packed once), not a document extra: it may stay a WeakMap.
 const packed = new WeakMap<RecolourTable, Uint32Array>();
 
 function packedTable(t: RecolourTable | undefined): Uint32Array {

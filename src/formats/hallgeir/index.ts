@@ -39,7 +39,7 @@ function readWith<K extends HallgeirKind>(kind: K) {
     readHallgeir(bytes, kind, { endian: choiceOption(ctx?.options, ENDIAN_OPTION), warn: ctx?.warn });
 }
 
-export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
+export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
   name: 'hallgeir-sprite',
   title: 'Hallgeir Lien engine sprite (2007)',
   extensions: ['.spr'],
@@ -72,7 +72,7 @@ export const hallgeirSpriteFormat: FormatHandler<HallgeirSprite> = {
   fromModel: (model) => spriteFromModel(model),
 };
 
-export const hallgeirObjectFormat: FormatHandler<HallgeirObject> = {
+export const hallgeirObjectHandler: FormatHandler<HallgeirObject> = {
   name: 'hallgeir-object',
   title: 'Hallgeir Lien engine object (2007)',
   extensions: ['.obj'],
@@ -88,7 +88,7 @@ export const hallgeirObjectFormat: FormatHandler<HallgeirObject> = {
   renderOptions: [FRAME_SIZE, ENDIAN_READ],
 };
 
-export const hallgeirMapFormat: FormatHandler<HallgeirMap> = {
+export const hallgeirMapHandler: FormatHandler<HallgeirMap> = {
   name: 'hallgeir-map',
   title: 'Hallgeir Lien engine map (2007)',
   extensions: ['.map'],
@@ -105,7 +105,7 @@ export const hallgeirMapFormat: FormatHandler<HallgeirMap> = {
 };
 
 export const hallgeirFormats: FormatHandler<HallgeirDocument>[] = [
-  hallgeirSpriteFormat as FormatHandler,
-  hallgeirObjectFormat as FormatHandler,
-  hallgeirMapFormat as FormatHandler,
+  hallgeirSpriteHandler as FormatHandler,
+  hallgeirObjectHandler as FormatHandler,
+  hallgeirMapHandler as FormatHandler,
 ];

@@ -58,15 +58,14 @@ export const ispriteTree = Object.freeze({
     paths.effectiveFrameRate(doc, seq, rates),
 });
 
-/**
- * Sheets a conversion brought along (pixels from another format), written
- * as PNGs beside the new sprite by writeFiles. A document read from a file
- * has none, so re-encoding an ISPRITE file writes that file alone.
- */
-const convertedSheets = new WeakMap<IspriteDocument, (RgbaImage | undefined)[]>();
+/** Attaches the sheets a conversion brought along as `doc.convertedSheets` (non-enumerable). */
+function withConvertedSheets(doc: IspriteDocument, sheets: (RgbaImage | undefined)[]): IspriteDocument {
+  Object.defineProperty(doc, 'convertedSheets', { value: sheets, enumerable: false, writable: true, configurable: true });
+  return doc;
+}
 
 async function writeWithSheets(doc: IspriteDocument, outName: string): Promise<OutputFile[]> {
-  const images = convertedSheets.get(doc);
+  const images = doc.convertedSheets;
   if (!images?.some((i) => i)) return [{ name: outName, bytes: writeIsprite(doc) }];
   // Pack every converted sheet into one texture named after the sprite.
   const stem = outName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
@@ -92,7 +91,7 @@ async function writeWithSheets(doc: IspriteDocument, outName: string): Promise<O
   ];
 }
 
-export const isprite: FormatHandler<IspriteDocument> = {
+export const ispriteHandler: FormatHandler<IspriteDocument> = {
   name: 'isprite',
   title: 'Vision Riders Integrated Sprite',
   extensions: ['.isprite', '.sprite'],
@@ -110,7 +109,7 @@ export const isprite: FormatHandler<IspriteDocument> = {
   toModel: (doc, resources, options) => ispriteToModel(doc, resources, options),
   fromModel: (model, options) => {
     const doc = ispriteFromModel(model, { clamp: options?.clamp === true });
-    if (model.kind === 'sprite') convertedSheets.set(doc, model.sheets.map((sh) => sh.image));
+    if (model.kind === 'sprite') withConvertedSheets(doc, model.sheets.map((sh) => sh.image));
     return doc;
   },
   writeFiles: async (doc, outName) => writeWithSheets(doc, outName),

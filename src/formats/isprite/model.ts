@@ -5,6 +5,7 @@
  * (../shared/contract/isprite.md). Sizes, counts and the FRAM maximum
  * element count are not stored: the writer computes them.
  */
+import type { RgbaImage } from '../../render/image.js';
 
 /** A date as the file stores it (UTC). `null` in the document means "unknown" (eight zero bytes). */
 export interface IspriteDate {
@@ -177,6 +178,15 @@ export interface IspriteDocument {
   tree: IspriteNode[];
   frames: IspriteFrame[];
   unknownChunks: IspriteUnknownChunk[];
+  /**
+   * Only on a document a conversion made: the sheets it brought along
+   * (pixels from another format, by texture index), written as one PNG
+   * beside the new sprite by the handler's writeFiles. A document read from a
+   * file has none, so re-encoding an ISPRITE file writes that file alone.
+   * Non-enumerable: not part of the document's
+   * data (inspect JSON, equality and copies leave it out).
+   */
+  convertedSheets?: (RgbaImage | undefined)[];
 }
 
 /** An empty sprite to build on. */

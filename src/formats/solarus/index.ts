@@ -51,6 +51,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
   const read = (bytes: Uint8Array, opts: ParseOptions) => (name === 'solarus' ? readLines(bytes, opts) : readLua(bytes, opts));
   return {
     name,
+    text: true,
     title: name === 'solarus' ? 'Solarus sprite sheet (0.9 line syntax)' : 'Solarus sprite sheet (Lua syntax, 1.1+)',
     extensions: name === 'solarus' ? ['.dat'] : ['.dat', '.lua'],
     sniff: name === 'solarus' ? looksLikeLines : looksLikeLua,

@@ -41,6 +41,13 @@ export interface SolarusSheet {
    * as STEM.png and names that instead.
    */
   bakedImage?: RgbaImage;
+  /**
+   * Only on a sheet a handler read: where each animation was in the file
+   * (computed on demand by parsing the file again, so reading costs nothing
+   * extra). Set by `rememberSource` as a non-enumerable property: not part of
+   * the document's data (inspect JSON, equality, copies leave it out).
+   */
+  sources?: () => AnimationPositions[];
 }
 
 /** The image name animations carry until a redrawn sheet is saved beside its sprite. */
@@ -80,20 +87,14 @@ export const FIELD_NAMES: Record<SolarusSyntax, { frameDelay: string; loopOnFram
   'solarus-lua': { frameDelay: 'frame_delay', loopOnFrame: 'frame_to_loop_on', frameCount: 'num_frames', columns: 'num_columns' },
 };
 
-/**
- * How to find where each animation of a sheet a handler read was in its file
- * (kept aside, so documents stay plain data; computed on demand by parsing
- * the file again, so that reading costs nothing extra).
- */
-const SOURCES = new WeakMap<SolarusSheet, () => AnimationPositions[]>();
-
+/** Records how to find where each animation of a sheet a handler read was in its file (`SolarusSheet.sources`). */
 export function rememberSource(sheet: SolarusSheet, positions: () => AnimationPositions[]): void {
-  SOURCES.set(sheet, positions);
+  Object.defineProperty(sheet, 'sources', { value: positions, enumerable: false, writable: true, configurable: true });
 }
 
 /** The source positions of animation `index` of a sheet a handler read, if known. */
 export function positionsOf(sheet: SolarusSheet, index: number): AnimationPositions | undefined {
-  const f = SOURCES.get(sheet);
+  const f = sheet.sources;
   if (!f) return undefined;
   let list: AnimationPositions[] | undefined;
   try {

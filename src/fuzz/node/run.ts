@@ -7,8 +7,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { detectFormat } from '../../formats/detect.js';
-import { getFormat } from '../../formats/registry.js';
+import { detectFormat } from '../../detect.js';
+import { FORMATS, getFormat } from '../../registry.js';
 import type { FormatName } from '../../formats/types.js';
 import { compress } from '../../lzf/compress.js';
 import { decompress } from '../../lzf/decompress.js';
@@ -87,7 +87,7 @@ export interface FuzzSummary {
 const HEAVY = /^(heap-out-of-memory|cpu-time-out|hang|rss|worker-)/;
 const RETIRE_AFTER = 3;
 
-const TEXT_FORMATS = new Set<string>(['aseprite', 'texturepacker', 'tiled', 'solarus', 'solarus-lua']);
+const TEXT_FORMATS = new Set<string>(FORMATS.filter((f) => f.text).map((f) => f.name));
 const MAX_SEED_BYTES = 1 << 20;
 
 function walk(dir: string, out: string[] = []): string[] {

@@ -6,17 +6,17 @@
  * when re-encoding and left out of conversions.
  */
 import { unzlibSync, gunzipSync } from 'fflate';
-import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../binary/errors.js';
-import { budgetFrom } from '../binary/limits.js';
-import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../formats/types.js';
-import { levelPicture } from '../model/bake-level.js';
-import { drawPicture, type PicturePart } from '../render/pipeline.js';
-import { translate } from '../render/matrix.js';
-import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../model/types.js';
-import type { RgbaImage } from '../render/image.js';
-import { encodePng } from '../render/png.js';
-import { imageCache, loadResource } from '../formats/resources.js';
-import { baseName, errorIn, has, JsonReader, key, sniffText } from './json.js';
+import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
+import { budgetFrom } from '../../binary/limits.js';
+import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../../formats/types.js';
+import { levelPicture } from '../../model/bake-level.js';
+import { drawPicture, type PicturePart } from '../../render/pipeline.js';
+import { translate } from '../../render/matrix.js';
+import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../../model/types.js';
+import type { RgbaImage } from '../../render/image.js';
+import { encodePng } from '../../render/png.js';
+import { imageCache, loadResource } from '../../formats/resources.js';
+import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -82,7 +82,7 @@ export interface TiledGroupLayer {
 
 export type TiledLayer = TiledTileLayer | TiledOtherLayer | TiledGroupLayer;
 
-export interface TiledDoc {
+export interface TiledDoc extends FromJson {
   type: 'map';
   version?: string;
   tiledversion?: string;
@@ -937,6 +937,7 @@ function countGids(doc: TiledDoc) {
 
 export const tiledHandler: FormatHandler<TiledDoc> = {
   name: 'tiled',
+  text: true,
   title: 'Tiled JSON map',
   extensions: ['.tmj', '.json'],
   sniff: sniffTiled,

@@ -1,10 +1,10 @@
-import type { FormatHandler, FormatName } from './types.js';
-import { isprite } from './isprite/index.js';
-import { cthgFormat } from './cthg/index.js';
-import { spritetileHandler } from './spritetile/index.js';
-import { hallgeirMapFormat, hallgeirObjectFormat, hallgeirSpriteFormat } from './hallgeir/index.js';
-import { asepriteHandler, texturePackerHandler, tiledHandler } from '../interop/index.js';
-import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
+import type { FormatHandler, FormatName } from './formats/types.js';
+import { ispriteHandler } from './formats/isprite/index.js';
+import { cthgHandler } from './formats/cthg/index.js';
+import { spritetileHandler } from './formats/spritetile/index.js';
+import { hallgeirMapHandler, hallgeirObjectHandler, hallgeirSpriteHandler } from './formats/hallgeir/index.js';
+import { asepriteHandler, texturePackerHandler, tiledHandler } from './interop/index.js';
+import { solarusHandler, solarusLuaHandler } from './formats/solarus/index.js';
 
 /**
  * Every format the toolkit knows, in the order content detection tries them
@@ -12,12 +12,12 @@ import { solarusHandler, solarusLuaHandler } from './solarus/index.js';
  * from its index.ts; add it here.
  */
 export const FORMATS: FormatHandler[] = [
-  isprite,
-  cthgFormat,
+  ispriteHandler,
+  cthgHandler,
   spritetileHandler,
-  hallgeirSpriteFormat,
-  hallgeirObjectFormat,
-  hallgeirMapFormat,
+  hallgeirSpriteHandler,
+  hallgeirObjectHandler,
+  hallgeirMapHandler,
   // Interchange formats: they sniff JSON content.
   asepriteHandler,
   texturePackerHandler,

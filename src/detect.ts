@@ -1,5 +1,5 @@
 import { FORMATS } from './registry.js';
-import type { FormatHandler } from './types.js';
+import type { FormatHandler } from './formats/types.js';
 
 /** Lower-case extension with the dot ("" when none). */
 export function extensionOf(fileName: string): string {

@@ -4,21 +4,18 @@
  * pingpong, pingpong_reverse, optional repeat count), durations in ms, and
  * the PNG sheet named by meta.image.
  */
-import { diagnosticFromError, isFormatError, type Diagnostic, FormatError } from '../binary/errors.js';
-import type { CommandOptions, FormatHandler, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
-import { choiceOption, intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
-import { modelAnimationPicture } from '../model/bake.js';
-import { budgetFrom, limitsFrom } from '../binary/limits.js';
-import { pictureCanvas, type Picture } from '../render/pipeline.js';
-import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
-import { unusedAnimation } from '../model/unused.js';
-import { timingNotes, type FrameAt } from '../model/timing.js';
-import type { RgbaImage } from '../render/image.js';
-import { encodePng } from '../render/png.js';
-import { loadImage } from '../formats/resources.js';
-import { baseName, errorIn, has, jsonBytes, JsonReader, sniffText } from './json.js';
-import { buildSheet, sheetLossNotes, type SheetFrame } from './sheet.js';
-import { frameRecord, framePart, frameWarnings, readFrames, type Rect, type SheetJsonFrame } from './sheetjson.js';
+import { type Diagnostic, FormatError } from '../../binary/errors.js';
+import type { CommandOptions, FormatHandler } from '../../formats/types.js';
+import { choiceOption } from '../../formats/options.js';
+import { budgetFrom } from '../../binary/limits.js';
+import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
+import { unusedAnimation } from '../../model/unused.js';
+import { timingNotes, type FrameAt } from '../../model/timing.js';
+import type { RgbaImage } from '../../render/image.js';
+import { baseName, has, JsonReader, type FromJson, sniffText } from '../json.js';
+import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
+import { frameRecord, framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
+import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
 
 export type AsepriteDirection = 'forward' | 'reverse' | 'pingpong' | 'pingpong_reverse';
 const DIRECTIONS: readonly string[] = ['forward', 'reverse', 'pingpong', 'pingpong_reverse'];
@@ -55,7 +52,7 @@ export interface AsepriteSlice {
   keys: AsepriteSliceKey[];
 }
 
-export interface AsepriteDoc {
+export interface AsepriteDoc extends FromJson {
   layout: 'hash' | 'array';
   frames: SheetJsonFrame[];
   meta: {
@@ -245,40 +242,6 @@ function copyFrame(f: ModelFrame): ModelFrame {
   return { ...f, parts: f.parts.map((p) => ({ ...p })) };
 }
 
-/** Loads the sheet named by `doc.meta.image` into the model's first sheet; errors placed at meta.image in the document's text. */
-export async function loadSheet(format: string, model: SpriteModel, doc: { meta: { image?: string } }, resources: ResourceLoader, options?: CommandOptions) {
-  const image = doc.meta.image;
-  if (!image) throw errorIn(doc, format, '$.meta.image', 'the document names no sheet image');
-  let img: RgbaImage;
-  try {
-    img = (await loadImage(resources, { format, what: 'the sheet', name: image }, limitsFrom(options))).image;
-  } catch (e) {
-    throw isFormatError(e) ? errorIn(doc, format, '$.meta.image', e.reason) : e;
-  }
-  model.sheets[0]!.image = img;
-  model.sheets[0]!.nearest = true;
-}
-
-/** `render` and `toModel` of a JSON + sheet format: the document's model, with its sheet image loaded. */
-export function sheetModelMethods<D extends { meta: { image?: string } }>(format: string, modelOf: (doc: D) => SpriteModel) {
-  const withSheet = async (doc: D, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel> => {
-    const model = modelOf(doc);
-    await loadSheet(format, model, doc, resources, options);
-    return model;
-  };
-  return {
-    // Frames outside any tag / animation are written as such.
-    holdsUnusedFrames: true,
-    picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
-      selectModelAnimation(modelOf(doc), options); // a selection that names nothing fails before the sheet is loaded
-      return modelPicture(await withSheet(doc, resources, options), options);
-    },
-    renderViews: (doc: D): RenderView[] =>
-      [...new Set(modelOf(doc).animations.map((a) => a.name))].map((name) => ({ label: name, options: { animation: name } })),
-    toModel: withSheet,
-  };
-}
-
 export function asepriteFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): AsepriteDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as an Aseprite sheet');
   const notes = sheetLossNotes(model, FORMAT);
@@ -446,44 +409,11 @@ function findRun(list: string[], starts: Map<string, number[]>, run: string[]): 
   return -1;
 }
 
-/** JSON as OUT; the sheet (when the document carries pixels) as OUT's base name + .png, named in meta.image. */
-export async function sheetFiles(
-  json: (image: string | undefined) => unknown,
-  sheet: RgbaImage | undefined,
-  image: string | undefined,
-  outName: string,
-): Promise<OutputFile[]> {
-  if (!sheet) return [{ name: outName, bytes: jsonBytes(json(image)) }];
-  const png = `${baseName(outName)}.png`;
-  return [
-    { name: outName, bytes: jsonBytes(json(png)) },
-    { name: png, bytes: encodePng(sheet) },
-  ];
-}
-
 export function sniffAseprite(bytes: Uint8Array): boolean {
   const t = sniffText(bytes);
   if (!t) return false;
   const re = /"app"\s*:\s*"[^"]*aseprite/i;
   return /"frames"\s*:/.test(t.head) && (re.test(t.head) || re.test(t.tail));
-}
-
-/** Diagnostics for a JSON sheet: a read error, or warnings; each with the line and column of its value. */
-function validateDoc(
-  bytes: Uint8Array,
-  format: string,
-  read: (b: Uint8Array, r: JsonReader) => { layout: 'hash' | 'array'; frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } },
-) {
-  try {
-    const r = new JsonReader(format);
-    const doc = read(bytes, r);
-    const out = frameWarnings(doc.frames, doc.meta.size, '$.frames', doc.layout, r);
-    if (!doc.meta.image) out.push(r.diagnostic('warning', '$.meta.image', 'the document names no sheet image'));
-    return out;
-  } catch (e) {
-    if (isFormatError(e)) return [diagnosticFromError(e)];
-    throw e;
-  }
 }
 
 export function asepriteInspectText(doc: AsepriteDoc): string {
@@ -499,37 +429,9 @@ export function asepriteInspectText(doc: AsepriteDoc): string {
   return lines.join('\n') + '\n';
 }
 
-/** The JSON sheet formats' options (Aseprite, TexturePacker). */
-export const LAYOUT_OPTION = {
-  name: 'layout',
-  type: 'string',
-  choices: ['hash', 'array'],
-  description: 'frames as a JSON object keyed by name ("hash", default) or an "array"',
-} as const satisfies OptionSpec;
-export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'the animation (tag) to draw; default the first' };
-export const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'draw only this frame (from 0) of the animation' };
-
-/** The animation index and frame `--animation` and `--frame` select (OptionErrors when they name nothing). */
-export function selectModelAnimation(model: SpriteModel, options: CommandOptions): { index: number; frame: number | undefined } {
-  const want = stringOption(options, ANIMATION_OPTION);
-  const anim = want === undefined ? model.animations[0] : selectNamed('animation', want, model.animations, (a) => a.name, 'animation', 'the sheet');
-  const index = anim ? model.animations.indexOf(anim) : 0;
-  const j = intOption(options, FRAME_OPTION);
-  const frame = j === undefined ? undefined : selectIndex('frame', j, anim?.frames.length ?? 0, 'frame', anim ? `animation "${anim.name}"` : 'the sheet');
-  return { index, frame };
-}
-
-/** `sprat render` of a sheet format: an animation of its model (or one frame of it, on the animation's canvas), as a picture. */
-export function modelPicture(model: SpriteModel, options: CommandOptions): Picture {
-  const { index, frame } = selectModelAnimation(model, options);
-  if (!model.animations[index]?.frames.length) throw new FormatError(model.name, 'nothing to render: the sprite has no frames');
-  const a = modelAnimationPicture(model, index);
-  if (frame !== undefined) return { frames: [a.frames[frame]!], canvas: pictureCanvas(a), what: a.what };
-  return a.frames.length === 1 ? { ...a, loops: undefined } : a;
-}
-
 export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   name: 'aseprite',
+  text: true,
   title: 'Aseprite JSON sprite sheet',
   extensions: ['.json'],
   sniff: sniffAseprite,
@@ -538,7 +440,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   async writeFiles(doc, outName) {
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
-  validate: (bytes): Diagnostic[] => validateDoc(bytes, FORMAT, readAseprite),
+  validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readAseprite),
   inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
   inspectText: asepriteInspectText,
   renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
@@ -546,4 +448,5 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   fromModel: (model, options) => asepriteFromModel(model, options),
 };
 
-export { validateDoc as validateSheetDoc };
+// The shared sheet-format pieces lived here; kept importable from here too.
+export { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, loadSheet, modelPicture, selectModelAnimation, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';

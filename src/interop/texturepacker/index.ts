@@ -5,19 +5,19 @@
  * (Array)" layout is read too. A rotated frame is stored turned 90°
  * clockwise and takes frame.h × frame.w pixels of the sheet.
  */
-import { FormatError, type Diagnostic } from '../binary/errors.js';
-import type { CommandOptions, FormatHandler } from '../formats/types.js';
-import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../model/types.js';
-import { unusedAnimation } from '../model/unused.js';
-import type { RgbaImage } from '../render/image.js';
-import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from './aseprite.js';
-import { choiceOption } from '../formats/options.js';
-import { baseName, has, JsonReader, key, sniffText } from './json.js';
-import { budgetFrom } from '../binary/limits.js';
-import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from './sheet.js';
-import { frameRecord, framePart, readFrames, type SheetJsonFrame } from './sheetjson.js';
+import { FormatError, type Diagnostic } from '../../binary/errors.js';
+import type { CommandOptions, FormatHandler } from '../../formats/types.js';
+import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
+import { unusedAnimation } from '../../model/unused.js';
+import type { RgbaImage } from '../../render/image.js';
+import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
+import { choiceOption } from '../../formats/options.js';
+import { baseName, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
+import { budgetFrom } from '../../binary/limits.js';
+import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
+import { frameRecord, framePart, readFrames, type SheetJsonFrame } from '../sheetjson.js';
 
-export interface TexturePackerDoc {
+export interface TexturePackerDoc extends FromJson {
   layout: 'hash' | 'array';
   frames: SheetJsonFrame[];
   /** PixiJS animations: name → frame names, in file order. */
@@ -206,6 +206,7 @@ export function sniffTexturePacker(bytes: Uint8Array): boolean {
 
 export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
   name: 'texturepacker',
+  text: true,
   title: 'TexturePacker JSON sprite sheet (PixiJS, Phaser)',
   extensions: ['.json'],
   sniff: sniffTexturePacker,

@@ -1,0 +1,113 @@
+/**
+ * The handler pieces the JSON + PNG sheet formats share (Aseprite,
+ * TexturePacker): their options, loading the sheet named by meta.image,
+ * `render`/`toModel`, the files `convert` writes, and validation.
+ */
+import { diagnosticFromError, isFormatError, FormatError } from '../binary/errors.js';
+import type { CommandOptions, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
+import { intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
+import { loadImage } from '../formats/resources.js';
+import { limitsFrom } from '../binary/limits.js';
+import { modelAnimationPicture } from '../model/bake.js';
+import type { SpriteModel } from '../model/types.js';
+import { pictureCanvas, type Picture } from '../render/pipeline.js';
+import type { RgbaImage } from '../render/image.js';
+import { encodePng } from '../render/png.js';
+import { baseName, errorIn, jsonBytes, JsonReader } from './json.js';
+import { frameWarnings, type SheetJsonFrame } from './sheetjson.js';
+
+/** The JSON sheet formats' options (Aseprite, TexturePacker). */
+export const LAYOUT_OPTION = {
+  name: 'layout',
+  type: 'string',
+  choices: ['hash', 'array'],
+  description: 'frames as a JSON object keyed by name ("hash", default) or an "array"',
+} as const satisfies OptionSpec;
+export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'the animation (tag) to draw; default the first' };
+export const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'draw only this frame (from 0) of the animation' };
+
+/** The animation index and frame `--animation` and `--frame` select (OptionErrors when they name nothing). */
+export function selectModelAnimation(model: SpriteModel, options: CommandOptions): { index: number; frame: number | undefined } {
+  const want = stringOption(options, ANIMATION_OPTION);
+  const anim = want === undefined ? model.animations[0] : selectNamed('animation', want, model.animations, (a) => a.name, 'animation', 'the sheet');
+  const index = anim ? model.animations.indexOf(anim) : 0;
+  const j = intOption(options, FRAME_OPTION);
+  const frame = j === undefined ? undefined : selectIndex('frame', j, anim?.frames.length ?? 0, 'frame', anim ? `animation "${anim.name}"` : 'the sheet');
+  return { index, frame };
+}
+
+/** `sprat render` of a sheet format: an animation of its model (or one frame of it, on the animation's canvas), as a picture. */
+export function modelPicture(model: SpriteModel, options: CommandOptions): Picture {
+  const { index, frame } = selectModelAnimation(model, options);
+  if (!model.animations[index]?.frames.length) throw new FormatError(model.name, 'nothing to render: the sprite has no frames');
+  const a = modelAnimationPicture(model, index);
+  if (frame !== undefined) return { frames: [a.frames[frame]!], canvas: pictureCanvas(a), what: a.what };
+  return a.frames.length === 1 ? { ...a, loops: undefined } : a;
+}
+
+/** Loads the sheet named by `doc.meta.image` into the model's first sheet; errors placed at meta.image in the document's text. */
+export async function loadSheet(format: string, model: SpriteModel, doc: { meta: { image?: string } }, resources: ResourceLoader, options?: CommandOptions) {
+  const image = doc.meta.image;
+  if (!image) throw errorIn(doc, format, '$.meta.image', 'the document names no sheet image');
+  let img: RgbaImage;
+  try {
+    img = (await loadImage(resources, { format, what: 'the sheet', name: image }, limitsFrom(options))).image;
+  } catch (e) {
+    throw isFormatError(e) ? errorIn(doc, format, '$.meta.image', e.reason) : e;
+  }
+  model.sheets[0]!.image = img;
+  model.sheets[0]!.nearest = true;
+}
+
+/** `render` and `toModel` of a JSON + sheet format: the document's model, with its sheet image loaded. */
+export function sheetModelMethods<D extends { meta: { image?: string } }>(format: string, modelOf: (doc: D) => SpriteModel) {
+  const withSheet = async (doc: D, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel> => {
+    const model = modelOf(doc);
+    await loadSheet(format, model, doc, resources, options);
+    return model;
+  };
+  return {
+    // Frames outside any tag / animation are written as such.
+    holdsUnusedFrames: true,
+    picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
+      selectModelAnimation(modelOf(doc), options); // a selection that names nothing fails before the sheet is loaded
+      return modelPicture(await withSheet(doc, resources, options), options);
+    },
+    renderViews: (doc: D): RenderView[] =>
+      [...new Set(modelOf(doc).animations.map((a) => a.name))].map((name) => ({ label: name, options: { animation: name } })),
+    toModel: withSheet,
+  };
+}
+
+/** JSON as OUT; the sheet (when the document carries pixels) as OUT's base name + .png, named in meta.image. */
+export async function sheetFiles(
+  json: (image: string | undefined) => unknown,
+  sheet: RgbaImage | undefined,
+  image: string | undefined,
+  outName: string,
+): Promise<OutputFile[]> {
+  if (!sheet) return [{ name: outName, bytes: jsonBytes(json(image)) }];
+  const png = `${baseName(outName)}.png`;
+  return [
+    { name: outName, bytes: jsonBytes(json(png)) },
+    { name: png, bytes: encodePng(sheet) },
+  ];
+}
+
+/** Diagnostics for a JSON sheet: a read error, or warnings; each with the line and column of its value. */
+export function validateSheetDoc(
+  bytes: Uint8Array,
+  format: string,
+  read: (b: Uint8Array, r: JsonReader) => { layout: 'hash' | 'array'; frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } },
+) {
+  try {
+    const r = new JsonReader(format);
+    const doc = read(bytes, r);
+    const out = frameWarnings(doc.frames, doc.meta.size, '$.frames', doc.layout, r);
+    if (!doc.meta.image) out.push(r.diagnostic('warning', '$.meta.image', 'the document names no sheet image'));
+    return out;
+  } catch (e) {
+    if (isFormatError(e)) return [diagnosticFromError(e)];
+    throw e;
+  }
+}
