@@ -180,10 +180,18 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.waitForFunction(() => document.body.dataset.previewed === '0');
     await page.waitForTimeout(200);
     expect(await page.$eval('#animation option:checked', (o) => o.textContent)).toBe('walking (down)');
-    await page.click('#timeline button[data-frame="0"]');
     const loaded = load(readFileSync(SLIME), 'slime.dat');
     const r = await render(loaded, { animation: 'walking', direction: '3', frame: '0', origin: true }, fsResourceLoader(path.dirname(SLIME)));
-    expect(Uint8Array.from((await canvasPixels(page)).data)).toEqual(Uint8Array.from(r.frames[0]!.data));
+    // The preview with the cross may still be on its way (data-previewed was already set by the one before it).
+    await expect
+      .poll(
+        async () => {
+          await page.click('#timeline button[data-frame="0"]');
+          return Uint8Array.from((await canvasPixels(page)).data);
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toEqual(Uint8Array.from(r.frames[0]!.data));
     expect(errors).toEqual([]);
     await page.close();
   });
