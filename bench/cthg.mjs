@@ -14,7 +14,7 @@ mkdirSync(build, { recursive: true });
 // A deterministic set of sprites with every run type: transparent margins,
 // opaque bodies, partly transparent glows and recoloured stripes.
 let seed = 12345;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 const sprites = [];
 let totalPx = 0;
 for (let n = 0; n < 300; n++) {
@@ -22,14 +22,16 @@ for (let n = 0; n < 300; n++) {
   const h = 32 + Math.floor(rnd() * 96);
   const img = { width: w, height: h, data: new Uint8Array(w * h * 4) };
   const map = new Uint8Array(w * h);
-  const cx = w / 2, cy = h / 2;
+  const cx = w / 2,
+    cy = h / 2;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const r = Math.hypot((x - cx) / cx, (y - cy) / cy);
       const i = y * w + x;
       if (r > 1) continue; // transparent
       const c = [Math.floor(rnd() * 256), Math.floor(rnd() * 256), Math.floor(rnd() * 256)];
-      if (r > 0.85) img.data.set([...c, 96], i * 4); // glow: partial alpha
+      if (r > 0.85)
+        img.data.set([...c, 96], i * 4); // glow: partial alpha
       else {
         img.data.set([...c, 255], i * 4);
         if (Math.floor(y / 6) % 3 === 1) map[i] = 1 + (Math.floor(x / 10) % 2); // recolour stripes
@@ -124,5 +126,7 @@ console.log(`cthg: JS decodePixels (new image per sprite)   ${js.toFixed(1)} Mpx
 console.log(`cthg: JS decodePixelsInto (reused buffer)     ${jsInto.toFixed(1)} Mpx/s`);
 if (exe) {
   console.log(`cthg: C decoder, gcc -O2 (reused buffer)      ${c.toFixed(1)} Mpx/s`);
-  console.log(`cthg: JS / C = ${(jsInto / c).toFixed(2)}x same work (target >= 0.40x); ${(js / c).toFixed(2)}x with a new image per sprite`);
+  console.log(
+    `cthg: JS / C = ${(jsInto / c).toFixed(2)}x same work (target >= 0.40x); ${(js / c).toFixed(2)}x with a new image per sprite`,
+  );
 }

@@ -24,7 +24,14 @@ const pick = (n) => Math.floor(rand() * n);
 function makeSprite() {
   const doc = createIsprite(60);
   for (let i = 0; i < 96; i++) {
-    doc.frames.push({ holdTime: 1 + pick(3), loopPoint: false, label: '', triggers: i % 8 === 3 ? `sfx${i}` : '', notes: '', elements: [] });
+    doc.frames.push({
+      holdTime: 1 + pick(3),
+      loopPoint: false,
+      label: '',
+      triggers: i % 8 === 3 ? `sfx${i}` : '',
+      notes: '',
+      elements: [],
+    });
   }
   const names = ['idle', 'walk', 'run', 'jump', 'attack', 'hurt', 'crouch', 'climb'];
   const seqs = (prefix) =>
@@ -39,7 +46,10 @@ function makeSprite() {
     { kind: 'group', name: 'Armed', children: [...seqs(''), { kind: 'group', name: 'Mounted', children: seqs('') }] },
     ...seqs(''),
   ];
-  doc.extraMeta = [['default-sequence', 'Root/idle'], ['sequence-frame-rate:Root/Armed/run', '30']];
+  doc.extraMeta = [
+    ['default-sequence', 'Root/idle'],
+    ['sequence-frame-rate:Root/Armed/run', '30'],
+  ];
   return { doc, names };
 }
 

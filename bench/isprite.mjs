@@ -21,13 +21,59 @@ function makeDoc(targetBytes, fractional) {
     const elements = [];
     for (let e = 0; e < 40; e++) {
       const k = e % 8;
-      if (k < 4) elements.push({ type: 'graphic', expanded: false, name: null, slice: (f + e) & 255, x: e - 20 - half, y: -Math.round(e * quarter), flipX: (e & 1) === 1, flipY: false });
-      else if (k === 4) elements.push({ type: 'graphic', expanded: true, name: 3, slice: e, x: 1 + half, y: -2, flipX: false, flipY: true, originX: 16, originY: 16, rotation: f % 360, scaleX: 1, scaleY: 0.5, opacity: 65535 });
-      else if (k === 5) elements.push({ type: 'attachment', name: 0, id: 0, x: 4 + half, y: -12, flipX: false, flipY: false, rotation: 0, scaleX: 1, scaleY: 1, opacity: 65535 });
+      if (k < 4)
+        elements.push({
+          type: 'graphic',
+          expanded: false,
+          name: null,
+          slice: (f + e) & 255,
+          x: e - 20 - half,
+          y: -Math.round(e * quarter),
+          flipX: (e & 1) === 1,
+          flipY: false,
+        });
+      else if (k === 4)
+        elements.push({
+          type: 'graphic',
+          expanded: true,
+          name: 3,
+          slice: e,
+          x: 1 + half,
+          y: -2,
+          flipX: false,
+          flipY: true,
+          originX: 16,
+          originY: 16,
+          rotation: f % 360,
+          scaleX: 1,
+          scaleY: 0.5,
+          opacity: 65535,
+        });
+      else if (k === 5)
+        elements.push({
+          type: 'attachment',
+          name: 0,
+          id: 0,
+          x: 4 + half,
+          y: -12,
+          flipX: false,
+          flipY: false,
+          rotation: 0,
+          scaleX: 1,
+          scaleY: 1,
+          opacity: 65535,
+        });
       else if (k === 6) elements.push({ type: 'rect', name: 1, id: e, x: -6 - half, y: -20, width: 12, height: 20, rotation: 0 });
       else elements.push({ type: 'circle', name: 2, id: e, x: half, y: -10, radius: 6.5 });
     }
-    doc.frames.push({ holdTime: 1 + (f % 3), loopPoint: false, label: f % 10 === 0 ? `frame ${f}` : '', triggers: f % 7 === 0 ? 'step' : '', notes: '', elements });
+    doc.frames.push({
+      holdTime: 1 + (f % 3),
+      loopPoint: false,
+      label: f % 10 === 0 ? `frame ${f}` : '',
+      triggers: f % 7 === 0 ? 'step' : '',
+      notes: '',
+      elements,
+    });
     seqFrames.push(f);
     size += 16 + 20 * 13 + 5 * (30 + 25 + 24 + 17) + 4;
     f++;
@@ -82,9 +128,16 @@ for (const fractional of [false, true]) {
   doc = readIsprite(bytes);
   const tWrite = time(() => writeIsprite(doc));
   console.log(`  copy  (Uint8Array.slice): ${tCopy.toFixed(1).padStart(7)} ms ${rate(mb, tCopy).padStart(6)} MB/s`);
-  console.log(`  read  (readIsprite):      ${tRead.toFixed(1).padStart(7)} ms ${rate(mb, tRead).padStart(6)} MB/s  (${(tRead / tCopy).toFixed(0)}x the copy's time; median ${rate(mb, tRead.median)} MB/s)`);
-  console.log(`  write (writeIsprite):     ${tWrite.toFixed(1).padStart(7)} ms ${rate(mb, tWrite).padStart(6)} MB/s  (${(tWrite / tCopy).toFixed(0)}x the copy's time; median ${rate(mb, tWrite.median)} MB/s)`);
-  for (const [what, t] of [['read', tRead], ['write', tWrite]]) {
+  console.log(
+    `  read  (readIsprite):      ${tRead.toFixed(1).padStart(7)} ms ${rate(mb, tRead).padStart(6)} MB/s  (${(tRead / tCopy).toFixed(0)}x the copy's time; median ${rate(mb, tRead.median)} MB/s)`,
+  );
+  console.log(
+    `  write (writeIsprite):     ${tWrite.toFixed(1).padStart(7)} ms ${rate(mb, tWrite).padStart(6)} MB/s  (${(tWrite / tCopy).toFixed(0)}x the copy's time; median ${rate(mb, tWrite.median)} MB/s)`,
+  );
+  for (const [what, t] of [
+    ['read', tRead],
+    ['write', tWrite],
+  ]) {
     if (mb / (t / 1000) < target) console.log(`  note: ${what} is below the ${target} MB/s target`);
   }
 }

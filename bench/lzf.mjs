@@ -71,7 +71,7 @@ for (const f of flavours) {
   if (back.length !== n || Buffer.compare(Buffer.from(back), Buffer.from(raw)) !== 0) throw new Error(`round trip failed (${f})`);
 }
 const decMs = time(() => decompress(packed.clzf2));
-ours['decompress'] = mbs(decMs);
+ours.decompress = mbs(decMs);
 const readMs = time(() => readSpriteTile(packed.clzf2));
 ours['read whole level'] = mbs(readMs);
 
@@ -101,8 +101,12 @@ const lzfjsDec = mbs(time(() => lzfjs.decompress(packed.liblzf), 0, 2));
 const lzfjsComp = mbs(time(() => lzfjs.compress(raw), 0, 3));
 
 console.log('\nsizes (bytes):');
-for (const f of flavours) console.log(`  ${f.padEnd(8)} ${String(packed[f].length).padStart(9)}  (${((100 * packed[f].length) / n).toFixed(2)}% of input)`);
-if (native) console.log(`  liblzf C ${String(native.compressedBytes).padStart(9)}  (identical to 'liblzf': ${native.compressedBytes === packed.liblzf.length})`);
+for (const f of flavours)
+  console.log(`  ${f.padEnd(8)} ${String(packed[f].length).padStart(9)}  (${((100 * packed[f].length) / n).toFixed(2)}% of input)`);
+if (native)
+  console.log(
+    `  liblzf C ${String(native.compressedBytes).padStart(9)}  (identical to 'liblzf': ${native.compressedBytes === packed.liblzf.length})`,
+  );
 console.log(`  lzfjs    ${String(jsPacked.length).padStart(9)}`);
 
 console.log('\nMB/s of uncompressed data (higher is better):');
@@ -114,6 +118,8 @@ const row = (name, v, c, j) =>
 row('decompress', ours.decompress, native?.decompressFreshMBs, lzfjsDec);
 if (native) row('  (C into a reused buffer)', ours.decompress, native.decompressMBs, lzfjsDec);
 for (const f of flavours) row(`compress ${f}`, ours[`compress ${f}`], native?.compressMBs, lzfjsComp);
-console.log(`  read whole level    ${fmt(ours['read whole level'])}   (decompress + parse: ${(readMs / decMs).toFixed(2)}x the decompression alone; target <= 2x)`);
+console.log(
+  `  read whole level    ${fmt(ours['read whole level'])}   (decompress + parse: ${(readMs / decMs).toFixed(2)}x the decompression alone; target <= 2x)`,
+);
 console.log('\nC decompress: into a newly allocated buffer each call (as sprat returns a new array), and into one reused buffer.');
 console.log('targets: decompress >= 0.5x C and >= 20x lzfjs; clzf2 and liblzf compression >= 0.3x C');

@@ -80,11 +80,15 @@ const fmt = (x) => x.toFixed(x < 10 ? 2 : 1).padStart(8);
 function baseline() {
   const a = new Uint8Array(1 << 20);
   let s = 0;
-  const mps = rate(() => {
-    let t = 0;
-    for (let i = 0; i < a.length; i++) t = (t + (a[i] ^ i)) | 0;
-    s ^= t;
-  }, a.length, 300);
+  const mps = rate(
+    () => {
+      let t = 0;
+      for (let i = 0; i < a.length; i++) t = (t + (a[i] ^ i)) | 0;
+      s ^= t;
+    },
+    a.length,
+    300,
+  );
   const load = os.loadavg()[0];
   console.log(`baseline: plain byte loop ${fmt(mps)} M iterations/s; load average ${load.toFixed(1)} on ${os.cpus().length} cores`);
   return s;
@@ -111,10 +115,23 @@ export async function run() {
     ['flip X + scale 2, nearest', spr, (i) => ({ transform: compose(scale(-2, 2), translate(600, 100 + (i % 8))) }), 4],
     ['rotate 90°, nearest', spr, (i) => ({ transform: compose(rotate(90), pos(i), translate(256, 0)) })],
     ['rotate 30°, nearest', spr, (i) => ({ transform: compose(rotate(30), posIn(i, 350), translate(128, 0)) })],
-    ['rotate 30°, bilinear, opaque', opq, (i) => ({ transform: compose(rotate(30), posIn(i, 350), translate(128, 0)), filter: 'bilinear' })],
-    ['rotate 30°, bilinear, opacity 0.5', spr, (i) => ({ transform: compose(rotate(30), posIn(i, 350), translate(128, 0)), filter: 'bilinear', opacity: 0.5 })],
+    [
+      'rotate 30°, bilinear, opaque',
+      opq,
+      (i) => ({ transform: compose(rotate(30), posIn(i, 350), translate(128, 0)), filter: 'bilinear' }),
+    ],
+    [
+      'rotate 30°, bilinear, opacity 0.5',
+      spr,
+      (i) => ({ transform: compose(rotate(30), posIn(i, 350), translate(128, 0)), filter: 'bilinear', opacity: 0.5 }),
+    ],
     // Counted as destination pixels covered: the sprite's 256² × 1.3².
-    ['rotate 30° + scale 1.3, bilinear', spr, (i) => ({ transform: compose(rotate(30), scale(1.3), posIn(i, 456), translate(167, 0)), filter: 'bilinear' }), 1.69],
+    [
+      'rotate 30° + scale 1.3, bilinear',
+      spr,
+      (i) => ({ transform: compose(rotate(30), scale(1.3), posIn(i, 456), translate(167, 0)), filter: 'bilinear' }),
+      1.69,
+    ],
   ];
   console.log('compositing (Mpx/s of sprite pixels; reference = the per-pixel reference compositor)');
   console.log('  (best of 3 rounds each)');
@@ -157,7 +174,9 @@ async function encoders() {
   const { encode } = await import('fast-png');
   const fp = (f) => encode({ width: f.width, height: f.height, data: f.data, channels: 4, depth: 8 });
   const size = (enc) => frames.map(enc).reduce((s, b) => s + b.length, 0);
-  console.log(`  8 × encodePng (own)      ${fmt(rate(() => frames.forEach((f) => png.encodePng(f)), px, 600))} Mpx/s   ${size((f) => png.encodePng(f))} bytes`);
+  console.log(
+    `  8 × encodePng (own)      ${fmt(rate(() => frames.forEach((f) => png.encodePng(f)), px, 600))} Mpx/s   ${size((f) => png.encodePng(f))} bytes`,
+  );
   console.log(`  8 × PNG (fast-png peer)  ${fmt(rate(() => frames.forEach(fp), px, 600))} Mpx/s   ${size(fp)} bytes`);
 }
 

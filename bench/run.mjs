@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
 let failed = 0;
-for (const f of readdirSync(here).filter((n) => n.endsWith('.mjs') && n !== 'run.mjs').sort()) {
+for (const f of readdirSync(here)
+  .filter((n) => n.endsWith('.mjs') && n !== 'run.mjs')
+  .sort()) {
   if (only.length && !only.some((o) => f.includes(o))) continue;
   console.log(`== ${f}`);
   const r = spawnSync(process.execPath, ['--expose-gc', join(here, f)], { stdio: 'inherit' });

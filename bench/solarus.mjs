@@ -5,11 +5,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseLines, parseLua, formatLines, formatLua, inspectJson, solarusHandler, solarusLuaHandler } from '../dist/formats/solarus/index.js';
+import {
+  parseLines,
+  parseLua,
+  formatLines,
+  formatLua,
+  inspectJson,
+  solarusHandler,
+  solarusLuaHandler,
+} from '../dist/formats/solarus/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const zsdx = path.resolve(here, '../../shared/corpus/solarus/zsdx');
-const ids = readdirSync(path.join(zsdx, 'old'), { recursive: true }).map(String).filter((f) => f.endsWith('.dat'));
+const ids = readdirSync(path.join(zsdx, 'old'), { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith('.dat'));
 const TARGET = 10 * 1024 * 1024;
 
 function load(which) {
@@ -65,10 +75,14 @@ const sheets = old.map((t) => parseLines(t));
 const ref = results[2].mbs;
 console.log(`Solarus parsing, 207 zsdx sprites repeated to >= ${TARGET / 1024 / 1024} MiB per syntax (best of 5, process CPU time):`);
 for (const r of results) {
-  console.log(`  ${r.name.padEnd(44)} ${r.mbs.toFixed(1).padStart(7)} MB/s  (${r.mb.toFixed(1)} MB in ${r.ms.toFixed(0)} ms)  ${(r.mbs / ref).toFixed(2)}x JSON.parse`);
+  console.log(
+    `  ${r.name.padEnd(44)} ${r.mbs.toFixed(1).padStart(7)} MB/s  (${r.mb.toFixed(1)} MB in ${r.ms.toFixed(0)} ms)  ${(r.mbs / ref).toFixed(2)}x JSON.parse`,
+  );
 }
 for (const r of [h1, h2]) {
-  console.log(`  ${r.name.padEnd(44)} ${r.mbs.toFixed(1).padStart(7)} MB/s  (${r.mb.toFixed(1)} MB in ${r.ms.toFixed(0)} ms)  ${(r.mbs / ref).toFixed(2)}x JSON.parse`);
+  console.log(
+    `  ${r.name.padEnd(44)} ${r.mbs.toFixed(1).padStart(7)} MB/s  (${r.mb.toFixed(1)} MB in ${r.ms.toFixed(0)} ms)  ${(r.mbs / ref).toFixed(2)}x JSON.parse`,
+  );
 }
 // Writing, for completeness: text produced per second.
 let k = 0;

@@ -7,9 +7,7 @@ import * as path from 'node:path';
 import wabtInit from 'wabt';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MODULES = [
-  { wat: 'src/lzf/lzf.wat', out: 'src/lzf/wasm-bytes.ts', name: 'LZF_WASM_BASE64' },
-];
+const MODULES = [{ wat: 'src/lzf/lzf.wat', out: 'src/lzf/wasm-bytes.ts', name: 'LZF_WASM_BASE64' }];
 
 async function assemble(wabt, file) {
   const src = readFileSync(path.join(root, file), 'utf8');

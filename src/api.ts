@@ -118,7 +118,6 @@ export async function convert(
   return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };
 }
 
-
 /** Where frames no animation plays become an animation of their own in the target, a note that lists them. */
 function unusedFramesNotes(model: SpriteModel | LevelModel, target: FormatHandler): string[] {
   if (model.kind !== 'sprite' || target.holdsUnusedFrames) return [];
@@ -192,7 +191,14 @@ export async function preview(loaded: Loaded, resources: ResourceLoader, options
     try {
       const r = await render(loaded, { ...v.options, ...options }, resources);
       const n = r.frames.length;
-      animations.push({ label: v.label, options: opts, frames: r.frames, delaysMs: r.delaysMs ?? [], loops: r.loops, next: (f) => nextFrame(f, n, r.loops) });
+      animations.push({
+        label: v.label,
+        options: opts,
+        frames: r.frames,
+        delaysMs: r.delaysMs ?? [],
+        loops: r.loops,
+        next: (f) => nextFrame(f, n, r.loops),
+      });
     } catch (e) {
       first ??= e;
       failed.push(`${v.label}: ${(e as Error).message}`);

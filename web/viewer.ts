@@ -58,7 +58,10 @@ function renderFileList(): void {
   nav.replaceChildren(...shown);
   $('filter').hidden = files.length < 2;
   const listNote = $('listnote');
-  listNote.textContent = [listNote.dataset.server ?? '', matches > MAX_SHOWN ? `${matches} match; the first ${MAX_SHOWN} are listed (search to narrow)` : '']
+  listNote.textContent = [
+    listNote.dataset.server ?? '',
+    matches > MAX_SHOWN ? `${matches} match; the first ${MAX_SHOWN} are listed (search to narrow)` : '',
+  ]
     .filter(Boolean)
     .join(' ');
   $('empty').hidden = activeIndex >= 0;
@@ -111,7 +114,7 @@ function schedule(): void {
   stopTimer();
   const p = player;
   const a = current();
-  if (!p || !p.playing || !a || a.frames.length < 2) return;
+  if (!p?.playing || !a || a.frames.length < 2) return;
   const d = a.delaysMs[p.frame];
   const delay = d !== undefined && Number.isFinite(d) && d > 0 ? d : 100;
   timer = window.setTimeout(() => {
@@ -141,7 +144,7 @@ function togglePlay(): void {
 function stepBy(d: number): void {
   const p = player;
   const a = current();
-  if (!p || !a || !a.frames.length) return;
+  if (!p || !a?.frames.length) return;
   setPlaying(false);
   p.frame = (p.frame + d + a.frames.length) % a.frames.length;
   drawFrame();
@@ -227,7 +230,7 @@ function drawFrame(): void {
   if ($<HTMLInputElement>('onion').checked && a.frames.length > 1) {
     const prev = p.frame > 0 ? p.frame - 1 : $<HTMLInputElement>('loop').checked ? a.frames.length - 1 : -1;
     const pi = prev >= 0 ? a.frames[prev] : undefined;
-    if (pi && pi.width && pi.height) {
+    if (pi?.width && pi.height) {
       const off = document.createElement('canvas');
       off.width = pi.width;
       off.height = pi.height;
@@ -326,7 +329,7 @@ function slug(text: string): string {
 function exportAs(format: ImageFormat): void {
   const p = player;
   const a = current();
-  if (!p || !a || !a.frames.length) return;
+  if (!p || !a?.frames.length) return;
   const still = format === 'png';
   let bytes: Uint8Array;
   try {
@@ -339,7 +342,9 @@ function exportAs(format: ImageFormat): void {
   }
   const base = ($('title').textContent ?? 'sprite').replace(/^.*\//, '').replace(/\.[^.]*$/, '');
   const name = `${slug(base)}-${slug(a.label)}${still ? `-${p.frame}` : ''}.${format}`;
-  const url = URL.createObjectURL(new Blob([new Uint8Array(bytes)], { type: format === 'gif' ? 'image/gif' : format === 'apng' ? 'image/apng' : 'image/png' }));
+  const url = URL.createObjectURL(
+    new Blob([new Uint8Array(bytes)], { type: format === 'gif' ? 'image/gif' : format === 'apng' ? 'image/apng' : 'image/png' }),
+  );
   const link = document.createElement('a');
   link.href = url;
   link.download = name;
@@ -412,7 +417,10 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
         selects.push([cls, s]);
       }
       getters.push(() => {
-        const text = selects.filter(([, s]) => s.value).map(([c, s]) => `${c}=${s.value}`).join(',');
+        const text = selects
+          .filter(([, s]) => s.value)
+          .map(([c, s]) => `${c}=${s.value}`)
+          .join(',');
         return text ? { layers: text } : {};
       });
     }
@@ -566,7 +574,7 @@ async function openLocal(list: FileList | File[]): Promise<void> {
 
 async function openServed(): Promise<void> {
   const r = await fetch('api/files').catch(() => null);
-  if (!r || !r.ok) return;
+  if (!r?.ok) return;
   const list = (await r.json()) as { id: number; name: string }[];
   const note = r.headers.get('x-sprat-note');
   if (note) $('listnote').dataset.server = decodeURIComponent(note);
@@ -614,7 +622,12 @@ $<HTMLInputElement>('filter').oninput = () => renderFileList();
 document.addEventListener('keydown', (e) => {
   const t = e.target as HTMLElement;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  if (t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT' && !['checkbox', 'range'].includes((t as HTMLInputElement).type))) return;
+  if (
+    t.tagName === 'SELECT' ||
+    t.tagName === 'TEXTAREA' ||
+    (t.tagName === 'INPUT' && !['checkbox', 'range'].includes((t as HTMLInputElement).type))
+  )
+    return;
   if ($('doc').hidden) return;
   let done = true;
   if (e.key === ' ') togglePlay();

@@ -124,7 +124,8 @@ class Sheet {
 export function fanDescription(): { description: CthgDescription; images: Map<string, RgbaImage> } {
   const sheet = new Sheet();
   const shadow = new Canvas(22, 6);
-  for (let y = 0; y < 6; y++) for (let x = 0; x < 22; x++) if (((x - 10.5) / 11) ** 2 + ((y - 2.5) / 3) ** 2 <= 1) shadow.set(x, y, [0, 0, 0, 96]);
+  for (let y = 0; y < 6; y++)
+    for (let x = 0; x < 22; x++) if (((x - 10.5) / 11) ** 2 + ((y - 2.5) / 3) ** 2 <= 1) shadow.set(x, y, [0, 0, 0, 96]);
   const base = new Canvas(16, 6);
   base.rect(1, 0, 14, 6, grey(70));
   base.rect(0, 1, 16, 4, grey(90));
@@ -153,7 +154,13 @@ export function fanDescription(): { description: CthgDescription; images: Map<st
   const rSides = [0, 22.5, 45, 67.5].map((a) => sheet.add(side(a)));
 
   type Region = { left: number; top: number; width: number; height: number };
-  const el = (r: Region, x: number, y: number, more: Partial<CthgElementDescription> = {}): CthgElementDescription => ({ image: IMG, ...r, x, y, ...more });
+  const el = (r: Region, x: number, y: number, more: Partial<CthgElementDescription> = {}): CthgElementDescription => ({
+    image: IMG,
+    ...r,
+    x,
+    y,
+    ...more,
+  });
   const stand = (): CthgElementDescription[] => [
     el(rShadow, -11, -3),
     el(rBase, -8, -6),
@@ -169,7 +176,9 @@ export function fanDescription(): { description: CthgDescription; images: Map<st
         name: 'desk_fan',
         tileSize: 64,
         views: {
-          north: frames((k) => ({ elements: [...stand(), el(rBack, -10, -37), el(rFronts[(4 - k) % 4]!, -10, -37, { flags: 0x4, ...blades })] })),
+          north: frames((k) => ({
+            elements: [...stand(), el(rBack, -10, -37), el(rFronts[(4 - k) % 4]!, -10, -37, { flags: 0x4, ...blades })],
+          })),
           east: frames((k) => ({ elements: [...stand(), el(rSides[k]!, -3, -37, blades)] })),
           south: frames((k) => ({
             sound: k === 0 ? 7 : 0,
@@ -181,12 +190,25 @@ export function fanDescription(): { description: CthgDescription; images: Map<st
     ],
   };
   const { sheet: sheetImg, map } = sheet.images();
-  return { description, images: new Map([[IMG, sheetImg], [MAP, map]]) };
+  return {
+    description,
+    images: new Map([
+      [IMG, sheetImg],
+      [MAP, map],
+    ]),
+  };
 }
 
 /** JSON with two-space indents, and objects that hold no objects or arrays on one line. */
 function formatJson(v: unknown): string {
-  return JSON.stringify(v, null, 2).replace(/\{[^{}[\]]*\}/g, (m) => m.replace(/\s*\n\s*/g, ' ').replace('{ ', '{').replace(' }', '}')) + '\n';
+  return (
+    JSON.stringify(v, null, 2).replace(/\{[^{}[\]]*\}/g, (m) =>
+      m
+        .replace(/\s*\n\s*/g, ' ')
+        .replace('{ ', '{')
+        .replace(' }', '}'),
+    ) + '\n'
+  );
 }
 
 export function makeCthgSample(): { files: { name: string; bytes: Uint8Array }[] } {

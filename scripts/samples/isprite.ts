@@ -108,17 +108,54 @@ export function makeHeroDocument(): IspriteDocument {
   doc.names = ['hand', 'hurtbox', 'hitbox', 'sword'];
   const [HAND, HURT, HIT, SWORD_NAME] = [0, 1, 2, 3];
 
-  const body = (slice: number): IspriteElement => ({ type: 'graphic', expanded: false, name: null, slice, x: -8, y: -24, flipX: false, flipY: false });
+  const body = (slice: number): IspriteElement => ({
+    type: 'graphic',
+    expanded: false,
+    name: null,
+    slice,
+    x: -8,
+    y: -24,
+    flipX: false,
+    flipY: false,
+  });
   const hand = (x: number, y: number, rotation = 0): IspriteElement => ({
-    type: 'attachment', name: HAND, id: 0, x, y, flipX: false, flipY: false, rotation, scaleX: 1, scaleY: 1, opacity: 65535,
+    type: 'attachment',
+    name: HAND,
+    id: 0,
+    x,
+    y,
+    flipX: false,
+    flipY: false,
+    rotation,
+    scaleX: 1,
+    scaleY: 1,
+    opacity: 65535,
   });
   const hurtbox: IspriteElement = { type: 'rect', name: HURT, id: 0, x: -6, y: -23, width: 12, height: 23, rotation: 0 };
   const frame = (holdTime: number, elements: IspriteElement[], extra: Partial<IspriteFrame> = {}): IspriteFrame => ({
-    holdTime, loopPoint: false, label: '', triggers: '', notes: '', elements, ...extra,
+    holdTime,
+    loopPoint: false,
+    label: '',
+    triggers: '',
+    notes: '',
+    elements,
+    ...extra,
   });
   const sword = (x: number, y: number, rotation: number): IspriteElement => ({
-    type: 'graphic', expanded: true, name: SWORD_NAME, slice: swordSlice, x, y, flipX: false, flipY: false,
-    originX: 2, originY: 12.5, rotation, scaleX: 1, scaleY: 1, opacity: 65535,
+    type: 'graphic',
+    expanded: true,
+    name: SWORD_NAME,
+    slice: swordSlice,
+    x,
+    y,
+    flipX: false,
+    flipY: false,
+    originX: 2,
+    originY: 12.5,
+    rotation,
+    scaleX: 1,
+    scaleY: 1,
+    opacity: 65535,
   });
 
   doc.frames = [
@@ -132,9 +169,18 @@ export function makeHeroDocument(): IspriteDocument {
     frame(2, [body(5), hand(5, -11), hurtbox], { triggers: 'step' }),
     // 6-8: attack (Armed)
     frame(1, [sword(-5.5, -26, -60), body(6), hand(5, -15, -60), hurtbox], { label: 'wind-up' }),
-    frame(2, [body(7), sword(3.5, -22, 80), hand(5, -10, 80), hurtbox,
-      { type: 'circle', name: HIT, id: 1, x: 13, y: -12, radius: 6.5 },
-      { type: 'rect', name: HIT, id: 2, x: 6, y: -16, width: 12, height: 5, rotation: 15.5 }], { triggers: 'swing', label: 'swing' }),
+    frame(
+      2,
+      [
+        body(7),
+        sword(3.5, -22, 80),
+        hand(5, -10, 80),
+        hurtbox,
+        { type: 'circle', name: HIT, id: 1, x: 13, y: -12, radius: 6.5 },
+        { type: 'rect', name: HIT, id: 2, x: 6, y: -16, width: 12, height: 5, rotation: 15.5 },
+      ],
+      { triggers: 'swing', label: 'swing' },
+    ),
     frame(3, [body(8), sword(3.5, -20, 30), hand(5, -11, 30), hurtbox], { label: 'recover' }),
     // 9-10: idle while armed (overrides Root/idle inside Armed)
     frame(4, [sword(3.5, -22, 10), body(0), hand(5, -12, 10), hurtbox], { loopPoint: true, label: 'armed idle' }),

@@ -26,6 +26,7 @@ export function describeLocation(loc: ErrorLocation): string {
  * input, and each must stay one line.
  */
 export function oneLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this escapes
   return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g, (c) =>
     c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
@@ -75,11 +76,7 @@ export interface Diagnostic {
   column?: number;
 }
 
-export function diagnostic(
-  severity: Diagnostic['severity'],
-  reason: string,
-  loc: ErrorLocation = {},
-): Diagnostic {
+export function diagnostic(severity: Diagnostic['severity'], reason: string, loc: ErrorLocation = {}): Diagnostic {
   const where = describeLocation(loc);
   reason = oneLine(reason);
   return { severity, message: where ? `${reason} (${where})` : reason, ...loc };

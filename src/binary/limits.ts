@@ -64,7 +64,13 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     unit: 'bytes',
     description: 'size of any one file read (inputs, sheets, textures)',
   },
-  { key: 'maxItems', option: 'max-items', default: 1 << 18, unit: 'items', description: 'frames and tile cells one command may build (the common model of a conversion, frames drawn from a count)' },
+  {
+    key: 'maxItems',
+    option: 'max-items',
+    default: 1 << 18,
+    unit: 'items',
+    description: 'frames and tile cells one command may build (the common model of a conversion, frames drawn from a count)',
+  },
 ];
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze(

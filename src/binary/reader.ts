@@ -66,9 +66,7 @@ export class ByteReader {
   /** Throws unless `n` more bytes are available. */
   need(n: number, what = 'data'): void {
     if (n > this.end - this.pos || n < 0) {
-      throw this.error(
-        `unexpected end of ${what}: needs ${n} byte${n === 1 ? '' : 's'}, ${this.end - this.pos} left`,
-      );
+      throw this.error(`unexpected end of ${what}: needs ${n} byte${n === 1 ? '' : 's'}, ${this.end - this.pos} left`);
     }
   }
 

@@ -18,7 +18,12 @@ export interface Command {
 
 export type FormatOptionKey = 'playOptions' | 'renderOptions' | 'resourceOptions' | 'writeOptions' | 'readOptions';
 
-export const FORMAT_OPTION: OptionSpec = { name: 'format', type: 'string', value: 'F', description: 'the input format (default: found from content, then extension)' };
+export const FORMAT_OPTION: OptionSpec = {
+  name: 'format',
+  type: 'string',
+  value: 'F',
+  description: 'the input format (default: found from content, then extension)',
+};
 export const HELP_OPTION: OptionSpec = { name: 'help', type: 'flag', description: 'show this help' };
 export const DEBUG_OPTION: OptionSpec = { name: 'debug', type: 'flag', description: 'print stack traces on errors' };
 /** The work budgets (src/binary/limits.ts): every command takes them. */

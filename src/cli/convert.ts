@@ -27,8 +27,18 @@ export function outputTargets(outPath: string, files: readonly OutputFile[], lab
   });
 }
 
-const FROM_OPTION: OptionSpec = { name: 'from', type: 'string', value: 'F', description: 'the input format (default: found from content, then extension)' };
-const TO_OPTION: OptionSpec = { name: 'to', type: 'string', value: 'F', description: "the output format (default: from OUT's extension, else the input's)" };
+const FROM_OPTION: OptionSpec = {
+  name: 'from',
+  type: 'string',
+  value: 'F',
+  description: 'the input format (default: found from content, then extension)',
+};
+const TO_OPTION: OptionSpec = {
+  name: 'to',
+  type: 'string',
+  value: 'F',
+  description: "the output format (default: from OUT's extension, else the input's)",
+};
 
 const CLAMP_OPTION: OptionSpec = {
   name: 'clamp',
@@ -41,13 +51,7 @@ export const convertCommand: Command = {
   summary:
     'Read IN and write OUT (and its sheets, beside it), printing each file written. The same format re-encodes; other formats go through the common model. All files are written atomically as one group; IN, the files it uses and existing files other than OUT are never replaced (--overwrite allows the last).',
   usage: 'sprat convert IN OUT [--from F] [--to F] [--overwrite] [--force] [--lzf clzf2|liblzf|best] [--endian little|big]',
-  options: [
-    FROM_OPTION,
-    TO_OPTION,
-    OVERWRITE_OPTION,
-    FORCE_OPTION,
-    CLAMP_OPTION,
-  ],
+  options: [FROM_OPTION, TO_OPTION, OVERWRITE_OPTION, FORCE_OPTION, CLAMP_OPTION],
   formatOptionKeys: ['writeOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));

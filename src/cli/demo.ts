@@ -37,7 +37,9 @@ function escapeHtml(text: string): string {
 }
 
 /** The contact sheet: every render with its caption (sample, options, file, size). */
-function contactSheet(items: { out: string; sample: string; options: CommandOptions; scale: number; width: number; height: number; frames: number }[]): string {
+function contactSheet(
+  items: { out: string; sample: string; options: CommandOptions; scale: number; width: number; height: number; frames: number }[],
+): string {
   const cards = items
     .map((it) => {
       const opts = Object.entries(it.options)
@@ -74,7 +76,16 @@ ${cards}
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((cell, c) => cell.padEnd(widths[c]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 const OUT_OPTION: OptionSpec = { name: 'out', type: 'string', value: 'DIR', description: 'where to write the renders (default ./out)' };
@@ -116,7 +127,9 @@ export const demoCommand: Command = {
       const file = path.join(dir, s.file);
       done++;
       inputs.push(file);
-      io.out(`[${done}/${present.length}] ${s.optional ? path.relative(io.cwd, file) : s.file}${s.renders?.length ? ` (${s.renders.length} render${s.renders.length > 1 ? 's' : ''})` : ''}\n`);
+      io.out(
+        `[${done}/${present.length}] ${s.optional ? path.relative(io.cwd, file) : s.file}${s.renders?.length ? ` (${s.renders.length} render${s.renders.length > 1 ? 's' : ''})` : ''}\n`,
+      );
       const bytes = await readFileBytes(file);
       const v = validate(bytes, file, s.format);
       const warnings = v.diagnostics.filter((d) => d.severity === 'warning').length;
@@ -149,16 +162,29 @@ export const demoCommand: Command = {
           io.err(`sprat: error: ${s.file}: rendering ${r.out}: ${(e as Error).message}\n`);
         }
       }
-      rows.push([s.optional ? path.relative(io.cwd, file) : s.file, v.format, String(bytes.length), v.valid ? 'yes' : 'NO', String(warnings), made.join(' ') || '-']);
+      rows.push([
+        s.optional ? path.relative(io.cwd, file) : s.file,
+        v.format,
+        String(bytes.length),
+        v.valid ? 'yes' : 'NO',
+        String(warnings),
+        made.join(' ') || '-',
+      ]);
     }
-    const index = { path: path.join(outDir, 'index.html'), bytes: new TextEncoder().encode(contactSheet(sheet)), label: path.join(outName, 'index.html') };
+    const index = {
+      path: path.join(outDir, 'index.html'),
+      bytes: new TextEncoder().encode(contactSheet(sheet)),
+      label: path.join(outName, 'index.html'),
+    };
     if ((await writeOutputs(io, 'demo', [index], { protect: inputs })) !== 0) failures++;
     const shownOut = path.relative(io.cwd, outDir) || '.';
     const rel = path.relative(io.cwd, dir);
     const shownSamples = rel.startsWith('..') || path.isAbsolute(rel) ? dir.replace(/[\\/]+$/, '') : rel || '.';
     io.out('\n' + table(rows));
     io.out(`\n${done} samples; renders in ${shownOut}/ (open ${path.join(shownOut, 'index.html')} to see them all)\n`);
-    io.out(`next: sprat view ${/\s/.test(shownSamples) ? JSON.stringify(shownSamples) : shownSamples}   (every sample, live in the browser)\n`);
+    io.out(
+      `next: sprat view ${/\s/.test(shownSamples) ? JSON.stringify(shownSamples) : shownSamples}   (every sample, live in the browser)\n`,
+    );
     return failures ? 1 : 0;
   },
 };

@@ -25,8 +25,7 @@ export const inspectCommand: Command = {
         const limits = limitsFrom(options);
         for (const chunk of stringifyJsonChunks(handler.inspectJson(doc, options), 2, limits) ?? []) io.out(chunk);
         io.out('\n');
-      }
-      else io.out(handler.inspectText(doc).replace(/\n?$/, '\n'));
+      } else io.out(handler.inspectText(doc).replace(/\n?$/, '\n'));
       return 0;
     } catch (e) {
       return reportError(io, e, file);

@@ -26,7 +26,7 @@ function guardOutput(): void {
   outputGuarded = true;
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') process.stderr.write(`sprat: error: cannot write the output: ${e.message}\n`);
-    process.exit(e.code === 'EPIPE' ? process.exitCode ?? 0 : 1);
+    process.exit(e.code === 'EPIPE' ? (process.exitCode ?? 0) : 1);
   });
   process.stderr.on('error', () => process.exit(process.exitCode ?? 1));
 }

@@ -180,7 +180,10 @@ export class BoundedText {
   private size = 0;
   private chunkStart = 0;
 
-  constructor(limits: Partial<Limits> = {}, private readonly what = 'the output') {
+  constructor(
+    limits: Partial<Limits> = {},
+    private readonly what = 'the output',
+  ) {
     this.budget = new Budget({ ...DEFAULT_LIMITS, ...limits });
   }
 

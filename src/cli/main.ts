@@ -11,15 +11,7 @@ import { validateCommand } from './validate.js';
 import { viewCommand } from './view.js';
 import { FORMATS } from '../registry.js';
 
-export const COMMANDS: Command[] = [
-  inspectCommand,
-  validateCommand,
-  convertCommand,
-  renderCommand,
-  playCommand,
-  demoCommand,
-  viewCommand,
-];
+export const COMMANDS: Command[] = [inspectCommand, validateCommand, convertCommand, renderCommand, playCommand, demoCommand, viewCommand];
 
 export function mainHelp(): string {
   const w = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -43,7 +43,8 @@ export const playCommand: Command = {
       const result = play(loaded, options);
       let out: string[];
       if (options.json) out = recordsJsonChunks(result.records, limits);
-      else if (result.text !== undefined) out = [result.text]; // (a getter for ISPRITE: made only here)
+      else if (result.text !== undefined)
+        out = [result.text]; // (a getter for ISPRITE: made only here)
       else {
         const text = new BoundedText(limits, 'the records');
         for (const r of result.records) text.add(JSON.stringify(r) + '\n');

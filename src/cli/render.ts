@@ -14,18 +14,19 @@ import { FORCE_OPTION, writeOutputs } from './write.js';
 const MAX_SCALED_PIXELS = 256 * 2 ** 20;
 
 const OUTPUT_OPTION: OptionSpec = { name: 'output', type: 'string', value: 'OUT', description: 'the image to write (-o)' };
-const SCALE_OPTION: OptionSpec = { name: 'scale', type: 'int', min: 1, max: 64, description: 'enlarge the picture this many times, nearest neighbour (default 1)' };
+const SCALE_OPTION: OptionSpec = {
+  name: 'scale',
+  type: 'int',
+  min: 1,
+  max: 64,
+  description: 'enlarge the picture this many times, nearest neighbour (default 1)',
+};
 
 export const renderCommand: Command = {
   name: 'render',
   summary: 'Draw a frame, an animation (GIF or APNG), a sprite or a level. The selection options depend on the format.',
   usage: 'sprat render FILE -o OUT.png|.gif|.apng [selection options]',
-  options: [
-    OUTPUT_OPTION,
-    SCALE_OPTION,
-    FORCE_OPTION,
-    FORMAT_OPTION,
-  ],
+  options: [OUTPUT_OPTION, SCALE_OPTION, FORCE_OPTION, FORMAT_OPTION],
   formatOptionKeys: ['renderOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
@@ -38,7 +39,8 @@ export const renderCommand: Command = {
     const file = positionals[0]!;
     const factor = intOption(options, SCALE_OPTION) ?? 1;
     const inPath = resolvePath(io, file);
-    if (await sameFile(inPath, resolvePath(io, out))) throw new UsageError(`${out}: the output is the input file; render never overwrites its input`);
+    if (await sameFile(inPath, resolvePath(io, out)))
+      throw new UsageError(`${out}: the output is the input file; render never overwrites its input`);
     try {
       const loaded = load(await readInput(io, file, options), file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [loaded.handler], options);

@@ -54,7 +54,14 @@ export const viewCommand: Command = {
     }
     let viewer;
     try {
-      viewer = await startViewer(files, { port, maxFileBytes, names, roots, lazy: folders > 0, note: notes.length ? notes.join('; ') : undefined });
+      viewer = await startViewer(files, {
+        port,
+        maxFileBytes,
+        names,
+        roots,
+        lazy: folders > 0,
+        note: notes.length ? notes.join('; ') : undefined,
+      });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         io.err(`sprat: error: port ${port} is in use\n`);

@@ -81,7 +81,12 @@ export function checkOptionValue(spec: OptionSpec, value: string | boolean): unk
           cause = e;
         }
         if (parsed !== undefined) return parsed;
-        const err = bad(spec, valueText(spec), text, cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause));
+        const err = bad(
+          spec,
+          valueText(spec),
+          text,
+          cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause),
+        );
         // keep the class of a parser's own OptionError (e.g. ISPRITE's ScriptError), with the one wording
         if (cause instanceof OptionError && cause.constructor !== OptionError) {
           cause.message = err.message;
@@ -116,7 +121,10 @@ export function stringOption(options: CommandOptions | undefined, spec: OptionSp
 }
 
 /** A string option limited to its spec's `choices`; undefined when absent. */
-export function choiceOption<T extends string>(options: CommandOptions | undefined, spec: OptionSpec & { choices: readonly T[] }): T | undefined {
+export function choiceOption<T extends string>(
+  options: CommandOptions | undefined,
+  spec: OptionSpec & { choices: readonly T[] },
+): T | undefined {
   return stringOption(options, spec) as T | undefined;
 }
 
@@ -131,13 +139,20 @@ export function sizeOption(options: CommandOptions | undefined, spec: OptionSpec
 }
 
 /** A string option with a `parse`: what it returns; undefined when absent. */
-export function parsedOption<T>(options: CommandOptions | undefined, spec: OptionSpec & { parse(text: string): T | undefined }): T | undefined {
+export function parsedOption<T>(
+  options: CommandOptions | undefined,
+  spec: OptionSpec & { parse(text: string): T | undefined },
+): T | undefined {
   return readOption(options, spec) as T | undefined;
 }
 
 /** A flag: true when given (a value given to a flag is an error). */
 /** `--origin`: every format that draws sprites marks each frame's origin with it. */
-export const ORIGIN_OPTION: OptionSpec = { name: 'origin', type: 'flag', description: "mark each frame's origin point with a magenta cross" };
+export const ORIGIN_OPTION: OptionSpec = {
+  name: 'origin',
+  type: 'flag',
+  description: "mark each frame's origin point with a magenta cross",
+};
 
 export function flagOption(options: CommandOptions | undefined, spec: OptionSpec): boolean {
   return readOption(options, spec) === true;
@@ -191,13 +206,26 @@ export function selectIndex(option: string, index: number, count: number, noun: 
  *
  *     option --animation "nope" names no animation (the file has: idle, walk)
  */
-export function namesNothing(option: string, value: string | number, noun: string, owner: string, known: readonly (string | number)[]): OptionError {
+export function namesNothing(
+  option: string,
+  value: string | number,
+  noun: string,
+  owner: string,
+  known: readonly (string | number)[],
+): OptionError {
   const has = known.length ? `: ${listed(known.map(String))}` : ' none';
   return new OptionError(`option --${option} ${shown(value)} names no ${noun} (${owner} has${has})`);
 }
 
 /** The item whose name is `value` (exact match); else the namesNothing error. */
-export function selectNamed<T>(option: string, value: string, items: readonly T[], nameOf: (item: T) => string, noun: string, owner: string): T {
+export function selectNamed<T>(
+  option: string,
+  value: string,
+  items: readonly T[],
+  nameOf: (item: T) => string,
+  noun: string,
+  owner: string,
+): T {
   const found = items.find((x) => nameOf(x) === value);
   if (found === undefined) throw namesNothing(option, value, noun, owner, [...new Set(items.map(nameOf))]);
   return found;

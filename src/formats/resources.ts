@@ -129,7 +129,10 @@ export async function loadResource(resources: ResourceLoader, req: ResourceReque
     if (e instanceof LimitError || isFormatError(e)) throw e;
     const code = (e as { code?: unknown })?.code;
     if (found === undefined && (code === 'ENOENT' || typeof code !== 'string')) throw notFound(resources, req);
-    throw new FormatError(req.format, `${req.what} "${shownName(resources, req)}": cannot read ${describePath(resources, path)}: ${describeFileError(e)}`);
+    throw new FormatError(
+      req.format,
+      `${req.what} "${shownName(resources, req)}": cannot read ${describePath(resources, path)}: ${describeFileError(e)}`,
+    );
   }
 }
 

@@ -1,5 +1,4 @@
 import type { Diagnostic } from '../binary/errors.js';
-import type { RgbaImage } from '../render/image.js';
 import type { SpriteModel, LevelModel } from '../model/types.js';
 import type { Picture } from '../render/pipeline.js';
 

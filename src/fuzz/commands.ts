@@ -20,7 +20,8 @@ export function commandsFor(handler: FormatHandler): FuzzCommand[] {
   if (handler.picture) out.push('render-frame', 'render-anim');
   if (handler.play) out.push('play');
   for (const target of FORMATS) {
-    if (target === handler ? !!(target.write || target.writeFiles) : !!(handler.toModel && target.fromModel)) out.push(`convert:${target.name}`);
+    if (target === handler ? !!(target.write || target.writeFiles) : !!(handler.toModel && target.fromModel))
+      out.push(`convert:${target.name}`);
   }
   return out;
 }

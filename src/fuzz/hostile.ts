@@ -23,8 +23,18 @@ const TEXT_SEEDS: { name: string; format: FormatName; dir: string; text: string 
     text: '{"frames":{"hero_0.png":{"frame":{"x":0,"y":0,"w":16,"h":16},"rotated":false,"trimmed":false,"spriteSourceSize":{"x":0,"y":0,"w":16,"h":16},"sourceSize":{"w":16,"h":16},"pivot":{"x":0.5,"y":1}},"hero_1.png":{"frame":{"x":17,"y":0,"w":16,"h":16},"rotated":false,"trimmed":false,"spriteSourceSize":{"x":0,"y":0,"w":16,"h":16},"sourceSize":{"w":16,"h":16},"pivot":{"x":0.5,"y":1}},"hero_2.png":{"frame":{"x":34,"y":0,"w":12,"h":14},"rotated":false,"trimmed":true,"spriteSourceSize":{"x":2,"y":1,"w":12,"h":14},"sourceSize":{"w":16,"h":16},"pivot":{"x":0.5,"y":1}},"hero_3.png":{"frame":{"x":47,"y":0,"w":16,"h":16},"rotated":false,"trimmed":false,"spriteSourceSize":{"x":0,"y":0,"w":16,"h":16},"sourceSize":{"w":16,"h":16},"pivot":{"x":0.5,"y":1}}},"animations":{"walk":["hero_0.png","hero_1.png","hero_2.png"],"back":["hero_0.png","hero_1.png","hero_2.png"],"idle":["hero_3.png"]},"meta":{"app":"https://www.codeandweb.com/texturepacker","version":"1.0","image":"hero.png","format":"RGBA8888","size":{"w":63,"h":16},"scale":"1"}}',
   },
   // Solarus line syntax: name image directions delay loop, then x y w h ox oy frames columns.
-  { name: 'frames-1e9.dat', format: 'solarus', dir: 'solarus/sprites', text: 'a enemies/slime.png 1 100 0\n0\t0\t16\t16\t8\t13\t1000000000\t1\n' },
-  { name: 'size-1e6.dat', format: 'solarus', dir: 'solarus/sprites', text: 'a enemies/slime.png 1 1 0\n0\t0\t1000000\t1000000\t0\t0\t2\t1\n' },
+  {
+    name: 'frames-1e9.dat',
+    format: 'solarus',
+    dir: 'solarus/sprites',
+    text: 'a enemies/slime.png 1 100 0\n0\t0\t16\t16\t8\t13\t1000000000\t1\n',
+  },
+  {
+    name: 'size-1e6.dat',
+    format: 'solarus',
+    dir: 'solarus/sprites',
+    text: 'a enemies/slime.png 1 1 0\n0\t0\t1000000\t1000000\t0\t0\t2\t1\n',
+  },
   { name: 'dirs-1e6.dat', format: 'solarus', dir: 'solarus/sprites', text: 'a enemies/slime.png 1000000 1 0\n0\t0\t16\t16\t8\t13\t1\t1\n' },
   {
     name: 'frames-1e9-lua.dat',

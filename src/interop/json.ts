@@ -345,7 +345,8 @@ export class JsonReader {
    * placed with errorIn. The text lives as long as the document.
    */
   remember<T extends object>(doc: T): T {
-    if (this.text !== undefined) Object.defineProperty(doc, 'jsonSource', { value: this, enumerable: false, writable: true, configurable: true });
+    if (this.text !== undefined)
+      Object.defineProperty(doc, 'jsonSource', { value: this, enumerable: false, writable: true, configurable: true });
     return doc;
   }
 
@@ -435,7 +436,7 @@ export function errorIn(doc: object, format: string, path: string, what: string)
 }
 
 export function has(o: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
+  return Object.hasOwn(o, key);
 }
 
 function kind(v: unknown): string {

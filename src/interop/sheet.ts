@@ -64,7 +64,11 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
 export function buildSheet(model: SpriteModel, format: string, budget: Budget = new Budget()): BuiltSheet {
   model.sheets.forEach((s, i) => {
     const used = model.animations.some((a) => a.frames.some((f) => f.parts.some((p) => p.sheet === i)));
-    if (used && !s.image) throw new FormatError(format, `cannot write the sheet: the pixels of "${s.path}" were not loaded${s.loadError ? ` (${s.loadError})` : ''}`);
+    if (used && !s.image)
+      throw new FormatError(
+        format,
+        `cannot write the sheet: the pixels of "${s.path}" were not loaded${s.loadError ? ` (${s.loadError})` : ''}`,
+      );
   });
   type Unique = { image: RgbaImage; key: string };
   const uniques: Unique[] = [];
@@ -133,10 +137,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** A name for each animation frame that is unique in the document: the frame label when that is unique, else generated. */
-export function frameNames(
-  model: SpriteModel,
-  generate: (anim: string, index: number, overall: number) => string,
-): string[][] {
+export function frameNames(model: SpriteModel, generate: (anim: string, index: number, overall: number) => string): string[][] {
   const labels = new Map<string, number>();
   for (const a of model.animations) for (const f of a.frames) if (f.label) labels.set(f.label, (labels.get(f.label) ?? 0) + 1);
   const used = new Set<string>();

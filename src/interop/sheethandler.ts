@@ -23,16 +23,30 @@ export const LAYOUT_OPTION = {
   choices: ['hash', 'array'],
   description: 'frames as a JSON object keyed by name ("hash", default) or an "array"',
 } as const satisfies OptionSpec;
-export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'the animation (tag) to draw; default the first' };
-export const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'draw only this frame (from 0) of the animation' };
+export const ANIMATION_OPTION: OptionSpec = {
+  name: 'animation',
+  type: 'string',
+  value: 'NAME',
+  description: 'the animation (tag) to draw; default the first',
+};
+export const FRAME_OPTION: OptionSpec = {
+  name: 'frame',
+  type: 'int',
+  min: 0,
+  description: 'draw only this frame (from 0) of the animation',
+};
 
 /** The animation index and frame `--animation` and `--frame` select (OptionErrors when they name nothing). */
 export function selectModelAnimation(model: SpriteModel, options: CommandOptions): { index: number; frame: number | undefined } {
   const want = stringOption(options, ANIMATION_OPTION);
-  const anim = want === undefined ? model.animations[0] : selectNamed('animation', want, model.animations, (a) => a.name, 'animation', 'the sheet');
+  const anim =
+    want === undefined ? model.animations[0] : selectNamed('animation', want, model.animations, (a) => a.name, 'animation', 'the sheet');
   const index = anim ? model.animations.indexOf(anim) : 0;
   const j = intOption(options, FRAME_OPTION);
-  const frame = j === undefined ? undefined : selectIndex('frame', j, anim?.frames.length ?? 0, 'frame', anim ? `animation "${anim.name}"` : 'the sheet');
+  const frame =
+    j === undefined
+      ? undefined
+      : selectIndex('frame', j, anim?.frames.length ?? 0, 'frame', anim ? `animation "${anim.name}"` : 'the sheet');
   return { index, frame };
 }
 
@@ -46,7 +60,13 @@ export function modelPicture(model: SpriteModel, options: CommandOptions): Pictu
 }
 
 /** Loads the sheet named by `doc.meta.image` into the model's first sheet; errors placed at meta.image in the document's text. */
-export async function loadSheet(format: string, model: SpriteModel, doc: { meta: { image?: string } }, resources: ResourceLoader, options?: CommandOptions) {
+export async function loadSheet(
+  format: string,
+  model: SpriteModel,
+  doc: { meta: { image?: string } },
+  resources: ResourceLoader,
+  options?: CommandOptions,
+) {
   const image = doc.meta.image;
   if (!image) throw errorIn(doc, format, '$.meta.image', 'the document names no sheet image');
   let img: RgbaImage;
@@ -98,7 +118,10 @@ export async function sheetFiles(
 export function validateSheetDoc(
   bytes: Uint8Array,
   format: string,
-  read: (b: Uint8Array, r: JsonReader) => { layout: 'hash' | 'array'; frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } },
+  read: (
+    b: Uint8Array,
+    r: JsonReader,
+  ) => { layout: 'hash' | 'array'; frames: SheetJsonFrame[]; meta: { size?: { w: number; h: number }; image?: string } },
 ) {
   try {
     const r = new JsonReader(format);

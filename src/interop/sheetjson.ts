@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../binary/errors.js';
 import { diagnostic } from '../binary/errors.js';
 import type { ModelPart } from '../model/types.js';
-import { has, JsonReader, key } from './json.js';
+import { has, type JsonReader, key } from './json.js';
 
 export interface Rect {
   x: number;

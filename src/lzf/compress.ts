@@ -63,18 +63,11 @@ export function compressClzf2(inp: Uint8Array): Uint8Array {
   const last = n - 2;
   while (ip < last) {
     hval = (hval << 8) | inp[ip + 2]!;
-    let slot = (((hval ^ (hval << 5)) >>> ((10 - Math.imul(hval, 5)) & 31)) & 0x3fff);
+    let slot = ((hval ^ (hval << 5)) >>> ((10 - Math.imul(hval, 5)) & 31)) & 0x3fff;
     const ref = htab[slot]!;
     htab[slot] = ip;
     const off = ip - ref - 1;
-    if (
-      off < MAX_OFF &&
-      ip + 4 < n &&
-      ref > 0 &&
-      inp[ref] === inp[ip] &&
-      inp[ref + 1] === inp[ip + 1] &&
-      inp[ref + 2] === inp[ip + 2]
-    ) {
+    if (off < MAX_OFF && ip + 4 < n && ref > 0 && inp[ref] === inp[ip] && inp[ref + 1] === inp[ip + 1] && inp[ref + 2] === inp[ip + 2]) {
       let maxlen = n - ip - 2;
       if (maxlen > MAX_REF) maxlen = MAX_REF;
       let len = 3;
@@ -94,11 +87,11 @@ export function compressClzf2(inp: Uint8Array): Uint8Array {
       let p = ip + len - 2;
       hval = (inp[p]! << 8) | inp[p + 1]!;
       hval = (hval << 8) | inp[p + 2]!;
-      slot = (((hval ^ (hval << 5)) >>> ((10 - Math.imul(hval, 5)) & 31)) & 0x3fff);
+      slot = ((hval ^ (hval << 5)) >>> ((10 - Math.imul(hval, 5)) & 31)) & 0x3fff;
       htab[slot] = p;
       p++;
       hval = (hval << 8) | inp[p + 2]!;
-      slot = (((hval ^ (hval << 5)) >>> ((10 - Math.imul(hval, 5)) & 31)) & 0x3fff);
+      slot = ((hval ^ (hval << 5)) >>> ((10 - Math.imul(hval, 5)) & 31)) & 0x3fff;
       htab[slot] = p;
       ip += len;
     } else {
@@ -146,13 +139,7 @@ export function compressLiblzf(inp: Uint8Array): Uint8Array {
     const ref = htab[slot]!;
     htab[slot] = ip;
     const off = ip - ref - 1;
-    if (
-      off < MAX_OFF &&
-      ref > 0 &&
-      inp[ref] === inp[ip] &&
-      inp[ref + 1] === inp[ip + 1] &&
-      inp[ref + 2] === inp[ip + 2]
-    ) {
+    if (off < MAX_OFF && ref > 0 && inp[ref] === inp[ip] && inp[ref + 1] === inp[ip + 1] && inp[ref + 2] === inp[ip + 2]) {
       let maxlen = n - ip - 2;
       if (maxlen > MAX_REF) maxlen = MAX_REF;
       let len: number;
@@ -234,7 +221,7 @@ export function compressBest(inp: Uint8Array): Uint8Array {
   let carryOff = -1;
   let carryLen = 0;
   for (let i = 0; i + 2 < n; i++) {
-    const h = (Math.imul((inp[i]! << 16) | (inp[i + 1]! << 8) | inp[i + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS));
+    const h = Math.imul((inp[i]! << 16) | (inp[i + 1]! << 8) | inp[i + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS);
     let cand = head[h]!;
     prev[i] = cand;
     head[h] = i;
@@ -255,7 +242,12 @@ export function compressBest(inp: Uint8Array): Uint8Array {
       while (cand >= 0 && depth-- > 0) {
         const dist = i - cand;
         if (dist > MAX_OFF) break;
-        if (inp[cand + bestLen] === inp[i + bestLen] && inp[cand] === inp[i] && inp[cand + 1] === inp[i + 1] && inp[cand + 2] === inp[i + 2]) {
+        if (
+          inp[cand + bestLen] === inp[i + bestLen] &&
+          inp[cand] === inp[i] &&
+          inp[cand + 1] === inp[i + 1] &&
+          inp[cand + 2] === inp[i + 2]
+        ) {
           let l = 3;
           while (l < maxLen && inp[cand + l] === inp[i + l]) l++;
           if (l > bestLen) {

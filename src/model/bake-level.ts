@@ -21,7 +21,15 @@ export function tileColour(set: number, tile: number): [number, number, number] 
 }
 
 /** One cell's tile with its top-left grid corner at (px, py), as a part (a flat colour when its tileset has no pixels). */
-function cellPart(model: LevelModel, c: ModelCell, px: number, py: number, cw: number, ch: number, flat: Map<string, RgbaImage>): PicturePart {
+function cellPart(
+  model: LevelModel,
+  c: ModelCell,
+  px: number,
+  py: number,
+  cw: number,
+  ch: number,
+  flat: Map<string, RgbaImage>,
+): PicturePart {
   const ts = model.tilesets[c.set];
   const tw = ts?.tileWidth ?? cw;
   const th = ts?.tileHeight ?? ch;
@@ -66,7 +74,11 @@ export function levelPicture(model: LevelModel): Picture {
       }
     }
   }
-  return { frames: [{ parts: { [Symbol.iterator]: cells } }], canvas: { x: 0, y: 0, width: Math.max(1, w), height: Math.max(1, h) }, what: 'the level' };
+  return {
+    frames: [{ parts: { [Symbol.iterator]: cells } }],
+    canvas: { x: 0, y: 0, width: Math.max(1, w), height: Math.max(1, h) },
+    what: 'the level',
+  };
 }
 
 /** The whole level as one image, drawn through the pipeline. */

@@ -98,7 +98,11 @@ export function modelFramePicture(model: SpriteModel, frame: ModelFrame): Pictur
 export function modelAnimationPicture(model: SpriteModel, animationIndex: number): Picture {
   const anim = model.animations[animationIndex];
   if (!anim) throw new RangeError(`no animation ${animationIndex} (the model has ${model.animations.length})`);
-  return { frames: anim.frames.map((f) => modelFramePicture(model, f)), loops: anim.loopTo === null ? 1 : 0, what: `animation "${anim.name}"` };
+  return {
+    frames: anim.frames.map((f) => modelFramePicture(model, f)),
+    loops: anim.loopTo === null ? 1 : 0,
+    what: `animation "${anim.name}"`,
+  };
 }
 
 function frameAt(model: SpriteModel, animationIndex: number, frameIndex: number): ModelFrame {

@@ -51,7 +51,12 @@ export function packShelves(rects: readonly PackInput[], padding = 1): PackResul
 }
 
 /** Images placed at whole-pixel positions on a new width × height sheet, drawn through the picture pipeline. */
-export function drawSheet(items: readonly { image: RgbaImage; x: number; y: number }[], width: number, height: number, budget?: Budget): RgbaImage {
+export function drawSheet(
+  items: readonly { image: RgbaImage; x: number; y: number }[],
+  width: number,
+  height: number,
+  budget?: Budget,
+): RgbaImage {
   const parts = items.map((i) => ({ image: i.image, transform: translate(i.x, i.y) }));
   return drawPicture({ frames: [{ parts }], canvas: { x: 0, y: 0, width, height }, what: 'the sheet' }, budget).frames[0]!;
 }

@@ -89,7 +89,7 @@ export function fsResourceLoader(baseDir: string, options: FsResourceOptions = {
     async exists(p: string) {
       try {
         const st = await fsp.stat(where(p));
-        return /[\/]$/.test(p) ? st.isDirectory() : !st.isDirectory();
+        return /[/]$/.test(p) ? st.isDirectory() : !st.isDirectory();
       } catch {
         return false;
       }
@@ -142,7 +142,13 @@ export async function sweepStaleTemps(dir: string): Promise<string[]> {
     const p = path.join(dir, name);
     const st = await fsp.lstat(p).catch(() => null);
     if (!st?.isFile()) continue;
-    if (await fsp.rm(p).then(() => true, () => false)) removed.push(name);
+    if (
+      await fsp.rm(p).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed.push(name);
   }
   return removed;
 }
@@ -245,11 +251,13 @@ export async function writeFilesAtomic(files: readonly WriteTarget[], options: W
       if (await sameFile(f.path, p)) throw new WriteError(label, 'protected', 'is the input or a file it uses, and is never overwritten');
     }
     for (const q of planned) {
-      if (q.target === target || (await sameFile(q.target, target))) throw new WriteError(label, 'duplicate', `two outputs would be the same file (${q.label} too)`);
+      if (q.target === target || (await sameFile(q.target, target)))
+        throw new WriteError(label, 'duplicate', `two outputs would be the same file (${q.label} too)`);
     }
     const st = await fsp.stat(target).catch(() => null);
     if (st?.isDirectory()) throw new WriteError(label, 'folder', 'is a folder, not a file', 'EISDIR');
-    if (st && f.mayReplace === false && !options.overwrite) throw new WriteError(label, 'exists', 'already exists and was not named as the output');
+    if (st && f.mayReplace === false && !options.overwrite)
+      throw new WriteError(label, 'exists', 'already exists and was not named as the output');
     if (st && (st.mode & 0o222) === 0 && !options.force) throw new WriteError(label, 'read-only', 'is read-only');
     const mayReplace = f.mayReplace !== false || !!options.overwrite;
     planned.push({ label, target, bytes: f.bytes, mode: st ? st.mode & 0o7777 : undefined, existed: !!st, mayReplace });
@@ -350,7 +358,11 @@ export async function writeFileAtomic(target: string, bytes: Uint8Array, options
  * resolves it (`resolve`; by default against `baseDir`, as fsResourceLoader
  * does). No output of a command may replace them (WriteOptions.protect).
  */
-export function recordingLoader(inner: ResourceLoader, baseDir: string, resolve = (p: string) => path.resolve(baseDir, p)): ResourceLoader & { readonly used: Set<string> } {
+export function recordingLoader(
+  inner: ResourceLoader,
+  baseDir: string,
+  resolve = (p: string) => path.resolve(baseDir, p),
+): ResourceLoader & { readonly used: Set<string> } {
   const used = new Set<string>();
   // Other methods of the inner loader stay reachable, and reach these two through `this`.
   const loader = Object.create(inner) as ResourceLoader & { used: Set<string> };
@@ -380,4 +392,3 @@ export async function sameFile(a: string, b: string): Promise<boolean> {
   const [sa, sb] = await Promise.all([fsp.stat(a).catch(() => null), fsp.stat(b).catch(() => null)]);
   return !!sa && !!sb && sa.dev === sb.dev && sa.ino === sb.ino;
 }
-

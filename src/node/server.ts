@@ -142,7 +142,7 @@ export async function listDocuments(
         continue;
       }
       const bytes = await head(full, sniffed.has(ext) ? Math.min(maxBytes, 16 << 20) : 4096);
-      if (bytes && bytes.length && detectFormat(bytes, sniffed.has(ext) ? '' : e.name)) found.push(full);
+      if (bytes?.length && detectFormat(bytes, sniffed.has(ext) ? '' : e.name)) found.push(full);
     }
   };
   await walk(dir);
@@ -354,7 +354,11 @@ export async function documentResources(
   const baseDir = path.dirname(docPath);
   const root = await allowedRoot(loaded.handler.name, baseDir);
   const candidates = await paletteCandidates(loaded, baseDir);
-  await runPreview(loaded, checkedRecordingLoader(fsResourceLoader(baseDir, { maxFileBytes: maxBytes }), baseDir, root, maxBytes, files), candidates);
+  await runPreview(
+    loaded,
+    checkedRecordingLoader(fsResourceLoader(baseDir, { maxFileBytes: maxBytes }), baseDir, root, maxBytes, files),
+    candidates,
+  );
   return { root, files, palettes: candidates.filter((p) => files.has(p)) };
 }
 
@@ -385,7 +389,12 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
   const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
   const token = randomBytes(24).toString('base64url');
   const tokenBytes = Buffer.from(token);
-  const docs: Doc[] = files.map((f, id) => ({ id, name: opts.names?.[id] ?? path.basename(f), path: path.resolve(f), root: opts.roots?.[id] ?? null }));
+  const docs: Doc[] = files.map((f, id) => ({
+    id,
+    name: opts.names?.[id] ?? path.basename(f),
+    path: path.resolve(f),
+    root: opts.roots?.[id] ?? null,
+  }));
   let port = 0;
 
   /** The document's bytes (a regular file; the user named it, so any folder). */
@@ -416,7 +425,13 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const send = (code: number, body: string | Uint8Array, type = 'text/plain; charset=utf-8', page = false, extra: Record<string, string> = {}) => {
+    const send = (
+      code: number,
+      body: string | Uint8Array,
+      type = 'text/plain; charset=utf-8',
+      page = false,
+      extra: Record<string, string> = {},
+    ) => {
       res.writeHead(code, {
         'content-type': type,
         'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
@@ -510,7 +525,12 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
       }
       const asset = rest === '' ? 'index.html' : rest;
       if (!/^[\w-][\w.-]*$/.test(asset)) return send(404, 'not found');
-      return send(200, await readChecked(path.join(webDir, asset), null, maxBytes), TYPES[path.extname(asset)] ?? 'application/octet-stream', true);
+      return send(
+        200,
+        await readChecked(path.join(webDir, asset), null, maxBytes),
+        TYPES[path.extname(asset)] ?? 'application/octet-stream',
+        true,
+      );
     } catch (e) {
       if (e instanceof Refused) return send(e.status, e.message);
       return send(500, 'error');

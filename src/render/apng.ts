@@ -160,11 +160,12 @@ function filterImage(img: RgbaImage, bpp: 3 | 4): Uint8Array {
   for (let y = 0; y < h; y++) {
     const base = y * w * 4;
     if (bpp === 4) cur.set(data.subarray(base, base + lineLen));
-    else for (let x = 0, i = base, j = 0; x < w; x++, i += 4, j += 3) {
-      cur[j] = data[i]!;
-      cur[j + 1] = data[i + 1]!;
-      cur[j + 2] = data[i + 2]!;
-    }
+    else
+      for (let x = 0, i = base, j = 0; x < w; x++, i += 4, j += 3) {
+        cur[j] = data[i]!;
+        cur[j + 1] = data[i + 1]!;
+        cur[j + 2] = data[i + 2]!;
+      }
     let bestF = 0;
     let bestSum = Infinity;
     for (let f = 0; f < 5; f++) {
@@ -282,7 +283,20 @@ export function writePng(
   const mode = chooseMode(c.frames, opts.compact ?? true);
   const level = (opts.level ?? 6) as 6;
   const parts: Uint8Array[] = [SIGNATURE];
-  parts.push(pngChunk('IHDR', be([[c.width, 4], [c.height, 4], [8, 1], [mode.colourType, 1], [0, 1], [0, 1], [0, 1]])));
+  parts.push(
+    pngChunk(
+      'IHDR',
+      be([
+        [c.width, 4],
+        [c.height, 4],
+        [8, 1],
+        [mode.colourType, 1],
+        [0, 1],
+        [0, 1],
+        [0, 1],
+      ]),
+    ),
+  );
   if (mode.palette) {
     const pal = mode.palette;
     const plte = new Uint8Array(pal.length * 3);
@@ -293,7 +307,15 @@ export function writePng(
   }
   if (animation) {
     const plays = Math.max(0, Math.min(0x7fffffff, Math.floor(animation.loops) || 0));
-    parts.push(pngChunk('acTL', be([[c.frames.length, 4], [plays, 4]])));
+    parts.push(
+      pngChunk(
+        'acTL',
+        be([
+          [c.frames.length, 4],
+          [plays, 4],
+        ]),
+      ),
+    );
   }
   let seq = 0;
   c.frames.forEach((f, i) => {
@@ -301,7 +323,20 @@ export function writePng(
       const [num, den] = delayFraction(animation.delaysMs[i] ?? 100);
       // fcTL: sequence, width, height, x, y, delay_num, delay_den, dispose_op NONE, blend_op SOURCE.
       parts.push(
-        pngChunk('fcTL', be([[seq++, 4], [c.width, 4], [c.height, 4], [0, 4], [0, 4], [num, 2], [den, 2], [0, 1], [0, 1]])),
+        pngChunk(
+          'fcTL',
+          be([
+            [seq++, 4],
+            [c.width, 4],
+            [c.height, 4],
+            [0, 4],
+            [0, 4],
+            [num, 2],
+            [den, 2],
+            [0, 1],
+            [0, 1],
+          ]),
+        ),
       );
     }
     const raw = mode.index ? indexImage(f, mode.index) : filterImage(f, mode.colourType === 2 ? 3 : 4);

@@ -1,35 +1,5 @@
-/**
- * The compositor: draws (a region of) one straight-alpha RGBA image onto
- * another through an affine transform, with opacity and nearest or bilinear
- * sampling. Browser-safe (typed arrays only).
- *
- * Exact semantics (the slow reference in test/render/reference.ts follows
- * them literally, and the fast paths below produce the same bytes):
- *
- * - The source rectangle (sx, sy, sw, sh) is in whole pixels (values are
- *   rounded down). Its pixels that fall outside the source image read as
- *   transparent.
- * - Destination pixel (x, y) is drawn when its centre (x + 0.5, y + 0.5),
- *   mapped back through the inverse transform inv, lands at (u, v) with
- *   0 <= u < sw and 0 <= v < sh, where u = inv[0]*cx + (inv[2]*cy + inv[4])
- *   and v = inv[1]*cx + (inv[3]*cy + inv[5]) (in this evaluation order).
- * - Nearest: the texel (sx + floor(u), sy + floor(v)).
- * - Bilinear: the four texels around (sx + u - 0.5, sy + v - 0.5) are mixed
- *   with premultiplied alpha (so transparent neighbours do not darken edges),
- *   texels outside the source rectangle counting as transparent. The mix is
- *   turned back into a straight pixel: alpha = round(Σ w·a), colour =
- *   round(Σ w·a·c / Σ w·a).
- * - Opacity (clamped to 0…1) scales the sampled alpha: A = round(a × opacity).
- * - Source-over with straight alpha, rounded to nearest (halves up) from the
- *   exact rational result, all in integers: with source alpha A and
- *   destination alpha D (0-255), A = 0 leaves the pixel alone; otherwise
- *   den = 255·A + D·(255 − A), the result alpha is round(den / 255) and each
- *   colour is round((255·A·cs + (255 − A)·D·cd) / den). So A = 255 copies the
- *   source pixel, and D = 0 copies it with alpha A.
- */
-import { FormatError } from '../binary/errors.js';
-import { createImage, type RgbaImage } from './image.js';
-import { applyMatrix, IDENTITY, invert, multiply, translate, type Matrix } from './matrix.js';
+import type { RgbaImage } from './image.js';
+import { applyMatrix, IDENTITY, invert, type Matrix } from './matrix.js';
 
 export interface Rect {
   x: number;
@@ -442,8 +412,7 @@ function affineNearest(
   const bx1 = Math.min(sx + sw, W);
   const by0 = Math.max(sy, 0);
   const by1 = Math.min(sy + sh, H);
-  const fast =
-    LITTLE_ENDIAN && s32 !== null && d32 !== null && bx1 > bx0 && by1 > by0 && bx1 - sx < 2 ** 31 && by1 - sy < 2 ** 31;
+  const fast = LITTLE_ENDIAN && s32 !== null && d32 !== null && bx1 > bx0 && by1 > by0 && bx1 - sx < 2 ** 31 && by1 - sy < 2 ** 31;
   const si32 = fast ? new Int32Array(s.buffer, s.byteOffset, s.length >> 2) : null;
   const di32 = fast ? new Int32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
   for (let y = y0; y < y1; y++) {
@@ -543,16 +512,7 @@ let spanB = 0;
  * by a nearly singular matrix), the result is empty: those pixels are then
  * drawn by the checked loop.
  */
-function exactSpan(
-  k: number,
-  r: number,
-  base: number,
-  sub: number,
-  lo: number,
-  hi: number,
-  xa: number,
-  xb: number,
-): void {
+function exactSpan(k: number, r: number, base: number, sub: number, lo: number, hi: number, xa: number, xb: number): void {
   spanA = xa;
   spanB = xa;
   if (xb <= xa) return;
@@ -792,8 +752,22 @@ function affineBilinear(
       const w2 = (1 - tx) * ty;
       const w3 = tx * ty;
       // The four texels (transparent when they do not exist).
-      let a0 = 0, r0 = 0, g0 = 0, b0 = 0, a1 = 0, r1 = 0, g1 = 0, b1 = 0; // prettier-ignore
-      let a2 = 0, r2 = 0, g2 = 0, b2 = 0, a3 = 0, r3 = 0, g3 = 0, b3 = 0; // prettier-ignore
+      let a0 = 0,
+        r0 = 0,
+        g0 = 0,
+        b0 = 0,
+        a1 = 0,
+        r1 = 0,
+        g1 = 0,
+        b1 = 0; // prettier-ignore
+      let a2 = 0,
+        r2 = 0,
+        g2 = 0,
+        b2 = 0,
+        a3 = 0,
+        r3 = 0,
+        g3 = 0,
+        b3 = 0; // prettier-ignore
       const o = iv * stride + iu * 4;
       if (iu >= bx0 && iu + 1 < bx1 && iv >= by0 && iv + 1 < by1) {
         if (s32) {
@@ -820,27 +794,71 @@ function affineBilinear(
             } else if (opaqueA !== 0) blendPx(d, di, r, g, b, opaqueA);
             continue;
           }
-          r0 = q0 & 255; g0 = (q0 >> 8) & 255; b0 = (q0 >> 16) & 255; a0 = q0 >>> 24; // prettier-ignore
-          r1 = q1 & 255; g1 = (q1 >> 8) & 255; b1 = (q1 >> 16) & 255; a1 = q1 >>> 24; // prettier-ignore
-          r2 = q2 & 255; g2 = (q2 >> 8) & 255; b2 = (q2 >> 16) & 255; a2 = q2 >>> 24; // prettier-ignore
-          r3 = q3 & 255; g3 = (q3 >> 8) & 255; b3 = (q3 >> 16) & 255; a3 = q3 >>> 24; // prettier-ignore
+          r0 = q0 & 255;
+          g0 = (q0 >> 8) & 255;
+          b0 = (q0 >> 16) & 255;
+          a0 = q0 >>> 24; // prettier-ignore
+          r1 = q1 & 255;
+          g1 = (q1 >> 8) & 255;
+          b1 = (q1 >> 16) & 255;
+          a1 = q1 >>> 24; // prettier-ignore
+          r2 = q2 & 255;
+          g2 = (q2 >> 8) & 255;
+          b2 = (q2 >> 16) & 255;
+          a2 = q2 >>> 24; // prettier-ignore
+          r3 = q3 & 255;
+          g3 = (q3 >> 8) & 255;
+          b3 = (q3 >> 16) & 255;
+          a3 = q3 >>> 24; // prettier-ignore
         } else {
-          r0 = s[o]!; g0 = s[o + 1]!; b0 = s[o + 2]!; a0 = s[o + 3]!; // prettier-ignore
-          r1 = s[o + 4]!; g1 = s[o + 5]!; b1 = s[o + 6]!; a1 = s[o + 7]!; // prettier-ignore
+          r0 = s[o]!;
+          g0 = s[o + 1]!;
+          b0 = s[o + 2]!;
+          a0 = s[o + 3]!; // prettier-ignore
+          r1 = s[o + 4]!;
+          g1 = s[o + 5]!;
+          b1 = s[o + 6]!;
+          a1 = s[o + 7]!; // prettier-ignore
           const o2 = o + stride;
-          r2 = s[o2]!; g2 = s[o2 + 1]!; b2 = s[o2 + 2]!; a2 = s[o2 + 3]!; // prettier-ignore
-          r3 = s[o2 + 4]!; g3 = s[o2 + 5]!; b3 = s[o2 + 6]!; a3 = s[o2 + 7]!; // prettier-ignore
+          r2 = s[o2]!;
+          g2 = s[o2 + 1]!;
+          b2 = s[o2 + 2]!;
+          a2 = s[o2 + 3]!; // prettier-ignore
+          r3 = s[o2 + 4]!;
+          g3 = s[o2 + 5]!;
+          b3 = s[o2 + 6]!;
+          a3 = s[o2 + 7]!; // prettier-ignore
         }
       } else {
         const inX0 = iu >= bx0 && iu < bx1;
         const inX1 = iu + 1 >= bx0 && iu + 1 < bx1;
         const inY0 = iv >= by0 && iv < by1;
         const inY1 = iv + 1 >= by0 && iv + 1 < by1;
-        if (inY0 && inX0) { r0 = s[o]!; g0 = s[o + 1]!; b0 = s[o + 2]!; a0 = s[o + 3]!; } // prettier-ignore
-        if (inY0 && inX1) { r1 = s[o + 4]!; g1 = s[o + 5]!; b1 = s[o + 6]!; a1 = s[o + 7]!; } // prettier-ignore
+        if (inY0 && inX0) {
+          r0 = s[o]!;
+          g0 = s[o + 1]!;
+          b0 = s[o + 2]!;
+          a0 = s[o + 3]!;
+        } // prettier-ignore
+        if (inY0 && inX1) {
+          r1 = s[o + 4]!;
+          g1 = s[o + 5]!;
+          b1 = s[o + 6]!;
+          a1 = s[o + 7]!;
+        } // prettier-ignore
         const o2 = o + stride;
-        if (inY1 && inX0) { r2 = s[o2]!; g2 = s[o2 + 1]!; b2 = s[o2 + 2]!; a2 = s[o2 + 3]!; } // prettier-ignore
-        if (inY1 && inX1) { r3 = s[o2 + 4]!; g3 = s[o2 + 5]!; b3 = s[o2 + 6]!; a3 = s[o2 + 7]!; } // prettier-ignore
+        if (inY1 && inX0) {
+          r2 = s[o2]!;
+          g2 = s[o2 + 1]!;
+          b2 = s[o2 + 2]!;
+          a2 = s[o2 + 3]!;
+        } // prettier-ignore
+        if (inY1 && inX1) {
+          r3 = s[o2 + 4]!;
+          g3 = s[o2 + 5]!;
+          b3 = s[o2 + 6]!;
+          a3 = s[o2 + 7]!;
+        } // prettier-ignore
       }
       // Same operations in the same order as the reference, so the results are identical.
       const p0 = a0 * w0;

@@ -109,7 +109,13 @@ export function textWidth(text: string): number {
  * (straight-alpha RGBA, the alpha blended over what is there). Pixels outside
  * the image are clipped.
  */
-export function drawText(img: RgbaImage, x: number, y: number, text: string, color: [number, number, number, number] = [255, 255, 255, 255]): void {
+export function drawText(
+  img: RgbaImage,
+  x: number,
+  y: number,
+  text: string,
+  color: [number, number, number, number] = [255, 255, 255, 255],
+): void {
   const [r, g, b, a] = color;
   const d = img.data;
   let cx = Math.round(x);

@@ -211,7 +211,16 @@ function overlayArea(o: Overlay): number {
  * oy). With `prepaid` the draws were already spent (see drawPicture);
  * otherwise each is spent just before it is drawn.
  */
-function drawFrameOnto(image: RgbaImage, f: PictureFrame, ox: number, oy: number, budget: Budget, sources: Sources, what: string, prepaid: boolean): void {
+function drawFrameOnto(
+  image: RgbaImage,
+  f: PictureFrame,
+  ox: number,
+  oy: number,
+  budget: Budget,
+  sources: Sources,
+  what: string,
+  prepaid: boolean,
+): void {
   const shift: Matrix = translate(-ox, -oy);
   for (const p of f.parts) {
     const { area, transform } = drawArea(p, shift, image.width, image.height);

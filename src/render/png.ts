@@ -37,9 +37,17 @@ export function isPng(bytes: Uint8Array): boolean {
 export function checkDecodeSize(format: string, width: number, height: number, maxPixels: number, offset: number, name?: string): void {
   const pixels = width * height;
   const what = `a ${width}x${height} ${format.toUpperCase()} image`;
-  new Budget({ ...DEFAULT_LIMITS, maxPixels }).check('maxPixels', pixels, name === undefined ? `decoding ${what}` : `decoding ${name} (${what})`);
+  new Budget({ ...DEFAULT_LIMITS, maxPixels }).check(
+    'maxPixels',
+    pixels,
+    name === undefined ? `decoding ${what}` : `decoding ${name} (${what})`,
+  );
   if (pixels > MAX_DECODE_PIXELS) {
-    throw FormatError.atByte(format, `image size ${width}x${height} is too large to decode (more than ${MAX_DECODE_PIXELS} pixels)`, offset);
+    throw FormatError.atByte(
+      format,
+      `image size ${width}x${height} is too large to decode (more than ${MAX_DECODE_PIXELS} pixels)`,
+      offset,
+    );
   }
 }
 
@@ -69,11 +77,7 @@ function checkHeader(bytes: Uint8Array, maxPixels: number): void {
   const channels = [1, 0, 3, 1, 2, 0, 4][bytes[25]!] ?? 0;
   const raw = height * (1 + Math.ceil((width * depth * Math.max(channels, 1)) / 8));
   if (raw > bytes.length * 1100 + 4096) {
-    throw FormatError.atByte(
-      'png',
-      `image size ${width}x${height} is impossible for ${bytes.length} bytes of compressed data`,
-      16,
-    );
+    throw FormatError.atByte('png', `image size ${width}x${height} is impossible for ${bytes.length} bytes of compressed data`, 16);
   }
   checkDecodeSize('png', width, height, maxPixels, 16);
 }

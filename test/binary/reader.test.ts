@@ -111,8 +111,12 @@ describe('ByteReader and ByteWriter additions for fixed-size records', () => {
     const s = r.sub(4);
     expect(s.view).toBe(r.view);
     expect([s.start, s.end, r.pos]).toEqual([2, 6, 6]);
-    expect(() => s.checkCount(3, 2, 'item', 2, ' in the chunk', false)).toThrow('item count 3 needs 6 bytes but only 4 remain in the chunk (at byte 2)');
-    expect(() => s.checkCount(5, 1, 'item', 2, ' in the chunk')).toThrow('item count 5 needs at least 5 bytes but only 4 remain in the chunk (at byte 2)');
+    expect(() => s.checkCount(3, 2, 'item', 2, ' in the chunk', false)).toThrow(
+      'item count 3 needs 6 bytes but only 4 remain in the chunk (at byte 2)',
+    );
+    expect(() => s.checkCount(5, 1, 'item', 2, ' in the chunk')).toThrow(
+      'item count 5 needs at least 5 bytes but only 4 remain in the chunk (at byte 2)',
+    );
   });
 
   it('retarget aims a reader at another region (absolute offsets, bounds of the new region)', () => {

@@ -32,7 +32,7 @@ describe('sprat command line', () => {
     expect(r.stderr).toBe('sprat: error: option --view does not apply to isprite files\n');
   });
 
-  it('help lists each format\'s own options', async () => {
+  it("help lists each format's own options", async () => {
     const r = await runCli(['render', '--help']);
     expect(r.stdout).toMatch(/\nisprite options:\n/);
     expect(r.stdout).toMatch(/\nsolarus, solarus-lua options:\n/);

@@ -15,7 +15,9 @@ describe('sprat demo', () => {
       expect(r.code).toBe(0);
       // Progress first, then the table, where the renders are, and what to do next.
       expect(r.stdout).toMatch(/^\[1\/\d+\] spritetile\/level\.bytes \(1 render\)\n/);
-      expect(r.stdout).toMatch(/renders in out\/ \(open out\/index\.html to see them all\)\nnext: sprat view \S*samples +\(every sample, live in the browser\)\n$/);
+      expect(r.stdout).toMatch(
+        /renders in out\/ \(open out\/index\.html to see them all\)\nnext: sprat view \S*samples +\(every sample, live in the browser\)\n$/,
+      );
       const written = fs.readdirSync(path.join(dir, 'out'));
       expect(written).toContain('isprite-hero-walk.gif');
       // The contact sheet shows every render with its caption.

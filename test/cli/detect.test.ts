@@ -14,7 +14,8 @@ describe('format detection: the .dat rule', () => {
     expect(detectFormat(text('animation x.png 1 100 -1\n'), 'a.dat')?.name).toBe('solarus');
     expect(detectFormat(text('x = 1\nanimation{ name = "a" }\n'), 'a.dat')?.name).toBe('solarus');
     // Not CTHG, not Lua, nothing the line sniffer recognises: still Solarus lines by the contract.
-    for (const s of ['', 'CTH', 'single\n', '\x00\x01garbage']) expect(detectFormat(text(s), 'a.dat')?.name, JSON.stringify(s)).toBe('solarus');
+    for (const s of ['', 'CTH', 'single\n', '\x00\x01garbage'])
+      expect(detectFormat(text(s), 'a.dat')?.name, JSON.stringify(s)).toBe('solarus');
     expect(detectFormat(text(''), 'A.DAT')?.name).toBe('solarus');
     // Magic bytes come before the extension.
     expect(detectFormat(text('ISPRITE '), 'a.dat')?.name).toBe('isprite');

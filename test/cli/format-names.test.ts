@@ -23,7 +23,18 @@ describe('format names on the command line', () => {
   });
 
   it('--format forcing the wrong format on a file is bad input (exit 1) with a location', async () => {
-    for (const format of ['cthg', 'spritetile', 'solarus', 'solarus-lua', 'hallgeir-sprite', 'hallgeir-object', 'hallgeir-map', 'aseprite', 'texturepacker', 'tiled']) {
+    for (const format of [
+      'cthg',
+      'spritetile',
+      'solarus',
+      'solarus-lua',
+      'hallgeir-sprite',
+      'hallgeir-object',
+      'hallgeir-map',
+      'aseprite',
+      'texturepacker',
+      'tiled',
+    ]) {
       const r = await runCli(['inspect', hero, '--format', format]);
       expect(r.code, format).toBe(1);
       expect(r.stderr.split('\n'), format).toHaveLength(2);

@@ -5,7 +5,11 @@ import { runCli } from '../helpers/cli.js';
 describe('help', () => {
   it('every command has --help, -h and "sprat help COMMAND" (exit 0, on stdout)', async () => {
     for (const c of COMMANDS) {
-      for (const argv of [[c.name, '--help'], [c.name, '-h'], ['help', c.name]]) {
+      for (const argv of [
+        [c.name, '--help'],
+        [c.name, '-h'],
+        ['help', c.name],
+      ]) {
         const r = await runCli(argv);
         expect([r.code, r.stderr], argv.join(' ')).toEqual([0, '']);
         expect(r.stdout.startsWith(`usage: sprat ${c.name}`), argv.join(' ')).toBe(true);

@@ -10,7 +10,8 @@ import { createIsprite, writeIsprite, type IspriteGroup } from '../../src/format
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && !/\.(png|md)$/.test(e.name) && e.name !== 'demo.json')
     .map((e) => path.join(e.parentPath, e.name));
 }
@@ -18,18 +19,35 @@ function filesUnder(dir: string): string[] {
 describe('the CLI JSON writer', () => {
   it('prints what JSON.stringify(v, null, 2) prints', () => {
     const samples: unknown[] = [
-      {}, [], { a: [] , b: {} }, [1, 'x', null, true, false], { u: undefined, f: () => 1, n: NaN, i: -Infinity, z: -0 },
-      [undefined, () => 1, Symbol('s')], { d: new Date(0) }, { nested: [{ a: [[[]]] }] }, 'str"\n\u2028', 5, null,
-      { toJSON: () => ({ x: 1 }) }, new Uint8Array([1, 2]), { s: new String('a'), n: new Number(2), b: new Boolean(false) },
+      {},
+      [],
+      { a: [], b: {} },
+      [1, 'x', null, true, false],
+      { u: undefined, f: () => 1, n: NaN, i: -Infinity, z: -0 },
+      [undefined, () => 1, Symbol('s')],
+      { d: new Date(0) },
+      { nested: [{ a: [[[]]] }] },
+      'str"\n\u2028',
+      5,
+      null,
+      { toJSON: () => ({ x: 1 }) },
+      new Uint8Array([1, 2]),
+      { s: new String('a'), n: new Number(2), b: new Boolean(false) },
     ];
     for (const v of samples) expect(stringifyJson(v)).toBe(JSON.stringify(v, null, 2));
     expect(stringifyJson(undefined)).toBe(undefined);
-    fc.assert(fc.property(fc.jsonValue(), (v) => {
-      expect(stringifyJson(v)).toBe(JSON.stringify(v, null, 2));
-    }), { numRuns: 300 });
-    fc.assert(fc.property(fc.anything({ withNullPrototype: true, withObjectString: true }), (v) => {
-      expect(stringifyJson(v)).toBe(JSON.stringify(v, null, 2));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(stringifyJson(v)).toBe(JSON.stringify(v, null, 2));
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withObjectString: true }), (v) => {
+        expect(stringifyJson(v)).toBe(JSON.stringify(v, null, 2));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('rejects cycles and BigInt like JSON.stringify', () => {

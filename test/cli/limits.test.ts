@@ -14,7 +14,9 @@ describe('limits', () => {
     try {
       const r = await runCli(['render', level, '--scale', '64', '-o', 'big.png'], dir);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/^sprat: error: [^\n]*tiletesting[^\n]*: --scale 64 would make 102400x102400 pixels, more than the limit of 256 megapixels\n$/);
+      expect(r.stderr).toMatch(
+        /^sprat: error: [^\n]*tiletesting[^\n]*: --scale 64 would make 102400x102400 pixels, more than the limit of 256 megapixels\n$/,
+      );
       expect(fs.readdirSync(dir)).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

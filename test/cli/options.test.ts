@@ -13,7 +13,17 @@ import { OptionError } from '../../src/binary/errors.js';
 import { COMMANDS } from '../../src/cli/main.js';
 import { LIMIT_OPTIONS } from '../../src/cli/command.js';
 import { FORMATS } from '../../src/registry.js';
-import { checkOptionValue, choiceOption, flagOption, intOption, namesNothing, requireOption, selectIndex, selectNamed, sizeOption } from '../../src/formats/options.js';
+import {
+  checkOptionValue,
+  choiceOption,
+  flagOption,
+  intOption,
+  namesNothing,
+  requireOption,
+  selectIndex,
+  selectNamed,
+  sizeOption,
+} from '../../src/formats/options.js';
 import { ScriptError, playIsprite } from '../../src/formats/isprite/play-cli.js';
 import type { OptionSpec } from '../../src/formats/types.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
@@ -26,7 +36,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Values each spec must reject (none for free text). */
 function badValues(spec: OptionSpec): string[] {
@@ -41,7 +51,11 @@ function badValues(spec: OptionSpec): string[] {
       return out;
     }
     case 'size':
-      return ['x', ...(spec.min !== undefined ? [`${spec.min - 1}x${spec.min}`] : []), ...(spec.max !== undefined ? [`${spec.max}x${spec.max + 1}`] : [])];
+      return [
+        'x',
+        ...(spec.min !== undefined ? [`${spec.min - 1}x${spec.min}`] : []),
+        ...(spec.max !== undefined ? [`${spec.max}x${spec.max + 1}`] : []),
+      ];
     default:
       if (spec.choices) return [`${spec.choices[0]}-nope`];
       if (spec.parse) {
@@ -97,7 +111,11 @@ describe('option values are checked against their specs before any file is read'
             const what = argv.join(' ');
             expect(r.code, what).toBe(2);
             expect(r.stdout, what).toBe('');
-            expect(r.stderr, what).toMatch(new RegExp(`^sprat: error: option --${escape(spec.name)} must be [^\\n]+, not ${escape(JSON.stringify(value))}( \\([^\\n]*\\))?\\n$`));
+            expect(r.stderr, what).toMatch(
+              new RegExp(
+                `^sprat: error: option --${escapeRe(spec.name)} must be [^\\n]+, not ${escapeRe(JSON.stringify(value))}( \\([^\\n]*\\))?\\n$`,
+              ),
+            );
             checked++;
           }
         }
@@ -105,7 +123,10 @@ describe('option values are checked against their specs before any file is read'
         for (const spec of specs.filter((s) => s.name !== 'help')) {
           const argv = [...argvFor(cmd.name, format), spec.type === 'flag' ? `--${spec.name}=yes` : `--${spec.name}`];
           const r = await runCli(argv, dir);
-          expect([r.code, r.stderr], argv.join(' ')).toEqual([2, `sprat: error: option --${spec.name} ${spec.type === 'flag' ? 'takes no value' : 'needs a value'}\n`]);
+          expect([r.code, r.stderr], argv.join(' ')).toEqual([
+            2,
+            `sprat: error: option --${spec.name} ${spec.type === 'flag' ? 'takes no value' : 'needs a value'}\n`,
+          ]);
         }
       }
     }
@@ -150,7 +171,7 @@ describe('option values are checked against their specs before any file is read'
     expect(t.stderr).toMatch(/^sprat: error: option --tileset must be SET=IMAGE\.png:WxH/);
   });
 
-  it('--help shows each option\'s choices and range', async () => {
+  it("--help shows each option's choices and range", async () => {
     const render = (await runCli(['render', '--help'])).stdout;
     expect(render).toMatch(/--scale N +enlarge [^\n]*\[1 to 64\]\n/);
     expect(render).toMatch(/--view north\|east\|south\|west /);
@@ -183,33 +204,59 @@ describe('selections that name nothing in the file: exit 2, one wording, every f
       const r = await runCli(['render', file, '-o', 'x.png', '--frame', '99', ...extra], dir);
       expect(r.code, format).toBe(2);
       expect(r.stderr, format).toMatch(
-        new RegExp(`^sprat: error: ${escape(file)}: option --frame 99 is past the last frame \\([^\\n]+ has \\d+ frames?: 0(-\\d+)?\\)\\n$`),
+        new RegExp(
+          `^sprat: error: ${escapeRe(file)}: option --frame 99 is past the last frame \\([^\\n]+ has \\d+ frames?: 0(-\\d+)?\\)\\n$`,
+        ),
       );
     }
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   it('--animation nope exits 2 for every format (render and play)', async () => {
-    const cases: [string[], string][] = FRAME_SAMPLES.map(([, file, extra]) => [['render', file, '-o', 'x.png', '--animation', 'nope', ...extra], file]);
-    for (const f of ['cthg/fan.dat', 'solarus/sprites/slime.dat', 'hallgeir/hero.spr']) cases.push([['play', S(f), '--animation', 'nope'], S(f)]);
+    const cases: [string[], string][] = FRAME_SAMPLES.map(([, file, extra]) => [
+      ['render', file, '-o', 'x.png', '--animation', 'nope', ...extra],
+      file,
+    ]);
+    for (const f of ['cthg/fan.dat', 'solarus/sprites/slime.dat', 'hallgeir/hero.spr'])
+      cases.push([['play', S(f), '--animation', 'nope'], S(f)]);
     for (const [argv, file] of cases) {
       const r = await runCli(argv, dir);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(
-        new RegExp(`^sprat: error: ${escape(file)}: option --animation "nope" names no (animation|sequence) \\(the (file|sheet|sprite) has: [^\\n]+\\)\\n$`),
+        new RegExp(
+          `^sprat: error: ${escapeRe(file)}: option --animation "nope" names no (animation|sequence) \\(the (file|sheet|sprite) has: [^\\n]+\\)\\n$`,
+        ),
       );
     }
   });
 
   it('--direction, --tile-size, --sprite, --frame-id, a --tileset set past what the file has exit 2', async () => {
     const cases: [string[], RegExp][] = [
-      [['render', S('solarus/sprites/slime.dat'), '-o', 'x.png', '--direction', '9'], /option --direction 9 is past the last direction \(animation "stopped" has 4 directions: 0-3\)/],
-      [['play', S('solarus/sprites/slime_lua.dat'), '--direction', '9'], /option --direction 9 is past the last direction \(animation "stopped" has 4 directions: 0-3\)/],
-      [['render', S('cthg/fan.dat'), '-o', 'x.png', '--sprite', '999'], /option --sprite 999 is past the last sprite \(the file has 15 sprites: 0-14\)/],
+      [
+        ['render', S('solarus/sprites/slime.dat'), '-o', 'x.png', '--direction', '9'],
+        /option --direction 9 is past the last direction \(animation "stopped" has 4 directions: 0-3\)/,
+      ],
+      [
+        ['play', S('solarus/sprites/slime_lua.dat'), '--direction', '9'],
+        /option --direction 9 is past the last direction \(animation "stopped" has 4 directions: 0-3\)/,
+      ],
+      [
+        ['render', S('cthg/fan.dat'), '-o', 'x.png', '--sprite', '999'],
+        /option --sprite 999 is past the last sprite \(the file has 15 sprites: 0-14\)/,
+      ],
       [['render', S('cthg/fan.dat'), '-o', 'x.png', '--tile-size', '7'], /option --tile-size 7 names no tile size \(the file has: 64\)/],
-      [['play', S('cthg/fan.dat'), '--animation', 'desk_fan', '--tile-size', '7'], /option --tile-size 7 names no tile size \(animation "desk_fan" has: 64\)/],
-      [['render', S('isprite/hero.isprite'), '-o', 'x.png', '--frame-id', '999'], /option --frame-id 999 is past the last frame ID \(the sprite has 11 frame IDs: 0-10\)/],
-      [['render', S('spritetile/level.bytes'), '-o', 'x.png', '--tileset', '99=tiles.png:16x16'], /option --tileset 99 is past the last tile set \(the level has \d+ tile sets: 0-\d+\)/],
+      [
+        ['play', S('cthg/fan.dat'), '--animation', 'desk_fan', '--tile-size', '7'],
+        /option --tile-size 7 names no tile size \(animation "desk_fan" has: 64\)/,
+      ],
+      [
+        ['render', S('isprite/hero.isprite'), '-o', 'x.png', '--frame-id', '999'],
+        /option --frame-id 999 is past the last frame ID \(the sprite has 11 frame IDs: 0-10\)/,
+      ],
+      [
+        ['render', S('spritetile/level.bytes'), '-o', 'x.png', '--tileset', '99=tiles.png:16x16'],
+        /option --tileset 99 is past the last tile set \(the level has \d+ tile sets: 0-\d+\)/,
+      ],
     ];
     for (const [argv, message] of cases) {
       const r = await runCli(argv, dir);
@@ -218,7 +265,7 @@ describe('selections that name nothing in the file: exit 2, one wording, every f
     }
   });
 
-  it('the library gives the command line\'s message (render through the API)', async () => {
+  it("the library gives the command line's message (render through the API)", async () => {
     const file = S('solarus/sprites/slime.dat');
     const loaded = load(fs.readFileSync(file), file);
     await expect(render(loaded, { frame: '99' }, fsResourceLoader(path.dirname(file)))).rejects.toThrow(
@@ -227,7 +274,9 @@ describe('selections that name nothing in the file: exit 2, one wording, every f
     expect(() => selectIndex('frame', 4, 4, 'frame', 'the animation')).toThrow(
       new OptionError('option --frame 4 is past the last frame (the animation has 4 frames: 0-3)'),
     );
-    expect(() => selectIndex('frame', 0, 0, 'frame', 'the animation')).toThrow(new OptionError('option --frame 0 is past the last frame (the animation has no frames)'));
+    expect(() => selectIndex('frame', 0, 0, 'frame', 'the animation')).toThrow(
+      new OptionError('option --frame 0 is past the last frame (the animation has no frames)'),
+    );
   });
 });
 
@@ -246,16 +295,22 @@ describe('the library readers (src/formats/options.ts)', () => {
   it('give the one wording', () => {
     expect(() => intOption({ frame: '-1' }, frame)).toThrow(new OptionError('option --frame must be at least 0, not "-1"'));
     expect(choiceOption({ layout: 'array' }, layout)).toBe('array');
-    expect(() => choiceOption({ layout: 'Array' }, layout)).toThrow(new OptionError('option --layout must be one of hash, array, not "Array"'));
+    expect(() => choiceOption({ layout: 'Array' }, layout)).toThrow(
+      new OptionError('option --layout must be one of hash, array, not "Array"'),
+    );
     expect(sizeOption({ 'frame-size': '16x8' }, size)).toEqual({ width: 16, height: 8 });
-    expect(() => sizeOption({ 'frame-size': '16' }, size)).toThrow(new OptionError('option --frame-size must be WxH (e.g. 32x32), not "16"'));
-    expect(() => sizeOption({ 'frame-size': '0x8' }, size)).toThrow(new OptionError('option --frame-size must be 1 to 65536 each way, not "0x8"'));
+    expect(() => sizeOption({ 'frame-size': '16' }, size)).toThrow(
+      new OptionError('option --frame-size must be WxH (e.g. 32x32), not "16"'),
+    );
+    expect(() => sizeOption({ 'frame-size': '0x8' }, size)).toThrow(
+      new OptionError('option --frame-size must be 1 to 65536 each way, not "0x8"'),
+    );
     expect(flagOption({ shapes: true }, flag)).toBe(true);
     expect(() => flagOption({ shapes: 'yes' }, flag)).toThrow(new OptionError('option --shapes takes no value'));
     expect(() => requireOption({}, frame, 'render')).toThrow(new OptionError('render needs option --frame N'));
   });
 
-  it('a parser\'s own OptionError class is kept (ISPRITE --script: ScriptError), with the one wording', () => {
+  it("a parser's own OptionError class is kept (ISPRITE --script: ScriptError), with the one wording", () => {
     const doc = load(fs.readFileSync(S('isprite/hero.isprite')), 'hero.isprite').doc as Parameters<typeof playIsprite>[0];
     let err: unknown;
     try {
@@ -264,7 +319,9 @@ describe('the library readers (src/formats/options.ts)', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ScriptError);
-    expect((err as Error).message).toMatch(/^option --script must be T:COMMAND;\.\.\., not "0:jump" \(item 1 \("0:jump"\): unknown command "jump"/);
+    expect((err as Error).message).toMatch(
+      /^option --script must be T:COMMAND;\.\.\., not "0:jump" \(item 1 \("0:jump"\): unknown command "jump"/,
+    );
   });
 
   it('selections: named and indexed, one wording', () => {
@@ -273,7 +330,9 @@ describe('the library readers (src/formats/options.ts)', () => {
     expect(() => selectNamed('animation', 'run', items, (x) => x.name, 'animation', 'the file')).toThrow(
       new OptionError('option --animation "run" names no animation (the file has: idle, walk)'),
     );
-    expect(namesNothing('tile-size', 32, 'tile size', 'animation "a"', []).message).toBe('option --tile-size 32 names no tile size (animation "a" has none)');
+    expect(namesNothing('tile-size', 32, 'tile size', 'animation "a"', []).message).toBe(
+      'option --tile-size 32 names no tile size (animation "a" has none)',
+    );
     const many = Array.from({ length: 30 }, (_, i) => `a${i}`);
     expect(namesNothing('animation', 'x', 'animation', 'the file', many).message).toMatch(/a19, \.\.\. \(30 in all\)\)$/);
     expect(selectIndex('direction', 3, 4, 'direction', 'animation "walk"')).toBe(3);

@@ -27,7 +27,14 @@ describe('render --origin', () => {
     const marked = decodePng(fs.readFileSync(markedFile));
     expect([marked.width, marked.height]).toEqual([16, 16]);
     const at = (img: typeof plain, x: number, y: number) => [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)];
-    for (const [x, y] of [[8, 13], [6, 13], [10, 13], [8, 11], [8, 15]]) expect(at(marked, x!, y!), `${x},${y}`).toEqual([255, 0, 255, 255]);
+    for (const [x, y] of [
+      [8, 13],
+      [6, 13],
+      [10, 13],
+      [8, 11],
+      [8, 15],
+    ])
+      expect(at(marked, x!, y!), `${x},${y}`).toEqual([255, 0, 255, 255]);
     expect(at(marked, 2, 2)).toEqual(at(plain, 2, 2));
   });
 
@@ -42,7 +49,14 @@ describe('render --origin', () => {
       const r = (await render(loaded, options, fsResourceLoader(path.dirname(full)))) as DrawnPicture;
       const f = r.frames[0]!;
       const at = (x: number, y: number) => [...f.data.subarray((y * f.width + x) * 4, (y * f.width + x) * 4 + 4)];
-      for (const [dx, dy] of [[0, 0], [-2, 0], [2, 0], [0, -2], [0, 2]]) expect(at(r.originX + dx!, r.originY + dy!), `${file} ${dx},${dy}`).toEqual([255, 0, 255, 255]);
+      for (const [dx, dy] of [
+        [0, 0],
+        [-2, 0],
+        [2, 0],
+        [0, -2],
+        [0, 2],
+      ])
+        expect(at(r.originX + dx!, r.originY + dy!), `${file} ${dx},${dy}`).toEqual([255, 0, 255, 255]);
     }
   });
 

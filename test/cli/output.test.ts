@@ -102,12 +102,25 @@ describe('companion files of a conversion', () => {
     const { outputTargets } = await import('../../src/cli/convert.js');
     const bytes = new Uint8Array(1);
     const out = path.join(dir, 'o', 'x.json');
-    expect(outputTargets(out, [{ name: 'x.json', bytes }, { name: 'x-sheet.png', bytes }]).map((t) => t.path)).toEqual([
-      out,
-      path.join(dir, 'o', 'x-sheet.png'),
-    ]);
+    expect(
+      outputTargets(out, [
+        { name: 'x.json', bytes },
+        { name: 'x-sheet.png', bytes },
+      ]).map((t) => t.path),
+    ).toEqual([out, path.join(dir, 'o', 'x-sheet.png')]);
     for (const name of ['../x.png', 'x-/../../../etc/x.png', '/etc/x.png', '.', 'a/../..']) {
-      expect(() => outputTargets(out, [{ name: 'x.json', bytes }, { name, bytes }], 'o/x.json'), name).toThrow(/^a file ".*" would be written outside the output's folder$/);
+      expect(
+        () =>
+          outputTargets(
+            out,
+            [
+              { name: 'x.json', bytes },
+              { name, bytes },
+            ],
+            'o/x.json',
+          ),
+        name,
+      ).toThrow(/^a file ".*" would be written outside the output's folder$/);
     }
   });
 });

@@ -38,14 +38,28 @@ function bitPng(width: number, height: number, idat: Uint8Array): Uint8Array {
   v.setUint32(4, height);
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // grey
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array())];
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', idat),
+    pngChunk('IEND', new Uint8Array()),
+  ];
   return new Uint8Array(Buffer.concat(parts));
 }
 
 /** An Aseprite sheet document naming `image`, with one 1x1 frame. */
 function asepriteJson(image: string): string {
   return JSON.stringify({
-    frames: { f0: { frame: { x: 0, y: 0, w: 1, h: 1 }, rotated: false, trimmed: false, spriteSourceSize: { x: 0, y: 0, w: 1, h: 1 }, sourceSize: { w: 1, h: 1 }, duration: 100 } },
+    frames: {
+      f0: {
+        frame: { x: 0, y: 0, w: 1, h: 1 },
+        rotated: false,
+        trimmed: false,
+        spriteSourceSize: { x: 0, y: 0, w: 1, h: 1 },
+        sourceSize: { w: 1, h: 1 },
+        duration: 100,
+      },
+    },
     meta: { app: 'https://www.aseprite.org/', image, size: { w: 1, h: 1 }, frameTags: [] },
   });
 }
@@ -95,11 +109,13 @@ describe('paths a document names are relative to the document', () => {
     expect(r.code, r.stderr).toBe(0);
     r = await runCli(['render', 'sub/b.json', '-o', 'b.png'], top);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sprat: error: sub\/b.json: \$.meta.image: the sheet "gone.png" not found \(looked for sub\/gone.png\) \(at line 1, column \d+\)\n$/);
+    expect(r.stderr).toMatch(
+      /^sprat: error: sub\/b.json: \$.meta.image: the sheet "gone.png" not found \(looked for sub\/gone.png\) \(at line 1, column \d+\)\n$/,
+    );
   });
 });
 
-describe('Solarus images: from the quest\'s sprites/ folder', () => {
+describe("Solarus images: from the quest's sprites/ folder", () => {
   let quest: string;
   beforeAll(() => {
     quest = folder('quest');
@@ -148,11 +164,16 @@ describe('Solarus images: from the quest\'s sprites/ folder', () => {
     // A wrong --images: the conversion says which image and where it looked.
     r = await runCli(['convert', 'lone/slime.dat', 'lone2.json', '--to', 'aseprite', '--images', 'nowhere'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/the pixels of "enemies\/slime.png" were not loaded \(image "enemies\/slime.png" not found \(looked for nowhere\/enemies\/slime.png\)\)\n$/);
+    expect(r.stderr).toMatch(
+      /the pixels of "enemies\/slime.png" were not loaded \(image "enemies\/slime.png" not found \(looked for nowhere\/enemies\/slime.png\)\)\n$/,
+    );
   });
 
   it('convert takes the resource options of the formats that use them, and rejects the others', async () => {
-    let r = await runCli(['convert', path.join(SAMPLES, 'solarus/sprites/slime.dat'), 'lua.dat', '--to', 'solarus-lua', '--tileset', 'x.png'], dir);
+    let r = await runCli(
+      ['convert', path.join(SAMPLES, 'solarus/sprites/slime.dat'), 'lua.dat', '--to', 'solarus-lua', '--tileset', 'x.png'],
+      dir,
+    );
     expect(r.code, r.stderr).toBe(0);
     r = await runCli(['convert', path.join(SAMPLES, 'cthg/fan.dat'), 'fan2.dat', '--images', 'x'], dir);
     expect(r.code).toBe(2);
@@ -166,7 +187,14 @@ describe('one image loader for render and convert', () => {
     const sprite = createIsprite(12);
     sprite.textures.push({ path: 'hero.png', nearest: true });
     sprite.slices.push({ texture: 0, rotated: false, x: 0, y: 0, width: 4, height: 4 });
-    sprite.frames.push({ holdTime: 1, loopPoint: false, label: '', triggers: '', notes: '', elements: [{ type: 'graphic', expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false }] });
+    sprite.frames.push({
+      holdTime: 1,
+      loopPoint: false,
+      label: '',
+      triggers: '',
+      notes: '',
+      elements: [{ type: 'graphic', expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false }],
+    });
     sprite.tree.push({ kind: 'sequence', name: 'idle', loopPoint: 0, followUp: '', frames: [0] });
     fs.writeFileSync(path.join(d, 's.isprite'), writeIsprite(sprite));
     const tex = createImage(4, 4);
@@ -201,7 +229,9 @@ describe('one image loader for render and convert', () => {
     fs.writeFileSync(path.join(d, 'b.json'), asepriteJson('text.png'));
     r = await runCli(['render', 'b.json', '-o', 'p.png'], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sprat: error: b.json: \$.meta.image: the sheet "text.png": "text.png" is neither a PNG nor a BMP image \(at line 1, column \d+\)\n$/);
+    expect(r.stderr).toMatch(
+      /^sprat: error: b.json: \$.meta.image: the sheet "text.png": "text.png" is neither a PNG nor a BMP image \(at line 1, column \d+\)\n$/,
+    );
   });
 });
 
@@ -219,7 +249,9 @@ describe('only regular files are read (issue 10)', () => {
     fs.writeFileSync(path.join(d, 'a.json'), asepriteJson('sheet.png'));
     r = await runCli(['render', 'a.json', '-o', 'o.png'], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sprat: error: a.json: \$.meta.image: the sheet "sheet.png": cannot read sheet.png: is a FIFO \(named pipe\), not a regular file/);
+    expect(r.stderr).toMatch(
+      /^sprat: error: a.json: \$.meta.image: the sheet "sheet.png": cannot read sheet.png: is a FIFO \(named pipe\), not a regular file/,
+    );
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -241,7 +273,9 @@ describe('only regular files are read (issue 10)', () => {
     fs.writeFileSync(path.join(d, 'a.json'), asepriteJson('/dev/zero'));
     let r = await runCli(['render', 'a.json', '-o', 'o.png'], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sprat: error: a.json: \$.meta.image: the sheet "\/dev\/zero": cannot read \/dev\/zero: is a device, not a regular file/);
+    expect(r.stderr).toMatch(
+      /^sprat: error: a.json: \$.meta.image: the sheet "\/dev\/zero": cannot read \/dev\/zero: is a device, not a regular file/,
+    );
     r = await runCli(['render', path.join(SAMPLES, 'cthg/fan.dat'), '--recolour', '3=/dev/zero', '-o', 'o.png'], d);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--recolour palette for layer 3 "\/dev\/zero": cannot read \/dev\/zero: is a device, not a regular file\n$/);
@@ -268,7 +302,9 @@ describe('only regular files are read (issue 10)', () => {
     const size = fs.statSync(path.join(d, 'fan.dat')).size;
     let r = await runCli(['inspect', 'fan.dat', '--max-file-bytes', String(size - 1)], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`sprat: error: fan.dat: reading fan.dat would need ${size} bytes, more than the limit of ${size - 1} (raise it with --max-file-bytes)\n`);
+    expect(r.stderr).toBe(
+      `sprat: error: fan.dat: reading fan.dat would need ${size} bytes, more than the limit of ${size - 1} (raise it with --max-file-bytes)\n`,
+    );
     r = await runCli(['inspect', 'fan.dat', '--max-file-bytes', String(size)], d);
     expect(r.code).toBe(0);
     const noise = createImage(32, 32);
@@ -296,7 +332,9 @@ describe('images are checked before decoding (the PNG bomb)', () => {
     );
     r = await runCli(['render', 'a.json', '-o', 'o.png', '--max-pixels', String(2 ** 40)], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sprat: error: a.json: \$.meta.image: the sheet "bomb.png": image size 30000x30000 is too large to decode \(more than 536870912 pixels\) \(at byte 16 of bomb.png\) \(at line 1, column \d+\)\n$/);
+    expect(r.stderr).toMatch(
+      /^sprat: error: a.json: \$.meta.image: the sheet "bomb.png": image size 30000x30000 is too large to decode \(more than 536870912 pixels\) \(at byte 16 of bomb.png\) \(at line 1, column \d+\)\n$/,
+    );
     expect(process.memoryUsage().rss - before).toBeLessThan(256 * 2 ** 20);
     expect(fs.existsSync(path.join(d, 'o.png'))).toBe(false);
   });
@@ -311,7 +349,9 @@ describe('images are checked before decoding (the PNG bomb)', () => {
     fs.writeFileSync(path.join(d, 'a.json'), asepriteJson('b.png'));
     let r = await runCli(['render', 'a.json', '-o', 'o.png', '--max-pixels', String(w * h - 1)], d);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/decoding b.png \(a 64x64 PNG image\) would need 4096 pixels, more than the limit of 4095 \(raise it with --max-pixels\)/);
+    expect(r.stderr).toMatch(
+      /decoding b.png \(a 64x64 PNG image\) would need 4096 pixels, more than the limit of 4095 \(raise it with --max-pixels\)/,
+    );
     r = await runCli(['render', 'a.json', '-o', 'o.png', '--max-pixels', String(w * h)], d);
     expect(r.code, r.stderr).toBe(0);
   });

@@ -24,7 +24,13 @@ describe('validate FILE...', () => {
       expect(r.stderr).toBe('');
       const j = await runCli(['validate', '--json', ...files], dir);
       expect(j.code).toBe(1);
-      const results = JSON.parse(j.stdout) as { file: string; format: string | null; valid: boolean; errors: string[]; warnings: string[] }[];
+      const results = JSON.parse(j.stdout) as {
+        file: string;
+        format: string | null;
+        valid: boolean;
+        errors: string[];
+        warnings: string[];
+      }[];
       expect(results.map((x) => [x.file, x.format, x.valid, x.errors.length])).toEqual([
         ['fan.dat', 'cthg', true, 0],
         ['empty', 'unknown', false, 1],

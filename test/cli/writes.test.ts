@@ -10,7 +10,11 @@ import { fsResourceLoader, recordingLoader, sweepStaleTemps, writeFilesAtomic, W
 let dir: string;
 const at = (...p: string[]) => path.join(dir, ...p);
 const read = (p: string) => fs.readFileSync(at(p));
-const hidden = () => fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => /sprat-(tmp|bak)/.test(f));
+const hidden = () =>
+  fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => /sprat-(tmp|bak)/.test(f));
 const FAN = path.join(SAMPLES, 'cthg', 'fan.dat');
 
 beforeEach(() => {
@@ -36,7 +40,9 @@ describe('convert never replaces a file it was not asked to write', () => {
       const r = await runCli(['convert', 'hero.isprite', 'hero.json', '--to', 'aseprite', ...extra], dir);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(oneError(r.stderr)).toBe('sprat: error: hero.png: is the input or a file it uses; convert never overwrites those (choose another output name)');
+      expect(oneError(r.stderr)).toBe(
+        'sprat: error: hero.png: is the input or a file it uses; convert never overwrites those (choose another output name)',
+      );
       expect(read('hero.png').equals(texture)).toBe(true);
       expect(fs.readdirSync(dir).sort()).toEqual(['hero.isprite', 'hero.png']);
     }
@@ -46,11 +52,13 @@ describe('convert never replaces a file it was not asked to write', () => {
     const texture = read('hero.png');
     const r = await runCli(['render', 'hero.isprite', '-o', 'hero.png', '--force'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('sprat: error: hero.png: is the input or a file it uses; render never overwrites those (choose another output name)\n');
+    expect(r.stderr).toBe(
+      'sprat: error: hero.png: is the input or a file it uses; render never overwrites those (choose another output name)\n',
+    );
     expect(read('hero.png').equals(texture)).toBe(true);
   });
 
-  it('prints every file it writes; a second conversion into the folder stops at the first one\'s sheet unless --overwrite', async () => {
+  it("prints every file it writes; a second conversion into the folder stops at the first one's sheet unless --overwrite", async () => {
     fs.mkdirSync(at('out'));
     const a = await runCli(['convert', 'hero.isprite', 'out/hero.json', '--to', 'aseprite'], dir);
     expect([a.code, a.stdout]).toEqual([0, 'wrote out/hero.json\nwrote out/hero.png\n']);
@@ -59,7 +67,9 @@ describe('convert never replaces a file it was not asked to write', () => {
     const b = await runCli(['convert', FAN, 'out/hero.json', '--to', 'texturepacker'], dir);
     expect(b.code).toBe(1);
     expect(b.stdout).toBe('');
-    expect(oneError(b.stderr)).toBe('sprat: error: out/hero.png: already exists and is not the output named; nothing was written (--overwrite replaces it)');
+    expect(oneError(b.stderr)).toBe(
+      'sprat: error: out/hero.png: already exists and is not the output named; nothing was written (--overwrite replaces it)',
+    );
     expect(read('out/hero.json').equals(json)).toBe(true);
     expect(read('out/hero.png').equals(png)).toBe(true);
     const c = await runCli(['convert', FAN, 'out/hero.json', '--to', 'texturepacker', '--overwrite'], dir);
@@ -154,11 +164,30 @@ describe('a group of outputs is written all or none', () => {
     fs.writeFileSync(at('a'), 'a');
     fs.writeFileSync(at('b'), 'b');
     const bytes = new Uint8Array([1]);
-    await expect(writeFilesAtomic([{ path: at('a'), bytes }, { path: at('b'), bytes, mayReplace: false }])).rejects.toMatchObject({ kind: 'exists', file: at('b') });
-    await expect(writeFilesAtomic([{ path: at('new'), bytes }, { path: at('hero.png'), bytes }], { protect: [at('hero.png')] })).rejects.toBeInstanceOf(WriteError);
+    await expect(
+      writeFilesAtomic([
+        { path: at('a'), bytes },
+        { path: at('b'), bytes, mayReplace: false },
+      ]),
+    ).rejects.toMatchObject({ kind: 'exists', file: at('b') });
+    await expect(
+      writeFilesAtomic(
+        [
+          { path: at('new'), bytes },
+          { path: at('hero.png'), bytes },
+        ],
+        { protect: [at('hero.png')] },
+      ),
+    ).rejects.toBeInstanceOf(WriteError);
     expect(read('a').toString()).toBe('a');
     expect(fs.existsSync(at('new'))).toBe(false);
-    await writeFilesAtomic([{ path: at('a'), bytes }, { path: at('b'), bytes, mayReplace: false }], { overwrite: true });
+    await writeFilesAtomic(
+      [
+        { path: at('a'), bytes },
+        { path: at('b'), bytes, mayReplace: false },
+      ],
+      { overwrite: true },
+    );
     expect([...read('a'), ...read('b')]).toEqual([1, 1]);
   });
 });
@@ -177,11 +206,17 @@ describe('the files a document uses', () => {
     fs.mkdirSync(at('quest', 'data', 'sprites', 'enemies'), { recursive: true });
     fs.writeFileSync(at('quest', 'data', 'quest.dat'), 'quest{}');
     fs.copyFileSync(path.join(SAMPLES, 'solarus', 'sprites', 'slime.dat'), at('quest', 'data', 'sprites', 'slime.dat'));
-    fs.copyFileSync(path.join(SAMPLES, 'solarus', 'sprites', 'enemies', 'slime.png'), at('quest', 'data', 'sprites', 'enemies', 'slime.png'));
+    fs.copyFileSync(
+      path.join(SAMPLES, 'solarus', 'sprites', 'enemies', 'slime.png'),
+      at('quest', 'data', 'sprites', 'enemies', 'slime.png'),
+    );
     const sheet = read('quest/data/sprites/enemies/slime.png');
     const sheetOut = path.join('quest', 'data', 'sprites', 'enemies', 'slime.png');
     const a = await runCli(['render', 'quest/data/sprites/slime.dat', '-o', sheetOut, '--force'], dir);
-    expect([a.code, a.stderr]).toEqual([1, `sprat: error: ${sheetOut}: is the input or a file it uses; render never overwrites those (choose another output name)\n`]);
+    expect([a.code, a.stderr]).toEqual([
+      1,
+      `sprat: error: ${sheetOut}: is the input or a file it uses; render never overwrites those (choose another output name)\n`,
+    ]);
     expect(read('quest/data/sprites/enemies/slime.png').equals(sheet)).toBe(true);
 
     fs.mkdirSync(at('level'));
@@ -189,7 +224,10 @@ describe('the files a document uses', () => {
     const tiles = read('level/tiles.png');
     const tilesOut = path.join('level', 'tiles.png');
     const b = await runCli(['render', 'level/level.bytes', '--tileset', '0=level/tiles.png:16x16', '-o', tilesOut, '--force'], dir);
-    expect([b.code, b.stderr]).toEqual([1, `sprat: error: ${tilesOut}: is the input or a file it uses; render never overwrites those (choose another output name)\n`]);
+    expect([b.code, b.stderr]).toEqual([
+      1,
+      `sprat: error: ${tilesOut}: is the input or a file it uses; render never overwrites those (choose another output name)\n`,
+    ]);
     expect(read('level/tiles.png').equals(tiles)).toBe(true);
   });
 });
@@ -211,14 +249,19 @@ function blockedConvert(args: string[]) {
     const m = await import('./src/cli/main.ts');
     process.exitCode = await m.main(${JSON.stringify(args)});
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const blocked = new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d) => String(d).includes('BLOCKED') && resolve());
     child.on('close', () => reject(new Error(`the child ended before writing: ${stderr}`)));
   });
-  const closed = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   return { child, blocked, closed, stderr: () => stderr };
 }
 
@@ -226,7 +269,10 @@ describe('temporaries', () => {
   it('are removed on SIGTERM and SIGINT while writing (exit 143, 130), and nothing is replaced', async () => {
     fs.writeFileSync(at('out.json'), 'old json');
     fs.writeFileSync(at('out.png'), 'old png');
-    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
       const run = blockedConvert(['convert', at('hero.isprite'), at('out.json'), '--to', 'aseprite', '--overwrite']);
       await run.blocked;
       expect(hidden().length).toBe(2);

@@ -45,7 +45,11 @@ describe('writers refuse values that do not fit their fields', () => {
   const cases: [string, Parameters<typeof tiledWith>[1], RegExp][] = [
     ['order', { cell: { order: 70000 } }, /layer 0 cell \(\d+, \d+\) order 70000 does not fit the file's 16-bit field \(-32768 to 32767\)/],
     ['trigger', { cell: { trigger: 300 } }, /layer 0 cell \(\d+, \d+\) trigger 300 does not fit the file's 8-bit field \(0 to 255\)/],
-    ['scrollX', { props: { scrollX: 2 ** 32 + 1 } }, /layer 0 scrollX 4294967297 does not fit the file's 32-bit field \(-2147483648 to 2147483647\)/],
+    [
+      'scrollX',
+      { props: { scrollX: 2 ** 32 + 1 } },
+      /layer 0 scrollX 4294967297 does not fit the file's 32-bit field \(-2147483648 to 2147483647\)/,
+    ],
     ['previewSize', { props: { previewSize: 3e9 } }, /layer 0 previewSize 3000000000 does not fit the file's 32-bit field/],
     ['tileSizeX', { props: { tileSizeX: 1e40 } }, /layer 0 tileSizeX 1e\+40 does not fit the file's 32-bit float field/],
   ];
@@ -65,7 +69,9 @@ describe('writers refuse values that do not fit their fields', () => {
     const name = tiledWith('clamp.tmj', { props: { scrollX: 2 ** 32 + 1, previewSize: 3e9 }, cell: { order: 70000, trigger: 300 } });
     const r = await runCli(['convert', name, 'clamp.bytes', '--clamp'], dir);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("clamp.tmj: note: layer 0 scrollX 4294967297 clamped to 2147483647 (the file's 32-bit field (-2147483648 to 2147483647))\n");
+    expect(r.stderr).toContain(
+      "clamp.tmj: note: layer 0 scrollX 4294967297 clamped to 2147483647 (the file's 32-bit field (-2147483648 to 2147483647))\n",
+    );
     expect(r.stderr).toContain('clamp.tmj: note: layer 0 previewSize 3000000000 clamped to 2147483647');
     expect(r.stderr).toMatch(/clamp\.tmj: note: layer 0 cell \(\d+, \d+\) order 70000 clamped to 32767/);
     expect(r.stderr).toMatch(/clamp\.tmj: note: layer 0 cell \(\d+, \d+\) trigger 300 clamped to 255/);
@@ -97,7 +103,12 @@ describe('ByteWriter checks every integer against its field', () => {
     expect(() => w.f32(1e40)).toThrow(/32-bit float field/);
     expect(() => w.int('u16', 70000, 'layer 2 order')).toThrow("layer 2 order 70000 does not fit the file's 16-bit field (0 to 65535)");
     expect(w.length).toBe(0);
-    w.u8(255).i8(-128).u16(65535).i16(-32768).u32(0xffffffff).i32(-(2 ** 31));
+    w.u8(255)
+      .i8(-128)
+      .u16(65535)
+      .i16(-32768)
+      .u32(0xffffffff)
+      .i32(-(2 ** 31));
     expect(w.length).toBe(14);
   });
 
@@ -106,7 +117,10 @@ describe('ByteWriter checks every integer against its field', () => {
     const w = new ByteWriter({ format: 'test', range: { clamp: true, note: (m) => notes.push(m) } });
     w.int('u16', 70000, 'frame 3 delay').int('i8', -200.4, 'x');
     expect(Array.from(w.finish())).toEqual([0xff, 0xff, 0x80]);
-    expect(notes).toEqual(["frame 3 delay 70000 clamped to 65535 (the file's 16-bit field (0 to 65535))", "x -200.4 clamped to -128 (the file's 8-bit field (-128 to 127))"]);
+    expect(notes).toEqual([
+      "frame 3 delay 70000 clamped to 65535 (the file's 16-bit field (0 to 65535))",
+      "x -200.4 clamped to -128 (the file's 8-bit field (-128 to 127))",
+    ]);
     expect(() => w.u16(70000)).toThrow(FormatError);
     expect(() => w.int('u8', Number.NaN, 'y')).toThrow(/y NaN is not a whole number/);
   });
@@ -124,7 +138,9 @@ describe('ISPRITE from the model: fixed-point fields', () => {
       kind: 'sprite' as const,
       name: 's',
       sheets: [{ path: 'a' }],
-      animations: [{ name: 'far', loopTo: 0, frames: [{ durationMs: 100, parts: [{ sheet: 0, sx: 0, sy: 0, sw: 4, sh: 4, x: 40000, y: 0 }] }] }],
+      animations: [
+        { name: 'far', loopTo: 0, frames: [{ durationMs: 100, parts: [{ sheet: 0, sx: 0, sy: 0, sw: 4, sh: 4, x: 40000, y: 0 }] }] },
+      ],
       notes: [] as string[],
     });
     expect(() => ispriteFromModel(model())).toThrow(

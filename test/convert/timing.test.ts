@@ -130,10 +130,22 @@ describe('-> Hallgeir', () => {
       kind: 'sprite',
       name: 'h',
       sheets: [{ path: 'h.png' }],
-      animations: [{ name: 'a', loopTo: 0, frames: [{ durationMs: 0, parts: [part(8)] }, { durationMs: 100, parts: [part(10)] }] }],
+      animations: [
+        {
+          name: 'a',
+          loopTo: 0,
+          frames: [
+            { durationMs: 0, parts: [part(8)] },
+            { durationMs: 100, parts: [part(10)] },
+          ],
+        },
+      ],
     };
     const doc = spriteFromModel(model);
-    expect(doc.animations[0]!.frames.map((f) => [f.delay, f.next])).toEqual([[0, -1], [0.1, 0]]);
+    expect(doc.animations[0]!.frames.map((f) => [f.delay, f.next])).toEqual([
+      [0, -1],
+      [0.1, 0],
+    ]);
     expect(model.notes).toEqual([
       'hallgeir-sprite: frames of 0 ms are written as frames that hold forever: "a" frame 0',
       'hallgeir-sprite: the frames have several sizes (8x8, 10x8); a Hallgeir sprite has one, given when it is read (--frame-size)',

@@ -35,7 +35,14 @@ beforeAll(() => {
   const tp = {
     frames: Object.fromEntries([0, 1, 2, 3, 4].map((i) => [`f${i}.png`, { ...cell(i), pivot: { x: 0, y: 0 } }])),
     animations: { run: ['f0.png', 'f1.png', 'f2.png'], hit: ['f4.png'] },
-    meta: { app: 'https://www.codeandweb.com/texturepacker', version: '1.1', image: 'grid.png', format: 'RGBA8888', size: { w: 40, h: 40 }, scale: '1' },
+    meta: {
+      app: 'https://www.codeandweb.com/texturepacker',
+      version: '1.1',
+      image: 'grid.png',
+      format: 'RGBA8888',
+      size: { w: 40, h: 40 },
+      scale: '1',
+    },
   };
   fs.writeFileSync(path.join(dir, 'tp.json'), JSON.stringify(tp));
   // Aseprite: 25 frames, tags over 6 of them.

@@ -40,16 +40,26 @@ describe('CTHG bad input', () => {
 
   it('counts that lie are checked before allocating', () => {
     // Element count 65535 with no elements.
-    expect(() => readCthg(rawFile([TINY_SPRITE, { t: 'FR', elements: [], count: 65535 }]))).toThrow(/sprite element count 65535 needs at least 786420 bytes/);
+    expect(() => readCthg(rawFile([TINY_SPRITE, { t: 'FR', elements: [], count: 65535 }]))).toThrow(
+      /sprite element count 65535 needs at least 786420 bytes/,
+    );
     // Sprite data length 4 GiB.
-    expect(() => readCthg(rawFile([{ t: 'SP', width: 65535, height: 65535, data: [], length: 0xfffffff0 }]))).toThrow(/sprite data byte count/);
+    expect(() => readCthg(rawFile([{ t: 'SP', width: 65535, height: 65535, data: [], length: 0xfffffff0 }]))).toThrow(
+      /sprite data byte count/,
+    );
     // A name longer than the file.
     const bytes = rawFile([{ t: 'raw', bytes: [0x43, 0x41, 64, 0, 1, 0, 0, 0, 200, 0x61] }]);
     expect(() => readCthg(bytes)).toThrow(/animation name length 200/);
     // A huge view range does not overflow.
-    expect(() => readCthg(rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'a', frameCount: 0xffffffff, views: [0, NONE, NONE, NONE] }]))).toThrow(
-      /uses frames 0 to 4294967294/,
-    );
+    expect(() =>
+      readCthg(
+        rawFile([
+          TINY_SPRITE,
+          { t: 'FR', elements: [{ sprite: 0 }] },
+          { t: 'CA', name: 'a', frameCount: 0xffffffff, views: [0, NONE, NONE, NONE] },
+        ]),
+      ),
+    ).toThrow(/uses frames 0 to 4294967294/);
     expect(() => readCthg(rawFile([{ t: 'CA', name: 'a', frameCount: 0, views: [NONE, NONE, NONE, NONE] }]))).toThrow(/0 frames per view/);
   });
 
@@ -80,7 +90,14 @@ describe('CTHG bad input', () => {
     const base = rawFile([
       TINY_SPRITE,
       { t: 'SP', width: 1, height: 2, data: [0xc2, 1, 200, 5, 6] },
-      { t: 'FR', sound: 3, elements: [{ sprite: 0, x: -2, flags: 5 }, { sprite: 1, layerClass: 2, layerId: 1 }] },
+      {
+        t: 'FR',
+        sound: 3,
+        elements: [
+          { sprite: 0, x: -2, flags: 5 },
+          { sprite: 1, layerClass: 2, layerId: 1 },
+        ],
+      },
       { t: 'FR', elements: [{ sprite: NONE }] },
       { t: 'CA', name: 'anim', frameCount: 1, views: [0, 1, NONE, 0] },
     ]);

@@ -52,7 +52,12 @@ describe('building CTHG files', () => {
     const images: Record<string, RgbaImage> = { 'sheet.png': sheet(), 'map.png': recolourMap() };
     const doc = await buildCthg(desc, async (p) => images[p]!);
     expect(doc.sprites).toHaveLength(2); // identical regions are shared
-    expect(doc.animations[0]).toEqual({ name: 'thing', tileSize: 64, frameCount: 2, views: { north: 0, east: null, south: null, west: 2 } });
+    expect(doc.animations[0]).toEqual({
+      name: 'thing',
+      tileSize: 64,
+      frameCount: 2,
+      views: { north: 0, east: null, south: null, west: 2 },
+    });
     expect(doc.frames[0]!.sound).toBe(3);
     expect(doc.sprites[0]!.data[0]).toBe(0xc1); // a one-pixel recolour run on layer 2
     expect(doc.sprites[0]!.data[1]).toBe(2);
@@ -67,11 +72,15 @@ describe('building CTHG files', () => {
   it('buildCthg rejects bad descriptions with a FormatError', async () => {
     const load = async () => sheet();
     await expect(buildCthg({ animations: [{ name: 'x', views: {} }] }, load)).rejects.toThrow(/has no views/);
+    await expect(buildCthg({ animations: [{ name: 'x', views: { north: [{ elements: [] }], east: [] } }] }, load)).rejects.toThrow(
+      /every view needs 1 frames/,
+    );
     await expect(
-      buildCthg({ animations: [{ name: 'x', views: { north: [{ elements: [] }], east: [] } }] }, load),
-    ).rejects.toThrow(/every view needs 1 frames/);
-    await expect(buildCthg({ animations: [{ name: 'x', views: { north: [{ elements: [{ image: 'a', x: 0.5, y: 0 }] }] } }] }, load)).rejects.toBeInstanceOf(FormatError);
-    await expect(buildCthg({ animations: [{ name: 'x', views: { north: [{ elements: [{ image: 'a', width: 99, x: 0, y: 0 }] }] } }] }, load)).rejects.toThrow(/width/);
+      buildCthg({ animations: [{ name: 'x', views: { north: [{ elements: [{ image: 'a', x: 0.5, y: 0 }] }] } }] }, load),
+    ).rejects.toBeInstanceOf(FormatError);
+    await expect(
+      buildCthg({ animations: [{ name: 'x', views: { north: [{ elements: [{ image: 'a', width: 99, x: 0, y: 0 }] }] } }] }, load),
+    ).rejects.toThrow(/width/);
   });
 
   it('toModel then fromModel keeps what the model can hold', async () => {
@@ -104,7 +113,18 @@ describe('building CTHG files', () => {
   });
 
   it('fromModel refuses rotation and levels', () => {
-    const model = { kind: 'sprite' as const, name: 'm', sheets: [{ path: 'a', image: sheet() }], animations: [{ name: 'a', frames: [{ durationMs: 100, parts: [{ sheet: 0, sx: 0, sy: 0, sw: 2, sh: 2, x: 0, y: 0, rotation: 45 }] }], loopTo: 0 }] };
+    const model = {
+      kind: 'sprite' as const,
+      name: 'm',
+      sheets: [{ path: 'a', image: sheet() }],
+      animations: [
+        {
+          name: 'a',
+          frames: [{ durationMs: 100, parts: [{ sheet: 0, sx: 0, sy: 0, sw: 2, sh: 2, x: 0, y: 0, rotation: 45 }] }],
+          loopTo: 0,
+        },
+      ],
+    };
     expect(() => cthgFromModel(model)).toThrow(/rotates or scales/);
     expect(() => cthgFromModel({ kind: 'level', layers: [], tilesets: [] })).toThrow(FormatError);
   });

@@ -17,13 +17,21 @@ describe('sprat with CTHG files', () => {
     const j = JSON.parse(r.stdout);
     expect(j.format).toBe('cthg');
     expect(j.blockOrder).toBe('SFASFASFASFASFA');
-    expect(j.animations.map((a: any) => a.name)).toEqual(['plant_dead', 'plant_drooping1', 'plant_drooping2', 'plant_dying', 'plant_healthy']);
+    expect(j.animations.map((a: any) => a.name)).toEqual([
+      'plant_dead',
+      'plant_drooping1',
+      'plant_drooping2',
+      'plant_dying',
+      'plant_healthy',
+    ]);
   });
 
   it('inspect without --json is readable', async () => {
     const r = await runCli(['inspect', FAN]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/desk_fan \(tile size 64, 4 frames per view\): north frames 0-3, east frames 4-7, south frames 8-11, west frames 12-15/);
+    expect(r.stdout).toMatch(
+      /desk_fan \(tile size 64, 4 frames per view\): north frames 0-3, east frames 4-7, south frames 8-11, west frames 12-15/,
+    );
   });
 
   it('validate says ok', async () => {
@@ -69,7 +77,9 @@ describe('sprat with CTHG files', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(decodePng(new Uint8Array(readFileSync(b)))).toMatchObject({ width: 22, height: 40 });
       const c = path.join(dir, 'r.png');
-      expect((await runCli(['render', FAN, '--frame', '0', '--recolour', `1=${path.join(SAMPLES, 'cthg', 'fan_palette.png')}`, '-o', c])).code).toBe(0);
+      expect(
+        (await runCli(['render', FAN, '--frame', '0', '--recolour', `1=${path.join(SAMPLES, 'cthg', 'fan_palette.png')}`, '-o', c])).code,
+      ).toBe(0);
       const bad = await runCli(['render', PLANT, '--sprite', '9', '-o', path.join(dir, 'x.png')]);
       expect(bad.code).toBe(2);
       const flip = await runCli(['render', PLANT, '--flip-convention', 'sideways', '-o', path.join(dir, 'x.png')]);

@@ -48,9 +48,7 @@ describe('plant_anim.dat (the real file)', () => {
     expect(JSON.stringify(j.animations[0])).toBe(
       '{"name":"plant_dead","tileSize":64,"frameCount":1,"views":{"north":0,"east":null,"south":null,"west":null}}',
     );
-    expect(JSON.stringify(j.frames[0])).toBe(
-      '{"sound":0,"elements":[{"sprite":0,"x":-15,"y":-20,"layerClass":0,"layerId":0,"flags":0}]}',
-    );
+    expect(JSON.stringify(j.frames[0])).toBe('{"sound":0,"elements":[{"sprite":0,"x":-15,"y":-20,"layerClass":0,"layerId":0,"flags":0}]}');
     expect(j.sprites[0]).toEqual({ width: 31, height: 30, dataLength: 2186 });
   });
 });

@@ -16,7 +16,11 @@ import { errorOf } from '../helpers/errors.js';
 
 const noResources: ResourceLoader = { load: async (p) => Promise.reject(new Error(`no ${p}`)), exists: async () => false };
 
-const simple: RawBlock[] = [TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'a', frameCount: 1, views: [0, NONE, NONE, NONE] }];
+const simple: RawBlock[] = [
+  TINY_SPRITE,
+  { t: 'FR', elements: [{ sprite: 0 }] },
+  { t: 'CA', name: 'a', frameCount: 1, views: [0, NONE, NONE, NONE] },
+];
 
 describe('CTHG decisions', () => {
   it('1: only version 513; 0-511 are the free graphics formats', () => {
@@ -41,11 +45,23 @@ describe('CTHG decisions', () => {
     expect(errorOf(() => readCthg(rawFile([{ t: 'FR', elements: [{ sprite: 0 }] }, TINY_SPRITE]))).message).toMatch(
       /refers to sprite 0 but only 0 sprites are defined before it \(at byte 32\)/,
     );
-    const e = errorOf(() => readCthg(rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'a', frameCount: 2, views: [0, NONE, NONE, NONE] }])));
+    const e = errorOf(() =>
+      readCthg(
+        rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'a', frameCount: 2, views: [0, NONE, NONE, NONE] }]),
+      ),
+    );
     expect(e.message).toMatch(/north view of "a" uses frames 0 to 1 but only 1 frame is defined/);
-    expect(errorOf(() => readCthg(rawFile([{ t: 'CA', name: 'a', frameCount: 1, views: [NONE, 0, NONE, NONE] }]))).message).toMatch(/east view/);
+    expect(errorOf(() => readCthg(rawFile([{ t: 'CA', name: 'a', frameCount: 1, views: [NONE, 0, NONE, NONE] }]))).message).toMatch(
+      /east view/,
+    );
     // Any order that defines first is fine, and is kept.
-    const order: RawBlock[] = [TINY_SPRITE, TINY_SPRITE, { t: 'FR', elements: [{ sprite: 1 }] }, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'b', frameCount: 2, views: [NONE, NONE, 0, NONE] }];
+    const order: RawBlock[] = [
+      TINY_SPRITE,
+      TINY_SPRITE,
+      { t: 'FR', elements: [{ sprite: 1 }] },
+      { t: 'FR', elements: [{ sprite: 0 }] },
+      { t: 'CA', name: 'b', frameCount: 2, views: [NONE, NONE, 0, NONE] },
+    ];
     const bytes = rawFile(order);
     const doc = readCthg(bytes);
     expect(doc.blockOrder).toBe('SSFFA');
@@ -54,12 +70,18 @@ describe('CTHG decisions', () => {
 
   it('4: an unknown block ID is an error naming its offset', () => {
     const bytes = rawFile([TINY_SPRITE, { t: 'raw', bytes: [0x58, 0x59, 0, 0] }]);
-    expect(errorOf(() => readCthg(bytes)).message).toBe('unknown block ID "XY" (expected CA, FR or SP; blocks have no size, so it cannot be skipped) (at byte 41)');
+    expect(errorOf(() => readCthg(bytes)).message).toBe(
+      'unknown block ID "XY" (expected CA, FR or SP; blocks have no size, so it cannot be skipped) (at byte 41)',
+    );
   });
 
   it('5: count = byte & 63, type = byte >> 6; 0-length runs are legal and never written', () => {
     const data = [0x00, 0x80, 0x40, 9, 0xc0, 3, 9, 0x01, 1, 2, 3, 0x81];
-    const bytes = rawFile([{ t: 'SP', width: 2, height: 1, data }, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'z', frameCount: 1, views: [0, NONE, NONE, NONE] }]);
+    const bytes = rawFile([
+      { t: 'SP', width: 2, height: 1, data },
+      { t: 'FR', elements: [{ sprite: 0 }] },
+      { t: 'CA', name: 'z', frameCount: 1, views: [0, NONE, NONE, NONE] },
+    ]);
     const doc = readCthg(bytes);
     expect(writeCthg(doc)).toEqual(bytes);
     const big = spriteFromImage({ width: 130, height: 1, data: new Uint8Array(130 * 4).fill(255) });
@@ -68,13 +90,17 @@ describe('CTHG decisions', () => {
 
   it('6 and 13: the runs must cover exactly width × height and use exactly the data length', () => {
     const sp = (data: number[], w = 2, h = 1) => rawFile([{ t: 'SP', width: w, height: h, data }]);
-    expect(errorOf(() => readCthg(sp([0x83]))).message).toMatch(/a run of 3 pixels passes the end of the sprite \(2 pixels left\) \(at byte 36\)/);
+    expect(errorOf(() => readCthg(sp([0x83]))).message).toMatch(
+      /a run of 3 pixels passes the end of the sprite \(2 pixels left\) \(at byte 36\)/,
+    );
     expect(errorOf(() => readCthg(sp([0x81]))).message).toMatch(/ends after 1 of 2 pixels \(at byte 37\)/);
     expect(errorOf(() => readCthg(sp([0x82, 0x80]))).message).toMatch(/1 unused byte after the last pixel of the sprite \(at byte 37\)/);
     expect(errorOf(() => readCthg(sp([0x82, 0x00, 0x00]))).message).toMatch(/2 unused bytes/);
     expect(errorOf(() => readCthg(sp([0x02, 1, 2]))).message).toMatch(/needs 7 bytes but only 3 remain/);
     // A data length longer than the file.
-    expect(errorOf(() => readCthg(rawFile([{ t: 'SP', width: 1, height: 1, data: [0x81], length: 99 }]))).message).toMatch(/sprite data byte count 99/);
+    expect(errorOf(() => readCthg(rawFile([{ t: 'SP', width: 1, height: 1, data: [0x81], length: 99 }]))).message).toMatch(
+      /sprite data byte count 99/,
+    );
   });
 
   it('7: flags 0x1 flips vertically and 0x2 horizontally; --flip-convention corsixth swaps them', async () => {
@@ -100,7 +126,8 @@ describe('CTHG decisions', () => {
   it('8: 0x4 draws at 50 %, 0x8 at 25 %, both at 50 %; other bits are kept', async () => {
     const doc = createCthg();
     doc.sprites.push(spriteFromImage({ width: 1, height: 1, data: Uint8Array.from([200, 100, 50, 255]) }));
-    for (const flags of [4, 8, 12, 0x100]) doc.frames.push({ sound: 0, elements: [{ sprite: 0, x: 0, y: 0, layerClass: 0, layerId: 0, flags }] });
+    for (const flags of [4, 8, 12, 0x100])
+      doc.frames.push({ sound: 0, elements: [{ sprite: 0, x: 0, y: 0, layerClass: 0, layerId: 0, flags }] });
     doc.animations.push({ name: 'o', tileSize: 64, frameCount: 4, views: { north: 0, east: null, south: null, west: null } });
     const r = await renderCthg(doc, {}, noResources);
     expect(r.frames.map((f) => f.data[3])).toEqual([128, 64, 128, 255]);
@@ -108,7 +135,11 @@ describe('CTHG decisions', () => {
   });
 
   it('9: recolour runs use the layer table, else the grey ramp, with the run opacity', async () => {
-    const bytes = rawFile([{ t: 'SP', width: 2, height: 1, data: [0xc2, 7, 100, 10, 20] }, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'r', frameCount: 1, views: [0, NONE, NONE, NONE] }]);
+    const bytes = rawFile([
+      { t: 'SP', width: 2, height: 1, data: [0xc2, 7, 100, 10, 20] },
+      { t: 'FR', elements: [{ sprite: 0 }] },
+      { t: 'CA', name: 'r', frameCount: 1, views: [0, NONE, NONE, NONE] },
+    ]);
     const doc = readCthg(bytes);
     const grey = await renderCthg(doc, { sprite: '0' }, noResources);
     expect([...grey.frames[0]!.data]).toEqual([10, 10, 10, 100, 20, 20, 20, 100]);
@@ -193,7 +224,11 @@ describe('CTHG decisions', () => {
   });
 
   it('16: sprite reference 0xFFFFFFFF draws nothing and prints null', async () => {
-    const bytes = rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: NONE }, { sprite: 0, x: 3 }] }, { t: 'CA', name: 'n', frameCount: 1, views: [0, NONE, NONE, NONE] }]);
+    const bytes = rawFile([
+      TINY_SPRITE,
+      { t: 'FR', elements: [{ sprite: NONE }, { sprite: 0, x: 3 }] },
+      { t: 'CA', name: 'n', frameCount: 1, views: [0, NONE, NONE, NONE] },
+    ]);
     const doc = readCthg(bytes);
     expect(doc.frames[0]!.elements[0]!.sprite).toBeNull();
     const r = await renderCthg(doc, {}, noResources);
@@ -206,7 +241,9 @@ describe('CTHG decisions', () => {
     const doc = readCthg(bytes);
     const r = await renderCthg(doc, { sprite: '1' }, noResources);
     expect([...r.frames[0]!.data]).toEqual([0, 0, 9, 255]);
-    await expect(renderCthg(doc, { sprite: '2' }, noResources)).rejects.toThrow(/option --sprite 2 is past the last sprite \(the file has 2 sprites: 0-1\)/);
+    await expect(renderCthg(doc, { sprite: '2' }, noResources)).rejects.toThrow(
+      /option --sprite 2 is past the last sprite \(the file has 2 sprites: 0-1\)/,
+    );
   });
 
   it('writing: new documents get the canonical order, renumbered; a still-valid read order is kept', () => {
@@ -215,7 +252,13 @@ describe('CTHG decisions', () => {
     doc.sprites.push(px(1), px(2), px(3));
     // Frames listed in an order that is not the encoder's: west view first in the array.
     doc.frames.push({ sound: 0, elements: [{ sprite: 2, x: 0, y: 0, layerClass: 0, layerId: 0, flags: 0 }] });
-    doc.frames.push({ sound: 0, elements: [{ sprite: 0, x: 0, y: 0, layerClass: 0, layerId: 0, flags: 0 }, { sprite: 1, x: 1, y: 0, layerClass: 0, layerId: 0, flags: 0 }] });
+    doc.frames.push({
+      sound: 0,
+      elements: [
+        { sprite: 0, x: 0, y: 0, layerClass: 0, layerId: 0, flags: 0 },
+        { sprite: 1, x: 1, y: 0, layerClass: 0, layerId: 0, flags: 0 },
+      ],
+    });
     doc.animations.push({ name: 'c', tileSize: 64, frameCount: 1, views: { north: 1, east: null, south: null, west: 0 } });
     const bytes = writeCthg(doc);
     const back = readCthg(bytes);

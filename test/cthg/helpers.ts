@@ -3,7 +3,12 @@ import { ByteWriter } from '../../src/binary/writer.js';
 /** Raw block builders for hand-made (and deliberately broken) files. */
 export type RawBlock =
   | { t: 'SP'; width: number; height: number; data: number[] | Uint8Array; length?: number }
-  | { t: 'FR'; sound?: number; elements: { sprite: number; x?: number; y?: number; layerClass?: number; layerId?: number; flags?: number }[]; count?: number }
+  | {
+      t: 'FR';
+      sound?: number;
+      elements: { sprite: number; x?: number; y?: number; layerClass?: number; layerId?: number; flags?: number }[];
+      count?: number;
+    }
   | { t: 'CA'; name: string; tileSize?: number; frameCount: number; views: [number, number, number, number] }
   | { t: 'raw'; bytes: number[] };
 
@@ -27,12 +32,28 @@ export function rawFile(blocks: RawBlock[], header?: number[], version = 513): U
   if (header) counts = header;
   for (const c of counts) w.u32(c);
   for (const b of blocks) {
-    if (b.t === 'SP') w.ascii('SP').u16(b.width).u16(b.height).u32(b.length ?? b.data.length).bytes(Uint8Array.from(b.data));
+    if (b.t === 'SP')
+      w.ascii('SP')
+        .u16(b.width)
+        .u16(b.height)
+        .u32(b.length ?? b.data.length)
+        .bytes(Uint8Array.from(b.data));
     else if (b.t === 'FR') {
-      w.ascii('FR').u16(b.sound ?? 0).u16(b.count ?? b.elements.length);
-      for (const e of b.elements) w.u32(e.sprite).i16(e.x ?? 0).i16(e.y ?? 0).u8(e.layerClass ?? 0).u8(e.layerId ?? 0).u16(e.flags ?? 0);
+      w.ascii('FR')
+        .u16(b.sound ?? 0)
+        .u16(b.count ?? b.elements.length);
+      for (const e of b.elements)
+        w.u32(e.sprite)
+          .i16(e.x ?? 0)
+          .i16(e.y ?? 0)
+          .u8(e.layerClass ?? 0)
+          .u8(e.layerId ?? 0)
+          .u16(e.flags ?? 0);
     } else if (b.t === 'CA') {
-      w.ascii('CA').u16(b.tileSize ?? 64).u32(b.frameCount).str8(b.name);
+      w.ascii('CA')
+        .u16(b.tileSize ?? 64)
+        .u32(b.frameCount)
+        .str8(b.name);
       for (const v of b.views) w.u32(v);
     } else w.bytes(Uint8Array.from(b.bytes));
   }

@@ -26,7 +26,9 @@ describe('CTHG render', () => {
     expect(one.frames).toHaveLength(1);
     expect(one.delaysMs).toBeUndefined();
     expect(one.frames[0]).toEqual(all.frames[2]);
-    await expect(renderCthg(fan, { view: 'east', frame: '4' }, fsResourceLoader(dir))).rejects.toThrow(/option --frame 4 is past the last frame/);
+    await expect(renderCthg(fan, { view: 'east', frame: '4' }, fsResourceLoader(dir))).rejects.toThrow(
+      /option --frame 4 is past the last frame/,
+    );
   });
 
   it('--recolour changes only the recoloured pixels', async () => {
@@ -44,7 +46,11 @@ describe('CTHG render', () => {
   });
 
   it('an animation name that is not UTF-8 is a warning', () => {
-    const bytes = rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: '\u00ff', frameCount: 1, views: [0, NONE, NONE, NONE] }]);
+    const bytes = rawFile([
+      TINY_SPRITE,
+      { t: 'FR', elements: [{ sprite: 0 }] },
+      { t: 'CA', name: '\u00ff', frameCount: 1, views: [0, NONE, NONE, NONE] },
+    ]);
     // str8 writes U+00FF as two UTF-8 bytes; replace them with one invalid byte and fix the length.
     const i = bytes.length - 16 - 3;
     const bad = new Uint8Array([...bytes.subarray(0, i), 1, 0xff, ...bytes.subarray(i + 3)]);
@@ -59,11 +65,19 @@ describe('CTHG render limits', () => {
   it('a frame whose elements span a huge box is refused with a LimitError naming --max-pixels', async () => {
     const bytes = rawFile([
       TINY_SPRITE,
-      { t: 'FR', elements: [{ sprite: 0, x: -32768, y: -32768 }, { sprite: 0, x: 32767, y: 32767 }] },
+      {
+        t: 'FR',
+        elements: [
+          { sprite: 0, x: -32768, y: -32768 },
+          { sprite: 0, x: 32767, y: 32767 },
+        ],
+      },
       { t: 'CA', name: 'big', frameCount: 1, views: [0, NONE, NONE, NONE] },
     ]);
     const doc = readCthg(bytes);
-    await expect(renderCthg(doc, { frame: '0' }, fsResourceLoader(dir))).rejects.toThrow(/frame 0 \(65537x65536\) would need \d+ pixels, more than the limit of \d+ \(raise it with --max-pixels\)/);
+    await expect(renderCthg(doc, { frame: '0' }, fsResourceLoader(dir))).rejects.toThrow(
+      /frame 0 \(65537x65536\) would need \d+ pixels, more than the limit of \d+ \(raise it with --max-pixels\)/,
+    );
     await expect(renderCthg(doc, {}, fsResourceLoader(dir))).rejects.toThrow(/--max-pixels/);
   });
 });

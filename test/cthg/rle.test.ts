@@ -41,7 +41,7 @@ function expected(img: RgbaImage, map: Uint8Array | null): Uint8Array {
   const out = new Uint8Array(img.data.length);
   for (let i = 0; i < img.width * img.height; i++) {
     const [r, g, b, a] = img.data.subarray(i * 4, i * 4 + 4);
-    if (map && map[i]) {
+    if (map?.[i]) {
       const m = Math.max(r!, g!, b!);
       out.set([m, m, m, a!], i * 4);
     } else if (a === 0) out.set([0, 0, 0, 0], i * 4);
@@ -73,7 +73,7 @@ describe('CTHG pixel codec', () => {
         const layers = new Int16Array(img.width * img.height);
         const back = decodePixels(data, img.width, img.height, undefined, layers);
         expect(back.data).toEqual(expected(img, m));
-        for (let i = 0; i < layers.length; i++) expect(layers[i]).toBe(m && m[i] ? m[i] : -1);
+        for (let i = 0; i < layers.length; i++) expect(layers[i]).toBe(m?.[i] ? m[i] : -1);
       }),
       { numRuns: 150 },
     );
@@ -90,7 +90,7 @@ describe('CTHG pixel codec', () => {
           expect(c).toBeGreaterThan(0);
           expect(c).toBeLessThanOrEqual(63);
           const alpha = img.data[i * 4 + 3]!;
-          const recol = !!(m && m[i]);
+          const recol = !!m?.[i];
           expect(t).toBe(recol ? 3 : alpha === 255 ? 0 : alpha === 0 ? 2 : 1);
           if (a !== undefined) expect(a).toBe(alpha);
           for (let k = 0; k < c; k++) {

@@ -38,7 +38,9 @@ describe('CTHG writer', () => {
   });
 
   it('orderFits checks counts and references', () => {
-    const doc = readCthg(rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'a', frameCount: 1, views: [0, NONE, NONE, NONE] }]));
+    const doc = readCthg(
+      rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'a', frameCount: 1, views: [0, NONE, NONE, NONE] }]),
+    );
     expect(orderFits(doc, 'SFA')).toBe(true);
     expect(orderFits(doc, 'FSA')).toBe(false);
     expect(orderFits(doc, 'SAF')).toBe(false);

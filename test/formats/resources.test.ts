@@ -40,9 +40,9 @@ describe('the resource layer', () => {
     const res = memory({ 'tex.bmp': png(1, 1) });
     const r = await loadResource(res, { format: 'f', what: 'texture', name: 'tex', candidates: ['tex', 'tex.png', 'tex.bmp'] });
     expect(r.path).toBe('tex.bmp');
-    await expect(loadResource(res, { format: 'f', what: 'texture', name: 'x', candidates: ['x', 'x.png'], hint: 'try harder' })).rejects.toThrow(
-      new FormatError('f', 'texture "x" not found (looked for x, x.png); try harder'),
-    );
+    await expect(
+      loadResource(res, { format: 'f', what: 'texture', name: 'x', candidates: ['x', 'x.png'], hint: 'try harder' }),
+    ).rejects.toThrow(new FormatError('f', 'texture "x" not found (looked for x, x.png); try harder'));
   });
 
   it('loadImage decodes by content and checks --max-pixels first; imageCache reads each file once', async () => {
@@ -52,7 +52,10 @@ describe('the resource layer', () => {
     await expect(loadImage(res, { format: 'f', what: 'sheet', name: 'a.png' }, { maxPixels: 15 })).rejects.toThrow(LimitError);
     log.length = 0;
     const load = imageCache(res);
-    await Promise.all([load({ format: 'f', what: 'sheet', name: 'a.png' }), load({ format: 'f', what: 'sheet', name: './a.png', candidates: ['a.png'] })]);
+    await Promise.all([
+      load({ format: 'f', what: 'sheet', name: 'a.png' }),
+      load({ format: 'f', what: 'sheet', name: './a.png', candidates: ['a.png'] }),
+    ]);
     expect(log.filter((l) => l.startsWith('load'))).toEqual(['load a.png']);
   });
 
@@ -66,11 +69,13 @@ describe('the resource layer', () => {
     expect(IMAGE_DECODERS.map((d) => d.name)).toEqual(['png', 'bmp']);
     expect(decodeImage(png(2, 3), 'x.bmp').height).toBe(3);
     expect(() => decodeImage(new Uint8Array([1, 2, 3]), 'x.png')).toThrow(/"x.png" is neither a PNG nor a BMP image/);
-    expect(() => decodeImage(png(100, 100), 'big.png', { maxPixels: 9999 })).toThrow(/decoding big.png \(a 100x100 PNG image\) would need 10000 pixels/);
+    expect(() => decodeImage(png(100, 100), 'big.png', { maxPixels: 9999 })).toThrow(
+      /decoding big.png \(a 100x100 PNG image\) would need 10000 pixels/,
+    );
   });
 });
 
-describe('the viewer\'s loaders', () => {
+describe("the viewer's loaders", () => {
   it('dropped files: relative to the document, then by base name; folders with a trailing /', async () => {
     const files = new Map<string, Uint8Array>([
       ['q/data/quest.dat', new Uint8Array()],

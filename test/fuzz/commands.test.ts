@@ -71,55 +71,74 @@ const FIXED_FINDINGS: KnownFinding[] = [
 /** Findings not fixed yet: the short run leaves them out; FUZZ_KNOWN=1 runs them. */
 export const KNOWN_FINDINGS: KnownFinding[] = [];
 
-const known = (seed: Seed, command: string) => KNOWN_FINDINGS.some((k) => k.seed === seed.origin && k.format === seed.format && k.commands.test(command));
+const known = (seed: Seed, command: string) =>
+  KNOWN_FINDINGS.some((k) => k.seed === seed.origin && k.format === seed.format && k.commands.test(command));
 
 function describeFinding(f: Finding): string {
   return `${f.format} ${f.command}: ${f.cls}: ${f.message} (seed ${f.seed}; ${cliFor(f.job)})`;
 }
 
 describe('fuzzing every command', () => {
-  it(
-    'a short deterministic run over every format and command finds nothing',
-    async () => {
-      const summary = await fuzz({
-        seed: 0x5eed10,
-        inputsPerFormat: 12,
-        headerVariants: 2,
-        jobs: 2,
-        roots: [SAMPLES],
-        samplesDir: SAMPLES,
-        findingsDir: null,
-        skip: known,
-        pool: { heapMb: 384 },
-      });
-      expect(summary.findings.map(describeFinding)).toEqual([]);
-      // Every format got inputs of its own, JSON ones included, and every command ran.
-      for (const f of ['isprite', 'cthg', 'spritetile', 'solarus', 'solarus-lua', 'hallgeir-sprite', 'hallgeir-object', 'hallgeir-map', 'aseprite', 'texturepacker', 'tiled']) {
-        expect(summary.inputs[f], f).toBeGreaterThan(12);
-        expect(Object.keys(summary.counts[f]!).sort(), f).toEqual(commandsFor(getFormat(f)!).sort());
-      }
-      expect(formatSummary(summary)).toMatch(/^\d+ inputs .* 0 findings\n/);
-    },
-    120_000,
-  );
+  it('a short deterministic run over every format and command finds nothing', async () => {
+    const summary = await fuzz({
+      seed: 0x5eed10,
+      inputsPerFormat: 12,
+      headerVariants: 2,
+      jobs: 2,
+      roots: [SAMPLES],
+      samplesDir: SAMPLES,
+      findingsDir: null,
+      skip: known,
+      pool: { heapMb: 384 },
+    });
+    expect(summary.findings.map(describeFinding)).toEqual([]);
+    // Every format got inputs of its own, JSON ones included, and every command ran.
+    for (const f of [
+      'isprite',
+      'cthg',
+      'spritetile',
+      'solarus',
+      'solarus-lua',
+      'hallgeir-sprite',
+      'hallgeir-object',
+      'hallgeir-map',
+      'aseprite',
+      'texturepacker',
+      'tiled',
+    ]) {
+      expect(summary.inputs[f], f).toBeGreaterThan(12);
+      expect(Object.keys(summary.counts[f]!).sort(), f).toEqual(commandsFor(getFormat(f)!).sort());
+    }
+    expect(formatSummary(summary)).toMatch(/^\d+ inputs .* 0 findings\n/);
+  }, 120_000);
 
   for (const [k, fixed] of [...KNOWN_FINDINGS.map((f) => [f, false] as const), ...FIXED_FINDINGS.map((f) => [f, true] as const)]) {
     // FUZZ_KNOWN=1 runs the known ones (they fail until fixed); fixed ones always run.
-    (fixed || process.env.FUZZ_KNOWN === '1' ? it : it.skip)(`${fixed ? 'FIXED' : 'KNOWN'} FINDING: ${k.seed} ${k.commands}: ${k.reason}`, async () => {
-      const seed = k.bytes
-        ? { name: 'finding.json', format: k.format as FormatName, dir: 'interop', bytes: k.bytes() }
-        : hostileSeeds().find((h) => `hostile:${h.name}` === k.seed)!;
-      const pool = new FuzzPool({ ...DEFAULT_POOL, jobs: 1 });
-      try {
-        for (const command of commandsFor(getFormat(k.format)!).filter((c) => k.commands.test(c))) {
-          const job: FuzzJob = { bytes: seed.bytes, fileName: seed.name, format: seed.format, command, options: optionsFor(seed.format, command) };
-          const r = await pool.run(job, path.join(SAMPLES, seed.dir));
-          expect(r.finding, `${command}: ${r.cls} ${r.message}`).toBe(false);
+    (fixed || process.env.FUZZ_KNOWN === '1' ? it : it.skip)(
+      `${fixed ? 'FIXED' : 'KNOWN'} FINDING: ${k.seed} ${k.commands}: ${k.reason}`,
+      async () => {
+        const seed = k.bytes
+          ? { name: 'finding.json', format: k.format as FormatName, dir: 'interop', bytes: k.bytes() }
+          : hostileSeeds().find((h) => `hostile:${h.name}` === k.seed)!;
+        const pool = new FuzzPool({ ...DEFAULT_POOL, jobs: 1 });
+        try {
+          for (const command of commandsFor(getFormat(k.format)!).filter((c) => k.commands.test(c))) {
+            const job: FuzzJob = {
+              bytes: seed.bytes,
+              fileName: seed.name,
+              format: seed.format,
+              command,
+              options: optionsFor(seed.format, command),
+            };
+            const r = await pool.run(job, path.join(SAMPLES, seed.dir));
+            expect(r.finding, `${command}: ${r.cls} ${r.message}`).toBe(false);
+          }
+        } finally {
+          await pool.close();
         }
-      } finally {
-        await pool.close();
-      }
-    }, 120_000);
+      },
+      120_000,
+    );
   }
 });
 
@@ -161,8 +180,14 @@ describe('the fuzzing pool', () => {
     expect(classify(new FormatError('isprite', 'bad', { offset: 3 }))).toMatchObject({ cls: 'FormatError', finding: false });
     expect(classify(new OptionError('option --x'))).toMatchObject({ cls: 'OptionError', finding: false });
     expect(classify(new LimitError(LIMIT_SPECS[0]!, 'a frame', 10, 5))).toMatchObject({ cls: 'LimitError', finding: false });
-    expect(classify(new UnknownFormatError('converting to x is not supported'))).toMatchObject({ cls: 'UnknownFormatError', finding: false });
-    expect(classify(Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT' }))).toMatchObject({ cls: 'FsError', finding: false });
+    expect(classify(new UnknownFormatError('converting to x is not supported'))).toMatchObject({
+      cls: 'UnknownFormatError',
+      finding: false,
+    });
+    expect(classify(Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT' }))).toMatchObject({
+      cls: 'FsError',
+      finding: false,
+    });
     expect(classify(new RangeError('Maximum call stack size exceeded'))).toMatchObject({ cls: 'RangeError', finding: true });
     expect(classify(Object.assign(new Error('x'), { code: 'ERR_OUT_OF_RANGE' }))).toMatchObject({ cls: 'Error', finding: true });
     expect(classify(new OptionError('two\nlines'))).toMatchObject({ cls: 'OptionError(multi-line message)', finding: true });
@@ -177,8 +202,18 @@ describe('inputs', () => {
 
   it('text mutations replace numbers with boundary values and are deterministic', () => {
     const input = new TextEncoder().encode('{"w": 16, "h": 16}');
-    const a = [...Array(20)].map(((r) => () => new TextDecoder().decode(mutateText(input, r)))(rng(7)));
-    const b = [...Array(20)].map(((r) => () => new TextDecoder().decode(mutateText(input, r)))(rng(7)));
+    const a = [...Array(20)].map(
+      (
+        (r) => () =>
+          new TextDecoder().decode(mutateText(input, r))
+      )(rng(7)),
+    );
+    const b = [...Array(20)].map(
+      (
+        (r) => () =>
+          new TextDecoder().decode(mutateText(input, r))
+      )(rng(7)),
+    );
     expect(a).toEqual(b);
     expect(a.some((t) => /2147483648|1e15|NaN|-1/.test(t))).toBe(true);
   });
@@ -186,7 +221,9 @@ describe('inputs', () => {
   it('prints the command line that shows a finding', () => {
     const job: FuzzJob = { bytes: new Uint8Array(), fileName: 'a.dat', format: 'solarus', command: 'convert:tiled', options: {} };
     expect(cliFor(job, 'a.dat')).toBe('sprat convert a.dat out.tmj --from solarus --to tiled');
-    expect(cliFor({ ...job, command: 'render-frame', options: { frame: '0' } }, 'a.dat')).toBe('sprat render a.dat --format solarus --frame "0" -o out.png');
+    expect(cliFor({ ...job, command: 'render-frame', options: { frame: '0' } }, 'a.dat')).toBe(
+      'sprat render a.dat --format solarus --frame "0" -o out.png',
+    );
   });
 });
 

@@ -93,7 +93,9 @@ describe('fuzz findings, fixed: conversions to CTHG', () => {
 
   it('a note quoting a name with a CR (a Solarus image "a\\rb" not found) stays one line', async () => {
     const loaded = load(
-      new TextEncoder().encode('animation{ name = "s", src_image = "a\\rb", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n'),
+      new TextEncoder().encode(
+        'animation{ name = "s", src_image = "a\\rb", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n',
+      ),
       's.dat',
       'solarus-lua',
     );

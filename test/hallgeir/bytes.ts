@@ -44,12 +44,7 @@ export interface FrameSpec {
   next: number;
 }
 
-export function spriteBytes(
-  le: boolean,
-  name: string,
-  texture: string,
-  animations: { name: string; frames: FrameSpec[] }[],
-): Uint8Array {
+export function spriteBytes(le: boolean, name: string, texture: string, animations: { name: string; frames: FrameSpec[] }[]): Uint8Array {
   const b = new Builder(le).id('str').str(name).str(texture).int(animations.length);
   for (const a of animations) {
     b.str(a.name).int(a.frames.length);

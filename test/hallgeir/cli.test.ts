@@ -21,7 +21,10 @@ beforeAll(async () => {
   await fsp.writeFile(path.join(dir, 'hero.spr'), spriteBytes(true, 'hero', 'hero_tex', [walk]));
   await fsp.writeFile(path.join(dir, 'hero-be.spr'), spriteBytes(false, 'hero', 'hero_tex', [walk]));
   await fsp.writeFile(path.join(dir, 'goomba.obj'), objectBytes(true, 'goomba', 'goomba'));
-  await fsp.writeFile(path.join(dir, 'level.map'), mapBytes(true, [{ path: 'gfx/tiles.bmp', name: 'tiles' }], [{ x: 32, y: 64, object: 'objects/goomba.obj' }]));
+  await fsp.writeFile(
+    path.join(dir, 'level.map'),
+    mapBytes(true, [{ path: 'gfx/tiles.bmp', name: 'tiles' }], [{ x: 32, y: 64, object: 'objects/goomba.obj' }]),
+  );
   await fsp.writeFile(path.join(dir, 'bad.spr'), spriteBytes(true, 'h', 't', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 5 }] }]));
   await fsp.writeFile(path.join(dir, 'trailing.obj'), new Builder(true).id('obj').str('a').str('b').raw(0, 0).bytes());
 });
@@ -42,7 +45,15 @@ describe('sprat inspect --json (the contract examples)', () => {
         littleEndian: true,
         name: 'hero',
         texture: 'hero_tex',
-        animations: [{ name: 'walk', frames: [{ x: 0, y: 0, delay: 0.1, next: 1 }, { x: 32, y: 0, delay: 0.1, next: 0 }] }],
+        animations: [
+          {
+            name: 'walk',
+            frames: [
+              { x: 0, y: 0, delay: 0.1, next: 1 },
+              { x: 32, y: 0, delay: 0.1, next: 0 },
+            ],
+          },
+        ],
       }),
     );
     const be = await cli('inspect', 'hero-be.spr', '--json');

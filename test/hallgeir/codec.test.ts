@@ -52,10 +52,14 @@ describe.each([true, false])('layouts (littleEndian %s)', (le) => {
   });
 
   it('reads and re-writes a .map byte for byte', () => {
-    const bytes = mapBytes(le, [{ path: 'gfx/tiles.bmp', name: 'tiles' }], [
-      { x: 32, y: 64, object: 'objects/goomba.obj' },
-      { x: -1, y: 2147483647, object: '' },
-    ]);
+    const bytes = mapBytes(
+      le,
+      [{ path: 'gfx/tiles.bmp', name: 'tiles' }],
+      [
+        { x: 32, y: 64, object: 'objects/goomba.obj' },
+        { x: -1, y: 2147483647, object: '' },
+      ],
+    );
     const m = readMap(bytes);
     expect(m).toEqual({
       kind: 'map',
@@ -168,7 +172,19 @@ describe('decisions', () => {
 
   it('3: next frame must be -1 or a frame of the same animation', () => {
     const at = (next: number) =>
-      errorOf(() => readSprite(spriteBytes(le, '', '', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 0 }, { x: 0, y: 0, delay: 1, next }] }])));
+      errorOf(() =>
+        readSprite(
+          spriteBytes(le, '', '', [
+            {
+              name: 'a',
+              frames: [
+                { x: 0, y: 0, delay: 1, next: 0 },
+                { x: 0, y: 0, delay: 1, next },
+              ],
+            },
+          ]),
+        ),
+      );
     // header 3 + 4 + 4 + 4, animation name 5, count 4, frame 20, then x, y, delay of frame 1
     const nextOffset = 3 + 4 + 4 + 4 + 5 + 4 + 20 + 16;
     for (const n of [2, -2, 1000, -2147483648]) {
@@ -176,7 +192,9 @@ describe('decisions', () => {
       expect(e.offset).toBe(nextOffset);
       expect(e.message).toContain(`next frame ${n} is not -1 or a frame of the animation (0-1)`);
     }
-    expect(readSprite(spriteBytes(le, '', '', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: -1 }] }])).animations[0]!.frames[0]!.next).toBe(-1);
+    expect(
+      readSprite(spriteBytes(le, '', '', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: -1 }] }])).animations[0]!.frames[0]!.next,
+    ).toBe(-1);
   });
 
   it('4: delay <= 0 is kept; NaN and infinity are errors', () => {
@@ -201,7 +219,13 @@ describe('decisions', () => {
   });
 
   it('the writer refuses what the reader would reject', () => {
-    const s: HallgeirSprite = { kind: 'sprite', littleEndian: true, name: '', texture: '', animations: [{ name: 'a', frames: [{ x: 0, y: 0, delay: NaN, next: 0 }] }] };
+    const s: HallgeirSprite = {
+      kind: 'sprite',
+      littleEndian: true,
+      name: '',
+      texture: '',
+      animations: [{ name: 'a', frames: [{ x: 0, y: 0, delay: NaN, next: 0 }] }],
+    };
     expect(() => writeHallgeir(s)).toThrow(FormatError);
     s.animations[0]!.frames[0] = { x: 0, y: 0, delay: 1, next: 1 };
     expect(() => writeHallgeir(s)).toThrow(/next frame 1/);
@@ -212,22 +236,20 @@ describe('decisions', () => {
 
 const str = fc.string({ maxLength: 12, unit: 'grapheme' });
 const int32 = fc.integer({ min: -0x80000000, max: 0x7fffffff });
-const animation = fc
-  .integer({ min: 0, max: 5 })
-  .chain((n) =>
-    fc.record({
-      name: str,
-      frames: fc.array(
-        fc.record({
-          x: int32,
-          y: int32,
-          delay: fc.double({ noNaN: true, noDefaultInfinity: true }),
-          next: fc.integer({ min: -1, max: n - 1 }),
-        }),
-        { minLength: n, maxLength: n },
-      ),
-    }),
-  );
+const animation = fc.integer({ min: 0, max: 5 }).chain((n) =>
+  fc.record({
+    name: str,
+    frames: fc.array(
+      fc.record({
+        x: int32,
+        y: int32,
+        delay: fc.double({ noNaN: true, noDefaultInfinity: true }),
+        next: fc.integer({ min: -1, max: n - 1 }),
+      }),
+      { minLength: n, maxLength: n },
+    ),
+  }),
+);
 const sprite: fc.Arbitrary<HallgeirSprite> = fc.record({
   kind: fc.constant('sprite' as const),
   littleEndian: fc.boolean(),
@@ -235,7 +257,12 @@ const sprite: fc.Arbitrary<HallgeirSprite> = fc.record({
   texture: str,
   animations: fc.array(animation, { maxLength: 4 }),
 });
-const object: fc.Arbitrary<HallgeirObject> = fc.record({ kind: fc.constant('object' as const), littleEndian: fc.boolean(), name: str, sprite: str });
+const object: fc.Arbitrary<HallgeirObject> = fc.record({
+  kind: fc.constant('object' as const),
+  littleEndian: fc.boolean(),
+  name: str,
+  sprite: str,
+});
 const map: fc.Arbitrary<HallgeirMap> = fc.record({
   kind: fc.constant('map' as const),
   littleEndian: fc.boolean(),
@@ -295,7 +322,11 @@ describe('properties', () => {
   });
 
   it('validate never throws and reports an error exactly when reading fails', () => {
-    const kinds = [['sprite', 'hallgeir-sprite'], ['object', 'hallgeir-object'], ['map', 'hallgeir-map']] as const;
+    const kinds = [
+      ['sprite', 'hallgeir-sprite'],
+      ['object', 'hallgeir-object'],
+      ['map', 'hallgeir-map'],
+    ] as const;
     fc.assert(
       fc.property(fc.oneof(sprite, object, map), fc.nat(), fc.integer({ min: 0, max: 255 }), (doc, at, v) => {
         const bytes = writeHallgeir(doc);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { HallgeirPlayer, frameAt, frameAtTimes, frameChain, playRecords, type HallgeirAnimation } from '../../src/formats/hallgeir/index.js';
+import {
+  HallgeirPlayer,
+  frameAt,
+  frameAtTimes,
+  frameChain,
+  playRecords,
+  type HallgeirAnimation,
+} from '../../src/formats/hallgeir/index.js';
 
 const anim = (...frames: [number, number][]): HallgeirAnimation => ({
   name: 'a',

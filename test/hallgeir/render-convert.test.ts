@@ -31,7 +31,14 @@ const sprite: HallgeirSprite = {
   name: 's',
   texture: 'tex',
   animations: [
-    { name: 'loop', frames: [{ x: 0, y: 0, delay: 0.1, next: 1 }, { x: 2, y: 0, delay: 0.2, next: 0 }, { x: 0, y: 0, delay: 1, next: 0 }] },
+    {
+      name: 'loop',
+      frames: [
+        { x: 0, y: 0, delay: 0.1, next: 1 },
+        { x: 2, y: 0, delay: 0.2, next: 0 },
+        { x: 0, y: 0, delay: 1, next: 0 },
+      ],
+    },
     { name: 'once', frames: [{ x: 2, y: 0, delay: 0.5, next: -1 }] },
   ],
 };
@@ -42,7 +49,11 @@ describe('render a sprite', () => {
   });
 
   it('draws one frame, or the animation along its chain, from a PNG or BMP texture', async () => {
-    const variants: Record<string, Uint8Array>[] = [{ 'tex.png': encodePng(texture()) }, { 'tex.bmp': encodeBmp24(texture()) }, { tex: encodePng(texture()) }];
+    const variants: Record<string, Uint8Array>[] = [
+      { 'tex.png': encodePng(texture()) },
+      { 'tex.bmp': encodeBmp24(texture()) },
+      { tex: encodePng(texture()) },
+    ];
     for (const files of variants) {
       const loader = memoryLoader(files);
       const one = await renderSprite(sprite, { 'frame-size': '2x2', animation: 'loop', frame: '1' }, loader);
@@ -61,9 +72,15 @@ describe('render a sprite', () => {
 
   it('errors for unknown animations, frames out of range, missing textures', async () => {
     const loader = memoryLoader({ 'tex.png': encodePng(texture()) });
-    await expect(renderSprite(sprite, { 'frame-size': '2x2', animation: 'nope' }, loader)).rejects.toThrow(/option --animation "nope" names no animation/);
-    await expect(renderSprite(sprite, { 'frame-size': '2x2', frame: '3' }, loader)).rejects.toThrow(/option --frame 3 is past the last frame/);
-    await expect(renderSprite(sprite, { 'frame-size': '2x2' }, memoryLoader({}))).rejects.toThrow(/texture "tex" not found \(looked for tex, tex.png, tex.bmp\)/);
+    await expect(renderSprite(sprite, { 'frame-size': '2x2', animation: 'nope' }, loader)).rejects.toThrow(
+      /option --animation "nope" names no animation/,
+    );
+    await expect(renderSprite(sprite, { 'frame-size': '2x2', frame: '3' }, loader)).rejects.toThrow(
+      /option --frame 3 is past the last frame/,
+    );
+    await expect(renderSprite(sprite, { 'frame-size': '2x2' }, memoryLoader({}))).rejects.toThrow(
+      /texture "tex" not found \(looked for tex, tex.png, tex.bmp\)/,
+    );
     await expect(renderSprite(sprite, { 'frame-size': '2x' }, loader)).rejects.toThrow(OptionError);
   });
 });
@@ -73,7 +90,18 @@ describe('render a map', () => {
     const files: Record<string, Uint8Array> = {};
     for (const f of makeHallgeirSample().files) files[f.name] = f.bytes;
     const { frames } = await renderMap(
-      { kind: 'map', littleEndian: true, textures: [{ path: 'hero.png', name: 'hero' }, { path: 'coin.bmp', name: 'coin' }], objects: [{ x: 8, y: 16, object: 'hero.obj' }, { x: 40, y: 16, object: 'coin.obj' }] },
+      {
+        kind: 'map',
+        littleEndian: true,
+        textures: [
+          { path: 'hero.png', name: 'hero' },
+          { path: 'coin.bmp', name: 'coin' },
+        ],
+        objects: [
+          { x: 8, y: 16, object: 'hero.obj' },
+          { x: 40, y: 16, object: 'coin.obj' },
+        ],
+      },
       {},
       memoryLoader(files),
     );
@@ -97,7 +125,12 @@ describe('render a map', () => {
       'gfx/thing.bmp': encodeBmp24(tex),
       'objects/thing_tex.png': encodePng(other),
     };
-    const map = { kind: 'map' as const, littleEndian: true, textures: [{ path: 'gfx\\thing.bmp', name: 'thing_tex' }], objects: [{ x: 1, y: 1, object: 'objects\\thing.obj' }] };
+    const map = {
+      kind: 'map' as const,
+      littleEndian: true,
+      textures: [{ path: 'gfx\\thing.bmp', name: 'thing_tex' }],
+      objects: [{ x: 1, y: 1, object: 'objects\\thing.obj' }],
+    };
     const { frames } = await renderMap(map, { 'frame-size': '2x2' }, memoryLoader(files));
     expect([frames[0]!.width, frames[0]!.height]).toEqual([3, 3]);
     expect(px(frames[0]!, 1, 1)).toEqual([255, 255, 255, 255]);
@@ -109,7 +142,9 @@ describe('render a map', () => {
   it('names what is missing or broken', async () => {
     const map = { kind: 'map' as const, littleEndian: true, textures: [], objects: [{ x: 0, y: 0, object: 'a.obj' }] };
     await expect(renderMap(map, {}, memoryLoader({}))).rejects.toThrow(/object "a.obj" not found \(looked for a.obj\)/);
-    await expect(renderMap(map, {}, memoryLoader({ 'a.obj': new Uint8Array([3, 0, 0, 0, 111, 98, 106, 9]) }))).rejects.toThrow(/object "a.obj": .*\(at byte 7\)/);
+    await expect(renderMap(map, {}, memoryLoader({ 'a.obj': new Uint8Array([3, 0, 0, 0, 111, 98, 106, 9]) }))).rejects.toThrow(
+      /object "a.obj": .*\(at byte 7\)/,
+    );
     await expect(renderMap(map, {}, memoryLoader({ 'a.obj': objectBytes(true, 'a', 'b') }))).rejects.toThrow(/sprite "b" not found/);
     const empty = await renderMap({ ...map, objects: [] }, {}, memoryLoader({}));
     expect([empty.frames[0]!.width, empty.frames[0]!.height]).toEqual([1, 1]);
@@ -129,7 +164,18 @@ describe('to and from the common model', () => {
     expect(model.animations[1]).toMatchObject({ name: 'once', loopTo: null, frames: [{ durationMs: Infinity }] });
     expect(model.notes).toEqual(['animation "loop": frame 2 never shown by playback, dropped']);
     const odd = await spriteToModel(
-      { ...sprite, animations: [{ name: 'x', frames: [{ x: 0, y: 0, delay: 0.1, next: 1 }, { x: 0, y: 0, delay: 1 / 257, next: 0 }] }] },
+      {
+        ...sprite,
+        animations: [
+          {
+            name: 'x',
+            frames: [
+              { x: 0, y: 0, delay: 0.1, next: 1 },
+              { x: 0, y: 0, delay: 1 / 257, next: 0 },
+            ],
+          },
+        ],
+      },
       memoryLoader({}),
       { frameSize: '2x2' },
     );
@@ -150,7 +196,11 @@ describe('to and from the common model', () => {
     const doc = ispriteFromModel(model);
     expect(doc.frameRate).toBe(80);
     // exact delays keep their exact rate
-    const exact = await spriteToModel({ ...sprite, animations: [{ name: 'x', frames: [{ x: 0, y: 0, delay: 0.0125, next: 0 }] }] }, memoryLoader({}), { frameSize: '2x2' });
+    const exact = await spriteToModel(
+      { ...sprite, animations: [{ name: 'x', frames: [{ x: 0, y: 0, delay: 0.0125, next: 0 }] }] },
+      memoryLoader({}),
+      { frameSize: '2x2' },
+    );
     expect(ispriteFromModel(exact).frameRate).toBe(80);
   });
 
@@ -164,24 +214,41 @@ describe('to and from the common model', () => {
     expect(back.animations[1]!.frames).toEqual([{ x: 2, y: 0, delay: 0, next: -1 }]);
     expect(back.texture).toBe('tex');
     expect(readSprite(writeHallgeir(back))).toEqual(back);
-    const twoParts = { ...model, animations: [{ ...model.animations[0]!, frames: [{ durationMs: 1, parts: [model.animations[0]!.frames[0]!.parts[0]!, model.animations[0]!.frames[0]!.parts[0]!] }] }] };
+    const twoParts = {
+      ...model,
+      animations: [
+        {
+          ...model.animations[0]!,
+          frames: [{ durationMs: 1, parts: [model.animations[0]!.frames[0]!.parts[0]!, model.animations[0]!.frames[0]!.parts[0]!] }],
+        },
+      ],
+    };
     expect(() => spriteFromModel(twoParts)).toThrow(/2 parts/);
     expect(() => spriteFromModel({ kind: 'level', layers: [], tilesets: [] })).toThrow(FormatError);
   });
 });
 
 it('map objects may reference a missing map texture name: falls back, then errors', async () => {
-  const files = { 'o.obj': objectBytes(true, 'o', 's'), 's.spr': spriteBytes(true, 's', 'nowhere', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 0 }] }]) };
-  await expect(renderMap({ kind: 'map', littleEndian: true, textures: [], objects: [{ x: 0, y: 0, object: 'o.obj' }] }, {}, memoryLoader(files))).rejects.toThrow(
-    /texture "nowhere" not found \(looked for nowhere, nowhere.png, nowhere.bmp\); it is not a texture of the map either/,
-  );
+  const files = {
+    'o.obj': objectBytes(true, 'o', 's'),
+    's.spr': spriteBytes(true, 's', 'nowhere', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 0 }] }]),
+  };
+  await expect(
+    renderMap({ kind: 'map', littleEndian: true, textures: [], objects: [{ x: 0, y: 0, object: 'o.obj' }] }, {}, memoryLoader(files)),
+  ).rejects.toThrow(/texture "nowhere" not found \(looked for nowhere, nowhere.png, nowhere.bmp\); it is not a texture of the map either/);
   expect(mapBytes(true, [], []).length).toBe(11);
 });
 
 it('refuses drawings too large to hold in memory', async () => {
   const loader = memoryLoader({ 'tex.png': encodePng(texture()) });
-  await expect(renderSprite(sprite, { 'frame-size': '65536x65536', frame: '0' }, loader)).rejects.toThrow(/\(65536x65536\) would need \d+ pixels, more than the limit of \d+ \(raise it with --max-pixels\)/);
+  await expect(renderSprite(sprite, { 'frame-size': '65536x65536', frame: '0' }, loader)).rejects.toThrow(
+    /\(65536x65536\) would need \d+ pixels, more than the limit of \d+ \(raise it with --max-pixels\)/,
+  );
   const map = { kind: 'map' as const, littleEndian: true, textures: [], objects: [{ x: 2000000000, y: 0, object: 'o.obj' }] };
-  const files = { 'o.obj': objectBytes(true, 'o', 's'), 's.spr': spriteBytes(true, 's', 'tex', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 0 }] }]), 'tex.png': encodePng(texture()) };
+  const files = {
+    'o.obj': objectBytes(true, 'o', 's'),
+    's.spr': spriteBytes(true, 's', 'tex', [{ name: 'a', frames: [{ x: 0, y: 0, delay: 1, next: 0 }] }]),
+    'tex.png': encodePng(texture()),
+  };
   await expect(renderMap(map, {}, memoryLoader(files))).rejects.toThrow(/the map \(\d+x\d+\) would need \d+ pixels.*--max-pixels/);
 });

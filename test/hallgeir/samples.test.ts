@@ -29,6 +29,12 @@ describe('samples/hallgeir', () => {
     }
     const demo = JSON.parse(await fsp.readFile(path.join(SAMPLES, 'demo.json'), 'utf8')) as { samples: { file: string }[] };
     const listed = demo.samples.map((s) => s.file).filter((f) => f.startsWith('hallgeir/'));
-    expect(listed.sort()).toEqual(['hallgeir/coin.obj', 'hallgeir/coin.spr', 'hallgeir/hero.obj', 'hallgeir/hero.spr', 'hallgeir/level1.map']);
+    expect(listed.sort()).toEqual([
+      'hallgeir/coin.obj',
+      'hallgeir/coin.spr',
+      'hallgeir/hero.obj',
+      'hallgeir/hero.spr',
+      'hallgeir/level1.map',
+    ]);
   });
 });

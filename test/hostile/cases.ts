@@ -112,7 +112,15 @@ function isprite(build: (doc: IspriteDocument) => void): Uint8Array {
   return writeIsprite(doc);
 }
 
-const frame = (f: Partial<IspriteFrame>): IspriteFrame => ({ holdTime: 1, loopPoint: false, label: '', triggers: '', notes: '', elements: [], ...f });
+const frame = (f: Partial<IspriteFrame>): IspriteFrame => ({
+  holdTime: 1,
+  loopPoint: false,
+  label: '',
+  triggers: '',
+  notes: '',
+  elements: [],
+  ...f,
+});
 
 // ------------------------------------------------------------------ CTHG
 
@@ -184,7 +192,12 @@ export function pngBomb(side = 30000): Uint8Array {
   new DataView(ihdr.buffer).setUint32(0, side);
   new DataView(ihdr.buffer).setUint32(4, side);
   ihdr.set([1, 0, 0, 0, 0], 8);
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', z), chunk('IEND', new Uint8Array(0))];
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', z),
+    chunk('IEND', new Uint8Array(0)),
+  ];
   const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
   let o = 0;
   for (const p of parts) {
@@ -208,7 +221,17 @@ function aseprite(image: string, w: number, h: number): string {
         duration: 100,
       },
     },
-    meta: { app: 'https://www.aseprite.org/', version: '1.3.7-x64', image, format: 'RGBA8888', size: { w, h }, scale: '1', frameTags: [], layers: [], slices: [] },
+    meta: {
+      app: 'https://www.aseprite.org/',
+      version: '1.3.7-x64',
+      image,
+      format: 'RGBA8888',
+      size: { w, h },
+      scale: '1',
+      frameTags: [],
+      layers: [],
+      slices: [],
+    },
   });
 }
 
@@ -309,7 +332,9 @@ export function hostileCases(): HostileCase[] {
         'tex.png': png(16, 16),
         'canvas.isprite': isprite((doc) => {
           doc.slices.push({ texture: 0, rotated: false, x: 0, y: 0, width: 8000, height: 8000 });
-          doc.frames.push(frame({ elements: [{ type: 'graphic', expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false }] }));
+          doc.frames.push(
+            frame({ elements: [{ type: 'graphic', expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false }] }),
+          );
           doc.tree.push({ kind: 'sequence', name: 's', loopPoint: 0, followUp: '', frames: new Array(20).fill(0) });
         }),
       },
@@ -324,7 +349,8 @@ export function hostileCases(): HostileCase[] {
         'elements.isprite': isprite((doc) => {
           doc.slices.push({ texture: 0, rotated: false, x: 0, y: 0, width: 4000, height: 4000 });
           const elements = [];
-          for (let i = 0; i < 100; i++) elements.push({ type: 'graphic' as const, expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false });
+          for (let i = 0; i < 100; i++)
+            elements.push({ type: 'graphic' as const, expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false });
           doc.frames.push(frame({ elements }));
           doc.tree.push({ kind: 'sequence', name: 's', loopPoint: 0, followUp: '', frames: [0] });
         }),
@@ -339,7 +365,12 @@ export function hostileCases(): HostileCase[] {
         'tex.png': png(2, 2),
         'seq.isprite': isprite((doc) => {
           doc.slices.push({ texture: 0, rotated: false, x: 0, y: 0, width: 2, height: 2 });
-          doc.frames.push(frame({ triggers: 'x', elements: [{ type: 'graphic', expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false }] }));
+          doc.frames.push(
+            frame({
+              triggers: 'x',
+              elements: [{ type: 'graphic', expanded: false, name: null, slice: 0, x: 0, y: 0, flipX: false, flipY: false }],
+            }),
+          );
           doc.tree.push({ kind: 'sequence', name: 's', loopPoint: 0, followUp: '', frames: new Array(120_000).fill(0) });
         }),
       },
@@ -365,8 +396,32 @@ export function hostileCases(): HostileCase[] {
         'sets.tmj': tiledMap(
           [tileLayer(4, 3, [1, 2, 3, 4, 5, 6, 1 << 27, 3, 2, 1, 2, 1])],
           [
-            { firstgid: 1, name: 'a', image: 't.png', imagewidth: 8, imageheight: 8, tilewidth: 1, tileheight: 1, margin: 1, spacing: 1, tilecount: 2 ** 27, columns: 0 },
-            { firstgid: 2 ** 27 + 1, name: 'b', image: 't.png', imagewidth: 8, imageheight: 8, tilewidth: 1, tileheight: 1, margin: 1, spacing: 1, tilecount: 2 ** 27 - 1, columns: 16384 },
+            {
+              firstgid: 1,
+              name: 'a',
+              image: 't.png',
+              imagewidth: 8,
+              imageheight: 8,
+              tilewidth: 1,
+              tileheight: 1,
+              margin: 1,
+              spacing: 1,
+              tilecount: 2 ** 27,
+              columns: 0,
+            },
+            {
+              firstgid: 2 ** 27 + 1,
+              name: 'b',
+              image: 't.png',
+              imagewidth: 8,
+              imageheight: 8,
+              tilewidth: 1,
+              tileheight: 1,
+              margin: 1,
+              spacing: 1,
+              tilecount: 2 ** 27 - 1,
+              columns: 16384,
+            },
           ],
         ),
         't.png': png(8, 8),
@@ -378,7 +433,10 @@ export function hostileCases(): HostileCase[] {
       what: 'generated: a zlib-compressed Tiled layer of 2^24 cells in a few KB',
       files: {
         'packed.tmj': tiledMap([
-          tileLayer(4096, 4096, Buffer.from(zlibSync(new Uint8Array(4096 * 4096 * 4).fill(0), { level: 9 })).toString('base64'), { encoding: 'base64', compression: 'zlib' }),
+          tileLayer(4096, 4096, Buffer.from(zlibSync(new Uint8Array(4096 * 4096 * 4).fill(0), { level: 9 })).toString('base64'), {
+            encoding: 'base64',
+            compression: 'zlib',
+          }),
         ]),
       },
       input: 'packed.tmj',
@@ -387,15 +445,32 @@ export function hostileCases(): HostileCase[] {
       id: 'tiled-numbers-spritetile-wraps',
       what: 'Tiled -> SpriteTile: order 70000, trigger 300, scrollX 2^32+1, previewSize 3e9 (silently wrapped)',
       files: {
-        'wrap.tmj': tiledMap([
-          tileLayer(1, 1, [1], {
-            properties: [
-              { name: 'sprat:cells', type: 'string', value: JSON.stringify({ 0: { extra: { order: 70000, trigger: 300 } } }) },
-              { name: 'scrollX', type: 'float', value: 2 ** 32 + 1 },
-              { name: 'previewSize', type: 'float', value: 3e9 },
-            ],
-          }),
-        ], [{ firstgid: 1, name: 'a', tilewidth: 8, tileheight: 8, tilecount: 1, columns: 1, margin: 0, spacing: 0, image: 't.png', imagewidth: 8, imageheight: 8 }]),
+        'wrap.tmj': tiledMap(
+          [
+            tileLayer(1, 1, [1], {
+              properties: [
+                { name: 'sprat:cells', type: 'string', value: JSON.stringify({ 0: { extra: { order: 70000, trigger: 300 } } }) },
+                { name: 'scrollX', type: 'float', value: 2 ** 32 + 1 },
+                { name: 'previewSize', type: 'float', value: 3e9 },
+              ],
+            }),
+          ],
+          [
+            {
+              firstgid: 1,
+              name: 'a',
+              tilewidth: 8,
+              tileheight: 8,
+              tilecount: 1,
+              columns: 1,
+              margin: 0,
+              spacing: 0,
+              image: 't.png',
+              imagewidth: 8,
+              imageheight: 8,
+            },
+          ],
+        ),
         't.png': png(8, 8),
       },
       input: 'wrap.tmj',

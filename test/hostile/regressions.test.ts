@@ -39,8 +39,30 @@ function limitError(r: CliResult, option: string): void {
   expect(r.stderr).toMatch(new RegExp(`^sprat: error: [^\\n]*raise it with --${option}\\)\\n$`));
 }
 
-const TILED_HEAD = { type: 'map', version: '1.10', tiledversion: '1.10.2', orientation: 'orthogonal', renderorder: 'right-down', infinite: false, width: 4, height: 3, tilewidth: 8, tileheight: 8 };
-const layer = (width: number, height: number, data: number[]) => ({ type: 'tilelayer', id: 1, name: 'l', width, height, x: 0, y: 0, opacity: 1, visible: true, data });
+const TILED_HEAD = {
+  type: 'map',
+  version: '1.10',
+  tiledversion: '1.10.2',
+  orientation: 'orthogonal',
+  renderorder: 'right-down',
+  infinite: false,
+  width: 4,
+  height: 3,
+  tilewidth: 8,
+  tileheight: 8,
+};
+const layer = (width: number, height: number, data: number[]) => ({
+  type: 'tilelayer',
+  id: 1,
+  name: 'l',
+  width,
+  height,
+  x: 0,
+  y: 0,
+  opacity: 1,
+  visible: true,
+  data,
+});
 
 describe('issue 10: crashes after reading', () => {
   it('a 41-byte Solarus sheet with nb_frames 10^9 converts to a one-line error naming --max-items, not a heap abort', async () => {
@@ -113,7 +135,14 @@ describe('issue 10: crashes after reading', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/same for \d+ more ticks/);
-    const rows: IspritePlayRecord[] = Array.from({ length: 300_000 }, (_, t) => ({ tick: t, sequence: 'a', position: t, frame: 0, triggers: [], stopped: false }));
+    const rows: IspritePlayRecord[] = Array.from({ length: 300_000 }, (_, t) => ({
+      tick: t,
+      sequence: 'a',
+      position: t,
+      frame: 0,
+      triggers: [],
+      stopped: false,
+    }));
     expect(timelineText(rows).split('\n').length).toBe(300_002);
     limitError(await runCli(['play', hero, '--ticks', '1000001', '--json']), 'max-records');
   });
@@ -121,7 +150,10 @@ describe('issue 10: crashes after reading', () => {
   it('GIF and APNG canvases of more than 150,000 frames (spreading them overflowed the call stack)', () => {
     const frames = Array.from({ length: 160_000 }, (_, i) => createImage(1 + (i % 3), 1));
     expect(commonCanvas(frames)).toMatchObject({ width: 3, height: 1 });
-    const gif = encodeGif(frames.slice(0, 160_000).map(() => createImage(1, 1)), []);
+    const gif = encodeGif(
+      frames.slice(0, 160_000).map(() => createImage(1, 1)),
+      [],
+    );
     expect(gif.length).toBeGreaterThan(160_000);
   }, 60_000);
 
@@ -132,7 +164,10 @@ describe('issue 10: crashes after reading', () => {
       return f;
     });
     const t0 = process.cpuUsage();
-    const apng = encodeApng(frames, frames.map(() => 10));
+    const apng = encodeApng(
+      frames,
+      frames.map(() => 10),
+    );
     const us = process.cpuUsage(t0);
     expect((us.user + us.system) / 1e6).toBeLessThan(3);
     const streams: Uint8Array[] = [];
@@ -159,8 +194,12 @@ describe('the draw budget counts draws, not only pixels', () => {
     const img = createImage(1, 1);
     const parts = Array.from({ length: 10 }, (_, i) => ({ image: img, transform: translate(i, 0) }));
     const canvas = { x: 0, y: 0, width: 10, height: 1 };
-    expect(drawPicture({ frames: [{ parts }], canvas }, new Budget(limitsFrom({ 'max-draw-pixels': String(10 * MIN_DRAW_CHARGE) }))).frames).toHaveLength(1);
-    expect(() => drawPicture({ frames: [{ parts }], canvas }, new Budget(limitsFrom({ 'max-draw-pixels': String(10 * MIN_DRAW_CHARGE - 1) })))).toThrow(/--max-draw-pixels/);
+    expect(
+      drawPicture({ frames: [{ parts }], canvas }, new Budget(limitsFrom({ 'max-draw-pixels': String(10 * MIN_DRAW_CHARGE) }))).frames,
+    ).toHaveLength(1);
+    expect(() =>
+      drawPicture({ frames: [{ parts }], canvas }, new Budget(limitsFrom({ 'max-draw-pixels': String(10 * MIN_DRAW_CHARGE - 1) }))),
+    ).toThrow(/--max-draw-pixels/);
   }, 60_000);
 });
 
@@ -188,9 +227,26 @@ describe('issue 10: hangs', () => {
   it('Tiled tilesets with tilecount 2^27 and margin/spacing render at once (the cut looped over every declared tile)', async () => {
     put('t.png', encodePng(createImage(8, 8)));
     const ts = (firstgid: number, tilecount: number, columns: number) => ({
-      firstgid, name: `s${firstgid}`, image: 't.png', imagewidth: 8, imageheight: 8, tilewidth: 1, tileheight: 1, margin: 1, spacing: 1, tilecount, columns,
+      firstgid,
+      name: `s${firstgid}`,
+      image: 't.png',
+      imagewidth: 8,
+      imageheight: 8,
+      tilewidth: 1,
+      tileheight: 1,
+      margin: 1,
+      spacing: 1,
+      tilecount,
+      columns,
     });
-    const f = put('sets.tmj', JSON.stringify({ ...TILED_HEAD, layers: [layer(4, 3, [1, 2, 3, 4, 5, 6, 1 << 26, 3, 2, 1, 2, 2 ** 27 + 2])], tilesets: [ts(1, 2 ** 27, 0), ts(2 ** 27 + 1, 2 ** 27 - 1, 16384)] }));
+    const f = put(
+      'sets.tmj',
+      JSON.stringify({
+        ...TILED_HEAD,
+        layers: [layer(4, 3, [1, 2, 3, 4, 5, 6, 1 << 26, 3, 2, 1, 2, 2 ** 27 + 2])],
+        tilesets: [ts(1, 2 ** 27, 0), ts(2 ** 27 + 1, 2 ** 27 - 1, 16384)],
+      }),
+    );
     const r = await runCli(['render', f, '-o', path.join(dir, 'sets.png')]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -232,16 +288,27 @@ describe('no spreading of possibly large arrays into calls', () => {
         const p = path.join(d, e.name);
         if (e.isDirectory()) walk(p);
         else if (e.name.endsWith('.ts')) {
-          fs.readFileSync(p, 'utf8').split('\n').forEach((line, i) => {
-            if (/^\s*(\/\/|\*)/.test(line)) return;
-            if (/(\.push|\.unshift|Math\.max|Math\.min|String\.fromCharCode)\((?:[^(){}]*,\s*)?\.\.\./.test(line)) offenders.push(`${path.relative(ROOT, p)}:${i + 1}: ${line.trim()}`);
-          });
+          fs.readFileSync(p, 'utf8')
+            .split('\n')
+            .forEach((line, i) => {
+              if (/^\s*(\/\/|\*)/.test(line)) return;
+              if (/(\.push|\.unshift|Math\.max|Math\.min|String\.fromCharCode)\((?:[^(){}]*,\s*)?\.\.\./.test(line))
+                offenders.push(`${path.relative(ROOT, p)}:${i + 1}: ${line.trim()}`);
+            });
         }
       }
     };
     walk(path.join(ROOT, 'src'));
     // Fixed-size spreads are fine: the four bytes of a PNG chunk type, a command-line's arguments.
-    const allowed = [/Math\.max\(h\.length, \.\.\.rows\.map/, /String\.fromCharCode\(\.\.\.bytes\.subarray\(12, 16\)\)/, /positionals\.push\(\.\.\.argv\.slice/, /Math\.max\(\.\.\.COMMANDS/, /Math\.max\(0, \.\.\.rows\.map/, /Math\.max\(\.\.\.rows\.map\(\(r\) => r\[c\]/, /Math\.(min|max)\(\.\.\.(xs|ys)\)/];
+    const allowed = [
+      /Math\.max\(h\.length, \.\.\.rows\.map/,
+      /String\.fromCharCode\(\.\.\.bytes\.subarray\(12, 16\)\)/,
+      /positionals\.push\(\.\.\.argv\.slice/,
+      /Math\.max\(\.\.\.COMMANDS/,
+      /Math\.max\(0, \.\.\.rows\.map/,
+      /Math\.max\(\.\.\.rows\.map\(\(r\) => r\[c\]/,
+      /Math\.(min|max)\(\.\.\.(xs|ys)\)/,
+    ];
     expect(offenders.filter((o) => !allowed.some((a) => a.test(o)))).toEqual([]);
   });
 });

@@ -65,7 +65,10 @@ function commandsFor(c: HostileCase, outDir: string): Run[] {
     { name: 'inspect', args: ['inspect', c.input] },
     { name: 'inspect-json', args: ['inspect', c.input, '--json'] },
     { name: 'validate', args: ['validate', c.input] },
-    ...CONVERT_TO.map((to) => ({ name: `convert-${to}`, args: ['convert', c.input, path.join(outDir, `out-${to}.${OUT_EXT[to]}`), '--to', to] })),
+    ...CONVERT_TO.map((to) => ({
+      name: `convert-${to}`,
+      args: ['convert', c.input, path.join(outDir, `out-${to}.${OUT_EXT[to]}`), '--to', to],
+    })),
     { name: 'render-png', args: ['render', c.input, '-o', path.join(outDir, 'out.png')] },
     { name: 'render-gif', args: ['render', c.input, '-o', path.join(outDir, 'out.gif')] },
     { name: 'play-json', args: ['play', c.input, ...(c.play ?? []), '--json'] },
@@ -95,7 +98,8 @@ function judge(run: Run, code: number | null, signal: string | null, stdout: str
   const errors = lines.filter((l) => l.startsWith('sprat: error: '));
   const others = lines.filter((l) => !l.startsWith('sprat: error: ') && !/: warning: /.test(l));
   if (run.name === 'validate' && errors.length === 0 && others.length === 0 && /: error: /.test(stdout)) return null;
-  if (errors.length !== 1 || others.length !== 0 || lines[lines.length - 1] !== errors[0]) return `exit 1 without one error line: ${JSON.stringify(stderr.slice(0, 500))}`;
+  if (errors.length !== 1 || others.length !== 0 || lines[lines.length - 1] !== errors[0])
+    return `exit 1 without one error line: ${JSON.stringify(stderr.slice(0, 500))}`;
   if (/internal error|too large to make/.test(errors[0]!)) return `exit 1 from a failure, not a check: ${errors[0]!.slice(0, 300)}`;
   return null;
 }
@@ -110,7 +114,11 @@ function runChild(bundle: string, cwd: string, run: Run, id: string, wallSeconds
   const quoted = run.args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const script = `ulimit -t ${cpuSeconds}; ulimit -d ${DATA_LIMIT_KB}; exec node --max-old-space-size=${HEAP_MB} '${bundle}' ${quoted}`;
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd, env: { ...process.env, SPRAT_SWEEP_USAGE: usageFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], {
+      cwd,
+      env: { ...process.env, SPRAT_SWEEP_USAGE: usageFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let hung = false;
@@ -204,7 +212,14 @@ describe('the hostile sweep', () => {
         `(${cpu.toFixed(1)} s of CPU; most: ${worst.map((o) => `${o.id} ${o.cpuS?.toFixed(1)} s`).join(', ')})`,
     );
     if (process.env.SPRAT_SWEEP_REPORT) {
-      fs.writeFileSync(process.env.SPRAT_SWEEP_REPORT, JSON.stringify(outcomes.map(({ stdout: _s, ...o }) => o), null, 1));
+      fs.writeFileSync(
+        process.env.SPRAT_SWEEP_REPORT,
+        JSON.stringify(
+          outcomes.map(({ stdout: _s, ...o }) => o),
+          null,
+          1,
+        ),
+      );
     }
     expect(failures).toEqual([]);
     // A pending case that passes: its fix is merged, take it off PENDING_OTHER_BRANCH.

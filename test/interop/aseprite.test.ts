@@ -60,7 +60,12 @@ describe('aseprite: reading the JSON export', () => {
     const doc = asepriteHandler.read(fixture('hero-aseprite-array.json')) as AsepriteDoc;
     expect(doc.layout).toBe('array');
     const model = (await asepriteHandler.toModel!(doc, loader)) as SpriteModel;
-    expect(model.animations[0]!.frames.map((f) => f.label)).toEqual(['hero 2.aseprite', 'hero 1.aseprite', 'hero 0.aseprite', 'hero 1.aseprite']);
+    expect(model.animations[0]!.frames.map((f) => f.label)).toEqual([
+      'hero 2.aseprite',
+      'hero 1.aseprite',
+      'hero 0.aseprite',
+      'hero 1.aseprite',
+    ]);
     const f = renderModelFrame(model, 0, 2);
     expect([f.originX, f.originY]).toEqual([8, 15]);
   });
@@ -79,7 +84,9 @@ describe('aseprite: structural errors name the JSON path', () => {
     );
     expect(bad('{"frames": [], "meta": {"frameTags": [{"name": "x", "from": 0, "to": 0}]}}')).toThrow(/frameTags\[0\]/);
     expect(
-      bad('{"frames": [{"frame": {"x":0,"y":0,"w":1,"h":1}}], "meta": {"frameTags": [{"name": "x", "from": 0, "to": 0, "direction": "sideways"}]}}'),
+      bad(
+        '{"frames": [{"frame": {"x":0,"y":0,"w":1,"h":1}}], "meta": {"frameTags": [{"name": "x", "from": 0, "to": 0, "direction": "sideways"}]}}',
+      ),
     ).toThrow(/\$\.meta\.frameTags\[0\]\.direction: unknown direction "sideways"/);
     expect(bad('{"frames": [{"frame": {"x":0,"y":0,"w":1,"h":1}}], "meta": {"frameTags": [{"name": "x", "from": 0, "to": 4}]}}')).toThrow(
       /to: must be at most 0/,
@@ -147,7 +154,10 @@ describe('aseprite: writing', () => {
     expect(json.frames['knight 0.aseprite'].frame).toEqual(json.frames['knight 2.aseprite'].frame);
     const png = decodePng(files[1]!.bytes);
     expect(json.meta.size).toEqual({ w: png.width, h: png.height });
-    const back = (await asepriteHandler.toModel!(asepriteHandler.read(files[0]!.bytes), memoryLoader({ 'knight.png': files[1]!.bytes }))) as SpriteModel;
+    const back = (await asepriteHandler.toModel!(
+      asepriteHandler.read(files[0]!.bytes),
+      memoryLoader({ 'knight.png': files[1]!.bytes }),
+    )) as SpriteModel;
     expect(back.animations.map((a) => [a.name, a.loopTo, a.frames.map((f) => f.durationMs)])).toEqual([
       ['walk', 0, [80, 120, 80]],
       ['hit/east', null, [50]],
@@ -200,7 +210,12 @@ describe('aseprite: writing', () => {
   });
 
   it('writes an empty frame as one transparent pixel', async () => {
-    const m: SpriteModel = { kind: 'sprite', name: 'e', sheets: [], animations: [{ name: 'x', frames: [{ durationMs: 10, parts: [] }], loopTo: 0 }] };
+    const m: SpriteModel = {
+      kind: 'sprite',
+      name: 'e',
+      sheets: [],
+      animations: [{ name: 'x', frames: [{ durationMs: 10, parts: [] }], loopTo: 0 }],
+    };
     const files = await asepriteHandler.writeFiles!(await asepriteHandler.fromModel!(m), 'e.json');
     expect(decodePng(files[1]!.bytes)).toEqual(createImage(1, 1));
     void cropImage;

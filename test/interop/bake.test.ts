@@ -68,7 +68,11 @@ describe('renderModelFrame', () => {
       name: 'r',
       sheets: [{ path: 's', image: stored }],
       animations: [
-        { name: 'a', frames: [{ durationMs: 1, parts: [{ sheet: 0, sx: 0, sy: 0, sw: 5, sh: 3, x: 0, y: 0, rotatedInSheet: true }] }], loopTo: 0 },
+        {
+          name: 'a',
+          frames: [{ durationMs: 1, parts: [{ sheet: 0, sx: 0, sy: 0, sw: 5, sh: 3, x: 0, y: 0, rotatedInSheet: true }] }],
+          loopTo: 0,
+        },
       ],
     };
     const f = renderModelFrame(m, 0, 0);
@@ -112,7 +116,20 @@ describe('renderModelFrame', () => {
   });
 
   it('partMatrix maps the pivot to (x, y)', () => {
-    const p: ModelPart = { sheet: 0, sx: 0, sy: 0, sw: 4, sh: 4, x: 10, y: 20, originX: 1, originY: 3, rotation: 33, scaleX: 2, flipY: true };
+    const p: ModelPart = {
+      sheet: 0,
+      sx: 0,
+      sy: 0,
+      sw: 4,
+      sh: 4,
+      x: 10,
+      y: 20,
+      originX: 1,
+      originY: 3,
+      rotation: 33,
+      scaleX: 2,
+      flipY: true,
+    };
     const m = partMatrix(p);
     expect(m[0] * 1 + m[2] * 3 + m[4]).toBeCloseTo(10);
     expect(m[1] * 1 + m[3] * 3 + m[5]).toBeCloseTo(20);
@@ -122,10 +139,7 @@ describe('renderModelFrame', () => {
 describe('renderModelAnimation', () => {
   it('puts every frame on one canvas around a common origin, with delays', () => {
     const m = model(
-      [
-        [{ sheet: 0, sx: 0, sy: 0, sw: 2, sh: 2, x: -2, y: 0 }],
-        [{ sheet: 0, sx: 0, sy: 0, sw: 2, sh: 2, x: 3, y: 1 }],
-      ],
+      [[{ sheet: 0, sx: 0, sy: 0, sw: 2, sh: 2, x: -2, y: 0 }], [{ sheet: 0, sx: 0, sy: 0, sw: 2, sh: 2, x: 3, y: 1 }]],
       [50, Infinity],
     );
     const a = renderModelAnimation(m, 0);

@@ -23,7 +23,9 @@ const read = (name: string) => JSON.parse(fs.readFileSync(path.join(dir, name), 
 describe('sprat CLI with the interchange formats', () => {
   it('converts Aseprite to TexturePacker (JSON + PNG next to it)', async () => {
     const r = await runCli(['convert', 'hero-aseprite-hash.json', 'out/hero-tp.json', '--to', 'texturepacker'], dir);
-    expect(r.stderr).toBe('hero-aseprite-hash.json: note: texturepacker: how animations loop is not stored (players loop from the first frame)\n');
+    expect(r.stderr).toBe(
+      'hero-aseprite-hash.json: note: texturepacker: how animations loop is not stored (players loop from the first frame)\n',
+    );
     expect(r.code).toBe(0);
     const json = read('out/hero-tp.json');
     expect(json.meta.image).toBe('hero-tp.png');
@@ -93,9 +95,24 @@ describe('sprat CLI with the interchange formats', () => {
 
   it('reports a badly shaped document in one line ending with its line and column, exit 1', async () => {
     const cases: [string, string, string, string][] = [
-      ['aseprite', '{"frames": [],\n "meta": {"frameTags": [\n   {"name": "t", "from": 0, "to": 0}]}}', '$.meta.frameTags[0]: a tag in a sheet without frames', '(at line 3, column 4)'],
-      ['texturepacker', '{"frames": {"a": {"frame": {"x": 0, "y": 0, "w": 1, "h": 1}}},\n "animations": {"run": ["b"]}}', '$.animations.run[0]: names no frame "b"', '(at line 2, column 25)'],
-      ['tiled', '{"width": 1, "height": 1, "tilewidth": 8,\n "tileheight": 0}', '$.tileheight: must be at least 1, found 0', '(at line 2, column 16)'],
+      [
+        'aseprite',
+        '{"frames": [],\n "meta": {"frameTags": [\n   {"name": "t", "from": 0, "to": 0}]}}',
+        '$.meta.frameTags[0]: a tag in a sheet without frames',
+        '(at line 3, column 4)',
+      ],
+      [
+        'texturepacker',
+        '{"frames": {"a": {"frame": {"x": 0, "y": 0, "w": 1, "h": 1}}},\n "animations": {"run": ["b"]}}',
+        '$.animations.run[0]: names no frame "b"',
+        '(at line 2, column 25)',
+      ],
+      [
+        'tiled',
+        '{"width": 1, "height": 1, "tilewidth": 8,\n "tileheight": 0}',
+        '$.tileheight: must be at least 1, found 0',
+        '(at line 2, column 16)',
+      ],
     ];
     for (const [format, text, reason, where] of cases) {
       fs.writeFileSync(path.join(dir, 'shape.json'), text);
@@ -113,7 +130,9 @@ describe('sprat CLI with the interchange formats', () => {
     fs.writeFileSync(path.join(dir, 'nosheet.json'), '{"frames": [],\n "meta": {"app": "aseprite", "image": "nope.png"}}');
     const r = await runCli(['render', 'nosheet.json', '-o', 'nosheet.png'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('sprat: error: nosheet.json: $.meta.image: the sheet "nope.png" not found (looked for nope.png) (at line 2, column 39)\n');
+    expect(r.stderr).toBe(
+      'sprat: error: nosheet.json: $.meta.image: the sheet "nope.png" not found (looked for nope.png) (at line 2, column 39)\n',
+    );
     expect(fs.existsSync(path.join(dir, 'nosheet.png'))).toBe(false);
   });
 

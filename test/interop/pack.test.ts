@@ -7,21 +7,24 @@ import { fixture } from './helpers.js';
 describe('shelf packer', () => {
   it('places every rectangle inside the sheet, 1 px apart, deterministically', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ w: fc.integer({ min: 1, max: 40 }), h: fc.integer({ min: 1, max: 40 }) }), { maxLength: 60 }), (rects) => {
-        const r = packShelves(rects, 1);
-        expect(packShelves(rects, 1)).toEqual(r);
-        rects.forEach((a, i) => {
-          const p = r.positions[i]!;
-          expect(p.x + a.w).toBeLessThanOrEqual(r.width);
-          expect(p.y + a.h).toBeLessThanOrEqual(r.height);
-          for (let j = 0; j < i; j++) {
-            const b = rects[j]!;
-            const q = r.positions[j]!;
-            const apart = p.x >= q.x + b.w + 1 || q.x >= p.x + a.w + 1 || p.y >= q.y + b.h + 1 || q.y >= p.y + a.h + 1;
-            expect(apart).toBe(true);
-          }
-        });
-      }),
+      fc.property(
+        fc.array(fc.record({ w: fc.integer({ min: 1, max: 40 }), h: fc.integer({ min: 1, max: 40 }) }), { maxLength: 60 }),
+        (rects) => {
+          const r = packShelves(rects, 1);
+          expect(packShelves(rects, 1)).toEqual(r);
+          rects.forEach((a, i) => {
+            const p = r.positions[i]!;
+            expect(p.x + a.w).toBeLessThanOrEqual(r.width);
+            expect(p.y + a.h).toBeLessThanOrEqual(r.height);
+            for (let j = 0; j < i; j++) {
+              const b = rects[j]!;
+              const q = r.positions[j]!;
+              const apart = p.x >= q.x + b.w + 1 || q.x >= p.x + a.w + 1 || p.y >= q.y + b.h + 1 || q.y >= p.y + a.h + 1;
+              expect(apart).toBe(true);
+            }
+          });
+        },
+      ),
       { numRuns: 200 },
     );
   });

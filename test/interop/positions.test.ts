@@ -131,7 +131,12 @@ describe('tiled structural errors have a line and column', () => {
   });
 
   it('a tileset without a tile width: at the tileset', () => {
-    expectAt(errorOf(tiled, map(layer('[0, 0, 0, 0]'), '[\n   {"firstgid": 1, "tileheight": 8}]')), '$.tilesets[0].tilewidth: expected a number, found nothing', 6, 4);
+    expectAt(
+      errorOf(tiled, map(layer('[0, 0, 0, 0]'), '[\n   {"firstgid": 1, "tileheight": 8}]')),
+      '$.tilesets[0].tilewidth: expected a number, found nothing',
+      6,
+      4,
+    );
   });
 
   it('an error in an external tileset: its line and column in that file', async () => {
@@ -171,10 +176,21 @@ describe('errors found later about a read document are placed too', () => {
   it('tiled: an unsupported orientation, an external tileset that is missing or XML or bad JSON', async () => {
     const map = (orientation: string, source: string) =>
       `{"width": 1, "height": 1, "tilewidth": 8, "tileheight": 8, "orientation": "${orientation}",\n "tilesets": [{"firstgid": 1,\n  "source": "${source}"}]}`;
-    const toModel = (text: string, files: Record<string, Uint8Array> = {}) => rejection(tiledHandler.toModel!(tiledHandler.read(enc.encode(text)), memoryLoader(files)));
+    const toModel = (text: string, files: Record<string, Uint8Array> = {}) =>
+      rejection(tiledHandler.toModel!(tiledHandler.read(enc.encode(text)), memoryLoader(files)));
     expectAt(await toModel(map('isometric', 'a.tsj')), '$.orientation: "isometric" maps are not supported (orthogonal only)', 1, 75);
-    expectAt(await toModel(map('orthogonal', 'a.tsj')), '$.tilesets[0].source: the external tileset "a.tsj" not found (looked for a.tsj)', 3, 13);
-    expectAt(await toModel(map('orthogonal', 'a.tsx')), /^\$\.tilesets\[0\]\.source: external XML tileset "a\.tsx" is not supported/, 3, 13);
+    expectAt(
+      await toModel(map('orthogonal', 'a.tsj')),
+      '$.tilesets[0].source: the external tileset "a.tsj" not found (looked for a.tsj)',
+      3,
+      13,
+    );
+    expectAt(
+      await toModel(map('orthogonal', 'a.tsx')),
+      /^\$\.tilesets\[0\]\.source: external XML tileset "a\.tsx" is not supported/,
+      3,
+      13,
+    );
     const e = await toModel(map('orthogonal', 'a.tsj'), { 'a.tsj': enc.encode('{\n  "name": x}') });
     expectAt(e, 'a.tsj: not valid JSON: unexpected character "x", expected a value', 2, 11);
   });
@@ -237,7 +253,8 @@ describe('jsonValueOffset', () => {
     out.push([p, v]);
     if (Array.isArray(v)) v.forEach((x, i) => paths(x, `${p}[${i}]`, out));
     else if (typeof v === 'object' && v !== null) {
-      for (const k of Object.keys(v)) paths((v as Record<string, unknown>)[k], `${p}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`, out);
+      for (const k of Object.keys(v))
+        paths((v as Record<string, unknown>)[k], `${p}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`, out);
     }
     return out;
   }

@@ -36,10 +36,17 @@ const frameArb: fc.Arbitrary<ModelFrame> = fc.record({
 });
 
 const modelArb: fc.Arbitrary<SpriteModel> = fc
-  .array(fc.record({ name: fc.constantFrom('walk', 'run', 'idle', 'hit'), frames: fc.array(frameArb, { minLength: 1, maxLength: 4 }), loop: fc.boolean() }), {
-    minLength: 1,
-    maxLength: 3,
-  })
+  .array(
+    fc.record({
+      name: fc.constantFrom('walk', 'run', 'idle', 'hit'),
+      frames: fc.array(frameArb, { minLength: 1, maxLength: 4 }),
+      loop: fc.boolean(),
+    }),
+    {
+      minLength: 1,
+      maxLength: 3,
+    },
+  )
   .map((anims) => ({
     kind: 'sprite' as const,
     name: 'rt',

@@ -100,9 +100,20 @@ describe('texturepacker: writing', () => {
     const json = JSON.parse(new TextDecoder().decode(files[0]!.bytes));
     expect(Object.keys(json)).toEqual(['frames', 'animations', 'meta']);
     expect(json.animations).toEqual({ spin: ['spin/0000', 'spin/0001'] });
-    expect(Object.keys(json.frames['spin/0000'])).toEqual(['frame', 'rotated', 'trimmed', 'spriteSourceSize', 'sourceSize', 'pivot', 'duration']);
+    expect(Object.keys(json.frames['spin/0000'])).toEqual([
+      'frame',
+      'rotated',
+      'trimmed',
+      'spriteSourceSize',
+      'sourceSize',
+      'pivot',
+      'duration',
+    ]);
     expect(detectFormat(files[0]!.bytes, 'gem.json')?.name).toBe('texturepacker');
-    const back = (await texturePackerHandler.toModel!(texturePackerHandler.read(files[0]!.bytes), memoryLoader({ 'gem.png': files[1]!.bytes }))) as SpriteModel;
+    const back = (await texturePackerHandler.toModel!(
+      texturePackerHandler.read(files[0]!.bytes),
+      memoryLoader({ 'gem.png': files[1]!.bytes }),
+    )) as SpriteModel;
     expect(back.notes).toBeUndefined();
     expect(back.animations[0]!.frames.map((f) => f.durationMs)).toEqual([40, 60]);
     const got = renderModelAnimation(back, 0);

@@ -109,9 +109,18 @@ describe('tiled: reading a map', () => {
     const c = (set: number, tile: number, more: Partial<ModelCell> = {}): ModelCell => ({ set, tile, ...more });
     const E = c(-1, -1);
     expect(l.cells).toEqual([
-      c(0, 0), c(0, 1), c(0, 2, { flipX: true }), E,
-      c(0, 3, { flipY: true }), c(0, 0, { rotation: 180 }), c(0, 1, { flipX: true, rotation: 90 }), E,
-      c(0, 2, { rotation: 270 }), c(0, 3, { rotation: 90 }), c(0, 0, { flipX: true, rotation: 270 }), c(1, 2),
+      c(0, 0),
+      c(0, 1),
+      c(0, 2, { flipX: true }),
+      E,
+      c(0, 3, { flipY: true }),
+      c(0, 0, { rotation: 180 }),
+      c(0, 1, { flipX: true, rotation: 90 }),
+      E,
+      c(0, 2, { rotation: 270 }),
+      c(0, 3, { rotation: 90 }),
+      c(0, 0, { flipX: true, rotation: 270 }),
+      c(1, 2),
     ]);
     expect(model.tilesets.map((t) => [t.name, t.tileWidth, t.imagePath])).toEqual([
       ['tiles', 8, 'tiles.png'],
@@ -143,7 +152,12 @@ describe('tiled: reading a map', () => {
       ['gzip', gzipSync(raw)],
     ] as const) {
       const map = {
-        type: 'map', width: 2, height: 2, tilewidth: 8, tileheight: 8, orientation: 'orthogonal',
+        type: 'map',
+        width: 2,
+        height: 2,
+        tilewidth: 8,
+        tileheight: 8,
+        orientation: 'orthogonal',
         layers: [{ type: 'tilelayer', name: 'L', width: 2, height: 2, encoding: 'base64', compression, data: b64(data) }],
         tilesets: [{ firstgid: 1, name: 't', tilewidth: 8, tileheight: 8, columns: 2, tilecount: 4, image: 't.png' }],
       };
@@ -154,18 +168,36 @@ describe('tiled: reading a map', () => {
 
   it('loads external .tsj tilesets relative to themselves, and refuses .tsx', async () => {
     const map = {
-      type: 'map', width: 2, height: 1, tilewidth: 8, tileheight: 8, orientation: 'orthogonal',
+      type: 'map',
+      width: 2,
+      height: 1,
+      tilewidth: 8,
+      tileheight: 8,
+      orientation: 'orthogonal',
       layers: [{ type: 'tilelayer', name: 'L', width: 2, height: 1, data: [3, 0x40000001] }],
       tilesets: [{ firstgid: 1, source: 'sets/ext.tsj' }],
     };
-    const tsj = { name: 'ext', tilewidth: 8, tileheight: 8, columns: 2, tilecount: 4, image: '../tiles.png', imagewidth: 16, imageheight: 16, type: 'tileset' };
+    const tsj = {
+      name: 'ext',
+      tilewidth: 8,
+      tileheight: 8,
+      columns: 2,
+      tilecount: 4,
+      image: '../tiles.png',
+      imagewidth: 16,
+      imageheight: 16,
+      type: 'tileset',
+    };
     const enc = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
     const doc = tiledHandler.read(enc(map)) as TiledDoc;
     const res = memoryLoader({ 'sets/ext.tsj': enc(tsj), 'sets/../tiles.png': encodePng(tiles) });
     const model = (await tiledHandler.toModel!(doc, res)) as LevelModel;
     expect(model.tilesets[0]!.name).toBe('ext');
     expect(model.tilesets[0]!.image).toEqual(tiles);
-    expect(model.layers[0]!.cells).toEqual([{ set: 0, tile: 2 }, { set: 0, tile: 0, flipY: true }]);
+    expect(model.layers[0]!.cells).toEqual([
+      { set: 0, tile: 2 },
+      { set: 0, tile: 0, flipY: true },
+    ]);
     expect(model.notes?.join()).toMatch(/external tileset "sets\/ext.tsj" is embedded/);
     const tsx = tiledHandler.read(enc({ ...map, tilesets: [{ firstgid: 1, source: 'a.tsx' }] }));
     await expect(tiledHandler.toModel!(tsx, res)).rejects.toThrow(/external XML tileset "a.tsx" is not supported/);
@@ -195,7 +227,11 @@ const cellArb = (sets: number): fc.Arbitrary<ModelCell> =>
         tile: fc.integer({ min: 0, max: 40 }),
         flipX: fc.constant(true),
         flipY: fc.constant(true),
-        rotation: fc.oneof(fc.constantFrom(90, 180, 270), fc.integer({ min: 1, max: 359 }), fc.double({ min: 0.1, max: 359.8, noNaN: true })),
+        rotation: fc.oneof(
+          fc.constantFrom(90, 180, 270),
+          fc.integer({ min: 1, max: 359 }),
+          fc.double({ min: 0.1, max: 359.8, noNaN: true }),
+        ),
         extra: fc.dictionary(fc.constantFrom('order', 'trigger', 'collider'), fc.oneof(fc.integer(), fc.boolean()), { minKeys: 1 }),
       },
       { requiredKeys: ['set', 'tile'] },
@@ -207,7 +243,10 @@ describe('tiled: LevelModel → Tiled → LevelModel loses nothing', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 3 }),
-        fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 4 }), fc.constantFrom(8, 16)), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 4 }), fc.constantFrom(8, 16)), {
+          minLength: 1,
+          maxLength: 3,
+        }),
         fc.infiniteStream(fc.constant(0)),
         fc.array(cellArb(3), { minLength: 20, maxLength: 20 }),
         async (nsets, dims, _s, pool) => {
@@ -262,15 +301,37 @@ describe('tiled: LevelModel → Tiled → LevelModel loses nothing', () => {
         { name: 'unused', tileWidth: 8, tileHeight: 8 },
         { name: 'ground tiles', tileWidth: 8, tileHeight: 8, image: patternImage(16, 16) },
       ],
-      layers: [{ name: 'g', width: 2, height: 1, tileWidth: 8, tileHeight: 8, cells: [{ set: 1, tile: 3, rotation: 90 }, { set: -1, tile: -1 }] }],
+      layers: [
+        {
+          name: 'g',
+          width: 2,
+          height: 1,
+          tileWidth: 8,
+          tileHeight: 8,
+          cells: [
+            { set: 1, tile: 3, rotation: 90 },
+            { set: -1, tile: -1 },
+          ],
+        },
+      ],
     };
     const files = await tiledHandler.writeFiles!(tiledHandler.fromModel!(model) as TiledDoc, 'maps/lvl.tmj');
     expect(files.map((f) => f.name)).toEqual(['maps/lvl.tmj', 'lvl-ground_tiles.png']);
     const json = JSON.parse(new TextDecoder().decode(files[0]!.bytes));
     expect(json.tilesets).toEqual([
       {
-        columns: 2, firstgid: 1, image: 'lvl-ground_tiles.png', imageheight: 16, imagewidth: 16, margin: 0, name: 'ground tiles',
-        properties: [{ name: 'sprat:set', type: 'int', value: 1 }], spacing: 0, tilecount: 4, tileheight: 8, tilewidth: 8,
+        columns: 2,
+        firstgid: 1,
+        image: 'lvl-ground_tiles.png',
+        imageheight: 16,
+        imagewidth: 16,
+        margin: 0,
+        name: 'ground tiles',
+        properties: [{ name: 'sprat:set', type: 'int', value: 1 }],
+        spacing: 0,
+        tilecount: 4,
+        tileheight: 8,
+        tilewidth: 8,
       },
     ]);
     expect(json.layers[0].data).toEqual([(4 | D | V) >>> 0, 0]);
@@ -289,7 +350,8 @@ describe('tiled: rendering through the level model', () => {
     expect([img.width, img.height]).toEqual([32, 24]);
     const tile = (n: number) => cropImage(tiles, (n % 2) * 8, Math.floor(n / 2) * 8, 8, 8);
     const at = (col: number, row: number) => cropImage(img, col * 8, row * 8, 8, 8);
-    const px = (i: ReturnType<typeof createImage>, x: number, y: number) => Array.from(i.data.subarray((y * 8 + x) * 4, (y * 8 + x) * 4 + 4));
+    const px = (i: ReturnType<typeof createImage>, x: number, y: number) =>
+      Array.from(i.data.subarray((y * 8 + x) * 4, (y * 8 + x) * 4 + 4));
     expect(at(0, 0)).toEqual(tile(0));
     // (2, 0): tile 2 flipped horizontally.
     for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) expect(px(at(2, 0), x, y)).toEqual(px(tile(2), 7 - x, y));
@@ -308,11 +370,20 @@ describe('tiled: rendering through the level model', () => {
 describe('tiled: odd names', () => {
   it('keeps a property named __proto__', async () => {
     const map = {
-      type: 'map', width: 1, height: 1, tilewidth: 8, tileheight: 8, orientation: 'orthogonal', tilesets: [],
+      type: 'map',
+      width: 1,
+      height: 1,
+      tilewidth: 8,
+      tileheight: 8,
+      orientation: 'orthogonal',
+      tilesets: [],
       properties: [{ name: '__proto__', type: 'int', value: 3 }],
       layers: [{ type: 'tilelayer', name: 'L', width: 1, height: 1, data: [0] }],
     };
-    const model = (await tiledHandler.toModel!(tiledHandler.read(new TextEncoder().encode(JSON.stringify(map))), memoryLoader({}))) as LevelModel;
+    const model = (await tiledHandler.toModel!(
+      tiledHandler.read(new TextEncoder().encode(JSON.stringify(map))),
+      memoryLoader({}),
+    )) as LevelModel;
     expect(Object.getOwnPropertyDescriptor(model.properties!, '__proto__')?.value).toBe(3);
   });
 });

@@ -39,7 +39,11 @@ const docArb: fc.Arbitrary<IspriteDocument> = fc
     master: fc.constantFrom(0, 1, 2, 4, 8, 16),
   })
   .map(({ tree, holds, trig, defaultPick, rates, master }) => {
-    const d = sprite(tree, holds.map((h, i) => frame(h, trig[i] ? `t${i}` : '')), { frameRate: master });
+    const d = sprite(
+      tree,
+      holds.map((h, i) => frame(h, trig[i] ? `t${i}` : '')),
+      { frameRate: master },
+    );
     const paths = listSequences(d).map((e) => e.path);
     const meta: [string, string][] = [];
     if (defaultPick !== null && paths.length) meta.push(['default-sequence', paths[defaultPick % paths.length]!]);
@@ -87,7 +91,10 @@ class Reference {
       if (!g) return null;
       node = g as { children: IspriteNode[] };
     }
-    return (node.children.find((n) => n.kind === 'sequence' && this.fold(n.name) === this.fold(segs[segs.length - 1]!)) as IspriteSequence) ?? null;
+    return (
+      (node.children.find((n) => n.kind === 'sequence' && this.fold(n.name) === this.fold(segs[segs.length - 1]!)) as IspriteSequence) ??
+      null
+    );
   }
   find(name: string): IspriteSequence | null {
     for (let i = this.groupNodes.length - 1; i >= 0; i--) {
@@ -158,10 +165,10 @@ describe('player properties', () => {
         const r = new Reference(doc);
         expect(playerState(p)).toEqual(r.state());
         for (const c of cmds) {
-          if (c.op === 'step') (p.step(), r.step());
-          else if (c.op === 'play') (p.setAnimation(c.name), r.play(c.name));
-          else if (c.op === 'restart') (p.restart(), r.begin(r.current));
-          else (p.setGroup(c.path), r.setGroup(c.path));
+          if (c.op === 'step') p.step(), r.step();
+          else if (c.op === 'play') p.setAnimation(c.name), r.play(c.name);
+          else if (c.op === 'restart') p.restart(), r.begin(r.current);
+          else p.setGroup(c.path), r.setGroup(c.path);
           expect(playerState(p)).toEqual(r.state());
         }
         expect(p.takeTriggers()).toEqual(r.triggers);
@@ -170,10 +177,19 @@ describe('player properties', () => {
     );
   });
 
-  it('a looping sequence\'s frames repeat with the sum of its hold times as period', () => {
+  it("a looping sequence's frames repeat with the sum of its hold times as period", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 6 }), (holds) => {
-        const d = sprite([seq('loop', holds.map((_, i) => i), 0)], holds.map((h) => frame(h)));
+        const d = sprite(
+          [
+            seq(
+              'loop',
+              holds.map((_, i) => i),
+              0,
+            ),
+          ],
+          holds.map((h) => frame(h)),
+        );
         const p = new Player(d);
         p.setAnimation('loop');
         const period = holds.reduce((s, h) => s + Math.max(1, h), 0);
@@ -190,23 +206,32 @@ describe('player properties', () => {
 
   it('update(dt) in many small pieces = one big piece, at exact rates', () => {
     fc.assert(
-      fc.property(docArb, fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 30 }), fc.constantFrom(...NAMES), (doc, pieces, name) => {
-        const a = new Player(doc);
-        const b = new Player(doc);
-        a.setAnimation(name);
-        b.setAnimation(name);
-        for (const k of pieces) a.update(k / 64);
-        b.update(pieces.reduce((s, k) => s + k, 0) / 64);
-        expect([playerState(a), a.held]).toEqual([playerState(b), b.held]);
-        expect(a.takeTriggers()).toEqual(b.takeTriggers());
-      }),
+      fc.property(
+        docArb,
+        fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 30 }),
+        fc.constantFrom(...NAMES),
+        (doc, pieces, name) => {
+          const a = new Player(doc);
+          const b = new Player(doc);
+          a.setAnimation(name);
+          b.setAnimation(name);
+          for (const k of pieces) a.update(k / 64);
+          b.update(pieces.reduce((s, k) => s + k, 0) / 64);
+          expect([playerState(a), a.held]).toEqual([playerState(b), b.held]);
+          expect(a.takeTriggers()).toEqual(b.takeTriggers());
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   // Two cases the property found once (each with a change of frame rate inside one update).
   it('update carries the time left at a follow-up into the new rate, also after the last step of the old one', () => {
-    const meta: [string, string][] = [['default-sequence', 'Root/a'], ['sequence-frame-rate:Root/c', '8'], ['sequence-frame-rate:Root/a', '1']];
+    const meta: [string, string][] = [
+      ['default-sequence', 'Root/a'],
+      ['sequence-frame-rate:Root/c', '8'],
+      ['sequence-frame-rate:Root/a', '1'],
+    ];
     const doc = sprite([seq('a', [0], null, 'c'), seq('c', [0], null)], [frame(2)], { frameRate: 0 });
     doc.extraMeta = meta;
     const a = new Player(doc);
@@ -220,7 +245,11 @@ describe('player properties', () => {
 
   it('update does not skip loop passes of a new sequence with steps counted at the old rate', () => {
     const doc = sprite([seq('a', [1], 0), seq('b', [0], null, 'zz')], [frame(0), frame(2)], { frameRate: 0 });
-    doc.extraMeta = [['default-sequence', 'Root/a'], ['sequence-frame-rate:Root/a', '2'], ['sequence-frame-rate:Root/b', '8']];
+    doc.extraMeta = [
+      ['default-sequence', 'Root/a'],
+      ['sequence-frame-rate:Root/a', '2'],
+      ['sequence-frame-rate:Root/b', '8'],
+    ];
     const a = new Player(doc);
     const b = new Player(doc);
     a.setAnimation('B');
@@ -234,18 +263,24 @@ describe('player properties', () => {
 
   it('update(n / rate) = n calls of step() (catching up, including skipped loop passes)', () => {
     fc.assert(
-      fc.property(docArb, fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 500 }), fc.constantFrom(...NAMES), (doc, rate, n, name) => {
-        doc.frameRate = rate;
-        doc.extraMeta = doc.extraMeta?.filter(([k]) => !k.startsWith('sequence-frame-rate:')) ?? null;
-        const a = new Player(doc);
-        const b = new Player(doc);
-        a.setAnimation(name);
-        b.setAnimation(name);
-        a.update(n / rate);
-        for (let i = 0; i < n; i++) b.step();
-        expect([playerState(a), a.held]).toEqual([playerState(b), b.held]);
-        expect(a.takeTriggers()).toEqual(b.takeTriggers());
-      }),
+      fc.property(
+        docArb,
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 0, max: 500 }),
+        fc.constantFrom(...NAMES),
+        (doc, rate, n, name) => {
+          doc.frameRate = rate;
+          doc.extraMeta = doc.extraMeta?.filter(([k]) => !k.startsWith('sequence-frame-rate:')) ?? null;
+          const a = new Player(doc);
+          const b = new Player(doc);
+          a.setAnimation(name);
+          b.setAnimation(name);
+          a.update(n / rate);
+          for (let i = 0; i < n; i++) b.step();
+          expect([playerState(a), a.held]).toEqual([playerState(b), b.held]);
+          expect(a.takeTriggers()).toEqual(b.takeTriggers());
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -384,13 +384,17 @@ describe('update(seconds)', () => {
 
   it('"its override, else the master rate" (erratum 6: `sequence-frame-rate:PATH`, 255 = master)', () => {
     const frames = framesWithTriggers(10);
-    const d = sprite([seq('fast', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), seq('master', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), seq('ff', [0, 1, 2, 3, 4, 5])], frames, {
-      frameRate: 2,
-      extraMeta: [
-        ['sequence-frame-rate:Root/FAST', '8'],
-        ['sequence-frame-rate:root/ff', '255'],
-      ],
-    });
+    const d = sprite(
+      [seq('fast', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), seq('master', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), seq('ff', [0, 1, 2, 3, 4, 5])],
+      frames,
+      {
+        frameRate: 2,
+        extraMeta: [
+          ['sequence-frame-rate:Root/FAST', '8'],
+          ['sequence-frame-rate:root/ff', '255'],
+        ],
+      },
+    );
     const p = new Player(d);
     p.setAnimation('fast');
     p.update(0.5);
@@ -422,7 +426,7 @@ describe('update(seconds)', () => {
     expect(p.takeTriggers()).toEqual(['f1', 'f2', 'f1', 'f2', 'f1']);
   });
 
-  it('catching up through a follow-up switches to the new sequence\'s rate', () => {
+  it("catching up through a follow-up switches to the new sequence's rate", () => {
     const d = sprite([seq('a', [0, 0], null, 'b'), seq('b', [1, 1, 1, 1, 1, 1, 1, 1], null)], [frame(), frame()], {
       frameRate: 2,
       extraMeta: [['sequence-frame-rate:Root/b', '4']],

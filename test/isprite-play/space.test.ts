@@ -9,20 +9,62 @@ import { Player } from '../../src/formats/isprite/play.js';
 import { frame, seq, sprite } from './build.js';
 
 const point = (name: number | null, over: Partial<IspriteAttachment> = {}): IspriteAttachment => ({
-  type: 'attachment', name, id: 0, x: 0, y: 0, flipX: false, flipY: false, rotation: 0, scaleX: 1, scaleY: 1, opacity: 65535, ...over,
+  type: 'attachment',
+  name,
+  id: 0,
+  x: 0,
+  y: 0,
+  flipX: false,
+  flipY: false,
+  rotation: 0,
+  scaleX: 1,
+  scaleY: 1,
+  opacity: 65535,
+  ...over,
 });
 const rect = (name: number | null, x: number, y: number, width: number, height: number, rotation = 0): IspriteRect => ({
-  type: 'rect', name, id: 0, x, y, width, height, rotation,
+  type: 'rect',
+  name,
+  id: 0,
+  x,
+  y,
+  width,
+  height,
+  rotation,
 });
-const circle = (name: number | null, x: number, y: number, radius: number): IspriteCircle => ({ type: 'circle', name, id: 1, x, y, radius });
+const circle = (name: number | null, x: number, y: number, radius: number): IspriteCircle => ({
+  type: 'circle',
+  name,
+  id: 1,
+  x,
+  y,
+  radius,
+});
 const graphic = (name: number | null, over: Partial<IspriteGraphic> = {}): IspriteGraphic => ({
-  type: 'graphic', expanded: false, name, slice: 0, x: 0, y: 0, flipX: false, flipY: false, ...over,
+  type: 'graphic',
+  expanded: false,
+  name,
+  slice: 0,
+  x: 0,
+  y: 0,
+  flipX: false,
+  flipY: false,
+  ...over,
 });
 
 function playerWith(...frames: IspriteElement[][]): Player {
-  const d = sprite([seq('a', frames.map((_, i) => i))], frames.map((els) => frame(1, '', els)), {
-    extraMeta: [['default-sequence', 'Root/a']],
-  });
+  const d = sprite(
+    [
+      seq(
+        'a',
+        frames.map((_, i) => i),
+      ),
+    ],
+    frames.map((els) => frame(1, '', els)),
+    {
+      extraMeta: [['default-sequence', 'Root/a']],
+    },
+  );
   d.names = ['hand', 'hurt', 'hit', 'body'];
   d.slices = [{ texture: 0, rotated: false, x: 0, y: 0, width: 10, height: 20 }];
   return new Player(d);
@@ -64,7 +106,7 @@ describe('attachment points', () => {
     expect(inst!.child.opacity).toBeCloseTo(0.5 * (32768 / 65535) * 0.5, 12);
   });
 
-  it('attachments nest: a child\'s placement is the parent placement of its own points', () => {
+  it("attachments nest: a child's placement is the parent placement of its own points", () => {
     const parent = playerWith([point(0, { x: 10, y: 0 })]);
     const child = playerWith([point(0, { x: 0, y: 5, rotation: 90 })]);
     const [inst] = attach(parent, 'hand', child).instances({ x: 1, y: 1, scaleX: 2, scaleY: 2 });
@@ -73,7 +115,7 @@ describe('attachment points', () => {
     close(applyMatrix(grand!.matrix, 1, 0), [21, 13]);
   });
 
-  it('mirroring flips the point\'s axes', () => {
+  it("mirroring flips the point's axes", () => {
     const p = playerWith([point(0, { x: 5, y: 3, flipX: true })]);
     const [inst] = attachmentPoints(p, 'hand', { flipY: true });
     close(applyMatrix(inst!.matrix, 1, 1), [4, -4]);
@@ -134,9 +176,17 @@ describe('collision', () => {
 
   it('property: shapes overlap exactly when some point is in both (sampled), for circles, rects and ellipses', () => {
     const shape = fc.oneof(
-      fc.record({ x: fc.integer({ min: -8, max: 8 }), y: fc.integer({ min: -8, max: 8 }), r: fc.integer({ min: 1, max: 6 }) }).map((c) => circle(0, c.x, c.y, c.r)),
       fc
-        .record({ x: fc.integer({ min: -8, max: 8 }), y: fc.integer({ min: -8, max: 8 }), w: fc.integer({ min: 1, max: 8 }), h: fc.integer({ min: 1, max: 8 }), rot: fc.integer({ min: 0, max: 359 }) })
+        .record({ x: fc.integer({ min: -8, max: 8 }), y: fc.integer({ min: -8, max: 8 }), r: fc.integer({ min: 1, max: 6 }) })
+        .map((c) => circle(0, c.x, c.y, c.r)),
+      fc
+        .record({
+          x: fc.integer({ min: -8, max: 8 }),
+          y: fc.integer({ min: -8, max: 8 }),
+          w: fc.integer({ min: 1, max: 8 }),
+          h: fc.integer({ min: 1, max: 8 }),
+          rot: fc.integer({ min: 0, max: 359 }),
+        })
         .map((r) => rect(0, r.x, r.y, r.w, r.h, r.rot)),
     );
     fc.assert(
@@ -146,7 +196,8 @@ describe('collision', () => {
         const [a] = collisionShapes(pa, { scaleX: sx, rotation: 30 });
         const [b] = collisionShapes(pb, { scaleX: sx, rotation: 30 });
         let both = false;
-        for (let y = -30; y <= 30 && !both; y += 0.5) for (let x = -30; x <= 30 && !both; x += 0.5) both = pointInShape(a!, x, y) && pointInShape(b!, x, y);
+        for (let y = -30; y <= 30 && !both; y += 0.5)
+          for (let x = -30; x <= 30 && !both; x += 0.5) both = pointInShape(a!, x, y) && pointInShape(b!, x, y);
         const o = shapesOverlap(a!, b!);
         expect(shapesOverlap(b!, a!)).toBe(o);
         // A found common point proves overlap; no overlap must mean no common point.
@@ -199,7 +250,10 @@ describe('collision against sampled outlines', () => {
         return pointInShape(t, p[0]!, p[1]!) && outline(s, 64).every(([x, y]) => pointInShape(t, x, y));
       };
       const truth =
-        outline(a!, 720).some(([x, y]) => pointInShape(b!, x, y)) || outline(b!, 720).some(([x, y]) => pointInShape(a!, x, y)) || inside(a!, b!) || inside(b!, a!);
+        outline(a!, 720).some(([x, y]) => pointInShape(b!, x, y)) ||
+        outline(b!, 720).some(([x, y]) => pointInShape(a!, x, y)) ||
+        inside(a!, b!) ||
+        inside(b!, a!);
       expect(shapesOverlap(a!, b!)).toBe(truth);
       if (truth) overlaps++;
     }
@@ -211,21 +265,40 @@ describe('interpolation', () => {
   it('"sample(t) with 0 ≤ t < 1 gives the current frame\'s elements ... linearly interpolated toward the element of the same name in the frame that will follow"', () => {
     const p = playerWith(
       [graphic(3, { x: 0, y: 0 }), point(0, { x: 10, rotation: 0, opacity: 0 })],
-      [graphic(3, { x: 10, y: -4, expanded: true, rotation: 90, scaleX: 2, scaleY: 1, opacity: 0, originX: 0, originY: 0 }), point(0, { x: 20, rotation: 40, opacity: 65535 })],
+      [
+        graphic(3, { x: 10, y: -4, expanded: true, rotation: 90, scaleX: 2, scaleY: 1, opacity: 0, originX: 0, originY: 0 }),
+        point(0, { x: 20, rotation: 40, opacity: 65535 }),
+      ],
     );
     const s = p.sample(0.25);
-    expect(s[0]).toMatchObject({ type: 'graphic', x: 2.5, y: -1, rotation: 22.5, scaleX: 1.25, scaleY: 1, opacity: 49151, originX: 5, originY: 10 });
+    expect(s[0]).toMatchObject({
+      type: 'graphic',
+      x: 2.5,
+      y: -1,
+      rotation: 22.5,
+      scaleX: 1.25,
+      scaleY: 1,
+      opacity: 49151,
+      originX: 5,
+      originY: 10,
+    });
     expect(s[1]).toMatchObject({ x: 12.5, rotation: 10, opacity: 16384 });
     expect(p.sample(0)[0]).toMatchObject({ x: 0, rotation: 0 });
   });
 
   it('"only where that name occurs exactly once in both frames"', () => {
-    const p = playerWith([graphic(3, { x: 0 }), graphic(0, { x: 0 }), graphic(null, { x: 0 })], [graphic(3, { x: 10 }), graphic(3, { x: 10 }), graphic(0, { x: 10 }), graphic(null, { x: 10 })]);
+    const p = playerWith(
+      [graphic(3, { x: 0 }), graphic(0, { x: 0 }), graphic(null, { x: 0 })],
+      [graphic(3, { x: 10 }), graphic(3, { x: 10 }), graphic(0, { x: 10 }), graphic(null, { x: 10 })],
+    );
     expect(p.sample(0.5).map((e) => (e as IspriteGraphic).x)).toEqual([0, 5, 0]);
   });
 
   it('the following frame is the loop target, and nothing when playback will stop', () => {
-    const d = sprite([seq('a', [0, 1], 0), seq('b', [0, 1], null)], [frame(1, '', [circle(0, 0, 0, 1)]), frame(1, '', [circle(0, 8, 0, 1)])]);
+    const d = sprite(
+      [seq('a', [0, 1], 0), seq('b', [0, 1], null)],
+      [frame(1, '', [circle(0, 0, 0, 1)]), frame(1, '', [circle(0, 8, 0, 1)])],
+    );
     d.names = ['c'];
     const p = new Player(d);
     p.setAnimation('a');

@@ -14,12 +14,16 @@ const smallFixed = fc.integer({ min: -4096, max: 4096 }).map((n) => n / 256);
 const u8 = fc.integer({ min: 0, max: 255 });
 const u16 = fc.integer({ min: 0, max: 0xffff });
 const name = fc.option(fc.integer({ min: 0, max: 0xfffe }), { nil: null });
-const text = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 4 }), fc.constantFrom('', 'idle', 'Hero ✓', 'step,swing'));
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'grapheme', maxLength: 4 }),
+  fc.constantFrom('', 'idle', 'Hero ✓', 'step,swing'),
+);
 
 const date: fc.Arbitrary<IspriteDate | null> = fc.option(
-  fc.record({ year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8, centisecond: u8 }).filter(
-    (d) => d.year + d.month + d.day + d.hour + d.minute + d.second + d.centisecond > 0,
-  ),
+  fc
+    .record({ year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8, centisecond: u8 })
+    .filter((d) => d.year + d.month + d.day + d.hour + d.minute + d.second + d.centisecond > 0),
   { nil: null },
 );
 
@@ -44,7 +48,16 @@ const meta: fc.Arbitrary<IspriteMeta | null> = fc.option(
 );
 
 export const element: fc.Arbitrary<IspriteElement> = fc.oneof(
-  fc.record({ type: fc.constant('graphic' as const), expanded: fc.constant(false), name, slice: u16, x: fixed, y: fixed, flipX: fc.boolean(), flipY: fc.boolean() }),
+  fc.record({
+    type: fc.constant('graphic' as const),
+    expanded: fc.constant(false),
+    name,
+    slice: u16,
+    x: fixed,
+    y: fixed,
+    flipX: fc.boolean(),
+    flipY: fc.boolean(),
+  }),
   fc.record({
     type: fc.constant('graphic' as const),
     expanded: fc.constant(true),
@@ -124,7 +137,10 @@ export const ispriteDocument: fc.Arbitrary<IspriteDocument> = fc.record({
   tree,
   frames: fc.array(frame, { maxLength: 5 }),
   unknownChunks: fc.array(
-    fc.record({ id: fc.stringMatching(/^[A-Z0-9+ ]{4}$/).filter((id) => !['META', 'MET+', 'TEX ', 'SLIC', 'NAME', 'TIER', 'FRAM'].includes(id)), data: fc.uint8Array({ maxLength: 16 }) }),
+    fc.record({
+      id: fc.stringMatching(/^[A-Z0-9+ ]{4}$/).filter((id) => !['META', 'MET+', 'TEX ', 'SLIC', 'NAME', 'TIER', 'FRAM'].includes(id)),
+      data: fc.uint8Array({ maxLength: 16 }),
+    }),
     { maxLength: 2 },
   ),
 });

@@ -57,12 +57,21 @@ describe('ISPRITE bad input gives FormatError, never a crash', () => {
   });
 
   it('lying sizes and counts are caught before allocating', () => {
-    expect(tryRead(file({}, [...chunk('NAME', u16(1), str('a'))].map((b, i) => (i === 4 ? 0xff : b))))!.message).toMatch(/chunk "NAME" size \d+ is larger/);
+    expect(
+      tryRead(
+        file(
+          {},
+          [...chunk('NAME', u16(1), str('a'))].map((b, i) => (i === 4 ? 0xff : b)),
+        ),
+      )!.message,
+    ).toMatch(/chunk "NAME" size \d+ is larger/);
     expect(tryRead(file({}, chunk('SLIC', u32(0xffffffff), [10])))!.message).toMatch(/slice count 4294967295 needs/);
     expect(tryRead(file({}, chunk('NAME', u16(0xffff))))!.message).toMatch(/name count 65535 needs/);
     expect(tryRead(file({}, chunk('TEX ', [255, 1])))!.message).toMatch(/texture count 255 needs/);
     expect(tryRead(file({}, chunk('FRAM', u32(0xffffffff), u16(0))))!.message).toMatch(/frame count 4294967295 needs/);
-    expect(tryRead(file({}, chunk('TIER', [0x53], u32(0xfffffff0), u32(0), str('a'), str(''))))!.message).toMatch(/frame count 4294967280 needs/);
+    expect(tryRead(file({}, chunk('TIER', [0x53], u32(0xfffffff0), u32(0), str('a'), str(''))))!.message).toMatch(
+      /frame count 4294967280 needs/,
+    );
     expect(tryRead(file({}, fram([frame({ count: 0xffff })])))!.message).toMatch(/element count 65535 needs/);
     expect(tryRead(file({}, fram([frame({ size: 0xfffffff0 })])))!.message).toMatch(/size 4294967280 runs past/);
     expect(tryRead(file({}, fram([frame({ size: 3 })])))!.message).toMatch(/size 3 is smaller/);

@@ -53,7 +53,10 @@ export function file(opts: HeaderOptions, ...chunks: Part[]): Uint8Array {
 }
 
 /** A frame record: size = whole record length - 4 (erratum 12). */
-export function frame(opts: { hold?: number; flags?: number; label?: string; triggers?: string; notes?: string; count?: number; size?: number }, ...elements: Part[]): number[] {
+export function frame(
+  opts: { hold?: number; flags?: number; label?: string; triggers?: string; notes?: string; count?: number; size?: number },
+  ...elements: Part[]
+): number[] {
   const els = cat(...elements);
   const rest = cat(
     u16(opts.count ?? countElements(elements)),

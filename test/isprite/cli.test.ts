@@ -58,7 +58,11 @@ describe('sprat and ISPRITE files', () => {
       bad[8] = bad[8]! ^ 1; // the file size field
       const file = path.join(dir, 'bad.isprite');
       writeFileSync(file, bad);
-      for (const cmd of [['inspect', file], ['inspect', '--json', file], ['convert', file, path.join(dir, 'out.isprite')]]) {
+      for (const cmd of [
+        ['inspect', file],
+        ['inspect', '--json', file],
+        ['convert', file, path.join(dir, 'out.isprite')],
+      ]) {
         const r = await runCli(cmd);
         expect(r.code, cmd.join(' ')).toBe(1);
         expect(r.stdout).toBe('');
@@ -108,7 +112,11 @@ describe('inspect JSON follows the contract example', () => {
       slices: [{ texture: 0, rotated: false, x: 0, y: 0, width: 16, height: 24 }],
       names: ['hand', 'hurtbox'],
       tree: [
-        { kind: 'group', name: 'Armed', children: [{ kind: 'sequence', name: 'attack', loopPoint: null, followUp: 'idle', frames: [3, 4, 5] }] },
+        {
+          kind: 'group',
+          name: 'Armed',
+          children: [{ kind: 'sequence', name: 'attack', loopPoint: null, followUp: 'idle', frames: [3, 4, 5] }],
+        },
         { kind: 'sequence', name: 'idle', loopPoint: 0, followUp: '', frames: [0, 1] },
       ],
       frames: [
@@ -120,8 +128,35 @@ describe('inspect JSON follows the contract example', () => {
           notes: '',
           elements: [
             { type: 'graphic', expanded: false, name: null, slice: 0, x: -8, y: -24, flipX: false, flipY: false },
-            { type: 'graphic', expanded: true, name: 0, slice: 1, x: 2.5, y: -10, flipX: true, flipY: false, originX: 3, originY: 4, rotation: 45, scaleX: 1, scaleY: 0.5, opacity: 65535 },
-            { type: 'attachment', name: 0, id: 0, x: 4, y: -12, flipX: false, flipY: false, rotation: 0, scaleX: 1, scaleY: 1, opacity: 65535 },
+            {
+              type: 'graphic',
+              expanded: true,
+              name: 0,
+              slice: 1,
+              x: 2.5,
+              y: -10,
+              flipX: true,
+              flipY: false,
+              originX: 3,
+              originY: 4,
+              rotation: 45,
+              scaleX: 1,
+              scaleY: 0.5,
+              opacity: 65535,
+            },
+            {
+              type: 'attachment',
+              name: 0,
+              id: 0,
+              x: 4,
+              y: -12,
+              flipX: false,
+              flipY: false,
+              rotation: 0,
+              scaleX: 1,
+              scaleY: 1,
+              opacity: 65535,
+            },
             { type: 'rect', name: 1, id: 0, x: -6, y: -20, width: 12, height: 20, rotation: 0 },
             { type: 'circle', name: 1, id: 1, x: 0, y: -10, radius: 6.5 },
             { type: 'unknown', marker: 88, name: null, data: new Uint8Array(4) },

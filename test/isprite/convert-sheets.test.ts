@@ -13,8 +13,17 @@ describe('converting another format to ISPRITE', () => {
     expect(r.code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['fan.isprite', 'fan.png']);
     expect((await runCli(['validate', 'fan.isprite'], dir)).code).toBe(0);
-    expect((await runCli(['render', 'fan.isprite', '--animation', 'Root/desk_fan/south', '--frame', '0', '-o', 'a.png'], dir)).code).toBe(0);
-    expect((await runCli(['render', path.join(SAMPLES, 'cthg', 'fan.dat'), '--animation', 'desk_fan', '--view', 'south', '--frame', '0', '-o', 'b.png'], dir)).code).toBe(0);
+    expect((await runCli(['render', 'fan.isprite', '--animation', 'Root/desk_fan/south', '--frame', '0', '-o', 'a.png'], dir)).code).toBe(
+      0,
+    );
+    expect(
+      (
+        await runCli(
+          ['render', path.join(SAMPLES, 'cthg', 'fan.dat'), '--animation', 'desk_fan', '--view', 'south', '--frame', '0', '-o', 'b.png'],
+          dir,
+        )
+      ).code,
+    ).toBe(0);
     const a = decodePng(new Uint8Array(readFileSync(path.join(dir, 'a.png'))));
     const b = decodePng(new Uint8Array(readFileSync(path.join(dir, 'b.png'))));
     expect([a.width, a.height]).toEqual([b.width, b.height]);

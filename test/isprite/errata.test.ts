@@ -63,10 +63,22 @@ describe('ISPRITE errata, byte by byte', () => {
   it('erratum 2: the TIER closing marker is 0x43 "C"', () => {
     const tier = chunk(
       'TIER',
-      [0x47], str('Armed'),
-      [0x53], u32(2), u32(0xffffffff), str('attack'), str('idle'), u32(3), u32(4),
+      [0x47],
+      str('Armed'),
+      [0x53],
+      u32(2),
+      u32(0xffffffff),
+      str('attack'),
+      str('idle'),
+      u32(3),
+      u32(4),
       [0x43],
-      [0x53], u32(1), u32(0), str('idle'), str(''), u32(0),
+      [0x53],
+      u32(1),
+      u32(0),
+      str('idle'),
+      str(''),
+      u32(0),
     );
     const { doc } = read(file({}, tier));
     expect(doc.tree).toEqual([
@@ -88,11 +100,14 @@ describe('ISPRITE errata, byte by byte', () => {
 
   it('erratum 3: collision fields at offsets 5, 6, 8, 14, 17, 21; bytes 4 and 20 reserved', () => {
     const rect = [
-      0x43, ...u16(1), 20, // marker, name, size
+      0x43,
+      ...u16(1),
+      20, // marker, name, size
       0xaa, // 4: reserved (ignored)
       0x72, // 5: "r"
       ...u16(7), // 6: id
-      ...fx(-6), ...fx(-20.5), // 8: upper-left
+      ...fx(-6),
+      ...fx(-20.5), // 8: upper-left
       ...fx(12), // 14: width
       ...fx(20.25), // 17: height
       0xbb, // 20: reserved (ignored)
@@ -120,15 +135,58 @@ describe('ISPRITE errata, byte by byte', () => {
     expect(att).toHaveLength(25);
     const g = [0x67, ...u16(0xffff), 9, ...u16(2), ...fx(-8), ...fx(-24), 0x01];
     expect(g).toHaveLength(13);
-    const G = [0x47, ...u16(0), 26, ...u16(1), ...fx(2.5), ...fx(-10), 0x03, ...fx(3), ...fx(4), ...fx(45), ...fx(1), ...fx(0.5), ...u16(65535)];
+    const G = [
+      0x47,
+      ...u16(0),
+      26,
+      ...u16(1),
+      ...fx(2.5),
+      ...fx(-10),
+      0x03,
+      ...fx(3),
+      ...fx(4),
+      ...fx(45),
+      ...fx(1),
+      ...fx(0.5),
+      ...u16(65535),
+    ];
     expect(G).toHaveLength(30);
     const { doc } = read(file({}, fram([frame({}, att, g, G)], 3)));
     expect(doc.frames[0]!.elements).toEqual([
-      { type: 'attachment', name: 0, id: 3, x: 4, y: -12, flipX: false, flipY: true, rotation: 90, scaleX: 1, scaleY: 0.5, opacity: 0x8000 },
+      {
+        type: 'attachment',
+        name: 0,
+        id: 3,
+        x: 4,
+        y: -12,
+        flipX: false,
+        flipY: true,
+        rotation: 90,
+        scaleX: 1,
+        scaleY: 0.5,
+        opacity: 0x8000,
+      },
       { type: 'graphic', expanded: false, name: null, slice: 2, x: -8, y: -24, flipX: true, flipY: false },
-      { type: 'graphic', expanded: true, name: 0, slice: 1, x: 2.5, y: -10, flipX: true, flipY: true, originX: 3, originY: 4, rotation: 45, scaleX: 1, scaleY: 0.5, opacity: 65535 },
+      {
+        type: 'graphic',
+        expanded: true,
+        name: 0,
+        slice: 1,
+        x: 2.5,
+        y: -10,
+        flipX: true,
+        flipY: true,
+        originX: 3,
+        originY: 4,
+        rotation: 45,
+        scaleX: 1,
+        scaleY: 0.5,
+        opacity: 65535,
+      },
     ]);
-    expect(writeIsprite(doc)).toEqual(file({}, chunk('TEX ', [0, 1]), chunk('SLIC', u32(0), [10]), chunk('NAME', u16(0)), chunk('TIER'), fram([frame({}, att, g, G)], 3)));
+    expect(writeIsprite(doc)).toEqual(
+      file({}, chunk('TEX ', [0, 1]), chunk('SLIC', u32(0), [10]), chunk('NAME', u16(0)), chunk('TIER'), fram([frame({}, att, g, G)], 3)),
+    );
   });
 
   it('fixed point: int16 then u8/256, so -0.5 is stored as -1 and 128', () => {
@@ -215,7 +273,10 @@ describe('ISPRITE errata, byte by byte', () => {
   it('erratum 18: a larger TEX stride skips the extra bytes, with a warning', () => {
     const tex = chunk('TEX ', [2, 3], [1, 0xaa, 0xbb], str('sheets/a'), [0, 0, 0], str('b'));
     const { doc, warnings } = read(file({}, tex));
-    expect(doc.textures).toEqual([{ path: 'sheets/a', nearest: true }, { path: 'b', nearest: false }]);
+    expect(doc.textures).toEqual([
+      { path: 'sheets/a', nearest: true },
+      { path: 'b', nearest: false },
+    ]);
     expect(warnings[0]!.message).toMatch(/TEX stride 3/);
     expect(readError(file({}, chunk('TEX ', [1, 0], str('a')))).message).toMatch(/TEX stride 0/);
     expect(readError(file({}, chunk('SLIC', u32(1), [9], new Array(9).fill(0)))).message).toMatch(/SLIC stride 9/);
@@ -224,7 +285,10 @@ describe('ISPRITE errata, byte by byte', () => {
   it('a known chunk twice is an error; unknown chunks are kept in order', () => {
     expect(readError(file({}, chunk('NAME', u16(0)), chunk('NAME', u16(0)))).message).toMatch(/duplicate "NAME" chunk.*at byte 34/);
     const { doc } = read(file({}, chunk('ZZZZ', [9]), chunk('NAME', u16(1), str('hand')), chunk('AAAA')));
-    expect(doc.unknownChunks).toEqual([{ id: 'ZZZZ', data: new Uint8Array([9]) }, { id: 'AAAA', data: new Uint8Array([]) }]);
+    expect(doc.unknownChunks).toEqual([
+      { id: 'ZZZZ', data: new Uint8Array([9]) },
+      { id: 'AAAA', data: new Uint8Array([]) },
+    ]);
     const out = writeIsprite(doc);
     // Unknown chunks go last, in read order.
     expect(indexOf(out, ascii('ZZZZ'))).toBeGreaterThan(indexOf(out, ascii('FRAM')));
@@ -239,7 +303,9 @@ describe('ISPRITE errata, byte by byte', () => {
   });
 
   it('strings: longer than the rest of the chunk is an error; invalid UTF-8 is a warning', () => {
-    expect(readError(file({}, chunk('NAME', u16(1), u16(10), ascii('abc')))).message).toMatch(/name 0 of 10 bytes is longer than the 3 bytes left.*at byte 34/);
+    expect(readError(file({}, chunk('NAME', u16(1), u16(10), ascii('abc')))).message).toMatch(
+      /name 0 of 10 bytes is longer than the 3 bytes left.*at byte 34/,
+    );
     const { doc, warnings } = read(file({}, chunk('NAME', u16(1), u16(2), [0xff, 0x41])));
     expect(doc.names).toEqual(['\ufffdA']);
     expect(warnings[0]!.message).toMatch(/name 0 is not valid UTF-8.*at byte 36/);
@@ -248,7 +314,10 @@ describe('ISPRITE errata, byte by byte', () => {
 
   it('MET+ pairs, in order; a name without a value is an error', () => {
     const { doc } = read(file({}, chunk('MET+', str('default-sequence'), str('Root/idle'), str('k'), str(''))));
-    expect(doc.extraMeta).toEqual([['default-sequence', 'Root/idle'], ['k', '']]);
+    expect(doc.extraMeta).toEqual([
+      ['default-sequence', 'Root/idle'],
+      ['k', ''],
+    ]);
     expect(readError(file({}, chunk('MET+', str('lonely')))).message).toMatch(/has no value/);
     expect(read(file({}, chunk('MET+'))).doc.extraMeta).toEqual([]);
   });
@@ -263,7 +332,9 @@ describe('ISPRITE errata, byte by byte', () => {
     const out = writeIsprite(doc);
     const at = indexOf(out, ascii('FRAM'));
     expect(out.subarray(at + 8, at + 14)).toEqual(new Uint8Array([...u32(2), ...u16(2)]));
-    expect(validateIsprite(file({}, fram([frame({}, element('X', 0, []))], 0))).some((d) => /maximum element count 0/.test(d.message))).toBe(true);
+    expect(
+      validateIsprite(file({}, fram([frame({}, element('X', 0, []))], 0))).some((d) => /maximum element count 0/.test(d.message)),
+    ).toBe(true);
   });
 
   it('the writer refuses values that do not fit, as FormatErrors', () => {
@@ -300,7 +371,6 @@ function indexOf(hay: Uint8Array, needle: number[]): number {
   }
   return -1;
 }
-
 
 describe('ISPRITE reader warnings', () => {
   it('reserved header bits, and many invalid strings summarised', () => {

@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { SAMPLES } from '../helpers/paths.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
-import { ispriteHandler, ispriteFromModel, ispriteToModel, readIsprite, writeIsprite, validateIsprite } from '../../src/formats/isprite/index.js';
+import {
+  ispriteHandler,
+  ispriteFromModel,
+  ispriteToModel,
+  readIsprite,
+  writeIsprite,
+  validateIsprite,
+} from '../../src/formats/isprite/index.js';
 import { FORMATS } from '../../src/registry.js';
 import { detectFormat } from '../../src/detect.js';
 import { makeHeroDocument } from '../../scripts/samples/isprite.js';
@@ -48,7 +55,12 @@ describe('ISPRITE and the common model', () => {
 
   it('toModel without the sheet says so in a note', async () => {
     const doc = makeHeroDocument();
-    const m = await ispriteToModel(doc, { load: async () => { throw new Error('no'); }, exists: async () => false });
+    const m = await ispriteToModel(doc, {
+      load: async () => {
+        throw new Error('no');
+      },
+      exists: async () => false,
+    });
     expect(m.notes).toEqual(['texture 0 "hero" not found (looked for hero.png); the sheet has no pixels']);
   });
 

@@ -32,7 +32,22 @@ describe('ISPRITE round trips', () => {
     const doc = makeHeroDocument();
     doc.frames[0]!.elements = [{ type: 'graphic', expanded: true, name: null, slice: 0, x: 1, y: 2, flipX: false, flipY: false }];
     const el = readIsprite(writeIsprite(doc)).frames[0]!.elements[0];
-    expect(el).toEqual({ type: 'graphic', expanded: true, name: null, slice: 0, x: 1, y: 2, flipX: false, flipY: false, originX: 8, originY: 12, rotation: 0, scaleX: 1, scaleY: 1, opacity: 65535 });
+    expect(el).toEqual({
+      type: 'graphic',
+      expanded: true,
+      name: null,
+      slice: 0,
+      x: 1,
+      y: 2,
+      flipX: false,
+      flipY: false,
+      originX: 8,
+      originY: 12,
+      rotation: 0,
+      scaleX: 1,
+      scaleY: 1,
+      opacity: 65535,
+    });
   });
 
   it('property: random documents read back equal, and write the same bytes again', () => {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ispriteTree as T, readIsprite, validateIsprite, writeIsprite, inspectIspriteText, createIsprite, type IspriteNode } from '../../src/formats/isprite/index.js';
+import {
+  ispriteTree as T,
+  readIsprite,
+  validateIsprite,
+  writeIsprite,
+  inspectIspriteText,
+  createIsprite,
+  type IspriteNode,
+} from '../../src/formats/isprite/index.js';
 import { makeHeroDocument } from '../../scripts/samples/isprite.js';
 import { ispriteDocument } from './arb.js';
 import { chunk, file, str, u32 } from './bytes.js';
@@ -28,7 +36,8 @@ describe('ISPRITE group tree helpers', () => {
     fc.assert(
       fc.property(ispriteDocument, fc.array(fc.constantFrom('idle', 'IDLE', 'a', ''), { maxLength: 3 }), (doc, extra) => {
         // Give the tree some repeated names to find.
-        for (const [i, n] of extra.entries()) doc.tree.push({ kind: 'sequence', name: n, loopPoint: null, followUp: extra[(i + 1) % extra.length]!, frames: [] });
+        for (const [i, n] of extra.entries())
+          doc.tree.push({ kind: 'sequence', name: n, loopPoint: null, followUp: extra[(i + 1) % extra.length]!, frames: [] });
         const fast = T.resolveFollowUps(doc);
         const paths = T.makePathResolver(doc);
         for (const ref of T.allSequences(doc)) {

@@ -52,7 +52,11 @@ describe('ISPRITE validate: semantic checks', () => {
     expect(r.warnings).toEqual([expect.stringMatching(/^sequence Root\/Armed\/attack has follow-up "jump", which names no sequence/)]);
     // A follow-up in a sibling group is not found (lookup goes up only).
     const r2 = check((d) => {
-      d.tree.push({ kind: 'group', name: 'Other', children: [{ kind: 'sequence', name: 'x', loopPoint: null, followUp: 'attack', frames: [0] }] });
+      d.tree.push({
+        kind: 'group',
+        name: 'Other',
+        children: [{ kind: 'sequence', name: 'x', loopPoint: null, followUp: 'attack', frames: [0] }],
+      });
     });
     expect(r2.warnings).toEqual([expect.stringMatching(/Root\/Other\/x has follow-up "attack"/)]);
   });

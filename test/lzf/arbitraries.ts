@@ -24,4 +24,3 @@ export const structuredBytes = fc
     }
     return out;
   });
-

@@ -154,7 +154,11 @@ describe('damaged LZF', () => {
   });
 
   it('names the offset of a truncated reference', () => {
-    for (const bytes of [[0, 65, 0x20], [0, 65, 0xe0], [0, 65, 0xe0, 3]]) {
+    for (const bytes of [
+      [0, 65, 0x20],
+      [0, 65, 0xe0],
+      [0, 65, 0xe0, 3],
+    ]) {
       const e = catchError(() => decompress(new Uint8Array(bytes))) as FormatError;
       expect(e).toBeInstanceOf(FormatError);
       expect(e.offset).toBe(2);

@@ -58,12 +58,15 @@ describe.skipIf(!helper)('against liblzf 3.6 (C)', () => {
 
   it('lzf_decompress reads all three flavours and we read lzf_compress output', () => {
     fc.assert(
-      fc.property(inputs.filter((x) => x.length > 0), (x) => {
-        for (const flavour of ['clzf2', 'liblzf', 'best'] as const) {
-          expect(nativeDecompress(compress(x, flavour), x.length)).toEqual(x);
-        }
-        expect(decompress(nativeCompress(x))).toEqual(x);
-      }),
+      fc.property(
+        inputs.filter((x) => x.length > 0),
+        (x) => {
+          for (const flavour of ['clzf2', 'liblzf', 'best'] as const) {
+            expect(nativeDecompress(compress(x, flavour), x.length)).toEqual(x);
+          }
+          expect(decompress(nativeCompress(x))).toEqual(x);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -73,7 +76,7 @@ describe.skipIf(!helper)('against liblzf 3.6 (C)', () => {
     let s = 7;
     for (let i = 0; i < x.length; i++) {
       s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-      x[i] = i % 7 === 0 ? (s >>> 28) : i % 7 === 1 ? 0xff : (s >>> 30);
+      x[i] = i % 7 === 0 ? s >>> 28 : i % 7 === 1 ? 0xff : s >>> 30;
     }
     expect(Buffer.from(compress(x, 'liblzf')).equals(Buffer.from(nativeCompress(x)))).toBe(true);
   });

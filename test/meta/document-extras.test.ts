@@ -27,7 +27,7 @@ function tsFiles(dir: string, out: string[] = []): string[] {
 }
 
 function expectHidden(doc: object, field: string): void {
-  expect(Object.prototype.hasOwnProperty.call(doc, field), field).toBe(true);
+  expect(Object.hasOwn(doc, field), field).toBe(true);
   expect(Object.keys(doc)).not.toContain(field);
   expect(JSON.stringify(doc)).not.toContain(`"${field}"`);
   expect(field in { ...doc }).toBe(false);

@@ -53,7 +53,11 @@ describe('format names', () => {
   it('every handler is exported as <format>Handler from its folder', () => {
     const modules = [isprite, cthg, spritetile, solarus, hallgeir, aseprite, texturepacker, tiled] as Record<string, unknown>[];
     for (const handler of FORMATS) {
-      const exported = modules.flatMap((m) => Object.entries(m).filter(([, v]) => v === handler).map(([k]) => k));
+      const exported = modules.flatMap((m) =>
+        Object.entries(m)
+          .filter(([, v]) => v === handler)
+          .map(([k]) => k),
+      );
       expect(exported, handler.name).toEqual([expect.stringMatching(/Handler$/)]);
       expect(exported[0]!.toLowerCase(), handler.name).toBe(`${handler.name.replace(/-/g, '')}handler`);
     }

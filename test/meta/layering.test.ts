@@ -122,10 +122,8 @@ describe('layering', () => {
   it('the scanner sees the imports it checks', () => {
     const api = readFileSync(path.join(ROOT, 'src/api.ts'), 'utf8');
     expect(specifiersOf(api)).toContain('./registry.js');
-    expect(specifiersOf("import type {\n  A,\n  B,\n} from '../x.js';\nexport * from './y.js';\nconst m = await import('./z.js');")).toEqual([
-      '../x.js',
-      './y.js',
-      './z.js',
-    ]);
+    expect(
+      specifiersOf("import type {\n  A,\n  B,\n} from '../x.js';\nexport * from './y.js';\nconst m = await import('./z.js');"),
+    ).toEqual(['../x.js', './y.js', './z.js']);
   });
 });

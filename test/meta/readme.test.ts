@@ -10,9 +10,14 @@ describe('the README', () => {
     const sprite = createIsprite(12);
     sprite.textures.push({ path: 'hero', nearest: true });
     sprite.slices.push({ texture: 0, rotated: false, x: 0, y: 0, width: 16, height: 24 });
-    sprite.frames.push({ holdTime: 1, loopPoint: false, label: '', triggers: 'step', notes: '', elements: [
-      { type: 'graphic', expanded: false, name: null, slice: 0, x: -8, y: -24, flipX: false, flipY: false },
-    ] });
+    sprite.frames.push({
+      holdTime: 1,
+      loopPoint: false,
+      label: '',
+      triggers: 'step',
+      notes: '',
+      elements: [{ type: 'graphic', expanded: false, name: null, slice: 0, x: -8, y: -24, flipX: false, flipY: false }],
+    });
     sprite.tree.push({ kind: 'sequence', name: 'idle', loopPoint: 0, followUp: '', frames: [0] });
     const file: Uint8Array = writeIsprite(sprite);
     const player = new Player(prepareSprite(sprite));
@@ -35,7 +40,12 @@ describe("the README's Limits section", () => {
     const { LIMIT_SPECS } = await import('../../src/binary/limits.js');
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('\n## Limits\n'), readme.indexOf('\n## Library\n'));
-    const rows = [...section.matchAll(/^\| `--([a-z-]+)` \| ([\d,]+) (\w+) \| (.*) \|$/gm)].map((m) => [m[1], Number(m[2]!.replace(/,/g, '')), m[3], m[4]]);
+    const rows = [...section.matchAll(/^\| `--([a-z-]+)` \| ([\d,]+) (\w+) \| (.*) \|$/gm)].map((m) => [
+      m[1],
+      Number(m[2]!.replace(/,/g, '')),
+      m[3],
+      m[4],
+    ]);
     expect(rows).toEqual(LIMIT_SPECS.map((s) => [s.option, s.default, s.unit, s.description]));
   });
 });

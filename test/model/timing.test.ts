@@ -49,13 +49,17 @@ describe('chooseFrameRate', () => {
 
   it('holds of an exact choice reproduce the delays', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 60 }), (frames, fps) => {
-        const delays = frames.map((n) => n / fps);
-        const r = chooseFrameRate(delays);
-        expect(r.exact).toBe(true);
-        expect(r.fps).toBeLessThanOrEqual(fps);
-        r.holdTimes.forEach((h, i) => expect(h / r.fps).toBeCloseTo(delays[i]!, 9));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 60 }),
+        (frames, fps) => {
+          const delays = frames.map((n) => n / fps);
+          const r = chooseFrameRate(delays);
+          expect(r.exact).toBe(true);
+          expect(r.fps).toBeLessThanOrEqual(fps);
+          r.holdTimes.forEach((h, i) => expect(h / r.fps).toBeCloseTo(delays[i]!, 9));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -123,7 +123,20 @@ describe('the viewer server', () => {
 
   it('answers nothing without the right token: not the page, assets, file list, files or resources', async () => {
     const wrong = 'A'.repeat(viewer.token.length);
-    for (const p of ['/', '/index.html', '/viewer.css', '/api/files', '/files/0', `/files/0/res/hero.png`, `/${wrong}/`, `/${wrong}/api/files`, `/${wrong}/files/0`, `/${viewer.token.slice(1)}/files/0`, `/${viewer.token}x/files/0`, `/x/${viewer.token}/files/0`]) {
+    for (const p of [
+      '/',
+      '/index.html',
+      '/viewer.css',
+      '/api/files',
+      '/files/0',
+      `/files/0/res/hero.png`,
+      `/${wrong}/`,
+      `/${wrong}/api/files`,
+      `/${wrong}/files/0`,
+      `/${viewer.token.slice(1)}/files/0`,
+      `/${viewer.token}x/files/0`,
+      `/x/${viewer.token}/files/0`,
+    ]) {
       const a = await request(viewer.port, p);
       expect(a.status, p).toBe(404);
       expect(a.body.toString()).not.toContain('frames');
@@ -182,7 +195,16 @@ describe('the viewer server', () => {
   });
 
   it('serves nothing a document names outside its folder: /etc/shadow, /proc/self/environ, /dev/zero, a FIFO, links out', async () => {
-    for (const doc of ['up.json', 'abs.json', 'shadow.json', 'environ.json', 'zero.json', 'link.json', 'uplink.json', ...(haveMkfifo ? ['fifo.json'] : [])]) {
+    for (const doc of [
+      'up.json',
+      'abs.json',
+      'shadow.json',
+      'environ.json',
+      'zero.json',
+      'link.json',
+      'uplink.json',
+      ...(haveMkfifo ? ['fifo.json'] : []),
+    ]) {
       const a = await request(viewer.port, res(doc, SHEETS[doc]!));
       expect([403, 404], doc).toContain(a.status);
       expect(a.body.equals(heroPng)).toBe(false);
@@ -233,14 +255,28 @@ describe('the viewer server', () => {
         expect(a.body.equals(heroPng)).toBe(false);
       }
     }
-    const good: Record<string, string>[] = [{}, { host: `localhost:${port}` }, { host: `LOCALHOST:${port}`, origin: `http://localhost:${port}` }, { origin: `http://127.0.0.1:${port}` }];
+    const good: Record<string, string>[] = [
+      {},
+      { host: `localhost:${port}` },
+      { host: `LOCALHOST:${port}`, origin: `http://localhost:${port}` },
+      { origin: `http://127.0.0.1:${port}` },
+    ];
     for (const headers of good) {
       expect((await request(port, p, headers)).status, JSON.stringify(headers)).toBe(200);
     }
   });
 
   it('puts its security headers on every answer', async () => {
-    const paths = [base, base + 'viewer.css', base + 'api/files', `${base}files/0`, res('ok.json', 'hero.png'), res('ok.json', 'sibling.png'), '/', `/${viewer.token}`];
+    const paths = [
+      base,
+      base + 'viewer.css',
+      base + 'api/files',
+      `${base}files/0`,
+      res('ok.json', 'hero.png'),
+      res('ok.json', 'sibling.png'),
+      '/',
+      `/${viewer.token}`,
+    ];
     const answers = await Promise.all(paths.map((p) => request(viewer.port, p)));
     answers.push(await request(viewer.port, base, { host: 'evil.example' }));
     answers.push(await request(viewer.port, base, {}, 'POST'));
@@ -321,7 +357,10 @@ describe('the viewer server', () => {
     const above = Buffer.from(slime.toString('utf8').replaceAll('enemies/slime.png', '../../enemies/slime.png'));
     fs.writeFileSync(path.join(q2, 'sprites', 'slime.dat'), above);
     fs.writeFileSync(path.join(dir, 'q2', 'enemies', 'slime.png'), png);
-    expect([...(await documentResources(slime, path.join(q1, 'sprites', 'slime.dat'))).files.keys()]).toEqual(['../quest.dat', '../sprites/enemies/slime.png']);
+    expect([...(await documentResources(slime, path.join(q1, 'sprites', 'slime.dat'))).files.keys()]).toEqual([
+      '../quest.dat',
+      '../sprites/enemies/slime.png',
+    ]);
     expect([...(await documentResources(above, path.join(q2, 'sprites', 'slime.dat'))).files.keys()]).toEqual(['../quest.dat']);
     const v = await startViewer([path.join(q1, 'sprites', 'slime.dat'), path.join(q2, 'sprites', 'slime.dat')]);
     try {

@@ -57,7 +57,9 @@ function bmp(s: BmpSpec): Uint8Array {
 
 const colour = (x: number, y: number): Px => [x * 40, y * 50, 200, 255];
 function expectPixels(img: { width: number; height: number; data: Uint8Array }, f: (x: number, y: number) => Px): void {
-  for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) expect([...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)], `${x},${y}`).toEqual(f(x, y));
+  for (let y = 0; y < img.height; y++)
+    for (let x = 0; x < img.width; x++)
+      expect([...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)], `${x},${y}`).toEqual(f(x, y));
 }
 
 function err(bytes: Uint8Array): FormatError {
@@ -98,7 +100,15 @@ describe('decodeBmp', () => {
     const px = (x: number, y: number): Px => [x * 10, y * 10, 7, 0];
     expectPixels(decodeBmp(bmp({ width: 3, height: 2, bpp: 32, pixel: px })), (x, y) => [x * 10, y * 10, 7, 255]);
     const alpha = (x: number, y: number): Px => [x * 10, y * 10, 7, x * 100];
-    const v5 = bmp({ width: 3, height: 2, bpp: 32, headerSize: 124, compression: 3, masks: [0xff0000, 0xff00, 0xff, 0xff000000], pixel: alpha });
+    const v5 = bmp({
+      width: 3,
+      height: 2,
+      bpp: 32,
+      headerSize: 124,
+      compression: 3,
+      masks: [0xff0000, 0xff00, 0xff, 0xff000000],
+      pixel: alpha,
+    });
     expectPixels(decodeBmp(v5), alpha);
     const v3 = bmp({ width: 3, height: 2, bpp: 32, headerSize: 40, compression: 3, masks: [0xff0000, 0xff00, 0xff], pixel: px });
     expectPixels(decodeBmp(v3), (x, y) => [x * 10, y * 10, 7, 255]);
@@ -107,10 +117,21 @@ describe('decodeBmp', () => {
   it('an image over --max-pixels is a LimitError before decoding; past 2^29 pixels a FormatError', () => {
     const img = bmp({ width: 4, height: 4, bpp: 24, pixel: colour });
     expect(() => decodeBmp(img, 15)).toThrow(LimitError);
-    expect(() => decodeBmp(img, 15)).toThrow(/decoding a 4x4 BMP image would need 16 pixels, more than the limit of 15 \(raise it with --max-pixels\)/);
+    expect(() => decodeBmp(img, 15)).toThrow(
+      /decoding a 4x4 BMP image would need 16 pixels, more than the limit of 15 \(raise it with --max-pixels\)/,
+    );
     expect(decodeBmp(img, 16).width).toBe(4);
     // 1-bit, 2^15 x 2^15 = 2^30 pixels in 128 MiB of data: refused from the header.
-    const head = bmp({ width: 1, height: 1, bpp: 1, palette: [[0, 0, 0, 255], [255, 255, 255, 255]], pixel: () => 0 });
+    const head = bmp({
+      width: 1,
+      height: 1,
+      bpp: 1,
+      palette: [
+        [0, 0, 0, 255],
+        [255, 255, 255, 255],
+      ],
+      pixel: () => 0,
+    });
     const big = new Uint8Array(head.length + (1 << 27));
     big.set(head);
     new DataView(big.buffer).setInt32(18, 1 << 15, true);
@@ -142,7 +163,16 @@ describe('decodeBmp', () => {
   });
 
   it('random and damaged input: an image or a FormatError', () => {
-    const good = bmp({ width: 6, height: 5, bpp: 8, palette: [[1, 2, 3, 255], [4, 5, 6, 255]], pixel: (x) => x & 1 });
+    const good = bmp({
+      width: 6,
+      height: 5,
+      bpp: 8,
+      palette: [
+        [1, 2, 3, 255],
+        [4, 5, 6, 255],
+      ],
+      pixel: (x) => x & 1,
+    });
     fc.assert(
       fc.property(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.nat(), (at, v, cut) => {
         const b = good.slice(0, Math.max(2, cut % (good.length + 1)));

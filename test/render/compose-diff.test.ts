@@ -10,17 +10,15 @@ const channel = fc.integer({ min: 0, max: 255 });
 const alpha = fc.oneof(fc.constant(0), fc.constant(255), channel);
 
 function image(maxW: number, maxH: number, unaligned = fc.boolean()): fc.Arbitrary<RgbaImage> {
-  return fc
-    .record({ w: fc.integer({ min: 1, max: maxW }), h: fc.integer({ min: 1, max: maxH }), off: unaligned })
-    .chain(({ w, h, off }) =>
-      fc.array(fc.tuple(channel, channel, channel, alpha), { minLength: w * h, maxLength: w * h }).map((px) => {
-        // Sometimes the pixels start at an odd byte offset of a larger buffer (no 32-bit view possible).
-        const buf = new Uint8Array(w * h * 4 + (off ? 1 : 0));
-        const data = off ? buf.subarray(1) : buf;
-        px.forEach((p, i) => data.set(p, i * 4));
-        return { width: w, height: h, data };
-      }),
-    );
+  return fc.record({ w: fc.integer({ min: 1, max: maxW }), h: fc.integer({ min: 1, max: maxH }), off: unaligned }).chain(({ w, h, off }) =>
+    fc.array(fc.tuple(channel, channel, channel, alpha), { minLength: w * h, maxLength: w * h }).map((px) => {
+      // Sometimes the pixels start at an odd byte offset of a larger buffer (no 32-bit view possible).
+      const buf = new Uint8Array(w * h * 4 + (off ? 1 : 0));
+      const data = off ? buf.subarray(1) : buf;
+      px.forEach((p, i) => data.set(p, i * 4));
+      return { width: w, height: h, data };
+    }),
+  );
 }
 
 const small = fc.integer({ min: -6, max: 20 });
@@ -109,7 +107,11 @@ describe('drawImage against the reference compositor', () => {
         fc.constantFrom(1, 0.6),
         (src, r, k, op) => {
           const dst = { width: 64, height: 64, data: new Uint8Array(64 * 64 * 4).fill(90) };
-          const opts: DrawOptions = { transform: compose(translate(-20, -15), rotate(r), scale(k), translate(32, 32)), filter: 'bilinear', opacity: op };
+          const opts: DrawOptions = {
+            transform: compose(translate(-20, -15), rotate(r), scale(k), translate(32, 32)),
+            filter: 'bilinear',
+            opacity: op,
+          };
           const fast = copy(dst);
           const ref = copy(dst);
           drawImage(fast, src, opts);
@@ -124,15 +126,13 @@ describe('drawImage against the reference compositor', () => {
   it('stays within 1 of the reference for opaque hard-edged images (the fixed-point interior of bilinear rows)', () => {
     // Black/white texels make every interpolation error visible; long rows cross many 16-pixel anchors.
     const bw = fc.constantFrom(0, 255);
-    const opaqueImage = fc
-      .record({ w: fc.integer({ min: 2, max: 40 }), h: fc.integer({ min: 2, max: 40 }) })
-      .chain(({ w, h }) =>
-        fc.array(fc.tuple(bw, bw, bw), { minLength: w * h, maxLength: w * h }).map((px) => {
-          const data = new Uint8Array(w * h * 4);
-          px.forEach((p, i) => data.set([...p, 255], i * 4));
-          return { width: w, height: h, data };
-        }),
-      );
+    const opaqueImage = fc.record({ w: fc.integer({ min: 2, max: 40 }), h: fc.integer({ min: 2, max: 40 }) }).chain(({ w, h }) =>
+      fc.array(fc.tuple(bw, bw, bw), { minLength: w * h, maxLength: w * h }).map((px) => {
+        const data = new Uint8Array(w * h * 4);
+        px.forEach((p, i) => data.set([...p, 255], i * 4));
+        return { width: w, height: h, data };
+      }),
+    );
     fc.assert(
       fc.property(
         opaqueImage,

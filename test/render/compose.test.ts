@@ -36,7 +36,6 @@ describe('drawImage', () => {
   });
 });
 
-
 function solid(w: number, h: number, px: number[]): RgbaImage {
   const img = createImage(w, h);
   for (let i = 0; i < w * h; i++) img.data.set(px, i * 4);

@@ -57,7 +57,12 @@ describe('GIF', () => {
   it('round-trips frames of at most 255 colours exactly, with 1-bit transparency', () => {
     fc.assert(
       fc.property(frames({ colours: 200, alpha: true }), (fs) => {
-        const gif = decodeGif(encodeGif(fs, fs.map(() => 100)));
+        const gif = decodeGif(
+          encodeGif(
+            fs,
+            fs.map(() => 100),
+          ),
+        );
         expect(gif.frames.length).toBe(fs.length);
         fs.forEach((f, i) => expect([...gif.frames[i]!]).toEqual(gifView(f)));
       }),
@@ -117,16 +122,21 @@ function apngRgba(apng: { channels: number; palette?: number[][] }, data: ArrayL
 describe('APNG', () => {
   it('round-trips frames exactly through fast-png decodeApng, with delays and plays', () => {
     fc.assert(
-      fc.property(frames({ alpha: true }), fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 4, maxLength: 4 }), fc.integer({ min: 0, max: 9 }), (fs, ds, loops) => {
-        const apng = decodeApng(encodeApng(fs, ds, loops));
-        expect(apng.numberOfFrames).toBe(fs.length);
-        expect(apng.numberOfPlays).toBe(loops);
-        fs.forEach((f, i) => {
-          const fr = apng.frames[i]!;
-          expect(apngRgba(apng, fr.data)).toEqual([...f.data]);
-          expect((fr.delayNumber / fr.delayDenominator) * 1000).toBeCloseTo(ds[i]!, 9);
-        });
-      }),
+      fc.property(
+        frames({ alpha: true }),
+        fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 4, maxLength: 4 }),
+        fc.integer({ min: 0, max: 9 }),
+        (fs, ds, loops) => {
+          const apng = decodeApng(encodeApng(fs, ds, loops));
+          expect(apng.numberOfFrames).toBe(fs.length);
+          expect(apng.numberOfPlays).toBe(loops);
+          fs.forEach((f, i) => {
+            const fr = apng.frames[i]!;
+            expect(apngRgba(apng, fr.data)).toEqual([...f.data]);
+            expect((fr.delayNumber / fr.delayDenominator) * 1000).toBeCloseTo(ds[i]!, 9);
+          });
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -217,7 +227,11 @@ describe('decodePng', () => {
   });
 
   it('applies palette transparency (tRNS) at 8 and 4 bits', () => {
-    const palette = [[10, 20, 30, 0], [40, 50, 60, 128], [70, 80, 90, 255]];
+    const palette = [
+      [10, 20, 30, 0],
+      [40, 50, 60, 128],
+      [70, 80, 90, 255],
+    ];
     const png8 = encode({ width: 3, height: 1, data: new Uint8Array([0, 1, 2]), depth: 8, channels: 1, palette });
     expect([...decodePng(png8).data]).toEqual([10, 20, 30, 0, 40, 50, 60, 128, 70, 80, 90, 255]);
     const png4 = encode({ width: 3, height: 1, data: new Uint8Array([0x01, 0x20]), depth: 4, channels: 1, palette });

@@ -92,7 +92,9 @@ describe('render budgets (issue 10)', () => {
     const file = isprite('canvas-small.isprite', 5, 1, 100);
     const low = await render(file, 'small.apng', '--max-pixels', '49999');
     expect(low.code).toBe(1);
-    expect(low.stderr).toMatch(/5 frames of 100x100\) would need 50000 pixels, more than the limit of 49999 \(raise it with --max-pixels\)/);
+    expect(low.stderr).toMatch(
+      /5 frames of 100x100\) would need 50000 pixels, more than the limit of 49999 \(raise it with --max-pixels\)/,
+    );
     const ok = await render(file, 'small.apng', '--max-pixels', '50000');
     expect([ok.code, ok.stderr]).toEqual([0, '']);
   });
@@ -101,7 +103,9 @@ describe('render budgets (issue 10)', () => {
     const file = isprite('elements.isprite', 1, 2000, 1000);
     const r = await render(file, 'elements.png');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sprat: error: [^\n]*elements\.isprite: drawing the ISPRITE frames \(1000x1000\) would need 2000000000 pixels, more than the limit of 1073741824 \(raise it with --max-draw-pixels\)\n$/);
+    expect(r.stderr).toMatch(
+      /^sprat: error: [^\n]*elements\.isprite: drawing the ISPRITE frames \(1000x1000\) would need 2000000000 pixels, more than the limit of 1073741824 \(raise it with --max-draw-pixels\)\n$/,
+    );
     expect(r.ms).toBeLessThan(3000);
     const few = isprite('elements-few.isprite', 1, 10, 100);
     expect((await render(few, 'few.png', '--max-draw-pixels', '99999')).stderr).toMatch(/would need 100000 pixels.*--max-draw-pixels/);
@@ -113,7 +117,9 @@ describe('render budgets (issue 10)', () => {
     expect(fs.statSync(file).size).toBeLessThan(100_000);
     const r = await render(file, 'elements.png');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sprat: error: [^\n]*elements\.dat: drawing the north view of "boom" \(600x600\) would need 1440000000 pixels, more than the limit of 1073741824 \(raise it with --max-draw-pixels\)\n$/);
+    expect(r.stderr).toMatch(
+      /^sprat: error: [^\n]*elements\.dat: drawing the north view of "boom" \(600x600\) would need 1440000000 pixels, more than the limit of 1073741824 \(raise it with --max-draw-pixels\)\n$/,
+    );
     expect(r.ms).toBeLessThan(3000);
     const few = cthg('few.dat', 100, 10);
     expect((await render(few, 'few.png', '--max-draw-pixels', '99999')).stderr).toMatch(/would need 100000 pixels.*--max-draw-pixels/);
@@ -122,10 +128,33 @@ describe('render budgets (issue 10)', () => {
 
   it('a Tiled tileset with margin, spacing and a huge tilecount renders at once (only the tiles inside its image are cut)', async () => {
     const map = {
-      type: 'map', version: '1.10', orientation: 'orthogonal', renderorder: 'right-down', infinite: false,
-      width: 1, height: 1, tilewidth: 4, tileheight: 4, nextlayerid: 2, nextobjectid: 1,
+      type: 'map',
+      version: '1.10',
+      orientation: 'orthogonal',
+      renderorder: 'right-down',
+      infinite: false,
+      width: 1,
+      height: 1,
+      tilewidth: 4,
+      tileheight: 4,
+      nextlayerid: 2,
+      nextobjectid: 1,
       layers: [{ type: 'tilelayer', id: 1, name: 'g', x: 0, y: 0, width: 1, height: 1, opacity: 1, visible: true, data: [1] }],
-      tilesets: [{ firstgid: 1, name: 'big', image: 'tex.png', imagewidth: 1, imageheight: 1, tilewidth: 4, tileheight: 4, margin: 1, spacing: 1, columns: 1, tilecount: 2 ** 28 - 1 }],
+      tilesets: [
+        {
+          firstgid: 1,
+          name: 'big',
+          image: 'tex.png',
+          imagewidth: 1,
+          imageheight: 1,
+          tilewidth: 4,
+          tileheight: 4,
+          margin: 1,
+          spacing: 1,
+          columns: 1,
+          tilecount: 2 ** 28 - 1,
+        },
+      ],
     };
     const file = path.join(dir, 'big.tmj');
     fs.writeFileSync(file, JSON.stringify(map));

@@ -16,7 +16,16 @@ describe('drawPicture', () => {
   it('draws parts into the union of their bounds and reports the origin', () => {
     const a = solid(4, 4, [255, 0, 0, 255]);
     const b = solid(2, 2, [0, 0, 255, 255]);
-    const r = drawPicture({ frames: [{ parts: [{ image: a, transform: translate(-5, -3) }, { image: b, transform: translate(2, 2) }] }] });
+    const r = drawPicture({
+      frames: [
+        {
+          parts: [
+            { image: a, transform: translate(-5, -3) },
+            { image: b, transform: translate(2, 2) },
+          ],
+        },
+      ],
+    });
     const img = r.frames[0]!;
     expect([img.width, img.height, r.originX, r.originY]).toEqual([9, 7, 5, 3]);
     expect(at(img, 0, 0)).toEqual([255, 0, 0, 255]);
@@ -37,7 +46,10 @@ describe('drawPicture', () => {
       loops: 0,
     });
     expect([r.originX, r.originY]).toEqual([4, 0]);
-    expect(r.frames.map((f) => [f.width, f.height])).toEqual([[9, 7], [9, 7]]);
+    expect(r.frames.map((f) => [f.width, f.height])).toEqual([
+      [9, 7],
+      [9, 7],
+    ]);
     expect(r.frames[0]!.data[3]).toBe(255);
     expect(r.frames[1]!.data[3]).toBe(0);
     expect(r.frames[1]!.data[(5 * 9 + 7) * 4 + 3]).toBe(255);
@@ -74,10 +86,13 @@ describe('budgets', () => {
       /^the test \(1000 frames of 1000x1000\) would need 1000000000 pixels, more than the limit of 67108864 \(raise it with --max-pixels\)$/,
     );
     expect(Date.now() - t).toBeLessThan(1000);
-    expect(() => drawPicture({ frames: [{ parts: [{ image: a, transform: scale(100) }] }] }, new Budget(limitsFrom({ 'max-pixels': '9999' })))).toThrow(
-      /100x100.*--max-pixels/,
-    );
-    expect(drawPicture({ frames: [{ parts: [{ image: a, transform: scale(100) }] }] }, new Budget(limitsFrom({ 'max-pixels': '10000' }))).frames[0]!.width).toBe(100);
+    expect(() =>
+      drawPicture({ frames: [{ parts: [{ image: a, transform: scale(100) }] }] }, new Budget(limitsFrom({ 'max-pixels': '9999' }))),
+    ).toThrow(/100x100.*--max-pixels/);
+    expect(
+      drawPicture({ frames: [{ parts: [{ image: a, transform: scale(100) }] }] }, new Budget(limitsFrom({ 'max-pixels': '10000' })))
+        .frames[0]!.width,
+    ).toBe(100);
   });
 
   it('spends --max-draw-pixels for the clipped area of every draw, before drawing', () => {
@@ -85,12 +100,23 @@ describe('budgets', () => {
     const parts = Array.from({ length: 10 }, () => ({ image: big, transform: scale(2) }));
     const budget = new Budget(limitsFrom({ 'max-draw-pixels': String(128 * 128 * 5) }));
     // Listed parts: all paid for before the first draw, so nothing is drawn.
-    expect(() => drawPicture({ frames: [{ parts }] }, budget)).toThrow(/^drawing the picture \(128x128\) would need 163840 pixels.*--max-draw-pixels/);
+    expect(() => drawPicture({ frames: [{ parts }] }, budget)).toThrow(
+      /^drawing the picture \(128x128\) would need 163840 pixels.*--max-draw-pixels/,
+    );
     expect(budget.left('maxDrawPixels')).toBe(128 * 128 * 5);
     // Parts from a generator: each paid for just before it is drawn.
     let made = 0;
-    const lazyParts = { *[Symbol.iterator]() { for (const p of parts) { made++; yield p; } } };
-    expect(() => drawPicture({ frames: [{ parts: lazyParts }], canvas: { x: 0, y: 0, width: 128, height: 128 } }, budget)).toThrow(/--max-draw-pixels/);
+    const lazyParts = {
+      *[Symbol.iterator]() {
+        for (const p of parts) {
+          made++;
+          yield p;
+        }
+      },
+    };
+    expect(() => drawPicture({ frames: [{ parts: lazyParts }], canvas: { x: 0, y: 0, width: 128, height: 128 } }, budget)).toThrow(
+      /--max-draw-pixels/,
+    );
     expect([made, budget.left('maxDrawPixels')]).toEqual([6, 0]);
     // Off-canvas parts cost nothing.
     const off = Array.from({ length: 10 }, () => ({ image: big, transform: translate(1000, 1000) }));
@@ -104,7 +130,15 @@ describe('budgets', () => {
     const r = drawPicture({ frames: [{ parts: [{ image: lazy }, { image: lazy, transform: translate(2, 0) }] }] });
     expect(decoded).toBe(1);
     expect(at(r.frames[0]!, 3, 1)).toEqual([5, 6, 7, 255]);
-    const huge: LazyImage = { width: 100000, height: 100000, pixels: () => { throw new Error('decoded'); } };
-    expect(() => drawPicture({ frames: [{ parts: [{ image: huge }] }], canvas: { x: 0, y: 0, width: 1, height: 1 } })).toThrow(/--max-pixels/);
+    const huge: LazyImage = {
+      width: 100000,
+      height: 100000,
+      pixels: () => {
+        throw new Error('decoded');
+      },
+    };
+    expect(() => drawPicture({ frames: [{ parts: [{ image: huge }] }], canvas: { x: 0, y: 0, width: 1, height: 1 } })).toThrow(
+      /--max-pixels/,
+    );
   });
 });

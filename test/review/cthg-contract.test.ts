@@ -19,7 +19,11 @@ function save(bytes: Uint8Array): string {
 
 describe('CTHG writing (contract: "every valid file re-writes to the same bytes")', () => {
   it('an animation name that is not valid UTF-8 (a warning, so the file is valid) re-writes to the same bytes', () => {
-    const bytes = rawFile([TINY_SPRITE, { t: 'FR', elements: [{ sprite: 0 }] }, { t: 'CA', name: 'x', frameCount: 1, views: [0, NONE, NONE, NONE] }]);
+    const bytes = rawFile([
+      TINY_SPRITE,
+      { t: 'FR', elements: [{ sprite: 0 }] },
+      { t: 'CA', name: 'x', frameCount: 1, views: [0, NONE, NONE, NONE] },
+    ]);
     // Replace the one-byte name "x" with the Latin-1 byte 0xE9 ("é" in Windows-1252, invalid as UTF-8).
     const at = bytes.indexOf(0x78, 26 + 15 + 18);
     expect(bytes[at - 1]).toBe(1);
@@ -55,7 +59,11 @@ describe('CTHG play records (contract decision 12)', () => {
 describe('CTHG inspect --json (contract)', () => {
   it('decision 16: an element sprite reference 0xFFFFFFFF is "sprite": null; a missing view is null; header is what the file says', async () => {
     const bytes = rawFile(
-      [TINY_SPRITE, { t: 'FR', elements: [{ sprite: NONE, x: -3, layerClass: 1, layerId: 2, flags: 0x10c }] }, { t: 'CA', name: 'a', tileSize: 32, frameCount: 1, views: [NONE, NONE, 0, NONE] }],
+      [
+        TINY_SPRITE,
+        { t: 'FR', elements: [{ sprite: NONE, x: -3, layerClass: 1, layerId: 2, flags: 0x10c }] },
+        { t: 'CA', name: 'a', tileSize: 32, frameCount: 1, views: [NONE, NONE, 0, NONE] },
+      ],
       [1, 1, 1, 2, 5],
     );
     const r = await runCli(['inspect', save(bytes), '--json']);

@@ -182,7 +182,20 @@ describe('ISPRITE inspect --json (contract: `sprat inspect --json` for ISPRITE)'
     const { u8, u16, u32, fx, fxp, str, chunk, element, frame: fr, fram, file, cat } = B;
     const bytes = file(
       { id: 'AB', flags: 1, frameRate: 0 },
-      chunk('META', u8(1), u8(2), u16(1992), u8(3), u8(4), u8(5), u8(6), new Array(8).fill(0), u32(5), u32(0), ...Array.from({ length: 11 }, (_, i) => str(`s${i}`))),
+      chunk(
+        'META',
+        u8(1),
+        u8(2),
+        u16(1992),
+        u8(3),
+        u8(4),
+        u8(5),
+        u8(6),
+        new Array(8).fill(0),
+        u32(5),
+        u32(0),
+        ...Array.from({ length: 11 }, (_, i) => str(`s${i}`)),
+      ),
       chunk('MET+'),
       chunk('TEX ', u8(1), u8(1), u8(1), str('sheets/hero')),
       chunk('SLIC', u32(1), u8(10), u8(0), u8(1), u16(1), u16(2), u16(16), u16(24)),
@@ -208,13 +221,45 @@ describe('ISPRITE inspect --json (contract: `sprat inspect --json` for ISPRITE)'
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j)).toEqual([
-      'format', 'version', 'nonStandard', 'workFile', 'nonStandardId', 'frameRate', 'meta', 'extraMeta',
-      'textures', 'slices', 'names', 'tree', 'frames', 'unknownChunks',
+      'format',
+      'version',
+      'nonStandard',
+      'workFile',
+      'nonStandardId',
+      'frameRate',
+      'meta',
+      'extraMeta',
+      'textures',
+      'slices',
+      'names',
+      'tree',
+      'frames',
+      'unknownChunks',
     ]);
-    expect(j).toMatchObject({ format: 'isprite', version: [1, 0], nonStandard: true, workFile: false, nonStandardId: 'AB', frameRate: 0, extraMeta: [] });
+    expect(j).toMatchObject({
+      format: 'isprite',
+      version: [1, 0],
+      nonStandard: true,
+      workFile: false,
+      nonStandardId: 'AB',
+      frameRate: 0,
+      extraMeta: [],
+    });
     expect(Object.keys(j.meta)).toEqual([
-      'created', 'saved', 'workTimeMs', 'tags', 'title', 'project', 'author', 'company', 'contact', 'url', 'copyright',
-      'comments', 'originatingProgram', 'program',
+      'created',
+      'saved',
+      'workTimeMs',
+      'tags',
+      'title',
+      'project',
+      'author',
+      'company',
+      'contact',
+      'url',
+      'copyright',
+      'comments',
+      'originatingProgram',
+      'program',
     ]);
     expect(j.meta.created).toEqual({ year: 1992, month: 2, day: 1, hour: 3, minute: 4, second: 5, centisecond: 6 });
     expect(Object.keys(j.meta.created)).toEqual(['year', 'month', 'day', 'hour', 'minute', 'second', 'centisecond']);
@@ -257,7 +302,9 @@ describe('erratum 7 with follow-ups', () => {
     doc.frames.push({ holdTime: 1, loopPoint: true, label: '', triggers: '', notes: '', elements: [] });
     doc.tree.push({ kind: 'sequence', name: 'a', loopPoint: 0, followUp: 'b', frames: [0] });
     doc.tree.push({ kind: 'sequence', name: 'b', loopPoint: null, followUp: '', frames: [0] });
-    const warnings = validateIsprite(writeIsprite(doc)).filter((d) => d.severity === 'warning').map((d) => d.message);
+    const warnings = validateIsprite(writeIsprite(doc))
+      .filter((d) => d.severity === 'warning')
+      .map((d) => d.message);
     expect(warnings.some((m) => /frame 0 is flagged as a loop point/.test(m))).toBe(true);
     doc.tree[1] = { kind: 'sequence', name: 'b', loopPoint: 0, followUp: '', frames: [0] };
     const after = validateIsprite(writeIsprite(doc)).map((d) => d.message);

@@ -40,7 +40,13 @@ const model: SpriteModel = {
       direction: '0',
       loopTo: 0,
       frames: [
-        { durationMs: 80, parts: [{ sheet: 0, sx: 0, sy: 0, sw: 2, sh: 2, x: -1, y: -2 }, { sheet: 0, sx: 2, sy: 0, sw: 1, sh: 1, x: 1, y: 0 }] },
+        {
+          durationMs: 80,
+          parts: [
+            { sheet: 0, sx: 0, sy: 0, sw: 2, sh: 2, x: -1, y: -2 },
+            { sheet: 0, sx: 2, sy: 0, sw: 1, sh: 1, x: 1, y: 0 },
+          ],
+        },
         { durationMs: 80, parts: [{ sheet: 0, sx: 0, sy: 0, sw: 2, sh: 2, x: -1, y: -2, flipX: true }] },
       ],
     },
@@ -61,7 +67,9 @@ describe('Solarus from models that are not a grid: the frames are redrawn into a
       const files = await h.writeFiles!(doc, 'spin.dat');
       expect(files.map((f) => f.name)).toEqual(['spin.dat', 'spin.png']);
       const back = h.read(files[0]!.bytes) as SolarusSheet;
-      expect(back.animations.map((a) => [a.name, a.image, a.frameDelay, a.loopOnFrame, a.directions.length])).toEqual([['spin', 'spin.png', 80, 0, 2]]);
+      expect(back.animations.map((a) => [a.name, a.image, a.frameDelay, a.loopOnFrame, a.directions.length])).toEqual([
+        ['spin', 'spin.png', 80, 0, 2],
+      ]);
       const loader = memoryLoader({ 'spin.png': files[1]!.bytes });
       for (const k of [0, 1]) {
         const expected = renderModelAnimation(model, k);
@@ -85,7 +93,7 @@ describe('Solarus from models that are not a grid: the frames are redrawn into a
       const out = path.join(dir, 'fan.dat');
       const r = await runCli(['convert', path.join(SAMPLES, 'cthg', 'fan.dat'), out, '--to', 'solarus-lua']);
       expect(r.code, r.stderr).toBe(0);
-      expect(readFileSync(out, 'utf8')).toMatch(/^animation\{\n  name = "desk_fan",\n  src_image = "fan.png",/);
+      expect(readFileSync(out, 'utf8')).toMatch(/^animation\{\n {2}name = "desk_fan",\n {2}src_image = "fan.png",/);
       const v = await runCli(['validate', out]);
       expect(v.stdout).toBe(`${out}: ok\n`);
       const png = path.join(dir, 'sheet.png');

@@ -39,7 +39,9 @@ describe('sprat with Solarus files', () => {
     writeFileSync(bad, 'walk hero.png 1 100 -1\n0 0 16 sixteen 8 8 2 2\n');
     const r = await runCli(['validate', OLD, NEW, bad]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe(`${OLD}: ok\n${NEW}: ok\n${bad}: error: frame_height must be a whole number, not "sixteen" (at line 2, column 8)\n`);
+    expect(r.stdout).toBe(
+      `${OLD}: ok\n${NEW}: ok\n${bad}: error: frame_height must be a whole number, not "sixteen" (at line 2, column 8)\n`,
+    );
     const badLua = path.join(tmp, 'bad.lua');
     writeFileSync(badLua, 'animation{\n  name = "a",\n  os.execute("x"),\n}\n');
     const r2 = await runCli(['validate', badLua]);
@@ -47,7 +49,9 @@ describe('sprat with Solarus files', () => {
     expect(r2.stdout).toMatch(/error: .* \(at line 3, column 5\)\n$/);
     const loop = path.join(tmp, 'loop.dat');
     writeFileSync(loop, 'a b.png 1 100 3\n0 0 8 8 0 0 3 3\n');
-    expect((await runCli(['validate', loop])).stdout).toMatch(/error: animation "a": loop_on_frame 3 is not a frame of direction 0 .*\(at line 1, column 15\)/);
+    expect((await runCli(['validate', loop])).stdout).toMatch(
+      /error: animation "a": loop_on_frame 3 is not a frame of direction 0 .*\(at line 1, column 15\)/,
+    );
     const i = await runCli(['inspect', loop]);
     expect(i.code).toBe(0);
     expect(i.stderr).toMatch(/warning: .*loop_on_frame 3/);
@@ -67,7 +71,10 @@ describe('sprat with Solarus files', () => {
       expect(r.stderr, name).toMatch(/^sprat: error: .*: line cut short: .*\(at line 1, column \d+\)\n$/);
     }
     const lua = path.join(tmp, 'lua.dat');
-    writeFileSync(lua, '-- c\nanimation({ name = "a", src_image = "a.png", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } })\n');
+    writeFileSync(
+      lua,
+      '-- c\nanimation({ name = "a", src_image = "a.png", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } })\n',
+    );
     expect(JSON.parse((await runCli(['inspect', lua, '--json'])).stdout).format).toBe('solarus-lua');
     const cthg = path.join(tmp, 'c.dat');
     writeFileSync(cthg, 'CTHG');
@@ -79,7 +86,9 @@ describe('sprat with Solarus files', () => {
     writeFileSync(bad, 'walk hero.png 2 100 -1\n0 0 16 16 8 8 2 2\n');
     const r = await runCli(['inspect', bad]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`sprat: error: ${bad}: end of file inside animation "walk" (line 1): 2 directions announced, 1 found (at line 3, column 1)\n`);
+    expect(r.stderr).toBe(
+      `sprat: error: ${bad}: end of file inside animation "walk" (line 1): 2 directions announced, 1 found (at line 3, column 1)\n`,
+    );
   });
 
   it('play --json follows the engine rules', async () => {
@@ -166,7 +175,9 @@ describe('sprat with Solarus files', () => {
     writeFileSync(wide, 'a b.png 1 100 -1\n0 0 8 8 0 0 3 7\n');
     const r = await runCli(['convert', wide, path.join(tmp, 'wide.lua')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/note: animation "a" direction 0: num_columns 7 > num_frames 3, which Solarus 1.x rejects .*\(at line 2, column 1\)\n/);
+    expect(r.stderr).toMatch(
+      /note: animation "a" direction 0: num_columns 7 > num_frames 3, which Solarus 1.x rejects .*\(at line 2, column 1\)\n/,
+    );
     // Kept as it is (issue 9: the model path turned it into num_columns 3).
     expect(readFileSync(path.join(tmp, 'wide.lua'), 'utf8')).toContain('num_frames = 3, num_columns = 7 }');
   });

@@ -72,7 +72,9 @@ describe('Solarus corpus (zsdx, 207 sprites in both syntaxes)', () => {
       const sheet = readLines(corpusBytes('old', id));
       const model = await solarusHandler.toModel!(sheet, NO_FILES);
       expect(modelToSheet('solarus', model), id).toEqual(sheet);
-      expect(formatLua(modelToSheet('solarus-lua', await sheetToModel('solarus-lua', sheet, NO_FILES))), id).toBe(dec.decode(corpusBytes('new', id)));
+      expect(formatLua(modelToSheet('solarus-lua', await sheetToModel('solarus-lua', sheet, NO_FILES))), id).toBe(
+        dec.decode(corpusBytes('new', id)),
+      );
     }
   });
 });

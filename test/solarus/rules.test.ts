@@ -25,7 +25,16 @@ describe('Solarus line syntax', () => {
       ['stopped', 'hero/stopped.tunic.png', 4, 0, -1],
       ['walking', 'hero/walking.tunic.png', 4, 100, 0],
     ]);
-    expect(s.animations[0]!.directions[1]).toEqual({ x: 24, y: 0, frameWidth: 24, frameHeight: 24, originX: 12, originY: 21, frameCount: 1, columns: 1 });
+    expect(s.animations[0]!.directions[1]).toEqual({
+      x: 24,
+      y: 0,
+      frameWidth: 24,
+      frameHeight: 24,
+      originX: 12,
+      originY: 21,
+      frameCount: 1,
+      columns: 1,
+    });
   });
 
   it('rule 1: a line cut short is an error at the end of the line', () => {
@@ -129,12 +138,17 @@ describe('Solarus Lua syntax', () => {
 
   it('README: strings are decoded as UTF-8 (invalid sequences: the replacement character, and a validation warning), also from escapes', () => {
     const w = warnings();
-    const s = parseLua('animation{\n  name = "a\\xffb", src_image = "\\xc3\\xa9.png",\n  directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n', { warn: w.warn });
+    const s = parseLua(
+      'animation{\n  name = "a\\xffb", src_image = "\\xc3\\xa9.png",\n  directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n',
+      { warn: w.warn },
+    );
     expect(s.animations[0]!.name).toBe('a\ufffdb');
     expect(s.animations[0]!.image).toBe('\u00e9.png');
     expect(w.list.map((d) => [d.severity, d.line, d.column])).toEqual([['warning', 2, 10]]);
     expect(w.list[0]!.message).toMatch(/invalid UTF-8/);
-    const v = solarusLuaHandler.validate(enc('animation{ name = "\\xff", src_image = "b", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }'));
+    const v = solarusLuaHandler.validate(
+      enc('animation{ name = "\\xff", src_image = "b", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }'),
+    );
     expect(v.map((d) => d.severity)).toEqual(['warning']);
   });
 
@@ -210,8 +224,24 @@ describe('Solarus Lua syntax', () => {
     // 4
     expect(at(errorOf(() => lua(luaAnim('  frame_delay = -1,\n'))))).toEqual([4, 17]);
     expect(at(errorOf(() => lua(luaAnim('  frame_to_loop_on = -2,\n'))))).toEqual([4, 22]);
-    expect(at(errorOf(() => lua('animation{ name = "a", src_image = "s", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8, num_frames = 0 } } }')))).toEqual([1, 120]);
-    expect(at(errorOf(() => lua('animation{ name = "a", src_image = "s", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8, num_columns = 0 } } }')))).toEqual([1, 121]);
+    expect(
+      at(
+        errorOf(() =>
+          lua(
+            'animation{ name = "a", src_image = "s", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8, num_frames = 0 } } }',
+          ),
+        ),
+      ),
+    ).toEqual([1, 120]);
+    expect(
+      at(
+        errorOf(() =>
+          lua(
+            'animation{ name = "a", src_image = "s", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8, num_columns = 0 } } }',
+          ),
+        ),
+      ),
+    ).toEqual([1, 121]);
     // 5
     const loop = luaAnim('  frame_delay = 100,\n  frame_to_loop_on = 2,\n');
     const w = warnings();
@@ -220,7 +250,10 @@ describe('Solarus Lua syntax', () => {
     expect(solarusLuaHandler.validate(enc(loop)).map((d) => [d.severity, d.line, d.column])).toEqual([['error', 5, 22]]);
     // 6
     const w6 = warnings();
-    parseLua('animation{ name = "a", src_image = "s", frame_delay = 9, directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8, num_frames = 2, num_columns = 5 } } }', { warn: w6.warn });
+    parseLua(
+      'animation{ name = "a", src_image = "s", frame_delay = 9, directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8, num_frames = 2, num_columns = 5 } } }',
+      { warn: w6.warn },
+    );
     expect(w6.list.map((d) => d.message)).toEqual([expect.stringMatching(/num_columns 5 > num_frames 2/)]);
     // 7
     const w7 = warnings();
@@ -263,7 +296,9 @@ describe('Solarus numbers', () => {
     const a = parseLines('a b 1 -0 -1\n-0 0 8 8 -0 0 1 1\n').animations[0]!;
     expect(Object.is(a.frameDelay, 0)).toBe(true);
     expect(Object.is(a.directions[0]!.x, 0)).toBe(true);
-    const b = parseLua('animation{ name = "a", src_image = "s", frame_delay = -0, directions = { { x = -0, y = 0, frame_width = 8, frame_height = 8 } } }').animations[0]!;
+    const b = parseLua(
+      'animation{ name = "a", src_image = "s", frame_delay = -0, directions = { { x = -0, y = 0, frame_width = 8, frame_height = 8 } } }',
+    ).animations[0]!;
     expect(Object.is(b.frameDelay, 0)).toBe(true);
     expect(Object.is(b.directions[0]!.x, 0)).toBe(true);
   });

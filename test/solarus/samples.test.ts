@@ -27,7 +27,11 @@ describe('Solarus sample', () => {
   });
 
   it('both syntaxes validate without warnings and describe the same sheet', async () => {
-    const a = await runCli(['validate', path.join(SAMPLES, 'solarus/sprites/slime.dat'), path.join(SAMPLES, 'solarus/sprites/slime_lua.dat')]);
+    const a = await runCli([
+      'validate',
+      path.join(SAMPLES, 'solarus/sprites/slime.dat'),
+      path.join(SAMPLES, 'solarus/sprites/slime_lua.dat'),
+    ]);
     expect(a.code).toBe(0);
     expect(a.stderr).toBe('');
     const j1 = JSON.parse((await runCli(['inspect', '--json', path.join(SAMPLES, 'solarus/sprites/slime.dat')])).stdout);

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { convert, formatByName, load } from '../../src/api.js';
 import { readLines, readLua, solarusHandler, solarusLuaHandler } from '../../src/formats/solarus/index.js';
 import type { ResourceLoader } from '../../src/formats/types.js';
@@ -59,7 +59,9 @@ describe('Solarus line <-> Lua without the model', () => {
     const lua = await convertBytes(line, 'walk.dat', 'solarus-lua');
     const text = new TextDecoder().decode(lua.bytes);
     expect(text).toContain('num_frames = 3, num_columns = 5');
-    expect(lua.notes).toEqual(['animation "walk" direction 0: num_columns 5 > num_frames 3, which Solarus 1.x rejects (kept: one row) (at line 2, column 1)']);
+    expect(lua.notes).toEqual([
+      'animation "walk" direction 0: num_columns 5 > num_frames 3, which Solarus 1.x rejects (kept: one row) (at line 2, column 1)',
+    ]);
     const sheet = readLua(lua.bytes);
     expect(sheet.animations[0]!.directions[0]).toMatchObject({ frameCount: 3, columns: 5 });
     const back = await convertBytes(lua.bytes, 'walk.dat', 'solarus');
@@ -69,7 +71,10 @@ describe('Solarus line <-> Lua without the model', () => {
   it('a name the line syntax cannot hold is refused, exit 1, nothing written', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-syntax-'));
     try {
-      fs.writeFileSync(path.join(dir, 'sp.dat'), 'animation{ name = "two words", src_image = "a.png", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n');
+      fs.writeFileSync(
+        path.join(dir, 'sp.dat'),
+        'animation{ name = "two words", src_image = "a.png", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n',
+      );
       const r = await runCli(['convert', 'sp.dat', 'sp-old.dat', '--to', 'solarus'], dir);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^sprat: error: sp\.dat: .*animation name "two words" cannot be written in the line syntax/);
@@ -85,7 +90,9 @@ describe('Solarus line <-> Lua without the model', () => {
       fs.writeFileSync(path.join(dir, 'sp.dat'), 'walk hero/none.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\t5\n\n');
       const r = await runCli(['convert', 'sp.dat', 'sp.lua'], dir);
       expect(r.code).toBe(0);
-      expect(r.stderr).toBe('sp.dat: note: animation "walk" direction 0: num_columns 5 > num_frames 3, which Solarus 1.x rejects (kept: one row) (at line 2, column 1)\n');
+      expect(r.stderr).toBe(
+        'sp.dat: note: animation "walk" direction 0: num_columns 5 > num_frames 3, which Solarus 1.x rejects (kept: one row) (at line 2, column 1)\n',
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -102,7 +109,9 @@ describe('Solarus line <-> Lua without the model', () => {
 describe('a lone CR inside a line-syntax token', () => {
   it('is refused with its line and column (the engine splits tokens there), so read -> write -> read is stable', () => {
     const text = 'wa\rlk hero/walk.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\t3\n';
-    expect(() => readLines(enc(text))).toThrow('a carriage return not followed by a line feed inside a token (separate tokens with spaces or tabs) (at line 1, column 3)');
+    expect(() => readLines(enc(text))).toThrow(
+      'a carriage return not followed by a line feed inside a token (separate tokens with spaces or tabs) (at line 1, column 3)',
+    );
     expect(() => readLines(enc('walk hero/walk.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\r\t3\n'))).toThrow(/at line 2, column 17/);
     expect(() => readLines(enc('walk a.png 1 100 0\n0 0 1 1 0 0 1 1 \r \n'))).toThrow(/carriage return/);
     expect(() => readLines(enc('walk a\vb.png 1 100 0\n0 0 1 1 0 0 1 1\n'))).toThrow(/vertical tab inside a token/);
@@ -121,7 +130,9 @@ describe('a lone CR inside a line-syntax token', () => {
       fs.writeFileSync(path.join(dir, 'cr.dat'), 'wa\rlk hero/walk.png 1 100 0\n0\t0\t16\t16\t8\t13\t3\t3\n');
       const v = await runCli(['validate', 'cr.dat', '--format', 'solarus'], dir);
       expect(v.code).toBe(1);
-      expect(v.stdout).toMatch(/^cr\.dat: error: a carriage return not followed by a line feed inside a token .*\(at line 1, column 3\)\n$/);
+      expect(v.stdout).toMatch(
+        /^cr\.dat: error: a carriage return not followed by a line feed inside a token .*\(at line 1, column 3\)\n$/,
+      );
       const c = await runCli(['convert', 'cr.dat', 'cr2.dat', '--from', 'solarus'], dir);
       expect(c.code).toBe(1);
       expect(c.stderr.trim().split('\n')).toHaveLength(1);
@@ -136,7 +147,9 @@ describe('the Solarus writers refuse numbers the readers would reject', () => {
     const { formatLines, formatLua, modelToSheet } = await import('../../src/formats/solarus/index.js');
     const sheet = readLines(enc('walk a.png 1 100 0\n0 0 8 8 0 0 2 2\n'));
     sheet.animations[0]!.frameDelay = 1e10;
-    expect(() => formatLines(sheet)).toThrow('animation "walk" frame_delay 10000000000 cannot be written: it must be a whole number from 0 to 2147483647');
+    expect(() => formatLines(sheet)).toThrow(
+      'animation "walk" frame_delay 10000000000 cannot be written: it must be a whole number from 0 to 2147483647',
+    );
     expect(() => formatLua(sheet)).toThrow(/animation "walk" frame_delay 10000000000 cannot be written/);
     sheet.animations[0]!.frameDelay = 100;
     sheet.animations[0]!.directions[0]!.originX = 1.5;
@@ -163,31 +176,36 @@ describe('whatever a Solarus reader accepts, the writers write and the readers r
     const ids = corpusFiles();
     const bits = ['\r', '\v', '\f', ' ', '\t', '\r\n', '\n', 'x', '-', '0'];
     fc.assert(
-      fc.property(fc.nat(ids.length - 1), fc.boolean(), fc.array(fc.tuple(fc.nat(1 << 20), fc.constantFrom(...bits)), { maxLength: 3 }), (k, old, edits) => {
-        let text = new TextDecoder().decode(corpusBytes(old ? 'old' : 'new', ids[k]!));
-        for (const [at, s] of edits) {
-          const i = at % (text.length + 1);
-          text = text.slice(0, i) + s + text.slice(i);
-        }
-        const parse = old ? parseLines : parseLua;
-        let sheet;
-        try {
-          sheet = parse(text);
-        } catch (e) {
-          if (e instanceof FormatError) return;
-          throw e;
-        }
-        // The same syntax: written, read back equal.
-        const again = old ? parseLines(formatLines(sheet)) : parseLua(formatLua(sheet));
-        expect(again).toEqual(sheet);
-        // The other syntax: Lua always; the line syntax unless a name or image holds white space.
-        expect(parseLua(formatLua(sheet))).toEqual(sheet);
-        try {
-          expect(parseLines(formatLines(sheet))).toEqual(sheet);
-        } catch (e) {
-          if (!(e instanceof FormatError) || !/cannot be written in the line syntax/.test(e.message)) throw e;
-        }
-      }),
+      fc.property(
+        fc.nat(ids.length - 1),
+        fc.boolean(),
+        fc.array(fc.tuple(fc.nat(1 << 20), fc.constantFrom(...bits)), { maxLength: 3 }),
+        (k, old, edits) => {
+          let text = new TextDecoder().decode(corpusBytes(old ? 'old' : 'new', ids[k]!));
+          for (const [at, s] of edits) {
+            const i = at % (text.length + 1);
+            text = text.slice(0, i) + s + text.slice(i);
+          }
+          const parse = old ? parseLines : parseLua;
+          let sheet;
+          try {
+            sheet = parse(text);
+          } catch (e) {
+            if (e instanceof FormatError) return;
+            throw e;
+          }
+          // The same syntax: written, read back equal.
+          const again = old ? parseLines(formatLines(sheet)) : parseLua(formatLua(sheet));
+          expect(again).toEqual(sheet);
+          // The other syntax: Lua always; the line syntax unless a name or image holds white space.
+          expect(parseLua(formatLua(sheet))).toEqual(sheet);
+          try {
+            expect(parseLines(formatLines(sheet))).toEqual(sheet);
+          } catch (e) {
+            if (!(e instanceof FormatError) || !/cannot be written in the line syntax/.test(e.message)) throw e;
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -195,7 +213,12 @@ describe('whatever a Solarus reader accepts, the writers write and the readers r
 
 describe('Solarus from the model: direction order', () => {
   const part = (sx: number) => ({ sheet: 0, sx, sy: 0, sw: 8, sh: 8, x: 0, y: 0 });
-  const anim = (direction: string, sx: number) => ({ name: 'walk', direction, loopTo: 0, frames: [{ durationMs: 100, parts: [part(sx)] }] });
+  const anim = (direction: string, sx: number) => ({
+    name: 'walk',
+    direction,
+    loopTo: 0,
+    frames: [{ durationMs: 100, parts: [part(sx)] }],
+  });
   it('directions named by numbers go to their number, whatever the model order, without a note', async () => {
     const { modelToSheet } = await import('../../src/formats/solarus/index.js');
     const model: SpriteModel = { kind: 'sprite', name: 's', sheets: [{ path: 'a.png' }], animations: [anim('1', 8), anim('0', 0)] };

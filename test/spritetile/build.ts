@@ -11,7 +11,10 @@ export function buildRaw(opts: {
 }): Uint8Array {
   const le = opts.littleEndian ?? true;
   const w = new ByteWriter({ format: 't', littleEndian: le });
-  w.ascii(opts.magic ?? 'SpriteTileLevel').u8(opts.endianByte ?? (le ? 1 : 0)).i32(opts.version ?? 2).i32(opts.count ?? opts.tags.length);
+  w.ascii(opts.magic ?? 'SpriteTileLevel')
+    .u8(opts.endianByte ?? (le ? 1 : 0))
+    .i32(opts.version ?? 2)
+    .i32(opts.count ?? opts.tags.length);
   let pos = 24 + opts.tags.length * 11;
   for (const t of opts.tags) {
     w.ascii(t.name).i32(t.offset ?? pos);
@@ -34,7 +37,17 @@ export function layersData(layers: RawLayer[], littleEndian = true, trailing = 0
   const w = new ByteWriter({ format: 't', littleEndian });
   w.i32(layers.length);
   for (const l of layers) {
-    w.ascii(l.marker ?? 'lyrdata').f32(1).f32(1).i32(0).i32(0).i32(64).f32(0).i32(l.layerLock ?? 0).i32(0).i32(l.width).i32(l.height);
+    w.ascii(l.marker ?? 'lyrdata')
+      .f32(1)
+      .f32(1)
+      .i32(0)
+      .i32(0)
+      .i32(64)
+      .f32(0)
+      .i32(l.layerLock ?? 0)
+      .i32(0)
+      .i32(l.width)
+      .i32(l.height);
     const n = l.width * l.height + (l.extraCells ?? 0);
     for (let i = 0; i < n; i++) {
       const c = l.cells?.[i] ?? [-1, 0, 0, 0];

@@ -31,7 +31,6 @@ const dir = path.join(CORPUS, 'spritetile');
 const files = readdirSync(dir).filter((f) => f.endsWith('.bytes'));
 const load = (f: string): Uint8Array => new Uint8Array(readFileSync(path.join(dir, f)));
 
-
 describe('SpriteTile corpus', () => {
   it('has 16 levels', () => expect(files.length).toBe(16));
   for (const f of files) {
@@ -65,7 +64,17 @@ describe('SpriteTile corpus', () => {
     expect(j.tags[0]).toEqual({ name: 'prvsize', offset: 90, size: 4 });
     expect(j.tags[2]).toEqual({ name: 'lvlayrs', offset: 98, size: 35098 });
     expect(Object.keys(j.layers[0])).toEqual([
-      'tileSizeX', 'tileSizeY', 'scrollX', 'scrollY', 'previewSize', 'z', 'layerLock', 'addBorder', 'width', 'height', 'cells',
+      'tileSizeX',
+      'tileSizeY',
+      'scrollX',
+      'scrollY',
+      'previewSize',
+      'z',
+      'layerLock',
+      'addBorder',
+      'width',
+      'height',
+      'cells',
     ]);
     expect(Object.keys(j.layers[0].cells)).toEqual(['tile', 'flags', 'order', 'trigger']);
     expect(j.layers[0].cells.tile.length).toBe(j.layers[0].width * j.layers[0].height);
@@ -136,23 +145,34 @@ describe('SpriteTile levels made in code', () => {
   });
 
   it('random levels survive write and read', () => {
-    const cell = fc.tuple(fc.integer({ min: -1, max: 32767 }), fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: -32768, max: 32767 }), fc.integer({ min: 0, max: 255 }));
+    const cell = fc.tuple(
+      fc.integer({ min: -1, max: 32767 }),
+      fc.integer({ min: 0, max: 0xffff }),
+      fc.integer({ min: -32768, max: 32767 }),
+      fc.integer({ min: 0, max: 255 }),
+    );
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 }), fc.array(cell, { maxLength: 36 }), fc.boolean(), (w, h, cells, le) => {
-        const level = createLevel();
-        level.littleEndian = le;
-        const l = addLayer(level, { width: w, height: h });
-        for (let i = 0; i < w * h; i++) {
-          const c = cells[i % Math.max(1, cells.length)];
-          if (!c) break;
-          l.tiles[i] = c[0];
-          l.flags[i] = (c[1] & 0xf800) | ((c[1] & 0x7ff) % 1801);
-          l.order[i] = c[2];
-          l.trigger[i] = c[3];
-        }
-        const back = readSpriteTile(writeSpriteTile(level, { lzf: 'best' }));
-        expect(back.layers).toEqual(level.layers);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.array(cell, { maxLength: 36 }),
+        fc.boolean(),
+        (w, h, cells, le) => {
+          const level = createLevel();
+          level.littleEndian = le;
+          const l = addLayer(level, { width: w, height: h });
+          for (let i = 0; i < w * h; i++) {
+            const c = cells[i % Math.max(1, cells.length)];
+            if (!c) break;
+            l.tiles[i] = c[0];
+            l.flags[i] = (c[1] & 0xf800) | ((c[1] & 0x7ff) % 1801);
+            l.order[i] = c[2];
+            l.trigger[i] = c[3];
+          }
+          const back = readSpriteTile(writeSpriteTile(level, { lzf: 'best' }));
+          expect(back.layers).toEqual(level.layers);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -167,7 +187,7 @@ describe('big layers (split with WebAssembly)', () => {
       for (let i = 0; i < l.tiles.length; i++) {
         l.tiles[i] = i % 11 === 0 ? -1 : (i * 37) % 32768;
         l.flags[i] = ((i * 7) % 1801) | (i % 3 ? 0x8000 : 0) | (i % 5 ? 0x1000 : 0) | (i % 13 ? 0x6000 : 0);
-        l.order[i] = (i * 101) % 65536 - 32768;
+        l.order[i] = ((i * 101) % 65536) - 32768;
         l.trigger[i] = i & 255;
       }
       const back = readSpriteTile(writeSpriteTile(level));
@@ -187,7 +207,7 @@ describe('big layers (split with WebAssembly)', () => {
     let s = 9;
     for (let i = 0; i < l.tiles.length; i++) {
       s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-      l.tiles[i] = (s >>> 17) % 3000 - 1;
+      l.tiles[i] = ((s >>> 17) % 3000) - 1;
       l.flags[i] = (s >>> 5) % 1801;
       l.trigger[i] = s & 255;
     }
@@ -303,17 +323,86 @@ describe('SpriteTile bad input', () => {
     ['negative tag count', () => buildRaw({ tags: [], count: -1 }), /tag count -1/, 20],
     ['huge tag count', () => buildRaw({ tags: [], count: 1e9 }), /tag count/, 20],
     ['bad numsets', () => buildRaw({ tags: [{ name: 'numsets', data: i32Data(12) }] }), /numsets is 12/, 35],
-    ['numsets too long', () => buildRaw({ tags: [{ name: 'numsets', data: new Uint8Array(6).fill(0).map((_, i) => (i === 0 ? 8 : 0)) }] }), /left over/, 39],
+    [
+      'numsets too long',
+      () => buildRaw({ tags: [{ name: 'numsets', data: new Uint8Array(6).fill(0).map((_, i) => (i === 0 ? 8 : 0)) }] }),
+      /left over/,
+      39,
+    ],
     ['numsets too short', () => buildRaw({ tags: [{ name: 'numsets', data: new Uint8Array(2) }] }), /needs 4/, 35],
-    ['layer larger than its data', () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 5, height: 5, extraCells: -20 }]) }] }), /5x5 tiles/, 78],
-    ['layers past their extent', () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 3, height: 1 }]) }, { name: 'prvsize', data: i32Data(1), offset: 24 + 22 + 4 + 47 + 7 }] }), /only 7 bytes/, 89],
-    ['bytes left in lvlayrs', () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 1, height: 1 }], true, 3) }] }), /3 bytes left over/, 93],
-    ['tile below -1', () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 2, height: 1, cells: [[-1, 0, 0, 0], [-2, 0, 0, 0]] }]) }] }), /tile value -2/, 93],
-    ['rotation over 360', () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 1, height: 1, cells: [[1, 1801, 0, 0]] }]) }] }), /rotation 1801/, 88],
-    ['wrong lyrdata marker', () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 1, height: 1, marker: 'lyrdatx' }]) }] }), /lyrdata/, 39],
+    [
+      'layer larger than its data',
+      () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 5, height: 5, extraCells: -20 }]) }] }),
+      /5x5 tiles/,
+      78,
+    ],
+    [
+      'layers past their extent',
+      () =>
+        buildRaw({
+          tags: [
+            { name: 'lvlayrs', data: layersData([{ width: 3, height: 1 }]) },
+            { name: 'prvsize', data: i32Data(1), offset: 24 + 22 + 4 + 47 + 7 },
+          ],
+        }),
+      /only 7 bytes/,
+      89,
+    ],
+    [
+      'bytes left in lvlayrs',
+      () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 1, height: 1 }], true, 3) }] }),
+      /3 bytes left over/,
+      93,
+    ],
+    [
+      'tile below -1',
+      () =>
+        buildRaw({
+          tags: [
+            {
+              name: 'lvlayrs',
+              data: layersData([
+                {
+                  width: 2,
+                  height: 1,
+                  cells: [
+                    [-1, 0, 0, 0],
+                    [-2, 0, 0, 0],
+                  ],
+                },
+              ]),
+            },
+          ],
+        }),
+      /tile value -2/,
+      93,
+    ],
+    [
+      'rotation over 360',
+      () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 1, height: 1, cells: [[1, 1801, 0, 0]] }]) }] }),
+      /rotation 1801/,
+      88,
+    ],
+    [
+      'wrong lyrdata marker',
+      () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: 1, height: 1, marker: 'lyrdatx' }]) }] }),
+      /lyrdata/,
+      39,
+    ],
     ['negative width', () => buildRaw({ tags: [{ name: 'lvlayrs', data: layersData([{ width: -1, height: 1 }]) }] }), /width -1/, 78],
     ['negative layer count', () => buildRaw({ tags: [{ name: 'lvlayrs', data: i32Data(-3) }] }), /layer count -3/, 35],
-    ['duplicate tag', () => buildRaw({ tags: [{ name: 'prvsize', data: i32Data(1) }, { name: 'prvsize', data: i32Data(1) }] }), /twice/, 35],
+    [
+      'duplicate tag',
+      () =>
+        buildRaw({
+          tags: [
+            { name: 'prvsize', data: i32Data(1) },
+            { name: 'prvsize', data: i32Data(1) },
+          ],
+        }),
+      /twice/,
+      35,
+    ],
     ['offset inside the table', () => buildRaw({ tags: [{ name: 'prvsize', data: i32Data(1), offset: 30 }] }), /offset 30/, 31],
     ['offset past the end', () => buildRaw({ tags: [{ name: 'prvsize', data: i32Data(1), offset: 100 }] }), /offset 100/, 31],
     ['negative offset', () => buildRaw({ tags: [{ name: 'prvsize', data: i32Data(1), offset: -5 }] }), /offset -5/, 31],

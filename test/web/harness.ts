@@ -37,7 +37,16 @@ export async function startHarness(): Promise<Harness> {
   copyFileSync(path.join(ROOT, 'web/viewer.css'), path.join(webDir, 'viewer.css'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const servers: ViewerServer[] = [];
   return {

@@ -35,7 +35,11 @@ async function showFile(page: Page, i: number): Promise<void> {
 const frameOf = async (page: Page) => Number(await page.getAttribute('body', 'data-frame'));
 
 async function chooseAnimation(page: Page, label: string): Promise<void> {
-  const value = await page.$eval('#animation', (s, l) => [...(s as HTMLSelectElement).options].find((o) => o.textContent === l)?.value, label);
+  const value = await page.$eval(
+    '#animation',
+    (s, l) => [...(s as HTMLSelectElement).options].find((o) => o.textContent === l)?.value,
+    label,
+  );
   expect(value, label).toBeDefined();
   await page.selectOption('#animation', value!);
 }
@@ -144,7 +148,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.close();
   });
 
-  it('the timeline lists frames with delays, marks the current one, and goes to a clicked frame whose pixels are render\'s', async () => {
+  it("the timeline lists frames with delays, marks the current one, and goes to a clicked frame whose pixels are render's", async () => {
     const server = await h.serve([SLIME]);
     const { page, errors } = await watchedPage(h.browser);
     await open(page, server.url);
@@ -181,7 +185,11 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.waitForTimeout(200);
     expect(await page.$eval('#animation option:checked', (o) => o.textContent)).toBe('walking (down)');
     const loaded = load(readFileSync(SLIME), 'slime.dat');
-    const r = await render(loaded, { animation: 'walking', direction: '3', frame: '0', origin: true }, fsResourceLoader(path.dirname(SLIME)));
+    const r = await render(
+      loaded,
+      { animation: 'walking', direction: '3', frame: '0', origin: true },
+      fsResourceLoader(path.dirname(SLIME)),
+    );
     // The preview with the cross may still be on its way (data-previewed was already set by the one before it).
     await expect
       .poll(
@@ -245,7 +253,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.close();
   });
 
-  it('overlays and layers come from the format\'s render options: ISPRITE shapes, CTHG layer classes', async () => {
+  it("overlays and layers come from the format's render options: ISPRITE shapes, CTHG layer classes", async () => {
     const server = await h.serve([HERO_ISPRITE, FAN]);
     const { page, errors } = await watchedPage(h.browser);
     await open(page, server.url);
@@ -253,7 +261,10 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.click('#play');
     const plain = await canvasPixels(page);
     await page.check('#opt-shapes');
-    await page.waitForFunction((w) => (document.querySelector('#canvas') as HTMLCanvasElement).width !== w || document.body.dataset.previewed === '0', plain.width);
+    await page.waitForFunction(
+      (w) => (document.querySelector('#canvas') as HTMLCanvasElement).width !== w || document.body.dataset.previewed === '0',
+      plain.width,
+    );
     await page.waitForTimeout(200);
     const shapes = await canvasPixels(page);
     expect(shapes.data).not.toEqual(plain.data);
@@ -300,7 +311,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.close();
   });
 
-  it('exports the current frame as PNG and the animation as GIF and APNG, with the command line\'s encoders', async () => {
+  it("exports the current frame as PNG and the animation as GIF and APNG, with the command line's encoders", async () => {
     const server = await h.serve([SLIME]);
     const { page, errors } = await watchedPage(h.browser);
     await open(page, server.url);
@@ -350,7 +361,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.close();
   });
 
-  it('for every sample and the corpus CTHG file, the canvas at frame 0 holds render\'s pixels; screenshots in test-results/', async () => {
+  it("for every sample and the corpus CTHG file, the canvas at frame 0 holds render's pixels; screenshots in test-results/", async () => {
     const manifest = JSON.parse(readFileSync(path.join(SAMPLES, 'demo.json'), 'utf8')) as { samples: { file: string }[] };
     const files = manifest.samples.map((s) => path.join(SAMPLES, s.file)).filter((f) => existsSync(f));
     const server = await h.serve(files);
@@ -368,7 +379,9 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       if (await page.isVisible('#framesizebox')) {
         await page.fill('#framesize', '16x16');
         await page.press('#framesize', 'Enter');
-        await page.waitForFunction(() => document.body.dataset.renderOptions?.includes('frame-size'), null, { timeout: 5000 }).catch(() => undefined);
+        await page
+          .waitForFunction(() => document.body.dataset.renderOptions?.includes('frame-size'), null, { timeout: 5000 })
+          .catch(() => undefined);
       }
       const json = await page.getAttribute('body', 'data-render-options');
       if (!json) continue; // no picture (a Hallgeir object names its sprite)
@@ -383,9 +396,16 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       const want = r.frames[0]!.data;
       const bad = px.data.findIndex((v, j) => {
         const a = want[j - (j % 4) + 3]!;
-        return j % 4 === 3 || a === 255 ? v !== want[j] : a === 0 ? px.data[j - (j % 4) + 3] !== 0 : Math.abs(v - want[j]!) > Math.ceil(255 / a);
+        return j % 4 === 3 || a === 255
+          ? v !== want[j]
+          : a === 0
+            ? px.data[j - (j % 4) + 3] !== 0
+            : Math.abs(v - want[j]!) > Math.ceil(255 / a);
       });
-      expect(bad, `${files[i]}: byte ${bad}: ${px.data.slice(bad - (bad % 4), bad - (bad % 4) + 4)} vs ${[...want.subarray(bad - (bad % 4), bad - (bad % 4) + 4)]}`).toBe(-1);
+      expect(
+        bad,
+        `${files[i]}: byte ${bad}: ${px.data.slice(bad - (bad % 4), bad - (bad % 4) + 4)} vs ${[...want.subarray(bad - (bad % 4), bad - (bad % 4) + 4)]}`,
+      ).toBe(-1);
       await page.screenshot({ path: `test-results/viewer-${path.basename(files[i]!).replace(/\W+/g, '-')}.png` });
       compared++;
     }
@@ -395,35 +415,38 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.close();
   });
 
-  it.skipIf(!existsSync(path.join(CORPUS, 'solarus/quest-editor-initial')))('a real Solarus quest folder: every sprite listed, found by search, played from its sheet', async () => {
-    const quest = path.join(CORPUS, 'solarus/quest-editor-initial');
-    const list = await listDocuments(quest);
-    const names = list.files.map((f) => path.relative(quest, f).split(path.sep).join('/'));
-    expect(names.filter((n) => n.startsWith('data/sprites/')).length).toBe(55);
-    const server = await h.serve(list.files, { names, lazy: true });
-    const { page, errors } = await watchedPage(h.browser);
-    const failedGets: string[] = [];
-    page.on('response', (r) => {
-      if (r.request().method() === 'GET' && r.status() !== 200) failedGets.push(`${r.status()} ${r.url()}`);
-    });
-    await open(page, server.url);
-    // A long list: nothing is opened before the user picks.
-    expect(await page.isVisible('#doc')).toBe(false);
-    expect(await page.textContent('#empty')).toBe(`${names.length} files: search the list and pick one.`);
-    await page.fill('#filter', 'hero/tunic1');
-    const shown = await page.$$eval('#files button', (bs) => bs.map((b) => [b.textContent, (b as HTMLElement).dataset.index]));
-    expect(shown.map(([n]) => n)).toEqual(['data/sprites/hero/tunic1.dat']);
-    await showFile(page, Number(shown[0]![1]));
-    expect(await page.textContent('#previewnote')).toBe('');
-    await chooseAnimation(page, 'walking (down)');
-    await page.waitForFunction(() => document.body.dataset.frame !== '0', null, { timeout: 3000 });
-    expect(await page.$$('#timeline button')).not.toHaveLength(0);
-    expect((await canvasPixels(page)).width).toBeGreaterThan(1);
-    await page.screenshot({ path: 'test-results/viewer-quest.png' });
-    expect(failedGets).toEqual([]);
-    expect(errors.filter((e) => !/Failed to load resource: .* 404/.test(e))).toEqual([]);
-    await page.close();
-  });
+  it.skipIf(!existsSync(path.join(CORPUS, 'solarus/quest-editor-initial')))(
+    'a real Solarus quest folder: every sprite listed, found by search, played from its sheet',
+    async () => {
+      const quest = path.join(CORPUS, 'solarus/quest-editor-initial');
+      const list = await listDocuments(quest);
+      const names = list.files.map((f) => path.relative(quest, f).split(path.sep).join('/'));
+      expect(names.filter((n) => n.startsWith('data/sprites/')).length).toBe(55);
+      const server = await h.serve(list.files, { names, lazy: true });
+      const { page, errors } = await watchedPage(h.browser);
+      const failedGets: string[] = [];
+      page.on('response', (r) => {
+        if (r.request().method() === 'GET' && r.status() !== 200) failedGets.push(`${r.status()} ${r.url()}`);
+      });
+      await open(page, server.url);
+      // A long list: nothing is opened before the user picks.
+      expect(await page.isVisible('#doc')).toBe(false);
+      expect(await page.textContent('#empty')).toBe(`${names.length} files: search the list and pick one.`);
+      await page.fill('#filter', 'hero/tunic1');
+      const shown = await page.$$eval('#files button', (bs) => bs.map((b) => [b.textContent, (b as HTMLElement).dataset.index]));
+      expect(shown.map(([n]) => n)).toEqual(['data/sprites/hero/tunic1.dat']);
+      await showFile(page, Number(shown[0]![1]));
+      expect(await page.textContent('#previewnote')).toBe('');
+      await chooseAnimation(page, 'walking (down)');
+      await page.waitForFunction(() => document.body.dataset.frame !== '0', null, { timeout: 3000 });
+      expect(await page.$$('#timeline button')).not.toHaveLength(0);
+      expect((await canvasPixels(page)).width).toBeGreaterThan(1);
+      await page.screenshot({ path: 'test-results/viewer-quest.png' });
+      expect(failedGets).toEqual([]);
+      expect(errors.filter((e) => !/Failed to load resource: .* 404/.test(e))).toEqual([]);
+      await page.close();
+    },
+  );
 
   for (const viewport of [
     { width: 1280, height: 800 },

@@ -91,7 +91,8 @@ async function compare(file: string, extra: Record<string, string> = {}, most = 
 
 function files(dir: string, ext: RegExp): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => ext.test(f))
     .map((f) => path.join(dir, f))
     .sort();
@@ -112,7 +113,7 @@ describe('the viewer and `sprat render` draw the same pixels with the same delay
     expect(all.length).toBeGreaterThan(10);
     let checked = 0;
     for (const f of all) {
-      const c = await compare(f, EXTRA[path.relative(SAMPLES, f).split(path.sep).join("/")] ?? {});
+      const c = await compare(f, EXTRA[path.relative(SAMPLES, f).split(path.sep).join('/')] ?? {});
       checked += c;
     }
     expect(checked).toBeGreaterThan(20);

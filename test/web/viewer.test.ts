@@ -105,7 +105,10 @@ describe.skipIf(!haveChromium)('browser viewer', () => {
       if (r.url().includes('/res/') && r.status() === 200) served.push(decodeURIComponent(r.url().replace(/^.*\/res\//, '')));
       if (r.url().includes('/exists/')) {
         const name = decodeURIComponent(r.url().replace(/^.*\/exists\//, ''));
-        void r.json().then((j: { exists: boolean }) => probed.push({ name, exists: j.exists })).catch(() => undefined);
+        void r
+          .json()
+          .then((j: { exists: boolean }) => probed.push({ name, exists: j.exists }))
+          .catch(() => undefined);
       }
     });
     await page.goto(server.url);
@@ -118,7 +121,9 @@ describe.skipIf(!haveChromium)('browser viewer', () => {
       if (await page.isVisible('#framesizebox')) {
         await page.fill('#framesize', '16x16');
         await page.press('#framesize', 'Enter');
-        await page.waitForFunction(() => !document.querySelector('#previewnote')!.textContent!.startsWith('no preview'), null, { timeout: 5000 }).catch(() => undefined);
+        await page
+          .waitForFunction(() => !document.querySelector('#previewnote')!.textContent!.startsWith('no preview'), null, { timeout: 5000 })
+          .catch(() => undefined);
       }
       expect(await page.textContent('#previewnote'), files[i]).not.toMatch(/^no preview/);
       const width = await page.$eval('#canvas', (c) => (c as HTMLCanvasElement).width);

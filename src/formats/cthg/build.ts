@@ -54,7 +54,8 @@ function bad(msg: string): FormatError {
 
 function int(v: unknown, what: string, min: number, max: number, fallback?: number): number {
   if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw bad(`${what} must be a whole number from ${min} to ${max}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw bad(`${what} must be a whole number from ${min} to ${max}`);
   return v;
 }
 
@@ -129,7 +130,8 @@ export function buildCthgFromImages(description: CthgDescription, images: Readon
             let recolour: Uint8Array | null = null;
             if (e.recolour !== undefined) {
               const map = load(e.recolour);
-              if (map.width < left + width || map.height < top + height) throw bad(`${fw}: the recolour map ${e.recolour} is smaller than the region`);
+              if (map.width < left + width || map.height < top + height)
+                throw bad(`${fw}: the recolour map ${e.recolour} is smaller than the region`);
               const cut = cropImage(map, left, top, width, height);
               recolour = new Uint8Array(width * height);
               for (let i = 0; i < recolour.length; i++) recolour[i] = cut.data[i * 4]!;

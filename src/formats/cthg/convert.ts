@@ -66,7 +66,15 @@ export function cthgToModel(doc: CthgDocument, name = 'cthg'): SpriteModel {
       // The model flips about the pivot (the part's upper-left corner); CTHG flips within the sprite's box.
       const flipX = !!(e.flags & FLAG_FLIP_HORIZONTAL);
       const flipY = !!(e.flags & FLAG_FLIP_VERTICAL);
-      const part: ModelPart = { sheet: e.sprite, sx: 0, sy: 0, sw: s.width, sh: s.height, x: e.x + (flipX ? s.width : 0), y: e.y + (flipY ? s.height : 0) };
+      const part: ModelPart = {
+        sheet: e.sprite,
+        sx: 0,
+        sy: 0,
+        sw: s.width,
+        sh: s.height,
+        x: e.x + (flipX ? s.width : 0),
+        y: e.y + (flipY ? s.height : 0),
+      };
       if (flipX) part.flipX = true;
       if (flipY) part.flipY = true;
       const op = elementOpacity(e.flags);
@@ -156,10 +164,15 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
     if (!sheet?.image) throw new FormatError('cthg', `sheet ${p.sheet} (${sheet?.path ?? 'missing'}) has no pixels loaded`);
     // Checked before the crop allocates: whole pixels, and the output-pixel budget.
     if (![p.sx, p.sy, p.sw, p.sh].every(Number.isInteger) || p.sw < 0 || p.sh < 0) {
-      throw new FormatError('cthg', `sheet ${p.sheet} (${sheet.path}): the part ${p.sw}x${p.sh} at (${p.sx}, ${p.sy}) is not a whole-pixel rectangle`);
+      throw new FormatError(
+        'cthg',
+        `sheet ${p.sheet} (${sheet.path}): the part ${p.sw}x${p.sh} at (${p.sx}, ${p.sy}) is not a whole-pixel rectangle`,
+      );
     }
     budget.spend('maxPixels', p.sw * p.sh, `a ${p.sw}x${p.sh} sprite`);
-    let img = p.rotatedInSheet ? rotateCcw(cropImage(sheet.image, p.sx, p.sy, p.sh, p.sw)) : cropImage(sheet.image, p.sx, p.sy, p.sw, p.sh);
+    const img = p.rotatedInSheet
+      ? rotateCcw(cropImage(sheet.image, p.sx, p.sy, p.sh, p.sw))
+      : cropImage(sheet.image, p.sx, p.sy, p.sw, p.sh);
     if (opacityIntoPixels !== 1) {
       for (let i = 3; i < img.data.length; i += 4) img.data[i] = Math.round(img.data[i]! * opacityIntoPixels);
     }
@@ -171,7 +184,8 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
   for (const [key, g] of groups) {
     const name = key.split('\u0000')[0]!;
     const counts = new Set([...g.views.values()].map((a) => a.frames.length));
-    if (counts.size > 1) throw new FormatError('cthg', `the views of "${name}" have different frame counts (${[...counts].join(', ')}); CTHG needs the same`);
+    if (counts.size > 1)
+      throw new FormatError('cthg', `the views of "${name}" have different frame counts (${[...counts].join(', ')}); CTHG needs the same`);
     const frameCount = [...counts][0]!;
     const views = { north: null, east: null, south: null, west: null } as Record<CthgViewName, number | null>;
     for (const v of VIEWS) {
@@ -207,7 +221,8 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
           elements.push({ sprite: spriteFor(p, intoPixels), x: left, y: top, layerClass: 0, layerId: 0, flags });
         }
         const sound = (f.events ?? []).map(Number).find((n) => Number.isInteger(n) && n > 0 && n <= 0xffff) ?? 0;
-        for (const e of f.events ?? []) if (e !== '' && e !== String(sound)) lostEvents.push(`"${a.name}" ${v} frame ${fi}: ${JSON.stringify(e)}`);
+        for (const e of f.events ?? [])
+          if (e !== '' && e !== String(sound)) lostEvents.push(`"${a.name}" ${v} frame ${fi}: ${JSON.stringify(e)}`);
         doc.frames.push({ sound, elements });
       }
     }
@@ -217,7 +232,9 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
   for (const n of timingNotes('cthg', `every CTHG frame lasts one game tick (${TICK_MS} ms)`, timing)) notes.push(n);
   if (rounded) notes.push(`cthg: ${rounded} element position${rounded === 1 ? '' : 's'} rounded to whole pixels`);
   if (lostEvents.length) {
-    notes.push(`cthg: a frame holds one sound number; these events were left out: ${lostEvents.slice(0, 10).join('; ')}${lostEvents.length > 10 ? `; … (${lostEvents.length} in all)` : ''}`);
+    notes.push(
+      `cthg: a frame holds one sound number; these events were left out: ${lostEvents.slice(0, 10).join('; ')}${lostEvents.length > 10 ? `; … (${lostEvents.length} in all)` : ''}`,
+    );
   }
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return doc;

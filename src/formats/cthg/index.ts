@@ -49,4 +49,12 @@ export {
 export { playCthg, selectView, TICK_MS, type CthgPlayRecord } from './play.js';
 export { renderCthg, renderFrame, cthgPicture, framePicture, frameBounds, type CthgDrawOptions, type FlipConvention } from './render.js';
 export { cthgToModel, cthgFromModel } from './convert.js';
-export { buildCthg, buildCthgFromImages, descriptionImages, type CthgDescription, type CthgAnimationDescription, type CthgFrameDescription, type CthgElementDescription } from './build.js';
+export {
+  buildCthg,
+  buildCthgFromImages,
+  descriptionImages,
+  type CthgDescription,
+  type CthgAnimationDescription,
+  type CthgFrameDescription,
+  type CthgElementDescription,
+} from './build.js';

@@ -61,7 +61,9 @@ export function inspectCthgText(doc: CthgDocument): string {
       const f = a.views[v]!;
       return a.frameCount === 1 ? `${v} frame ${f}` : `${v} frames ${f}-${f + a.frameCount - 1}`;
     });
-    lines.push(`  ${a.name} (tile size ${a.tileSize}, ${a.frameCount} frame${a.frameCount === 1 ? '' : 's'} per view): ${views.join(', ') || 'no views'}`);
+    lines.push(
+      `  ${a.name} (tile size ${a.tileSize}, ${a.frameCount} frame${a.frameCount === 1 ? '' : 's'} per view): ${views.join(', ') || 'no views'}`,
+    );
   }
   lines.push('', 'frames:');
   doc.frames.forEach((f, i) => {

@@ -12,15 +12,32 @@ import { VIEWS, findAnimation, type CthgAnimation, type CthgDocument, type CthgV
 export const TICK_MS = 90;
 
 /** CTHG's options (shared by play and render). */
-export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'CTHG: the animation name (default: the first)' };
+export const ANIMATION_OPTION: OptionSpec = {
+  name: 'animation',
+  type: 'string',
+  value: 'NAME',
+  description: 'CTHG: the animation name (default: the first)',
+};
 export const VIEW_OPTION: OptionSpec & { choices: readonly CthgViewName[] } = {
   name: 'view',
   type: 'string',
   choices: VIEWS,
   description: 'CTHG: the view (default: the first the animation has)',
 };
-export const TILE_SIZE_OPTION: OptionSpec = { name: 'tile-size', type: 'int', min: 0, max: 65535, description: 'CTHG: the animation tile size (default 64)' };
-export const TICKS_OPTION: OptionSpec = { name: 'ticks', type: 'int', min: 0, max: 1_000_000, description: 'CTHG: how many ticks to run (default: one pass through the view)' };
+export const TILE_SIZE_OPTION: OptionSpec = {
+  name: 'tile-size',
+  type: 'int',
+  min: 0,
+  max: 65535,
+  description: 'CTHG: the animation tile size (default 64)',
+};
+export const TICKS_OPTION: OptionSpec = {
+  name: 'ticks',
+  type: 'int',
+  min: 0,
+  max: 1_000_000,
+  description: 'CTHG: how many ticks to run (default: one pass through the view)',
+};
 
 export interface ViewSelection {
   animation: CthgAnimation;
@@ -55,7 +72,13 @@ export function selectView(doc: CthgDocument, options: CommandOptions): ViewSele
   let view = choiceOption(options, VIEW_OPTION);
   if (view !== undefined) {
     if (animation.views[view] === null) {
-      throw namesNothing('view', view, 'view', `animation "${animation.name}"`, VIEWS.filter((x) => animation!.views[x] !== null));
+      throw namesNothing(
+        'view',
+        view,
+        'view',
+        `animation "${animation.name}"`,
+        VIEWS.filter((x) => animation!.views[x] !== null),
+      );
     }
   } else {
     view = VIEWS.find((x) => animation!.views[x] !== null);

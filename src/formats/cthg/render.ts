@@ -7,9 +7,26 @@ import { drawPicture, withOriginCross, type LazyImage, type Picture, type Pictur
 import { budgetFrom, limitsFrom } from '../../binary/limits.js';
 import { loadImage } from '../resources.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
-import { FLAG_ALPHA_50, FLAG_ALPHA_75, FLAG_FLIP_HORIZONTAL, FLAG_FLIP_VERTICAL, VIEWS, type CthgDocument, type CthgElement } from './model.js';
+import {
+  FLAG_ALPHA_50,
+  FLAG_ALPHA_75,
+  FLAG_FLIP_HORIZONTAL,
+  FLAG_FLIP_VERTICAL,
+  VIEWS,
+  type CthgDocument,
+  type CthgElement,
+} from './model.js';
 import { ANIMATION_OPTION, TICK_MS, TILE_SIZE_OPTION, VIEW_OPTION, selectView } from './play.js';
-import { checkOptionValue, choiceOption, flagOption, intOption, ORIGIN_OPTION, parsedOption, selectIndex, stringOption } from '../options.js';
+import {
+  checkOptionValue,
+  choiceOption,
+  flagOption,
+  intOption,
+  ORIGIN_OPTION,
+  parsedOption,
+  selectIndex,
+  stringOption,
+} from '../options.js';
 import { decodeSprite, recolourTableFromImage, type RecolourTable } from './rle.js';
 
 export type FlipConvention = 'document' | 'corsixth';
@@ -24,7 +41,12 @@ export interface CthgDrawOptions {
 }
 
 const SPRITE_OPTION: OptionSpec = { name: 'sprite', type: 'int', min: 0, description: 'CTHG: draw sprite N (0-based, file order) alone' };
-const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'CTHG: frame K of the view (0-based); without it, the whole view (GIF/APNG)' };
+const FRAME_OPTION: OptionSpec = {
+  name: 'frame',
+  type: 'int',
+  min: 0,
+  description: 'CTHG: frame K of the view (0-based); without it, the whole view (GIF/APNG)',
+};
 const LAYERS_OPTION = {
   name: 'layers',
   type: 'string',
@@ -110,7 +132,12 @@ export class SpriteCache {
 }
 
 /** What frame `frame` holds: its visible elements, in frame coordinates; its extent is every element with pixels. */
-export function framePicture(doc: CthgDocument, frame: number, opts: CthgDrawOptions = {}, cache = new SpriteCache(doc, opts.tables)): PictureFrame {
+export function framePicture(
+  doc: CthgDocument,
+  frame: number,
+  opts: CthgDrawOptions = {},
+  cache = new SpriteCache(doc, opts.tables),
+): PictureFrame {
   const corsix = opts.flipConvention === 'corsixth';
   const parts: PicturePart[] = [];
   for (const e of doc.frames[frame]!.elements) {
@@ -135,7 +162,10 @@ export function renderFrame(doc: CthgDocument, frame: number, opts: CthgDrawOpti
 /** Parses `CLASS=ID,...` (both 0-255); throws an OptionError naming the bad pair. */
 export function parseLayers(text: string): Map<number, number> {
   const m = new Map<number, number>();
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const mm = /^(\d+)=(\d+)$/.exec(part);
     if (!mm || Number(mm[1]) > 255 || Number(mm[2]) > 255) throw new OptionError(`"${part}" is not CLASS=ID with both 0-255`);
     m.set(Number(mm[1]), Number(mm[2]));
@@ -146,7 +176,10 @@ export function parseLayers(text: string): Map<number, number> {
 /** Parses `LAYER=PALETTE.png,...` (layer 0-255) into layer and path; throws an OptionError naming the bad pair. */
 export function parseRecolour(text: string): Map<number, string> {
   const m = new Map<number, string>();
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const mm = /^(\d+)=(.+)$/.exec(part);
     if (!mm || Number(mm[1]) > 255) throw new OptionError(`"${part}" is not LAYER=PALETTE.png with the layer 0-255`);
     m.set(Number(mm[1]), mm[2]!);
@@ -155,7 +188,11 @@ export function parseRecolour(text: string): Map<number, string> {
 }
 
 /** Loads `LAYER=PALETTE.png,...` through the resource loader (paths as given: the command line made them absolute). */
-export async function loadRecolourTables(text: string, resources: ResourceLoader, options?: CommandOptions): Promise<Map<number, RecolourTable>> {
+export async function loadRecolourTables(
+  text: string,
+  resources: ResourceLoader,
+  options?: CommandOptions,
+): Promise<Map<number, RecolourTable>> {
   const m = new Map<number, RecolourTable>();
   const limits = limitsFrom(options);
   for (const [layer, path] of checkOptionValue(RECOLOUR_OPTION, text) as Map<number, string>) {
@@ -209,7 +246,8 @@ export async function cthgPicture(doc: CthgDocument, options: CommandOptions, re
   }
   const frames: PictureFrame[] = [];
   for (let i = 0; i < n; i++) frames.push({ ...framePicture(doc, sel.first + i, opts, cache), delayMs: TICK_MS });
-  if (!frames.some((f) => f.extent)) throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
+  if (!frames.some((f) => f.extent))
+    throw new FormatError('cthg', `the ${sel.view} view of "${sel.animation.name}" has no sprite pixels to draw`);
   const what = `the ${sel.view} view of "${sel.animation.name}"`;
   const marked = frames.map(mark);
   return n === 1 ? { frames: marked, what } : { frames: marked, loops: 0, what };

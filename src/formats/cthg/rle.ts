@@ -88,13 +88,7 @@ function packedTable(t: RecolourTable | undefined): Uint32Array {
  * -1 for fixed-colour pixels. Throws a FormatError (offsets relative to the
  * data) for data that does not fit; `checkPixelData` gives the same errors.
  */
-export function decodePixels(
-  data: Uint8Array,
-  width: number,
-  height: number,
-  tables?: RecolourTables,
-  layerOut?: Int16Array,
-): RgbaImage {
+export function decodePixels(data: Uint8Array, width: number, height: number, tables?: RecolourTables, layerOut?: Int16Array): RgbaImage {
   const img = createImage(width, height);
   decodePixelsInto(img.data, data, width, height, tables, layerOut);
   return img;

@@ -198,7 +198,12 @@ export function writeCthg(doc: CthgDocument): Uint8Array {
       const fr = d.frames[f++]!;
       w.ascii('FR').u16(fr.sound).u16(fr.elements.length);
       for (const e of fr.elements) {
-        w.u32(e.sprite === null ? NO_REF : e.sprite).i16(e.x).i16(e.y).u8(e.layerClass).u8(e.layerId).u16(e.flags);
+        w.u32(e.sprite === null ? NO_REF : e.sprite)
+          .i16(e.x)
+          .i16(e.y)
+          .u8(e.layerClass)
+          .u8(e.layerId)
+          .u16(e.flags);
       }
     } else {
       const an = d.animations[a++]!;

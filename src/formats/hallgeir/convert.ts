@@ -45,7 +45,9 @@ export async function spriteToModel(doc: HallgeirSprite, resources: ResourceLoad
     const { chain, loopTo, dropped } = frameChain(a);
     if (a.frames.length === 0) notes.push(`animation ${JSON.stringify(a.name)} has no frames`);
     if (dropped.length) {
-      notes.push(`animation ${JSON.stringify(a.name)}: frame${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} never shown by playback, dropped`);
+      notes.push(
+        `animation ${JSON.stringify(a.name)}: frame${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} never shown by playback, dropped`,
+      );
     }
     animations.push({
       name: a.name,
@@ -62,7 +64,9 @@ export async function spriteToModel(doc: HallgeirSprite, resources: ResourceLoad
   }
   const rate = chooseFrameRate(delays);
   if (!rate.exact) {
-    notes.push(`no whole frame rate up to 255 fps makes every delay exact: for frame-based targets the best is ${rate.fps} fps, where the largest error is ${ms(rate.maxError * 1000)} ms`);
+    notes.push(
+      `no whole frame rate up to 255 fps makes every delay exact: for frame-based targets the best is ${rate.fps} fps, where the largest error is ${ms(rate.maxError * 1000)} ms`,
+    );
   }
   return { kind: 'sprite', name: doc.name, sheets: [sheet], animations, notes };
 }
@@ -79,7 +83,15 @@ function animationFromModel(a: ModelAnimation, sheetIndex: { value: number | und
     const p = fr.parts[0]!;
     if (sheetIndex.value === undefined) sheetIndex.value = p.sheet;
     else if (p.sheet !== sheetIndex.value) cannot(`${where} uses a second sheet (a sprite has one texture)`);
-    if (p.flipX || p.flipY || p.rotatedInSheet || (p.rotation ?? 0) !== 0 || (p.scaleX ?? 1) !== 1 || (p.scaleY ?? 1) !== 1 || (p.opacity ?? 1) !== 1) {
+    if (
+      p.flipX ||
+      p.flipY ||
+      p.rotatedInSheet ||
+      (p.rotation ?? 0) !== 0 ||
+      (p.scaleX ?? 1) !== 1 ||
+      (p.scaleY ?? 1) !== 1 ||
+      (p.opacity ?? 1) !== 1
+    ) {
       cannot(`${where} is flipped, rotated, scaled or translucent`);
     }
     if (p.x - (p.originX ?? 0) !== 0 || p.y - (p.originY ?? 0) !== 0) cannot(`${where} is drawn at an offset`);
@@ -102,11 +114,16 @@ export function spriteFromModel(model: SpriteModel | LevelModel): HallgeirSprite
   const held = model.animations.flatMap((a) =>
     a.frames.flatMap((f, j) => (Number.isFinite(f.durationMs) && f.durationMs <= 0 ? [`"${a.name}" frame ${j}`] : [])),
   );
-  if (held.length) notes.push(`hallgeir-sprite: frames of 0 ms are written as frames that hold forever: ${held.slice(0, 10).join(', ')}${held.length > 10 ? ', …' : ''}`);
+  if (held.length)
+    notes.push(
+      `hallgeir-sprite: frames of 0 ms are written as frames that hold forever: ${held.slice(0, 10).join(', ')}${held.length > 10 ? ', …' : ''}`,
+    );
   // The frame size is not stored: reading the sprite back needs it.
   const sizes = new Set(model.animations.flatMap((a) => a.frames.map((f) => `${f.parts[0]!.sw}x${f.parts[0]!.sh}`)));
   if (sizes.size > 1) {
-    notes.push(`hallgeir-sprite: the frames have several sizes (${[...sizes].slice(0, 5).join(', ')}); a Hallgeir sprite has one, given when it is read (--frame-size)`);
+    notes.push(
+      `hallgeir-sprite: the frames have several sizes (${[...sizes].slice(0, 5).join(', ')}); a Hallgeir sprite has one, given when it is read (--frame-size)`,
+    );
   }
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return { kind: 'sprite', littleEndian: true, name: model.name, texture: sheet?.path ?? '', animations };

@@ -8,7 +8,7 @@ import { choiceOption, intOption, stringOption } from '../options.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
 import { spriteFromModel, spriteToModel } from './convert.js';
 import { inspectJson, inspectText } from './inspect.js';
-import { type HallgeirDocument, type HallgeirKind, type HallgeirMap, type HallgeirObject, type HallgeirSprite } from './model.js';
+import type { HallgeirDocument, HallgeirKind, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { playRecords } from './play.js';
 import { ENDIAN_OPTION, readHallgeir, sniffHallgeir } from './read.js';
 import { ANIMATION_OPTION, FRAME_OPTION, mapPicture, objectPicture, pickAnimation, spritePicture, spriteViews } from './render.js';
@@ -17,7 +17,16 @@ import { validateHallgeir } from './validate.js';
 import { writeHallgeir } from './write.js';
 
 export * from './model.js';
-export { readHallgeir, readSprite, readObject, readMap, sniffHallgeir, parseEndian, type HallgeirReadOptions, type EndianOption } from './read.js';
+export {
+  readHallgeir,
+  readSprite,
+  readObject,
+  readMap,
+  sniffHallgeir,
+  parseEndian,
+  type HallgeirReadOptions,
+  type EndianOption,
+} from './read.js';
 export { writeHallgeir, type HallgeirWriteOptions } from './write.js';
 export { HallgeirPlayer, frameAt, frameAtTimes, frameChain, playRecords, type PlayRecord } from './play.js';
 export { inspectJson as hallgeirInspectJson, inspectText as hallgeirInspectText } from './inspect.js';
@@ -27,9 +36,14 @@ export { spriteToModel, spriteFromModel } from './convert.js';
 const ENDIAN_READ: OptionSpec = ENDIAN_OPTION;
 const FRAME_SIZE: OptionSpec = FRAME_SIZE_OPTION;
 const MS_OPTION: OptionSpec = { name: 'ms', type: 'int', min: 0, description: 'play for this many milliseconds (default 1000)' };
-const STEP_MS_OPTION: OptionSpec = { name: 'step-ms', type: 'int', min: 1, description: 'one record every this many milliseconds (default 100)' };
+const STEP_MS_OPTION: OptionSpec = {
+  name: 'step-ms',
+  type: 'int',
+  min: 1,
+  description: 'one record every this many milliseconds (default 100)',
+};
 
-function writeOptionsFor(options: CommandOptions | undefined, format: string): { endian?: 'little' | 'big' } {
+function writeOptionsFor(options: CommandOptions | undefined, _format: string): { endian?: 'little' | 'big' } {
   const e = choiceOption(options, ENDIAN_OPTION) ?? 'auto';
   return e === 'auto' ? {} : { endian: e };
 }
@@ -59,7 +73,10 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
     const { records, stuck } = playRecords(anim, ms, step);
     const warnings: string[] = [];
     if (anim.frames.length === 0) warnings.push(`animation ${JSON.stringify(anim.name)} has no frames`);
-    if (stuck) warnings.push(`animation ${JSON.stringify(anim.name)}: its delays are too small to advance the time at double precision; the frame stays`);
+    if (stuck)
+      warnings.push(
+        `animation ${JSON.stringify(anim.name)}: its delays are too small to advance the time at double precision; the frame stays`,
+      );
     const lines = [`animation ${JSON.stringify(anim.name)}, ${records.length} step${records.length === 1 ? '' : 's'} of ${step} ms`];
     for (const r of records) lines.push(`${String(r.time).padStart(8)} ms  ${r.frame === null ? '-' : `frame ${r.frame}`}`);
     return { records, warnings, text: lines.join('\n') + '\n' };

@@ -44,7 +44,9 @@ function spriteText(s: HallgeirSprite): string {
         : loopTo === null
           ? `plays ${chain.length} frame${chain.length === 1 ? '' : 's'} then holds frame ${chain[chain.length - 1]}`
           : `loops back to frame ${chain[loopTo]} (a cycle of ${chain.length - loopTo} frame${chain.length - loopTo === 1 ? '' : 's'}, ${Number(cycle.toFixed(6))} s)`;
-    lines.push(`  ${q(a.name)}: ${a.frames.length} frame${a.frames.length === 1 ? '' : 's'}, ${how}${dropped.length ? `; never shown: ${dropped.join(', ')}` : ''}`);
+    lines.push(
+      `  ${q(a.name)}: ${a.frames.length} frame${a.frames.length === 1 ? '' : 's'}, ${how}${dropped.length ? `; never shown: ${dropped.join(', ')}` : ''}`,
+    );
     a.frames.forEach((f, i) => lines.push(`    ${i}: at (${f.x}, ${f.y}), delay ${f.delay} s, next ${f.next}`));
   }
   return lines.join('\n');

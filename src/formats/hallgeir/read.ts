@@ -41,7 +41,8 @@ export const ENDIAN_OPTION = {
   name: 'endian',
   type: 'string',
   choices: ['auto', 'little', 'big'],
-  description: 'byte order: auto (default: little-endian, else big-endian), little or big (tried first); for convert, the byte order written',
+  description:
+    'byte order: auto (default: little-endian, else big-endian), little or big (tried first); for convert, the byte order written',
 } as const satisfies OptionSpec;
 
 /** Parses an endian option value (absent: auto); an OptionError for anything else. */
@@ -58,7 +59,12 @@ export function parseEndian(v: unknown, _format?: string): EndianOption {
 function readIdentifier(r: ByteReader, expected: string): boolean {
   const at = r.pos;
   const b = r.bytes;
-  if (r.remaining >= 3 && b[at] === expected.charCodeAt(0) && b[at + 1] === expected.charCodeAt(1) && b[at + 2] === expected.charCodeAt(2)) {
+  if (
+    r.remaining >= 3 &&
+    b[at] === expected.charCodeAt(0) &&
+    b[at + 1] === expected.charCodeAt(1) &&
+    b[at + 2] === expected.charCodeAt(2)
+  ) {
     r.pos += 3;
     return false;
   }
@@ -208,7 +214,8 @@ export function readMap(bytes: Uint8Array, opts?: HallgeirReadOptions): Hallgeir
 /** True when the bytes start with the kind's identifier: its three letters, or an int 3 (either byte order) then them. */
 export function sniffHallgeir(bytes: Uint8Array, kind: HallgeirKind): boolean {
   const id = IDENTIFIERS[kind];
-  const at = (o: number) => bytes.length >= o + 3 && bytes[o] === id.charCodeAt(0) && bytes[o + 1] === id.charCodeAt(1) && bytes[o + 2] === id.charCodeAt(2);
+  const at = (o: number) =>
+    bytes.length >= o + 3 && bytes[o] === id.charCodeAt(0) && bytes[o + 1] === id.charCodeAt(1) && bytes[o + 2] === id.charCodeAt(2);
   if (bytes.length < 7) return false;
   // 3 letters, then an int (a length or a count, in either byte order) that fits in the file
   if (at(0)) {

@@ -4,7 +4,7 @@
  * `.obj`, its `.spr` and its texture resolved through the ResourceLoader;
  * frame 0 of the first animation drawn at the object's position).
  */
-import { FormatError, OptionError, isFormatError } from '../../binary/errors.js';
+import { FormatError, isFormatError } from '../../binary/errors.js';
 import type { RgbaImage } from '../../render/image.js';
 import { translate } from '../../render/matrix.js';
 import { drawPicture, type Picture, type PictureFrame } from '../../render/pipeline.js';
@@ -25,8 +25,18 @@ export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, 
   return selectNamed('animation', name, sprite.animations, (x) => x.name, 'animation', 'the sprite');
 }
 
-export const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'the animation to play or draw (default: the first)' };
-export const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'draw only this frame (an index into the animation)' };
+export const ANIMATION_OPTION: OptionSpec = {
+  name: 'animation',
+  type: 'string',
+  value: 'NAME',
+  description: 'the animation to play or draw (default: the first)',
+};
+export const FRAME_OPTION: OptionSpec = {
+  name: 'frame',
+  type: 'int',
+  min: 0,
+  description: 'draw only this frame (an index into the animation)',
+};
 
 function frameOpt(options: CommandOptions, anim: HallgeirAnimation): number | undefined {
   const n = intOption(options, FRAME_OPTION);
@@ -63,7 +73,12 @@ export async function spritePicture(
   return { frames: chain.map((j) => frame(j, renderDelayMs(anim.frames[j]!.delay))), canvas, loops: loopTo === null ? 1 : 0, what };
 }
 
-export async function renderSprite(sprite: HallgeirSprite, options: CommandOptions, resources: ResourceLoader, dir = ''): Promise<RenderResult> {
+export async function renderSprite(
+  sprite: HallgeirSprite,
+  options: CommandOptions,
+  resources: ResourceLoader,
+  dir = '',
+): Promise<RenderResult> {
   return drawPicture(await spritePicture(sprite, options, resources, dir), budgetFrom(options));
 }
 

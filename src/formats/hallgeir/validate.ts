@@ -7,7 +7,7 @@
  */
 import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import type { CommandOptions } from '../types.js';
-import { type HallgeirDocument, type HallgeirKind } from './model.js';
+import type { HallgeirDocument, HallgeirKind } from './model.js';
 import { frameChain } from './play.js';
 import { ENDIAN_OPTION, readHallgeir } from './read.js';
 import { choiceOption } from '../options.js';
@@ -22,7 +22,8 @@ function duplicates(names: string[]): string[] {
 export function documentWarnings(doc: HallgeirDocument): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (doc.kind === 'sprite') {
-    for (const n of duplicates(doc.animations.map((a) => a.name))) out.push(diagnostic('warning', `two animations are named ${JSON.stringify(n)}`));
+    for (const n of duplicates(doc.animations.map((a) => a.name)))
+      out.push(diagnostic('warning', `two animations are named ${JSON.stringify(n)}`));
     for (const a of doc.animations) {
       if (a.frames.length === 0) {
         out.push(diagnostic('warning', `animation ${JSON.stringify(a.name)} has no frames`));
@@ -30,11 +31,17 @@ export function documentWarnings(doc: HallgeirDocument): Diagnostic[] {
       }
       const { dropped } = frameChain(a);
       if (dropped.length) {
-        out.push(diagnostic('warning', `animation ${JSON.stringify(a.name)}: playback from frame 0 never reaches frame${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')}`));
+        out.push(
+          diagnostic(
+            'warning',
+            `animation ${JSON.stringify(a.name)}: playback from frame 0 never reaches frame${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')}`,
+          ),
+        );
       }
     }
   } else if (doc.kind === 'map') {
-    for (const n of duplicates(doc.textures.map((t) => t.name))) out.push(diagnostic('warning', `two textures are named ${JSON.stringify(n)}`));
+    for (const n of duplicates(doc.textures.map((t) => t.name)))
+      out.push(diagnostic('warning', `two textures are named ${JSON.stringify(n)}`));
   }
   return out;
 }

@@ -221,7 +221,13 @@ function centroid(pts: readonly Pt[]): [number, number] {
 }
 
 /** An ellipse's map from world space to its unit-circle space (centre at 0, semi-axes 1). */
-function toUnit(e: { x: number; y: number; radiusX: number; radiusY: number; rotation: number }): (x: number, y: number) => [number, number] {
+function toUnit(e: {
+  x: number;
+  y: number;
+  radiusX: number;
+  radiusY: number;
+  rotation: number;
+}): (x: number, y: number) => [number, number] {
   const t = (-e.rotation * Math.PI) / 180;
   const c = Math.cos(t);
   const s = Math.sin(t);
@@ -339,7 +345,13 @@ export function shapesOverlap(a: WorldShape, b: WorldShape): boolean {
     return shapesOverlap(b, a);
   }
   const unit = toUnit(ea);
-  if (b.kind === 'rect') return circlePolygon(0, 0, 1, b.points.map((p) => unit(p[0], p[1])));
+  if (b.kind === 'rect')
+    return circlePolygon(
+      0,
+      0,
+      1,
+      b.points.map((p) => unit(p[0], p[1])),
+    );
   const eb = asEllipse(b);
   if (isFlat(eb)) {
     const seg = flatSegment(eb).map((p) => unit(p[0], p[1]));

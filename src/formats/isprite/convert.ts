@@ -14,7 +14,18 @@ import { loadImage, type ResourceRequest } from '../resources.js';
 import type { ModelAnimation, ModelFrame, ModelPart, ModelShape, ModelSheet, SpriteModel, LevelModel } from '../../model/types.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
 import { unusedAnimation } from '../../model/unused.js';
-import { createIsprite, sliceCentre, type IspriteDocument, type IspriteElement, type IspriteFrame, type IspriteGraphic, type IspriteGroup, type IspriteNode, type IspriteSequence, type IspriteSlice } from './model.js';
+import {
+  createIsprite,
+  sliceCentre,
+  type IspriteDocument,
+  type IspriteElement,
+  type IspriteFrame,
+  type IspriteGraphic,
+  type IspriteGroup,
+  type IspriteNode,
+  type IspriteSequence,
+  type IspriteSlice,
+} from './model.js';
 import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates, setSequenceFrameRate } from './paths.js';
 
 /** A sequence name the model reads as a direction of the animation named by its group (how fromModel stores them). */
@@ -115,7 +126,17 @@ export function graphicPart(doc: IspriteDocument, el: IspriteGraphic): ModelPart
   const [cx, cy] = sliceCentre(s);
   const ox = el.expanded ? (el.originX ?? cx) : cx;
   const oy = el.expanded ? (el.originY ?? cy) : cy;
-  const part: ModelPart = { sheet: s.texture, sx: s.x, sy: s.y, sw: s.width, sh: s.height, x: el.x + ox, y: el.y + oy, originX: ox, originY: oy };
+  const part: ModelPart = {
+    sheet: s.texture,
+    sx: s.x,
+    sy: s.y,
+    sw: s.width,
+    sh: s.height,
+    x: el.x + ox,
+    y: el.y + oy,
+    originX: ox,
+    originY: oy,
+  };
   if (el.flipX) part.flipX = true;
   if (el.flipY) part.flipY = true;
   if (el.expanded) {
@@ -168,10 +189,13 @@ const RATES = [1, 2, 4, 5, 6, 8, 10, 12, 15, 20, 24, 25, 30, 50, 60];
 function pickFrameRate(durations: number[]): number {
   const finite = durations.filter((d) => Number.isFinite(d) && d > 0);
   for (const r of RATES) {
-    if (finite.every((d) => {
-      const h = (d * r) / 1000;
-      return h >= 1 && h <= 0xffff && Math.abs(h - Math.round(h)) < 1e-6;
-    })) return r;
+    if (
+      finite.every((d) => {
+        const h = (d * r) / 1000;
+        return h >= 1 && h <= 0xffff && Math.abs(h - Math.round(h)) < 1e-6;
+      })
+    )
+      return r;
   }
   return chooseFrameRate(finite.map((d) => d / 1000)).fps;
 }
@@ -224,7 +248,12 @@ export function ispriteFromModel(model: SpriteModel | LevelModel, options: { cla
     for (const [fi, mf] of anim.frames.entries()) {
       let hold = forever ? 1 : Number.isFinite(mf.durationMs) ? Math.round((mf.durationMs * doc.frameRate) / 1000) : 0xffff;
       hold = Math.min(0xffff, Math.max(1, hold));
-      if (!forever) changes.push({ at: { animation: anim.name, direction: anim.direction, frame: fi }, fromMs: mf.durationMs, toMs: (hold * 1000) / doc.frameRate });
+      if (!forever)
+        changes.push({
+          at: { animation: anim.name, direction: anim.direction, frame: fi },
+          fromMs: mf.durationMs,
+          toMs: (hold * 1000) / doc.frameRate,
+        });
       const elements: IspriteElement[] = [];
       for (const p of mf.parts) {
         const ox = p.originX ?? 0;
@@ -241,7 +270,8 @@ export function ispriteFromModel(model: SpriteModel | LevelModel, options: { cla
         for (const [k, v] of Object.entries(values) as [keyof typeof values, number][]) {
           if (fixedOk(v)) continue;
           const what = `animation "${anim.name}" frame ${fi} part ${elements.length} ${k} ${v}`;
-          if (!options.clamp || Number.isNaN(v)) throw new FormatError('isprite', `${what} does not fit the file's fixed-point field (-32768 to 32767.99609375)`);
+          if (!options.clamp || Number.isNaN(v))
+            throw new FormatError('isprite', `${what} does not fit the file's fixed-point field (-32768 to 32767.99609375)`);
           values[k] = Math.min(FIXED_MAX, Math.max(-32768, v));
           clampNotes.push(`${what} clamped to ${values[k]} (the file's fixed-point field)`);
         }
@@ -249,22 +279,60 @@ export function ispriteFromModel(model: SpriteModel | LevelModel, options: { cla
         elements.push(
           simple
             ? { type: 'graphic', expanded: false, ...base }
-            : { type: 'graphic', expanded: true, ...base, originX: values.originX, originY: values.originY, rotation: values.rotation, scaleX: values.scaleX, scaleY: values.scaleY, opacity: op },
+            : {
+                type: 'graphic',
+                expanded: true,
+                ...base,
+                originX: values.originX,
+                originY: values.originY,
+                rotation: values.rotation,
+                scaleX: values.scaleX,
+                scaleY: values.scaleY,
+                opacity: op,
+              },
         );
       }
       let pointId = 0;
       let shapeId = 0;
       for (const s of mf.shapes ?? []) {
         if (s.type === 'point') {
-          elements.push({ type: 'attachment', name: nameOf(s.name), id: pointId++, x: s.x, y: s.y, flipX: false, flipY: false, rotation: s.rotation ?? 0, scaleX: 1, scaleY: 1, opacity: 65535 });
+          elements.push({
+            type: 'attachment',
+            name: nameOf(s.name),
+            id: pointId++,
+            x: s.x,
+            y: s.y,
+            flipX: false,
+            flipY: false,
+            rotation: s.rotation ?? 0,
+            scaleX: 1,
+            scaleY: 1,
+            opacity: 65535,
+          });
         } else if (s.type === 'rect') {
-          elements.push({ type: 'rect', name: nameOf(s.name), id: shapeId++, x: s.x, y: s.y, width: s.width, height: s.height, rotation: s.rotation ?? 0 });
+          elements.push({
+            type: 'rect',
+            name: nameOf(s.name),
+            id: shapeId++,
+            x: s.x,
+            y: s.y,
+            width: s.width,
+            height: s.height,
+            rotation: s.rotation ?? 0,
+          });
         } else {
           elements.push({ type: 'circle', name: nameOf(s.name), id: shapeId++, x: s.x, y: s.y, radius: s.radius });
         }
       }
       ids.push(doc.frames.length);
-      doc.frames.push({ holdTime: hold, loopPoint: false, label: mf.label ?? '', triggers: (mf.events ?? []).join('\n'), notes: '', elements });
+      doc.frames.push({
+        holdTime: hold,
+        loopPoint: false,
+        label: mf.label ?? '',
+        triggers: (mf.events ?? []).join('\n'),
+        notes: '',
+        elements,
+      });
     }
     // A direction becomes a sequence of that name in a group named by the animation (toModel reads it back).
     const fullName = anim.direction ? `${anim.name}/${anim.direction}` : anim.name;
@@ -291,7 +359,11 @@ export function ispriteFromModel(model: SpriteModel | LevelModel, options: { cla
     if (forever && doc.frameRate !== 0) manual.push(seq);
   }
   for (const seq of manual) setSequenceFrameRate(doc, seq, 0);
-  const notes = timingNotes('isprite', `frame durations rounded to whole frames at ${doc.frameRate} fps (ISPRITE holds each frame 1 to 65535 frames)`, changes);
+  const notes = timingNotes(
+    'isprite',
+    `frame durations rounded to whole frames at ${doc.frameRate} fps (ISPRITE holds each frame 1 to 65535 frames)`,
+    changes,
+  );
   for (const n of clampNotes.slice(0, 20)) notes.push(n);
   if (clampNotes.length > 20) notes.push(`${clampNotes.length - 20} more values clamped`);
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];

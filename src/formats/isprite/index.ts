@@ -24,7 +24,13 @@ export { validateIsprite, checkIsprite } from './validate.js';
 export { inspectIspriteJson, inspectIspriteText } from './inspect.js';
 export { ispriteToModel, ispriteFromModel, graphicPart } from './convert.js';
 export * from './runtime.js';
-export { renderIsprite, ispritePicture, ispriteRenderOptions, framePicture as ispriteFramePicture, loadTextures as loadIspriteTextures } from './render.js';
+export {
+  renderIsprite,
+  ispritePicture,
+  ispriteRenderOptions,
+  framePicture as ispriteFramePicture,
+  loadTextures as loadIspriteTextures,
+} from './render.js';
 export type { GroupRef as IspriteGroupRef, SequenceRef as IspriteSequenceRef } from './paths.js';
 
 /**
@@ -73,7 +79,11 @@ async function writeWithSheets(doc: IspriteDocument, outName: string): Promise<O
   const packed = packShelves(present.map((x) => ({ w: x.img.width, h: x.img.height })));
   const place = new Map<number, { x: number; y: number }>();
   present.forEach((x, k) => place.set(x.i, packed.positions[k]!));
-  const atlas = drawSheet(present.map((x, k) => ({ image: x.img, ...packed.positions[k]! })), Math.max(1, packed.width), Math.max(1, packed.height));
+  const atlas = drawSheet(
+    present.map((x, k) => ({ image: x.img, ...packed.positions[k]! })),
+    Math.max(1, packed.width),
+    Math.max(1, packed.height),
+  );
   const textures: IspriteDocument['textures'] = [{ path: stem, nearest: doc.textures.some((t) => t.nearest) }];
   const index = new Map<number, number>();
   doc.textures.forEach((t, i) => {
@@ -109,7 +119,11 @@ export const ispriteHandler: FormatHandler<IspriteDocument> = {
   toModel: (doc, resources, options) => ispriteToModel(doc, resources, options),
   fromModel: (model, options) => {
     const doc = ispriteFromModel(model, { clamp: options?.clamp === true });
-    if (model.kind === 'sprite') withConvertedSheets(doc, model.sheets.map((sh) => sh.image));
+    if (model.kind === 'sprite')
+      withConvertedSheets(
+        doc,
+        model.sheets.map((sh) => sh.image),
+      );
     return doc;
   },
   writeFiles: async (doc, outName) => writeWithSheets(doc, outName),

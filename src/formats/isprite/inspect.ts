@@ -114,7 +114,10 @@ function fmtDate(d: IspriteDate | null): string {
 
 export function inspectIspriteText(doc: IspriteDocument): string {
   const L: string[] = [];
-  const flags = [doc.nonStandard ? `non-standard${doc.nonStandardId ? ` (${doc.nonStandardId})` : ''}` : '', doc.workFile ? 'work file' : '']
+  const flags = [
+    doc.nonStandard ? `non-standard${doc.nonStandardId ? ` (${doc.nonStandardId})` : ''}` : '',
+    doc.workFile ? 'work file' : '',
+  ]
     .filter(Boolean)
     .join(', ');
   L.push(`ISPRITE ${doc.version[0]}.${doc.version[1]}${flags ? `, ${flags}` : ''}, ${doc.frameRate} frames per second`);

@@ -275,7 +275,7 @@ export function resolveFollowUps(doc: IspriteDocument): Map<IspriteSequence, Seq
     for (const n of group.children) {
       if (n.kind === 'sequence' && n.followUp !== '') {
         const st = scope.get(foldName(n.followUp));
-        out.set(n, st && st.length ? st[st.length - 1]! : null);
+        out.set(n, st?.length ? st[st.length - 1]! : null);
       }
     }
     return { group, pushed };

@@ -27,7 +27,12 @@ export class ScriptError extends OptionError {
 export const MAX_TICKS = 1_000_000;
 
 // No fixed maximum: one record per tick, bounded by the --max-records budget (default MAX_TICKS).
-const TICKS_OPTION: OptionSpec = { name: 'ticks', type: 'int', min: 0, description: 'number of playback frames to run and print (required; at most --max-records)' };
+const TICKS_OPTION: OptionSpec = {
+  name: 'ticks',
+  type: 'int',
+  min: 0,
+  description: 'number of playback frames to run and print (required; at most --max-records)',
+};
 const SCRIPT_OPTION = {
   name: 'script',
   type: 'string',
@@ -197,5 +202,14 @@ export function timelineText(records: readonly IspritePlayRecord[], limits: Part
   flush();
   // A loop, not Math.max(...rows): spreading a million rows overflows the call stack.
   const widths = rows[0]!.map((_, i) => rows.reduce((m, row) => Math.max(m, row[i]!.startsWith('(same') ? 0 : row[i]!.length), -Infinity));
-  return rows.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -462,7 +462,15 @@ export class Player {
       this.moveOn();
       const s = this._seq;
       // (Only while the rate is the one `n` was counted at.)
-      if (n > 0 && !this._stopped && this._rate === rate && !p.seqHasFollowUp[s] && p.seqLoop[s]! >= 0 && this._at - p.seqStart[s]! >= p.seqLoop[s]! && !p.seqLoopTriggers[s]) {
+      if (
+        n > 0 &&
+        !this._stopped &&
+        this._rate === rate &&
+        !p.seqHasFollowUp[s] &&
+        p.seqLoop[s]! >= 0 &&
+        this._at - p.seqStart[s]! >= p.seqLoop[s]! &&
+        !p.seqLoopTriggers[s]
+      ) {
         const period = p.seqLoopPeriod[s]!;
         if (n >= period) n = n % period;
       }

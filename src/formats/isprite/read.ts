@@ -207,9 +207,12 @@ export function readIspriteDetailed(
   let nonStandardId = '';
   for (let i = h.nonStandardId; i < idEnd; i++) nonStandardId += String.fromCharCode(bytes[i]!);
   for (let i = h.reserved; i < HEADER.size; i++) if (bytes[i] !== 0) info.reservedNonZero = true;
-  if (flags & ~3) warn?.(diagnostic('warning', `header flags ${hex(flags)} set bits other than 0 and 1 (they must be zero)`, { offset: h.flags }));
+  if (flags & ~3)
+    warn?.(diagnostic('warning', `header flags ${hex(flags)} set bits other than 0 and 1 (they must be zero)`, { offset: h.flags }));
   if (info.reservedNonZero) {
-    warn?.(diagnostic('warning', `the reserved header bytes ${h.reserved}-${HEADER.size - 1} are not zero (ignored)`, { offset: h.reserved }));
+    warn?.(
+      diagnostic('warning', `the reserved header bytes ${h.reserved}-${HEADER.size - 1} are not zero (ignored)`, { offset: h.reserved }),
+    );
   }
 
   const doc: IspriteDocument = {
@@ -323,9 +326,16 @@ function readTextures(r: ByteReader, c: Context, offsets: number[] | null): Ispr
   r.pos += TEX.size;
   if (count === 0) return [];
   const want = TEXTURE.size;
-  if (stride < want) throw err(`TEX stride ${stride} is smaller than this version's texture record (${want} byte${want === 1 ? '' : 's'})`, strideAt);
+  if (stride < want)
+    throw err(`TEX stride ${stride} is smaller than this version's texture record (${want} byte${want === 1 ? '' : 's'})`, strideAt);
   if (stride > want) {
-    c.warn?.(diagnostic('warning', `TEX stride ${stride} is larger than this version's ${want} byte${want === 1 ? '' : 's'}; the extra bytes of each texture are skipped`, { offset: strideAt }));
+    c.warn?.(
+      diagnostic(
+        'warning',
+        `TEX stride ${stride} is larger than this version's ${want} byte${want === 1 ? '' : 's'}; the extra bytes of each texture are skipped`,
+        { offset: strideAt },
+      ),
+    );
   }
   // Each texture: its record, then at least a string's 2-byte length.
   r.checkCount(count, stride + 2, 'texture', countAt, ' in the chunk');
@@ -350,7 +360,13 @@ function readSlices(r: ByteReader, c: Context, offsets: number[] | null): Isprit
   if (count === 0) return [];
   if (stride < SLICE.size) throw err(`SLIC stride ${stride} is smaller than this version's ${SLICE.size}-byte slice record`, strideAt);
   if (stride > SLICE.size) {
-    c.warn?.(diagnostic('warning', `SLIC stride ${stride} is larger than this version's ${SLICE.size} bytes; the extra bytes of each slice are skipped`, { offset: strideAt }));
+    c.warn?.(
+      diagnostic(
+        'warning',
+        `SLIC stride ${stride} is larger than this version's ${SLICE.size} bytes; the extra bytes of each slice are skipped`,
+        { offset: strideAt },
+      ),
+    );
   }
   r.checkCount(count, stride, 'slice', countAt, ' in the chunk', false);
   let p = r.pos;
@@ -396,7 +412,8 @@ function readTier(r: ByteReader, c: Context, offsets: Map<IspriteSequence, numbe
       r.pos = at + SEQUENCE.size;
       const name = c.str(r, 'sequence name');
       const followUp = c.str(r, 'follow-up sequence name');
-      if (frameCount * 4 > r.remaining) r.checkCount(frameCount, 4, `sequence "${name}" frame`, at + SEQUENCE.at.frameCount, ' in the chunk', false);
+      if (frameCount * 4 > r.remaining)
+        r.checkCount(frameCount, 4, `sequence "${name}" frame`, at + SEQUENCE.at.frameCount, ' in the chunk', false);
       const frames: number[] = new Array(frameCount);
       let p = r.pos;
       for (let i = 0; i < frameCount; i++, p += 4) frames[i] = r.u32At(p);
@@ -414,7 +431,10 @@ function readTier(r: ByteReader, c: Context, offsets: Map<IspriteSequence, numbe
   }
   if (stack.length) {
     const top = stack[stack.length - 1]!;
-    throw err(`the TIER chunk ends with ${stack.length} group${stack.length === 1 ? '' : 's'} not closed (group "${top.name}" opened here)`, top.at);
+    throw err(
+      `the TIER chunk ends with ${stack.length} group${stack.length === 1 ? '' : 's'} not closed (group "${top.name}" opened here)`,
+      top.at,
+    );
   }
   return root;
 }
@@ -441,8 +461,10 @@ function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { fram
     if (marker !== FRAME_MARKER) throw err(`frame ${f}: marker ${markerName(marker)} is not "F"`, p);
     const size = r.u32At(p + F.size);
     // The size counts every byte of the frame but its own four (erratum 12).
-    if (size < MIN_FRAME - 4) throw err(`frame ${f}: size ${size} is smaller than the ${MIN_FRAME - 4} bytes every frame needs`, p + F.size);
-    if (size > end - p - 4) throw err(`frame ${f}: size ${size} runs past the end of the FRAM chunk (${end - p - 4} bytes left)`, p + F.size);
+    if (size < MIN_FRAME - 4)
+      throw err(`frame ${f}: size ${size} is smaller than the ${MIN_FRAME - 4} bytes every frame needs`, p + F.size);
+    if (size > end - p - 4)
+      throw err(`frame ${f}: size ${size} runs past the end of the FRAM chunk (${end - p - 4} bytes left)`, p + F.size);
     const fend = p + 4 + size;
     // The frame's own reader ends where the frame does: its strings and elements cannot run past it.
     fr.retarget(p + FRAME.size, fend);
@@ -454,7 +476,8 @@ function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { fram
     const triggers = c.str(fr, 'frame # triggers', f);
     const notes = c.str(fr, 'frame # notes', f);
     // (Checked here first so that the message is only built for a bad count.)
-    if (elementCount * ELEMENT.size > fr.remaining) fr.checkCount(elementCount, ELEMENT.size, `frame ${f}: element`, p + F.elementCount, ' in the frame');
+    if (elementCount * ELEMENT.size > fr.remaining)
+      fr.checkCount(elementCount, ELEMENT.size, `frame ${f}: element`, p + F.elementCount, ' in the frame');
     const elements = readElements(fr, fr.pos, elementCount, fend, strict, f);
     const q = fr.pos;
     if (q < fend && strict) {

@@ -21,7 +21,16 @@ import { choiceOption, flagOption, intOption, namesNothing, ORIGIN_OPTION, selec
 import { transformedBounds, type Rect } from '../../render/compose.js';
 import type { RgbaImage } from '../../render/image.js';
 import { compose, rotate, translate } from '../../render/matrix.js';
-import { drawPicture, rectOutline, withOriginCross, type Overlay, type Picture, type PictureFrame, type PicturePart, type Rgba } from '../../render/pipeline.js';
+import {
+  drawPicture,
+  rectOutline,
+  withOriginCross,
+  type Overlay,
+  type Picture,
+  type PictureFrame,
+  type PicturePart,
+  type Rgba,
+} from '../../render/pipeline.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { partMatrix } from '../../model/bake.js';
 import { graphicPart, textureRequest } from './convert.js';
@@ -33,11 +42,21 @@ const ANIMATION_OPTION: OptionSpec = {
   name: 'animation',
   type: 'string',
   value: 'NAME',
-  description: 'ISPRITE: the sequence, a path (Root/Armed/attack) or a name looked up from Root (default: the default sequence, else the first)',
+  description:
+    'ISPRITE: the sequence, a path (Root/Armed/attack) or a name looked up from Root (default: the default sequence, else the first)',
 };
-const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'the position in the sequence to draw (default: all, animated in GIF/APNG)' };
+const FRAME_OPTION: OptionSpec = {
+  name: 'frame',
+  type: 'int',
+  min: 0,
+  description: 'the position in the sequence to draw (default: all, animated in GIF/APNG)',
+};
 const FRAME_ID_OPTION: OptionSpec = { name: 'frame-id', type: 'int', min: 0, description: 'ISPRITE: draw this frame ID alone' };
-const SHAPES_OPTION: OptionSpec = { name: 'shapes', type: 'flag', description: 'ISPRITE: outline collision shapes (red) and attachment points (blue)' };
+const SHAPES_OPTION: OptionSpec = {
+  name: 'shapes',
+  type: 'flag',
+  description: 'ISPRITE: outline collision shapes (red) and attachment points (blue)',
+};
 const FILTER_OPTION = {
   name: 'filter',
   type: 'string',
@@ -45,10 +64,22 @@ const FILTER_OPTION = {
   description: 'texture filtering (default: nearest for textures flagged so, else bilinear)',
 } as const satisfies OptionSpec;
 
-export const ispriteRenderOptions: readonly OptionSpec[] = [ANIMATION_OPTION, FRAME_OPTION, FRAME_ID_OPTION, SHAPES_OPTION, ORIGIN_OPTION, FILTER_OPTION];
+export const ispriteRenderOptions: readonly OptionSpec[] = [
+  ANIMATION_OPTION,
+  FRAME_OPTION,
+  FRAME_ID_OPTION,
+  SHAPES_OPTION,
+  ORIGIN_OPTION,
+  FILTER_OPTION,
+];
 
 /** Loads every texture the document names (PATH.png, or PATH as given when it has an extension). */
-export async function loadTextures(doc: IspriteDocument, resources: ResourceLoader, needed?: Set<number>, options?: CommandOptions): Promise<(RgbaImage | null)[]> {
+export async function loadTextures(
+  doc: IspriteDocument,
+  resources: ResourceLoader,
+  needed?: Set<number>,
+  options?: CommandOptions,
+): Promise<(RgbaImage | null)[]> {
   const load = imageCache(resources, options);
   return Promise.all(doc.textures.map(async (_, i) => (needed && !needed.has(i) ? null : (await load(textureRequest(doc, i))).image)));
 }
@@ -66,7 +97,7 @@ export function frameBounds(doc: IspriteDocument, frame: IspriteFrame, withShape
   for (const e of frame.elements) {
     if (e.type === 'graphic') {
       const p = graphicPart(doc, e);
-      if (!p || !p.sw || !p.sh) continue;
+      if (!p?.sw || !p.sh) continue;
       r = union(r, transformedBounds(p.sw, p.sh, partMatrix(p)));
     } else if (withShapes && e.type === 'rect') {
       r = union(r, transformedBounds(e.width, e.height, compose(rotate(e.rotation), translate(e.x, e.y))));
@@ -94,7 +125,13 @@ function shapeOverlays(frame: IspriteFrame): Overlay[] {
       for (let i = 0; i < n; i++) {
         const a0 = (2 * Math.PI * i) / n;
         const a1 = (2 * Math.PI * (i + 1)) / n;
-        line(e.x + e.radius * Math.cos(a0), e.y + e.radius * Math.sin(a0), e.x + e.radius * Math.cos(a1), e.y + e.radius * Math.sin(a1), RED);
+        line(
+          e.x + e.radius * Math.cos(a0),
+          e.y + e.radius * Math.sin(a0),
+          e.x + e.radius * Math.cos(a1),
+          e.y + e.radius * Math.sin(a1),
+          RED,
+        );
       }
     } else if (e.type === 'attachment') {
       line(e.x - 2, e.y, e.x + 2, e.y, BLUE);
@@ -134,7 +171,14 @@ function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSeq
   const all = listSequences(doc);
   if (want !== undefined) {
     const seq = findSequence(doc, want) ?? all.find((e) => namesEqual(e.sequence.name, want))?.sequence;
-    if (!seq) throw namesNothing('animation', want, 'sequence', 'the sprite', all.map((e) => e.path));
+    if (!seq)
+      throw namesNothing(
+        'animation',
+        want,
+        'sequence',
+        'the sprite',
+        all.map((e) => e.path),
+      );
     return seq;
   }
   const seq = getDefaultSequence(doc) ?? all[0]?.sequence;

@@ -215,19 +215,30 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
 }
 
 /** Writes an element of a kind this version does not know, as it was read. */
-function writeUnknown(w: Writer, el: Extract<IspriteElement, { type: 'unknown' }>, f: number, e: number, minor: number, els: IspriteElement[]): void {
+function writeUnknown(
+  w: Writer,
+  el: Extract<IspriteElement, { type: 'unknown' }>,
+  f: number,
+  e: number,
+  minor: number,
+  els: IspriteElement[],
+): void {
   const m = el.marker;
   const data = el.data;
   const name = el.name === null || el.name === undefined ? NO_NAME : el.name;
   if (m === MARKER.simple || m === MARKER.expanded || m === MARKER.attachment) {
-    throw fail(`frame ${f} element ${e}: an unknown element cannot use the marker ${String.fromCharCode(m)} (it would read back as a known element)`);
+    throw fail(
+      `frame ${f} element ${e}: an unknown element cannot use the marker ${String.fromCharCode(m)} (it would read back as a known element)`,
+    );
   }
   if (data.length > 0xff) throw fail(`frame ${f} element ${e}: unknown element data is ${data.length} bytes; at most 255 fit`);
   if (m === MARKER.collision) {
     if (minor === 0) throw fail(`frame ${f} element ${e}: a collision object of unknown type cannot be written in version 1.0`);
     const shape = data[COLLISION_SHAPE - ELEMENT.size];
     if (data.length < COLLISION_SHAPE + 1 - ELEMENT.size || shape === MARKER.rect || shape === MARKER.circle) {
-      throw fail(`frame ${f} element ${e}: an unknown collision object needs a type letter other than "r" and "c" at offset ${COLLISION_SHAPE}`);
+      throw fail(
+        `frame ${f} element ${e}: an unknown collision object needs a type letter other than "r" and "c" at offset ${COLLISION_SHAPE}`,
+      );
     }
   }
   // Keep the room the frame reserved for the elements after this one.

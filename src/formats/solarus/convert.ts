@@ -11,7 +11,17 @@ import { renderModelAnimation } from '../../model/bake.js';
 import type { RgbaImage } from '../../render/image.js';
 import { drawSheet } from '../../model/pack.js';
 import { budgetFrom, type Budget } from '../../binary/limits.js';
-import { BAKED_IMAGE, FIELD_NAMES, MAX_INT, frameRect, positionsOf, type SolarusAnimation, type SolarusDirection, type SolarusSheet, type SolarusSyntax } from './model.js';
+import {
+  BAKED_IMAGE,
+  FIELD_NAMES,
+  MAX_INT,
+  frameRect,
+  positionsOf,
+  type SolarusAnimation,
+  type SolarusDirection,
+  type SolarusSheet,
+  type SolarusSyntax,
+} from './model.js';
 import { sheetCache } from './resources.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 
@@ -24,7 +34,9 @@ export async function sheetToModel(
   // nb_frames is a number in the text: 10^9 frames fit in 40 bytes. Count them before making any.
   const budget = budgetFrom(options);
   for (const a of sheet.animations) {
-    a.directions.forEach((d, k) => budget.spend('maxItems', d.frameCount, `the ${d.frameCount} frames of animation "${a.name}" direction ${k}`));
+    a.directions.forEach((d, k) =>
+      budget.spend('maxItems', d.frameCount, `the ${d.frameCount} frames of animation "${a.name}" direction ${k}`),
+    );
   }
   const sheets: ModelSheet[] = [];
   const index = new Map<string, number>();
@@ -56,14 +68,18 @@ export async function sheetToModel(
       const loopOk = a.loopOnFrame >= 0 && a.loopOnFrame < d.frameCount;
       if (a.loopOnFrame >= d.frameCount) {
         const at = where?.loopOnFrame;
-        notes.push(`animation "${a.name}" direction ${k}: loop_on_frame ${a.loopOnFrame} is out of range and was dropped${at ? ` (${describeLocation(at)})` : ''}`);
+        notes.push(
+          `animation "${a.name}" direction ${k}: loop_on_frame ${a.loopOnFrame} is out of range and was dropped${at ? ` (${describeLocation(at)})` : ''}`,
+        );
       }
       const frames = [];
       for (let j = 0; j < d.frameCount; j++) {
         const r = frameRect(d, j);
         frames.push({
           durationMs: a.frameDelay > 0 ? a.frameDelay : Infinity,
-          parts: [{ sheet: index.get(a.image)!, sx: r.x, sy: r.y, sw: r.width, sh: r.height, x: 0, y: 0, originX: d.originX, originY: d.originY }],
+          parts: [
+            { sheet: index.get(a.image)!, sx: r.x, sy: r.y, sw: r.width, sh: r.height, x: 0, y: 0, originX: d.originX, originY: d.originY },
+          ],
         });
       }
       animations.push({ name: a.name, direction: String(k), frames, loopTo: loopOk ? a.loopOnFrame : null });
@@ -120,7 +136,9 @@ export function modelToSheet(format: SolarusSyntax, model: SpriteModel | LevelMo
   // A delay the engine's C int cannot hold: refused when written, or clamped with a note.
   for (const a of sheet.animations) {
     if (opts.clamp && a.frameDelay > MAX_INT) {
-      notes.push(`animation "${a.name}" ${FIELD_NAMES[format].frameDelay} ${a.frameDelay} clamped to ${MAX_INT} (the engine reads a C int)`);
+      notes.push(
+        `animation "${a.name}" ${FIELD_NAMES[format].frameDelay} ${a.frameDelay} clamped to ${MAX_INT} (the engine reads a C int)`,
+      );
       a.frameDelay = MAX_INT;
     }
   }
@@ -172,7 +190,9 @@ function orderDirections(format: SolarusSyntax, model: SpriteModel, sheet: Solar
       numbers.forEach((k, i) => (a.directions[k] = dirs[i]!));
       continue;
     }
-    notes.push(`${format}: animation "${a.name}": directions ${labels.map((l, i) => `${l ?? '(none)'} -> ${i}`).join(', ')} (Solarus numbers its directions)`);
+    notes.push(
+      `${format}: animation "${a.name}": directions ${labels.map((l, i) => `${l ?? '(none)'} -> ${i}`).join(', ')} (Solarus numbers its directions)`,
+    );
   }
   return notes;
 }
@@ -228,7 +248,16 @@ function bakedSheet(format: SolarusSyntax, model: SpriteModel, budget: Budget): 
   let y = 0;
   for (const { m, baked, w, h } of rows) {
     const n = baked.frames.length;
-    const d: SolarusDirection = { x: 0, y, frameWidth: w, frameHeight: h, originX: baked.originX, originY: baked.originY, frameCount: n, columns: n };
+    const d: SolarusDirection = {
+      x: 0,
+      y,
+      frameWidth: w,
+      frameHeight: h,
+      originX: baked.originX,
+      originY: baked.originY,
+      frameCount: n,
+      columns: n,
+    };
     y += h;
     let a = byName.get(m.name);
     if (!a) {
@@ -251,7 +280,15 @@ function gridSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
     const parts = m.frames.map((f, j) => {
       if (f.parts.length !== 1) cannot(format, `${where} frame ${j} has ${f.parts.length} parts (Solarus frames are one rectangle)`);
       const p = f.parts[0]!;
-      if (p.flipX || p.flipY || (p.rotation ?? 0) !== 0 || (p.scaleX ?? 1) !== 1 || (p.scaleY ?? 1) !== 1 || p.rotatedInSheet || (p.opacity ?? 1) !== 1) {
+      if (
+        p.flipX ||
+        p.flipY ||
+        (p.rotation ?? 0) !== 0 ||
+        (p.scaleX ?? 1) !== 1 ||
+        (p.scaleY ?? 1) !== 1 ||
+        p.rotatedInSheet ||
+        (p.opacity ?? 1) !== 1
+      ) {
         cannot(format, `${where} frame ${j} is flipped, rotated, scaled or translucent`);
       }
       return p;
@@ -279,7 +316,8 @@ function gridSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
       if (p.sheet !== p0.sheet || p.sx !== r.x || p.sy !== r.y || p.sw !== r.width || p.sh !== r.height) {
         cannot(format, `${where} frame ${j} is not on the grid of frame 0 (Solarus frames are equal rectangles, row by row)`);
       }
-      if ((p.originX ?? 0) - p.x !== originX || (p.originY ?? 0) - p.y !== originY) cannot(format, `${where} frame ${j} has another origin than frame 0`);
+      if ((p.originX ?? 0) - p.x !== originX || (p.originY ?? 0) - p.y !== originY)
+        cannot(format, `${where} frame ${j} has another origin than frame 0`);
     });
     for (const v of [d.x, d.y, d.frameWidth, d.frameHeight, d.originX, d.originY]) {
       if (!Number.isInteger(v)) cannot(format, `${where} has a non-integer position or size`);

@@ -8,7 +8,16 @@ import { convertSyntax, modelToSheet, sheetToModel } from './convert.js';
 import { readLines, writeLines } from './lines.js';
 import { looksLikeLua, readLua, writeLua } from './lua.js';
 import { encodePng } from '../../render/png.js';
-import { BAKED_IMAGE, inspectJson, inspectText, rememberSource, type AnimationPositions, type ParseOptions, type SolarusSheet, type SolarusSyntax } from './model.js';
+import {
+  BAKED_IMAGE,
+  inspectJson,
+  inspectText,
+  rememberSource,
+  type AnimationPositions,
+  type ParseOptions,
+  type SolarusSheet,
+  type SolarusSyntax,
+} from './model.js';
 import { PLAY_OPTIONS, play } from './play.js';
 import { solarusPicture, solarusViews, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
 
@@ -74,7 +83,11 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
       const write = (d: SolarusSheet) => (name === 'solarus' ? writeLines(d) : writeLua(d));
       if (!doc.bakedImage) return [{ name: outName, bytes: write(doc) }];
       // A redrawn sheet: saved beside the sprite as STEM.png.
-      const stem = outName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '').replace(/\s+/g, '_') || 'sprite';
+      const stem =
+        outName
+          .replace(/^.*[\\/]/, '')
+          .replace(/\.[^.]*$/, '')
+          .replace(/\s+/g, '_') || 'sprite';
       const imageName = `${stem}.png`;
       const animations = doc.animations.map((a) => (a.image === BAKED_IMAGE ? { ...a, image: imageName } : a));
       return [

@@ -107,7 +107,11 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
         // CR (not before LF), vertical tab and form feed: white space to the engine (it splits tokens
         // there, C++ `>>`), a character of the token to this syntax's "spaces or tabs" rule. Refused, so
         // that no file means one thing here and another to the engine, and every token read can be written.
-        if (c === 13 || c === 11 || c === 12) fail(`a ${c === 13 ? 'carriage return not followed by a line feed' : c === 11 ? 'vertical tab' : 'form feed'} inside a token (separate tokens with spaces or tabs)`, i);
+        if (c === 13 || c === 11 || c === 12)
+          fail(
+            `a ${c === 13 ? 'carriage return not followed by a line feed' : c === 11 ? 'vertical tab' : 'form feed'} inside a token (separate tokens with spaces or tabs)`,
+            i,
+          );
         i++;
       }
       if (count < MAX_TOKENS) {
@@ -136,7 +140,8 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
       headerLine = line;
       continue;
     }
-    if (count < 8) fail(`line cut short: expected ${DIRECTION_FIELDS[count]} (a direction line is: ${DIRECTION_FIELDS.join(' ')})`, lineEnd);
+    if (count < 8)
+      fail(`line cut short: expected ${DIRECTION_FIELDS[count]} (a direction line is: ${DIRECTION_FIELDS.join(' ')})`, lineEnd);
     const d: SolarusDirection = {
       x: int(0, 'x'),
       y: int(1, 'y'),

@@ -22,7 +22,7 @@ import { decodeText } from './text.js';
 const FORMAT = 'solarus-lua';
 const MAX_DEPTH = 64;
 
-const enum T {
+enum T {
   EOF,
   Name,
   String,
@@ -242,16 +242,36 @@ class Lexer {
       let byte = -1;
       let text = '';
       switch (e) {
-        case 110: text = '\n'; break;
-        case 116: text = '\t'; break;
-        case 114: text = '\r'; break;
-        case 97: text = '\x07'; break;
-        case 98: text = '\b'; break;
-        case 102: text = '\f'; break;
-        case 118: text = '\v'; break;
-        case 92: text = '\\'; break;
-        case 34: text = '"'; break;
-        case 39: text = "'"; break;
+        case 110:
+          text = '\n';
+          break;
+        case 116:
+          text = '\t';
+          break;
+        case 114:
+          text = '\r';
+          break;
+        case 97:
+          text = '\x07';
+          break;
+        case 98:
+          text = '\b';
+          break;
+        case 102:
+          text = '\f';
+          break;
+        case 118:
+          text = '\v';
+          break;
+        case 92:
+          text = '\\';
+          break;
+        case 34:
+          text = '"';
+          break;
+        case 39:
+          text = "'";
+          break;
         case 10:
         case 13: {
           // An escaped line break (\r\n and \n\r count as one).
@@ -333,9 +353,7 @@ class Lexer {
   isPunct(c: number): boolean {
     return this.type === T.Punct && this.punct === c;
   }
-
 }
-
 
 /** Reads the Lua syntax. Throws FormatError (with line and column) for bad input. */
 export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
@@ -441,9 +459,23 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     return k;
   };
 
-  const DX = 0, DY = 1, DW = 2, DH = 3, OX = 4, OY = 5, NF = 6, NC = 7;
+  const DX = 0,
+    DY = 1,
+    DW = 2,
+    DH = 3,
+    OX = 4,
+    OY = 5,
+    NF = 6,
+    NC = 7;
   const DIRECTION_INDEX = new Map<string, number>([
-    ['x', DX], ['y', DY], ['frame_width', DW], ['frame_height', DH], ['origin_x', OX], ['origin_y', OY], ['num_frames', NF], ['num_columns', NC],
+    ['x', DX],
+    ['y', DY],
+    ['frame_width', DW],
+    ['frame_height', DH],
+    ['origin_x', OX],
+    ['origin_y', OY],
+    ['num_frames', NF],
+    ['num_columns', NC],
   ]);
   const DIRECTION_NAMES = ['x', 'y', 'frame_width', 'frame_height', 'origin_x', 'origin_y', 'num_frames', 'num_columns'];
   const MINIMUM = [-Infinity, -Infinity, 1, 1, -Infinity, -Infinity, 1, 1];
@@ -501,7 +533,8 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     if (open(() => 'after "animation"')) {
       do {
         const k = key(animationCtx);
-        const bit = k === 'name' ? 1 : k === 'src_image' ? 2 : k === 'frame_delay' ? 4 : k === 'frame_to_loop_on' ? 8 : k === 'directions' ? 16 : 0;
+        const bit =
+          k === 'name' ? 1 : k === 'src_image' ? 2 : k === 'frame_delay' ? 4 : k === 'frame_to_loop_on' ? 8 : k === 'directions' ? 16 : 0;
         if (bit === 0) {
           warn(`unknown key "${k}" in an animation is ignored`, { line: kLine, column: kCol });
           anyValue(1);
@@ -666,7 +699,11 @@ export function looksLikeLua(bytes: Uint8Array): boolean {
   for (let k = 0; k < word.length; k++) if (bytes[i + k] !== word.charCodeAt(k)) return false;
   i += word.length;
   const after = bytes[i];
-  if (after !== undefined && ((after >= 48 && after <= 57) || (after >= 65 && after <= 90) || (after >= 97 && after <= 122) || after === 95)) return false;
+  if (
+    after !== undefined &&
+    ((after >= 48 && after <= 57) || (after >= 65 && after <= 90) || (after >= 97 && after <= 122) || after === 95)
+  )
+    return false;
   if (!skip()) return false;
   return bytes[i] === 123 || bytes[i] === 40;
 }

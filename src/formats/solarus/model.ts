@@ -189,7 +189,9 @@ export function inspectText(format: SolarusSyntax, sheet: SolarusSheet): string 
   sheet.animations.forEach((a, i) => {
     const delay = a.frameDelay === 0 ? 'still' : `${a.frameDelay} ms/frame`;
     const loop = a.loopOnFrame < 0 ? 'plays once' : `loops on frame ${a.loopOnFrame}`;
-    lines.push(`  ${a.name}${i === 0 ? ' (default)' : ''}: image ${a.image}, ${delay}, ${loop}, ${a.directions.length} direction${a.directions.length === 1 ? '' : 's'}`);
+    lines.push(
+      `  ${a.name}${i === 0 ? ' (default)' : ''}: image ${a.image}, ${delay}, ${loop}, ${a.directions.length} direction${a.directions.length === 1 ? '' : 's'}`,
+    );
     a.directions.forEach((d, k) => {
       lines.push(
         `    direction ${k}: ${d.frameCount} frame${d.frameCount === 1 ? '' : 's'} of ${d.frameWidth}x${d.frameHeight} at (${d.x}, ${d.y}), ${d.columns} column${d.columns === 1 ? '' : 's'}, origin (${d.originX}, ${d.originY})`,

@@ -10,7 +10,12 @@ import { intOption, selectIndex, selectNamed, stringOption } from '../options.js
 import type { CommandOptions, OptionSpec } from '../types.js';
 import type { SolarusAnimation, SolarusDirection, SolarusSheet, SolarusSyntax } from './model.js';
 
-const ANIMATION_OPTION: OptionSpec = { name: 'animation', type: 'string', value: 'NAME', description: 'Solarus: the animation to play or draw (default: the first)' };
+const ANIMATION_OPTION: OptionSpec = {
+  name: 'animation',
+  type: 'string',
+  value: 'NAME',
+  description: 'Solarus: the animation to play or draw (default: the first)',
+};
 const DIRECTION_OPTION: OptionSpec = { name: 'direction', type: 'int', min: 0, description: 'Solarus: the direction, from 0 (default 0)' };
 const MS_OPTION: OptionSpec = { name: 'ms', type: 'int', min: 0, description: 'play: how long to run, in ms' };
 const STEP_MS_OPTION: OptionSpec = { name: 'step-ms', type: 'int', min: 1, description: 'play: the time between records, in ms' };
@@ -29,28 +34,41 @@ export function frameAt(a: SolarusAnimation, d: SolarusDirection, t: number): nu
 }
 
 /** The animation and direction the options select (defaults: the first animation, direction 0). */
-export function select(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions): { a: SolarusAnimation; d: SolarusDirection; k: number } {
+export function select(
+  format: SolarusSyntax,
+  sheet: SolarusSheet,
+  options: CommandOptions,
+): { a: SolarusAnimation; d: SolarusDirection; k: number } {
   const name = stringOption(options, ANIMATION_OPTION);
   const given = intOption(options, DIRECTION_OPTION);
   if (sheet.animations.length === 0) throw new FormatError(format, 'the sheet has no animation');
-  const a = name === undefined ? sheet.animations[0]! : selectNamed('animation', name, sheet.animations, (x) => x.name, 'animation', 'the sheet');
+  const a =
+    name === undefined ? sheet.animations[0]! : selectNamed('animation', name, sheet.animations, (x) => x.name, 'animation', 'the sheet');
   const k = given === undefined ? 0 : selectIndex('direction', given, a.directions.length, 'direction', `animation "${a.name}"`);
   if (k >= a.directions.length) throw new FormatError(format, `animation "${a.name}" has no directions`);
   return { a, d: a.directions[k]!, k };
 }
 
-export function play(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions): { records: unknown[]; warnings: string[]; text: string } {
+export function play(
+  format: SolarusSyntax,
+  sheet: SolarusSheet,
+  options: CommandOptions,
+): { records: unknown[]; warnings: string[]; text: string } {
   const { a, d, k } = select(format, sheet, options);
   const warnings: string[] = [];
   const step = intOption(options, STEP_MS_OPTION) ?? (a.frameDelay > 0 ? a.frameDelay : 100);
   const ms = intOption(options, MS_OPTION) ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
   budgetFrom(options).spend('maxRecords', Math.ceil(ms / step), `--ms ${ms} at --step-ms ${step}`);
   if (a.loopOnFrame >= d.frameCount) {
-    warnings.push(`loop_on_frame ${a.loopOnFrame} is not a frame of direction ${k} (the engine would crash): playback finishes after the last frame`);
+    warnings.push(
+      `loop_on_frame ${a.loopOnFrame} is not a frame of direction ${k} (the engine would crash): playback finishes after the last frame`,
+    );
   }
   if (a.frameDelay === 0 && d.frameCount > 1) warnings.push('frame_delay is 0: the first frame shows forever');
   const records: { time: number; frame: number | null }[] = [];
-  const lines = [`animation "${a.name}" direction ${k}: ${d.frameCount} frame${d.frameCount === 1 ? '' : 's'}, ${a.frameDelay} ms each, ${a.loopOnFrame < 0 ? 'plays once' : `loops on frame ${a.loopOnFrame}`}`];
+  const lines = [
+    `animation "${a.name}" direction ${k}: ${d.frameCount} frame${d.frameCount === 1 ? '' : 's'}, ${a.frameDelay} ms each, ${a.loopOnFrame < 0 ? 'plays once' : `loops on frame ${a.loopOnFrame}`}`,
+  ];
   const width = String(Math.max(0, ms - 1)).length;
   let last: number | null | undefined;
   for (let t = 0; t < ms; t += step) {

@@ -10,20 +10,22 @@ import { PLAY_OPTIONS, select } from './play.js';
 import { IMAGES_OPTION, TILESET_OPTION, sheetCache } from './resources.js';
 import { flagOption, intOption, ORIGIN_OPTION, selectIndex } from '../options.js';
 
-const FRAME_OPTION: OptionSpec = { name: 'frame', type: 'int', min: 0, description: 'Solarus: draw only this frame (default: the whole direction as an animation)' };
-const SHEET_OPTION: OptionSpec = { name: 'sheet', type: 'flag', description: 'Solarus: draw every animation and direction in a labelled grid' };
+const FRAME_OPTION: OptionSpec = {
+  name: 'frame',
+  type: 'int',
+  min: 0,
+  description: 'Solarus: draw only this frame (default: the whole direction as an animation)',
+};
+const SHEET_OPTION: OptionSpec = {
+  name: 'sheet',
+  type: 'flag',
+  description: 'Solarus: draw every animation and direction in a labelled grid',
+};
 
 /** What `render` and `convert` take: the files the sheets come from. */
 export const RESOURCE_OPTIONS: readonly OptionSpec[] = [IMAGES_OPTION, TILESET_OPTION];
 
-export const RENDER_OPTIONS: readonly OptionSpec[] = [
-  PLAY_OPTIONS[0]!,
-  PLAY_OPTIONS[1]!,
-  FRAME_OPTION,
-  SHEET_OPTION,
-  ORIGIN_OPTION,
-];
-
+export const RENDER_OPTIONS: readonly OptionSpec[] = [PLAY_OPTIONS[0]!, PLAY_OPTIONS[1]!, FRAME_OPTION, SHEET_OPTION, ORIGIN_OPTION];
 
 /** Frame j of a direction: its rectangle of the sheet, on a canvas of the frame's size. */
 function framePart(src: RgbaImage, d: SolarusDirection, j: number, delayMs?: number): PictureFrame {
@@ -32,7 +34,12 @@ function framePart(src: RgbaImage, d: SolarusDirection, j: number, delayMs?: num
 }
 
 /** `sprat render` for Solarus: a frame, a direction (an animation) or the labelled sheet, as a picture. */
-export async function solarusPicture(format: SolarusSyntax, sheet: SolarusSheet, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
+export async function solarusPicture(
+  format: SolarusSyntax,
+  sheet: SolarusSheet,
+  options: CommandOptions,
+  resources: ResourceLoader,
+): Promise<Picture> {
   const load = sheetCache(format, resources, options);
   if (flagOption(options, SHEET_OPTION)) return sheetPicture(format, sheet, load);
   const { a, d, k } = select(format, sheet, options);

@@ -8,7 +8,8 @@ export const IMAGES_OPTION: OptionSpec = {
   name: 'images',
   type: 'string',
   value: 'DIR',
-  description: "Solarus: the quest's sprites/ folder the images are relative to (default: found from the sprite's folder upwards, the folder holding quest.dat or sprites/)",
+  description:
+    "Solarus: the quest's sprites/ folder the images are relative to (default: found from the sprite's folder upwards, the folder holding quest.dat or sprites/)",
   paths: true,
 };
 export const TILESET_OPTION: OptionSpec = {

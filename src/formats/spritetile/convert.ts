@@ -50,10 +50,7 @@ export function levelToModel(level: SpriteTileLevel, options?: CommandOptions): 
         const f = l.flags[i]!;
         const extra: Record<string, number | boolean> = { order: l.order[i]!, trigger: l.trigger[i]!, collider: (f & COLLIDER) !== 0 };
         if (f & 0x6000) extra.unusedFlags = f & 0x6000;
-        const cell: ModelCell =
-          t === -1
-            ? { set: -1, tile: -1 }
-            : { set: setIndex.get(Math.floor(t / per))!, tile: t % per };
+        const cell: ModelCell = t === -1 ? { set: -1, tile: -1 } : { set: setIndex.get(Math.floor(t / per))!, tile: t % per };
         if (f & FLIP_X) cell.flipX = true;
         if (f & FLIP_Y) cell.flipY = true;
         if (f & ROTATION_MASK) cell.rotation = (f & ROTATION_MASK) / 5;
@@ -103,7 +100,7 @@ export function levelFromModel(model: SpriteModel | LevelModel, opts: { clamp?: 
   if (model.kind !== 'level') throw new FormatError(FORMAT, 'a SpriteTile level can only be made from a tile map, not a sprite');
   const notes: string[] = [];
   const policy = rangePolicy(!!opts.clamp, notes);
-  const fit = (kind: 'i16' | 'u8' | 'i32', v: number, what: () => string): number =>
+  const fitField = (kind: 'i16' | 'u8' | 'i32', v: number, what: () => string): number =>
     Number.isInteger(v) && v >= -0x8000 && v <= (kind === 'u8' ? 0xff : 0x7fff) && (kind !== 'u8' || v >= 0)
       ? v
       : fitInt(FORMAT, kind, v, what(), policy);
@@ -130,12 +127,12 @@ export function levelFromModel(model: SpriteModel | LevelModel, opts: { clamp?: 
       tileSizeX: f32(num(p.tileSizeX, 1), () => `layer ${li} tileSizeX`),
       tileSizeY: f32(num(p.tileSizeY, num(p.tileSizeX, 1)), () => `layer ${li} tileSizeY`),
       z: f32(num(p.z, li), () => `layer ${li} z`),
-      layerLock: fit('i32', num(p.layerLock, 0), () => `layer ${li} layerLock`),
-      addBorder: fit('i32', num(p.addBorder, 0), () => `layer ${li} addBorder`),
-      previewSize: fit('i32', num(p.previewSize, 64), () => `layer ${li} previewSize`),
+      layerLock: fitField('i32', num(p.layerLock, 0), () => `layer ${li} layerLock`),
+      addBorder: fitField('i32', num(p.addBorder, 0), () => `layer ${li} addBorder`),
+      previewSize: fitField('i32', num(p.previewSize, 64), () => `layer ${li} previewSize`),
     });
-    l.scrollX = fit('i32', num(p.scrollX, 0), () => `layer ${li} scrollX`);
-    l.scrollY = fit('i32', num(p.scrollY, 0), () => `layer ${li} scrollY`);
+    l.scrollX = fitField('i32', num(p.scrollX, 0), () => `layer ${li} scrollX`);
+    l.scrollY = fitField('i32', num(p.scrollY, 0), () => `layer ${li} scrollY`);
     if (ml.cells.length !== ml.width * ml.height) {
       throw new FormatError(FORMAT, `layer "${ml.name}" has ${ml.cells.length} cells for ${ml.width}x${ml.height}`);
     }
@@ -149,7 +146,10 @@ export function levelFromModel(model: SpriteModel | LevelModel, opts: { clamp?: 
         if (c.set >= 0 && c.tile >= 0) {
           const set = setOf[c.set] ?? c.set;
           if (set >= numSets || c.tile >= per) {
-            throw new FormatError(FORMAT, `layer "${ml.name}" cell (${x}, ${row}) uses set ${set} tile ${c.tile}, which ${numSets} sets of ${per} tiles cannot hold`);
+            throw new FormatError(
+              FORMAT,
+              `layer "${ml.name}" cell (${x}, ${row}) uses set ${set} tile ${c.tile}, which ${numSets} sets of ${per} tiles cannot hold`,
+            );
           }
           l.tiles[i] = set * per + c.tile;
         }
@@ -158,8 +158,8 @@ export function levelFromModel(model: SpriteModel | LevelModel, opts: { clamp?: 
         if (!(rot >= 0 && rot <= MAX_RAW_ROTATION)) rot = 0;
         l.flags[i] =
           rot | (c.flipY ? FLIP_Y : 0) | (c.flipX ? FLIP_X : 0) | (e.collider === true ? COLLIDER : 0) | (num(e.unusedFlags, 0) & 0x6000);
-        l.order[i] = fit('i16', num(e.order, 0), () => `layer ${li} cell (${x}, ${row}) order`);
-        l.trigger[i] = fit('u8', num(e.trigger, 0), () => `layer ${li} cell (${x}, ${row}) trigger`);
+        l.order[i] = fitField('i16', num(e.order, 0), () => `layer ${li} cell (${x}, ${row}) order`);
+        l.trigger[i] = fitField('u8', num(e.trigger, 0), () => `layer ${li} cell (${x}, ${row}) trigger`);
       }
     }
     return l;

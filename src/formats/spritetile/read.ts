@@ -107,10 +107,7 @@ function parse(data: Uint8Array, split: Splitter): SpriteTileLevel {
     if (seen.has(name)) throw levelError(`tag "${name}" appears twice in the tag table`, at);
     seen.add(name);
     if (offset < tableEnd || offset > data.length) {
-      throw levelError(
-        `tag "${name}" has offset ${offset}, outside the tag data (${tableEnd} to ${data.length})`,
-        at + 7,
-      );
+      throw levelError(`tag "${name}" has offset ${offset}, outside the tag data (${tableEnd} to ${data.length})`, at + 7);
     }
     tags.push({ name, offset });
   }
@@ -186,7 +183,22 @@ function readLayers(r: ByteReader, split: Splitter): SpriteTileLayer[] {
     const fast = n >= WASM_CELLS_FROM ? split(r.pos, n, le) : null;
     if (fast && typeof fast === 'object') {
       r.pos += n * CELL_SIZE;
-      layers.push({ tileSizeX, tileSizeY, scrollX, scrollY, previewSize, z, layerLock, addBorder, width, height, tiles: fast.a, flags: fast.b, order: fast.c, trigger: fast.d });
+      layers.push({
+        tileSizeX,
+        tileSizeY,
+        scrollX,
+        scrollY,
+        previewSize,
+        z,
+        layerLock,
+        addBorder,
+        width,
+        height,
+        tiles: fast.a,
+        flags: fast.b,
+        order: fast.c,
+        trigger: fast.d,
+      });
       continue;
     }
     // the JavaScript loop: small layers, no WebAssembly, or a bad cell to report
@@ -218,7 +230,22 @@ function readLayers(r: ByteReader, split: Splitter): SpriteTileLayer[] {
       trigger[i] = d[p + 6]!;
     }
     r.pos = p;
-    layers.push({ tileSizeX, tileSizeY, scrollX, scrollY, previewSize, z, layerLock, addBorder, width, height, tiles, flags, order, trigger });
+    layers.push({
+      tileSizeX,
+      tileSizeY,
+      scrollX,
+      scrollY,
+      previewSize,
+      z,
+      layerLock,
+      addBorder,
+      width,
+      height,
+      tiles,
+      flags,
+      order,
+      trigger,
+    });
   }
   if (!r.atEnd) throw levelError(`${r.remaining} bytes left over after the last layer in lvlayrs`, r.pos);
   return layers;

@@ -65,7 +65,7 @@ export function parseTilesetOption(value: string): TilesetSpec[] {
 /** A flat colour for a tile number (stable, well spread hues). */
 export function tileColour(rawTile: number): [number, number, number] {
   // golden-angle hues: neighbouring tile numbers get clearly different colours
-  const hue = ((((rawTile + 1) * 137.508) % 360) + 360) % 360 / 60;
+  const hue = (((((rawTile + 1) * 137.508) % 360) + 360) % 360) / 60;
   const c = 200;
   const x = Math.round(c * (1 - Math.abs((hue % 2) - 1)));
   const base = 40;
@@ -115,7 +115,8 @@ export async function spriteTilePicture(level: SpriteTileLevel, options: Command
   const wUnits = span((l) => l.width * cellFor(l.tileSizeX));
   const hUnits = span((l) => l.height * cellFor(l.tileSizeY));
   if (!specs.length) {
-    while (base > 1 && (wUnits * base > FLAT_FIT_SIDE || hUnits * base > FLAT_FIT_SIDE || wUnits * hUnits * base * base > FLAT_FIT_PIXELS)) base--;
+    while (base > 1 && (wUnits * base > FLAT_FIT_SIDE || hUnits * base > FLAT_FIT_SIDE || wUnits * hUnits * base * base > FLAT_FIT_PIXELS))
+      base--;
   }
   const W = Math.ceil(wUnits * base);
   const H = Math.ceil(hUnits * base);
@@ -162,7 +163,7 @@ export async function spriteTilePicture(level: SpriteTileLevel, options: Command
         const deg = (f & ROTATION_MASK) / 5;
         const m = compose(
           translate(-sw / 2, -sh / 2),
-          scale(((f & FLIP_X) ? -1 : 1) * (cw / sw), ((f & FLIP_Y) ? -1 : 1) * (ch / sh)),
+          scale((f & FLIP_X ? -1 : 1) * (cw / sw), (f & FLIP_Y ? -1 : 1) * (ch / sh)),
           rotate(-deg),
           translate(left + cw / 2, top + ch / 2),
         );

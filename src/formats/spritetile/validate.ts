@@ -7,9 +7,7 @@ import { layout } from './write.js';
 export function checkLevel(level: SpriteTileLevel): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (!level.layers) {
-    out.push(
-      diagnostic('warning', 'not a level: there is no "lvlayrs" tag (a TileEditor groups file?); every tag is kept as it is'),
-    );
+    out.push(diagnostic('warning', 'not a level: there is no "lvlayrs" tag (a TileEditor groups file?); every tag is kept as it is'));
     return out;
   }
   const lv = layout(level).tags.find((t) => t.name === 'lvlayrs');

@@ -83,7 +83,14 @@ export function layout(level: SpriteTileLevel): { tags: TagLayout[]; size: numbe
 
 function checkLayer(l: SpriteTileLayer, i: number): void {
   const n = l.width * l.height;
-  if (!Number.isInteger(l.width) || !Number.isInteger(l.height) || l.width < 0 || l.height < 0 || l.width > 0x7fffffff || l.height > 0x7fffffff) {
+  if (
+    !Number.isInteger(l.width) ||
+    !Number.isInteger(l.height) ||
+    l.width < 0 ||
+    l.height < 0 ||
+    l.width > 0x7fffffff ||
+    l.height > 0x7fffffff
+  ) {
     throw new FormatError(FORMAT, `layer ${i} has a bad size ${l.width}x${l.height}`);
   }
   if (l.tiles.length !== n || l.flags.length !== n || l.order.length !== n || l.trigger.length !== n) {
@@ -104,7 +111,10 @@ export function serializeLevel(level: SpriteTileLevel, range?: RangePolicy): Uin
   const { tags, size } = layout(level);
   const le = level.littleEndian;
   const w = new ByteWriter({ format: FORMAT, littleEndian: le, initialSize: size, range });
-  w.ascii(MAGIC).u8(le ? 1 : 0).i32(level.version).i32(p.names.length);
+  w.ascii(MAGIC)
+    .u8(le ? 1 : 0)
+    .i32(level.version)
+    .i32(p.names.length);
   for (const t of tags) {
     if (t.name.length !== 7) throw new FormatError(FORMAT, `tag name "${t.name}" is not 7 characters`);
     w.ascii(t.name).i32(t.offset);

@@ -185,7 +185,11 @@ export class FuzzPool {
       job.cpu = cpu;
       const wall = now - job.wall0;
       if (cpu > this.options.cpuMs) {
-        this.stop(slot, { cls: 'cpu-time-out', finding: true, message: `used more than ${Math.round(cpu)} ms of CPU (limit ${this.options.cpuMs} ms)` });
+        this.stop(slot, {
+          cls: 'cpu-time-out',
+          finding: true,
+          message: `used more than ${Math.round(cpu)} ms of CPU (limit ${this.options.cpuMs} ms)`,
+        });
       } else if (wall > this.options.wallMs) {
         this.stop(slot, {
           cls: 'hang',

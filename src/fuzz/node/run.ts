@@ -167,7 +167,12 @@ function signatureOf(r: JobResult): string {
   // A worker stopped for its time or memory has no stack, and its message names numbers that vary.
   if (HEAVY.test(r.cls)) return r.cls;
   const frame = r.stack?.split('\n').find((l) => /\/src\//.test(l));
-  const where = frame ? frame.replace(/^\s*at\s+/, '').replace(/^.*\/src\//, 'src/').replace(/\)$/, '') : (r.message ?? '').slice(0, 80);
+  const where = frame
+    ? frame
+        .replace(/^\s*at\s+/, '')
+        .replace(/^.*\/src\//, 'src/')
+        .replace(/\)$/, '')
+    : (r.message ?? '').slice(0, 80);
   return `${r.cls} ${where}`;
 }
 
@@ -243,7 +248,14 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
         summary.retired++;
         continue;
       }
-      const job: FuzzJob = { bytes, fileName: seed.name, format, command, options: optionsFor(seed.format, command), image: random() < 0.5 ? 'gif' : 'apng' };
+      const job: FuzzJob = {
+        bytes,
+        fileName: seed.name,
+        format,
+        command,
+        options: optionsFor(seed.format, command),
+        image: random() < 0.5 ? 'gif' : 'apng',
+      };
       const p = pool.run(job, seed.dir).then((r) => {
         record(seed, job, r);
         inflight.delete(p);
@@ -311,10 +323,13 @@ export function formatSummary(s: FuzzSummary): string {
   const total = Object.values(s.inputs).reduce((a, b) => a + b, 0);
   const runs = rows.reduce((a, r) => a + Number(r[2]), 0);
   const classes = new Map<string, number>();
-  for (const f of s.findings) classes.set(`${f.format} ${f.command} ${f.signature}`, (classes.get(`${f.format} ${f.command} ${f.signature}`) ?? 0) + 1);
+  for (const f of s.findings)
+    classes.set(`${f.format} ${f.command} ${f.signature}`, (classes.get(`${f.format} ${f.command} ${f.signature}`) ?? 0) + 1);
   return [
     `${total} inputs (${inputs}), ${runs} command runs in ${Math.round(s.seconds)} s, seed ${s.seed}, ${s.findings.length} findings` +
-      (s.retired ? ` (${s.retired} runs left out: their seed and command had already run out of memory or time ${RETIRE_AFTER} times)` : ''),
+      (s.retired
+        ? ` (${s.retired} runs left out: their seed and command had already run out of memory or time ${RETIRE_AFTER} times)`
+        : ''),
     '',
     line(head),
     ...rows.map(line),

@@ -137,7 +137,10 @@ export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): Ase
       slice.keys = r.arr(o.keys ?? [], `${p}.keys`).map((kv, j) => {
         const kp = `${p}.keys[${j}]`;
         const ko = r.obj(kv, kp);
-        const k: AsepriteSliceKey = { frame: r.num(ko.frame ?? 0, `${kp}.frame`, { int: true, min: 0 }), bounds: r.rect(ko.bounds, `${kp}.bounds`) };
+        const k: AsepriteSliceKey = {
+          frame: r.num(ko.frame ?? 0, `${kp}.frame`, { int: true, min: 0 }),
+          bounds: r.rect(ko.bounds, `${kp}.bounds`),
+        };
         if (has(ko, 'center')) k.center = r.rect(ko.center, `${kp}.center`);
         if (has(ko, 'pivot')) {
           const po = r.obj(ko.pivot, `${kp}.pivot`);
@@ -299,7 +302,8 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       color: '#000000ff',
     };
     if (plan.repeat !== undefined) tag.repeat = plan.repeat;
-    if (a.loopTo !== null && a.loopTo !== 0) notes.push(`aseprite: animation "${a.name}" loops back to frame ${a.loopTo}; Aseprite loops to the first`);
+    if (a.loopTo !== null && a.loopTo !== 0)
+      notes.push(`aseprite: animation "${a.name}" loops back to frame ${a.loopTo}; Aseprite loops to the first`);
     frameTags.push(tag);
   });
   // Names: the frame label when it is unique among the written frames, else Aseprite's "{title} {frame}.aseprite".
@@ -449,4 +453,14 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
 };
 
 // The shared sheet-format pieces lived here; kept importable from here too.
-export { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, loadSheet, modelPicture, selectModelAnimation, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
+export {
+  ANIMATION_OPTION,
+  FRAME_OPTION,
+  LAYOUT_OPTION,
+  loadSheet,
+  modelPicture,
+  selectModelAnimation,
+  sheetFiles,
+  sheetModelMethods,
+  validateSheetDoc,
+} from '../sheethandler.js';

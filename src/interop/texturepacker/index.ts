@@ -114,7 +114,10 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
   // Frames no animation plays are kept (as an animation marked unused).
   if (doc.animations.length) {
     const played = new Set(doc.animations.flatMap(([, list]) => list));
-    const rest = unusedAnimation(animations, doc.frames.filter((f) => !played.has(f.filename)).map((f) => copy(f.filename)));
+    const rest = unusedAnimation(
+      animations,
+      doc.frames.filter((f) => !played.has(f.filename)).map((f) => copy(f.filename)),
+    );
     if (rest) animations.push(rest);
   }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };

@@ -129,7 +129,7 @@ const SWAP: M2 = [0, 1, 1, 0];
 /** Counter-clockwise on screen by a multiple of 90°. */
 function ccw(deg: number): M2 {
   let m = I2;
-  for (let i = 0; i < ((deg / 90) % 4 + 4) % 4; i++) m = mul([0, -1, 1, 0], m);
+  for (let i = 0; i < (((deg / 90) % 4) + 4) % 4; i++) m = mul([0, -1, 1, 0], m);
   return m;
 }
 /** A model cell's transform: flips first, then the counter-clockwise rotation. */
@@ -196,7 +196,9 @@ export function orientationToBits(flipX: boolean, flipY: boolean, rotation: numb
 export function bitsToOrientation(gid: number): CellOrientation {
   return FROM_BITS_BY_TOP[(gid >>> 29) & 7]!;
 }
-const FROM_BITS_BY_TOP: readonly CellOrientation[] = [0, 1, 2, 3, 4, 5, 6, 7].map((t) => Object.freeze({ ...FROM_BITS.get((t << 29) >>> 0)! }));
+const FROM_BITS_BY_TOP: readonly CellOrientation[] = [0, 1, 2, 3, 4, 5, 6, 7].map((t) =>
+  Object.freeze({ ...FROM_BITS.get((t << 29) >>> 0)! }),
+);
 
 // ---------------------------------------------------------------- reading
 
@@ -295,7 +297,10 @@ function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, 
   const expected = cells * 4;
   if (compression === 'zlib' || compression === 'gzip') {
     try {
-      bytes = compression === 'zlib' ? unzlibSync(bytes, { out: new Uint8Array(expected) }) : gunzipSync(bytes, { out: new Uint8Array(expected) });
+      bytes =
+        compression === 'zlib'
+          ? unzlibSync(bytes, { out: new Uint8Array(expected) })
+          : gunzipSync(bytes, { out: new Uint8Array(expected) });
     } catch (e) {
       throw r.error(`${path}.data`, `cannot decompress (${compression}): ${(e as Error).message}`);
     }
@@ -499,7 +504,12 @@ function dirOf(p: string): string {
 }
 
 /** The tileset `i` of the map, an external one loaded (errors about it placed at its `source` in the map). */
-async function resolveTileset(doc: TiledDoc, i: number, resources: ResourceLoader, notes: string[]): Promise<{ ts: TiledTileset; dir: string }> {
+async function resolveTileset(
+  doc: TiledDoc,
+  i: number,
+  resources: ResourceLoader,
+  notes: string[],
+): Promise<{ ts: TiledTileset; dir: string }> {
   const t = doc.tilesets[i]!;
   if (t.source === undefined) return { ts: t, dir: '' };
   const at = `$.tilesets[${i}].source`;
@@ -543,7 +553,10 @@ function regrid(img: RgbaImage, t: TiledTileset): RgbaImage {
   const count = t.tilecount || cols * Math.floor((img.height - 2 * t.margin + t.spacing) / stepY);
   const rows = Math.max(1, Math.min(Math.ceil(count / cols), fitY));
   if (cols * t.tilewidth * rows * t.tileheight > 4 * img.width * img.height) {
-    throw new FormatError(FORMAT, `tileset "${t.name}": ${cols} columns of ${t.tilewidth}x${t.tileheight} tiles are far more than its ${img.width}x${img.height} image holds`);
+    throw new FormatError(
+      FORMAT,
+      `tileset "${t.name}": ${cols} columns of ${t.tilewidth}x${t.tileheight} tiles are far more than its ${img.width}x${img.height} image holds`,
+    );
   }
   function* tiles(): Generator<PicturePart> {
     for (let cy = 0; cy < rows; cy++) {
@@ -577,8 +590,14 @@ interface CellRecord {
   extra?: Record<string, number | boolean>;
 }
 
-export async function tiledToModel(doc: TiledDoc, resources: ResourceLoader, loadImages = true, options?: CommandOptions): Promise<LevelModel> {
-  if (doc.orientation !== 'orthogonal') throw errorIn(doc, FORMAT, '$.orientation', `"${doc.orientation}" maps are not supported (orthogonal only)`);
+export async function tiledToModel(
+  doc: TiledDoc,
+  resources: ResourceLoader,
+  loadImages = true,
+  options?: CommandOptions,
+): Promise<LevelModel> {
+  if (doc.orientation !== 'orthogonal')
+    throw errorIn(doc, FORMAT, '$.orientation', `"${doc.orientation}" maps are not supported (orthogonal only)`);
   const notes: string[] = [];
   // A compressed layer of a few KB holds 10^7 cells; each model cell is an object. Count them before making any.
   const budget = budgetFrom(options);
@@ -745,7 +764,7 @@ function toProps(p: Record<string, string | number | boolean> | undefined): Tile
 /** A cell a GID can name: a set and a tile, whole numbers ≥ 0. */
 const placeable = (c: ModelCell) => Number.isInteger(c.set) && Number.isInteger(c.tile) && c.set >= 0 && c.tile >= 0;
 const NO_FLIP: CellOrientation = Object.freeze({ flipX: false, flipY: false, rotation: 0 });
-const norm = (deg: number | undefined) => ((((deg ?? 0) % 360) + 360) % 360);
+const norm = (deg: number | undefined) => (((deg ?? 0) % 360) + 360) % 360;
 
 function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'tileset';
@@ -830,7 +849,12 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
       }
       // What the GID alone would give back, compared with the cell: the differences go to sprat:cells.
       const same =
-        tile === c.tile && set === c.set && o.flipX === !!c.flipX && o.flipY === !!c.flipY && o.rotation === (c.rotation ?? 0) && !(c.extra && Object.keys(c.extra).length);
+        tile === c.tile &&
+        set === c.set &&
+        o.flipX === !!c.flipX &&
+        o.flipY === !!c.flipY &&
+        o.rotation === (c.rotation ?? 0) &&
+        !(c.extra && Object.keys(c.extra).length);
       if (!same) {
         const rec: CellRecord = {};
         if (set !== c.set) rec.set = c.set;
@@ -847,7 +871,19 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
     if (l.tileWidth !== tw) properties.push(tiledProp(P_TILE_W, l.tileWidth));
     if (l.tileHeight !== th) properties.push(tiledProp(P_TILE_H, l.tileHeight));
     if (Object.keys(records).length) properties.push(tiledProp(P_CELLS, JSON.stringify(records)));
-    return { type: 'tilelayer', id: li + 1, name: l.name, width: l.width, height: l.height, x: 0, y: 0, opacity: 1, visible: true, data, properties };
+    return {
+      type: 'tilelayer',
+      id: li + 1,
+      name: l.name,
+      width: l.width,
+      height: l.height,
+      x: 0,
+      y: 0,
+      opacity: 1,
+      visible: true,
+      data,
+      properties,
+    };
   });
   const unused = model.tilesets.filter((_, i) => !maxTile.has(i)).length;
   if (unused) notes.push(`tiled: ${unused} tileset(s) no cell uses were left out`);
@@ -948,10 +984,12 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     try {
       const r = new JsonReader(FORMAT);
       const doc = readTiled(bytes, (d) => out.push(d), r);
-      if (doc.orientation !== 'orthogonal') out.push(r.diagnostic('warning', '$.orientation', `"${doc.orientation}" maps can be inspected but not converted`));
+      if (doc.orientation !== 'orthogonal')
+        out.push(r.diagnostic('warning', '$.orientation', `"${doc.orientation}" maps can be inspected but not converted`));
       const firsts = doc.tilesets.map((t) => t.firstgid);
       const dup = firsts.findIndex((f, i) => firsts.indexOf(f) !== i);
-      if (dup >= 0) out.push(r.diagnostic('error', `$.tilesets[${dup}].firstgid`, `the same firstgid (${firsts[dup]}) as an earlier tileset`));
+      if (dup >= 0)
+        out.push(r.diagnostic('error', `$.tilesets[${dup}].firstgid`, `the same firstgid (${firsts[dup]}) as an earlier tileset`));
     } catch (e) {
       if (isFormatError(e)) return [diagnosticFromError(e)];
       throw e;
@@ -979,4 +1017,3 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };
-
