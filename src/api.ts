@@ -118,6 +118,19 @@ export async function convert(
   return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };
 }
 
+/**
+ * The files the document names (its handler's `references`), by existence
+ * only: nothing decoded. Pass a recording loader (src/node/fs.ts) to protect
+ * them from the outputs. [] when the format names none or they cannot be told.
+ */
+export async function references(loaded: Loaded, resources: ResourceLoader, options: CommandOptions = {}): Promise<string[]> {
+  try {
+    return (await loaded.handler.references?.(loaded.doc, resources, options)) ?? [];
+  } catch {
+    return [];
+  }
+}
+
 /** Where frames no animation plays become an animation of their own in the target, a note that lists them. */
 function unusedFramesNotes(model: SpriteModel | LevelModel, target: FormatHandler): string[] {
   if (model.kind !== 'sprite' || target.holdsUnusedFrames) return [];

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { convert, load, outputFormatFor } from '../api.js';
+import { convert, load, outputFormatFor, references } from '../api.js';
 import { recordingLoader, sameFile, type WriteTarget } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, type Command } from './command.js';
@@ -71,6 +71,8 @@ export const convertCommand: Command = {
       // Every file the conversion reads is recorded: no output may replace it.
       const resources = recordingLoader(resourcesFor(io, inPath, options), path.dirname(inPath));
       const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options);
+      // And every file it names, even those a conversion need not load (a same-format re-encode).
+      await references(loaded, resources, options);
       for (const n of notes) io.err(`${inFile}: note: ${n}\n`);
       const targets = outputTargets(outPath, files, outFile);
       const code = await writeOutputs(io, 'convert', targets, {

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, render, validate } from '../api.js';
+import { load, references, render, validate } from '../api.js';
 import { fsResourceLoader, readFileBytes, recordingLoader } from '../node/fs.js';
 import { upscaleImage } from '../render/image.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
@@ -144,6 +144,7 @@ export const demoCommand: Command = {
           const fmt = imageFormatFor(r.out) ?? 'png';
           const resources = recordingLoader(fsResourceLoader(path.dirname(file), { cwd: io.cwd }), path.dirname(file));
           const result = await render(loaded, r.options, resources);
+          await references(loaded, resources, r.options);
           const first = result.frames[0];
           const factor = first ? demoScale(first.width, first.height) : 1;
           const width = first?.width ?? 0;

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { load, render } from '../api.js';
+import { load, references, render } from '../api.js';
 import { recordingLoader, sameFile } from '../node/fs.js';
 import { encodeRender, imageFormatFor } from '../render/output.js';
 import type { OptionSpec } from '../formats/types.js';
@@ -48,6 +48,8 @@ export const renderCommand: Command = {
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const resources = recordingLoader(resourcesFor(io, inPath, options), path.dirname(inPath));
       const result = await render(loaded, options, resources);
+      // Every file the document names, drawn or not: the output replaces none.
+      await references(loaded, resources, options);
       if (factor > 1) {
         const pixels = result.frames.reduce((n, f) => n + f.width * f.height, 0) * factor * factor;
         if (pixels > MAX_SCALED_PIXELS) {

@@ -113,6 +113,30 @@ function notFound(resources: ResourceLoader, req: ResourceRequest): FormatError 
 }
 
 /**
+ * For `FormatHandler.references`: the place each request is found at, asked
+ * of the loader by existence only (nothing read or decoded), so a recording
+ * loader records them. A request that cannot be made (it throws: an option
+ * it needs is missing) or is found nowhere is left out.
+ */
+export async function foundResources(
+  resources: ResourceLoader,
+  requests: Iterable<ResourceRequest | Promise<ResourceRequest>>,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const r of requests) {
+    let req: ResourceRequest;
+    try {
+      req = await r;
+    } catch {
+      continue;
+    }
+    const p = await findResource(resources, req);
+    if (p !== undefined && !found.includes(p)) found.push(p);
+  }
+  return found;
+}
+
+/**
  * Finds and loads a file: the first candidate that exists. Throws a
  * FormatError naming the path as written and every place searched when
  * none does, or why the one found cannot be read (a LimitError as it is).

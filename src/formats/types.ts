@@ -176,6 +176,18 @@ export interface FormatHandler<Doc = any> {
    */
   convertTo?(doc: Doc, target: FormatHandler, options?: CommandOptions): { doc: unknown; notes: string[] } | undefined;
 
+  /**
+   * The files the document names (textures, sheets, tilesets, objects, and
+   * the files given with resource options), found through the same
+   * requests the format loads them with (src/formats/resources.ts) but only
+   * asked for by existence (`foundResources`): images are not decoded; a
+   * small file that names others (a Hallgeir object, a Tiled tileset) is
+   * read to follow its names. Paths as the loader takes them. Missing files
+   * are left out; never throws on a bad document. `convert` and `render`
+   * call it through a recording loader so no output replaces any of them,
+   * even when the conversion loads none (a same-format re-encode).
+   */
+  references?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<string[]>;
   /** To the common model (for conversions to other formats). */
   toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;
   /** True when the format stores frames outside any animation (the model's `unused` frames are written so, without a note). */

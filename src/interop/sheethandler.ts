@@ -6,7 +6,7 @@
 import { diagnosticFromError, isFormatError, FormatError } from '../binary/errors.js';
 import type { CommandOptions, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
-import { loadImage } from '../formats/resources.js';
+import { foundResources, loadImage } from '../formats/resources.js';
 import { limitsFrom } from '../binary/limits.js';
 import { modelAnimationPicture } from '../model/bake.js';
 import type { SpriteModel } from '../model/types.js';
@@ -96,6 +96,9 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(format
     renderViews: (doc: D): RenderView[] =>
       [...new Set(modelOf(doc).animations.map((a) => a.name))].map((name) => ({ label: name, options: { animation: name } })),
     toModel: withSheet,
+    /** The sheet `meta.image` names, by existence only. */
+    references: (doc: D, resources: ResourceLoader): Promise<string[]> =>
+      foundResources(resources, doc.meta.image ? [{ format, what: 'the sheet', name: doc.meta.image }] : []),
   };
 }
 

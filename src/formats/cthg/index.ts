@@ -5,7 +5,7 @@ import { cthgFromModel, cthgToModel } from './convert.js';
 import { inspectCthgJson, inspectCthgText } from './inspect.js';
 import { PLAY_OPTIONS, playCthg } from './play.js';
 import { readCthg, sniffCthg } from './read.js';
-import { RENDER_OPTIONS, cthgPicture, cthgViews } from './render.js';
+import { RENDER_OPTIONS, cthgPicture, cthgReferences, cthgViews } from './render.js';
 import { validateCthg } from './validate.js';
 import { writeCthg } from './write.js';
 
@@ -25,6 +25,7 @@ export const cthgHandler: FormatHandler<CthgDocument> = {
   renderViews: cthgViews,
   renderOptions: RENDER_OPTIONS,
   toModel: async (doc) => cthgToModel(doc),
+  references: (_doc, resources, options) => cthgReferences(resources, options),
   fromModel: (model, options) => cthgFromModel(model, options),
 };
 

@@ -5,7 +5,7 @@ import type { RgbaImage } from '../../render/image.js';
 import type { Matrix } from '../../render/matrix.js';
 import { drawPicture, withOriginCross, type LazyImage, type Picture, type PictureFrame, type PicturePart } from '../../render/pipeline.js';
 import { budgetFrom, limitsFrom } from '../../binary/limits.js';
-import { loadImage } from '../resources.js';
+import { foundResources, loadImage } from '../resources.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
 import {
   FLAG_ALPHA_50,
@@ -200,6 +200,17 @@ export async function loadRecolourTables(
     m.set(layer, recolourTableFromImage(image));
   }
   return m;
+}
+
+/** The document names no file; the --recolour palettes given (`references`), by existence only. */
+export async function cthgReferences(resources: ResourceLoader, options?: CommandOptions): Promise<string[]> {
+  const text = stringOption(options, RECOLOUR_OPTION);
+  if (text === undefined) return [];
+  const layers = checkOptionValue(RECOLOUR_OPTION, text) as Map<number, string>;
+  return foundResources(
+    resources,
+    [...layers].map(([layer, name]) => ({ format: 'cthg', what: `--recolour palette for layer ${layer}`, name })),
+  );
 }
 
 /** The paths inside a --recolour value (LAYER=PATH,...), each rewritten by `resolve`. */

@@ -11,7 +11,16 @@ import { inspectJson, inspectText } from './inspect.js';
 import type { HallgeirDocument, HallgeirKind, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { playRecords } from './play.js';
 import { ENDIAN_OPTION, readHallgeir, sniffHallgeir } from './read.js';
-import { ANIMATION_OPTION, FRAME_OPTION, mapPicture, objectPicture, pickAnimation, spritePicture, spriteViews } from './render.js';
+import {
+  ANIMATION_OPTION,
+  FRAME_OPTION,
+  hallgeirReferences,
+  mapPicture,
+  objectPicture,
+  pickAnimation,
+  spritePicture,
+  spriteViews,
+} from './render.js';
 import { FRAME_SIZE_OPTION } from './resources.js';
 import { validateHallgeir } from './validate.js';
 import { writeHallgeir } from './write.js';
@@ -83,6 +92,7 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
   },
   playOptions: [ANIMATION_OPTION, MS_OPTION, STEP_MS_OPTION, ENDIAN_READ],
   picture: (doc, options, resources) => spritePicture(doc, options, resources),
+  references: (doc, resources) => hallgeirReferences(doc, resources),
   renderViews: spriteViews,
   renderOptions: [FRAME_SIZE, ANIMATION_OPTION, FRAME_OPTION, ENDIAN_READ],
   toModel: (doc, resources, options) => spriteToModel(doc, resources, options),
@@ -102,6 +112,7 @@ export const hallgeirObjectHandler: FormatHandler<HallgeirObject> = {
   inspectJson: (doc) => inspectJson(doc),
   inspectText: (doc) => inspectText(doc),
   picture: (doc, options, resources) => objectPicture(doc, options, resources),
+  references: (doc, resources) => hallgeirReferences(doc, resources),
   renderOptions: [FRAME_SIZE, ENDIAN_READ],
 };
 
@@ -118,6 +129,7 @@ export const hallgeirMapHandler: FormatHandler<HallgeirMap> = {
   inspectJson: (doc) => inspectJson(doc),
   inspectText: (doc) => inspectText(doc),
   picture: (doc, options, resources) => mapPicture(doc, options, resources),
+  references: (doc, resources) => hallgeirReferences(doc, resources),
   renderOptions: [FRAME_SIZE, ENDIAN_READ],
 };
 

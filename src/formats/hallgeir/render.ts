@@ -15,7 +15,7 @@ import type { HallgeirAnimation, HallgeirMap, HallgeirObject, HallgeirSprite } f
 import { frameChain } from './play.js';
 import { readObject, readSprite } from './read.js';
 import { dirOf, frameSizeOption, joinPath, loadTextureByName, requireFrameSize, textureRequest, type FrameSize } from './resources.js';
-import { imageCache, loadResource } from '../resources.js';
+import { foundResources, imageCache, loadResource, type ResourceRequest } from '../resources.js';
 
 /** The animation named by `animation` (default: the first). */
 export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, format = 'hallgeir-sprite'): HallgeirAnimation {
@@ -205,4 +205,48 @@ export async function mapPicture(map: HallgeirMap, options: CommandOptions, reso
 
 export async function renderMap(map: HallgeirMap, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {
   return drawPicture(await mapPicture(map, options, resources), budgetFrom(options));
+}
+
+/**
+ * The files a Hallgeir document names (`references`), found as rendering
+ * finds them: a sprite's texture; an object's sprite and its texture; a
+ * map's textures and each object's file, sprite and texture. Textures are
+ * asked for by existence only; `.obj` and `.spr` files are read to follow
+ * their names (one that cannot be read or parsed ends its chain).
+ */
+export async function hallgeirReferences(doc: HallgeirSprite | HallgeirObject | HallgeirMap, resources: ResourceLoader): Promise<string[]> {
+  const format = `hallgeir-${doc.kind}`;
+  const found = new Set<string>();
+  const add = async (...reqs: ResourceRequest[]) => {
+    for (const p of await foundResources(resources, reqs)) found.add(p);
+  };
+  // A sprite (read from `dir`, or the document itself): its texture, a map texture's name first when in a map.
+  const spriteTexture = async (sprite: HallgeirSprite, dir: string, map?: HallgeirMap) => {
+    if (map?.textures.some((t) => t.name === sprite.texture)) return;
+    await add(textureRequest(format, dir, sprite.texture));
+  };
+  const objectChain = async (obj: HallgeirObject, dir: string, map?: HallgeirMap) => {
+    try {
+      const { path, sprite } = await resolveSprite(resources, dir, obj.sprite, 'object', format);
+      found.add(path);
+      await spriteTexture(sprite, dirOf(path), map);
+    } catch {
+      // not there or not a sprite: nothing more to follow
+    }
+  };
+  if (doc.kind === 'sprite') await spriteTexture(doc, '');
+  else if (doc.kind === 'object') await objectChain(doc, '');
+  else {
+    await add(...doc.textures.map((t) => textureRequest(format, '', t.path)));
+    for (const objPath of new Set(doc.objects.map((o) => joinPath('', o.object)))) {
+      try {
+        const { path, bytes } = await loadResource(resources, { format, what: 'object', name: objPath });
+        found.add(path);
+        await objectChain(readObject(bytes), dirOf(objPath), doc);
+      } catch {
+        // not there or not an object: nothing more to follow
+      }
+    }
+  }
+  return [...found];
 }

@@ -12,7 +12,8 @@ import { isIsprite, readIsprite } from './read.js';
 import { writeIsprite } from './write.js';
 import { validateIsprite } from './validate.js';
 import { inspectIspriteJson, inspectIspriteText } from './inspect.js';
-import { ispriteFromModel, ispriteToModel } from './convert.js';
+import { ispriteFromModel, ispriteToModel, textureRequest } from './convert.js';
+import { foundResources } from '../resources.js';
 import { ispritePlayOptions, playIsprite } from './play-cli.js';
 import { ispritePicture, ispriteRenderOptions, ispriteViews } from './render.js';
 import * as paths from './paths.js';
@@ -117,6 +118,11 @@ export const ispriteHandler: FormatHandler<IspriteDocument> = {
   renderViews: ispriteViews,
   renderOptions: ispriteRenderOptions,
   toModel: (doc, resources, options) => ispriteToModel(doc, resources, options),
+  references: (doc, resources) =>
+    foundResources(
+      resources,
+      doc.textures.map((_, i) => textureRequest(doc, i)),
+    ),
   fromModel: (model, options) => {
     const doc = ispriteFromModel(model, { clamp: options?.clamp === true });
     if (model.kind === 'sprite')

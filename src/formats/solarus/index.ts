@@ -19,6 +19,7 @@ import {
   type SolarusSyntax,
 } from './model.js';
 import { PLAY_OPTIONS, play } from './play.js';
+import { sheetReferences } from './resources.js';
 import { solarusPicture, solarusViews, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
 
 export * from './model.js';
@@ -115,6 +116,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     resourceOptions: RESOURCE_OPTIONS,
     convertTo: (doc, target) => convertSyntax(doc, target.name),
     toModel: (doc, resources, options) => sheetToModel(name, doc, resources, options),
+    references: (doc, resources, options) => sheetReferences(name, doc.animations, resources, options),
     fromModel: (model, options) => modelToSheet(name, model, options),
   };
 }

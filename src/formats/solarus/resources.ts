@@ -2,7 +2,7 @@ import { OptionError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec, ResourceLoader } from '../types.js';
 import { stringOption } from '../options.js';
 import type { RgbaImage } from '../../render/image.js';
-import { imageCache, joinPath, questRoot, type ResourceRequest } from '../resources.js';
+import { foundResources, imageCache, joinPath, questRoot, type ResourceRequest } from '../resources.js';
 
 export const IMAGES_OPTION: OptionSpec = {
   name: 'images',
@@ -65,4 +65,19 @@ export function sheetCache(format: string, resources: ResourceLoader, options: C
     if (!req) requests.set(image, (req = sheetRequest(format, image, resources, options, () => (root ??= questRoot(resources)))));
     return (await load(await req)).image;
   };
+}
+
+/** The images the animations name (`references`): found as `sheetCache` finds them, by existence only. */
+export async function sheetReferences(
+  format: string,
+  animations: readonly { image: string }[],
+  resources: ResourceLoader,
+  options: CommandOptions = {},
+): Promise<string[]> {
+  let root: Promise<string | undefined> | undefined;
+  const images = [...new Set(animations.map((a) => a.image))];
+  return foundResources(
+    resources,
+    images.map((image) => sheetRequest(format, image, resources, options, () => (root ??= questRoot(resources)))),
+  );
 }

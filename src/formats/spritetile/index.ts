@@ -7,7 +7,7 @@ import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
 import { LZF_OPTION, writeSpriteTile } from './write.js';
 import { choiceOption } from '../options.js';
-import { TILESET_OPTION, spriteTilePicture } from './render.js';
+import { TILESET_OPTION, spriteTilePicture, spriteTileReferences } from './render.js';
 
 export * from './model.js';
 export { readSpriteTile, parseLevel, type ReadOptions } from './read.js';
@@ -46,6 +46,7 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
   inspectText,
   picture: (level, options, resources) => spriteTilePicture(level, options, resources),
   renderOptions: [TILESET_OPTION],
+  references: (_level, resources, options) => spriteTileReferences(resources, options),
   async toModel(level, _resources, options) {
     return levelToModel(level, options);
   },

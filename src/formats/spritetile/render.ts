@@ -4,7 +4,7 @@ import type { RgbaImage } from '../../render/image.js';
 import { drawPicture, solidImage, type Picture, type PicturePart } from '../../render/pipeline.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { compose, rotate, scale, translate } from '../../render/matrix.js';
-import { imageCache } from '../resources.js';
+import { foundResources, imageCache } from '../resources.js';
 import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
 import { FLIP_X, FLIP_Y, ROTATION_MASK, tilesPerSet, type SpriteTileLevel } from './model.js';
 
@@ -85,6 +85,15 @@ interface LoadedTileset extends TilesetSpec {
   image: RgbaImage;
   columns: number;
   count: number;
+}
+
+/** The level names no file; the --tileset images given (`references`), by existence only. */
+export async function spriteTileReferences(resources: ResourceLoader, options?: CommandOptions): Promise<string[]> {
+  const specs = parsedOption(options, TILESET_OPTION) ?? [];
+  return foundResources(
+    resources,
+    specs.map((s) => ({ format: FORMAT, what: `--tileset image for set ${s.set}`, name: s.path })),
+  );
 }
 
 /**

@@ -15,7 +15,7 @@ import { translate } from '../../render/matrix.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../../model/types.js';
 import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
-import { imageCache, loadResource } from '../../formats/resources.js';
+import { foundResources, imageCache, loadResource } from '../../formats/resources.js';
 import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
 
 export const FLIP_H = 0x80000000;
@@ -590,6 +590,27 @@ interface CellRecord {
   extra?: Record<string, number | boolean>;
 }
 
+/** The external tilesets and tileset images the map names (`references`): an external tileset is read to find its image, images only by existence. */
+async function tiledReferences(doc: TiledDoc, resources: ResourceLoader): Promise<string[]> {
+  const found = new Set<string>();
+  for (let i = 0; i < doc.tilesets.length; i++) {
+    const t = doc.tilesets[i]!;
+    let resolved: { ts: TiledTileset; dir: string };
+    try {
+      if (t.source !== undefined)
+        for (const p of await foundResources(resources, [{ format: FORMAT, what: 'the external tileset', name: t.source }])) found.add(p);
+      resolved = await resolveTileset(doc, i, resources, []);
+    } catch {
+      continue; // not there or not a tileset: nothing more to follow
+    }
+    const { ts, dir } = resolved;
+    if (ts.image === undefined) continue;
+    const req = { format: FORMAT, what: `the image of tileset "${ts.name}"`, name: dir + ts.image };
+    for (const p of await foundResources(resources, [req])) found.add(p);
+  }
+  return [...found];
+}
+
 export async function tiledToModel(
   doc: TiledDoc,
   resources: ResourceLoader,
@@ -1015,5 +1036,6 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   },
   picture: async (doc, options, resources) => levelPicture(await tiledToModel(doc, resources, true, options)),
   toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
+  references: (doc, resources) => tiledReferences(doc, resources),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };
