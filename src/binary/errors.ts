@@ -93,4 +93,8 @@ export function diagnosticFromError(e: FormatError): Diagnostic {
  */
 export class OptionError extends Error {
   override name = 'OptionError';
+  constructor(message: string) {
+    // It may quote names from the input (`--animation x` names nothing; the file has: ...): one line.
+    super(oneLine(message));
+  }
 }

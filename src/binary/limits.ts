@@ -7,7 +7,7 @@
  * The defaults keep any input of under 1 MB within about 1 GiB of memory and
  * a few seconds of CPU; a user with a real large file raises the one named.
  */
-import { OptionError } from './errors.js';
+import { OptionError, oneLine } from './errors.js';
 
 export interface Limits {
   /** Output pixels of one command, over all frames, sheets and canvases it makes. */
@@ -87,7 +87,8 @@ export class LimitError extends Error {
     readonly limit: number,
   ) {
     super(
-      `${what} would need ${needed > Number.MAX_SAFE_INTEGER || !Number.isFinite(needed) ? 'more than ' + Number.MAX_SAFE_INTEGER : needed} ${spec.unit}, more than the limit of ${limit} (raise it with --${spec.option})`,
+      // `what` may quote names from the input (an animation named "a\nb"): one line, as every message.
+      `${oneLine(what)} would need ${needed > Number.MAX_SAFE_INTEGER || !Number.isFinite(needed) ? 'more than ' + Number.MAX_SAFE_INTEGER : needed} ${spec.unit}, more than the limit of ${limit} (raise it with --${spec.option})`,
     );
   }
 }

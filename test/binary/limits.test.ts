@@ -36,3 +36,24 @@ describe('limits', () => {
     expect(r.code).toBe(2);
   });
 });
+
+describe('a LimitError message', () => {
+  it('is one line even when what it names has line breaks (a name from the input; found by the long fuzz run)', () => {
+    const b = new Budget(limitsFrom({ 'max-pixels': '10' }));
+    let message = '';
+    try {
+      b.spend('maxPixels', 100, 'animation "a\nb\rc" (100x1)');
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe('animation "a\\nb\\rc" (100x1) would need 100 pixels, more than the limit of 10 (raise it with --max-pixels)');
+  });
+});
+
+describe('an OptionError message', () => {
+  it('is one line even when it quotes names from the input', () => {
+    expect(new OptionError('option --animation "x" names no animation (the file has: a\nb)').message).toBe(
+      'option --animation "x" names no animation (the file has: a\\nb)',
+    );
+  });
+});
