@@ -184,7 +184,9 @@ export function sharingImages(resources: ResourceLoader): ResourceLoader {
 export function imageCache(resources: ResourceLoader, options?: CommandOptions) {
   const limits = limitsFrom(options);
   const shared = SHARED.get(resources);
-  const byPath = shared ? (shared.get(limits.maxPixels) ?? shared.set(limits.maxPixels, new Map()).get(limits.maxPixels)!) : new Map<string, Promise<RgbaImage>>();
+  const byPath = shared
+    ? (shared.get(limits.maxPixels) ?? shared.set(limits.maxPixels, new Map()).get(limits.maxPixels)!)
+    : new Map<string, Promise<RgbaImage>>();
   return async (req: ResourceRequest): Promise<{ path: string; image: RgbaImage }> => {
     const candidates = req.candidates ?? [req.name];
     // As loadResource: one place only is read even when missing, to tell why.

@@ -14,7 +14,7 @@ import { parseArgs } from '../../src/cli/args.js';
 import { allOptions, resolveUserPaths } from '../../src/cli/command.js';
 import { renderCommand } from '../../src/cli/render.js';
 import { sharingImages } from '../../src/formats/resources.js';
-import type { CommandOptions } from '../../src/formats/types.js';
+import type { CommandOptions, ResourceLoader } from '../../src/formats/types.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { delayFraction } from '../../src/render/apng.js';
 import { decodePng, encodePng } from '../../src/render/png.js';
@@ -36,9 +36,7 @@ function apngRgba(apng: { channels: number; palette?: number[][] }, data: ArrayL
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 }
 
 function cliArgs(options: Record<string, string>): string[] {
@@ -46,6 +44,7 @@ function cliArgs(options: Record<string, string>): string[] {
 }
 
 let n = 0;
+const sharedLoaders = new Map<string, ResourceLoader>();
 
 /** The options `sprat render` hands to `render` for this command line, run from `cwd` (src/cli/render.ts). */
 function cliOptions(loaded: Loaded, argv: string[], cwd: string): CommandOptions {
@@ -62,7 +61,11 @@ function cliOptions(loaded: Loaded, argv: string[], cwd: string): CommandOptions
  * those options, with its loader, to its call of `render`, in-process
  * (the sheets decoded once per file). Returns the pictures compared.
  */
-async function compare(file: string, extra: Record<string, string> = {}, throughCli: (i: number) => boolean = () => true): Promise<number> {
+async function compare(
+  file: string,
+  extra: Record<string, string> = {},
+  throughCli: (i: number, count: number) => boolean = () => true,
+): Promise<number> {
   const dir = path.dirname(file);
   // The command line runs from the document's folder (below): places are named relative to it in both.
   const resources = fsResourceLoader(dir, { cwd: dir });
@@ -80,7 +83,11 @@ async function compare(file: string, extra: Record<string, string> = {}, through
   }
   // What the command line says before drawing: the warnings of reading the file, nothing else.
   const warned = loaded.warnings.map((w) => `${file}: warning: ${w.message}\n`).join('');
-  const shared = sharingImages(fsResourceLoader(dir, { cwd: dir }));
+  // The command line's loader for this folder, its images decoded once for every file there.
+  let shared = sharedLoaders.get(dir);
+  if (!shared) sharedLoaders.set(dir, (shared = sharingImages(fsResourceLoader(dir, { cwd: dir }))));
+  // Read once, as the command line reads it (the options select pictures, not how the file reads).
+  let cliLoaded: Loaded | undefined;
   let checked = 0;
   for (const [i, a] of preview.animations.entries()) {
     const what = `${file} ${a.label}`;
@@ -89,9 +96,10 @@ async function compare(file: string, extra: Record<string, string> = {}, through
     // Run from the document's folder: paths the user types (--tileset) are relative to the current folder, as the viewer takes them relative to the document.
     const argv = [file, '-o', target, ...cliArgs(a.options)];
     checked++;
-    if (!throughCli(i)) {
+    if (!throughCli(i, preview.animations.length)) {
       const options = cliOptions(loaded, argv, dir);
-      const r = await render(load(fs.readFileSync(file), file, undefined, options), options, shared);
+      cliLoaded ??= load(fs.readFileSync(file), file, undefined, options);
+      const r = await render(cliLoaded, options, shared);
       expect(r.frames.length, what).toBe(a.frames.length);
       r.frames.forEach((f, j) => {
         expect([f.width, f.height], `${what} frame ${j}`).toEqual([a.frames[j]!.width, a.frames[j]!.height]);
@@ -141,16 +149,16 @@ const EXTRA: Record<string, Record<string, string>> = {
   'spritetile/level.bytes': { tileset: '0=tiles.png:16x16' },
 };
 
-
 /**
  * Sheets for Solarus sprites whose images are not in the corpus (zsdx):
- * for each image a sprite names, a picture large enough for every frame
- * rectangle, of a pattern that differs at every pixel (so a frame taken
- * from the wrong place shows). Written under `dir` as the quest's
- * sprites/ folder would hold them; `tileset` for the "tileset" image.
+ * for each image a sprite names (`measureSheets`), a picture large enough
+ * for every frame rectangle, of a pattern that differs at every pixel (so
+ * a frame taken from the wrong place shows), some of it half transparent.
+ * Written under `dir` as the quest's sprites/ folder would hold them
+ * (`writeSheets`); `tileset.png` for the "tileset" image.
  */
 const made = new Map<string, { w: number; h: number }>();
-function makeSheets(file: string, dir: string): void {
+function measureSheets(file: string): void {
   let doc: SolarusSheet;
   try {
     doc = load(fs.readFileSync(file), path.basename(file)).doc as SolarusSheet;
@@ -167,15 +175,16 @@ function makeSheets(file: string, dir: string): void {
     }
     made.set(name, { w, h });
   }
-  void dir;
 }
 function writeSheets(dir: string): void {
   for (const [name, { w, h }] of made) {
     const img = createImage(Math.min(w, 4096), Math.min(h, 4096));
-    for (let y = 0; y < img.height; y++)
-      for (let x = 0; x < img.width; x++) {
-        const i = (y * img.width + x) * 4;
-        img.data.set([(x * 7 + y) & 255, (y * 5 + (x >> 5)) & 255, (x ^ y) & 255, (x + y) % 3 === 0 ? 128 : 255], i);
+    for (let y = 0, i = 0; y < img.height; y++)
+      for (let x = 0; x < img.width; x++, i += 4) {
+        img.data[i] = x & 255;
+        img.data[i + 1] = y & 255;
+        img.data[i + 2] = ((x >> 8) << 4) | (y >> 8);
+        img.data[i + 3] = (x ^ y) & 4 ? 255 : 128;
       }
     const p = path.join(dir, name);
     fs.mkdirSync(path.dirname(p), { recursive: true });
@@ -223,7 +232,7 @@ describe('the viewer and `sprat render` draw the same pixels with the same delay
     let checked = 0;
     for (const f of all) {
       const k = all.indexOf(f);
-      const c = await compare(f, { tileset: path.relative(path.dirname(f), tileset) }, (i) => i === k % 4);
+      const c = await compare(f, { tileset: path.relative(path.dirname(f), tileset) }, (i, count) => i === k % count);
       if (f.includes(`${path.sep}sprites${path.sep}`)) expect(c, f).toBeGreaterThan(0);
       checked += c;
     }
@@ -235,11 +244,11 @@ describe('the viewer and `sprat render` draw the same pixels with the same delay
     if (all.length === 0) return;
     expect(all.length).toBe(414);
     const sheets = path.join(out, 'sprites');
-    for (const f of all) makeSheets(f, sheets);
+    for (const f of all) measureSheets(f);
     writeSheets(sheets);
     let checked = 0;
     for (const [k, f] of all.entries()) {
-      const c = await compare(f, { images: sheets, tileset: path.join(sheets, 'tileset.png') }, (i) => i === k % 3);
+      const c = await compare(f, { images: sheets, tileset: path.join(sheets, 'tileset.png') }, (i, count) => i === k % count);
       expect(c, f).toBeGreaterThan(0);
       checked += c;
     }
