@@ -159,7 +159,7 @@ export async function loadImage(
   }
 }
 
-/** The decoded images of loaders made by `sharingImages`, by --max-pixels then place. */
+/** A cache of derived data: the decoded images of loaders made by `sharingImages`, by --max-pixels then place. */
 const SHARED = new WeakMap<ResourceLoader, Map<number, Map<string, Promise<RgbaImage>>>>();
 
 /**
