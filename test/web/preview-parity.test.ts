@@ -1,8 +1,13 @@
 /**
  * The viewer draws what `sprat render` draws (issue 9): every picture the
- * viewer's code (web/preview.ts) shows for a sample or corpus file is
- * rendered again through the CLI (`runCli(['render', ...])` to a PNG or
- * APNG, decoded), and the pixels and delays must be identical.
+ * viewer's code (web/preview.ts) shows for every sample and every corpus
+ * file is rendered again by the command line, and the pixels, delays and
+ * loops must be identical. Every picture of the samples, CTHG and SpriteTile
+ * files goes through the whole CLI (`runCli(['render', ...])` to a PNG or
+ * APNG, decoded); a Solarus sprite sends one picture through it and the
+ * others from the CLI's own parsing of the same options to its `render`
+ * call, in-process (the CLI adds only the encoding, checked once per file).
+ * A file nothing can be drawn from must be refused alike by both.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeApng } from 'fast-png';
