@@ -12,6 +12,7 @@ import { drawPicture, nextFrame } from './render/pipeline.js';
 import type { RgbaImage } from './render/image.js';
 import type { LevelModel, SpriteModel } from './model/types.js';
 import { unusedFrameNames } from './model/unused.js';
+import { sharingImages } from './formats/resources.js';
 
 export class UnknownFormatError extends Error {
   override name = 'UnknownFormatError';
@@ -194,6 +195,8 @@ export interface Preview {
  */
 export async function preview(loaded: Loaded, resources: ResourceLoader, options: CommandOptions = {}): Promise<Preview> {
   const views = renderViews(loaded);
+  // Every picture of the document decodes each image it draws from once.
+  resources = sharingImages(resources);
   if (views.length === 0) return { animations: [], note: `${loaded.handler.name} files have no picture to show` };
   const animations: PreviewAnimation[] = [];
   const failed: string[] = [];

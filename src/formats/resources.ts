@@ -183,13 +183,34 @@ export async function loadImage(
   }
 }
 
+/** A cache of derived data: the decoded images of loaders made by `sharingImages`, by --max-pixels then place. */
+const SHARED = new WeakMap<ResourceLoader, Map<number, Map<string, Promise<RgbaImage>>>>();
+
+/**
+ * `resources` as a new loader whose images every `imageCache` made from it
+ * shares: each file is decoded once over several renders of one document
+ * (the viewer's preview draws every animation of a sprite from one sheet).
+ */
+export function sharingImages(resources: ResourceLoader): ResourceLoader {
+  const shared: ResourceLoader = {
+    load: (p) => resources.load(p),
+    exists: (p) => resources.exists(p),
+    ...(resources.describe ? { describe: (p: string) => resources.describe!(p) } : {}),
+  };
+  SHARED.set(shared, new Map());
+  return shared;
+}
+
 /**
  * A loader of images for one command: each file is read and decoded once
  * (keyed by the place found). The limits come from `options` (--max-*).
  */
 export function imageCache(resources: ResourceLoader, options?: CommandOptions) {
   const limits = limitsFrom(options);
-  const byPath = new Map<string, Promise<RgbaImage>>();
+  const shared = SHARED.get(resources);
+  const byPath = shared
+    ? (shared.get(limits.maxPixels) ?? shared.set(limits.maxPixels, new Map()).get(limits.maxPixels)!)
+    : new Map<string, Promise<RgbaImage>>();
   return async (req: ResourceRequest): Promise<{ path: string; image: RgbaImage }> => {
     const candidates = req.candidates ?? [req.name];
     // As loadResource: one place only is read even when missing, to tell why.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { load, preview } from '../../src/api.js';
 import { FormatError } from '../../src/binary/errors.js';
 import { LimitError } from '../../src/binary/limits.js';
-import { imageCache, joinPath, loadImage, loadResource, questRoot } from '../../src/formats/resources.js';
+import { imageCache, joinPath, loadImage, loadResource, questRoot, sharingImages } from '../../src/formats/resources.js';
 import type { ResourceLoader } from '../../src/formats/types.js';
 import { decodeImage, IMAGE_DECODERS } from '../../src/render/decode.js';
 import { createImage } from '../../src/render/image.js';
@@ -57,6 +58,30 @@ describe('the resource layer', () => {
       load({ format: 'f', what: 'sheet', name: './a.png', candidates: ['a.png'] }),
     ]);
     expect(log.filter((l) => l.startsWith('load'))).toEqual(['load a.png']);
+  });
+
+  it('sharingImages: every imageCache made from it reads each file once (per --max-pixels); the loader given stays unshared', async () => {
+    const log: string[] = [];
+    const res = memory({ 'a.png': png(4, 4) }, log);
+    const req = { format: 'f', what: 'sheet', name: 'a.png' };
+    const shared = sharingImages(res);
+    await imageCache(shared)(req);
+    await imageCache(shared)(req);
+    await expect(imageCache(shared, { 'max-pixels': '15' })(req)).rejects.toThrow(LimitError);
+    expect(log.filter((l) => l.startsWith('load'))).toEqual(['load a.png', 'load a.png']);
+    await imageCache(res)(req);
+    await imageCache(sharingImages(res))(req);
+    expect(log.filter((l) => l.startsWith('load'))).toHaveLength(4);
+  });
+
+  it("the viewer's preview decodes a sheet once for all the animations drawn from it", async () => {
+    const log: string[] = [];
+    const anim = (name: string) =>
+      `animation{ name = "${name}", src_image = "s.png", directions = { { x = 0, y = 0, frame_width = 2, frame_height = 2, origin_x = 0, origin_y = 0 } } }\n`;
+    const loaded = load(new TextEncoder().encode(anim('a') + anim('b') + anim('c')), 'x.dat', 'solarus-lua');
+    const p = await preview(loaded, memory({ 'sprites/s.png': png(4, 4) }, log));
+    expect(p.animations).toHaveLength(3);
+    expect(log.filter((l) => l.startsWith('load'))).toEqual(['load sprites/s.png']);
   });
 
   it('questRoot: the nearest folder up that holds quest.dat or a sprites/ folder', async () => {
