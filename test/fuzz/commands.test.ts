@@ -190,7 +190,9 @@ describe('the fuzzing pool', () => {
     });
     expect(classify(new RangeError('Maximum call stack size exceeded'))).toMatchObject({ cls: 'RangeError', finding: true });
     expect(classify(Object.assign(new Error('x'), { code: 'ERR_OUT_OF_RANGE' }))).toMatchObject({ cls: 'Error', finding: true });
-    expect(classify(new OptionError('two\nlines'))).toMatchObject({ cls: 'OptionError(multi-line message)', finding: true });
+    expect(classify(new UnknownFormatError('two\nlines'))).toMatchObject({ cls: 'UnknownFormatError(multi-line message)', finding: true });
+    // OptionError (like FormatError and LimitError) makes its message one line itself.
+    expect(classify(new OptionError('two\nlines'))).toMatchObject({ cls: 'OptionError', finding: false });
   });
 });
 
