@@ -24,6 +24,10 @@ interface OpenFile {
   resources: ResourceLoader;
   /** PNG files the page may offer as recolour palettes (CTHG `--recolour`). */
   palettes(): Promise<string[]>;
+  /** A served file: the signature of its files on disk (it and its references), which changes when one of them does. */
+  version?: () => Promise<string | null>;
+  /** The signature when the file was last read. */
+  seen?: string | null;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -283,8 +287,18 @@ function selectAnimation(i: number, frame = 0): void {
   setPlaying(true);
 }
 
-/** Shows a new preview; `keep` keeps the animation and frame (the same document drawn with other options). */
-function startPreview(preview: Preview, keep = false): void {
+/** What a reload keeps: the animation (by label), frame and whether it played. */
+interface Kept {
+  label: string;
+  frame: number;
+  playing: boolean;
+}
+
+/**
+ * Shows a new preview; `keep` keeps the animation and frame (the same document drawn with other options);
+ * `restore` picks them by label (the document reloaded from disk), when they still exist.
+ */
+function startPreview(preview: Preview, keep = false, restore?: Kept): void {
   const select = $<HTMLSelectElement>('animation');
   const old = player;
   // Views of one animation (directions, CTHG views) grouped under its name.
@@ -309,6 +323,12 @@ function startPreview(preview: Preview, keep = false): void {
   $('preview').hidden = preview.animations.length === 0;
   $('previewnote').textContent = preview.note ?? '';
   if (!keep) view.fitted = true;
+  if (restore) {
+    const i = preview.animations.findIndex((a) => a.label === restore.label);
+    selectAnimation(i >= 0 ? i : 0, i >= 0 ? restore.frame : 0);
+    if (!restore.playing) setPlaying(false);
+    return;
+  }
   const anim = keep && old && old.anim < preview.animations.length ? old.anim : 0;
   selectAnimation(anim, keep && old ? old.frame : 0);
   if (keep && old && !old.playing) setPlaying(false);
@@ -455,7 +475,10 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
 
 // ---------------------------------------------------------------- one document
 
-async function show(index: number): Promise<void> {
+/** Shows file `index`; `reload` reads it again from the server, keeping the animation, frame and view. */
+async function show(index: number, reload = false): Promise<void> {
+  const kept: Kept | undefined =
+    reload && player ? { label: current()?.label ?? '', frame: player.frame, playing: player.playing } : undefined;
   const gen = ++generation;
   delete document.body.dataset.ready;
   delete document.body.dataset.previewed;
@@ -485,6 +508,8 @@ async function show(index: number): Promise<void> {
     diags.append(li);
   };
   try {
+    if (reload) f.bytes = undefined;
+    if (!f.bytes && f.version) f.seen = await f.version().catch(() => null);
     if (!f.bytes) f.bytes = await f.fetchBytes!();
   } catch (e) {
     if (gen !== generation) return;
@@ -512,11 +537,11 @@ async function show(index: number): Promise<void> {
       const mine = ++request;
       const options: CommandOptions = { ...renderOptions() };
       if (input.value) options['frame-size'] = input.value;
-      const keep = drawn;
+      const keep = drawn || kept !== undefined;
       try {
         const p = await previewOf(loaded, f.resources, options);
         if (gen !== generation || mine !== request) return;
-        startPreview(p, keep);
+        startPreview(p, keep, drawn ? undefined : kept);
         drawn = true;
       } catch (e) {
         if (gen !== generation || mine !== request) return;
@@ -590,6 +615,10 @@ async function openServed(): Promise<void> {
       palettes: async () => {
         const p = await fetch(`files/${item.id}/palettes`);
         return p.ok ? ((await p.json()) as string[]) : [];
+      },
+      version: async () => {
+        const v = await fetch(`files/${item.id}/version`);
+        return v.ok ? String(((await v.json()) as { version?: unknown }).version) : null;
       },
     });
   }
@@ -682,6 +711,28 @@ document.addEventListener('drop', (e) => {
   document.body.classList.remove('dragging');
   if (e.dataTransfer?.files.length) void openLocal(e.dataTransfer.files);
 });
+/**
+ * Files change on disk while the page is open (the user edits a sprite or
+ * its sheet): every second, the shown served file's signature is asked for,
+ * and the file shown again when it changed (the animation and frame kept).
+ */
+let polling = false;
+setInterval(() => {
+  const index = activeIndex;
+  const f = files[index];
+  if (polling || !f?.version || document.body.dataset.ready !== String(index) || document.hidden) return;
+  polling = true;
+  void f
+    .version()
+    .catch(() => null)
+    .then(async (v) => {
+      if (v !== null && v !== f.seen && index === activeIndex && document.body.dataset.ready === String(index)) await show(index, true);
+    })
+    .finally(() => {
+      polling = false;
+    });
+}, 1000);
+
 renderFileList();
 void openServed().finally(() => {
   document.body.dataset.loaded = 'true';
