@@ -5,8 +5,9 @@
  * a timeline of frames with their delays, play/pause/step, loop or once,
  * speed, zoom (wheel, +/-, 0 = fit), pan by drag, background, onion skin
  * and the overlays the format's render options offer (ISPRITE shapes, CTHG
- * layers). Every picture is the library's (`api.preview`, the very call
- * `sprat render` makes); only the onion skin is drawn by the page on top.
+ * layers); a served file is shown again when it changes on disk. Every
+ * picture is the library's (`api.preview`, the very call `sprat render`
+ * makes); only the onion skin and the tile grid are drawn by the page on top.
  */
 import { load, validate } from '../src/api.js';
 import type { CommandOptions, ResourceLoader } from '../src/formats/types.js';
@@ -244,6 +245,13 @@ function drawFrame(): void {
       ctx.globalAlpha = 1;
     }
   }
+  // Tile grid: a line every N pixels (the level's tile size when known, else 16; the user may change N).
+  const n = Math.floor(Number($<HTMLInputElement>('gridsize').value));
+  if ($<HTMLInputElement>('grid').checked && n >= 1 && n <= 4096) {
+    ctx.fillStyle = 'rgba(255, 0, 255, 0.5)';
+    for (let x = 0; x < canvas.width; x += n) ctx.fillRect(x, 0, 1, canvas.height);
+    for (let y = 0; y < canvas.height; y += n) ctx.fillRect(0, y, canvas.width, 1);
+  }
   if (resized && view.fitted) fitView();
   else applyView();
   const delay = a.delaysMs[p.frame];
@@ -475,6 +483,29 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
 
 // ---------------------------------------------------------------- one document
 
+/**
+ * A level's tile size in pixels when its document says it (a Tiled map or tileset), else 16. SpriteTile
+ * layers give a world size, not pixels (the render picks the pixels per cell), so they get 16.
+ */
+function tileSizeOf(doc: unknown): number {
+  const o = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined);
+  const d = o(doc);
+  const first = (k: string) => {
+    const v = d?.[k];
+    return Array.isArray(v) ? o(v[0]) : undefined;
+  };
+  for (const r of [d, first('layers'), first('tilesets'), o(d?.map)]) {
+    for (const [w, h] of [
+      ['tileWidth', 'tileHeight'],
+      ['tilewidth', 'tileheight'],
+    ] as const) {
+      const n = r?.[w];
+      if (typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 4096 && typeof r?.[h] === 'number') return n;
+    }
+  }
+  return 16;
+}
+
 /** Shows file `index`; `reload` reads it again from the server, keeping the animation, frame and view. */
 async function show(index: number, reload = false): Promise<void> {
   const kept: Kept | undefined =
@@ -526,6 +557,7 @@ async function show(index: number, reload = false): Promise<void> {
     const loaded = load(bytes, f.name);
     $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${bytes.length} bytes`;
     $('summary').textContent = loaded.handler.inspectText(loaded.doc);
+    if (!reload) $<HTMLInputElement>('gridsize').value = String(tileSizeOf(loaded.doc));
     $('json').textContent = JSON.stringify(loaded.handler.inspectJson(loaded.doc), null, 2);
     const box = $('framesizebox');
     const input = $<HTMLInputElement>('framesize');
@@ -637,6 +669,8 @@ $<HTMLSelectElement>('animation').onchange = (e) => selectAnimation(Number((e.ta
 $('loop').onchange = () => schedule();
 $('speed').onchange = () => schedule();
 $('onion').onchange = () => drawFrame();
+$('grid').onchange = () => drawFrame();
+$('gridsize').onchange = () => drawFrame();
 $('zoomin').onclick = () => zoomBy(1);
 $('zoomout').onclick = () => zoomBy(-1);
 $('fit').onclick = fitView;

@@ -107,3 +107,49 @@ describe.skipIf(!haveChromium)('viewer reload', () => {
     await page.close();
   }, 60_000);
 });
+
+describe.skipIf(!haveChromium)('viewer tile grid', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('draws a line every N pixels over the picture when asked, N from the level or the user', async () => {
+    const server = await h.serve([path.join(SAMPLES, 'solarus/sprites/slime.dat'), path.join(SAMPLES, 'interop/dungeon.tmj')]);
+    const { page, errors } = await watchedPage(h.browser);
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready="0"]', { timeout: 20_000 });
+    await page.click('#play'); // pause
+    expect(await page.inputValue('#gridsize')).toBe('16');
+    const plain = await canvasPixels(page);
+    await page.fill('#gridsize', '4');
+    await page.dispatchEvent('#gridsize', 'change');
+    expect(await canvasPixels(page)).toEqual(plain);
+    await page.check('#grid');
+    const grid = await canvasPixels(page);
+    const at = (px: typeof grid, x: number, y: number) => px.data.slice((y * px.width + x) * 4, (y * px.width + x) * 4 + 4);
+    for (const [x, y] of [
+      [4, 1],
+      [1, 8],
+      [0, 0],
+    ] as const) {
+      const p = at(grid, x, y);
+      expect(p[3], `${x},${y}`).toBeGreaterThan(0);
+      expect(p[0]! >= p[1]! && p[2]! >= p[1]!, `${x},${y} magenta-ish`).toBe(true);
+    }
+    // Between the lines the picture is unchanged.
+    expect(at(grid, 5, 5)).toEqual(at(plain, 5, 5));
+    await page.uncheck('#grid');
+    expect(await canvasPixels(page)).toEqual(plain);
+
+    // A Tiled map: N is its tile size (8).
+    await page.click('#files button[data-index="1"]');
+    await page.waitForSelector('body[data-ready="1"]');
+    expect(await page.inputValue('#gridsize')).toBe('8');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
