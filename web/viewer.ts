@@ -5,8 +5,9 @@
  * a timeline of frames with their delays, play/pause/step, loop or once,
  * speed, zoom (wheel, +/-, 0 = fit), pan by drag, background, onion skin
  * and the overlays the format's render options offer (ISPRITE shapes, CTHG
- * layers). Every picture is the library's (`api.preview`, the very call
- * `sprat render` makes); only the onion skin is drawn by the page on top.
+ * layers); a served file is shown again when it changes on disk. Every
+ * picture is the library's (`api.preview`, the very call `sprat render`
+ * makes); only the onion skin and the tile grid are drawn by the page on top.
  */
 import { load, validate } from '../src/api.js';
 import type { CommandOptions, ResourceLoader } from '../src/formats/types.js';
@@ -24,6 +25,10 @@ interface OpenFile {
   resources: ResourceLoader;
   /** PNG files the page may offer as recolour palettes (CTHG `--recolour`). */
   palettes(): Promise<string[]>;
+  /** A served file: the signature of its files on disk (it and its references), which changes when one of them does. */
+  version?: () => Promise<string | null>;
+  /** The signature when the file was last read. */
+  seen?: string | null;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -240,6 +245,13 @@ function drawFrame(): void {
       ctx.globalAlpha = 1;
     }
   }
+  // Tile grid: a line every N pixels (the level's tile size when known, else 16; the user may change N).
+  const n = Math.floor(Number($<HTMLInputElement>('gridsize').value));
+  if ($<HTMLInputElement>('grid').checked && n >= 1 && n <= 4096) {
+    ctx.fillStyle = 'rgba(255, 0, 255, 0.5)';
+    for (let x = 0; x < canvas.width; x += n) ctx.fillRect(x, 0, 1, canvas.height);
+    for (let y = 0; y < canvas.height; y += n) ctx.fillRect(0, y, canvas.width, 1);
+  }
   if (resized && view.fitted) fitView();
   else applyView();
   const delay = a.delaysMs[p.frame];
@@ -283,8 +295,18 @@ function selectAnimation(i: number, frame = 0): void {
   setPlaying(true);
 }
 
-/** Shows a new preview; `keep` keeps the animation and frame (the same document drawn with other options). */
-function startPreview(preview: Preview, keep = false): void {
+/** What a reload keeps: the animation (by label), frame and whether it played. */
+interface Kept {
+  label: string;
+  frame: number;
+  playing: boolean;
+}
+
+/**
+ * Shows a new preview; `keep` keeps the animation and frame (the same document drawn with other options);
+ * `restore` picks them by label (the document reloaded from disk), when they still exist.
+ */
+function startPreview(preview: Preview, keep = false, restore?: Kept): void {
   const select = $<HTMLSelectElement>('animation');
   const old = player;
   // Views of one animation (directions, CTHG views) grouped under its name.
@@ -309,6 +331,12 @@ function startPreview(preview: Preview, keep = false): void {
   $('preview').hidden = preview.animations.length === 0;
   $('previewnote').textContent = preview.note ?? '';
   if (!keep) view.fitted = true;
+  if (restore) {
+    const i = preview.animations.findIndex((a) => a.label === restore.label);
+    selectAnimation(i >= 0 ? i : 0, i >= 0 ? restore.frame : 0);
+    if (!restore.playing) setPlaying(false);
+    return;
+  }
   const anim = keep && old && old.anim < preview.animations.length ? old.anim : 0;
   selectAnimation(anim, keep && old ? old.frame : 0);
   if (keep && old && !old.playing) setPlaying(false);
@@ -455,7 +483,33 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
 
 // ---------------------------------------------------------------- one document
 
-async function show(index: number): Promise<void> {
+/**
+ * A level's tile size in pixels when its document says it (a Tiled map or tileset), else 16. SpriteTile
+ * layers give a world size, not pixels (the render picks the pixels per cell), so they get 16.
+ */
+function tileSizeOf(doc: unknown): number {
+  const o = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined);
+  const d = o(doc);
+  const first = (k: string) => {
+    const v = d?.[k];
+    return Array.isArray(v) ? o(v[0]) : undefined;
+  };
+  for (const r of [d, first('layers'), first('tilesets'), o(d?.map)]) {
+    for (const [w, h] of [
+      ['tileWidth', 'tileHeight'],
+      ['tilewidth', 'tileheight'],
+    ] as const) {
+      const n = r?.[w];
+      if (typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 4096 && typeof r?.[h] === 'number') return n;
+    }
+  }
+  return 16;
+}
+
+/** Shows file `index`; `reload` reads it again from the server, keeping the animation, frame and view. */
+async function show(index: number, reload = false): Promise<void> {
+  const kept: Kept | undefined =
+    reload && player ? { label: current()?.label ?? '', frame: player.frame, playing: player.playing } : undefined;
   const gen = ++generation;
   delete document.body.dataset.ready;
   delete document.body.dataset.previewed;
@@ -485,6 +539,8 @@ async function show(index: number): Promise<void> {
     diags.append(li);
   };
   try {
+    if (reload) f.bytes = undefined;
+    if (!f.bytes && f.version) f.seen = await f.version().catch(() => null);
     if (!f.bytes) f.bytes = await f.fetchBytes!();
   } catch (e) {
     if (gen !== generation) return;
@@ -501,6 +557,7 @@ async function show(index: number): Promise<void> {
     const loaded = load(bytes, f.name);
     $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${bytes.length} bytes`;
     $('summary').textContent = loaded.handler.inspectText(loaded.doc);
+    if (!reload) $<HTMLInputElement>('gridsize').value = String(tileSizeOf(loaded.doc));
     $('json').textContent = JSON.stringify(loaded.handler.inspectJson(loaded.doc), null, 2);
     const box = $('framesizebox');
     const input = $<HTMLInputElement>('framesize');
@@ -512,11 +569,11 @@ async function show(index: number): Promise<void> {
       const mine = ++request;
       const options: CommandOptions = { ...renderOptions() };
       if (input.value) options['frame-size'] = input.value;
-      const keep = drawn;
+      const keep = drawn || kept !== undefined;
       try {
         const p = await previewOf(loaded, f.resources, options);
         if (gen !== generation || mine !== request) return;
-        startPreview(p, keep);
+        startPreview(p, keep, drawn ? undefined : kept);
         drawn = true;
       } catch (e) {
         if (gen !== generation || mine !== request) return;
@@ -591,6 +648,10 @@ async function openServed(): Promise<void> {
         const p = await fetch(`files/${item.id}/palettes`);
         return p.ok ? ((await p.json()) as string[]) : [];
       },
+      version: async () => {
+        const v = await fetch(`files/${item.id}/version`);
+        return v.ok ? String(((await v.json()) as { version?: unknown }).version) : null;
+      },
     });
   }
   renderFileList();
@@ -608,6 +669,8 @@ $<HTMLSelectElement>('animation').onchange = (e) => selectAnimation(Number((e.ta
 $('loop').onchange = () => schedule();
 $('speed').onchange = () => schedule();
 $('onion').onchange = () => drawFrame();
+$('grid').onchange = () => drawFrame();
+$('gridsize').onchange = () => drawFrame();
 $('zoomin').onclick = () => zoomBy(1);
 $('zoomout').onclick = () => zoomBy(-1);
 $('fit').onclick = fitView;
@@ -682,6 +745,28 @@ document.addEventListener('drop', (e) => {
   document.body.classList.remove('dragging');
   if (e.dataTransfer?.files.length) void openLocal(e.dataTransfer.files);
 });
+/**
+ * Files change on disk while the page is open (the user edits a sprite or
+ * its sheet): every second, the shown served file's signature is asked for,
+ * and the file shown again when it changed (the animation and frame kept).
+ */
+let polling = false;
+setInterval(() => {
+  const index = activeIndex;
+  const f = files[index];
+  if (polling || !f?.version || document.body.dataset.ready !== String(index) || document.hidden) return;
+  polling = true;
+  void f
+    .version()
+    .catch(() => null)
+    .then(async (v) => {
+      if (v !== null && v !== f.seen && index === activeIndex && document.body.dataset.ready === String(index)) await show(index, true);
+    })
+    .finally(() => {
+      polling = false;
+    });
+}, 1000);
+
 renderFileList();
 void openServed().finally(() => {
   document.body.dataset.loaded = 'true';

@@ -12,7 +12,9 @@
  * - with `sprat view DIR`, the documents of that folder (`listDocuments`),
  *   each one's references found when the page first asks for it;
  *
- * and nothing else: no other file of a folder. Each file
+ * and nothing else: no other file of a folder. `files/N/version` answers a
+ * signature of document N's files on disk (their stat only), which the page
+ * polls to reload a document when it or a file it references changes. Each file
  * is checked again when it is asked for: a regular file (no FIFO, device,
  * socket, folder), inside its document's allowed root (the document's folder
  * tree; for Solarus the quest folder), also through symbolic links, and no
@@ -25,7 +27,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { constants, promises as fsp } from 'node:fs';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load, preview, type Loaded } from '../api.js';
@@ -374,6 +376,21 @@ interface Doc {
   refs?: Promise<DocumentResources>;
 }
 
+/**
+ * A short signature of a document's files on disk (the document and every
+ * file it was found to reference): size, modification and change times and
+ * inode of each, so that the page can tell when to load it again. Only
+ * metadata is read; a file gone or unreadable counts as its own state.
+ */
+async function versionOf(doc: Doc, refs: DocumentResources): Promise<string> {
+  const h = createHash('sha256');
+  for (const file of [doc.path, ...[...refs.files.values()].filter((f) => !f.endsWith(path.sep)).sort()]) {
+    const st = await fsp.stat(file, { bigint: true }).catch(() => null);
+    h.update(`${file}\0${st ? `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}` : '-'}\n`);
+  }
+  return h.digest('hex').slice(0, 32);
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -457,6 +474,13 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
       if (rest === 'api/files') {
         const note: Record<string, string> = opts.note ? { 'x-sprat-note': encodeURIComponent(opts.note) } : {};
         return send(200, JSON.stringify(docs.map(({ id, name }) => ({ id, name }))), TYPES['.json'], false, note);
+      }
+      // A signature of the document's files on disk: the page asks every second and reloads when it changes.
+      const ver = /^files\/(\d{1,9})\/version$/.exec(rest);
+      if (ver) {
+        const doc = docs[Number(ver[1])];
+        if (!doc) return send(404, 'not found');
+        return send(200, JSON.stringify({ version: await versionOf(doc, await ensureRefs(doc)) }), TYPES['.json']);
       }
       const pal = /^files\/(\d{1,9})\/palettes$/.exec(rest);
       if (pal) {
