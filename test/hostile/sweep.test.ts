@@ -203,6 +203,17 @@ describe('the hostile sweep', () => {
       if (pending(id)) return runChild(bundle, dir, run, id, PENDING_WALL_SECONDS, PENDING_CPU_SECONDS);
       return runChild(bundle, dir, run, id, c.special === 'fifo' ? WALL_SECONDS_BLOCKED : WALL_SECONDS, CPU_SECONDS);
     });
+    // Peak resident size depends on when the garbage collector runs, which a loaded machine shifts (the same
+    // SpriteTile re-encode measured 750 to 1060 MiB): a run over the memory limit alone is measured once more,
+    // by itself, and that measurement stands (a real excess is over the limit both times).
+    for (const [i, o] of outcomes.entries()) {
+      if (!o.problem?.startsWith('peak resident size') || pending(o.id)) continue;
+      const { run, dir } = jobs[i]!;
+      // Its first run may have written its output: start from an empty output folder again.
+      fs.rmSync(path.join(dir, 'out'), { recursive: true, force: true });
+      fs.mkdirSync(path.join(dir, 'out'));
+      outcomes[i] = await runChild(bundle, dir, run, o.id, WALL_SECONDS, CPU_SECONDS);
+    }
     const failures = outcomes.filter((o) => o.problem && !pending(o.id)).map((o) => `${o.id}: ${o.problem}`);
     const fixedPending = PENDING_OTHER_BRANCH.filter((p) => !outcomes.some((o) => o.problem && (o.id === p || o.id.startsWith(p + '/'))));
     const cpu = outcomes.reduce((s, o) => s + (o.cpuS ?? 0), 0);
