@@ -10,7 +10,34 @@ import { LimitError } from './binary/limits.js';
 import { extensionOf } from './detect.js';
 import { FORMATS } from './registry.js';
 import type { CommandOptions, FormatHandler, ResourceLoader } from './formats/types.js';
-import { load, render, renderViews, validate } from './api.js';
+import { load, renderViews, validate } from './api.js';
+import { budgetFrom } from './binary/limits.js';
+import { drawPicture, type Picture, type PicturePart } from './render/pipeline.js';
+
+/**
+ * Frames whose source rectangle leaves its image (solarus issue 458: the
+ * engine draws garbage or crashes): one message per frame. Only parts given
+ * as a list are looked at (a level may give its cells as a one-pass iterable).
+ */
+export function framesOutsideImages(picture: Picture, label: string): string[] {
+  const out: string[] = [];
+  picture.frames.forEach((frame, i) => {
+    if (!Array.isArray(frame.parts)) return;
+    for (const part of frame.parts as PicturePart[]) {
+      if (part.sx === undefined && part.sy === undefined && part.sw === undefined && part.sh === undefined) continue;
+      const { width, height } = part.image;
+      const x = part.sx ?? 0;
+      const y = part.sy ?? 0;
+      const w = part.sw ?? width - x;
+      const h = part.sh ?? height - y;
+      if (x < 0 || y < 0 || x + w > width || y + h > height) {
+        out.push(`${label}, frame ${i}: the rectangle x ${x}, y ${y}, ${w}x${h} lies outside its ${width}x${height} image`);
+        break;
+      }
+    }
+  });
+  return out;
+}
 
 /** Extensions too common to mean a sprite file by themselves: only the content (a format's sniff) says. */
 const NOT_SPRITES = /(^|[\\/])(tilesets|maps|languages|fonts)[\\/]/;
@@ -40,6 +67,8 @@ export function checkFormatOf(bytes: Uint8Array, filePath: string): FormatHandle
   if (CONTENT_ONLY.has(ext)) return undefined;
   return FORMATS.find((f) => f.extensions.includes(ext));
 }
+
+class BoundsProblem extends Error {}
 
 function problemOf(e: unknown): Diagnostic {
   if (isFormatError(e)) return diagnosticFromError(e);
@@ -82,7 +111,11 @@ export async function checkFile(
   if (handler.picture) {
     for (const view of renderViews(loaded)) {
       try {
-        await render(loaded, { ...options, ...view.options }, resources);
+        const opts = { ...options, ...view.options };
+        const picture = await handler.picture(loaded.doc, opts, resources);
+        const outside = framesOutsideImages(picture, view.label);
+        if (outside.length) add(new BoundsProblem(outside[0] + (outside.length > 1 ? ` (and ${outside.length - 1} more frames)` : '')));
+        drawPicture(picture, budgetFrom(opts));
       } catch (e) {
         add(e);
       }

@@ -31,16 +31,44 @@ place('other/node_modules/bad.isprite', 'junk');
 // a Solarus sprite (line syntax) with one warning: an extra token after loop_on_frame
 const slime = fs.readFileSync(path.join(SAMPLES, 'solarus/sprites/slime.dat'), 'utf8');
 place('warn/sprites/slime.dat', slime.replace(/^(stopped enemies\/slime\.png 4 0 -1)/, '$1 extra'));
+// a frame beyond the right edge of its sheet (solarus issue 458)
+place('bounds/sprites/slime.dat', slime.replace(/^96\t0\t16/gm, '960\t0\t16'));
+place('bounds/sprites/enemies/slime.png', fs.readFileSync(path.join(SAMPLES, 'solarus/sprites/enemies/slime.png')));
 place('warn/sprites/enemies/slime.png', fs.readFileSync(path.join(SAMPLES, 'solarus/sprites/enemies/slime.png')));
 
 describe('sprat check', () => {
-  it('the corpus quest: every sprite and its sheets are fine (tilesets and quest.dat are not sprites)', async () => {
+  it("the corpus quest: its real problems only (the initial quest ships 16x16 placeholder sheets for the hero's sword animations)", async () => {
     const r = await runCli(['check', 'data'], path.join(CORPUS, 'solarus/quest-editor-initial'));
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).not.toMatch(/: (error|warning): /);
-    expect(r.stdout).toMatch(/^solarus-lua +55 +0 +0$/m);
-    expect(r.stdout).toMatch(/^total +55 +0 +0$/m);
+    expect(r.code).toBe(1);
+    const problems = r.stdout.split('\n').filter((l) => /: (error|warning): /.test(l));
+    // tilesets/castle.dat and quest.dat are not sprites: skipped; every sprite's sheets exist and decode
+    expect(problems).toHaveLength(28);
+    const animations = new Set<string>();
+    for (const l of problems) {
+      const m =
+        /^data[\\/]sprites[\\/]hero[\\/]tunic1\.dat: error: (\w+) \((right|up|left|down)\), frame 0: the rectangle .* lies outside its 16x16 image/.exec(
+          l,
+        );
+      expect(m, l).not.toBeNull();
+      animations.add(m![1]!);
+    }
+    expect([...animations].sort()).toEqual([
+      'spin_attack',
+      'super_spin_attack',
+      'sword',
+      'sword_loading_stopped',
+      'sword_loading_walking',
+      'sword_tapping',
+      'victory',
+    ]);
+    // those sheets really are 16x16 (the PNG header's width and height)
+    const hero = path.join(CORPUS, 'solarus/quest-editor-initial/data/sprites/hero');
+    for (const png of ['spin_attack.tunic1.png', 'sword.tunic1.png', 'victory.tunic.png', 'sword_tapping.tunic.png']) {
+      const b = fs.readFileSync(path.join(hero, png));
+      expect([b.readUInt32BE(16), b.readUInt32BE(20)], png).toEqual([16, 16]);
+    }
+    expect(r.stdout).toMatch(/^solarus-lua +55 +28 +0$/m);
   }, 60000);
 
   it('the bundled samples are all fine', async () => {
@@ -72,6 +100,16 @@ describe('sprat check', () => {
     const v = await runCli(['validate', path.join('bad', 'hero.isprite')], tmp);
     expect(r.stdout.split('\n')[0]).toBe(v.stdout.trim());
     expect(r.stdout).toMatch(/\(at byte \d+\)$/m);
+  });
+
+  it('a frame rectangle outside its image is an error per animation and direction', async () => {
+    const r = await runCli(['check', 'bounds'], tmp);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /^bounds[\\/]sprites[\\/]slime\.dat: error: stopped \(down\), frame 0: the rectangle x 960, y 0, 16x16 lies outside its 128x48 image$/m,
+    );
+    expect(r.stdout).toMatch(/walking \(down\), frame 0: .* lies outside its 128x48 image \(and 3 more frames\)$/m);
+    expect(r.stdout).not.toMatch(/\((up|left|right)\), frame/);
   });
 
   it('unrelated files are skipped quietly (and node_modules is not walked)', async () => {
