@@ -91,7 +91,7 @@ export async function checkFile(
 ): Promise<Diagnostic[]> {
   const v = validate(bytes, fileName, handler.name, options);
   if (!v.valid) return v.diagnostics;
-  const problems: Diagnostic[] = [...v.diagnostics];
+  const problems: Diagnostic[] = v.diagnostics.slice();
   const seen = new Set(problems.map((p) => p.message));
   const add = (e: unknown) => {
     // a picture that needs the user's word (Solarus "tileset" animations, a Hallgeir frame size) is not the file's fault
