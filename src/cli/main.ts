@@ -1,5 +1,6 @@
 import { UsageError } from './args.js';
 import type { Command } from './command.js';
+import { checkCommand } from './check.js';
 import { convertCommand } from './convert.js';
 import { demoCommand } from './demo.js';
 import { commandHelp } from './help.js';
@@ -11,7 +12,16 @@ import { validateCommand } from './validate.js';
 import { viewCommand } from './view.js';
 import { FORMATS } from '../registry.js';
 
-export const COMMANDS: Command[] = [inspectCommand, validateCommand, convertCommand, renderCommand, playCommand, demoCommand, viewCommand];
+export const COMMANDS: Command[] = [
+  inspectCommand,
+  validateCommand,
+  checkCommand,
+  convertCommand,
+  renderCommand,
+  playCommand,
+  demoCommand,
+  viewCommand,
+];
 
 export function mainHelp(): string {
   const w = Math.max(...COMMANDS.map((c) => c.name.length));

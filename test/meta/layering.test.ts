@@ -45,6 +45,7 @@ const RANKS: Record<string, number> = {
   web: 7,
   node: 6,
   api: 6,
+  check: 6,
   index: 6,
   registry: 5,
   detect: 5,

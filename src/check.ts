@@ -1,0 +1,131 @@
+/**
+ * `sprat check` at the library level (browser-safe): which files a project
+ * check reads, and the problems of one file: its own (validate) and those of
+ * what it references (sheets and textures that are missing or do not decode),
+ * found by drawing every picture it offers (or making its model) through the
+ * given resource loader.
+ */
+import { OptionError, diagnosticFromError, isFormatError, oneLine, type Diagnostic } from './binary/errors.js';
+import { LimitError } from './binary/limits.js';
+import { extensionOf } from './detect.js';
+import { FORMATS } from './registry.js';
+import type { CommandOptions, FormatHandler, ResourceLoader } from './formats/types.js';
+import { load, renderViews, validate } from './api.js';
+import { budgetFrom } from './binary/limits.js';
+import { drawPicture, type Picture, type PicturePart } from './render/pipeline.js';
+
+/**
+ * Frames whose source rectangle leaves its image (solarus issue 458: the
+ * engine draws garbage or crashes): one message per frame. Only parts given
+ * as a list are looked at (a level may give its cells as a one-pass iterable).
+ */
+export function framesOutsideImages(picture: Picture, label: string): string[] {
+  const out: string[] = [];
+  picture.frames.forEach((frame, i) => {
+    if (!Array.isArray(frame.parts)) return;
+    for (const part of frame.parts as PicturePart[]) {
+      if (part.sx === undefined && part.sy === undefined && part.sw === undefined && part.sh === undefined) continue;
+      const { width, height } = part.image;
+      const x = part.sx ?? 0;
+      const y = part.sy ?? 0;
+      const w = part.sw ?? width - x;
+      const h = part.sh ?? height - y;
+      if (x < 0 || y < 0 || x + w > width || y + h > height) {
+        out.push(`${label}, frame ${i}: the rectangle x ${x}, y ${y}, ${w}x${h} lies outside its ${width}x${height} image`);
+        break;
+      }
+    }
+  });
+  return out;
+}
+
+/** Extensions too common to mean a sprite file by themselves: only the content (a format's sniff) says. */
+const NOT_SPRITES = /(^|[\\/])(tilesets|maps|languages|fonts)[\\/]/;
+
+const CONTENT_ONLY = new Set(['.json', '.lua', '.dat', '.tmj']);
+
+/**
+ * The format `check` reads a file as, or undefined to skip it quietly: a
+ * format's sniff first; else the extension, except for `.json`/`.lua`/`.dat`,
+ * which many other files share (a `.dat` under a `sprites/` folder is a
+ * Solarus sprite, as the contract's `.dat` rule says).
+ */
+export function checkFormatOf(bytes: Uint8Array, filePath: string): FormatHandler | undefined {
+  // A Solarus quest's other data files (quest.dat, tilesets, maps) look like sprite text but are not sprites.
+  if (extensionOf(filePath) === '.dat' && (NOT_SPRITES.test(filePath) || /(^|[\\/])(quest|project_db)\.dat$/.test(filePath)))
+    return undefined;
+  for (const f of FORMATS) {
+    try {
+      if (f.sniff?.(bytes)) return f;
+    } catch {
+      // a sniffer that trips over odd bytes says no
+    }
+  }
+  const ext = extensionOf(filePath);
+  if (!ext) return undefined;
+  if (ext === '.dat' && /(^|[\\/])sprites[\\/]/.test(filePath)) return FORMATS.find((f) => f.name === 'solarus');
+  if (CONTENT_ONLY.has(ext)) return undefined;
+  return FORMATS.find((f) => f.extensions.includes(ext));
+}
+
+class BoundsProblem extends Error {}
+
+function problemOf(e: unknown): Diagnostic {
+  if (isFormatError(e)) return diagnosticFromError(e);
+  if (e instanceof LimitError) return { severity: 'error', message: oneLine(e.message) };
+  return { severity: 'error', message: oneLine((e as Error | undefined)?.message ?? String(e)) };
+}
+
+/**
+ * The problems of one file read as `handler`: validation first; when valid,
+ * every picture it offers is drawn through `resources` (or its model made
+ * when it has no picture), and each distinct failure is an error.
+ * Never throws for bad input.
+ */
+export async function checkFile(
+  bytes: Uint8Array,
+  fileName: string,
+  handler: FormatHandler,
+  resources: ResourceLoader,
+  options: CommandOptions = {},
+): Promise<Diagnostic[]> {
+  const v = validate(bytes, fileName, handler.name, options);
+  if (!v.valid) return v.diagnostics;
+  const problems: Diagnostic[] = v.diagnostics.slice();
+  const seen = new Set(problems.map((p) => p.message));
+  const add = (e: unknown) => {
+    // a picture that needs the user's word (Solarus "tileset" animations, a Hallgeir frame size) is not the file's fault
+    if (e instanceof OptionError) return;
+    const d = problemOf(e);
+    if (seen.has(d.message)) return;
+    seen.add(d.message);
+    problems.push(d);
+  };
+  let loaded;
+  try {
+    loaded = load(bytes, fileName, handler.name, options);
+  } catch (e) {
+    add(e);
+    return problems;
+  }
+  if (handler.picture) {
+    for (const view of renderViews(loaded)) {
+      try {
+        const opts = { ...options, ...view.options };
+        const picture = await handler.picture(loaded.doc, opts, resources);
+        const outside = framesOutsideImages(picture, view.label);
+        if (outside.length) add(new BoundsProblem(outside[0] + (outside.length > 1 ? ` (and ${outside.length - 1} more frames)` : '')));
+        drawPicture(picture, budgetFrom(opts));
+      } catch (e) {
+        add(e);
+      }
+    }
+  } else if (handler.toModel) {
+    try {
+      await handler.toModel(loaded.doc, resources, options);
+    } catch (e) {
+      add(e);
+    }
+  }
+  return problems;
+}
