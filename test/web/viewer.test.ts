@@ -1,62 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, copyFileSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
-import { startViewer, type ViewerServer } from '../../src/node/server.js';
-import { ROOT, SAMPLES } from '../helpers/paths.js';
+import type { Browser } from 'playwright-core';
+import type { ViewerServer } from '../../src/node/server.js';
+import { SAMPLES } from '../helpers/paths.js';
 import { readFileSync } from 'node:fs';
-
-const CHROMIUM = '/usr/bin/chromium';
-// CI installs Chromium (.ci/run); a developer machine without it skips these tests.
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI) throw new Error('CI must have /usr/bin/chromium for the viewer tests');
+import { haveChromium, startHarness, type Harness } from './harness.js';
 
 interface Manifest {
   samples: { file: string; optional?: boolean }[];
 }
 
 describe.skipIf(!haveChromium)('browser viewer', () => {
-  let webDir: string;
+  let h: Harness;
   let server: ViewerServer;
   let browser: Browser;
   const manifest = JSON.parse(readFileSync(path.join(SAMPLES, 'demo.json'), 'utf8')) as Manifest;
   const files = manifest.samples.filter((s) => !s.optional).map((s) => path.join(SAMPLES, s.file));
 
   beforeAll(async () => {
-    // Bundle the viewer from source, so the test sees the current code.
-    webDir = mkdtempSync(path.join(os.tmpdir(), 'sprat-web-'));
-    await build({
-      entryPoints: [path.join(ROOT, 'web/viewer.ts')],
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      outfile: path.join(webDir, 'viewer.js'),
-      logLevel: 'silent',
-    });
-    copyFileSync(path.join(ROOT, 'web/index.html'), path.join(webDir, 'index.html'));
-    copyFileSync(path.join(ROOT, 'web/viewer.css'), path.join(webDir, 'viewer.css'));
-    server = await startViewer(files, { webDir });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    // The viewer bundled from source (so the test sees the current code), served, and Chromium.
+    h = await startHarness();
+    browser = h.browser;
+    server = await h.serve(files);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (webDir) rmSync(webDir, { recursive: true, force: true });
+    await h?.close();
   });
 
   it('lists the served files and shows the first one, valid, with its summary', async () => {
