@@ -406,6 +406,13 @@ describe('SpriteTile bad input', () => {
     ['offset inside the table', () => buildRaw({ tags: [{ name: 'prvsize', data: i32Data(1), offset: 30 }] }), /offset 30/, 31],
     ['offset past the end', () => buildRaw({ tags: [{ name: 'prvsize', data: i32Data(1), offset: 100 }] }), /offset 100/, 31],
     ['negative offset', () => buildRaw({ tags: [{ name: 'prvsize', data: i32Data(1), offset: -5 }] }), /offset -5/, 31],
+    // found by the long fuzz run: a tag name holding a line break made a two-line error
+    [
+      'tag name with a line break',
+      () => buildRaw({ tags: [{ name: '\n\0\0\0prv', data: i32Data(1), offset: 1702521203 }] }),
+      /tag "\\n\\u0000\\u0000\\u0000prv" has offset 1702521203/,
+      31,
+    ],
   ];
   it('reads the good base case', () => expect(parseLevel(good()).layers![0]!.width).toBe(2));
   for (const [what, make, msg, offset] of cases) {

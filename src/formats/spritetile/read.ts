@@ -25,7 +25,8 @@ export const LEVEL_PREFIX = 'in the decompressed level: ';
 
 function levelError(reason: string, offset: number): FormatError {
   const e = FormatError.atByte(FORMAT, reason, offset);
-  e.message = `${LEVEL_PREFIX}${reason} (at byte ${offset})`;
+  // e.reason is the reason made one line (a tag name may hold a line break).
+  e.message = `${LEVEL_PREFIX}${e.reason} (at byte ${offset})`;
   return e;
 }
 
