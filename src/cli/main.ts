@@ -9,6 +9,7 @@ import { processIo, reportError, type Io } from './io.js';
 import { playCommand } from './play.js';
 import { renderCommand } from './render.js';
 import { validateCommand } from './validate.js';
+import { packageVersion } from './version.js';
 import { viewCommand } from './view.js';
 import { FORMATS } from '../registry.js';
 
@@ -31,7 +32,7 @@ export function mainHelp(): string {
     COMMANDS.map((c) => `  ${c.name.padEnd(w)}  ${c.usage.replace(/^sprat \S+ ?/, '')}`).join('\n') +
     '\n\nformats: ' +
     FORMATS.map((f) => f.name).join(', ') +
-    '\n\n"sprat COMMAND --help" describes a command.\n'
+    '\n\n"sprat COMMAND --help" describes a command; "sprat --version" prints the version.\n'
   );
 }
 
@@ -56,7 +57,7 @@ export async function main(argv: string[], io: Io = processIo(argv.includes('--d
     return 0;
   }
   if (name === '--version') {
-    io.out('sprat 0.1.0\n');
+    io.out(`sprat ${packageVersion()}\n`);
     return 0;
   }
   const cmd = COMMANDS.find((c) => c.name === name);

@@ -23,19 +23,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
-  const webDir = mkdtempSync(path.join(os.tmpdir(), 'sprat-web-'));
-  await build({
-    entryPoints: [path.join(ROOT, 'web/viewer.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    outfile: path.join(webDir, 'viewer.js'),
-    logLevel: 'silent',
-  });
-  copyFileSync(path.join(ROOT, 'web/index.html'), path.join(webDir, 'index.html'));
-  copyFileSync(path.join(ROOT, 'web/viewer.css'), path.join(webDir, 'viewer.css'));
-  const browser = await chromium.launch({
+/** Debian's Chromium, headless, without network chatter. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -48,6 +38,21 @@ export async function startHarness(): Promise<Harness> {
       '--disable-sync',
     ],
   });
+}
+
+export async function startHarness(): Promise<Harness> {
+  const webDir = mkdtempSync(path.join(os.tmpdir(), 'sprat-web-'));
+  await build({
+    entryPoints: [path.join(ROOT, 'web/viewer.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    outfile: path.join(webDir, 'viewer.js'),
+    logLevel: 'silent',
+  });
+  copyFileSync(path.join(ROOT, 'web/index.html'), path.join(webDir, 'index.html'));
+  copyFileSync(path.join(ROOT, 'web/viewer.css'), path.join(webDir, 'viewer.css'));
+  const browser = await launchChromium();
   const servers: ViewerServer[] = [];
   return {
     webDir,
