@@ -226,7 +226,13 @@ export function formatLines(sheet: SolarusSheet, style?: LinesStyle | null): str
   sheet.animations.forEach((a, i) => {
     const layout = st?.animations[i];
     line(
-      [checkToken(a.name, 'animation name'), checkToken(a.image, 'image'), String(a.directions.length), String(a.frameDelay), String(a.loopOnFrame)],
+      [
+        checkToken(a.name, 'animation name'),
+        checkToken(a.image, 'image'),
+        String(a.directions.length),
+        String(a.frameDelay),
+        String(a.loopOnFrame),
+      ],
       layout?.header ?? { ...HEADER_SHAPE, eol },
     );
     a.directions.forEach((d, k) => {
