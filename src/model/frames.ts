@@ -11,7 +11,8 @@
  *
  * FRAME is a frame number (0-based: the files in name order, or the cells
  * row by row); `A-B` counts up or down; `@MS` is the duration of the item's
- * frames in milliseconds (default: the previous item's, at first 100).
+ * frames in milliseconds; an item without one takes the next one given
+ * (`0-3+8-11@150`: all 150), else the last one before it, else 100.
  * Animations loop to their first frame unless `once` (play once and stop on
  * the last frame) or `loop=N` (loop to frame N of the animation). DIRECTION
  * names a direction or view (Solarus directions "0".."3", CTHG views
@@ -80,11 +81,13 @@ export function parseAnimations(text: string): AnimationSpec[] {
       .split(',')
       .map((s) => s.trim());
     if (items === '') bad(`animation "${head}" has no frames`);
-    const frames: FrameSpec[] = [];
-    let ms = DEFAULT_FRAME_MS;
+    // Each item's frames and its own duration (-1: none given).
+    const groups: { frames: FrameSpec[]; ms: number }[] = [];
+    let count = 0;
     for (const item of items.split('+').map((s) => s.trim())) {
       const m = /^(\d+)(?:\s*-\s*(\d+))?(?:\s*@\s*(\S+))?$/.exec(item);
       if (!m) bad(`"${item}" in animation "${head}" is not FRAME, FRAME-FRAME or either with @MS`);
+      let ms = -1;
       if (m[3] !== undefined) {
         ms = wholeNumber(m[3], 'the duration');
         if (ms < 1) bad(`the duration in "${item}" must be at least 1 ms`);
@@ -92,11 +95,28 @@ export function parseAnimations(text: string): AnimationSpec[] {
       const a = wholeNumber(m[1]!, 'the frame number');
       const b = m[2] === undefined ? a : wholeNumber(m[2], 'the frame number');
       const step = b >= a ? 1 : -1;
-      if (Math.abs(b - a) + 1 + frames.length > 1_000_000) bad(`animation "${head}" has too many frames`);
+      count += Math.abs(b - a) + 1;
+      if (count > 1_000_000) bad(`animation "${head}" has too many frames`);
+      const list: FrameSpec[] = [];
       for (let f = a; ; f += step) {
-        frames.push({ frame: f, durationMs: ms });
+        list.push({ frame: f, durationMs: 0 });
         if (f === b) break;
       }
+      groups.push({ frames: list, ms });
+    }
+    // An item without a duration takes the next one given after it, else the last one before it, else 100 ms.
+    let next = -1;
+    for (let k = groups.length - 1; k >= 0; k--) {
+      const g = groups[k]!;
+      if (g.ms >= 0) next = g.ms;
+      else if (next >= 0) g.ms = next;
+    }
+    let previous = DEFAULT_FRAME_MS;
+    const frames: FrameSpec[] = [];
+    for (const g of groups) {
+      if (g.ms < 0) g.ms = previous;
+      previous = g.ms;
+      for (const f of g.frames) frames.push({ frame: f.frame, durationMs: g.ms });
     }
     let loopTo: number | null = 0;
     for (const flag of flags) {

@@ -59,7 +59,7 @@ describe('the animation description (--anim)', () => {
         direction: 'north',
         loopTo: null,
         frames: [
-          { frame: 5, durationMs: 100 },
+          { frame: 5, durationMs: 250 },
           { frame: 4, durationMs: 250 },
           { frame: 3, durationMs: 250 },
           { frame: 9, durationMs: 250 },
@@ -68,6 +68,14 @@ describe('the animation description (--anim)', () => {
       { name: 'hit', loopTo: 0, frames: [{ frame: 2, durationMs: 80 }] },
       { name: 'spin', loopTo: 1, frames: [1, 2].map((frame) => ({ frame, durationMs: 100 })) },
     ]);
+  });
+
+  it('an item without a duration takes the next one given, else the last one before it, else 100 ms', () => {
+    const ms = (text: string) => parseAnimations(text)[0]!.frames.map((f) => f.durationMs);
+    expect(ms('a:0-1+2@150')).toEqual([150, 150, 150]);
+    expect(ms('a:0@500+1')).toEqual([500, 500]);
+    expect(ms('a:0+1@50+2+3@70+4')).toEqual([50, 50, 70, 70, 70]);
+    expect(ms('a:0-2')).toEqual([100, 100, 100]);
   });
 
   it('refuses what it cannot read, naming it (OptionError: exit 2)', () => {
@@ -218,7 +226,7 @@ describe('sprat new, into every sprite format', () => {
       '--cell',
       '16x16',
       '--anim',
-      'walking/rows:0-1@150+8-9+16-17',
+      'walking/rows:0-1+8-9+16-17@150',
       '--origin',
       '8,13',
     ]);
