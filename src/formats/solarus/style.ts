@@ -56,7 +56,7 @@ export interface LineShape {
   eol: string;
 }
 
-/** A line with no token (empty or white space only), as it was. */
+/** Lines with no token (empty or white space only), as they were: their text and line breaks but the last line's ending. */
 export interface FillerLine {
   text: string;
   eol: string;
@@ -184,6 +184,14 @@ function shapeOf(line: string): { gaps: string[]; tokens: number } {
  */
 export function detectLinesStyle(text: string, bom: boolean, sheet: SolarusSheet): LinesStyle {
   const style: LinesStyle = { syntax: 'solarus', eol: lineEnding(text), bom, before: [], animations: [] };
+  // Shapes are shared (most lines have one of a few), and runs of lines without tokens are one block: the layout stays small beside the sheet.
+  const shapes = new Map<string, LineShape>();
+  const shape = (gaps: string[], eol: string): LineShape => {
+    const key = `${gaps.join('\u0001')}\u0002${eol}`;
+    let found = shapes.get(key);
+    if (!found) shapes.set(key, (found = { gaps, eol }));
+    return found;
+  };
   let a = -1;
   let wanted = 0;
   let pos = 0;
@@ -204,7 +212,12 @@ export function detectLinesStyle(text: string, bom: boolean, sheet: SolarusSheet
     pos = nl + 1;
     const { gaps, tokens } = shapeOf(line);
     if (tokens === 0) {
-      (a < 0 ? style.before : style.animations[a]!.after).push({ text: line, eol });
+      const list = a < 0 ? style.before : style.animations[a]!.after;
+      const last = list[list.length - 1];
+      if (last) {
+        last.text += last.eol + line;
+        last.eol = eol;
+      } else list.push({ text: line, eol });
       continue;
     }
     if (wanted === 0) {
@@ -212,9 +225,9 @@ export function detectLinesStyle(text: string, bom: boolean, sheet: SolarusSheet
       const anim = sheet.animations[a];
       if (!anim) break;
       wanted = anim.directions.length;
-      style.animations.push({ header: { gaps, eol }, directions: [], after: [] });
+      style.animations.push({ header: shape(gaps, eol), directions: [], after: [] });
     } else {
-      style.animations[a]!.directions.push({ gaps, eol });
+      style.animations[a]!.directions.push(shape(gaps, eol));
       wanted--;
     }
   }
