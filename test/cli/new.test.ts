@@ -288,4 +288,15 @@ describe('sprat new, into every sprite format', () => {
     expect(readFileSync(path.join(tmp, 'bad', 'x.png'), 'utf8')).toBe('mine');
     expect(existsSync(out)).toBe(false);
   });
+
+  it('budgets: cells are counted before they are made (--max-items), frames within --max-pixels: one error line, exit 1', async () => {
+    const out = path.join(tmp, 'budget.isprite');
+    const cellsRun = await runCli(['new', SHEET, out, '--cell', '1x1', '--max-items', '1000']);
+    expect(cellsRun.code).toBe(1);
+    expect(cellsRun.stderr).toMatch(/^sprat: error: [^\n]*--max-items[^\n]*\n$/);
+    const pixels = await runCli(['new', FRAMES, out, '--max-pixels', '1000']);
+    expect(pixels.code).toBe(1);
+    expect(pixels.stderr).toMatch(/^sprat: error: [^\n]*--max-pixels[^\n]*\n$/);
+    expect(existsSync(out)).toBe(false);
+  });
 });
