@@ -13,6 +13,8 @@ import type { RgbaImage } from './render/image.js';
 import type { LevelModel, SpriteModel } from './model/types.js';
 import { unusedFrameNames } from './model/unused.js';
 import { sharingImages } from './formats/resources.js';
+import { animationsFor, spriteFromFrames } from './model/frames.js';
+import { encodePng } from './render/png.js';
 
 export class UnknownFormatError extends Error {
   override name = 'UnknownFormatError';
@@ -222,4 +224,90 @@ export async function preview(loaded: Loaded, resources: ResourceLoader, options
   }
   if (animations.length === 0) throw first;
   return { animations, note: failed.length ? `not shown: ${failed.join('; ')}` : undefined };
+}
+
+/** What `sprat new` builds a sprite from (src/model/frames.ts). */
+export interface NewSpriteRequest {
+  /** The frames: separate images, or the cells cut from a sheet. */
+  frames: RgbaImage[];
+  /** Each frame's row on its sheet (for `NAME/rows` directions); absent for separate images. */
+  rows?: number[];
+  /** The animation description (`walk:0-7@100;idle:8@500,once`); default: one looping animation of every frame. */
+  animations?: string;
+  /** The sprite origin inside each frame, from its upper-left corner (default 0,0). */
+  origin?: { x: number; y: number };
+  /** Trim frames to their visible pixels (default true). */
+  trim?: boolean;
+}
+
+/**
+ * `sprat new`: a sprite in `target`'s format from frames and an animation
+ * description, through the common model and the format's own writer. The
+ * packed sheet of the frames (each stored once) is `STEM.png` beside OUT:
+ * written by the format itself (ISPRITE, Aseprite, TexturePacker, a Solarus
+ * sheet it redraws), or added here when the document names it (Hallgeir, a
+ * Solarus sheet kept as it is); CTHG holds its pixels inside.
+ */
+export async function newSprite(
+  request: NewSpriteRequest,
+  target: FormatHandler,
+  outName: string,
+  options: CommandOptions = {},
+): Promise<{ files: OutputFile[]; notes: string[] }> {
+  if (!target.fromModel || !(target.write || target.writeFiles)) {
+    throw new UnknownFormatError(`making a ${target.name} file from frames is not supported`);
+  }
+  const budget = budgetFrom(options);
+  budget.spend('maxItems', request.frames.length, `the ${request.frames.length} frames`);
+  const rows = request.rows;
+  const animations = animationsFor(request.animations, request.frames.length, rows ? (i) => rows[i] ?? 0 : undefined);
+  const stem =
+    outName
+      .replace(/^.*[\\/]/, '')
+      .replace(/\.[^.]*$/, '')
+      .replace(/\s+/g, '_') || 'sprite';
+  const sheetPath = `${stem}.png`;
+  // A Hallgeir sprite has one frame size (not stored) and no origin: its frames stay whole, at 0,0.
+  const hallgeir = target.name === 'hallgeir-sprite';
+  const early: string[] = [];
+  if (hallgeir) {
+    const o = request.origin;
+    if (o && (o.x !== 0 || o.y !== 0)) early.push(`hallgeir-sprite: frames have no origin; the origin ${o.x},${o.y} is not stored`);
+    const f = request.frames[0];
+    if (f) early.push(`hallgeir-sprite: the frame size is not stored; read the sprite with --frame-size ${f.width}x${f.height}`);
+  }
+  const model = spriteFromFrames(request.frames, animations, {
+    name: stem,
+    sheetPath,
+    origin: hallgeir ? undefined : request.origin,
+    trim: hallgeir ? false : request.trim,
+    budget,
+  });
+  const atlas = model.sheets[0]!.image!;
+  const doc = await target.fromModel(model, options);
+  const notes = [...early, ...(model.notes ?? [])].map(oneLine);
+  const files = target.writeFiles
+    ? await target.writeFiles(doc, outName, options)
+    : [{ name: outName, bytes: target.write!(doc, options) }];
+  if (!files.some((f) => f.name === sheetPath)) {
+    // Does the document name the sheet? Asked of its own `references`, with a loader that has no file.
+    const asked: string[] = [];
+    const probe: ResourceLoader = {
+      load: async (p) => {
+        asked.push(p);
+        throw Object.assign(new Error(`no file ${p}`), { code: 'ENOENT' });
+      },
+      exists: async (p) => {
+        asked.push(p);
+        return false;
+      },
+    };
+    try {
+      await target.references?.(doc, probe, options);
+    } catch {
+      // nothing named
+    }
+    if (asked.some((p) => p.replace(/^.*\//, '') === sheetPath)) files.push({ name: sheetPath, bytes: encodePng(atlas) });
+  }
+  return { files, notes };
 }

@@ -5,6 +5,7 @@ import { convertCommand } from './convert.js';
 import { demoCommand } from './demo.js';
 import { commandHelp } from './help.js';
 import { inspectCommand } from './inspect.js';
+import { newCommand } from './new.js';
 import { processIo, reportError, type Io } from './io.js';
 import { playCommand } from './play.js';
 import { renderCommand } from './render.js';
@@ -18,6 +19,7 @@ export const COMMANDS: Command[] = [
   validateCommand,
   checkCommand,
   convertCommand,
+  newCommand,
   renderCommand,
   playCommand,
   demoCommand,

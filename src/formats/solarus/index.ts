@@ -2,8 +2,8 @@
  * Solarus sprite sheets: the 0.9 line syntax (`solarus`) and the 1.1+ Lua
  * syntax (`solarus-lua`). Both read to and write from the same SolarusSheet.
  */
-import { diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
-import type { FormatHandler } from '../types.js';
+import { diagnosticFromError, isFormatError, OptionError, type Diagnostic } from '../../binary/errors.js';
+import type { CommandOptions, FormatHandler } from '../types.js';
 import { convertSyntax, modelToSheet, sheetToModel } from './convert.js';
 import { readLines, writeLines } from './lines.js';
 import { looksLikeLua, readLua, writeLua } from './lua.js';
@@ -19,6 +19,8 @@ import {
   type SolarusSyntax,
 } from './model.js';
 import { PLAY_OPTIONS, play } from './play.js';
+import { STYLE_OPTION, type LuaStyleKind } from './style.js';
+import { choiceOption } from '../options.js';
 import { sheetReferences } from './resources.js';
 import { solarusPicture, solarusViews, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
 
@@ -26,6 +28,7 @@ export * from './model.js';
 export { readLines, writeLines, formatLines, parseLines } from './lines.js';
 export { readLua, writeLua, formatLua, parseLua, looksLikeLua } from './lua.js';
 export { frameAt } from './play.js';
+export { LUA_STYLES, STYLE_OPTION, luaStyle, type LuaStyle, type LuaStyleKind, type LinesStyle, type SolarusStyle } from './style.js';
 export { sheetToModel, modelToSheet, convertSyntax } from './convert.js';
 
 /**
@@ -57,6 +60,15 @@ export function looksLikeLines(bytes: Uint8Array): boolean {
   return tokens >= 2;
 }
 
+/** The Lua syntax's `--style`; refused for the line syntax (it has one style), rather than ignored. */
+function styleFor(name: SolarusSyntax, options: CommandOptions | undefined): LuaStyleKind | undefined {
+  const style = choiceOption<LuaStyleKind>(options, STYLE_OPTION);
+  if (style !== undefined && name === 'solarus') {
+    throw new OptionError(`--style ${style} applies to the Lua syntax (solarus-lua) only: the line syntax has one style`);
+  }
+  return style;
+}
+
 function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
   const read = (bytes: Uint8Array, opts: ParseOptions) => (name === 'solarus' ? readLines(bytes, opts) : readLua(bytes, opts));
   return {
@@ -77,11 +89,14 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
       });
       return sheet;
     },
-    write(doc) {
-      return name === 'solarus' ? writeLines(doc) : writeLua(doc);
+    write(doc, options) {
+      const style = styleFor(name, options);
+      return name === 'solarus' ? writeLines(doc) : writeLua(doc, undefined, style);
     },
-    async writeFiles(doc, outName) {
-      const write = (d: SolarusSheet) => (name === 'solarus' ? writeLines(d) : writeLua(d));
+    writeOptions: name === 'solarus' ? undefined : [STYLE_OPTION],
+    async writeFiles(doc, outName, options) {
+      const style = styleFor(name, options);
+      const write = (d: SolarusSheet) => (name === 'solarus' ? writeLines(d) : writeLua(d, undefined, style));
       if (!doc.bakedImage) return [{ name: outName, bytes: write(doc) }];
       // A redrawn sheet: saved beside the sprite as STEM.png.
       const stem =

@@ -18,6 +18,7 @@ import {
   type SolarusSheet,
 } from './model.js';
 import { decodeText } from './text.js';
+import { detectLinesStyle, rememberStyle, styleOf, type FillerLine, type LineShape, type LinesStyle } from './style.js';
 
 const FORMAT = 'solarus';
 const MAX_TOKENS = 16;
@@ -26,7 +27,12 @@ const DIRECTION_FIELDS = ['x', 'y', 'frame_width', 'frame_height', 'origin_x', '
 
 /** Reads the line syntax. Throws FormatError (with line and column) for bad input. */
 export function readLines(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
-  return parseLines(decodeText(bytes, opts), opts);
+  const text = decodeText(bytes, opts);
+  const sheet = parseLines(text, opts);
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  // The layout of the file as read (parsed again, since the sheet may have changed by the time it is asked for).
+  rememberStyle(sheet, () => detectLinesStyle(text, bom, parseLines(text)));
+  return sheet;
 }
 
 export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet {
@@ -183,20 +189,63 @@ function checkToken(s: string, what: string): string {
   return s;
 }
 
-/** Writes the line syntax: header fields separated by spaces, direction fields by tabs, an empty line after each animation. */
-export function formatLines(sheet: SolarusSheet): string {
+const HEADER_SHAPE: LineShape = { gaps: ['', ' ', ' ', ' ', ' ', ''], eol: '\n' };
+const DIRECTION_SHAPE: LineShape = { gaps: ['', '\t', '\t', '\t', '\t', '\t', '\t', '\t', ''], eol: '\n' };
+
+/**
+ * Writes the line syntax. Without a style (a sheet not read from a file, or
+ * `style` null): header fields separated by spaces, direction fields by
+ * tabs, an empty line after each animation. A sheet read from a file keeps
+ * that file's layout (style.ts): each line's spacing and ending, and its
+ * empty lines, for the animations and directions it still has.
+ */
+export function formatLines(sheet: SolarusSheet, style?: LinesStyle | null): string {
   checkWritable(FORMAT, sheet);
-  let out = '';
-  for (const a of sheet.animations) {
-    out += `${checkToken(a.name, 'animation name')} ${checkToken(a.image, 'image')} ${a.directions.length} ${a.frameDelay} ${a.loopOnFrame}\n`;
-    for (const d of a.directions) {
-      out += `${d.x}\t${d.y}\t${d.frameWidth}\t${d.frameHeight}\t${d.originX}\t${d.originY}\t${d.frameCount}\t${d.columns}\n`;
+  const st = style === null ? undefined : (style ?? styleOf(sheet, 'solarus'));
+  const eol = st?.eol ?? '\n';
+  const parts: string[] = [];
+  // Every line's text and ending; a line that ended the file without a line break gets one when more follows.
+  const ends: string[] = [];
+  const line = (tokens: string[], shape: LineShape) => {
+    const g = shape.gaps;
+    const n = tokens.length;
+    let t = tokens.join(' ');
+    if (g.length > n) {
+      // The gaps as they were; after a line that had extra (ignored) tokens, its end.
+      t = g[0]!;
+      for (let k = 0; k < n; k++) t += tokens[k]! + (k === n - 1 ? g[g.length - 1]! : g[k + 1]!);
     }
-    out += '\n';
-  }
+    parts.push(t);
+    ends.push(shape.eol);
+  };
+  const filler = (f: FillerLine) => {
+    parts.push(f.text);
+    ends.push(f.eol);
+  };
+  for (const f of st?.before ?? []) filler(f);
+  sheet.animations.forEach((a, i) => {
+    const layout = st?.animations[i];
+    line(
+      [
+        checkToken(a.name, 'animation name'),
+        checkToken(a.image, 'image'),
+        String(a.directions.length),
+        String(a.frameDelay),
+        String(a.loopOnFrame),
+      ],
+      layout?.header ?? { ...HEADER_SHAPE, eol },
+    );
+    a.directions.forEach((d, k) => {
+      const shape = layout?.directions[k] ?? layout?.directions[layout.directions.length - 1] ?? { ...DIRECTION_SHAPE, eol };
+      line([d.x, d.y, d.frameWidth, d.frameHeight, d.originX, d.originY, d.frameCount, d.columns].map(String), shape);
+    });
+    for (const f of layout ? layout.after : [{ text: '', eol }]) filler(f);
+  });
+  let out = st?.bom ? '\ufeff' : '';
+  for (let k = 0; k < parts.length; k++) out += parts[k]! + (ends[k] || (k + 1 < parts.length ? eol : ''));
   return out;
 }
 
-export function writeLines(sheet: SolarusSheet): Uint8Array {
-  return encodeUtf8(formatLines(sheet));
+export function writeLines(sheet: SolarusSheet, style?: LinesStyle | null): Uint8Array {
+  return encodeUtf8(formatLines(sheet, style));
 }

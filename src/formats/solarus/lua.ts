@@ -18,6 +18,7 @@ import {
   type SolarusSheet,
 } from './model.js';
 import { decodeText } from './text.js';
+import { detectLuaStyle, luaStyle, rememberStyle, styleOf, type LuaStyle, type LuaStyleKind } from './style.js';
 
 const FORMAT = 'solarus-lua';
 const MAX_DEPTH = 64;
@@ -357,7 +358,11 @@ class Lexer {
 
 /** Reads the Lua syntax. Throws FormatError (with line and column) for bad input. */
 export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
-  return parseLua(decodeText(bytes, opts), opts);
+  const text = decodeText(bytes, opts);
+  const sheet = parseLua(text, opts);
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  rememberStyle(sheet, () => detectLuaStyle(text, bom, (o) => parseLua(text, o)));
+  return sheet;
 }
 
 export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
@@ -503,6 +508,11 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
         given |= 1 << slot;
       } while (separator(ctx));
     }
+    if (opts.keyCounts) {
+      const k = opts.keyCounts;
+      if (!(given & (1 << OX)) || !(given & (1 << OY))) k.originOmitted++;
+      if ((given & (1 << OX) && values[OX] === 0) || (given & (1 << OY) && values[OY] === 0)) k.originZero++;
+    }
     for (let s = DX; s <= DH; s++) {
       if (!(given & (1 << s))) lx.fail(`direction ${index} of animation "${anim}" has no ${DIRECTION_NAMES[s]}`, line, column);
     }
@@ -625,35 +635,59 @@ export function luaString(s: string): string {
   return out + '"';
 }
 
-/** The Lua syntax exactly as Solarus's official 1.0 → 1.1 converter writes it. */
-export function formatLua(sheet: SolarusSheet, warn?: (message: string) => void): string {
+/**
+ * The style to write `sheet` in: `style` when given (a style name keeps the
+ * line endings, indentation and BOM of the style the sheet was read in),
+ * else the style it was read in, else the converter's.
+ */
+export function resolveLuaStyle(sheet: SolarusSheet, style?: LuaStyle | LuaStyleKind): LuaStyle {
+  if (typeof style === 'object') return style;
+  const read = styleOf(sheet, 'solarus-lua');
+  if (style === undefined) return read ?? luaStyle('converter');
+  const pure = luaStyle(style);
+  return read ? { ...pure, eol: read.eol, indent: read.indent, bom: read.bom } : pure;
+}
+
+/**
+ * The Lua syntax in a style (style.ts): by default the one the sheet was read
+ * in, else exactly as Solarus's official 1.0 → 1.1 converter writes it.
+ */
+export function formatLua(sheet: SolarusSheet, warn?: (message: string) => void, style?: LuaStyle | LuaStyleKind): string {
   checkWritable('solarus-lua', sheet);
-  let out = '';
-  for (const a of sheet.animations) {
-    out += 'animation{\n';
-    out += `  name = ${luaString(a.name)},\n`;
-    out += `  src_image = ${luaString(a.image)},\n`;
-    if (a.frameDelay !== 0) out += `  frame_delay = ${a.frameDelay},\n`;
-    if (a.loopOnFrame !== -1) out += `  frame_to_loop_on = ${a.loopOnFrame},\n`;
-    out += '  directions = {\n';
+  const st = resolveLuaStyle(sheet, style);
+  const editor = st.kind === 'editor';
+  const nl = st.eol;
+  const i1 = st.indent;
+  const i2 = st.indent + st.indent;
+  let out = st.bom ? '\ufeff' : '';
+  sheet.animations.forEach((a, n) => {
+    if (n > 0) out += nl.repeat(st.between);
+    out += `animation{${nl}`;
+    out += `${i1}name = ${luaString(a.name)},${nl}`;
+    out += `${i1}src_image = ${luaString(a.image)},${nl}`;
+    if (a.frameDelay !== 0) out += `${i1}frame_delay = ${a.frameDelay},${nl}`;
+    // The editor leaves frame_to_loop_on out with frame_delay 0 (where it changes nothing); kept here all the same, so that nothing read is lost.
+    if (a.loopOnFrame !== -1) out += `${i1}frame_to_loop_on = ${a.loopOnFrame},${nl}`;
+    out += `${i1}directions = {${nl}`;
     a.directions.forEach((d, i) => {
       if (d.columns > d.frameCount) {
         warn?.(`animation "${a.name}" direction ${i}: num_columns ${d.columns} > num_frames ${d.frameCount}, which Solarus 1.x rejects`);
       }
-      out += `    { x = ${d.x}, y = ${d.y}, frame_width = ${d.frameWidth}, frame_height = ${d.frameHeight}`;
-      if (d.originX !== 0) out += `, origin_x = ${d.originX}`;
-      if (d.originY !== 0) out += `, origin_y = ${d.originY}`;
+      out += `${i2}{ x = ${d.x}, y = ${d.y}, frame_width = ${d.frameWidth}, frame_height = ${d.frameHeight}`;
+      if (editor || d.originX !== 0) out += `, origin_x = ${d.originX}`;
+      if (editor || d.originY !== 0) out += `, origin_y = ${d.originY}`;
       if (d.frameCount !== 1) out += `, num_frames = ${d.frameCount}`;
       if (d.columns !== d.frameCount) out += `, num_columns = ${d.columns}`;
-      out += ' },\n';
+      out += ` },${nl}`;
     });
-    out += '  },\n}\n\n';
-  }
+    out += `${i1}},${nl}}`;
+  });
+  if (sheet.animations.length > 0) out += nl.repeat(st.final);
   return out;
 }
 
-export function writeLua(sheet: SolarusSheet, warn?: (message: string) => void): Uint8Array {
-  return encodeUtf8(formatLua(sheet, warn));
+export function writeLua(sheet: SolarusSheet, warn?: (message: string) => void, style?: LuaStyle | LuaStyleKind): Uint8Array {
+  return encodeUtf8(formatLua(sheet, warn, style));
 }
 
 /**

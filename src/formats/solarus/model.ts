@@ -5,6 +5,7 @@
  */
 import { diagnostic, FormatError, type Diagnostic } from '../../binary/errors.js';
 import type { RgbaImage } from '../../render/image.js';
+import type { KeyCounts, SolarusStyle } from './style.js';
 
 export interface SolarusDirection {
   /** Upper-left corner of the first frame in the image. */
@@ -48,6 +49,12 @@ export interface SolarusSheet {
    * the document's data (inspect JSON, equality, copies leave it out).
    */
   sources?: () => AnimationPositions[];
+  /**
+   * Only on a sheet read from a file: the style it was written in (found on
+   * demand; style.ts), which writing it again in the same syntax keeps.
+   * Non-enumerable, like `sources`.
+   */
+  style?: () => SolarusStyle | undefined;
 }
 
 /** The image name animations carry until a redrawn sheet is saved beside its sprite. */
@@ -70,6 +77,8 @@ export interface ParseOptions {
   strict?: boolean;
   /** When given, receives the source positions of each animation, in order. */
   positions?: AnimationPositions[];
+  /** When given, the Lua reader counts the keys that tell its style (style.ts). */
+  keyCounts?: KeyCounts;
 }
 
 /** The positions of an animation's fields, for the checks shared by both syntaxes. */
