@@ -27,6 +27,8 @@ export interface SheetJsonFrame {
   duration?: number;
   /** Normalised pivot (TexturePacker). */
   pivot?: { x: number; y: number };
+  /** Normalised anchor (what PixiJS reads; Phaser reads it before `pivot`). */
+  anchor?: { x: number; y: number };
 }
 
 export function readFrames(
@@ -74,6 +76,7 @@ export function frameRecord(f: SheetJsonFrame, layout: 'hash' | 'array', withPiv
   rec.spriteSourceSize = f.spriteSourceSize;
   rec.sourceSize = f.sourceSize;
   if (withPivot && f.pivot) rec.pivot = f.pivot;
+  if (withPivot && f.anchor) rec.anchor = f.anchor;
   if (f.duration !== undefined) rec.duration = f.duration;
   return rec;
 }

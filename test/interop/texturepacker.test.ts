@@ -107,6 +107,7 @@ describe('texturepacker: writing', () => {
       'spriteSourceSize',
       'sourceSize',
       'pivot',
+      'anchor',
       'duration',
     ]);
     expect(detectFormat(files[0]!.bytes, 'gem.json')?.name).toBe('texturepacker');

@@ -5,8 +5,8 @@
  * the PNG sheet named by meta.image.
  */
 import { type Diagnostic, FormatError } from '../../binary/errors.js';
-import type { CommandOptions, FormatHandler } from '../../formats/types.js';
-import { choiceOption } from '../../formats/options.js';
+import type { CommandOptions, FormatHandler, OptionSpec } from '../../formats/types.js';
+import { choiceOption, stringOption } from '../../formats/options.js';
 import { budgetFrom } from '../../binary/limits.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
@@ -75,6 +75,77 @@ const FORMAT = 'aseprite';
 const MAX_DURATION = 65535;
 /** Cap on frames made by expanding `repeat`. */
 const MAX_EXPANDED = 100000;
+
+/**
+ * What the writer names frames: Aseprite's `--filename-format` placeholders
+ * (src/app/filename_formatter.cpp): {title}, {name} ({title}.aseprite),
+ * {extension} ("aseprite"), {layer} ("Layer 1"), {tag} / {innertag} /
+ * {outertag} (the narrowest tag holding the frame), {frame} and {tagframe}
+ * (digits after the word: `{frame1}` counts from 1, `{frame000}` pads to 3
+ * digits from 0, `{frame001}` from 1), {duration}; sprat adds {label}, the
+ * frame's name in the source (its number when it has none).
+ */
+export const DEFAULT_FILENAME_FORMAT = '{frame}';
+const PLACEHOLDER = /\{(fullname|path|name|title|extension|layer|group|slice|tag|innertag|outertag|duration|label|(?:tag)?frame\d*)\}/g;
+export const FILENAME_FORMAT_OPTION: OptionSpec = {
+  name: 'filename-format',
+  type: 'string',
+  value: 'FORMAT',
+  description:
+    "Aseprite frame names, as Aseprite's --filename-format: {frame} (default: what Phaser looks up), {title}, {tag}, {tagframe}, {frame001}, {extension}, {duration}, {label} (the source frame name)",
+  parse(text) {
+    if (!text) throw new Error('it is empty');
+    const rest = text.replace(PLACEHOLDER, '');
+    const unknown = /\{[^}]*\}/.exec(rest);
+    if (unknown) throw new Error(`unknown placeholder ${unknown[0]}`);
+    return text;
+  },
+};
+
+/** A frame's name by an Aseprite `--filename-format` (see FILENAME_FORMAT_OPTION). */
+export function formatFrameName(
+  format: string,
+  f: { title: string; frame: number; tag: string; tagFrame: number; duration: number; label: string },
+): string {
+  return format.replace(PLACEHOLDER, (_, key: string) => {
+    const counter = /^(tag)?frame(\d*)$/.exec(key);
+    if (counter) {
+      const digits = counter[2]!;
+      const n = (counter[1] ? f.tagFrame : f.frame) + (digits ? Number(digits) : 0);
+      return String(n).padStart(digits.length, '0');
+    }
+    switch (key) {
+      case 'title':
+        return f.title;
+      case 'name':
+      case 'fullname':
+        return `${f.title}.aseprite`;
+      case 'extension':
+        return 'aseprite';
+      case 'path':
+        return '.';
+      case 'layer':
+        return 'Layer 1';
+      case 'tag':
+      case 'innertag':
+      case 'outertag':
+        return f.tag;
+      case 'duration':
+        return String(f.duration);
+      case 'label':
+        return f.label;
+      default:
+        return ''; // {group}, {slice}: nothing sprat writes
+    }
+  });
+}
+
+/** The narrowest tag holding sheet frame `i` (Aseprite's inner tag), first when several are as narrow. */
+function innerTag(tags: AsepriteTag[], i: number): AsepriteTag | undefined {
+  let best: AsepriteTag | undefined;
+  for (const t of tags) if (t.from <= i && i <= t.to && (!best || t.to - t.from < best.to - best.from)) best = t;
+  return best;
+}
 
 export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): AsepriteDoc {
   const root = r.obj(r.parse(bytes), '$');
@@ -306,11 +377,10 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       notes.push(`aseprite: animation "${a.name}" loops back to frame ${a.loopTo}; Aseprite loops to the first`);
     frameTags.push(tag);
   });
-  // Names: the frame label when it is unique among the written frames, else Aseprite's "{title} {frame}.aseprite".
-  const labels = emitted.map((bf) => model.animations[bf.animation]!.frames[bf.index]!.label);
-  const counts = new Map<string, number>();
-  for (const l of labels) if (l !== undefined) counts.set(l, (counts.get(l) ?? 0) + 1);
+  // Names: --filename-format (default "{frame}", the keys Phaser's createFromAseprite looks up).
+  const format = stringOption(options, FILENAME_FORMAT_OPTION) ?? DEFAULT_FILENAME_FORMAT;
   const used = new Set<string>();
+  let renamed = 0;
   const rounding: { at: FrameAt; fromMs: number; toMs: number }[] = [];
   const frames: SheetJsonFrame[] = emitted.map((bf, i) => {
     let d = bf.durationMs;
@@ -321,9 +391,20 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       const a = model.animations[bf.animation]!;
       rounding.push({ at: { animation: a.name, direction: a.direction, frame: bf.index }, fromMs: d, toMs: Math.max(1, Math.round(d)) });
     }
-    const l = labels[i];
-    let filename = l !== undefined && counts.get(l) === 1 ? l : `${model.name} ${i}.aseprite`;
-    for (let k = 2; used.has(filename); k++) filename = `${model.name} ${i} (${k}).aseprite`;
+    const duration = Math.max(1, Math.round(d));
+    const tag = innerTag(frameTags, i);
+    const label = model.animations[bf.animation]!.frames[bf.index]!.label;
+    const base = formatFrameName(format, {
+      title: model.name,
+      frame: i,
+      tag: tag?.name ?? '',
+      tagFrame: tag ? i - tag.from : 0,
+      duration,
+      label: label ?? String(i),
+    });
+    let filename = base;
+    for (let k = 2; used.has(filename); k++) filename = `${base} (${k})`;
+    if (filename !== base) renamed++;
     used.add(filename);
     return {
       filename,
@@ -332,9 +413,10 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       trimmed: bf.trimmed,
       spriteSourceSize: bf.spriteSourceSize,
       sourceSize: built.sourceSize,
-      duration: Math.max(1, Math.round(d)),
+      duration,
     };
   });
+  if (renamed) notes.push(`aseprite: --filename-format "${format}" gives ${renamed} frame(s) a name already taken; " (2)", ... added`);
   if (clamped) notes.push(`aseprite: frames shown forever or longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms`);
   for (const n of timingNotes(FORMAT, 'Aseprite stores whole milliseconds, at least 1', rounding)) notes.push(n);
   const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
@@ -440,7 +522,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   extensions: ['.json'],
   sniff: sniffAseprite,
   read: (bytes) => readAseprite(bytes),
-  writeOptions: [LAYOUT_OPTION],
+  writeOptions: [LAYOUT_OPTION, FILENAME_FORMAT_OPTION],
   async writeFiles(doc, outName) {
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },

@@ -45,14 +45,17 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
     throw r.error('$.textures', 'multi-texture atlases (several sheets) are not supported');
   }
   const { layout, frames } = readFrames(r, root.frames, '$.frames', (o, p, f) => {
-    // TexturePacker writes `pivot`; PixiJS also reads `anchor`.
-    const name = has(o, 'pivot') ? 'pivot' : has(o, 'anchor') ? 'anchor' : undefined;
-    if (name) {
+    // TexturePacker writes `pivot`; PixiJS reads `anchor` (Phaser: `anchor`, else `pivot`).
+    for (const name of ['pivot', 'anchor'] as const) {
+      if (!has(o, name)) continue;
       const po = r.obj(o[name], `${p}.${name}`);
-      f.pivot = { x: r.num(po.x, `${p}.${name}.x`), y: r.num(po.y, `${p}.${name}.y`) };
+      f[name] = { x: r.num(po.x, `${p}.${name}.x`), y: r.num(po.y, `${p}.${name}.y`) };
     }
   });
   const names = new Set(frames.map((f) => f.filename));
+  // PixiJS names the frames of the array layout by their index ("0", "1", ...): an entry that is no file name may be one.
+  const indexName = (v: string): string | undefined =>
+    layout === 'array' && /^(0|[1-9]\d*)$/.test(v) ? frames[Number(v)]?.filename : undefined;
   const animations: [string, string[]][] = [];
   if (has(root, 'animations')) {
     const ao = r.obj(root.animations, '$.animations');
@@ -60,8 +63,10 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
       const p = `$.animations${key(name)}`;
       const list = r.arr(ao[name], p).map((v, i) => {
         const f = r.str(v, `${p}[${i}]`);
-        if (!names.has(f)) throw r.error(`${p}[${i}]`, `names no frame "${f}"`);
-        return f;
+        if (names.has(f)) return f;
+        const byIndex = indexName(f);
+        if (byIndex === undefined) throw r.error(`${p}[${i}]`, `names no frame "${f}"`);
+        return byIndex;
       });
       animations.push([name, list]);
     }
@@ -97,8 +102,9 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
   let untimed = false;
   for (const f of doc.frames) {
     // Rounded to a millionth so that a pivot written as origin / size gives the origin back exactly.
-    const px = Math.round((f.pivot?.x ?? 0) * f.sourceSize.w * 1e6) / 1e6;
-    const py = Math.round((f.pivot?.y ?? 0) * f.sourceSize.h * 1e6) / 1e6;
+    const pivot = f.anchor ?? f.pivot; // as Phaser reads them; PixiJS reads only `anchor`
+    const px = Math.round((pivot?.x ?? 0) * f.sourceSize.w * 1e6) / 1e6;
+    const py = Math.round((pivot?.y ?? 0) * f.sourceSize.h * 1e6) / 1e6;
     if (f.duration === undefined) untimed = true;
     byName.set(f.filename, { durationMs: f.duration ?? DEFAULT_DURATION_MS, parts: [framePart(f, px, py)], label: f.filename });
   }
@@ -160,6 +166,7 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
       spriteSourceSize: bf.spriteSourceSize,
       sourceSize: built.sourceSize,
       pivot,
+      anchor: pivot,
       duration: Number.isFinite(bf.durationMs) ? bf.durationMs : 0,
     });
   }
@@ -178,8 +185,17 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
     taken.add(n);
     animations.push([n, names[ai]!]);
   });
+  const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
+  if (layout === 'array') {
+    // PixiJS names array frames by their index, and its `animations` list those names: the file names are the indices.
+    const index = new Map(frames.map((f, i) => [f.filename, String(i)]));
+    frames.forEach((f, i) => {
+      f.filename = String(i);
+    });
+    for (const a of animations) a[1] = a[1].map((n) => index.get(n)!);
+  }
   const doc: TexturePackerDoc = {
-    layout: choiceOption(options, LAYOUT_OPTION) ?? 'hash',
+    layout,
     frames,
     animations,
     meta: {
