@@ -284,32 +284,107 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
   const notes: string[] = [];
   const animations: ModelAnimation[] = [];
   const name = doc.meta.image ? baseName(doc.meta.image) : 'sprite';
-  if (doc.meta.frameTags.length === 0) {
+  // Tags with sheet frame numbers; whole files without tags (a batch export), each one animation.
+  let tags: AsepriteTag[] = doc.meta.frameTags;
+  let wholes: { name: string; from: number; to: number }[] = [];
+  const batch = splitBatch(doc);
+  if (batch) {
+    tags = batch.tags;
+    wholes = batch.wholes;
+    notes.push(
+      `aseprite: a batch export of ${batch.files.length} files (${batch.files.join(', ')}): one animation set per file, ` +
+        'named "FILE/TAG"; Aseprite does not say which file a tag belongs to, so tags were given to the files in order',
+    );
+  }
+  if (tags.length === 0 && wholes.length === 0) {
     animations.push({ name, frames: frames.map(copyFrame), loopTo: frames.length ? 0 : null });
   }
-  for (const tag of doc.meta.frameTags) {
-    const seq = tagSequence(tag);
+  const pieces = [
+    ...tags.map((t) => ({ at: t.from, tag: t as AsepriteTag | undefined, whole: undefined })),
+    ...wholes.map((w) => ({ at: w.from, tag: undefined, whole: w })),
+  ];
+  pieces.sort((a, b) => a.at - b.at); // file order (stable: tags keep theirs)
+  for (const { tag, whole } of pieces) {
+    if (whole) {
+      const list = frames.slice(whole.from, whole.to + 1).map(copyFrame);
+      animations.push({ name: whole.name, frames: list, loopTo: list.length ? 0 : null });
+      continue;
+    }
+    const seq = tagSequence(tag!);
     let list = seq;
     let loopTo: number | null = 0;
-    if (tag.repeat && tag.repeat > 0) {
-      const times = Math.min(tag.repeat, Math.max(1, Math.floor(MAX_EXPANDED / Math.max(1, seq.length))));
-      if (times < tag.repeat) notes.push(`aseprite: tag "${tag.name}" repeats ${tag.repeat} times; only ${times} kept`);
+    if (tag!.repeat && tag!.repeat > 0) {
+      const times = Math.min(tag!.repeat, Math.max(1, Math.floor(MAX_EXPANDED / Math.max(1, seq.length))));
+      if (times < tag!.repeat) notes.push(`aseprite: tag "${tag!.name}" repeats ${tag!.repeat} times; only ${times} kept`);
       list = [];
       for (let i = 0; i < times; i++) for (const f of seq) list.push(f);
       loopTo = null;
     }
-    animations.push({ name: tag.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });
+    animations.push({ name: tag!.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });
   }
   // Frames no tag plays are kept (as an animation marked unused).
-  if (doc.meta.frameTags.length) {
+  if (tags.length) {
     const tagged = new Set<number>();
-    for (const tag of doc.meta.frameTags) for (let i = tag.from; i <= tag.to; i++) tagged.add(i);
+    for (const tag of [...tags, ...wholes]) for (let i = tag.from; i <= tag.to; i++) tagged.add(i);
     const rest = unusedAnimation(animations, frames.filter((_, i) => !tagged.has(i)).map(copyFrame));
     if (rest) animations.push(rest);
   }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
   if (notes.length) model.notes = notes;
   return model;
+}
+
+/**
+ * An Aseprite 1.3 batch export (`aseprite -b a.aseprite b.aseprite --sheet
+ * s.png --data s.json`) holds the frames of several files, named by its
+ * default `{title} {frame}.{extension}` and numbered from 0 in each file, and
+ * lists every file's tags counted from that file's first frame, without
+ * saying which file each belongs to (src/app/doc_exporter.cpp). Found from
+ * the names (two titles or more, each numbered 0, 1, ... in a run); the tags
+ * go to the files in order (Aseprite lists a file's tags by their first
+ * frame): the next file when a tag starts before the one before it, repeats
+ * a name of the file's, or does not fit. Returns the tags with sheet frame numbers, named "FILE/TAG", and
+ * each file without tags as a whole; undefined when the document is not
+ * such an export or its tags do not fit.
+ */
+export function splitBatch(
+  doc: AsepriteDoc,
+): { files: string[]; tags: AsepriteTag[]; wholes: { name: string; from: number; to: number }[] } | undefined {
+  const files: { title: string; start: number; count: number }[] = [];
+  for (let i = 0; i < doc.frames.length; i++) {
+    const m = /^(.*?)(?: (\d+))?\.([A-Za-z0-9]+)$/.exec(doc.frames[i]!.filename);
+    if (!m) return undefined;
+    const n = m[2] === undefined ? 0 : Number(m[2]);
+    const title = `${m[1]}.${m[3]}`;
+    const last = files[files.length - 1];
+    if (last && last.title === title && n === last.count) last.count++;
+    else if (n === 0) files.push({ title, start: i, count: 1 });
+    else return undefined;
+  }
+  if (files.length < 2 || new Set(files.map((f) => f.title)).size !== files.length) return undefined;
+  const tags: AsepriteTag[] = [];
+  const tagged = new Set<number>();
+  let at = 0;
+  let prevFrom = -1;
+  let names = new Set<string>();
+  for (const t of doc.meta.frameTags) {
+    if (t.from < prevFrom || names.has(t.name)) {
+      at++;
+      names = new Set();
+    }
+    while (at < files.length && t.to >= files[at]!.count) at++;
+    if (at >= files.length) return undefined;
+    prevFrom = t.from;
+    names.add(t.name);
+    const f = files[at]!;
+    tagged.add(at);
+    tags.push({ ...t, name: `${f.title.replace(/\.[^.]*$/, '')}/${t.name}`, from: f.start + t.from, to: f.start + t.to });
+  }
+  const wholes = files
+    .map((f, i) => ({ f, i }))
+    .filter(({ i }) => !tagged.has(i))
+    .map(({ f }) => ({ name: f.title.replace(/\.[^.]*$/, ''), from: f.start, to: f.start + f.count - 1 }));
+  return { files: files.map((f) => f.title), tags, wholes };
 }
 
 function copyFrame(f: ModelFrame): ModelFrame {
