@@ -82,7 +82,9 @@ window.phaserDraw = (kind, jsonUrl, pngUrl, width, height, bg, checks) =>
           let json;
           if (kind === 'aseprite') {
             json = this.cache.json.get('sheet');
-            for (const a of this.anims.createFromAseprite('sheet')) out.animations[a.key] = { frames: a.frames.length, missing: 0 };
+            for (const a of this.anims.createFromAseprite('sheet')) {
+              out.animations[a.key] = { frames: a.frames.length, durations: a.frames.map((f) => f.duration), yoyo: a.yoyo };
+            }
             const key = json.meta.slices.find((s) => s.name === 'origin')?.keys[0];
             const size = Object.values(json.frames)[0].sourceSize;
             if (key?.pivot) sprite.setOrigin((key.bounds.x + key.pivot.x) / size.w, (key.bounds.y + key.pivot.y) / size.h);

@@ -308,8 +308,14 @@ describe('sprat exports (Aseprite, TexturePacker) in the npm clients', () => {
         ] as const);
         if (e.kind === 'aseprite') {
           // Every tag became an animation with all its frames (issue 11: they had 0 frames).
-          for (const tag of e.doc.meta.frameTags as { name: string; from: number; to: number }[]) {
-            expect(out.animations[tag.name]?.frames, `${e.id}: tag ${tag.name}`).toBe(tag.to - tag.from + 1);
+          // Each frame keeps its duration; a ping-pong plays as a yoyo.
+          const durations = Object.values(e.doc.frames as Record<string, { duration: number }>).map((f) => f.duration);
+          for (const tag of e.doc.meta.frameTags as { name: string; from: number; to: number; direction: string }[]) {
+            const a = out.animations[tag.name];
+            expect(a?.frames, `${e.id}: tag ${tag.name}`).toBe(tag.to - tag.from + 1);
+            const want = durations.slice(tag.from, tag.to + 1);
+            expect(a.durations, `${e.id}: tag ${tag.name}`).toEqual(tag.direction === 'reverse' ? want.reverse() : want);
+            expect(a.yoyo).toBe(tag.direction === 'pingpong');
           }
         }
         checks.forEach((c, i) => {

@@ -304,7 +304,8 @@ function texturePackerSheets(doc: TexturePackerDoc): SheetRef[] {
 
 /** The other JSON files of a TexturePacker multipack (`meta.related_multi_packs`), relative to this one. */
 function siblingRequests(doc: TexturePackerDoc): ResourceRequest[] {
-  return (doc.meta.related_multi_packs ?? []).map((name) => ({ format: FORMAT, what: 'the multipack sheet', name }));
+  // Each file once (a list naming one file many times reads it once).
+  return [...new Set(doc.meta.related_multi_packs ?? [])].map((name) => ({ format: FORMAT, what: 'the multipack sheet', name }));
 }
 
 /**
