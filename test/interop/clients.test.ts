@@ -286,7 +286,7 @@ describe('sprat exports (Aseprite, TexturePacker) in the npm clients', () => {
       }
       expect(drawn).toBeGreaterThan(40);
     },
-    60_000,
+    120_000,
   );
 
   it.skipIf(!haveChromium)(
@@ -327,6 +327,6 @@ describe('sprat exports (Aseprite, TexturePacker) in the npm clients', () => {
       expect(failures).toEqual([]);
       expect(drawn).toBeGreaterThan(40);
     },
-    60_000,
+    120_000,
   );
 });
