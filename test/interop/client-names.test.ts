@@ -100,6 +100,32 @@ describe('Aseprite frame names (--filename-format)', () => {
   });
 });
 
+describe('an Aseprite export re-keyed for Phaser (aseprite -> aseprite)', () => {
+  it('takes --filename-format and --layout when given, else keeps the file as it was', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-names-'));
+    try {
+      const src = path.join(SAMPLES, 'interop/hero.json');
+      const before = json(fs.readFileSync(src));
+      const r = await runCli(['convert', src, path.join(dir, 'p.json'), '--filename-format', '{frame}']);
+      expect(r.code).toBe(0);
+      const after = json(fs.readFileSync(path.join(dir, 'p.json')));
+      expect(Object.keys(after.frames)).toEqual(Object.keys(before.frames).map((_, i) => String(i)));
+      expect(after.meta.frameTags).toEqual(before.meta.frameTags);
+      expect(Object.values(after.frames)).toEqual(Object.values(before.frames));
+      const same = await runCli(['convert', src, path.join(dir, 's.json')]);
+      expect(same.code).toBe(0);
+      expect(Object.keys(json(fs.readFileSync(path.join(dir, 's.json'))).frames)).toEqual(Object.keys(before.frames));
+      const arr = await runCli(['convert', src, path.join(dir, 'a.json'), '--layout', 'array', '--filename-format', '{title}-{frame1}']);
+      expect(arr.code).toBe(0);
+      expect(json(fs.readFileSync(path.join(dir, 'a.json'))).frames.map((f: { filename: string }) => f.filename)).toEqual(
+        Object.keys(before.frames).map((_, i) => `hero-${i + 1}`),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('TexturePacker for PixiJS 8 and Phaser 3', () => {
   it('writes anchor (PixiJS) and pivot (TexturePacker) on every frame; reads anchor before pivot', async () => {
     const doc = (await texturePackerHandler.fromModel!(model())) as TexturePackerDoc;

@@ -49,10 +49,11 @@ window.pixiDraw = async (url, width, height, bg, checks) => {
 
 /**
  * Phaser 3: an Aseprite export through load.aseprite + anims.createFromAseprite
- * (the sprite's origin set from the `origin` slice: Phaser reads no slices),
- * a TexturePacker export through load.atlas (Phaser applies the frame's
- * anchor/pivot itself). `pixelArt: true`, WebGL; each check shows one frame
- * at (x, y) and reads the canvas after the next render.
+ * (the sprite's origin set from the `origin` slice: Phaser reads no slices;
+ * or the upper-left corner without one), a TexturePacker export through
+ * load.atlas (Phaser applies the frame's anchor/pivot itself). `pixelArt:
+ * true`, WebGL; each check shows one frame at (x, y) and reads the canvas
+ * after the next render.
  */
 window.phaserDraw = (kind, jsonUrl, pngUrl, width, height, bg, checks) =>
   new Promise((resolve, reject) => {
@@ -87,7 +88,9 @@ window.phaserDraw = (kind, jsonUrl, pngUrl, width, height, bg, checks) =>
             }
             const key = json.meta.slices.find((s) => s.name === 'origin')?.keys[0];
             const size = Object.values(json.frames)[0].sourceSize;
+            // Without that slice the origin is the canvas's upper-left corner (Phaser's default is its centre).
             if (key?.pivot) sprite.setOrigin((key.bounds.x + key.pivot.x) / size.w, (key.bounds.y + key.pivot.y) / size.h);
+            else sprite.setOrigin(0, 0);
           }
           let i = -1;
           const next = () => {
@@ -102,7 +105,7 @@ window.phaserDraw = (kind, jsonUrl, pngUrl, width, height, bg, checks) =>
               out.results.push({ pixels: toBase64(rows), origin: [sprite.originX, sprite.originY] });
             }
             if (i >= checks.length) {
-              game.events.off('postrender', next);
+              game.events.off('postrender', step);
               game.destroy(true);
               resolve(out);
               return;
@@ -117,7 +120,15 @@ window.phaserDraw = (kind, jsonUrl, pngUrl, width, height, bg, checks) =>
             }
             sprite.setPosition(c.x, c.y);
           };
-          game.events.on('postrender', next);
+          const step = () => {
+            try {
+              next();
+            } catch (e) {
+              game.events.off('postrender', step);
+              reject(e);
+            }
+          };
+          game.events.on('postrender', step);
         },
       },
     });

@@ -38,15 +38,15 @@ import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from '../web/harness.js';
 import { ROOT, SAMPLES } from '../helpers/paths.js';
 
 /** Every sample that converts to the sheet formats, with the options its conversion needs. */
-const SOURCES: { file: string; options?: CommandOptions; aseprite?: false }[] = [
+const SOURCES: { file: string; options?: CommandOptions }[] = [
   { file: 'isprite/hero.isprite' },
   { file: 'cthg/fan.dat' },
   { file: 'solarus/sprites/slime.dat' },
   { file: 'solarus/sprites/slime_lua.dat' },
   { file: 'hallgeir/hero.spr', options: { 'frame-size': '16x16' } },
   { file: 'hallgeir/coin.spr', options: { 'frame-size': '8x8' } },
-  // Already an Aseprite export: `convert` to Aseprite only re-encodes it (its names stay Aseprite's default ones).
-  { file: 'interop/hero.json', aseprite: false },
+  // Already an Aseprite export (Aseprite's default names): re-keyed for Phaser by `--filename-format {frame}`.
+  { file: 'interop/hero.json', options: { 'filename-format': '{frame}' } },
 ];
 
 type Kind = 'aseprite' | 'texturepacker';
@@ -91,15 +91,18 @@ beforeAll(async () => {
     const loaded = load(new Uint8Array(fs.readFileSync(file)), path.basename(file), undefined, s.options);
     const resources = fsResourceLoader(srcDir, { cwd: srcDir });
     const targets: [Kind, 'hash' | 'array'][] = [
+      ['aseprite', 'hash'],
       ['texturepacker', 'hash'],
       ['texturepacker', 'array'],
     ];
-    if (s.aseprite !== false) targets.unshift(['aseprite', 'hash']);
     for (const [kind, layout] of targets) {
       const id = `${s.file.replace(/[/.]/g, '_')}-${kind}-${layout}`;
       const options: CommandOptions = { ...s.options, ...(layout === 'array' ? { layout } : {}) };
       const { files } = await convert(loaded, formatByName(kind), `${id}.json`, resources, options);
       for (const f of files) fs.writeFileSync(path.join(dir, f.name), f.bytes);
+      const doc = JSON.parse(fs.readFileSync(path.join(dir, `${id}.json`), 'utf8'));
+      // A same-format convert re-keys the JSON and keeps its sheet: the page gets it beside the JSON.
+      if (doc.meta.image !== `${id}.png`) fs.copyFileSync(path.join(srcDir, doc.meta.image), path.join(dir, doc.meta.image));
       const model = (await loaded.handler.toModel!(loaded.doc, resources, s.options)) as SpriteModel;
       exports.push({
         id,
@@ -107,8 +110,8 @@ beforeAll(async () => {
         kind,
         layout,
         json: `${id}.json`,
-        png: `${id}.png`,
-        doc: JSON.parse(fs.readFileSync(path.join(dir, `${id}.json`), 'utf8')),
+        png: doc.meta.image,
+        doc,
         model,
       });
     }
@@ -249,7 +252,7 @@ function compare(got: Uint8Array, p: DrawnPicture, width: number, height: number
 
 describe('sprat exports (Aseprite, TexturePacker) in the npm clients', () => {
   it('exports every sample that converts to the sheet formats', () => {
-    expect(exports.length).toBe(SOURCES.length * 3 - SOURCES.filter((s) => s.aseprite === false).length);
+    expect(exports.length).toBe(SOURCES.length * 3);
     for (const e of exports) {
       // The frame keys Phaser's createFromAseprite looks up ("0".."N"); PixiJS's array names ("0".."N").
       if (e.kind === 'aseprite') expect(Object.keys(e.doc.frames)).toEqual(Object.keys(e.doc.frames).map((_, i) => String(i)));

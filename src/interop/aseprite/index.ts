@@ -140,6 +140,31 @@ export function formatFrameName(
   });
 }
 
+/** A read document with its frames renamed by --filename-format and laid out by --layout, when those are given. */
+function rekeyed(doc: AsepriteDoc, options?: CommandOptions): AsepriteDoc {
+  const format = stringOption(options, FILENAME_FORMAT_OPTION);
+  const layout = choiceOption(options, LAYOUT_OPTION) ?? doc.layout;
+  if (format === undefined) return layout === doc.layout ? doc : { ...doc, layout };
+  const title = doc.meta.image ? baseName(doc.meta.image) : 'sprite';
+  const used = new Set<string>();
+  const frames = doc.frames.map((f, i) => {
+    const tag = innerTag(doc.meta.frameTags, i);
+    const base = formatFrameName(format, {
+      title,
+      frame: i,
+      tag: tag?.name ?? '',
+      tagFrame: tag ? i - tag.from : 0,
+      duration: f.duration ?? 100,
+      label: f.filename,
+    });
+    let filename = base;
+    for (let k = 2; used.has(filename); k++) filename = `${base} (${k})`;
+    used.add(filename);
+    return { ...f, filename };
+  });
+  return { ...doc, layout, frames };
+}
+
 /** The narrowest tag holding sheet frame `i` (Aseprite's inner tag), first when several are as narrow. */
 function innerTag(tags: AsepriteTag[], i: number): AsepriteTag | undefined {
   let best: AsepriteTag | undefined;
@@ -598,7 +623,9 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   sniff: sniffAseprite,
   read: (bytes) => readAseprite(bytes),
   writeOptions: [LAYOUT_OPTION, FILENAME_FORMAT_OPTION],
-  async writeFiles(doc, outName) {
+  async writeFiles(doc, outName, options) {
+    // A document read from a file (an aseprite -> aseprite convert) takes --filename-format and --layout when given.
+    if (!doc.sheet) doc = rekeyed(doc, options);
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readAseprite),
