@@ -93,17 +93,25 @@ export async function loadSheets(
   resources: ResourceLoader,
   options?: CommandOptions,
 ) {
+  // Each image once, however many sheets name it.
+  const seen = new Map<string, { path: string; image: RgbaImage }>();
   for (let i = 0; i < refs.length; i++) {
     const { name, at } = refs[i]!;
     const sheet = model.sheets[i];
     if (!sheet) continue;
     if (!name) throw errorIn(doc, format, at, 'the document names no sheet image');
-    let loaded: { path: string; image: RgbaImage };
+    let loaded = seen.get(name);
+    if (loaded) {
+      sheet.image = loaded.image;
+      sheet.nearest = true;
+      continue;
+    }
     try {
       loaded = await loadImage(resources, sheetRequest(format, name), limitsFrom(options));
     } catch (e) {
       throw isFormatError(e) ? errorIn(doc, format, at, e.reason) : e;
     }
+    seen.set(name, loaded);
     if (loaded.path !== name) {
       const note = `${format}: ${at} "${name}" is an absolute path; the sheet was read from "${loaded.path}" next to the document`;
       model.notes = [...(model.notes ?? []), note];
