@@ -6,7 +6,7 @@
 import { diagnosticFromError, isFormatError, FormatError } from '../binary/errors.js';
 import type { CommandOptions, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
-import { foundResources, loadImage } from '../formats/resources.js';
+import { foundResources, isAbsolutePath, loadImage, type ResourceRequest } from '../formats/resources.js';
 import { limitsFrom } from '../binary/limits.js';
 import { modelAnimationPicture } from '../model/bake.js';
 import type { SpriteModel } from '../model/types.js';
@@ -59,6 +59,68 @@ export function modelPicture(model: SpriteModel, options: CommandOptions): Pictu
   return a.frames.length === 1 ? { ...a, loops: undefined } : a;
 }
 
+/** A sheet image a document names, and the JSON path of that name (where errors about it are placed). */
+export interface SheetRef {
+  name: string | undefined;
+  at: string;
+}
+
+/** The sheet of a one-sheet document: `meta.image`. */
+export const metaImage = (doc: { meta: { image?: string } }): SheetRef[] => [{ name: doc.meta.image, at: '$.meta.image' }];
+
+/** The file name at the end of a path, either slash. */
+function lastName(p: string): string {
+  return p.replace(/\\/g, '/').split('/').pop() ?? p;
+}
+
+/**
+ * Where to look for a sheet image: the path as written; for an absolute path
+ * (`C:\\art\\hero.png`, `/home/me/hero.png`: a tool's export on another
+ * machine), then its file name next to the document.
+ */
+export function sheetRequest(format: string, name: string): ResourceRequest {
+  const req: ResourceRequest = { format, what: 'the sheet', name };
+  if (isAbsolutePath(name) && lastName(name) !== name) req.candidates = [name, lastName(name)];
+  return req;
+}
+
+/** Loads every sheet the document names into the model's sheets, in order; errors placed at each name in the document's text. */
+export async function loadSheets(
+  format: string,
+  model: SpriteModel,
+  doc: object,
+  refs: SheetRef[],
+  resources: ResourceLoader,
+  options?: CommandOptions,
+) {
+  // Each image once, however many sheets name it.
+  const seen = new Map<string, { path: string; image: RgbaImage }>();
+  for (let i = 0; i < refs.length; i++) {
+    const { name, at } = refs[i]!;
+    const sheet = model.sheets[i];
+    if (!sheet) continue;
+    if (!name) throw errorIn(doc, format, at, 'the document names no sheet image');
+    let loaded = seen.get(name);
+    if (loaded) {
+      sheet.image = loaded.image;
+      sheet.nearest = true;
+      continue;
+    }
+    try {
+      loaded = await loadImage(resources, sheetRequest(format, name), limitsFrom(options));
+    } catch (e) {
+      throw isFormatError(e) ? errorIn(doc, format, at, e.reason) : e;
+    }
+    seen.set(name, loaded);
+    if (loaded.path !== name) {
+      const note = `${format}: ${at} "${name}" is an absolute path; the sheet was read from "${loaded.path}" next to the document`;
+      model.notes = [...(model.notes ?? []), note];
+    }
+    sheet.image = loaded.image;
+    sheet.nearest = true;
+  }
+}
+
 /** Loads the sheet named by `doc.meta.image` into the model's first sheet; errors placed at meta.image in the document's text. */
 export async function loadSheet(
   format: string,
@@ -67,38 +129,56 @@ export async function loadSheet(
   resources: ResourceLoader,
   options?: CommandOptions,
 ) {
-  const image = doc.meta.image;
-  if (!image) throw errorIn(doc, format, '$.meta.image', 'the document names no sheet image');
-  let img: RgbaImage;
-  try {
-    img = (await loadImage(resources, { format, what: 'the sheet', name: image }, limitsFrom(options))).image;
-  } catch (e) {
-    throw isFormatError(e) ? errorIn(doc, format, '$.meta.image', e.reason) : e;
-  }
-  model.sheets[0]!.image = img;
-  model.sheets[0]!.nearest = true;
+  await loadSheets(format, model, doc, metaImage(doc), resources, options);
 }
 
-/** `render` and `toModel` of a JSON + sheet format: the document's model, with its sheet image loaded. */
-export function sheetModelMethods<D extends { meta: { image?: string } }>(format: string, modelOf: (doc: D) => SpriteModel) {
+/**
+ * `render` and `toModel` of a JSON + sheet format: the document's model, with its sheet images loaded.
+ * `sheets`: the images the document names (default `meta.image`); `siblings`: the other documents
+ * it pulls in (TexturePacker multipack), and `expand` the document with them, read through the
+ * resource layer.
+ */
+export function sheetModelMethods<D extends { meta: { image?: string } }>(
+  format: string,
+  modelOf: (doc: D) => SpriteModel,
+  more: {
+    sheets?: (doc: D) => SheetRef[];
+    siblings?: (doc: D) => ResourceRequest[];
+    expand?: (doc: D, resources: ResourceLoader, options?: CommandOptions) => Promise<D>;
+  } = {},
+) {
+  const sheetsOf = more.sheets ?? metaImage;
   const withSheet = async (doc: D, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel> => {
-    const model = modelOf(doc);
-    await loadSheet(format, model, doc, resources, options);
+    const full = more.expand ? await more.expand(doc, resources, options) : doc;
+    const model = modelOf(full);
+    await loadSheets(format, model, full, sheetsOf(full), resources, options);
     return model;
   };
   return {
     // Frames outside any tag / animation are written as such.
     holdsUnusedFrames: true,
     picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
-      selectModelAnimation(modelOf(doc), options); // a selection that names nothing fails before the sheet is loaded
+      // A selection that names nothing fails before the sheet is loaded (when no other document adds animations).
+      if (!more.siblings?.(doc).length) selectModelAnimation(modelOf(doc), options);
       return modelPicture(await withSheet(doc, resources, options), options);
     },
     renderViews: (doc: D): RenderView[] =>
       [...new Set(modelOf(doc).animations.map((a) => a.name))].map((name) => ({ label: name, options: { animation: name } })),
     toModel: withSheet,
-    /** The sheet `meta.image` names, by existence only. */
-    references: (doc: D, resources: ResourceLoader): Promise<string[]> =>
-      foundResources(resources, doc.meta.image ? [{ format, what: 'the sheet', name: doc.meta.image }] : []),
+    /** The sheets the document names (and the files it pulls in, with theirs), by existence only. */
+    references: async (doc: D, resources: ResourceLoader): Promise<string[]> => {
+      const requests: ResourceRequest[] = [...(more.siblings?.(doc) ?? [])];
+      let full = doc;
+      if (more.expand && requests.length) {
+        try {
+          full = await more.expand(doc, resources);
+        } catch {
+          // A sibling that cannot be read names no sheets.
+        }
+      }
+      for (const r of sheetsOf(full)) if (r.name) requests.push(sheetRequest(format, r.name));
+      return foundResources(resources, requests);
+    },
   };
 }
 
@@ -130,7 +210,11 @@ export function validateSheetDoc(
     const r = new JsonReader(format);
     const doc = read(bytes, r);
     const out = frameWarnings(doc.frames, doc.meta.size, '$.frames', doc.layout, r);
-    if (!doc.meta.image) out.push(r.diagnostic('warning', '$.meta.image', 'the document names no sheet image'));
+    const textures = (doc as { textures?: { image?: string; at: string }[] }).textures;
+    if (textures) {
+      // A multiatlas: each texture names its image.
+      for (const t of textures) if (!t.image) out.push(r.diagnostic('warning', t.at.replace(/\.image$/, ''), 'the texture names no image'));
+    } else if (!doc.meta.image) out.push(r.diagnostic('warning', '$.meta.image', 'the document names no sheet image'));
     return out;
   } catch (e) {
     if (isFormatError(e)) return [diagnosticFromError(e)];

@@ -27,6 +27,10 @@ export interface SheetJsonFrame {
   duration?: number;
   /** Normalised pivot (TexturePacker). */
   pivot?: { x: number; y: number };
+  /** Normalised anchor (what PixiJS reads; Phaser reads it before `pivot`). */
+  anchor?: { x: number; y: number };
+  /** Which of the document's sheets holds it (a Phaser multiatlas, a TexturePacker multipack); default the first. */
+  sheet?: number;
 }
 
 export function readFrames(
@@ -74,6 +78,7 @@ export function frameRecord(f: SheetJsonFrame, layout: 'hash' | 'array', withPiv
   rec.spriteSourceSize = f.spriteSourceSize;
   rec.sourceSize = f.sourceSize;
   if (withPivot && f.pivot) rec.pivot = f.pivot;
+  if (withPivot && f.anchor) rec.anchor = f.anchor;
   if (f.duration !== undefined) rec.duration = f.duration;
   return rec;
 }
@@ -81,7 +86,7 @@ export function frameRecord(f: SheetJsonFrame, layout: 'hash' | 'array', withPiv
 /** The model part for a frame, with the sprite origin at (ox, oy) on the frame's source canvas. */
 export function framePart(f: SheetJsonFrame, ox: number, oy: number): ModelPart {
   const part: ModelPart = {
-    sheet: 0,
+    sheet: f.sheet ?? 0,
     sx: f.frame.x,
     sy: f.frame.y,
     sw: f.rotated ? f.frame.h : f.frame.w,

@@ -69,7 +69,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('frames no animation plays are kept', () => {
   it('TexturePacker -> Aseprite: all 5 frames, the unplayed one in no tag', async () => {
-    const r = await runCli(['convert', 'tp.json', 'tp-ase.json', '--to', 'aseprite'], dir);
+    const r = await runCli(['convert', 'tp.json', 'tp-ase.json', '--to', 'aseprite', '--filename-format', '{label}'], dir);
     expect(r.code).toBe(0);
     const out = read('tp-ase.json');
     expect(frameNames(out).sort()).toEqual(['f0.png', 'f1.png', 'f2.png', 'f3.png', 'f4.png']);

@@ -100,8 +100,8 @@ describe('texturepacker structural errors have a line and column', () => {
     expectAt(errorOf(tp, doc('{"a": 1}')), '$.animations.walk: expected an array, found an object', 6, 26);
   });
 
-  it('a multi-texture atlas: at its textures', () => {
-    expectAt(errorOf(tp, '{\n "textures": [\n  {}\n ]\n}'), '$.textures: multi-texture atlases (several sheets) are not supported', 2, 14);
+  it('a multiatlas (Phaser): at the texture that lacks its frames', () => {
+    expectAt(errorOf(tp, '{\n "textures": [\n  {}\n ]\n}'), '$.textures[0].frames: expected an object, found nothing', 3, 3);
   });
 });
 

@@ -71,7 +71,7 @@ describe('texturepacker: reading a PixiJS spritesheet', () => {
     expect(bad('{"frames": {"a b": {"frame": {"x":0,"y":0,"w":1,"h":1}, "pivot": {"x": "0"}}}, "meta": {}}')).toThrow(
       /\$\.frames\["a b"\]\.pivot\.x: expected a number, found a string/,
     );
-    expect(bad('{"textures": [], "meta": {}}')).toThrow(/multi-texture/);
+    expect(bad('{"textures": [], "meta": {}}')).toThrow(/\$\.textures: a multiatlas without textures/);
   });
 });
 
@@ -107,6 +107,7 @@ describe('texturepacker: writing', () => {
       'spriteSourceSize',
       'sourceSize',
       'pivot',
+      'anchor',
       'duration',
     ]);
     expect(detectFormat(files[0]!.bytes, 'gem.json')?.name).toBe('texturepacker');

@@ -5,8 +5,8 @@
  * the PNG sheet named by meta.image.
  */
 import { type Diagnostic, FormatError } from '../../binary/errors.js';
-import type { CommandOptions, FormatHandler } from '../../formats/types.js';
-import { choiceOption } from '../../formats/options.js';
+import type { CommandOptions, FormatHandler, OptionSpec } from '../../formats/types.js';
+import { choiceOption, stringOption } from '../../formats/options.js';
 import { budgetFrom } from '../../binary/limits.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
@@ -75,6 +75,102 @@ const FORMAT = 'aseprite';
 const MAX_DURATION = 65535;
 /** Cap on frames made by expanding `repeat`. */
 const MAX_EXPANDED = 100000;
+
+/**
+ * What the writer names frames: Aseprite's `--filename-format` placeholders
+ * (src/app/filename_formatter.cpp): {title}, {name} ({title}.aseprite),
+ * {extension} ("aseprite"), {layer} ("Layer 1"), {tag} / {innertag} /
+ * {outertag} (the narrowest tag holding the frame), {frame} and {tagframe}
+ * (digits after the word: `{frame1}` counts from 1, `{frame000}` pads to 3
+ * digits from 0, `{frame001}` from 1), {duration}; sprat adds {label}, the
+ * frame's name in the source (its number when it has none).
+ */
+export const DEFAULT_FILENAME_FORMAT = '{frame}';
+const PLACEHOLDER = /\{(fullname|path|name|title|extension|layer|group|slice|tag|innertag|outertag|duration|label|(?:tag)?frame\d*)\}/g;
+export const FILENAME_FORMAT_OPTION: OptionSpec = {
+  name: 'filename-format',
+  type: 'string',
+  value: 'FORMAT',
+  description:
+    "Aseprite frame names, as Aseprite's --filename-format: {frame} (default: what Phaser looks up), {title}, {tag}, {tagframe}, {frame001}, {extension}, {duration}, {label} (the source frame name)",
+  parse(text) {
+    if (!text) throw new Error('it is empty');
+    const rest = text.replace(PLACEHOLDER, '');
+    const unknown = /\{[^}]*\}/.exec(rest);
+    if (unknown) throw new Error(`unknown placeholder ${unknown[0]}`);
+    return text;
+  },
+};
+
+/** A frame's name by an Aseprite `--filename-format` (see FILENAME_FORMAT_OPTION). */
+export function formatFrameName(
+  format: string,
+  f: { title: string; frame: number; tag: string; tagFrame: number; duration: number; label: string },
+): string {
+  return format.replace(PLACEHOLDER, (_, key: string) => {
+    const counter = /^(tag)?frame(\d*)$/.exec(key);
+    if (counter) {
+      const digits = counter[2]!;
+      const n = (counter[1] ? f.tagFrame : f.frame) + (digits ? Number(digits) : 0);
+      return String(n).padStart(digits.length, '0');
+    }
+    switch (key) {
+      case 'title':
+        return f.title;
+      case 'name':
+      case 'fullname':
+        return `${f.title}.aseprite`;
+      case 'extension':
+        return 'aseprite';
+      case 'path':
+        return '.';
+      case 'layer':
+        return 'Layer 1';
+      case 'tag':
+      case 'innertag':
+      case 'outertag':
+        return f.tag;
+      case 'duration':
+        return String(f.duration);
+      case 'label':
+        return f.label;
+      default:
+        return ''; // {group}, {slice}: nothing sprat writes
+    }
+  });
+}
+
+/** A read document with its frames renamed by --filename-format and laid out by --layout, when those are given. */
+function rekeyed(doc: AsepriteDoc, options?: CommandOptions): AsepriteDoc {
+  const format = stringOption(options, FILENAME_FORMAT_OPTION);
+  const layout = choiceOption(options, LAYOUT_OPTION) ?? doc.layout;
+  if (format === undefined) return layout === doc.layout ? doc : { ...doc, layout };
+  const title = doc.meta.image ? baseName(doc.meta.image) : 'sprite';
+  const used = new Set<string>();
+  const frames = doc.frames.map((f, i) => {
+    const tag = innerTag(doc.meta.frameTags, i);
+    const base = formatFrameName(format, {
+      title,
+      frame: i,
+      tag: tag?.name ?? '',
+      tagFrame: tag ? i - tag.from : 0,
+      duration: f.duration ?? 100,
+      label: f.filename,
+    });
+    let filename = base;
+    for (let k = 2; used.has(filename); k++) filename = `${base} (${k})`;
+    used.add(filename);
+    return { ...f, filename };
+  });
+  return { ...doc, layout, frames };
+}
+
+/** The narrowest tag holding sheet frame `i` (Aseprite's inner tag), first when several are as narrow. */
+function innerTag(tags: AsepriteTag[], i: number): AsepriteTag | undefined {
+  let best: AsepriteTag | undefined;
+  for (const t of tags) if (t.from <= i && i <= t.to && (!best || t.to - t.from < best.to - best.from)) best = t;
+  return best;
+}
 
 export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): AsepriteDoc {
   const root = r.obj(r.parse(bytes), '$');
@@ -213,32 +309,107 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
   const notes: string[] = [];
   const animations: ModelAnimation[] = [];
   const name = doc.meta.image ? baseName(doc.meta.image) : 'sprite';
-  if (doc.meta.frameTags.length === 0) {
+  // Tags with sheet frame numbers; whole files without tags (a batch export), each one animation.
+  let tags: AsepriteTag[] = doc.meta.frameTags;
+  let wholes: { name: string; from: number; to: number }[] = [];
+  const batch = splitBatch(doc);
+  if (batch) {
+    tags = batch.tags;
+    wholes = batch.wholes;
+    notes.push(
+      `aseprite: a batch export of ${batch.files.length} files (${batch.files.join(', ')}): one animation set per file, ` +
+        'named "FILE/TAG"; Aseprite does not say which file a tag belongs to, so tags were given to the files in order',
+    );
+  }
+  if (tags.length === 0 && wholes.length === 0) {
     animations.push({ name, frames: frames.map(copyFrame), loopTo: frames.length ? 0 : null });
   }
-  for (const tag of doc.meta.frameTags) {
-    const seq = tagSequence(tag);
+  const pieces = [
+    ...tags.map((t) => ({ at: t.from, tag: t as AsepriteTag | undefined, whole: undefined })),
+    ...wholes.map((w) => ({ at: w.from, tag: undefined, whole: w })),
+  ];
+  pieces.sort((a, b) => a.at - b.at); // file order (stable: tags keep theirs)
+  for (const { tag, whole } of pieces) {
+    if (whole) {
+      const list = frames.slice(whole.from, whole.to + 1).map(copyFrame);
+      animations.push({ name: whole.name, frames: list, loopTo: list.length ? 0 : null });
+      continue;
+    }
+    const seq = tagSequence(tag!);
     let list = seq;
     let loopTo: number | null = 0;
-    if (tag.repeat && tag.repeat > 0) {
-      const times = Math.min(tag.repeat, Math.max(1, Math.floor(MAX_EXPANDED / Math.max(1, seq.length))));
-      if (times < tag.repeat) notes.push(`aseprite: tag "${tag.name}" repeats ${tag.repeat} times; only ${times} kept`);
+    if (tag!.repeat && tag!.repeat > 0) {
+      const times = Math.min(tag!.repeat, Math.max(1, Math.floor(MAX_EXPANDED / Math.max(1, seq.length))));
+      if (times < tag!.repeat) notes.push(`aseprite: tag "${tag!.name}" repeats ${tag!.repeat} times; only ${times} kept`);
       list = [];
       for (let i = 0; i < times; i++) for (const f of seq) list.push(f);
       loopTo = null;
     }
-    animations.push({ name: tag.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });
+    animations.push({ name: tag!.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });
   }
   // Frames no tag plays are kept (as an animation marked unused).
-  if (doc.meta.frameTags.length) {
+  if (tags.length) {
     const tagged = new Set<number>();
-    for (const tag of doc.meta.frameTags) for (let i = tag.from; i <= tag.to; i++) tagged.add(i);
+    for (const tag of [...tags, ...wholes]) for (let i = tag.from; i <= tag.to; i++) tagged.add(i);
     const rest = unusedAnimation(animations, frames.filter((_, i) => !tagged.has(i)).map(copyFrame));
     if (rest) animations.push(rest);
   }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
   if (notes.length) model.notes = notes;
   return model;
+}
+
+/**
+ * An Aseprite 1.3 batch export (`aseprite -b a.aseprite b.aseprite --sheet
+ * s.png --data s.json`) holds the frames of several files, named by its
+ * default `{title} {frame}.{extension}` and numbered from 0 in each file, and
+ * lists every file's tags counted from that file's first frame, without
+ * saying which file each belongs to (src/app/doc_exporter.cpp). Found from
+ * the names (two titles or more, each numbered 0, 1, ... in a run); the tags
+ * go to the files in order (Aseprite lists a file's tags by their first
+ * frame): the next file when a tag starts before the one before it, repeats
+ * a name of the file's, or does not fit. Returns the tags with sheet frame numbers, named "FILE/TAG", and
+ * each file without tags as a whole; undefined when the document is not
+ * such an export or its tags do not fit.
+ */
+export function splitBatch(
+  doc: AsepriteDoc,
+): { files: string[]; tags: AsepriteTag[]; wholes: { name: string; from: number; to: number }[] } | undefined {
+  const files: { title: string; start: number; count: number }[] = [];
+  for (let i = 0; i < doc.frames.length; i++) {
+    const m = /^(.*?)(?: (\d+))?\.([A-Za-z0-9]+)$/.exec(doc.frames[i]!.filename);
+    if (!m) return undefined;
+    const n = m[2] === undefined ? 0 : Number(m[2]);
+    const title = `${m[1]}.${m[3]}`;
+    const last = files[files.length - 1];
+    if (last && last.title === title && n === last.count) last.count++;
+    else if (n === 0) files.push({ title, start: i, count: 1 });
+    else return undefined;
+  }
+  if (files.length < 2 || new Set(files.map((f) => f.title)).size !== files.length) return undefined;
+  const tags: AsepriteTag[] = [];
+  const tagged = new Set<number>();
+  let at = 0;
+  let prevFrom = -1;
+  let names = new Set<string>();
+  for (const t of doc.meta.frameTags) {
+    if (t.from < prevFrom || names.has(t.name)) {
+      at++;
+      names = new Set();
+    }
+    while (at < files.length && t.to >= files[at]!.count) at++;
+    if (at >= files.length) return undefined;
+    prevFrom = t.from;
+    names.add(t.name);
+    const f = files[at]!;
+    tagged.add(at);
+    tags.push({ ...t, name: `${f.title.replace(/\.[^.]*$/, '')}/${t.name}`, from: f.start + t.from, to: f.start + t.to });
+  }
+  const wholes = files
+    .map((f, i) => ({ f, i }))
+    .filter(({ i }) => !tagged.has(i))
+    .map(({ f }) => ({ name: f.title.replace(/\.[^.]*$/, ''), from: f.start, to: f.start + f.count - 1 }));
+  return { files: files.map((f) => f.title), tags, wholes };
 }
 
 function copyFrame(f: ModelFrame): ModelFrame {
@@ -306,11 +477,10 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       notes.push(`aseprite: animation "${a.name}" loops back to frame ${a.loopTo}; Aseprite loops to the first`);
     frameTags.push(tag);
   });
-  // Names: the frame label when it is unique among the written frames, else Aseprite's "{title} {frame}.aseprite".
-  const labels = emitted.map((bf) => model.animations[bf.animation]!.frames[bf.index]!.label);
-  const counts = new Map<string, number>();
-  for (const l of labels) if (l !== undefined) counts.set(l, (counts.get(l) ?? 0) + 1);
+  // Names: --filename-format (default "{frame}", the keys Phaser's createFromAseprite looks up).
+  const format = stringOption(options, FILENAME_FORMAT_OPTION) ?? DEFAULT_FILENAME_FORMAT;
   const used = new Set<string>();
+  let renamed = 0;
   const rounding: { at: FrameAt; fromMs: number; toMs: number }[] = [];
   const frames: SheetJsonFrame[] = emitted.map((bf, i) => {
     let d = bf.durationMs;
@@ -321,9 +491,20 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       const a = model.animations[bf.animation]!;
       rounding.push({ at: { animation: a.name, direction: a.direction, frame: bf.index }, fromMs: d, toMs: Math.max(1, Math.round(d)) });
     }
-    const l = labels[i];
-    let filename = l !== undefined && counts.get(l) === 1 ? l : `${model.name} ${i}.aseprite`;
-    for (let k = 2; used.has(filename); k++) filename = `${model.name} ${i} (${k}).aseprite`;
+    const duration = Math.max(1, Math.round(d));
+    const tag = innerTag(frameTags, i);
+    const label = model.animations[bf.animation]!.frames[bf.index]!.label;
+    const base = formatFrameName(format, {
+      title: model.name,
+      frame: i,
+      tag: tag?.name ?? '',
+      tagFrame: tag ? i - tag.from : 0,
+      duration,
+      label: label ?? String(i),
+    });
+    let filename = base;
+    for (let k = 2; used.has(filename); k++) filename = `${base} (${k})`;
+    if (filename !== base) renamed++;
     used.add(filename);
     return {
       filename,
@@ -332,9 +513,10 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       trimmed: bf.trimmed,
       spriteSourceSize: bf.spriteSourceSize,
       sourceSize: built.sourceSize,
-      duration: Math.max(1, Math.round(d)),
+      duration,
     };
   });
+  if (renamed) notes.push(`aseprite: --filename-format "${format}" gives ${renamed} frame(s) a name already taken; " (2)", ... added`);
   if (clamped) notes.push(`aseprite: frames shown forever or longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms`);
   for (const n of timingNotes(FORMAT, 'Aseprite stores whole milliseconds, at least 1', rounding)) notes.push(n);
   const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
@@ -440,8 +622,10 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   extensions: ['.json'],
   sniff: sniffAseprite,
   read: (bytes) => readAseprite(bytes),
-  writeOptions: [LAYOUT_OPTION],
-  async writeFiles(doc, outName) {
+  writeOptions: [LAYOUT_OPTION, FILENAME_FORMAT_OPTION],
+  async writeFiles(doc, outName, options) {
+    // A document read from a file (an aseprite -> aseprite convert) takes --filename-format and --layout when given.
+    if (!doc.sheet) doc = rekeyed(doc, options);
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readAseprite),

@@ -5,21 +5,46 @@
  * (Array)" layout is read too. A rotated frame is stored turned 90°
  * clockwise and takes frame.h × frame.w pixels of the sheet.
  */
-import { FormatError, type Diagnostic } from '../../binary/errors.js';
-import type { CommandOptions, FormatHandler } from '../../formats/types.js';
+import { FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
+import type { CommandOptions, FormatHandler, ResourceLoader } from '../../formats/types.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
 import type { RgbaImage } from '../../render/image.js';
-import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
+import {
+  ANIMATION_OPTION,
+  FRAME_OPTION,
+  LAYOUT_OPTION,
+  metaImage,
+  type SheetRef,
+  sheetFiles,
+  sheetModelMethods,
+  validateSheetDoc,
+} from '../sheethandler.js';
+import { dirOf, joinPath, loadResource, type ResourceRequest } from '../../formats/resources.js';
 import { choiceOption } from '../../formats/options.js';
-import { baseName, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
+import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
 import { frameRecord, framePart, readFrames, type SheetJsonFrame } from '../sheetjson.js';
 
+/** One sheet of a Phaser multiatlas (`textures: [...]`), or of a TexturePacker multipack once its siblings are read. */
+export interface TexturePackerTexture {
+  image?: string;
+  format?: string;
+  size?: { w: number; h: number };
+  scale?: string;
+  /** How its frames are written (multiatlas). */
+  layout: 'hash' | 'array';
+  /** Where errors about its image are placed: its name in the document. */
+  at: string;
+}
+
 export interface TexturePackerDoc extends FromJson {
   layout: 'hash' | 'array';
+  /** Every frame; `sheet` says which texture holds it (multiatlas, multipack). */
   frames: SheetJsonFrame[];
+  /** A Phaser multiatlas: one entry per sheet, in order (absent: the one sheet of `meta.image`). */
+  textures?: TexturePackerTexture[];
   /** PixiJS animations: name → frame names, in file order. */
   animations: [string, string[]][];
   meta: {
@@ -30,6 +55,8 @@ export interface TexturePackerDoc extends FromJson {
     size?: { w: number; h: number };
     scale?: string;
     smartupdate?: string;
+    /** TexturePacker multipack: the other JSON files of the set (PixiJS loads them with this one). */
+    related_multi_packs?: string[];
   };
   /** The sheet pixels to write next to the JSON (set by fromModel). */
   sheet?: RgbaImage;
@@ -41,18 +68,51 @@ export const DEFAULT_DURATION_MS = 100;
 
 export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT)): TexturePackerDoc {
   const root = r.obj(r.parse(bytes), '$');
-  if (has(root, 'textures') && !has(root, 'frames')) {
-    throw r.error('$.textures', 'multi-texture atlases (several sheets) are not supported');
-  }
-  const { layout, frames } = readFrames(r, root.frames, '$.frames', (o, p, f) => {
-    // TexturePacker writes `pivot`; PixiJS also reads `anchor`.
-    const name = has(o, 'pivot') ? 'pivot' : has(o, 'anchor') ? 'anchor' : undefined;
-    if (name) {
+  const pivots = (o: Record<string, unknown>, p: string, f: SheetJsonFrame) => {
+    // TexturePacker writes `pivot`; PixiJS reads `anchor` (Phaser: `anchor`, else `pivot`).
+    for (const name of ['pivot', 'anchor'] as const) {
+      if (!has(o, name)) continue;
       const po = r.obj(o[name], `${p}.${name}`);
-      f.pivot = { x: r.num(po.x, `${p}.${name}.x`), y: r.num(po.y, `${p}.${name}.y`) };
+      f[name] = { x: r.num(po.x, `${p}.${name}.x`), y: r.num(po.y, `${p}.${name}.y`) };
     }
-  });
+  };
+  let layout: 'hash' | 'array';
+  let frames: SheetJsonFrame[];
+  let textures: TexturePackerTexture[] | undefined;
+  if (has(root, 'textures') && !has(root, 'frames')) {
+    // Phaser's multiatlas: several sheets, each with its image and frames, read as one document.
+    textures = [];
+    frames = [];
+    const list = r.arr(root.textures, '$.textures');
+    if (!list.length) throw r.error('$.textures', 'a multiatlas without textures');
+    list.forEach((v, i) => {
+      const p = `$.textures[${i}]`;
+      const o = r.obj(v, p);
+      const read = readFrames(r, o.frames, `${p}.frames`, pivots);
+      const t: TexturePackerTexture = { layout: read.layout, at: `${p}.image` };
+      t.image = r.optStr(o, 'image', p);
+      t.format = r.optStr(o, 'format', p);
+      if (has(o, 'size')) t.size = r.size(o.size, `${p}.size`);
+      if (has(o, 'scale')) t.scale = typeof o.scale === 'number' ? String(o.scale) : r.str(o.scale, `${p}.scale`);
+      for (const k of ['image', 'format'] as const) if (t[k] === undefined) delete t[k];
+      for (const f of read.frames) frames.push({ ...f, sheet: i });
+      textures!.push(t);
+    });
+    layout = textures[0]!.layout;
+  } else {
+    ({ layout, frames } = readFrames(r, root.frames, '$.frames', pivots));
+  }
   const names = new Set(frames.map((f) => f.filename));
+  // A multipack's animations may name frames of the other files: checked when they are read (withMultipack).
+  const mo = root.meta;
+  const multipack =
+    typeof mo === 'object' &&
+    mo !== null &&
+    Array.isArray((mo as Record<string, unknown>).related_multi_packs) &&
+    ((mo as Record<string, unknown[]>).related_multi_packs!.length ?? 0) > 0;
+  // PixiJS names the frames of the array layout by their index ("0", "1", ...): an entry that is no file name may be one.
+  const indexName = (v: string): string | undefined =>
+    layout === 'array' && /^(0|[1-9]\d*)$/.test(v) ? frames[Number(v)]?.filename : undefined;
   const animations: [string, string[]][] = [];
   if (has(root, 'animations')) {
     const ao = r.obj(root.animations, '$.animations');
@@ -60,7 +120,10 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
       const p = `$.animations${key(name)}`;
       const list = r.arr(ao[name], p).map((v, i) => {
         const f = r.str(v, `${p}[${i}]`);
-        if (!names.has(f)) throw r.error(`${p}[${i}]`, `names no frame "${f}"`);
+        if (names.has(f)) return f;
+        const byIndex = indexName(f);
+        if (byIndex !== undefined) return byIndex;
+        if (!multipack) throw r.error(`${p}[${i}]`, `names no frame "${f}"`);
         return f;
       });
       animations.push([name, list]);
@@ -75,16 +138,39 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
   if (has(m, 'size')) meta.size = r.size(m.size, '$.meta.size');
   if (has(m, 'scale')) meta.scale = typeof m.scale === 'number' ? String(m.scale) : r.str(m.scale, '$.meta.scale');
   meta.smartupdate = r.optStr(m, 'smartupdate', '$.meta');
+  if (has(m, 'related_multi_packs')) {
+    meta.related_multi_packs = r
+      .arr(m.related_multi_packs, '$.meta.related_multi_packs')
+      .map((v, i) => r.str(v, `$.meta.related_multi_packs[${i}]`));
+  }
   for (const k of Object.keys(meta) as (keyof typeof meta)[]) if (meta[k] === undefined) delete meta[k];
-  return r.remember({ layout, frames, animations, meta });
+  const doc: TexturePackerDoc = { layout, frames, animations, meta };
+  if (textures) doc.textures = textures;
+  return r.remember(doc);
+}
+
+function framesJson(frames: SheetJsonFrame[], layout: 'hash' | 'array'): unknown {
+  return layout === 'array'
+    ? frames.map((f) => frameRecord(f, 'array', true))
+    : Object.fromEntries(frames.map((f) => [f.filename, frameRecord(f, 'hash', true)]));
 }
 
 export function texturePackerToJson(doc: TexturePackerDoc): Record<string, unknown> {
-  const frames =
-    doc.layout === 'array'
-      ? doc.frames.map((f) => frameRecord(f, 'array', true))
-      : Object.fromEntries(doc.frames.map((f) => [f.filename, frameRecord(f, 'hash', true)]));
-  const out: Record<string, unknown> = { frames };
+  const out: Record<string, unknown> = {};
+  if (doc.textures) {
+    out.textures = doc.textures.map((t, i) => {
+      const o: Record<string, unknown> = {};
+      if (t.image !== undefined) o.image = t.image;
+      if (t.format !== undefined) o.format = t.format;
+      if (t.size !== undefined) o.size = t.size;
+      if (t.scale !== undefined) o.scale = t.scale;
+      o.frames = framesJson(
+        doc.frames.filter((f) => (f.sheet ?? 0) === i),
+        t.layout,
+      );
+      return o;
+    });
+  } else out.frames = framesJson(doc.frames, doc.layout);
   if (doc.animations.length) out.animations = Object.fromEntries(doc.animations);
   out.meta = doc.meta;
   return out;
@@ -97,19 +183,23 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
   let untimed = false;
   for (const f of doc.frames) {
     // Rounded to a millionth so that a pivot written as origin / size gives the origin back exactly.
-    const px = Math.round((f.pivot?.x ?? 0) * f.sourceSize.w * 1e6) / 1e6;
-    const py = Math.round((f.pivot?.y ?? 0) * f.sourceSize.h * 1e6) / 1e6;
+    const pivot = f.anchor ?? f.pivot; // as Phaser reads them; PixiJS reads only `anchor`
+    const px = Math.round((pivot?.x ?? 0) * f.sourceSize.w * 1e6) / 1e6;
+    const py = Math.round((pivot?.y ?? 0) * f.sourceSize.h * 1e6) / 1e6;
     if (f.duration === undefined) untimed = true;
     byName.set(f.filename, { durationMs: f.duration ?? DEFAULT_DURATION_MS, parts: [framePart(f, px, py)], label: f.filename });
   }
   if (untimed && doc.frames.length) notes.push(`texturepacker: frame durations are not stored; ${DEFAULT_DURATION_MS} ms assumed`);
+  // (A multipack's animations may name frames of files not read yet: left out until they are.)
+  const known = (list: string[]) => list.filter((n) => byName.has(n));
   const copy = (name: string): ModelFrame => {
     const f = byName.get(name)!;
     return { ...f, parts: f.parts.map((p) => ({ ...p })) };
   };
-  const name = doc.meta.image ? baseName(doc.meta.image) : 'sprite';
+  const first = doc.meta.image ?? doc.textures?.[0]?.image;
+  const name = first ? baseName(first) : 'sprite';
   const animations: ModelAnimation[] = doc.animations.length
-    ? doc.animations.map(([n, list]) => ({ name: n, frames: list.map(copy), loopTo: list.length ? 0 : null }))
+    ? doc.animations.map(([n, list]) => ({ name: n, frames: known(list).map(copy), loopTo: known(list).length ? 0 : null }))
     : [{ name, frames: doc.frames.map((f) => copy(f.filename)), loopTo: doc.frames.length ? 0 : null }];
   // Frames no animation plays are kept (as an animation marked unused).
   if (doc.animations.length) {
@@ -120,7 +210,8 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
     );
     if (rest) animations.push(rest);
   }
-  const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
+  const sheets = doc.textures ? doc.textures.map((t) => ({ path: t.image ?? '' })) : [{ path: doc.meta.image ?? '' }];
+  const model: SpriteModel = { kind: 'sprite', name, sheets, animations };
   if (notes.length) model.notes = notes;
   return model;
 }
@@ -160,6 +251,7 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
       spriteSourceSize: bf.spriteSourceSize,
       sourceSize: built.sourceSize,
       pivot,
+      anchor: pivot,
       duration: Number.isFinite(bf.durationMs) ? bf.durationMs : 0,
     });
   }
@@ -178,8 +270,17 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
     taken.add(n);
     animations.push([n, names[ai]!]);
   });
+  const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
+  if (layout === 'array') {
+    // PixiJS names array frames by their index, and its `animations` list those names: the file names are the indices.
+    const index = new Map(frames.map((f, i) => [f.filename, String(i)]));
+    frames.forEach((f, i) => {
+      f.filename = String(i);
+    });
+    for (const a of animations) a[1] = a[1].map((n) => index.get(n)!);
+  }
   const doc: TexturePackerDoc = {
-    layout: choiceOption(options, LAYOUT_OPTION) ?? 'hash',
+    layout,
     frames,
     animations,
     meta: {
@@ -194,6 +295,71 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
   };
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return doc;
+}
+
+/** The sheet images a document names: each multiatlas texture's, else `meta.image`. */
+function texturePackerSheets(doc: TexturePackerDoc): SheetRef[] {
+  return doc.textures ? doc.textures.map((t) => ({ name: t.image, at: t.at })) : metaImage(doc);
+}
+
+/** The other JSON files of a TexturePacker multipack (`meta.related_multi_packs`), relative to this one. */
+function siblingRequests(doc: TexturePackerDoc): ResourceRequest[] {
+  // Each file once (a list naming one file many times reads it once).
+  return [...new Set(doc.meta.related_multi_packs ?? [])].map((name) => ({ format: FORMAT, what: 'the multipack sheet', name }));
+}
+
+/**
+ * A multipack read as one document: the frames, animations and sheets of
+ * every file `meta.related_multi_packs` names (as PixiJS loads them: one
+ * level, the siblings' own lists are not followed), each sibling's image
+ * relative to the sibling. A frame or animation name already taken keeps
+ * the first. Errors are placed at the sibling's name in this document.
+ */
+export async function withMultipack(doc: TexturePackerDoc, resources: ResourceLoader): Promise<TexturePackerDoc> {
+  const requests = siblingRequests(doc);
+  if (!requests.length) return doc;
+  const textures: TexturePackerTexture[] = doc.textures
+    ? [...doc.textures]
+    : [{ image: doc.meta.image, size: doc.meta.size, layout: doc.layout, at: '$.meta.image' }];
+  const frames = [...doc.frames];
+  const animations = [...doc.animations];
+  const names = new Set(frames.map((f) => f.filename));
+  for (let i = 0; i < requests.length; i++) {
+    const req = requests[i]!;
+    const at = `$.meta.related_multi_packs[${i}]`;
+    let sib: TexturePackerDoc;
+    try {
+      sib = readTexturePacker((await loadResource(resources, req)).bytes);
+    } catch (e) {
+      throw isFormatError(e) ? errorIn(doc, FORMAT, at, `"${req.name}": ${e.reason}`) : e;
+    }
+    const base = textures.length;
+    const dir = dirOf(req.name);
+    for (const t of sib.textures ?? [{ image: sib.meta.image, size: sib.meta.size, layout: sib.layout, at }]) {
+      textures.push({ ...t, image: t.image === undefined ? undefined : joinPath(dir, t.image), at });
+    }
+    for (const f of sib.frames) {
+      if (names.has(f.filename)) continue;
+      names.add(f.filename);
+      frames.push({ ...f, sheet: base + (f.sheet ?? 0) });
+    }
+    for (const a of sib.animations) if (!animations.some(([n]) => n === a[0])) animations.push(a);
+  }
+  animations.forEach(([n, list], ai) => {
+    list.forEach((f, i) => {
+      if (!names.has(f))
+        throw errorIn(
+          doc,
+          FORMAT,
+          ai < doc.animations.length ? `$.animations${key(n)}[${i}]` : '$.meta.related_multi_packs',
+          `names no frame "${f}" in any file of the multipack`,
+        );
+    });
+  });
+  const merged: TexturePackerDoc = { ...doc, frames, animations, textures };
+  // Errors about the merged document are placed in this one's text.
+  Object.defineProperty(merged, 'jsonSource', { value: doc.jsonSource, enumerable: false, writable: true, configurable: true });
+  return merged;
 }
 
 export function sniffTexturePacker(bytes: Uint8Array): boolean {
@@ -225,6 +391,11 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
       `TexturePacker sheet (${doc.layout} layout), ${doc.frames.length} frame(s), image ${doc.meta.image ?? '(none)'}` +
         (doc.meta.size ? ` ${doc.meta.size.w}x${doc.meta.size.h}` : ''),
     ];
+    for (const [i, t] of (doc.textures ?? []).entries()) {
+      const n = doc.frames.filter((f) => (f.sheet ?? 0) === i).length;
+      lines.push(`  texture ${i}: ${t.image ?? '(no image)'}${t.size ? ` ${t.size.w}x${t.size.h}` : ''}, ${n} frame(s)`);
+    }
+    if (doc.meta.related_multi_packs?.length) lines.push(`  multipack with ${doc.meta.related_multi_packs.join(', ')}`);
     const rotated = doc.frames.filter((f) => f.rotated).length;
     const trimmed = doc.frames.filter((f) => f.trimmed).length;
     lines.push(`  ${rotated} rotated, ${trimmed} trimmed`);
@@ -232,6 +403,10 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
     return lines.join('\n') + '\n';
   },
   renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
-  ...sheetModelMethods(FORMAT, texturePackerModel),
+  ...sheetModelMethods(FORMAT, texturePackerModel, {
+    sheets: texturePackerSheets,
+    siblings: siblingRequests,
+    expand: (doc, resources) => withMultipack(doc, resources),
+  }),
   fromModel: (model, options) => texturePackerFromModel(model, options),
 };
