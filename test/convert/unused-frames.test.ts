@@ -97,6 +97,30 @@ describe('frames no animation plays are kept', () => {
     ]);
   });
 
+  it('Aseprite -> TexturePacker: untagged frames before a tagged one move after the tagged frames, with a note (issue 10)', async () => {
+    const r = await runCli(['convert', 'ase.json', 'ase-order.json', '--to', 'texturepacker'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /note: aseprite: frames no tag plays are stored after the tagged frames \(their order among the frames changes\): a 3\.aseprite, a 4\.aseprite, .*a 9\.aseprite, a 13\.aseprite/,
+    );
+    expect(frameNames(read('ase-order.json')).slice(0, 7)).toEqual([
+      'a 0.aseprite',
+      'a 1.aseprite',
+      'a 2.aseprite',
+      'a 10.aseprite',
+      'a 11.aseprite',
+      'a 12.aseprite',
+      'a 3.aseprite',
+    ]);
+    // untagged frames only after the last tagged one keep their place: no note
+    const tail = JSON.parse(fs.readFileSync(path.join(dir, 'ase.json'), 'utf8'));
+    tail.meta.frameTags = [{ name: 'idle', from: 0, to: 2, direction: 'forward', color: '#000000ff' }];
+    fs.writeFileSync(path.join(dir, 'ase-tail.json'), JSON.stringify(tail));
+    const t = await runCli(['convert', 'ase-tail.json', 'ase-tail-tp.json', '--to', 'texturepacker'], dir);
+    expect(t.code).toBe(0);
+    expect(t.stderr).not.toMatch(/order among the frames/);
+  });
+
   it('Aseprite -> ISPRITE: an animation "unused" holds them, and a note lists them by name', async () => {
     const r = await runCli(['convert', 'tp.json', 'tp.isprite'], dir);
     expect(r.code).toBe(0);

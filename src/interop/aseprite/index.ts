@@ -9,7 +9,7 @@ import type { CommandOptions, FormatHandler, OptionSpec } from '../../formats/ty
 import { choiceOption, stringOption } from '../../formats/options.js';
 import { budgetFrom } from '../../binary/limits.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
-import { unusedAnimation } from '../../model/unused.js';
+import { unusedAnimation, unusedFrameNames } from '../../model/unused.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
 import { baseName, has, JsonReader, type FromJson, sniffText } from '../json.js';
@@ -352,7 +352,17 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
     const tagged = new Set<number>();
     for (const tag of [...tags, ...wholes]) for (let i = tag.from; i <= tag.to; i++) tagged.add(i);
     const rest = unusedAnimation(animations, frames.filter((_, i) => !tagged.has(i)).map(copyFrame));
-    if (rest) animations.push(rest);
+    if (rest) {
+      animations.push(rest);
+      // They go after the tagged frames: where one stood before a tagged frame, the stored order changes.
+      let lastTagged = -1;
+      for (const i of tagged) lastTagged = Math.max(lastTagged, i);
+      if (frames.some((_, i) => !tagged.has(i) && i < lastTagged)) {
+        notes.push(
+          `aseprite: frames no tag plays are stored after the tagged frames (their order among the frames changes): ${unusedFrameNames(rest)}`,
+        );
+      }
+    }
   }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
   if (notes.length) model.notes = notes;
