@@ -13,6 +13,7 @@ import { load, validate } from '../src/api.js';
 import type { CommandOptions, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
 import { encodeRender, type ImageFormat } from '../src/render/output.js';
+import type { PictureLayer } from '../src/render/pipeline.js';
 import { previewOf, type Preview, type PreviewAnimation } from './preview.js';
 import { droppedLoader, normalise, serverLoader } from './loaders.js';
 
@@ -186,6 +187,7 @@ function applyView(): void {
   canvas.style.height = `${canvas.height * view.zoom}px`;
   canvas.style.transform = `translate(${Math.round(view.panX)}px, ${Math.round(view.panY)}px)`;
   $('zoominfo').textContent = `${view.zoom}x`;
+  placeHover();
 }
 
 /** 0 = fit: the largest integer zoom that shows the whole picture, centred. */
@@ -340,6 +342,233 @@ function startPreview(preview: Preview, keep = false, restore?: Kept): void {
   const anim = keep && old && old.anim < preview.animations.length ? old.anim : 0;
   selectAnimation(anim, keep && old ? old.frame : 0);
   if (keep && old && !old.playing) setPlaying(false);
+}
+
+// ---------------------------------------------------------------- a level's layers and the cell inspector
+
+/** The layer choices for the document shown (`--hide-layers`, `--layer-opacity`), by layer number. */
+const levelChoice = { hidden: new Set<number>(), opacity: new Map<number, number>() };
+
+/** The layer choices as the render options `sprat render` takes. */
+function layerOptions(): CommandOptions {
+  const o: CommandOptions = {};
+  if (levelChoice.hidden.size) o['hide-layers'] = [...levelChoice.hidden].sort((a, b) => a - b).join(',');
+  const faded = [...levelChoice.opacity].filter(([, v]) => v < 1).sort((a, b) => a[0] - b[0]);
+  if (faded.length) o['layer-opacity'] = faded.map(([i, v]) => `${i}=${v}`).join(',');
+  return o;
+}
+
+/** The list of a level's layers: show/hide and opacity for each, drawn again through the pipeline on change. */
+function buildLevelLayers(layers: PictureLayer[], rerender: () => void): void {
+  const box = $('levellayers');
+  box.hidden = layers.length === 0;
+  box.replaceChildren(
+    ...(layers.length ? ['layers:'] : []),
+    ...layers.map((l, i) => {
+      const label = document.createElement('label');
+      const shown = document.createElement('input');
+      shown.type = 'checkbox';
+      shown.checked = !levelChoice.hidden.has(i);
+      shown.dataset.layer = String(i);
+      shown.setAttribute('aria-label', `show layer ${l.name}`);
+      shown.onchange = () => {
+        if (shown.checked) levelChoice.hidden.delete(i);
+        else levelChoice.hidden.add(i);
+        saveState();
+        rerender();
+      };
+      const opacity = document.createElement('input');
+      opacity.type = 'range';
+      opacity.min = '0';
+      opacity.max = '100';
+      opacity.step = '5';
+      opacity.value = String(Math.round((levelChoice.opacity.get(i) ?? 1) * 100));
+      opacity.dataset.layerOpacity = String(i);
+      opacity.setAttribute('aria-label', `opacity of layer ${l.name}`);
+      opacity.title = 'opacity';
+      opacity.onchange = () => {
+        const v = Number(opacity.value) / 100;
+        if (v >= 1) levelChoice.opacity.delete(i);
+        else levelChoice.opacity.set(i, v);
+        saveState();
+        rerender();
+      };
+      label.append(shown, ` ${l.name} `, opacity);
+      return label;
+    }),
+  );
+}
+
+/** The cell or object under the pointer, in picture coordinates (null: none); pinned by a click. */
+let hovered: { x: number; y: number; width: number; height: number } | null = null;
+let pinned = false;
+
+function fieldsText(f: Record<string, unknown>): string {
+  return Object.entries(f)
+    .map(([k, v]) => `${k} ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`)
+    .join(', ');
+}
+
+function placeHover(): void {
+  const box = $('hovercell');
+  const a = current();
+  if (!hovered || !a) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.style.transform = `translate(${Math.round(view.panX + (hovered.x + a.originX) * view.zoom)}px, ${Math.round(view.panY + (hovered.y + a.originY) * view.zoom)}px)`;
+  box.style.width = `${hovered.width * view.zoom}px`;
+  box.style.height = `${hovered.height * view.zoom}px`;
+}
+
+function clearInspector(): void {
+  hovered = null;
+  pinned = false;
+  $('inspector').hidden = true;
+  $('inspector').textContent = '';
+  $('inspector').classList.remove('pinned');
+  placeHover();
+}
+
+/** Shows the layer, cell (x, y), its fields and the objects under the page point (clientX, clientY). */
+function inspectAt(clientX: number, clientY: number): void {
+  const a = current();
+  const out = $('inspector');
+  if (!a?.layers.length) return;
+  const canvas = $<HTMLCanvasElement>('canvas');
+  const r = canvas.getBoundingClientRect();
+  const px = Math.floor((clientX - r.left) / view.zoom);
+  const py = Math.floor((clientY - r.top) / view.zoom);
+  if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) return;
+  const x = px - a.originX;
+  const y = py - a.originY;
+  const lines = [`pixel ${x}, ${y}`];
+  let box: typeof hovered = null;
+  a.layers.forEach((l, i) => {
+    const hidden = levelChoice.hidden.has(i) ? ' (hidden)' : '';
+    const g = l.grid;
+    if (g && g.cellWidth > 0 && g.cellHeight > 0) {
+      const col = Math.floor((x - g.x) / g.cellWidth);
+      const row = g.bottomUp ? Math.floor((g.y - y) / g.cellHeight) : Math.floor((y - g.y) / g.cellHeight);
+      if (col >= 0 && row >= 0 && col < g.columns && row < g.rows) {
+        const f = l.cell?.(col, row);
+        lines.push(`layer ${i} ${l.name}${hidden}: x ${col}, y ${row}: ${f ? fieldsText(f) : 'empty'}`);
+        if (!box || (f && !hidden)) {
+          const top = g.bottomUp ? g.y - (row + 1) * g.cellHeight : g.y + row * g.cellHeight;
+          box = { x: g.x + col * g.cellWidth, y: top, width: g.cellWidth, height: g.cellHeight };
+        }
+      }
+    }
+    for (const o of l.objects ?? []) {
+      if (x < o.x || y < o.y || x >= o.x + o.width || y >= o.y + o.height) continue;
+      lines.push(`layer ${i} ${l.name}${hidden}: object ${fieldsText(o.fields)}`);
+      box = { x: o.x, y: o.y, width: o.width, height: o.height };
+    }
+  });
+  if (lines.length === 1) lines.push('nothing here');
+  hovered = box;
+  out.hidden = false;
+  out.textContent = lines.join('\n');
+  placeHover();
+}
+
+// ---------------------------------------------------------------- page options kept across a page reload
+
+const STATE_KEY = 'sprat-viewer';
+const MAX_SAVED_DOCS = 50;
+
+/** What is kept of one document: its animation and frame, zoom and pan, grid size and layer choices. */
+interface SavedDoc {
+  anim: string;
+  frame: number;
+  zoom: number;
+  panX: number;
+  panY: number;
+  fitted: boolean;
+  gridsize: string;
+  hidden: number[];
+  opacity: [number, number][];
+}
+
+interface Saved {
+  /** The file shown (its name in the list). */
+  active?: string;
+  docs: Record<string, SavedDoc>;
+  speed?: string;
+  onion?: boolean;
+  grid?: boolean;
+  background?: string;
+}
+
+function readSaved(): Saved {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(STATE_KEY) ?? 'null') as Saved | null;
+    if (v && typeof v === 'object' && v.docs && typeof v.docs === 'object') return v;
+  } catch {
+    // storage off or damaged: nothing kept
+  }
+  return { docs: {} };
+}
+
+/** Keeps the page's choices in the tab's session storage (read back once, when the page loads again). */
+function saveState(): void {
+  try {
+    const s = readSaved();
+    const f = files[activeIndex];
+    if (f) {
+      s.active = f.name;
+      delete s.docs[f.name];
+      s.docs[f.name] = {
+        anim: current()?.label ?? '',
+        frame: player?.frame ?? 0,
+        zoom: view.zoom,
+        panX: view.panX,
+        panY: view.panY,
+        fitted: view.fitted,
+        gridsize: $<HTMLInputElement>('gridsize').value,
+        hidden: [...levelChoice.hidden],
+        opacity: [...levelChoice.opacity],
+      };
+      const names = Object.keys(s.docs);
+      for (const n of names.slice(0, Math.max(0, names.length - MAX_SAVED_DOCS))) delete s.docs[n];
+    }
+    s.speed = $<HTMLSelectElement>('speed').value;
+    s.onion = $<HTMLInputElement>('onion').checked;
+    s.grid = $<HTMLInputElement>('grid').checked;
+    s.background = $<HTMLSelectElement>('background').value;
+    sessionStorage.setItem(STATE_KEY, JSON.stringify(s));
+  } catch {
+    // storage off or full: nothing kept
+  }
+}
+
+/** The state saved before the page was loaded again; used by the first file shown, then dropped. */
+let pendingRestore: Saved | null = readSaved();
+
+function restoreToggles(s: Saved): void {
+  const speedSelect = $<HTMLSelectElement>('speed');
+  if (s.speed && [...speedSelect.options].some((o) => o.value === s.speed)) speedSelect.value = s.speed;
+  $<HTMLInputElement>('onion').checked = s.onion === true;
+  $<HTMLInputElement>('grid').checked = s.grid === true;
+  const bg = $<HTMLSelectElement>('background');
+  if (s.background && [...bg.options].some((o) => o.value === s.background)) {
+    bg.value = s.background;
+    $('stage').className = s.background;
+  }
+}
+
+/** A saved document's entry, its numbers checked (a damaged entry is dropped). */
+function savedDoc(s: Saved | null, name: string): SavedDoc | undefined {
+  const d = s?.docs[name];
+  const int = (v: unknown, lo: number, hi: number) => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+  const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+  if (!d || typeof d.anim !== 'string' || !int(d.frame, 0, 1e9) || !int(d.zoom, ZOOM_MIN, ZOOM_MAX) || !num(d.panX) || !num(d.panY))
+    return undefined;
+  if (!Array.isArray(d.hidden) || !d.hidden.every((n) => int(n, 0, 1e6))) return undefined;
+  if (!Array.isArray(d.opacity) || !d.opacity.every((p) => Array.isArray(p) && int(p[0], 0, 1e6) && num(p[1]) && p[1] >= 0 && p[1] <= 1))
+    return undefined;
+  return d;
 }
 
 // ---------------------------------------------------------------- export
@@ -508,8 +737,20 @@ function tileSizeOf(doc: unknown): number {
 
 /** Shows file `index`; `reload` reads it again from the server, keeping the animation, frame and view. */
 async function show(index: number, reload = false): Promise<void> {
+  // The page loaded again: the first file shown gets back what was chosen for it.
+  const restored = !reload ? savedDoc(pendingRestore, files[index]!.name) : undefined;
+  pendingRestore = null;
   const kept: Kept | undefined =
-    reload && player ? { label: current()?.label ?? '', frame: player.frame, playing: player.playing } : undefined;
+    reload && player
+      ? { label: current()?.label ?? '', frame: player.frame, playing: player.playing }
+      : restored
+        ? { label: restored.anim, frame: restored.frame, playing: false }
+        : undefined;
+  if (!reload) {
+    // Layer choices belong to one document (kept when it reloads from disk).
+    levelChoice.hidden = new Set(restored?.hidden ?? []);
+    levelChoice.opacity = new Map(restored?.opacity ?? []);
+  }
   const gen = ++generation;
   delete document.body.dataset.ready;
   delete document.body.dataset.previewed;
@@ -530,6 +771,9 @@ async function show(index: number, reload = false): Promise<void> {
   $('renderopts').replaceChildren();
   $('layers').replaceChildren();
   $('framesizebox').hidden = true;
+  $('levellayers').replaceChildren();
+  $('levellayers').hidden = true;
+  clearInspector();
   const diags = $('diagnostics');
   diags.replaceChildren();
   const note = (cls: string, text: string) => {
@@ -557,26 +801,54 @@ async function show(index: number, reload = false): Promise<void> {
     const loaded = load(bytes, f.name);
     $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${bytes.length} bytes`;
     $('summary').textContent = loaded.handler.inspectText(loaded.doc);
-    if (!reload) $<HTMLInputElement>('gridsize').value = String(tileSizeOf(loaded.doc));
+    if (!reload) $<HTMLInputElement>('gridsize').value = restored?.gridsize || String(tileSizeOf(loaded.doc));
     $('json').textContent = JSON.stringify(loaded.handler.inspectJson(loaded.doc), null, 2);
     const box = $('framesizebox');
     const input = $<HTMLInputElement>('framesize');
     input.value = '';
+    const names = new Set((loaded.handler.renderOptions ?? []).map((o) => o.name));
     let drawn = false;
     /** Bumped for every preview of this document: only the latest request's result is shown. */
     let request = 0;
-    const preview = async () => {
+    const levels = names.has('hide-layers');
+    const preview = async (): Promise<void> => {
       const mine = ++request;
-      const options: CommandOptions = { ...renderOptions() };
+      const options: CommandOptions = { ...renderOptions(), ...(levels ? layerOptions() : {}) };
       if (input.value) options['frame-size'] = input.value;
       const keep = drawn || kept !== undefined;
       try {
         const p = await previewOf(loaded, f.resources, options);
         if (gen !== generation || mine !== request) return;
+        const first = !drawn;
         startPreview(p, keep, drawn ? undefined : kept);
         drawn = true;
+        if (first && levels) {
+          const layers = p.animations[0]?.layers ?? [];
+          buildLevelLayers(layers, () => void preview());
+          // The grid of the cells the renderer drew (a SpriteTile level's cell size depends on its tilesets).
+          const g = layers.find((l) => l.grid)?.grid;
+          if (g && !reload && !restored && g.cellWidth >= 1 && g.cellWidth <= 4096)
+            $<HTMLInputElement>('gridsize').value = String(g.cellWidth);
+        }
+        if (first && restored) {
+          view.zoom = restored.zoom;
+          view.panX = restored.panX;
+          view.panY = restored.panY;
+          if (restored.fitted) fitView();
+          else {
+            view.fitted = false;
+            applyView();
+          }
+          drawFrame();
+        }
       } catch (e) {
         if (gen !== generation || mine !== request) return;
+        // Layer choices the document no longer has (it changed on disk): dropped, and drawn again.
+        if (levels && (levelChoice.hidden.size || levelChoice.opacity.size) && /--(hide-layers|layer-opacity)/.test((e as Error).message)) {
+          levelChoice.hidden.clear();
+          levelChoice.opacity.clear();
+          return preview();
+        }
         stopTimer();
         player = null;
         drawn = false;
@@ -588,7 +860,6 @@ async function show(index: number, reload = false): Promise<void> {
       }
       document.body.dataset.previewed = String(index);
     };
-    const names = new Set((loaded.handler.renderOptions ?? []).map((o) => o.name));
     const palettes = names.has('recolour') ? await f.palettes().catch(() => []) : [];
     if (gen !== generation) return;
     const renderOptions = renderControls(names, loaded.doc, palettes, () => void preview());
@@ -655,8 +926,10 @@ async function openServed(): Promise<void> {
     });
   }
   renderFileList();
-  // A few named files: show the first. A folder's long list: the user searches and picks.
-  if (files.length && files.length <= 20) await show(0);
+  // The file shown before the page loaded again; else a few named files: the first. A folder's long list: the user searches and picks.
+  const again = files.findIndex((f) => f.name === pendingRestore?.active);
+  if (again >= 0) await show(again);
+  else if (files.length && files.length <= 20) await show(0);
   else if (files.length) $('empty').textContent = `${files.length} files: search the list and pick one.`;
 }
 
@@ -713,17 +986,21 @@ stage.addEventListener(
   },
   { passive: false },
 );
-let drag: { x: number; y: number } | null = null;
+let drag: { x: number; y: number; moved: number } | null = null;
 stage.addEventListener('pointerdown', (e) => {
-  drag = { x: e.clientX, y: e.clientY };
+  drag = { x: e.clientX, y: e.clientY, moved: 0 };
   stage.setPointerCapture(e.pointerId);
   stage.classList.add('panning');
 });
 stage.addEventListener('pointermove', (e) => {
-  if (!drag) return;
+  if (!drag) {
+    // A level: the cell and objects under the pointer (unless a click pinned one).
+    if (!pinned) inspectAt(e.clientX, e.clientY);
+    return;
+  }
   view.panX += e.clientX - drag.x;
   view.panY += e.clientY - drag.y;
-  drag = { x: e.clientX, y: e.clientY };
+  drag = { x: e.clientX, y: e.clientY, moved: drag.moved + Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) };
   view.fitted = false;
   applyView();
 });
@@ -731,7 +1008,19 @@ const endDrag = () => {
   drag = null;
   stage.classList.remove('panning');
 };
-stage.addEventListener('pointerup', endDrag);
+stage.addEventListener('pointerup', (e) => {
+  // A click (no drag) on a level pins what is under it, or lets it go.
+  if (drag && drag.moved < 3 && current()?.layers.length) {
+    pinned = !pinned;
+    if (pinned) {
+      pinned = false;
+      inspectAt(e.clientX, e.clientY);
+      pinned = !$('inspector').hidden;
+    }
+    $('inspector').classList.toggle('pinned', pinned);
+  }
+  endDrag();
+});
 stage.addEventListener('pointercancel', endDrag);
 
 $<HTMLInputElement>('picker').onchange = (e) => void openLocal((e.target as HTMLInputElement).files ?? []);
@@ -767,6 +1056,8 @@ setInterval(() => {
     });
 }, 1000);
 
+window.addEventListener('pagehide', saveState);
+if (pendingRestore) restoreToggles(pendingRestore);
 renderFileList();
 void openServed().finally(() => {
   document.body.dataset.loaded = 'true';
