@@ -9,7 +9,7 @@
  * picture is the library's (`api.preview`, the very call `sprat render`
  * makes); only the onion skin and the tile grid are drawn by the page on top.
  */
-import { load, validate } from '../src/api.js';
+import { load, play, validate, type Loaded } from '../src/api.js';
 import type { CommandOptions, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
 import { encodeRender, type ImageFormat } from '../src/render/output.js';
@@ -111,13 +111,17 @@ function nextOf(a: PreviewAnimation, f: number): number | null {
 function setPlaying(on: boolean): void {
   if (!player) return;
   const a = current();
-  player.playing = on && !!a && a.frames.length > 1;
+  player.playing = on && !!a && (runtime ? runtime.runs.length > 1 : a.frames.length > 1);
   $('play').textContent = player.playing ? 'Pause' : 'Play';
   schedule();
 }
 
 function schedule(): void {
   stopTimer();
+  if (runtime) {
+    scheduleRuntime();
+    return;
+  }
   const p = player;
   const a = current();
   if (!p?.playing || !a || a.frames.length < 2) return;
@@ -141,6 +145,14 @@ function togglePlay(): void {
   const p = player;
   const a = current();
   if (!p || !a) return;
+  if (runtime) {
+    // Play again after the sprite stopped: from the start.
+    if (!p.playing && runtime.at >= runtime.runs.length - 1) showRun(0);
+    p.playing = !p.playing;
+    $('play').textContent = p.playing ? 'Pause' : 'Play';
+    schedule();
+    return;
+  }
   // Play again at the end of a one-shot: from the start.
   if (!p.playing && !$<HTMLInputElement>('loop').checked && p.frame === a.frames.length - 1) p.frame = 0;
   setPlaying(!p.playing);
@@ -151,6 +163,11 @@ function stepBy(d: number): void {
   const p = player;
   const a = current();
   if (!p || !a?.frames.length) return;
+  if (runtime) {
+    setPlaying(false);
+    showRun(Math.max(0, Math.min(runtime.runs.length - 1, runtime.at + d)));
+    return;
+  }
   setPlaying(false);
   p.frame = (p.frame + d + a.frames.length) % a.frames.length;
   drawFrame();
@@ -159,6 +176,12 @@ function stepBy(d: number): void {
 function goTo(frame: number): void {
   if (!player) return;
   setPlaying(false);
+  // Playing by the rules: the first time the rules show that frame of this sequence.
+  const at = runtime?.runs.findIndex((r) => r.sequence === current()?.label && r.position === frame) ?? -1;
+  if (at >= 0) {
+    showRun(at);
+    return;
+  }
   player.frame = frame;
   drawFrame();
 }
@@ -257,7 +280,10 @@ function drawFrame(): void {
   if (resized && view.fitted) fitView();
   else applyView();
   const delay = a.delaysMs[p.frame];
-  $('frameinfo').textContent = `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${delay} ms` : ''}`;
+  const tick = runtime?.runs[runtime.at]?.tick;
+  $('frameinfo').textContent =
+    `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${delay} ms` : ''}` +
+    (tick !== undefined ? ` · tick ${tick}` : '');
   for (const b of $('timeline').children) b.classList.toggle('current', (b as HTMLElement).dataset.frame === String(p.frame));
   document.body.dataset.frame = String(p.frame);
   // What `sprat render` is given for the picture on screen (for tests and the curious).
@@ -288,6 +314,7 @@ function buildTimeline(): void {
 function selectAnimation(i: number, frame = 0): void {
   if (!player) return;
   player.anim = i;
+  startRuntime();
   const a = current();
   player.frame = a && frame < a.frames.length ? frame : 0;
   $<HTMLInputElement>('loop').checked = a?.loops !== 1;
@@ -342,6 +369,147 @@ function startPreview(preview: Preview, keep = false, restore?: Kept): void {
   const anim = keep && old && old.anim < preview.animations.length ? old.anim : 0;
   selectAnimation(anim, keep && old ? old.frame : 0);
   if (keep && old && !old.playing) setPlaying(false);
+}
+
+// ---------------------------------------------------------------- ISPRITE: follow-ups and triggers (the rules `sprat play` runs)
+
+/** The document shown (for `play`). */
+let shownLoaded: Loaded | null = null;
+/** The most ticks played from one start (`sprat play --ticks`); past them the run starts over. */
+const RUNTIME_TICKS = 2000;
+const MAX_LOG_LINES = 300;
+
+/** A stretch of ticks showing one position of one sequence (a frame activated, then held). */
+interface Run {
+  tick: number;
+  ticks: number;
+  sequence: string | null;
+  position: number | null;
+  frame: number | null;
+  triggers: string[];
+  stopped: boolean;
+}
+
+/** Playing by the format's play rules: the runs `sprat play` gives from the chosen sequence, and the run shown. */
+let runtime: { runs: Run[]; at: number; start: string } | null = null;
+
+interface PlayRecord {
+  tick: number;
+  sequence: string | null;
+  position: number | null;
+  frame: number | null;
+  triggers: string[];
+  stopped: boolean;
+}
+
+/**
+ * When the follow-ups box is ticked: plays the sequence chosen by the
+ * rules `sprat play` follows (its follow-up when it ends, triggers as
+ * frames are activated), as `sprat play FILE --ticks N --script "0:group
+ * GROUP;0:play NAME"` prints them; else null.
+ */
+function startRuntime(): void {
+  runtime = null;
+  $('playlog').replaceChildren();
+  delete document.body.dataset.tick;
+  const a = current();
+  if ($('followupsbox').hidden || !$<HTMLInputElement>('followups').checked || !a || !shownLoaded?.handler.play) return;
+  const path = typeof a.options.animation === 'string' ? a.options.animation : '';
+  const cut = path.lastIndexOf('/');
+  if (cut < 0) return;
+  let records: PlayRecord[];
+  try {
+    const script = `0:group ${path.slice(0, cut)};0:play ${path.slice(cut + 1)}`;
+    records = play(shownLoaded, { ticks: String(RUNTIME_TICKS), script }).records as PlayRecord[];
+  } catch (e) {
+    logLine(`cannot play: ${(e as Error).message}`);
+    return;
+  }
+  const runs: Run[] = [];
+  for (const r of records) {
+    const last = runs[runs.length - 1];
+    if (last && last.sequence === r.sequence && last.position === r.position && last.stopped === r.stopped && !r.triggers.length) {
+      last.ticks++;
+      continue;
+    }
+    runs.push({ ...r, ticks: 1 });
+    if (r.stopped) break; // nothing moves after the sprite stops
+  }
+  runtime = { runs, at: -1, start: path };
+  showRun(0);
+}
+
+function logLine(text: string): void {
+  const log = $('playlog');
+  const li = document.createElement('li');
+  li.textContent = text;
+  log.append(li);
+  while (log.childElementCount > MAX_LOG_LINES) log.firstElementChild?.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+/** Shows run `i` (its sequence's picture at its position) and logs what happened on the way. */
+function showRun(i: number): void {
+  const rt = runtime;
+  const p = player;
+  if (!rt || !p) return;
+  const run = rt.runs[i];
+  if (!run) return;
+  if (i === 0) {
+    $('playlog').replaceChildren();
+    logLine(`tick 0: plays ${rt.start}`);
+  }
+  // Stepping back does not log again.
+  const from = i > rt.at ? rt.at + 1 : i;
+  for (let k = Math.max(from, 0); k <= i && i > rt.at; k++) {
+    const r = rt.runs[k]!;
+    const prev = rt.runs[k - 1];
+    if (prev && prev.sequence !== r.sequence) logLine(`tick ${r.tick}: follow-up: ${r.sequence ?? '(none)'}`);
+    for (const t of r.triggers)
+      logLine(`tick ${r.tick}: trigger ${JSON.stringify(t)} (${r.sequence} position ${r.position}, frame ${r.frame})`);
+    if (r.stopped) logLine(`tick ${r.tick}: stopped${r.sequence ? ` at the end of ${r.sequence}` : ''}`);
+  }
+  rt.at = i;
+  const anim = p.preview.animations.findIndex((a) => a.label === run.sequence);
+  if (anim >= 0 && anim !== p.anim) {
+    p.anim = anim;
+    $<HTMLSelectElement>('animation').value = String(anim);
+    buildTimeline();
+  }
+  const a = current();
+  p.frame = a && run.position !== null && run.position < a.frames.length ? run.position : 0;
+  document.body.dataset.tick = String(run.tick);
+  drawFrame();
+}
+
+function scheduleRuntime(): void {
+  const rt = runtime;
+  const p = player;
+  if (!rt || !p?.playing) return;
+  const run = rt.runs[rt.at];
+  if (!run || run.stopped) {
+    setPlayingLabel(false);
+    return;
+  }
+  const a = current();
+  // A frame is held its hold time: what `render` gives as its delay.
+  const d = a && run.position !== null ? a.delaysMs[run.position] : undefined;
+  const delay = d !== undefined && Number.isFinite(d) && d > 0 ? d : 100;
+  timer = window.setTimeout(() => {
+    timer = undefined;
+    if (runtime !== rt || player !== p || !p.playing) return;
+    if (rt.at + 1 >= rt.runs.length) {
+      logLine(`(${RUNTIME_TICKS} ticks played: from the start again)`);
+      showRun(0);
+    } else showRun(rt.at + 1);
+    scheduleRuntime();
+  }, delay / speed());
+}
+
+function setPlayingLabel(on: boolean): void {
+  if (!player) return;
+  player.playing = on;
+  $('play').textContent = on ? 'Pause' : 'Play';
 }
 
 // ---------------------------------------------------------------- a level's layers and the cell inspector
@@ -774,6 +942,10 @@ async function show(index: number, reload = false): Promise<void> {
   $('levellayers').replaceChildren();
   $('levellayers').hidden = true;
   clearInspector();
+  shownLoaded = null;
+  runtime = null;
+  $('followupsbox').hidden = true;
+  $('playlog').replaceChildren();
   const diags = $('diagnostics');
   diags.replaceChildren();
   const note = (cls: string, text: string) => {
@@ -799,6 +971,9 @@ async function show(index: number, reload = false): Promise<void> {
   for (const d of v.diagnostics) note(d.severity, `${d.severity}: ${d.message}`);
   try {
     const loaded = load(bytes, f.name);
+    shownLoaded = loaded;
+    // ISPRITE sequences end in follow-ups and fire triggers: played by the rules `sprat play` runs, with a log.
+    $('followupsbox').hidden = loaded.handler.name !== 'isprite';
     $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${bytes.length} bytes`;
     $('summary').textContent = loaded.handler.inspectText(loaded.doc);
     if (!reload) $<HTMLInputElement>('gridsize').value = restored?.gridsize || String(tileSizeOf(loaded.doc));
@@ -940,6 +1115,11 @@ $('prev').onclick = () => stepBy(-1);
 $('next').onclick = () => stepBy(1);
 $<HTMLSelectElement>('animation').onchange = (e) => selectAnimation(Number((e.target as HTMLSelectElement).value));
 $('loop').onchange = () => schedule();
+$('followups').onchange = () => {
+  startRuntime();
+  if (!runtime) $('playlog').replaceChildren();
+  setPlaying(true);
+};
 $('speed').onchange = () => schedule();
 $('onion').onchange = () => drawFrame();
 $('grid').onchange = () => drawFrame();

@@ -1,0 +1,92 @@
+/**
+ * The viewer's ISPRITE runtime and structure views (issue 12): follow-ups
+ * and triggers played by the rules `sprat play` runs, in a log.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { load, play } from '../../src/api.js';
+import { SAMPLES } from '../helpers/paths.js';
+import { haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
+
+const HERO = path.join(SAMPLES, 'isprite/hero.isprite');
+const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
+
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
+}
+
+async function chooseAnimation(page: Page, label: string): Promise<void> {
+  const value = await page.$eval(
+    '#animation',
+    (s, l) => [...(s as HTMLSelectElement).options].find((o) => o.textContent === l)?.value,
+    label,
+  );
+  expect(value, label).toBeDefined();
+  await page.selectOption('#animation', value!);
+}
+
+const logOf = (page: Page) => page.$$eval('#playlog li', (ls) => ls.map((l) => l.textContent ?? ''));
+
+describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('plays follow-ups and logs triggers as sprat play runs them', async () => {
+    const server = await h.serve([HERO, SLIME]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    expect(await page.isVisible('#followups')).toBe(true);
+    await chooseAnimation(page, 'Root/Armed/attack');
+    await page.check('#followups');
+    // attack (15 fps, 6 ticks) then its follow-up, idle: the log says so, as `sprat play` does.
+    await page.waitForFunction(() => document.querySelector('#animation option:checked')?.textContent === 'Root/Armed/idle', null, {
+      timeout: 5000,
+    });
+    const records = play(load(readFileSync(HERO), HERO), { ticks: '8', script: '0:group Root/Armed;0:play attack' }).records as {
+      tick: number;
+      sequence: string;
+      triggers: string[];
+    }[];
+    const swing = records.find((r) => r.triggers.length)!;
+    const follow = records.find((r) => r.sequence === 'Root/Armed/idle')!;
+    expect((await logOf(page)).slice(0, 3)).toEqual([
+      'tick 0: plays Root/Armed/attack',
+      `tick ${swing.tick}: trigger "swing" (Root/Armed/attack position 1, frame 7)`,
+      `tick ${follow.tick}: follow-up: Root/Armed/idle`,
+    ]);
+    // Paused, the arrows step through what the rules show, tick by tick.
+    await page.click('#play');
+    expect(await page.textContent('#play')).toBe('Play');
+    await chooseAnimation(page, 'Root/Armed/attack');
+    // A frame of the timeline: the first tick the rules show it.
+    await page.click('#timeline button[data-frame="0"]');
+    expect(await page.textContent('#play')).toBe('Play');
+    expect(await page.getAttribute('body', 'data-tick')).toBe('0');
+    await page.locator('#stage').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('body', 'data-tick')).toBe(String(swing.tick));
+    expect(await page.getAttribute('body', 'data-frame')).toBe('1');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('body', 'data-tick')).toBe(String(follow.tick));
+    expect(await page.$eval('#animation', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Root/Armed/idle');
+    expect(await page.textContent('#frameinfo')).toMatch(/tick 6$/);
+    // Off: the sequence's own frames again, no log; other formats have no such box.
+    await page.uncheck('#followups');
+    expect(await logOf(page)).toEqual([]);
+    await page.click('#files button[data-index="1"]');
+    await page.waitForSelector('body[data-ready="1"]');
+    expect(await page.isHidden('#followupsbox')).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
