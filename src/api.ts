@@ -175,6 +175,15 @@ export async function renderLaidOut(
   return { result: drawPicture(picture, b), layers };
 }
 
+/** Where the parts of a document's inspect JSON lie in its bytes (JSON pointer → [start, end)); {} when the format does not say. */
+export function byteRanges(loaded: Loaded, bytes: Uint8Array): Record<string, [number, number]> {
+  try {
+    return loaded.handler.byteRanges?.(loaded.doc, bytes) ?? {};
+  } catch {
+    return {};
+  }
+}
+
 /** The pictures a document offers (for the viewer): each a label and the render options that select it. */
 export function renderViews(loaded: Loaded): RenderView[] {
   const h = loaded.handler;
