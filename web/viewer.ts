@@ -9,7 +9,7 @@
  * picture is the library's (`api.preview`, the very call `sprat render`
  * makes); only the onion skin and the tile grid are drawn by the page on top.
  */
-import { load, play, validate, type Loaded } from '../src/api.js';
+import { byteRanges, load, play, validate, type Loaded } from '../src/api.js';
 import type { CommandOptions, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
 import { encodeRender, type ImageFormat } from '../src/render/output.js';
@@ -512,6 +512,137 @@ function setPlayingLabel(on: boolean): void {
   $('play').textContent = on ? 'Pause' : 'Play';
 }
 
+// ---------------------------------------------------------------- the field tree
+
+/** Children listed per opened node at most (a big file's 100 000 frames are not made into elements at once). */
+const MAX_TREE_CHILDREN = 500;
+
+type Ranges = Record<string, [number, number]>;
+
+function rangeText(r: [number, number] | undefined): string {
+  return r ? ` @ bytes ${r[0]}–${r[1] - 1} (0x${r[0].toString(16)}, ${r[1] - r[0]} bytes)` : '';
+}
+
+/**
+ * The inspect JSON as a tree (objects and arrays open on demand), each node
+ * with its byte range when the format knows it; clicking a node shows it and
+ * goes to the frame, animation or layer it is about.
+ */
+function buildTree(json: unknown, ranges: Ranges, bytes: Uint8Array): void {
+  const tree = $('tree');
+  const info = $('fieldinfo');
+  info.textContent = '';
+  const select = (el: HTMLElement, path: string, value: unknown) => {
+    for (const s of tree.querySelectorAll('.selected')) s.classList.remove('selected');
+    el.classList.add('selected');
+    document.body.dataset.selectedPath = path;
+    const r = ranges[path];
+    const head = r ? [...bytes.subarray(r[0], Math.min(r[1], r[0] + 16))].map((b) => b.toString(16).padStart(2, '0')).join(' ') : '';
+    const shown = value !== null && typeof value === 'object' ? '' : ` = ${JSON.stringify(value)}`;
+    info.textContent = `${path || '/'}${shown}${rangeText(r)}${head ? `: ${head}${r![1] - r![0] > 16 ? ' …' : ''}` : ''}`;
+    goToPath(path, json);
+  };
+  const node = (key: string, value: unknown, path: string): HTMLElement => {
+    const bytesNote = document.createElement('span');
+    bytesNote.className = 'bytes';
+    bytesNote.textContent = rangeText(ranges[path]);
+    if (value !== null && typeof value === 'object') {
+      const d = document.createElement('details');
+      d.dataset.path = path;
+      const s = document.createElement('summary');
+      const n = Array.isArray(value) ? value.length : Object.keys(value).length;
+      s.append(`${key}: ${Array.isArray(value) ? `[${n}]` : `{${n}}`}`, bytesNote);
+      s.onclick = () => select(s, path, value);
+      d.append(s);
+      const fill = () => {
+        if (d.childElementCount > 1) return;
+        const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+        d.append(
+          ...entries.slice(0, MAX_TREE_CHILDREN).map(([k, v]) => node(k, v, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`)),
+        );
+        if (entries.length > MAX_TREE_CHILDREN) {
+          const more = document.createElement('div');
+          more.className = 'leaf';
+          more.textContent = `… ${entries.length - MAX_TREE_CHILDREN} more (see the JSON)`;
+          d.append(more);
+        }
+      };
+      d.addEventListener('toggle', () => {
+        if (d.open) fill();
+      });
+      return d;
+    }
+    const leaf = document.createElement('div');
+    leaf.className = 'leaf';
+    leaf.dataset.path = path;
+    leaf.append(`${key}: ${JSON.stringify(value)}`, bytesNote);
+    leaf.onclick = () => select(leaf, path, value);
+    return leaf;
+  };
+  if (json !== null && typeof json === 'object') {
+    const root = node('document', json, '');
+    (root as HTMLDetailsElement).open = true;
+    tree.replaceChildren(root);
+  } else tree.replaceChildren();
+}
+
+/** The preview animation and frame a JSON pointer is about (an ISPRITE or CTHG frame, a sequence, a view), if any. */
+function frameForPath(
+  path: string,
+  json: unknown,
+): { label?: string; match?: (o: Record<string, string>) => boolean; frame: number } | null {
+  const p = /^\/frames\/(\d+)(?:\/|$)/.exec(path);
+  const format = (json as { format?: unknown }).format;
+  if (format === 'isprite') {
+    type Node = { sequence?: string; group?: string; frames?: number[]; children?: Node[] };
+    const seqs: { path: string; frames: number[] }[] = [];
+    const walk = (nodes: Node[], at: string, jsonAt: string) =>
+      nodes.forEach((n, i) => {
+        if (n.sequence !== undefined) {
+          const s = { path: `${at}/${n.sequence}`, frames: n.frames ?? [] };
+          seqs.push(s);
+          if (`${jsonAt}/${i}` === path || path.startsWith(`${jsonAt}/${i}/frames/`)) wanted ??= s;
+        } else if (n.children) walk(n.children, `${at}/${n.group}`, `${jsonAt}/${i}/children`);
+      });
+    let wanted: { path: string; frames: number[] } | undefined;
+    walk(((json as { tree?: Node[] }).tree ?? []) as Node[], 'Root', '/tree');
+    if (wanted && !p) {
+      const k = /\/frames\/(\d+)$/.exec(path);
+      return { label: wanted.path, frame: k ? Number(k[1]) : 0 };
+    }
+    if (!p) return null;
+    const id = Number(p[1]);
+    const s = seqs.find((x) => x.frames.includes(id));
+    return s ? { label: s.path, frame: s.frames.indexOf(id) } : null;
+  }
+  if (format === 'cthg' && p) {
+    const id = Number(p[1]);
+    type Anim = { name: string; frameCount: number; views: Record<string, number | null> };
+    for (const a of ((json as { animations?: Anim[] }).animations ?? []) as Anim[]) {
+      for (const [view, first] of Object.entries(a.views)) {
+        if (first !== null && id >= first && id < first + a.frameCount)
+          return { match: (o) => o.animation === a.name && o.view === view, frame: id - first };
+      }
+    }
+  }
+  return null;
+}
+
+function goToPath(path: string, json: unknown): void {
+  // A level's layer: marked in the layer list.
+  const layer = /^\/layers\/(\d+)$/.exec(path);
+  for (const l of $('levellayers').querySelectorAll('label')) l.classList.remove('selected');
+  if (layer) $('levellayers').querySelectorAll('label')[Number(layer[1])]?.classList.add('selected');
+  const want = frameForPath(path, json);
+  const p = player;
+  if (!want || !p) return;
+  const i = p.preview.animations.findIndex((a) => (want.label !== undefined ? a.label === want.label : want.match!(a.options)));
+  const a = p.preview.animations[i];
+  if (!a || want.frame >= a.frames.length) return;
+  if (i !== p.anim) selectAnimation(i, want.frame);
+  goTo(want.frame);
+}
+
 // ---------------------------------------------------------------- a level's layers and the cell inspector
 
 /** The layer choices for the document shown (`--hide-layers`, `--layer-opacity`), by layer number. */
@@ -946,6 +1077,9 @@ async function show(index: number, reload = false): Promise<void> {
   runtime = null;
   $('followupsbox').hidden = true;
   $('playlog').replaceChildren();
+  $('tree').replaceChildren();
+  $('fieldinfo').textContent = '';
+  delete document.body.dataset.selectedPath;
   const diags = $('diagnostics');
   diags.replaceChildren();
   const note = (cls: string, text: string) => {
@@ -977,7 +1111,9 @@ async function show(index: number, reload = false): Promise<void> {
     $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${bytes.length} bytes`;
     $('summary').textContent = loaded.handler.inspectText(loaded.doc);
     if (!reload) $<HTMLInputElement>('gridsize').value = restored?.gridsize || String(tileSizeOf(loaded.doc));
-    $('json').textContent = JSON.stringify(loaded.handler.inspectJson(loaded.doc), null, 2);
+    const json = loaded.handler.inspectJson(loaded.doc);
+    $('json').textContent = JSON.stringify(json, null, 2);
+    buildTree(json, byteRanges(loaded, bytes), bytes);
     const box = $('framesizebox');
     const input = $<HTMLInputElement>('framesize');
     input.value = '';

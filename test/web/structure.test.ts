@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { load, play } from '../../src/api.js';
+import { byteRanges, load, play } from '../../src/api.js';
 import { SAMPLES } from '../helpers/paths.js';
 import { haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
 
 const HERO = path.join(SAMPLES, 'isprite/hero.isprite');
+const FAN = path.join(SAMPLES, 'cthg/fan.dat');
+const LEVEL = path.join(SAMPLES, 'spritetile/level.bytes');
 const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
 
 async function open(page: Page, url: string): Promise<void> {
@@ -86,6 +88,53 @@ describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
     await page.click('#files button[data-index="1"]');
     await page.waitForSelector('body[data-ready="1"]');
     expect(await page.isHidden('#followupsbox')).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the field tree: the inspect JSON with byte ranges; a frame node goes to its frame, a layer node marks the layer', async () => {
+    const server = await h.serve([HERO, FAN, LEVEL]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    const bytes = new Uint8Array(readFileSync(HERO));
+    const ranges = byteRanges(load(bytes, HERO), bytes);
+    // Top level: every key of the JSON, chunks with their bytes.
+    const top = await page.$$eval('#tree > details > :is(details, .leaf)', (ns) => ns.map((n) => (n as HTMLElement).dataset.path));
+    expect(top).toContain('/frames');
+    expect(top).toContain('/meta');
+    const frames = page.locator('#tree details[data-path="/frames"] > summary');
+    const [s, e] = ranges['/frames']!;
+    expect(await frames.textContent()).toBe(`frames: [11] @ bytes ${s}–${e - 1} (0x${s.toString(16)}, ${e - s} bytes)`);
+    // Frame 7 is position 1 of Root/Armed/attack.
+    await frames.click();
+    await page.click('#tree details[data-path="/frames/7"] > summary');
+    expect(await page.getAttribute('body', 'data-selected-path')).toBe('/frames/7');
+    expect(await page.$eval('#animation', (x) => (x as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Root/Armed/attack');
+    expect(await page.getAttribute('body', 'data-frame')).toBe('1');
+    const [f0] = ranges['/frames/7']!;
+    expect(await page.textContent('#fieldinfo')).toMatch(new RegExp(`^/frames/7 @ bytes ${f0}–`));
+    // A leaf: its value.
+    await page.click('#tree details[data-path="/frames/7"] .leaf[data-path="/frames/7/holdTime"]');
+    expect(await page.textContent('#fieldinfo')).toMatch(/^\/frames\/7\/holdTime = \d+$/);
+
+    // CTHG: frame 5 is the east view's second frame; its elements have 12-byte ranges.
+    await page.click('#files button[data-index="1"]');
+    await page.waitForSelector('body[data-ready="1"]');
+    await page.click('#tree details[data-path="/frames"] > summary');
+    await page.click('#tree details[data-path="/frames/5"] > summary');
+    expect(await page.getAttribute('body', 'data-render-options')).toContain('"view":"east"');
+    expect(await page.getAttribute('body', 'data-frame')).toBe('1');
+    expect(await page.textContent('#fieldinfo')).toMatch(/: 46 52 /); // "FR"
+    await page.click('#tree details[data-path="/frames/5/elements"] > summary');
+    expect(await page.textContent('#tree details[data-path="/frames/5/elements/0"] > summary')).toMatch(/, 12 bytes\)$/);
+
+    // A level: a layer node marks the layer in the layer list.
+    await page.click('#files button[data-index="2"]');
+    await page.waitForSelector('body[data-ready="2"]');
+    await page.click('#tree details[data-path="/layers"] > summary');
+    await page.click('#tree details[data-path="/layers/1"] > summary');
+    expect(await page.$$eval('#levellayers label.selected', (ls) => ls.map((l) => l.textContent?.trim()))).toEqual(['layer 1 (z 0)']);
     expect(errors).toEqual([]);
     await page.close();
   });
