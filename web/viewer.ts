@@ -981,6 +981,34 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
       });
     }
   }
+  if (optionNames.has('attach')) {
+    // ISPRITE: another open sprite drawn at the attachment points of a name (`--attach POINT=FILE`).
+    const points = attachmentNames(doc);
+    const sprites = files.map((x, i) => ({ name: x.name, i })).filter((x) => /\.(isprite|sprite)$/i.test(x.name));
+    if (points.length && sprites.length) {
+      const l = document.createElement('label');
+      const sprite = document.createElement('select');
+      sprite.id = 'opt-attach';
+      sprite.setAttribute('aria-label', 'attached sprite');
+      sprite.append(new Option('nothing', ''), ...sprites.map((x) => new Option(x.name, String(x.i))));
+      const point = document.createElement('select');
+      point.id = 'opt-attach-point';
+      point.setAttribute('aria-label', 'attachment point');
+      point.append(...points.map((p) => new Option(p, p)));
+      sprite.onchange = rerender;
+      point.onchange = () => {
+        if (sprite.value) rerender();
+      };
+      l.append('attach ', sprite, ' at ', point);
+      opts.append(l);
+      getters.push(() => {
+        const i = sprite.value === '' ? -1 : Number(sprite.value);
+        attachChoice = i;
+        const f = files[i];
+        return f && point.value ? { attach: `${point.value}=${baseName(f.name)}` } : {};
+      });
+    }
+  }
   if (optionNames.has('recolour') && palettes.length) {
     const l = document.createElement('label');
     const layer = document.createElement('input');
@@ -1007,6 +1035,47 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
     });
   }
   return () => Object.assign({}, ...getters.map((g) => g()));
+}
+
+// ---------------------------------------------------------------- ISPRITE: an attached sprite
+
+/** The open file drawn at the attachment points (`--attach`), or -1. */
+let attachChoice = -1;
+
+function baseName(p: string): string {
+  return p.replace(/^.*\//, '');
+}
+
+/** The names of an ISPRITE document's attachment points. */
+function attachmentNames(doc: unknown): string[] {
+  const d = doc as { names?: string[]; frames?: { elements?: { type: string; name: number | null }[] }[] };
+  const out = new Set<string>();
+  for (const f of Array.isArray(d.frames) ? d.frames : [])
+    for (const e of f.elements ?? [])
+      if (e.type === 'attachment' && e.name !== null && d.names?.[e.name] !== undefined) out.add(d.names[e.name]!);
+  return [...out].sort();
+}
+
+/**
+ * The document's resources plus an attached open file: its bytes by its base
+ * name, and the files beside it (its textures) through its own loader.
+ */
+function withAttached(parent: ResourceLoader, child: OpenFile): ResourceLoader {
+  const name = baseName(child.name);
+  const childs = new Set<string>();
+  return {
+    async load(p) {
+      if (p === name) return child.bytes ?? (child.bytes = await child.fetchBytes!());
+      return childs.has(p) ? child.resources.load(p) : parent.load(p);
+    },
+    async exists(p) {
+      if (p === name || (await parent.exists(p))) return true;
+      if (!(await child.resources.exists(p))) return false;
+      childs.add(p);
+      return true;
+    },
+    describe: parent.describe,
+  };
 }
 
 // ---------------------------------------------------------------- one document
@@ -1128,7 +1197,8 @@ async function show(index: number, reload = false): Promise<void> {
       if (input.value) options['frame-size'] = input.value;
       const keep = drawn || kept !== undefined;
       try {
-        const p = await previewOf(loaded, f.resources, options);
+        const child = options.attach !== undefined ? files[attachChoice] : undefined;
+        const p = await previewOf(loaded, child ? withAttached(f.resources, child) : f.resources, options);
         if (gen !== generation || mine !== request) return;
         const first = !drawn;
         startPreview(p, keep, drawn ? undefined : kept);

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { byteRanges, load, play } from '../../src/api.js';
+import { byteRanges, load, play, render } from '../../src/api.js';
+import { fsResourceLoader } from '../../src/node/fs.js';
 import { SAMPLES } from '../helpers/paths.js';
-import { haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
+import { canvasDiff, canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
 
 const HERO = path.join(SAMPLES, 'isprite/hero.isprite');
 const FAN = path.join(SAMPLES, 'cthg/fan.dat');
@@ -135,6 +136,29 @@ describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
     await page.click('#tree details[data-path="/layers"] > summary');
     await page.click('#tree details[data-path="/layers/1"] > summary');
     expect(await page.$$eval('#levellayers label.selected', (ls) => ls.map((l) => l.textContent?.trim()))).toEqual(['layer 1 (z 0)']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('attaches another open sprite at the attachment points, drawn as render --attach draws it', async () => {
+    const server = await h.serve([HERO, SLIME]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    expect(await page.$$eval('#opt-attach option', (os) => os.map((o) => o.textContent))).toEqual(['nothing', 'hero.isprite']);
+    expect(await page.$$eval('#opt-attach-point option', (os) => os.map((o) => o.textContent))).toContain('hand');
+    await chooseAnimation(page, 'Root/Armed/attack');
+    await page.selectOption('#opt-attach-point', 'hand');
+    await page.selectOption('#opt-attach', '0');
+    await page.waitForFunction(() => document.body.dataset.renderOptions?.includes('"attach":"hand=hero.isprite"'));
+    await page.click('#timeline button[data-frame="1"]');
+    const loaded = load(readFileSync(HERO), HERO);
+    const r = await render(loaded, { animation: 'Root/Armed/attack', attach: 'hand=hero.isprite' }, fsResourceLoader(path.dirname(HERO)));
+    const plain = await render(loaded, { animation: 'Root/Armed/attack' }, fsResourceLoader(path.dirname(HERO)));
+    const px = await canvasPixels(page);
+    expect([px.width, px.height]).toEqual([r.frames[1]!.width, r.frames[1]!.height]);
+    expect(canvasDiff(px.data, r.frames[1]!.data)).toBe(-1);
+    expect(r.frames[1]!.data).not.toEqual(plain.frames[1]!.data);
     expect(errors).toEqual([]);
     await page.close();
   });
