@@ -36,18 +36,7 @@ describe('render --attach', () => {
     expect(withHero.frames[0]).not.toEqual(plain.frames[0]);
     // The command line draws the same.
     const png = path.join(out, 'a.png');
-    const r = await runCli([
-      'render',
-      HERO,
-      '--animation',
-      'Root/Armed/attack',
-      '--frame',
-      '1',
-      '--attach',
-      `hand=${HERO}`,
-      '-o',
-      png,
-    ]);
+    const r = await runCli(['render', HERO, '--animation', 'Root/Armed/attack', '--frame', '1', '--attach', `hand=${HERO}`, '-o', png]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const img = decodePng(fs.readFileSync(png));
     expect([img.width, img.height]).toEqual([withHero.frames[0]!.width, withHero.frames[0]!.height]);
