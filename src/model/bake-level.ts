@@ -29,6 +29,7 @@ function cellPart(
   cw: number,
   ch: number,
   flat: Map<string, RgbaImage>,
+  layer: number,
 ): PicturePart {
   const ts = model.tilesets[c.set];
   const tw = ts?.tileWidth ?? cw;
@@ -39,7 +40,7 @@ function cellPart(
     const key = `${c.set}:${c.tile}`;
     let dot = flat.get(key);
     if (!dot) flat.set(key, (dot = solidImage(...tileColour(c.set, c.tile))));
-    return { image: dot, transform: [cw, 0, 0, ch, px, py] };
+    return { image: dot, transform: [cw, 0, 0, ch, px, py], layer };
   }
   const sx = (c.tile % cols) * tw;
   const sy = Math.floor(c.tile / cols) * th;
@@ -50,7 +51,7 @@ function cellPart(
     rotate(-(c.rotation ?? 0)),
     translate(px + tw / 2, py + ch - th + th / 2),
   );
-  return { image: img, sx, sy, sw: tw, sh: th, transform: m, filter: 'nearest' };
+  return { image: img, sx, sy, sw: tw, sh: th, transform: m, filter: 'nearest', layer };
 }
 
 /** The whole level as a picture: one frame, its cells made as the pipeline draws them. */
@@ -69,7 +70,7 @@ export function levelPicture(model: LevelModel): Picture {
         for (let col = 0; col < l.width; col++) {
           const c = l.cells[row * l.width + col];
           if (!c || c.set < 0 || c.tile < 0) continue;
-          yield { ...cellPart(model, c, col * l.tileWidth, row * l.tileHeight, l.tileWidth, l.tileHeight, flat), layer };
+          yield cellPart(model, c, col * l.tileWidth, row * l.tileHeight, l.tileWidth, l.tileHeight, flat, layer);
         }
       }
     }
