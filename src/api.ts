@@ -8,7 +8,8 @@ import { detectFormat, extensionOf, formatsForExtension } from './detect.js';
 import { FORMATS, getFormat } from './registry.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderResult, RenderView, ResourceLoader } from './formats/types.js';
 import { budgetFrom, type Budget } from './binary/limits.js';
-import { drawPicture, nextFrame } from './render/pipeline.js';
+import { drawPicture, nextFrame, withLayerChoices, type DrawnPicture, type PictureLayer } from './render/pipeline.js';
+import { layerChoices } from './formats/options.js';
 import type { RgbaImage } from './render/image.js';
 import type { LevelModel, SpriteModel } from './model/types.js';
 import { unusedFrameNames } from './model/unused.js';
@@ -149,10 +150,40 @@ function unusedFramesNotes(model: SpriteModel | LevelModel, target: FormatHandle
  * `--max-pixels` and `--max-draw-pixels` budgets of `options` (or `budget`).
  */
 export async function render(loaded: Loaded, options: CommandOptions, resources: ResourceLoader, budget?: Budget): Promise<RenderResult> {
+  return (await renderLaidOut(loaded, options, resources, budget)).result;
+}
+
+/**
+ * `render`, with what a level's picture says of its layers (their grids,
+ * cells and objects, in picture coordinates; `result.originX/Y` is where
+ * picture (0, 0) lands): the viewer's layer list and cell inspector.
+ * `--hide-layers` and `--layer-opacity` are applied here, once for every format.
+ */
+export async function renderLaidOut(
+  loaded: Loaded,
+  options: CommandOptions,
+  resources: ResourceLoader,
+  budget?: Budget,
+): Promise<{ result: DrawnPicture; layers: PictureLayer[] }> {
   const h = loaded.handler;
   if (!h.picture) throw new UnknownFormatError(`rendering ${h.name} files is not supported`);
   const b = budget ?? budgetFrom(options);
-  return drawPicture(await h.picture(loaded.doc, options, resources), b);
+  let picture = await h.picture(loaded.doc, options, resources);
+  const layers = picture.layers ?? [];
+  if (options['hide-layers'] !== undefined || options['layer-opacity'] !== undefined) {
+    const { hidden, opacity } = layerChoices(options, layers.length);
+    picture = withLayerChoices(picture, hidden, opacity);
+  }
+  return { result: drawPicture(picture, b), layers };
+}
+
+/** Where the parts of a document's inspect JSON lie in its bytes (JSON pointer → [start, end)); {} when the format does not say. */
+export function byteRanges(loaded: Loaded, bytes: Uint8Array): Record<string, [number, number]> {
+  try {
+    return loaded.handler.byteRanges?.(loaded.doc, bytes) ?? {};
+  } catch {
+    return {};
+  }
 }
 
 /** The pictures a document offers (for the viewer): each a label and the render options that select it. */
@@ -181,6 +212,10 @@ export interface PreviewAnimation {
   loops?: number;
   /** The frame after `frame`, or null when playback stops. */
   next(frame: number): number | null;
+  /** A level's layers (see renderLaidOut), and where picture (0, 0) lands on the frames. */
+  layers: PictureLayer[];
+  originX: number;
+  originY: number;
 }
 
 export interface Preview {
@@ -207,7 +242,7 @@ export async function preview(loaded: Loaded, resources: ResourceLoader, options
     const opts: Record<string, string> = {};
     for (const [k, x] of Object.entries({ ...v.options, ...options })) if (typeof x === 'string') opts[k] = x;
     try {
-      const r = await render(loaded, { ...v.options, ...options }, resources);
+      const { result: r, layers } = await renderLaidOut(loaded, { ...v.options, ...options }, resources);
       const n = r.frames.length;
       animations.push({
         label: v.label,
@@ -216,6 +251,9 @@ export async function preview(loaded: Loaded, resources: ResourceLoader, options
         delaysMs: r.delaysMs ?? [],
         loops: r.loops,
         next: (f) => nextFrame(f, n, r.loops),
+        layers,
+        originX: r.originX,
+        originY: r.originY,
       });
     } catch (e) {
       first ??= e;

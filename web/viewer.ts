@@ -9,10 +9,11 @@
  * picture is the library's (`api.preview`, the very call `sprat render`
  * makes); only the onion skin and the tile grid are drawn by the page on top.
  */
-import { load, validate } from '../src/api.js';
+import { byteRanges, load, play, validate, type Loaded } from '../src/api.js';
 import type { CommandOptions, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
 import { encodeRender, type ImageFormat } from '../src/render/output.js';
+import type { PictureLayer } from '../src/render/pipeline.js';
 import { previewOf, type Preview, type PreviewAnimation } from './preview.js';
 import { droppedLoader, normalise, serverLoader } from './loaders.js';
 
@@ -110,13 +111,17 @@ function nextOf(a: PreviewAnimation, f: number): number | null {
 function setPlaying(on: boolean): void {
   if (!player) return;
   const a = current();
-  player.playing = on && !!a && a.frames.length > 1;
+  player.playing = on && !!a && (runtime ? runtime.runs.length > 1 : a.frames.length > 1);
   $('play').textContent = player.playing ? 'Pause' : 'Play';
   schedule();
 }
 
 function schedule(): void {
   stopTimer();
+  if (runtime) {
+    scheduleRuntime();
+    return;
+  }
   const p = player;
   const a = current();
   if (!p?.playing || !a || a.frames.length < 2) return;
@@ -140,6 +145,14 @@ function togglePlay(): void {
   const p = player;
   const a = current();
   if (!p || !a) return;
+  if (runtime) {
+    // Play again after the sprite stopped: from the start.
+    if (!p.playing && runtime.at >= runtime.runs.length - 1) showRun(0);
+    p.playing = !p.playing;
+    $('play').textContent = p.playing ? 'Pause' : 'Play';
+    schedule();
+    return;
+  }
   // Play again at the end of a one-shot: from the start.
   if (!p.playing && !$<HTMLInputElement>('loop').checked && p.frame === a.frames.length - 1) p.frame = 0;
   setPlaying(!p.playing);
@@ -150,6 +163,11 @@ function stepBy(d: number): void {
   const p = player;
   const a = current();
   if (!p || !a?.frames.length) return;
+  if (runtime) {
+    setPlaying(false);
+    showRun(Math.max(0, Math.min(runtime.runs.length - 1, runtime.at + d)));
+    return;
+  }
   setPlaying(false);
   p.frame = (p.frame + d + a.frames.length) % a.frames.length;
   drawFrame();
@@ -158,6 +176,12 @@ function stepBy(d: number): void {
 function goTo(frame: number): void {
   if (!player) return;
   setPlaying(false);
+  // Playing by the rules: the first time the rules show that frame of this sequence.
+  const at = runtime?.runs.findIndex((r) => r.sequence === current()?.label && r.position === frame) ?? -1;
+  if (at >= 0) {
+    showRun(at);
+    return;
+  }
   player.frame = frame;
   drawFrame();
 }
@@ -186,6 +210,7 @@ function applyView(): void {
   canvas.style.height = `${canvas.height * view.zoom}px`;
   canvas.style.transform = `translate(${Math.round(view.panX)}px, ${Math.round(view.panY)}px)`;
   $('zoominfo').textContent = `${view.zoom}x`;
+  placeHover();
 }
 
 /** 0 = fit: the largest integer zoom that shows the whole picture, centred. */
@@ -255,7 +280,10 @@ function drawFrame(): void {
   if (resized && view.fitted) fitView();
   else applyView();
   const delay = a.delaysMs[p.frame];
-  $('frameinfo').textContent = `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${delay} ms` : ''}`;
+  const tick = runtime?.runs[runtime.at]?.tick;
+  $('frameinfo').textContent =
+    `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${delay} ms` : ''}` +
+    (tick !== undefined ? ` · tick ${tick}` : '');
   for (const b of $('timeline').children) b.classList.toggle('current', (b as HTMLElement).dataset.frame === String(p.frame));
   document.body.dataset.frame = String(p.frame);
   // What `sprat render` is given for the picture on screen (for tests and the curious).
@@ -286,6 +314,7 @@ function buildTimeline(): void {
 function selectAnimation(i: number, frame = 0): void {
   if (!player) return;
   player.anim = i;
+  startRuntime();
   const a = current();
   player.frame = a && frame < a.frames.length ? frame : 0;
   $<HTMLInputElement>('loop').checked = a?.loops !== 1;
@@ -340,6 +369,505 @@ function startPreview(preview: Preview, keep = false, restore?: Kept): void {
   const anim = keep && old && old.anim < preview.animations.length ? old.anim : 0;
   selectAnimation(anim, keep && old ? old.frame : 0);
   if (keep && old && !old.playing) setPlaying(false);
+}
+
+// ---------------------------------------------------------------- ISPRITE: follow-ups and triggers (the rules `sprat play` runs)
+
+/** The document shown (for `play`). */
+let shownLoaded: Loaded | null = null;
+/** The most ticks played from one start (`sprat play --ticks`); past them the run starts over. */
+const RUNTIME_TICKS = 2000;
+const MAX_LOG_LINES = 300;
+
+/** A stretch of ticks showing one position of one sequence (a frame activated, then held). */
+interface Run {
+  tick: number;
+  ticks: number;
+  sequence: string | null;
+  position: number | null;
+  frame: number | null;
+  triggers: string[];
+  stopped: boolean;
+}
+
+/** Playing by the format's play rules: the runs `sprat play` gives from the chosen sequence, and the run shown. */
+let runtime: { runs: Run[]; at: number; start: string } | null = null;
+
+interface PlayRecord {
+  tick: number;
+  sequence: string | null;
+  position: number | null;
+  frame: number | null;
+  triggers: string[];
+  stopped: boolean;
+}
+
+/**
+ * When the follow-ups box is ticked: plays the sequence chosen by the
+ * rules `sprat play` follows (its follow-up when it ends, triggers as
+ * frames are activated), as `sprat play FILE --ticks N --script "0:group
+ * GROUP;0:play NAME"` prints them; else null.
+ */
+function startRuntime(): void {
+  runtime = null;
+  $('playlog').replaceChildren();
+  delete document.body.dataset.tick;
+  const a = current();
+  if ($('followupsbox').hidden || !$<HTMLInputElement>('followups').checked || !a || !shownLoaded?.handler.play) return;
+  const path = typeof a.options.animation === 'string' ? a.options.animation : '';
+  const cut = path.lastIndexOf('/');
+  if (cut < 0) return;
+  let records: PlayRecord[];
+  try {
+    const script = `0:group ${path.slice(0, cut)};0:play ${path.slice(cut + 1)}`;
+    records = play(shownLoaded, { ticks: String(RUNTIME_TICKS), script }).records as PlayRecord[];
+  } catch (e) {
+    logLine(`cannot play: ${(e as Error).message}`);
+    return;
+  }
+  const runs: Run[] = [];
+  for (const r of records) {
+    const last = runs[runs.length - 1];
+    if (last && last.sequence === r.sequence && last.position === r.position && last.stopped === r.stopped && !r.triggers.length) {
+      last.ticks++;
+      continue;
+    }
+    runs.push({ ...r, ticks: 1 });
+    if (r.stopped) break; // nothing moves after the sprite stops
+  }
+  runtime = { runs, at: -1, start: path };
+  showRun(0);
+}
+
+function logLine(text: string): void {
+  const log = $('playlog');
+  const li = document.createElement('li');
+  li.textContent = text;
+  log.append(li);
+  while (log.childElementCount > MAX_LOG_LINES) log.firstElementChild?.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+/** Shows run `i` (its sequence's picture at its position) and logs what happened on the way. */
+function showRun(i: number): void {
+  const rt = runtime;
+  const p = player;
+  if (!rt || !p) return;
+  const run = rt.runs[i];
+  if (!run) return;
+  if (i === 0) {
+    $('playlog').replaceChildren();
+    logLine(`tick 0: plays ${rt.start}`);
+  }
+  // Stepping back does not log again.
+  const from = i > rt.at ? rt.at + 1 : i;
+  for (let k = Math.max(from, 0); k <= i && i > rt.at; k++) {
+    const r = rt.runs[k]!;
+    const prev = rt.runs[k - 1];
+    if (prev && prev.sequence !== r.sequence) logLine(`tick ${r.tick}: follow-up: ${r.sequence ?? '(none)'}`);
+    for (const t of r.triggers)
+      logLine(`tick ${r.tick}: trigger ${JSON.stringify(t)} (${r.sequence} position ${r.position}, frame ${r.frame})`);
+    if (r.stopped) logLine(`tick ${r.tick}: stopped${r.sequence ? ` at the end of ${r.sequence}` : ''}`);
+  }
+  rt.at = i;
+  const anim = p.preview.animations.findIndex((a) => a.label === run.sequence);
+  if (anim >= 0 && anim !== p.anim) {
+    p.anim = anim;
+    $<HTMLSelectElement>('animation').value = String(anim);
+    buildTimeline();
+  }
+  const a = current();
+  p.frame = a && run.position !== null && run.position < a.frames.length ? run.position : 0;
+  document.body.dataset.tick = String(run.tick);
+  drawFrame();
+}
+
+function scheduleRuntime(): void {
+  const rt = runtime;
+  const p = player;
+  if (!rt || !p?.playing) return;
+  const run = rt.runs[rt.at];
+  if (!run || run.stopped) {
+    setPlayingLabel(false);
+    return;
+  }
+  const a = current();
+  // A frame is held its hold time: what `render` gives as its delay.
+  const d = a && run.position !== null ? a.delaysMs[run.position] : undefined;
+  const delay = d !== undefined && Number.isFinite(d) && d > 0 ? d : 100;
+  timer = window.setTimeout(() => {
+    timer = undefined;
+    if (runtime !== rt || player !== p || !p.playing) return;
+    if (rt.at + 1 >= rt.runs.length) {
+      logLine(`(${RUNTIME_TICKS} ticks played: from the start again)`);
+      showRun(0);
+    } else showRun(rt.at + 1);
+    scheduleRuntime();
+  }, delay / speed());
+}
+
+function setPlayingLabel(on: boolean): void {
+  if (!player) return;
+  player.playing = on;
+  $('play').textContent = on ? 'Pause' : 'Play';
+}
+
+// ---------------------------------------------------------------- the field tree
+
+/** Children listed per opened node at most (a big file's 100 000 frames are not made into elements at once). */
+const MAX_TREE_CHILDREN = 500;
+
+type Ranges = Record<string, [number, number]>;
+
+function rangeText(r: [number, number] | undefined): string {
+  return r ? ` @ bytes ${r[0]}–${r[1] - 1} (0x${r[0].toString(16)}, ${r[1] - r[0]} bytes)` : '';
+}
+
+/**
+ * The inspect JSON as a tree (objects and arrays open on demand), each node
+ * with its byte range when the format knows it; clicking a node shows it and
+ * goes to the frame, animation or layer it is about.
+ */
+function buildTree(json: unknown, ranges: Ranges, bytes: Uint8Array): void {
+  const tree = $('tree');
+  const info = $('fieldinfo');
+  info.textContent = '';
+  const select = (el: HTMLElement, path: string, value: unknown) => {
+    for (const s of tree.querySelectorAll('.selected')) s.classList.remove('selected');
+    el.classList.add('selected');
+    document.body.dataset.selectedPath = path;
+    const r = ranges[path];
+    const head = r ? [...bytes.subarray(r[0], Math.min(r[1], r[0] + 16))].map((b) => b.toString(16).padStart(2, '0')).join(' ') : '';
+    const shown = value !== null && typeof value === 'object' ? '' : ` = ${JSON.stringify(value)}`;
+    info.textContent = `${path || '/'}${shown}${rangeText(r)}${head ? `: ${head}${r![1] - r![0] > 16 ? ' …' : ''}` : ''}`;
+    goToPath(path, json);
+  };
+  const node = (key: string, value: unknown, path: string): HTMLElement => {
+    const bytesNote = document.createElement('span');
+    bytesNote.className = 'bytes';
+    bytesNote.textContent = rangeText(ranges[path]);
+    if (value !== null && typeof value === 'object') {
+      const d = document.createElement('details');
+      d.dataset.path = path;
+      const s = document.createElement('summary');
+      const n = Array.isArray(value) ? value.length : Object.keys(value).length;
+      s.append(`${key}: ${Array.isArray(value) ? `[${n}]` : `{${n}}`}`, bytesNote);
+      s.onclick = () => select(s, path, value);
+      d.append(s);
+      const fill = () => {
+        if (d.childElementCount > 1) return;
+        const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+        d.append(
+          ...entries.slice(0, MAX_TREE_CHILDREN).map(([k, v]) => node(k, v, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`)),
+        );
+        if (entries.length > MAX_TREE_CHILDREN) {
+          const more = document.createElement('div');
+          more.className = 'leaf';
+          more.textContent = `… ${entries.length - MAX_TREE_CHILDREN} more (see the JSON)`;
+          d.append(more);
+        }
+      };
+      d.addEventListener('toggle', () => {
+        if (d.open) fill();
+      });
+      return d;
+    }
+    const leaf = document.createElement('div');
+    leaf.className = 'leaf';
+    leaf.dataset.path = path;
+    leaf.append(`${key}: ${JSON.stringify(value)}`, bytesNote);
+    leaf.onclick = () => select(leaf, path, value);
+    return leaf;
+  };
+  if (json !== null && typeof json === 'object') {
+    const root = node('document', json, '');
+    (root as HTMLDetailsElement).open = true;
+    tree.replaceChildren(root);
+  } else tree.replaceChildren();
+}
+
+/** The preview animation and frame a JSON pointer is about (an ISPRITE or CTHG frame, a sequence, a view), if any. */
+function frameForPath(
+  path: string,
+  json: unknown,
+): { label?: string; match?: (o: Record<string, string>) => boolean; frame: number } | null {
+  const p = /^\/frames\/(\d+)(?:\/|$)/.exec(path);
+  const format = (json as { format?: unknown }).format;
+  if (format === 'isprite') {
+    type Node = { sequence?: string; group?: string; frames?: number[]; children?: Node[] };
+    const seqs: { path: string; frames: number[] }[] = [];
+    const walk = (nodes: Node[], at: string, jsonAt: string) =>
+      nodes.forEach((n, i) => {
+        if (n.sequence !== undefined) {
+          const s = { path: `${at}/${n.sequence}`, frames: n.frames ?? [] };
+          seqs.push(s);
+          if (`${jsonAt}/${i}` === path || path.startsWith(`${jsonAt}/${i}/frames/`)) wanted ??= s;
+        } else if (n.children) walk(n.children, `${at}/${n.group}`, `${jsonAt}/${i}/children`);
+      });
+    let wanted: { path: string; frames: number[] } | undefined;
+    walk(((json as { tree?: Node[] }).tree ?? []) as Node[], 'Root', '/tree');
+    if (wanted && !p) {
+      const k = /\/frames\/(\d+)$/.exec(path);
+      return { label: wanted.path, frame: k ? Number(k[1]) : 0 };
+    }
+    if (!p) return null;
+    const id = Number(p[1]);
+    const s = seqs.find((x) => x.frames.includes(id));
+    return s ? { label: s.path, frame: s.frames.indexOf(id) } : null;
+  }
+  if (format === 'cthg' && p) {
+    const id = Number(p[1]);
+    type Anim = { name: string; frameCount: number; views: Record<string, number | null> };
+    for (const a of ((json as { animations?: Anim[] }).animations ?? []) as Anim[]) {
+      for (const [view, first] of Object.entries(a.views)) {
+        if (first !== null && id >= first && id < first + a.frameCount)
+          return { match: (o) => o.animation === a.name && o.view === view, frame: id - first };
+      }
+    }
+  }
+  return null;
+}
+
+function goToPath(path: string, json: unknown): void {
+  // A level's layer: marked in the layer list.
+  const layer = /^\/layers\/(\d+)$/.exec(path);
+  for (const l of $('levellayers').querySelectorAll('label')) l.classList.remove('selected');
+  if (layer) $('levellayers').querySelectorAll('label')[Number(layer[1])]?.classList.add('selected');
+  const want = frameForPath(path, json);
+  const p = player;
+  if (!want || !p) return;
+  const i = p.preview.animations.findIndex((a) => (want.label !== undefined ? a.label === want.label : want.match!(a.options)));
+  const a = p.preview.animations[i];
+  if (!a || want.frame >= a.frames.length) return;
+  if (i !== p.anim) selectAnimation(i, want.frame);
+  goTo(want.frame);
+}
+
+// ---------------------------------------------------------------- a level's layers and the cell inspector
+
+/** The layer choices for the document shown (`--hide-layers`, `--layer-opacity`), by layer number. */
+const levelChoice = { hidden: new Set<number>(), opacity: new Map<number, number>() };
+
+/** The layer choices as the render options `sprat render` takes. */
+function layerOptions(): CommandOptions {
+  const o: CommandOptions = {};
+  if (levelChoice.hidden.size) o['hide-layers'] = [...levelChoice.hidden].sort((a, b) => a - b).join(',');
+  const faded = [...levelChoice.opacity].filter(([, v]) => v < 1).sort((a, b) => a[0] - b[0]);
+  if (faded.length) o['layer-opacity'] = faded.map(([i, v]) => `${i}=${v}`).join(',');
+  return o;
+}
+
+/** The list of a level's layers: show/hide and opacity for each, drawn again through the pipeline on change. */
+function buildLevelLayers(layers: PictureLayer[], rerender: () => void): void {
+  const box = $('levellayers');
+  box.hidden = layers.length === 0;
+  box.replaceChildren(
+    ...(layers.length ? ['layers:'] : []),
+    ...layers.map((l, i) => {
+      const label = document.createElement('label');
+      const shown = document.createElement('input');
+      shown.type = 'checkbox';
+      shown.checked = !levelChoice.hidden.has(i);
+      shown.dataset.layer = String(i);
+      shown.setAttribute('aria-label', `show layer ${l.name}`);
+      shown.onchange = () => {
+        if (shown.checked) levelChoice.hidden.delete(i);
+        else levelChoice.hidden.add(i);
+        saveState();
+        rerender();
+      };
+      const opacity = document.createElement('input');
+      opacity.type = 'range';
+      opacity.min = '0';
+      opacity.max = '100';
+      opacity.step = '5';
+      opacity.value = String(Math.round((levelChoice.opacity.get(i) ?? 1) * 100));
+      opacity.dataset.layerOpacity = String(i);
+      opacity.setAttribute('aria-label', `opacity of layer ${l.name}`);
+      opacity.title = 'opacity';
+      opacity.onchange = () => {
+        const v = Number(opacity.value) / 100;
+        if (v >= 1) levelChoice.opacity.delete(i);
+        else levelChoice.opacity.set(i, v);
+        saveState();
+        rerender();
+      };
+      label.append(shown, ` ${l.name} `, opacity);
+      return label;
+    }),
+  );
+}
+
+/** The cell or object under the pointer, in picture coordinates (null: none); pinned by a click. */
+let hovered: { x: number; y: number; width: number; height: number } | null = null;
+let pinned = false;
+
+function fieldsText(f: Record<string, unknown>): string {
+  return Object.entries(f)
+    .map(([k, v]) => `${k} ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`)
+    .join(', ');
+}
+
+function placeHover(): void {
+  const box = $('hovercell');
+  const a = current();
+  if (!hovered || !a) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.style.transform = `translate(${Math.round(view.panX + (hovered.x + a.originX) * view.zoom)}px, ${Math.round(view.panY + (hovered.y + a.originY) * view.zoom)}px)`;
+  box.style.width = `${hovered.width * view.zoom}px`;
+  box.style.height = `${hovered.height * view.zoom}px`;
+}
+
+function clearInspector(): void {
+  hovered = null;
+  pinned = false;
+  $('inspector').hidden = true;
+  $('inspector').textContent = '';
+  $('inspector').classList.remove('pinned');
+  placeHover();
+}
+
+/** Shows the layer, cell (x, y), its fields and the objects under the page point (clientX, clientY). */
+function inspectAt(clientX: number, clientY: number): void {
+  const a = current();
+  const out = $('inspector');
+  if (!a?.layers.length) return;
+  const canvas = $<HTMLCanvasElement>('canvas');
+  const r = canvas.getBoundingClientRect();
+  const px = Math.floor((clientX - r.left) / view.zoom);
+  const py = Math.floor((clientY - r.top) / view.zoom);
+  if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) return;
+  const x = px - a.originX;
+  const y = py - a.originY;
+  const lines = [`pixel ${x}, ${y}`];
+  let box: typeof hovered = null;
+  a.layers.forEach((l, i) => {
+    const hidden = levelChoice.hidden.has(i) ? ' (hidden)' : '';
+    const g = l.grid;
+    if (g && g.cellWidth > 0 && g.cellHeight > 0) {
+      const col = Math.floor((x - g.x) / g.cellWidth);
+      const row = g.bottomUp ? Math.floor((g.y - y) / g.cellHeight) : Math.floor((y - g.y) / g.cellHeight);
+      if (col >= 0 && row >= 0 && col < g.columns && row < g.rows) {
+        const f = l.cell?.(col, row);
+        lines.push(`layer ${i} ${l.name}${hidden}: x ${col}, y ${row}: ${f ? fieldsText(f) : 'empty'}`);
+        if (!box || (f && !hidden)) {
+          const top = g.bottomUp ? g.y - (row + 1) * g.cellHeight : g.y + row * g.cellHeight;
+          box = { x: g.x + col * g.cellWidth, y: top, width: g.cellWidth, height: g.cellHeight };
+        }
+      }
+    }
+    for (const o of l.objects ?? []) {
+      if (x < o.x || y < o.y || x >= o.x + o.width || y >= o.y + o.height) continue;
+      lines.push(`layer ${i} ${l.name}${hidden}: object ${fieldsText(o.fields)}`);
+      box = { x: o.x, y: o.y, width: o.width, height: o.height };
+    }
+  });
+  if (lines.length === 1) lines.push('nothing here');
+  hovered = box;
+  out.hidden = false;
+  out.textContent = lines.join('\n');
+  placeHover();
+}
+
+// ---------------------------------------------------------------- page options kept across a page reload
+
+const STATE_KEY = 'sprat-viewer';
+const MAX_SAVED_DOCS = 50;
+
+/** What is kept of one document: its animation and frame, zoom and pan, grid size and layer choices. */
+interface SavedDoc {
+  anim: string;
+  frame: number;
+  zoom: number;
+  panX: number;
+  panY: number;
+  fitted: boolean;
+  gridsize: string;
+  hidden: number[];
+  opacity: [number, number][];
+}
+
+interface Saved {
+  /** The file shown (its name in the list). */
+  active?: string;
+  docs: Record<string, SavedDoc>;
+  speed?: string;
+  onion?: boolean;
+  grid?: boolean;
+  background?: string;
+}
+
+function readSaved(): Saved {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(STATE_KEY) ?? 'null') as Saved | null;
+    if (v && typeof v === 'object' && v.docs && typeof v.docs === 'object') return v;
+  } catch {
+    // storage off or damaged: nothing kept
+  }
+  return { docs: {} };
+}
+
+/** Keeps the page's choices in the tab's session storage (read back once, when the page loads again). */
+function saveState(): void {
+  try {
+    const s = readSaved();
+    const f = files[activeIndex];
+    if (f) {
+      s.active = f.name;
+      delete s.docs[f.name];
+      s.docs[f.name] = {
+        anim: current()?.label ?? '',
+        frame: player?.frame ?? 0,
+        zoom: view.zoom,
+        panX: view.panX,
+        panY: view.panY,
+        fitted: view.fitted,
+        gridsize: $<HTMLInputElement>('gridsize').value,
+        hidden: [...levelChoice.hidden],
+        opacity: [...levelChoice.opacity],
+      };
+      const names = Object.keys(s.docs);
+      for (const n of names.slice(0, Math.max(0, names.length - MAX_SAVED_DOCS))) delete s.docs[n];
+    }
+    s.speed = $<HTMLSelectElement>('speed').value;
+    s.onion = $<HTMLInputElement>('onion').checked;
+    s.grid = $<HTMLInputElement>('grid').checked;
+    s.background = $<HTMLSelectElement>('background').value;
+    sessionStorage.setItem(STATE_KEY, JSON.stringify(s));
+  } catch {
+    // storage off or full: nothing kept
+  }
+}
+
+/** The state saved before the page was loaded again; used by the first file shown, then dropped. */
+let pendingRestore: Saved | null = readSaved();
+
+function restoreToggles(s: Saved): void {
+  const speedSelect = $<HTMLSelectElement>('speed');
+  if (s.speed && [...speedSelect.options].some((o) => o.value === s.speed)) speedSelect.value = s.speed;
+  $<HTMLInputElement>('onion').checked = s.onion === true;
+  $<HTMLInputElement>('grid').checked = s.grid === true;
+  const bg = $<HTMLSelectElement>('background');
+  if (s.background && [...bg.options].some((o) => o.value === s.background)) {
+    bg.value = s.background;
+    $('stage').className = s.background;
+  }
+}
+
+/** A saved document's entry, its numbers checked (a damaged entry is dropped). */
+function savedDoc(s: Saved | null, name: string): SavedDoc | undefined {
+  const d = s?.docs[name];
+  const int = (v: unknown, lo: number, hi: number) => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+  const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+  if (!d || typeof d.anim !== 'string' || !int(d.frame, 0, 1e9) || !int(d.zoom, ZOOM_MIN, ZOOM_MAX) || !num(d.panX) || !num(d.panY))
+    return undefined;
+  if (!Array.isArray(d.hidden) || !d.hidden.every((n) => int(n, 0, 1e6))) return undefined;
+  if (!Array.isArray(d.opacity) || !d.opacity.every((p) => Array.isArray(p) && int(p[0], 0, 1e6) && num(p[1]) && p[1] >= 0 && p[1] <= 1))
+    return undefined;
+  return d;
 }
 
 // ---------------------------------------------------------------- export
@@ -453,6 +981,34 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
       });
     }
   }
+  if (optionNames.has('attach')) {
+    // ISPRITE: another open sprite drawn at the attachment points of a name (`--attach POINT=FILE`).
+    const points = attachmentNames(doc);
+    const sprites = files.map((x, i) => ({ name: x.name, i })).filter((x) => /\.(isprite|sprite)$/i.test(x.name));
+    if (points.length && sprites.length) {
+      const l = document.createElement('label');
+      const sprite = document.createElement('select');
+      sprite.id = 'opt-attach';
+      sprite.setAttribute('aria-label', 'attached sprite');
+      sprite.append(new Option('nothing', ''), ...sprites.map((x) => new Option(x.name, String(x.i))));
+      const point = document.createElement('select');
+      point.id = 'opt-attach-point';
+      point.setAttribute('aria-label', 'attachment point');
+      point.append(...points.map((p) => new Option(p, p)));
+      sprite.onchange = rerender;
+      point.onchange = () => {
+        if (sprite.value) rerender();
+      };
+      l.append('attach ', sprite, ' at ', point);
+      opts.append(l);
+      getters.push(() => {
+        const i = sprite.value === '' ? -1 : Number(sprite.value);
+        attachChoice = i;
+        const f = files[i];
+        return f && point.value ? { attach: `${point.value}=${baseName(f.name)}` } : {};
+      });
+    }
+  }
   if (optionNames.has('recolour') && palettes.length) {
     const l = document.createElement('label');
     const layer = document.createElement('input');
@@ -479,6 +1035,47 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
     });
   }
   return () => Object.assign({}, ...getters.map((g) => g()));
+}
+
+// ---------------------------------------------------------------- ISPRITE: an attached sprite
+
+/** The open file drawn at the attachment points (`--attach`), or -1. */
+let attachChoice = -1;
+
+function baseName(p: string): string {
+  return p.replace(/^.*\//, '');
+}
+
+/** The names of an ISPRITE document's attachment points. */
+function attachmentNames(doc: unknown): string[] {
+  const d = doc as { names?: string[]; frames?: { elements?: { type: string; name: number | null }[] }[] };
+  const out = new Set<string>();
+  for (const f of Array.isArray(d.frames) ? d.frames : [])
+    for (const e of f.elements ?? [])
+      if (e.type === 'attachment' && e.name !== null && d.names?.[e.name] !== undefined) out.add(d.names[e.name]!);
+  return [...out].sort();
+}
+
+/**
+ * The document's resources plus an attached open file: its bytes by its base
+ * name, and the files beside it (its textures) through its own loader.
+ */
+function withAttached(parent: ResourceLoader, child: OpenFile): ResourceLoader {
+  const name = baseName(child.name);
+  const childs = new Set<string>();
+  return {
+    async load(p) {
+      if (p === name) return child.bytes ?? (child.bytes = await child.fetchBytes!());
+      return childs.has(p) ? child.resources.load(p) : parent.load(p);
+    },
+    async exists(p) {
+      if (p === name || (await parent.exists(p))) return true;
+      if (!(await child.resources.exists(p))) return false;
+      childs.add(p);
+      return true;
+    },
+    describe: parent.describe,
+  };
 }
 
 // ---------------------------------------------------------------- one document
@@ -508,8 +1105,20 @@ function tileSizeOf(doc: unknown): number {
 
 /** Shows file `index`; `reload` reads it again from the server, keeping the animation, frame and view. */
 async function show(index: number, reload = false): Promise<void> {
+  // The page loaded again: the first file shown gets back what was chosen for it.
+  const restored = !reload ? savedDoc(pendingRestore, files[index]!.name) : undefined;
+  pendingRestore = null;
   const kept: Kept | undefined =
-    reload && player ? { label: current()?.label ?? '', frame: player.frame, playing: player.playing } : undefined;
+    reload && player
+      ? { label: current()?.label ?? '', frame: player.frame, playing: player.playing }
+      : restored
+        ? { label: restored.anim, frame: restored.frame, playing: false }
+        : undefined;
+  if (!reload) {
+    // Layer choices belong to one document (kept when it reloads from disk).
+    levelChoice.hidden = new Set(restored?.hidden ?? []);
+    levelChoice.opacity = new Map(restored?.opacity ?? []);
+  }
   const gen = ++generation;
   delete document.body.dataset.ready;
   delete document.body.dataset.previewed;
@@ -530,6 +1139,16 @@ async function show(index: number, reload = false): Promise<void> {
   $('renderopts').replaceChildren();
   $('layers').replaceChildren();
   $('framesizebox').hidden = true;
+  $('levellayers').replaceChildren();
+  $('levellayers').hidden = true;
+  clearInspector();
+  shownLoaded = null;
+  runtime = null;
+  $('followupsbox').hidden = true;
+  $('playlog').replaceChildren();
+  $('tree').replaceChildren();
+  $('fieldinfo').textContent = '';
+  delete document.body.dataset.selectedPath;
   const diags = $('diagnostics');
   diags.replaceChildren();
   const note = (cls: string, text: string) => {
@@ -555,28 +1174,62 @@ async function show(index: number, reload = false): Promise<void> {
   for (const d of v.diagnostics) note(d.severity, `${d.severity}: ${d.message}`);
   try {
     const loaded = load(bytes, f.name);
+    shownLoaded = loaded;
+    // ISPRITE sequences end in follow-ups and fire triggers: played by the rules `sprat play` runs, with a log.
+    $('followupsbox').hidden = loaded.handler.name !== 'isprite';
     $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${bytes.length} bytes`;
     $('summary').textContent = loaded.handler.inspectText(loaded.doc);
-    if (!reload) $<HTMLInputElement>('gridsize').value = String(tileSizeOf(loaded.doc));
-    $('json').textContent = JSON.stringify(loaded.handler.inspectJson(loaded.doc), null, 2);
+    if (!reload) $<HTMLInputElement>('gridsize').value = restored?.gridsize || String(tileSizeOf(loaded.doc));
+    const json = loaded.handler.inspectJson(loaded.doc);
+    $('json').textContent = JSON.stringify(json, null, 2);
+    buildTree(json, byteRanges(loaded, bytes), bytes);
     const box = $('framesizebox');
     const input = $<HTMLInputElement>('framesize');
     input.value = '';
+    const names = new Set((loaded.handler.renderOptions ?? []).map((o) => o.name));
     let drawn = false;
     /** Bumped for every preview of this document: only the latest request's result is shown. */
     let request = 0;
-    const preview = async () => {
+    const levels = names.has('hide-layers');
+    const preview = async (): Promise<void> => {
       const mine = ++request;
-      const options: CommandOptions = { ...renderOptions() };
+      const options: CommandOptions = { ...renderOptions(), ...(levels ? layerOptions() : {}) };
       if (input.value) options['frame-size'] = input.value;
       const keep = drawn || kept !== undefined;
       try {
-        const p = await previewOf(loaded, f.resources, options);
+        const child = options.attach !== undefined ? files[attachChoice] : undefined;
+        const p = await previewOf(loaded, child ? withAttached(f.resources, child) : f.resources, options);
         if (gen !== generation || mine !== request) return;
+        const first = !drawn;
         startPreview(p, keep, drawn ? undefined : kept);
         drawn = true;
+        if (first && levels) {
+          const layers = p.animations[0]?.layers ?? [];
+          buildLevelLayers(layers, () => void preview());
+          // The grid of the cells the renderer drew (a SpriteTile level's cell size depends on its tilesets).
+          const g = layers.find((l) => l.grid)?.grid;
+          if (g && !reload && !restored && g.cellWidth >= 1 && g.cellWidth <= 4096)
+            $<HTMLInputElement>('gridsize').value = String(g.cellWidth);
+        }
+        if (first && restored) {
+          view.zoom = restored.zoom;
+          view.panX = restored.panX;
+          view.panY = restored.panY;
+          if (restored.fitted) fitView();
+          else {
+            view.fitted = false;
+            applyView();
+          }
+          drawFrame();
+        }
       } catch (e) {
         if (gen !== generation || mine !== request) return;
+        // Layer choices the document no longer has (it changed on disk): dropped, and drawn again.
+        if (levels && (levelChoice.hidden.size || levelChoice.opacity.size) && /--(hide-layers|layer-opacity)/.test((e as Error).message)) {
+          levelChoice.hidden.clear();
+          levelChoice.opacity.clear();
+          return preview();
+        }
         stopTimer();
         player = null;
         drawn = false;
@@ -588,7 +1241,6 @@ async function show(index: number, reload = false): Promise<void> {
       }
       document.body.dataset.previewed = String(index);
     };
-    const names = new Set((loaded.handler.renderOptions ?? []).map((o) => o.name));
     const palettes = names.has('recolour') ? await f.palettes().catch(() => []) : [];
     if (gen !== generation) return;
     const renderOptions = renderControls(names, loaded.doc, palettes, () => void preview());
@@ -655,8 +1307,10 @@ async function openServed(): Promise<void> {
     });
   }
   renderFileList();
-  // A few named files: show the first. A folder's long list: the user searches and picks.
-  if (files.length && files.length <= 20) await show(0);
+  // The file shown before the page loaded again; else a few named files: the first. A folder's long list: the user searches and picks.
+  const again = files.findIndex((f) => f.name === pendingRestore?.active);
+  if (again >= 0) await show(again);
+  else if (files.length && files.length <= 20) await show(0);
   else if (files.length) $('empty').textContent = `${files.length} files: search the list and pick one.`;
 }
 
@@ -667,6 +1321,11 @@ $('prev').onclick = () => stepBy(-1);
 $('next').onclick = () => stepBy(1);
 $<HTMLSelectElement>('animation').onchange = (e) => selectAnimation(Number((e.target as HTMLSelectElement).value));
 $('loop').onchange = () => schedule();
+$('followups').onchange = () => {
+  startRuntime();
+  if (!runtime) $('playlog').replaceChildren();
+  setPlaying(true);
+};
 $('speed').onchange = () => schedule();
 $('onion').onchange = () => drawFrame();
 $('grid').onchange = () => drawFrame();
@@ -713,17 +1372,21 @@ stage.addEventListener(
   },
   { passive: false },
 );
-let drag: { x: number; y: number } | null = null;
+let drag: { x: number; y: number; moved: number } | null = null;
 stage.addEventListener('pointerdown', (e) => {
-  drag = { x: e.clientX, y: e.clientY };
+  drag = { x: e.clientX, y: e.clientY, moved: 0 };
   stage.setPointerCapture(e.pointerId);
   stage.classList.add('panning');
 });
 stage.addEventListener('pointermove', (e) => {
-  if (!drag) return;
+  if (!drag) {
+    // A level: the cell and objects under the pointer (unless a click pinned one).
+    if (!pinned) inspectAt(e.clientX, e.clientY);
+    return;
+  }
   view.panX += e.clientX - drag.x;
   view.panY += e.clientY - drag.y;
-  drag = { x: e.clientX, y: e.clientY };
+  drag = { x: e.clientX, y: e.clientY, moved: drag.moved + Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) };
   view.fitted = false;
   applyView();
 });
@@ -731,7 +1394,19 @@ const endDrag = () => {
   drag = null;
   stage.classList.remove('panning');
 };
-stage.addEventListener('pointerup', endDrag);
+stage.addEventListener('pointerup', (e) => {
+  // A click (no drag) on a level pins what is under it, or lets it go.
+  if (drag && drag.moved < 3 && current()?.layers.length) {
+    pinned = !pinned;
+    if (pinned) {
+      pinned = false;
+      inspectAt(e.clientX, e.clientY);
+      pinned = !$('inspector').hidden;
+    }
+    $('inspector').classList.toggle('pinned', pinned);
+  }
+  endDrag();
+});
 stage.addEventListener('pointercancel', endDrag);
 
 $<HTMLInputElement>('picker').onchange = (e) => void openLocal((e.target as HTMLInputElement).files ?? []);
@@ -767,6 +1442,8 @@ setInterval(() => {
     });
 }, 1000);
 
+window.addEventListener('pagehide', saveState);
+if (pendingRestore) restoreToggles(pendingRestore);
 renderFileList();
 void openServed().finally(() => {
   document.body.dataset.loaded = 'true';

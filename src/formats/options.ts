@@ -230,3 +230,59 @@ export function selectNamed<T>(
   if (found === undefined) throw namesNothing(option, value, noun, owner, [...new Set(items.map(nameOf))]);
   return found;
 }
+
+// ---- a level's layers: shown, hidden, faded ----
+
+/** `--hide-layers 0,2`: layers left out of the picture, by their number (0 = the first the file lists). */
+export const HIDE_LAYERS_OPTION = {
+  name: 'hide-layers',
+  type: 'string',
+  value: 'N,...',
+  description: 'leave out these layers (numbers from 0, in the order inspect lists them)',
+  parse(text: string): number[] | undefined {
+    const out: number[] = [];
+    for (const part of text.split(',')) {
+      const t = part.trim();
+      if (!/^\d{1,6}$/.test(t)) return undefined;
+      out.push(Number(t));
+    }
+    return out;
+  },
+} as const satisfies OptionSpec;
+
+/** `--layer-opacity 1=0.5,3=0.25`: layers drawn faded (0 = invisible, 1 = as the file says). */
+export const LAYER_OPACITY_OPTION = {
+  name: 'layer-opacity',
+  type: 'string',
+  value: 'N=OPACITY,...',
+  description: 'draw these layers at this opacity, 0 to 1 (numbers from 0, in the order inspect lists them)',
+  parse(text: string): Map<number, number> | undefined {
+    const out = new Map<number, number>();
+    for (const part of text.split(',')) {
+      const m = /^\s*(\d{1,6})\s*=\s*(\d+(?:\.\d*)?|\.\d+)\s*$/.exec(part);
+      if (!m || Number(m[2]) > 1) return undefined;
+      out.set(Number(m[1]), Number(m[2]));
+    }
+    return out;
+  },
+} as const satisfies OptionSpec;
+
+/** The options of every format that draws levels of layers. */
+export const LAYER_OPTIONS: readonly OptionSpec[] = [HIDE_LAYERS_OPTION, LAYER_OPACITY_OPTION];
+
+/**
+ * The layer choices of `options` for a picture of `count` layers; a layer
+ * number past the last is an OptionError, and so is a choice for a picture
+ * without layers.
+ */
+export function layerChoices(options: CommandOptions | undefined, count: number): { hidden: Set<number>; opacity: Map<number, number> } {
+  const hide = parsedOption(options, HIDE_LAYERS_OPTION) ?? [];
+  const fade = parsedOption(options, LAYER_OPACITY_OPTION) ?? new Map<number, number>();
+  for (const [option, list] of [
+    [HIDE_LAYERS_OPTION.name, hide],
+    [LAYER_OPACITY_OPTION.name, [...fade.keys()]],
+  ] as const) {
+    for (const n of list) selectIndex(option, n, count, 'layer', 'the picture');
+  }
+  return { hidden: new Set(hide), opacity: fade };
+}

@@ -147,6 +147,12 @@ export interface FormatHandler<Doc = any> {
   inspectJson(doc: Doc, options?: CommandOptions): unknown;
   /** A readable summary for `inspect` without --json. */
   inspectText(doc: Doc): string;
+  /**
+   * Where parts of the inspect JSON lie in the file read (`bytes`): byte
+   * ranges [start, end) keyed by JSON pointer (`/frames/3`), for the
+   * viewer's field tree. Binary formats that know them; never throws.
+   */
+  byteRanges?(doc: Doc, bytes: Uint8Array): Record<string, [number, number]>;
 
   /** `sprat play`: the records the contract prints, plus warnings for stderr. */
   play?(doc: Doc, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string };

@@ -10,7 +10,7 @@
 import type { Budget } from '../binary/limits.js';
 import type { RgbaImage } from '../render/image.js';
 import { compose, rotate, scale, translate } from '../render/matrix.js';
-import { drawPicture, solidImage, type Picture, type PicturePart } from '../render/pipeline.js';
+import { drawPicture, solidImage, type Picture, type PictureLayer, type PicturePart } from '../render/pipeline.js';
 import type { LevelModel, ModelCell } from './types.js';
 
 /** A stable colour for a tile number (set and tile). */
@@ -29,6 +29,7 @@ function cellPart(
   cw: number,
   ch: number,
   flat: Map<string, RgbaImage>,
+  layer: number,
 ): PicturePart {
   const ts = model.tilesets[c.set];
   const tw = ts?.tileWidth ?? cw;
@@ -39,7 +40,7 @@ function cellPart(
     const key = `${c.set}:${c.tile}`;
     let dot = flat.get(key);
     if (!dot) flat.set(key, (dot = solidImage(...tileColour(c.set, c.tile))));
-    return { image: dot, transform: [cw, 0, 0, ch, px, py] };
+    return { image: dot, transform: [cw, 0, 0, ch, px, py], layer };
   }
   const sx = (c.tile % cols) * tw;
   const sy = Math.floor(c.tile / cols) * th;
@@ -50,7 +51,7 @@ function cellPart(
     rotate(-(c.rotation ?? 0)),
     translate(px + tw / 2, py + ch - th + th / 2),
   );
-  return { image: img, sx, sy, sw: tw, sh: th, transform: m, filter: 'nearest' };
+  return { image: img, sx, sy, sw: tw, sh: th, transform: m, filter: 'nearest', layer };
 }
 
 /** The whole level as a picture: one frame, its cells made as the pipeline draws them. */
@@ -63,19 +64,31 @@ export function levelPicture(model: LevelModel): Picture {
   }
   const flat = new Map<string, RgbaImage>();
   function* cells(): Generator<PicturePart> {
-    for (const l of model.layers) {
+    for (const [layer, l] of model.layers.entries()) {
       if (!(l.width > 0)) continue; // no cells (and a 0 x 10^15 layer must not walk its rows)
       for (let row = 0; row < l.height; row++) {
         for (let col = 0; col < l.width; col++) {
           const c = l.cells[row * l.width + col];
           if (!c || c.set < 0 || c.tile < 0) continue;
-          yield cellPart(model, c, col * l.tileWidth, row * l.tileHeight, l.tileWidth, l.tileHeight, flat);
+          yield cellPart(model, c, col * l.tileWidth, row * l.tileHeight, l.tileWidth, l.tileHeight, flat, layer);
         }
       }
     }
   }
+  const layers: PictureLayer[] = model.layers.map((l) => ({
+    name: l.name,
+    grid: { x: 0, y: 0, cellWidth: l.tileWidth, cellHeight: l.tileHeight, columns: l.width, rows: l.height },
+    cell(col, row) {
+      if (col < 0 || row < 0 || col >= l.width || row >= l.height) return undefined;
+      const c = l.cells[row * l.width + col];
+      if (!c || c.set < 0 || c.tile < 0) return undefined;
+      const { extra, ...fields } = c;
+      return { ...fields, ...extra };
+    },
+  }));
   return {
     frames: [{ parts: { [Symbol.iterator]: cells } }],
+    layers,
     canvas: { x: 0, y: 0, width: Math.max(1, w), height: Math.max(1, h) },
     what: 'the level',
   };

@@ -49,6 +49,8 @@ export interface LazyImage {
  */
 export interface PicturePart extends DrawOptions {
   image: RgbaImage | LazyImage;
+  /** A level's layer the part belongs to (an index into `Picture.layers`): hidden or faded by the layer choices. */
+  layer?: number;
 }
 
 /** Drawn over the parts, in picture coordinates. */
@@ -68,8 +70,27 @@ export interface PictureFrame {
   delayMs?: number;
 }
 
+/**
+ * One layer of a level as the picture draws it (for the layer choices and
+ * the viewer's cell inspector), in picture coordinates.
+ */
+export interface PictureLayer {
+  name: string;
+  /**
+   * A grid of cells: column c covers x + c * cellWidth onwards, row r covers y + r * cellHeight onwards;
+   * when `bottomUp`, y is the grid's bottom edge and row r covers y - (r + 1) * cellHeight onwards.
+   */
+  grid?: { x: number; y: number; cellWidth: number; cellHeight: number; columns: number; rows: number; bottomUp?: boolean };
+  /** The fields of the cell at (column, row), or undefined for an empty one. */
+  cell?(column: number, row: number): Record<string, unknown> | undefined;
+  /** Things placed on the layer (map objects): their boxes and fields. */
+  objects?: { x: number; y: number; width: number; height: number; fields: Record<string, unknown> }[];
+}
+
 export interface Picture {
   frames: PictureFrame[];
+  /** A level's layers, which parts name by index (`PicturePart.layer`). */
+  layers?: PictureLayer[];
   /** The canvas in picture coordinates (default: the union of the frames' extents). */
   canvas?: Rect;
   /** Every canvas is filled with this colour first (default: transparent). */
@@ -297,6 +318,34 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
 export function nextFrame(frame: number, count: number, loops: number | undefined): number | null {
   if (frame + 1 < count) return frame + 1;
   return loops === undefined || loops === 1 || count < 2 ? null : 0;
+}
+
+/**
+ * A level drawn with some layers hidden and others faded (`--hide-layers`,
+ * `--layer-opacity`): the parts of a hidden layer are left out, those of a
+ * faded one drawn at that opacity. Parts listed stay listed (paid for at
+ * once); parts from a generator stay a generator.
+ */
+export function withLayerChoices(picture: Picture, hidden: ReadonlySet<number>, opacity: ReadonlyMap<number, number>): Picture {
+  if (!hidden.size && !opacity.size) return picture;
+  const choose = (p: PicturePart): PicturePart | null => {
+    if (p.layer === undefined) return p;
+    if (hidden.has(p.layer)) return null;
+    const o = opacity.get(p.layer);
+    return o === undefined ? p : { ...p, opacity: (p.opacity ?? 1) * o };
+  };
+  const frames = picture.frames.map((f): PictureFrame => {
+    const parts = f.parts;
+    if (Array.isArray(parts)) return { ...f, parts: (parts as PicturePart[]).map(choose).filter((p) => p !== null) };
+    function* chosen(): Generator<PicturePart> {
+      for (const p of parts) {
+        const c = choose(p);
+        if (c) yield c;
+      }
+    }
+    return { ...f, parts: { [Symbol.iterator]: chosen } };
+  });
+  return { ...picture, frames };
 }
 
 /** A solid colour as an image to draw as a part (one pixel, scaled by the part's transform). */

@@ -84,6 +84,23 @@ export async function watchedPage(browser: Browser, viewport = { width: 1280, he
   return { page, errors };
 }
 
+/**
+ * The first byte where canvas pixels differ from `want` (RGBA), or -1: exact,
+ * except that a canvas keeps colours premultiplied, so a translucent pixel's
+ * colour may come back off by the rounding (and a clear one has any colour).
+ */
+export function canvasDiff(px: ArrayLike<number>, want: ArrayLike<number>): number {
+  if (px.length !== want.length) return Math.min(px.length, want.length);
+  for (let j = 0; j < px.length; j++) {
+    const a = want[j - (j % 4) + 3]!;
+    const v = px[j]!;
+    const bad =
+      j % 4 === 3 || a === 255 ? v !== want[j] : a === 0 ? px[j - (j % 4) + 3] !== 0 : Math.abs(v - want[j]!) > Math.ceil(255 / a);
+    if (bad) return j;
+  }
+  return -1;
+}
+
 /** The canvas's pixels. */
 export async function canvasPixels(page: Page): Promise<{ width: number; height: number; data: number[] }> {
   return page.$eval('#canvas', (c) => {

@@ -15,7 +15,7 @@ import { fsResourceLoader } from '../../src/node/fs.js';
 import { listDocuments } from '../../src/node/server.js';
 import { encodeRender } from '../../src/render/output.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
-import { canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
+import { canvasDiff, canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
 
 const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
 const HERO_ISPRITE = path.join(SAMPLES, 'isprite/hero.isprite');
@@ -394,14 +394,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       expect([px.width, px.height], files[i]).toEqual([r.frames[0]!.width, r.frames[0]!.height]);
       // Exact, except that a canvas keeps colours premultiplied: a translucent pixel's colour may come back off by the rounding.
       const want = r.frames[0]!.data;
-      const bad = px.data.findIndex((v, j) => {
-        const a = want[j - (j % 4) + 3]!;
-        return j % 4 === 3 || a === 255
-          ? v !== want[j]
-          : a === 0
-            ? px.data[j - (j % 4) + 3] !== 0
-            : Math.abs(v - want[j]!) > Math.ceil(255 / a);
-      });
+      const bad = canvasDiff(px.data, want);
       expect(
         bad,
         `${files[i]}: byte ${bad}: ${px.data.slice(bad - (bad % 4), bad - (bad % 4) + 4)} vs ${[...want.subarray(bad - (bad % 4), bad - (bad % 4) + 4)]}`,

@@ -7,6 +7,7 @@ import { PLAY_OPTIONS, playCthg } from './play.js';
 import { readCthg, sniffCthg } from './read.js';
 import { RENDER_OPTIONS, cthgPicture, cthgReferences, cthgViews } from './render.js';
 import { validateCthg } from './validate.js';
+import { cthgByteRanges } from './ranges.js';
 import { writeCthg } from './write.js';
 
 export const cthgHandler: FormatHandler<CthgDocument> = {
@@ -18,6 +19,7 @@ export const cthgHandler: FormatHandler<CthgDocument> = {
   write: (doc) => writeCthg(doc),
   validate: (bytes) => validateCthg(bytes),
   inspectJson: inspectCthgJson,
+  byteRanges: (doc) => cthgByteRanges(doc),
   inspectText: inspectCthgText,
   play: playCthg,
   playOptions: PLAY_OPTIONS,

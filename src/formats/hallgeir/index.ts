@@ -4,7 +4,7 @@
  * and ../shared/contract/hallgeir.md.
  */
 import { budgetFrom } from '../../binary/limits.js';
-import { choiceOption, intOption, stringOption } from '../options.js';
+import { choiceOption, intOption, LAYER_OPTIONS, stringOption } from '../options.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
 import { spriteFromModel, spriteToModel } from './convert.js';
 import { inspectJson, inspectText } from './inspect.js';
@@ -113,7 +113,7 @@ export const hallgeirObjectHandler: FormatHandler<HallgeirObject> = {
   inspectText: (doc) => inspectText(doc),
   picture: (doc, options, resources) => objectPicture(doc, options, resources),
   references: (doc, resources) => hallgeirReferences(doc, resources),
-  renderOptions: [FRAME_SIZE, ENDIAN_READ],
+  renderOptions: [FRAME_SIZE, ENDIAN_READ, ...LAYER_OPTIONS],
 };
 
 export const hallgeirMapHandler: FormatHandler<HallgeirMap> = {
@@ -130,7 +130,7 @@ export const hallgeirMapHandler: FormatHandler<HallgeirMap> = {
   inspectText: (doc) => inspectText(doc),
   picture: (doc, options, resources) => mapPicture(doc, options, resources),
   references: (doc, resources) => hallgeirReferences(doc, resources),
-  renderOptions: [FRAME_SIZE, ENDIAN_READ],
+  renderOptions: [FRAME_SIZE, ENDIAN_READ, ...LAYER_OPTIONS],
 };
 
 export const hallgeirFormats: FormatHandler<HallgeirDocument>[] = [

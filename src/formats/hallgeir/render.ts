@@ -144,6 +144,7 @@ interface Placed {
   sy: number;
   w: number;
   h: number;
+  fields: Record<string, unknown>;
 }
 
 /** A map: frame 0 of each object's first animation at the object's position, on a canvas from (0, 0) or the leftmost, topmost object. */
@@ -184,7 +185,16 @@ export async function mapPicture(map: HallgeirMap, options: CommandOptions, reso
       image = (await loadImage({ ...req, what: `sprite "${sprPath}": texture`, hint: 'it is not a texture of the map either' })).image;
     }
     const size = given ?? inferFrameSize(sprite, image, frame.x, frame.y);
-    placed.push({ x: o.x, y: o.y, image, sx: frame.x, sy: frame.y, w: size.width, h: size.height });
+    placed.push({
+      x: o.x,
+      y: o.y,
+      image,
+      sx: frame.x,
+      sy: frame.y,
+      w: size.width,
+      h: size.height,
+      fields: { object: o.object, x: o.x, y: o.y, sprite: sprPath, texture: sprite.texture, animation: sprite.animations[0]!.name },
+    });
   }
 
   if (placed.length === 0) return { frames: [{ parts: [] }], canvas: { x: 0, y: 0, width: 1, height: 1 }, what: 'the map' };
@@ -198,9 +208,10 @@ export async function mapPicture(map: HallgeirMap, options: CommandOptions, reso
     maxX = Math.max(maxX, p.x + p.w);
     maxY = Math.max(maxY, p.y + p.h);
   }
-  const parts = placed.map((p) => ({ image: p.image, sx: p.sx, sy: p.sy, sw: p.w, sh: p.h, transform: translate(p.x, p.y) }));
+  const parts = placed.map((p) => ({ image: p.image, sx: p.sx, sy: p.sy, sw: p.w, sh: p.h, transform: translate(p.x, p.y), layer: 0 }));
   const canvas = { x: minX, y: minY, width: Math.max(1, maxX - minX), height: Math.max(1, maxY - minY) };
-  return { frames: [{ parts }], canvas, what: 'the map' };
+  const objects = placed.map((p) => ({ x: p.x, y: p.y, width: p.w, height: p.h, fields: p.fields }));
+  return { frames: [{ parts }], canvas, layers: [{ name: 'objects', objects }], what: 'the map' };
 }
 
 export async function renderMap(map: HallgeirMap, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {

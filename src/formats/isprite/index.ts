@@ -17,6 +17,7 @@ import { foundResources } from '../resources.js';
 import { ispritePlayOptions, playIsprite } from './play-cli.js';
 import { ispritePicture, ispriteRenderOptions, ispriteViews } from './render.js';
 import * as paths from './paths.js';
+import { ispriteByteRanges } from './ranges.js';
 
 export * from './model.js';
 export { readIsprite, readIspriteDetailed, isIsprite, ISPRITE_MAGIC, type IspriteReadInfo } from './read.js';
@@ -111,6 +112,7 @@ export const ispriteHandler: FormatHandler<IspriteDocument> = {
   write: (doc) => writeIsprite(doc),
   validate: (bytes) => validateIsprite(bytes),
   inspectJson: inspectIspriteJson,
+  byteRanges: (_doc, bytes) => ispriteByteRanges(bytes),
   inspectText: inspectIspriteText,
   play: playIsprite,
   playOptions: ispritePlayOptions,

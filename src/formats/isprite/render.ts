@@ -15,12 +15,12 @@
  * height × width. The geometry is the common model's (graphicPart and
  * partMatrix), so a render and a conversion always agree.
  */
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, isFormatError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
-import { choiceOption, flagOption, intOption, namesNothing, ORIGIN_OPTION, selectIndex, stringOption } from '../options.js';
+import { choiceOption, flagOption, intOption, namesNothing, ORIGIN_OPTION, parsedOption, selectIndex, stringOption } from '../options.js';
 import { transformedBounds, type Rect } from '../../render/compose.js';
 import type { RgbaImage } from '../../render/image.js';
-import { compose, rotate, translate } from '../../render/matrix.js';
+import { compose, IDENTITY, rotate, translate } from '../../render/matrix.js';
 import {
   drawPicture,
   rectOutline,
@@ -34,8 +34,11 @@ import {
 import { budgetFrom } from '../../binary/limits.js';
 import { partMatrix } from '../../model/bake.js';
 import { graphicPart, textureRequest } from './convert.js';
-import { imageCache } from '../resources.js';
-import type { IspriteDocument, IspriteFrame, IspriteSequence } from './model.js';
+import { dirOf, imageCache, joinPath, loadResource } from '../resources.js';
+import type { IspriteAttachment, IspriteDocument, IspriteFrame, IspriteSequence } from './model.js';
+import { pointTransform, toPlacement } from './attach.js';
+import { elementName } from './interpolate.js';
+import { readIsprite } from './read.js';
 import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, namesEqual } from './paths.js';
 
 const ANIMATION_OPTION: OptionSpec = {
@@ -64,6 +67,20 @@ const FILTER_OPTION = {
   description: 'texture filtering (default: nearest for textures flagged so, else bilinear)',
 } as const satisfies OptionSpec;
 
+/** `--attach POINT=FILE.isprite`: another sprite drawn at the attachment points of that name. */
+export const ATTACH_OPTION = {
+  name: 'attach',
+  type: 'string',
+  value: 'POINT=FILE.isprite',
+  description:
+    'ISPRITE: draw another ISPRITE sprite (its default sequence, a frame per frame drawn) at every attachment point of that name, where the point is in the display order',
+  parse(text: string): { point: string; file: string } | undefined {
+    const m = /^([^=]+)=(.+)$/.exec(text);
+    return m ? { point: m[1]!, file: m[2]! } : undefined;
+  },
+  paths: (value: string, resolve: (p: string) => string) => value.replace(/=(.+)$/, (_, p: string) => `=${resolve(p)}`),
+} as const satisfies OptionSpec;
+
 export const ispriteRenderOptions: readonly OptionSpec[] = [
   ANIMATION_OPTION,
   FRAME_OPTION,
@@ -71,6 +88,7 @@ export const ispriteRenderOptions: readonly OptionSpec[] = [
   SHAPES_OPTION,
   ORIGIN_OPTION,
   FILTER_OPTION,
+  ATTACH_OPTION,
 ];
 
 /** Loads every texture the document names (PATH.png, or PATH as given when it has an extension). */
@@ -146,10 +164,18 @@ export function framePicture(
   doc: IspriteDocument,
   frame: IspriteFrame,
   textures: (RgbaImage | null)[],
-  opts: { shapes?: boolean; filter?: 'nearest' | 'bilinear' } = {},
+  opts: { shapes?: boolean; filter?: 'nearest' | 'bilinear'; attached?: (e: IspriteAttachment) => PicturePart[] } = {},
 ): PictureFrame {
   const parts: PicturePart[] = [];
+  let attachedAny = false;
   for (const e of frame.elements) {
+    if (e.type === 'attachment' && opts.attached) {
+      // Drawn where the point is in the display order: elements after it appear over it.
+      for (const p of opts.attached(e)) {
+        parts.push(p);
+        attachedAny = true;
+      }
+    }
     if (e.type !== 'graphic') continue;
     const p = graphicPart(doc, e);
     const tex = p && textures[p.sheet];
@@ -157,7 +183,39 @@ export function framePicture(
     const filter = opts.filter ?? (doc.textures[p.sheet]?.nearest ? 'nearest' : 'bilinear');
     parts.push({ image: tex, sx: p.sx, sy: p.sy, sw: p.sw, sh: p.sh, transform: partMatrix(p), opacity: p.opacity ?? 1, filter });
   }
-  return { parts, overlays: opts.shapes ? shapeOverlays(frame) : undefined, extent: frameBounds(doc, frame, opts.shapes) };
+  const overlays = opts.shapes ? shapeOverlays(frame) : undefined;
+  // With an attached sprite the frame is what its parts touch.
+  return attachedAny ? { parts, overlays } : { parts, overlays, extent: frameBounds(doc, frame, opts.shapes) };
+}
+
+/** The attached sprite of `--attach`: its frames (default sequence, else the first), drawn relative to its own folder. */
+async function attachedSprite(
+  options: CommandOptions,
+  resources: ResourceLoader,
+  filter: 'nearest' | 'bilinear' | undefined,
+): Promise<{ point: string; frames: PictureFrame[] } | undefined> {
+  const spec = parsedOption(options, ATTACH_OPTION);
+  if (!spec) return undefined;
+  const { path, bytes } = await loadResource(resources, { format: 'isprite', what: '--attach sprite', name: spec.file });
+  let child: IspriteDocument;
+  try {
+    child = readIsprite(bytes);
+  } catch (e) {
+    if (isFormatError(e)) throw new FormatError('isprite', `--attach sprite "${spec.file}": ${e.message}`);
+    throw e;
+  }
+  const seq = getDefaultSequence(child) ?? listSequences(child)[0]?.sequence;
+  const ids = seq?.frames.length ? seq.frames : child.frames.map((_, i) => i);
+  const frames = ids.map((id) => child.frames[id]).filter((f): f is IspriteFrame => f !== undefined);
+  // Its textures are named relative to its own file.
+  const dir = dirOf(path);
+  const beside: ResourceLoader = {
+    load: (p) => resources.load(joinPath(dir, p)),
+    exists: (p) => resources.exists(joinPath(dir, p)),
+    describe: (p) => resources.describe?.(joinPath(dir, p)) ?? joinPath(dir, p),
+  };
+  const textures = await loadTextures(child, beside, undefined, options);
+  return { point: spec.point, frames: frames.map((f) => framePicture(child, f, textures, { filter })) };
 }
 
 /**
@@ -217,9 +275,22 @@ export async function ispritePicture(doc: IspriteDocument, options: CommandOptio
   for (const f of frames) for (const e of f.elements) if (e.type === 'graphic') needed.add(doc.slices[e.slice]?.texture ?? -1);
   const textures = await loadTextures(doc, resources, needed, options);
   const filter = filterOpt as 'nearest' | 'bilinear' | undefined;
+  const child = await attachedSprite(options, resources, filter);
   return {
     frames: frames.map((f, i) => {
-      const pf = { ...framePicture(doc, f, textures, { shapes, filter }), delayMs: delaysMs?.[i] };
+      const childFrame = child?.frames.length ? child.frames[i % child.frames.length] : undefined;
+      const attached = childFrame
+        ? (e: IspriteAttachment): PicturePart[] => {
+            if (elementName(doc, e) !== child!.point) return [];
+            const at = toPlacement(pointTransform(e));
+            return [...childFrame.parts].map((p) => ({
+              ...p,
+              transform: compose(p.transform ?? IDENTITY, at.matrix),
+              opacity: (p.opacity ?? 1) * at.opacity,
+            }));
+          }
+        : undefined;
+      const pf = { ...framePicture(doc, f, textures, { shapes, filter, attached }), delayMs: delaysMs?.[i] };
       return flagOption(options, ORIGIN_OPTION) ? withOriginCross(pf, 0, 0) : pf;
     }),
     loops,

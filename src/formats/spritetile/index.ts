@@ -6,7 +6,7 @@ import { MAGIC, type SpriteTileLevel } from './model.js';
 import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
 import { LZF_OPTION, writeSpriteTile } from './write.js';
-import { choiceOption } from '../options.js';
+import { choiceOption, LAYER_OPTIONS } from '../options.js';
 import { TILESET_OPTION, spriteTilePicture, spriteTileReferences } from './render.js';
 
 export * from './model.js';
@@ -45,7 +45,7 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
   inspectJson,
   inspectText,
   picture: (level, options, resources) => spriteTilePicture(level, options, resources),
-  renderOptions: [TILESET_OPTION],
+  renderOptions: [TILESET_OPTION, ...LAYER_OPTIONS],
   references: (_level, resources, options) => spriteTileReferences(resources, options),
   async toModel(level, _resources, options) {
     return levelToModel(level, options);

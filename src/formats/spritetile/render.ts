@@ -1,12 +1,12 @@
 import { FormatError, OptionError } from '../../binary/errors.js';
 import { parsedOption, selectIndex } from '../options.js';
 import type { RgbaImage } from '../../render/image.js';
-import { drawPicture, solidImage, type Picture, type PicturePart } from '../../render/pipeline.js';
+import { drawPicture, solidImage, type Picture, type PictureLayer, type PicturePart } from '../../render/pipeline.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { compose, rotate, scale, translate } from '../../render/matrix.js';
 import { foundResources, imageCache } from '../resources.js';
 import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
-import { FLIP_X, FLIP_Y, ROTATION_MASK, tilesPerSet, type SpriteTileLevel } from './model.js';
+import { FLIP_X, FLIP_Y, getCell, ROTATION_MASK, tilesPerSet, type SpriteTileLevel } from './model.js';
 
 const FORMAT = 'spritetile';
 /**
@@ -133,7 +133,7 @@ export async function spriteTilePicture(level: SpriteTileLevel, options: Command
   const flat = new Map<number, RgbaImage>();
   const orderOfLayers = layers.map((l, i) => ({ l, i })).sort((a, b) => b.l.z - a.l.z || a.i - b.i);
   function* cells(): Generator<PicturePart> {
-    for (const { l } of orderOfLayers) {
+    for (const { l, i: layer } of orderOfLayers) {
       const cw = cellFor(l.tileSizeX) * base;
       const ch = cellFor(l.tileSizeY) * base;
       const list: number[] = [];
@@ -176,11 +176,36 @@ export async function spriteTilePicture(level: SpriteTileLevel, options: Command
           rotate(-deg),
           translate(left + cw / 2, top + ch / 2),
         );
-        yield { image: src, sx, sy, sw, sh, transform: m };
+        yield { image: src, sx, sy, sw, sh, transform: m, layer };
       }
     }
   }
-  return { frames: [{ parts: { [Symbol.iterator]: cells } }], canvas: { x: 0, y: 0, width: W, height: H }, what: 'the level' };
+  // The layers as drawn: row 0 at the bottom (the world's y goes up), each layer's cells of its own world size.
+  const pictureLayers: PictureLayer[] = layers.map((l, i) => ({
+    name: `layer ${i} (z ${l.z})`,
+    grid: {
+      x: 0,
+      y: H,
+      cellWidth: cellFor(l.tileSizeX) * base,
+      cellHeight: cellFor(l.tileSizeY) * base,
+      columns: l.width,
+      rows: l.height,
+      bottomUp: true,
+    },
+    cell(x, y) {
+      if (x < 0 || y < 0 || x >= l.width || y >= l.height) return undefined;
+      const c = getCell(level, l, x, y);
+      if (c.empty) return undefined;
+      const { empty: _empty, ...fields } = c;
+      return fields;
+    },
+  }));
+  return {
+    frames: [{ parts: { [Symbol.iterator]: cells } }],
+    canvas: { x: 0, y: 0, width: W, height: H },
+    layers: pictureLayers,
+    what: 'the level',
+  };
 }
 
 /** `sprat render` for SpriteTile, drawn through the pipeline. */

@@ -16,6 +16,7 @@ import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel }
 import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
 import { foundResources, imageCache, loadResource } from '../../formats/resources.js';
+import { LAYER_OPTIONS } from '../../formats/options.js';
 import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
 
 export const FLIP_H = 0x80000000;
@@ -1035,6 +1036,7 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     return lines.join('\n') + '\n';
   },
   picture: async (doc, options, resources) => levelPicture(await tiledToModel(doc, resources, true, options)),
+  renderOptions: LAYER_OPTIONS,
   toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   references: (doc, resources) => tiledReferences(doc, resources),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),

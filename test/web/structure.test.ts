@@ -1,0 +1,165 @@
+/**
+ * The viewer's ISPRITE runtime and structure views (issue 12): follow-ups
+ * and triggers played by the rules `sprat play` runs, in a log.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { byteRanges, load, play, render } from '../../src/api.js';
+import { fsResourceLoader } from '../../src/node/fs.js';
+import { SAMPLES } from '../helpers/paths.js';
+import { canvasDiff, canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
+
+const HERO = path.join(SAMPLES, 'isprite/hero.isprite');
+const FAN = path.join(SAMPLES, 'cthg/fan.dat');
+const LEVEL = path.join(SAMPLES, 'spritetile/level.bytes');
+const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
+
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
+}
+
+async function chooseAnimation(page: Page, label: string): Promise<void> {
+  const value = await page.$eval(
+    '#animation',
+    (s, l) => [...(s as HTMLSelectElement).options].find((o) => o.textContent === l)?.value,
+    label,
+  );
+  expect(value, label).toBeDefined();
+  await page.selectOption('#animation', value!);
+}
+
+const logOf = (page: Page) => page.$$eval('#playlog li', (ls) => ls.map((l) => l.textContent ?? ''));
+
+describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('plays follow-ups and logs triggers as sprat play runs them', async () => {
+    const server = await h.serve([HERO, SLIME]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    expect(await page.isVisible('#followups')).toBe(true);
+    await chooseAnimation(page, 'Root/Armed/attack');
+    await page.check('#followups');
+    // attack (15 fps, 6 ticks) then its follow-up, idle: the log says so, as `sprat play` does.
+    await page.waitForFunction(() => document.querySelector('#animation option:checked')?.textContent === 'Root/Armed/idle', null, {
+      timeout: 5000,
+    });
+    const records = play(load(readFileSync(HERO), HERO), { ticks: '8', script: '0:group Root/Armed;0:play attack' }).records as {
+      tick: number;
+      sequence: string;
+      triggers: string[];
+    }[];
+    const swing = records.find((r) => r.triggers.length)!;
+    const follow = records.find((r) => r.sequence === 'Root/Armed/idle')!;
+    expect((await logOf(page)).slice(0, 3)).toEqual([
+      'tick 0: plays Root/Armed/attack',
+      `tick ${swing.tick}: trigger "swing" (Root/Armed/attack position 1, frame 7)`,
+      `tick ${follow.tick}: follow-up: Root/Armed/idle`,
+    ]);
+    // Paused, the arrows step through what the rules show, tick by tick.
+    await page.click('#play');
+    expect(await page.textContent('#play')).toBe('Play');
+    await chooseAnimation(page, 'Root/Armed/attack');
+    // A frame of the timeline: the first tick the rules show it.
+    await page.click('#timeline button[data-frame="0"]');
+    expect(await page.textContent('#play')).toBe('Play');
+    expect(await page.getAttribute('body', 'data-tick')).toBe('0');
+    await page.locator('#stage').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('body', 'data-tick')).toBe(String(swing.tick));
+    expect(await page.getAttribute('body', 'data-frame')).toBe('1');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('body', 'data-tick')).toBe(String(follow.tick));
+    expect(await page.$eval('#animation', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Root/Armed/idle');
+    expect(await page.textContent('#frameinfo')).toMatch(/tick 6$/);
+    // Off: the sequence's own frames again, no log; other formats have no such box.
+    await page.uncheck('#followups');
+    expect(await logOf(page)).toEqual([]);
+    await page.click('#files button[data-index="1"]');
+    await page.waitForSelector('body[data-ready="1"]');
+    expect(await page.isHidden('#followupsbox')).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the field tree: the inspect JSON with byte ranges; a frame node goes to its frame, a layer node marks the layer', async () => {
+    const server = await h.serve([HERO, FAN, LEVEL]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    const bytes = new Uint8Array(readFileSync(HERO));
+    const ranges = byteRanges(load(bytes, HERO), bytes);
+    // Top level: every key of the JSON, chunks with their bytes.
+    const top = await page.$$eval('#tree > details > :is(details, .leaf)', (ns) => ns.map((n) => (n as HTMLElement).dataset.path));
+    expect(top).toContain('/frames');
+    expect(top).toContain('/meta');
+    const frames = page.locator('#tree details[data-path="/frames"] > summary');
+    const [s, e] = ranges['/frames']!;
+    expect(await frames.textContent()).toBe(`frames: [11] @ bytes ${s}–${e - 1} (0x${s.toString(16)}, ${e - s} bytes)`);
+    // Frame 7 is position 1 of Root/Armed/attack.
+    await frames.click();
+    await page.click('#tree details[data-path="/frames/7"] > summary');
+    expect(await page.getAttribute('body', 'data-selected-path')).toBe('/frames/7');
+    expect(await page.$eval('#animation', (x) => (x as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Root/Armed/attack');
+    expect(await page.getAttribute('body', 'data-frame')).toBe('1');
+    const [f0] = ranges['/frames/7']!;
+    expect(await page.textContent('#fieldinfo')).toMatch(new RegExp(`^/frames/7 @ bytes ${f0}–`));
+    // A leaf: its value.
+    await page.click('#tree details[data-path="/frames/7"] .leaf[data-path="/frames/7/holdTime"]');
+    expect(await page.textContent('#fieldinfo')).toMatch(/^\/frames\/7\/holdTime = \d+$/);
+
+    // CTHG: frame 5 is the east view's second frame; its elements have 12-byte ranges.
+    await page.click('#files button[data-index="1"]');
+    await page.waitForSelector('body[data-ready="1"]');
+    await page.click('#tree details[data-path="/frames"] > summary');
+    await page.click('#tree details[data-path="/frames/5"] > summary');
+    expect(await page.getAttribute('body', 'data-render-options')).toContain('"view":"east"');
+    expect(await page.getAttribute('body', 'data-frame')).toBe('1');
+    expect(await page.textContent('#fieldinfo')).toMatch(/: 46 52 /); // "FR"
+    await page.click('#tree details[data-path="/frames/5/elements"] > summary');
+    expect(await page.textContent('#tree details[data-path="/frames/5/elements/0"] > summary')).toMatch(/, 12 bytes\)$/);
+
+    // A level: a layer node marks the layer in the layer list.
+    await page.click('#files button[data-index="2"]');
+    await page.waitForSelector('body[data-ready="2"]');
+    await page.click('#tree details[data-path="/layers"] > summary');
+    await page.click('#tree details[data-path="/layers/1"] > summary');
+    expect(await page.$$eval('#levellayers label.selected', (ls) => ls.map((l) => l.textContent?.trim()))).toEqual(['layer 1 (z 0)']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('attaches another open sprite at the attachment points, drawn as render --attach draws it', async () => {
+    const server = await h.serve([HERO, SLIME]);
+    const { page, errors } = await watchedPage(h.browser);
+    await open(page, server.url);
+    await page.waitForSelector('body[data-ready="0"]');
+    expect(await page.$$eval('#opt-attach option', (os) => os.map((o) => o.textContent))).toEqual(['nothing', 'hero.isprite']);
+    expect(await page.$$eval('#opt-attach-point option', (os) => os.map((o) => o.textContent))).toContain('hand');
+    await chooseAnimation(page, 'Root/Armed/attack');
+    await page.selectOption('#opt-attach-point', 'hand');
+    await page.selectOption('#opt-attach', '0');
+    await page.waitForFunction(() => document.body.dataset.renderOptions?.includes('"attach":"hand=hero.isprite"'));
+    await page.click('#timeline button[data-frame="1"]');
+    const loaded = load(readFileSync(HERO), HERO);
+    const r = await render(loaded, { animation: 'Root/Armed/attack', attach: 'hand=hero.isprite' }, fsResourceLoader(path.dirname(HERO)));
+    const plain = await render(loaded, { animation: 'Root/Armed/attack' }, fsResourceLoader(path.dirname(HERO)));
+    const px = await canvasPixels(page);
+    expect([px.width, px.height]).toEqual([r.frames[1]!.width, r.frames[1]!.height]);
+    expect(canvasDiff(px.data, r.frames[1]!.data)).toBe(-1);
+    expect(r.frames[1]!.data).not.toEqual(plain.frames[1]!.data);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
