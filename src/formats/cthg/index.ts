@@ -8,6 +8,7 @@ import { readCthg, sniffCthg } from './read.js';
 import { RENDER_OPTIONS, cthgPicture, cthgReferences, cthgViews } from './render.js';
 import { validateCthg } from './validate.js';
 import { writeCthg } from './write.js';
+import { decompileForConvert } from './script/index.js';
 
 export const cthgHandler: FormatHandler<CthgDocument> = {
   name: 'cthg',
@@ -27,7 +28,11 @@ export const cthgHandler: FormatHandler<CthgDocument> = {
   toModel: async (doc) => cthgToModel(doc),
   references: (_doc, resources, options) => cthgReferences(resources, options),
   fromModel: (model, options) => cthgFromModel(model, options),
+  // Decompiling to a CorsixTH AnimationEncoder script (script/): the script and its PNGs.
+  convertTo: (doc, target) => (target.name === 'cthg-script' ? decompileForConvert(doc) : undefined),
 };
+
+export { cthgScriptHandler } from './script/index.js';
 
 export * from './model.js';
 export { readCthg, sniffCthg, headerMismatches } from './read.js';
