@@ -149,11 +149,17 @@ export function tokenize(bytes: Uint8Array): Token[] {
   let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let line = 1;
   let lineStart = 0;
-  // Columns count characters: UTF-8 continuation bytes do not start one.
+  // Columns count characters: UTF-8 continuation bytes do not start one. Counted on from the last
+  // position asked for (positions only grow), so a long line costs its length once.
+  let colPos = 0;
+  let colValue = 1;
   const columnAt = (p: number) => {
-    let c = 1;
-    for (let k = lineStart; k < p; k++) if ((bytes[k]! & 0xc0) !== 0x80) c++;
-    return c;
+    if (colPos < lineStart || colPos > p) {
+      colPos = lineStart;
+      colValue = 1;
+    }
+    for (; colPos < p; colPos++) if ((bytes[colPos]! & 0xc0) !== 0x80) colValue++;
+    return colValue;
   };
   const fail = (msg: string, p: number): never => {
     throw FormatError.atLine(SCRIPT_FORMAT, msg, line, columnAt(p));
@@ -198,6 +204,7 @@ export function tokenize(bytes: Uint8Array): Token[] {
       let j = i + (c === 0x2d ? 1 : 0);
       if (bytes[j] === 0x30) j++;
       else while (isDigit(bytes[j])) j++;
+      if (j - i > 11) fail(`the number ${decodeUtf8(bytes.subarray(i, i + 12)).text}... is too large (at most 2147483647 either way)`, i);
       const text = String.fromCharCode(...bytes.subarray(i, j));
       const value = Number(text);
       if (value > 0x7fffffff || value < -0x80000000) fail(`the number ${text} is too large (at most 2147483647 either way)`, i);
