@@ -9,6 +9,7 @@
 import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic } from '../../../binary/errors.js';
 import { foundResources, type ResourceRequest } from '../../resources.js';
 import type { CommandOptions, FormatHandler, OutputFile, RenderView, ResourceLoader } from '../../types.js';
+import { cthgToModel } from '../convert.js';
 import type { CthgDocument } from '../model.js';
 import { cthgPicture, RENDER_OPTIONS } from '../render.js';
 import { FIX_CROP_OPTION, FIX_SOUNDS_OPTION, KEEP_SPRITES_OPTION, compileScript, type CompileResult } from './compile.js';
@@ -180,6 +181,8 @@ export const cthgScriptHandler: FormatHandler<CthgScript> = {
     return compileScript(doc, resources, options);
   },
   references: (doc, resources) => foundResources(resources, requests(doc)),
+  // To other formats: the compiled file's model.
+  toModel: async (doc, resources, options) => cthgToModel((await compiledFor(doc, resources, options ?? {})).doc),
   async picture(doc, options, resources) {
     const { doc: cthg } = await compiledFor(doc, resources, options);
     return cthgPicture(cthg, options, resources);
