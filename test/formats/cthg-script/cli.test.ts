@@ -122,6 +122,12 @@ describe('scripts on the command line', () => {
     );
   });
 
+  it('--format cthg-script on a file that is not a script: exit 1, the place of the problem', async () => {
+    const r = await runCli(['inspect', path.join(SAMPLES, 'isprite', 'hero.isprite'), '--format', 'cthg-script']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sprat: error: [^\n]*hero\.isprite: [^\n]* \(at line 1, column \d+\)\n$/);
+  });
+
   it('re-writing a script (the same format) prints it again, without PNGs', async () => {
     const dir = testFolder();
     const r = await runCli(['convert', path.join(dir, 'anims.txt'), path.join(dir, 'again.txt')]);

@@ -135,6 +135,7 @@ function requests(doc: CthgScript): ResourceRequest[] {
 const compiled = new WeakMap<CthgScript, WeakMap<ResourceLoader, Map<string, Promise<CompileResult>>>>();
 
 function compiledFor(doc: CthgScript, resources: ResourceLoader, options: CommandOptions): Promise<CompileResult> {
+  // The cache's per-script level (derived data only).
   const byLoader = compiled.get(doc) ?? compiled.set(doc, new WeakMap()).get(doc)!;
   const byOptions = byLoader.get(resources) ?? byLoader.set(resources, new Map()).get(resources)!;
   const key = `${options[FIX_CROP_OPTION.name] === true},${options[KEEP_SPRITES_OPTION.name] === true}`;
