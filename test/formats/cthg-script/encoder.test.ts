@@ -68,7 +68,10 @@ beforeAll(() => {
 
 function runEncoder(dir: string): Uint8Array | null {
   const r = spawnSync(encoder!, ['anims.txt', 'out.dat'], { cwd: dir, stdio: 'pipe' });
-  if (r.status !== 0) return null;
+  if (r.status !== 0) {
+    if (process.env.DEBUG_ENC) console.log(String(r.stderr).slice(0, 300));
+    return null;
+  }
   return new Uint8Array(readFileSync(path.join(dir, 'out.dat')));
 }
 
@@ -107,8 +110,17 @@ const imageArb: fc.Arbitrary<GenImage> = fc
     runs: fc.array(
       fc.record({
         length: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 50, max: 130 })),
-        alpha: fc.constantFrom(0, 0, 255, 255, 255, 128, 1, 254),
-        colour: fc.constantFrom([0, 0, 0], [255, 255, 255], [10, 200, 30], [0, 0, 9], [200, 0, 0]),
+        alpha: fc.constantFrom(0, 255, 255, 255, 255, 128, 1, 254),
+        colour: fc.constantFrom(
+          [0, 0, 0],
+          [255, 255, 255],
+          [10, 200, 30],
+          [0, 0, 9],
+          [200, 0, 0],
+          [12, 34, 56],
+          [90, 90, 90],
+          [250, 128, 3],
+        ),
         noise: fc.boolean(),
       }),
       { minLength: 1, maxLength: 12 },
@@ -191,10 +203,10 @@ const caseArb = fc.array(imageArb, { minLength: 1, maxLength: 4 }).chain((images
       fc.record({
         name: fc.constantFrom(...NAMES),
         views: fc.subarray([...VIEW_NAMES], { minLength: 1 }),
-        frames: fc.integer({ min: 1, max: 3 }),
+        frames: fc.integer({ min: 1, max: 2 }),
         tileSize: fc.boolean(),
       }),
-      { minLength: 1, maxLength: 4 },
+      { minLength: 1, maxLength: 3 },
     ),
     elements: fc.array(fc.array(elementArb(images), { minLength: 1, maxLength: 3 }), { minLength: 48, maxLength: 48 }),
     sounds: fc.array(fc.option(fc.integer({ min: 0, max: 30 })), { minLength: 48, maxLength: 48 }),
