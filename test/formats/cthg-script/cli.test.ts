@@ -92,6 +92,13 @@ describe('scripts on the command line', () => {
     expect(existsSync(path.join(dir, 'w.gif'))).toBe(true);
   });
 
+  it('converts to other formats through the compiled file (Aseprite JSON and sheet)', async () => {
+    const dir = testFolder();
+    const r = await runCli(['convert', path.join(dir, 'anims.txt'), path.join(dir, 'out.json'), '--to', 'aseprite']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')).meta.frameTags.length).toBeGreaterThan(0);
+  });
+
   it('compile errors name the file, the line and the column; nothing is written', async () => {
     const dir = testFolder();
     writeFileSync(path.join(dir, 'bad.txt'), 'animation "a" {\n  view = north;\n  frame { element { base = "nope.png"; } }\n}\n');
