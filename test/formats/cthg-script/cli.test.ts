@@ -11,6 +11,7 @@ import { encode } from 'fast-png';
 import { CORPUS, SAMPLES } from '../../helpers/paths.js';
 import { runCli } from '../../helpers/cli.js';
 import { createCthg, encodePixels, readCthg, writeCthg } from '../../../src/formats/cthg/index.js';
+import { decompileCthg } from '../../../src/formats/cthg/script/index.js';
 
 const TEST_DIR = path.join(CORPUS, 'cthg', 'encoder-test');
 
@@ -216,6 +217,20 @@ describe('decompiling', () => {
     r = await runCli(['convert', path.join(dir, 'o.txt'), path.join(dir, 'back.dat')]);
     expect(r.code, r.stderr).toBe(0);
     expect(new Uint8Array(readFileSync(path.join(dir, 'back.dat')))).toEqual(bytes);
+  });
+
+  it('notes a layout the encoder does not write and blocks no animation shows', () => {
+    const doc = createCthg();
+    const px = { width: 1, height: 1, data: new Uint8Array([9, 9, 9, 255]) };
+    doc.sprites.push({ width: 1, height: 1, data: encodePixels(px) }, { width: 1, height: 1, data: encodePixels(px) });
+    const el = { sprite: 0, x: 0, y: 0, layerClass: 0, layerId: 0, flags: 0 };
+    doc.frames.push({ sound: 0, elements: [el] }, { sound: 0, elements: [el] }, { sound: 0, elements: [el] });
+    doc.animations.push({ name: 'a', tileSize: 64, frameCount: 1, views: { north: 1, east: 0, south: null, west: null } });
+    const notes = decompileCthg(doc, 'x').notes;
+    expect(notes).toContain('1 frame(s) and 1 sprite(s) that no animation shows are not in the script');
+    expect(notes).toContain(
+      "the file's blocks are not in the encoder's order: the compiled file holds the same animations in its own layout",
+    );
   });
 
   it('--to cthg-script with any extension; a file the encoder cannot make again gets notes', async () => {

@@ -14,6 +14,7 @@ import type { OutputFile } from '../../types.js';
 import { VIEWS, type CthgAnimation, type CthgDocument } from '../model.js';
 import { encodeUtf8 } from '../../../binary/utf8.js';
 import { decodePixels, encodePixels } from '../rle.js';
+import { canonicalLayout } from '../write.js';
 import { cropBox } from './compile.js';
 import {
   MAX_DISPLAY_CLASS,
@@ -198,6 +199,25 @@ export function decompileCthg(doc: CthgDocument, stem: string): Decompiled {
       notes.add(`sprites ${twin} and ${i} have the same bytes, which the encoder stores once; compile with --keep-sprites to keep both`);
       flags.add('--keep-sprites');
     } else byBytes.set(key, i);
+  }
+  // Blocks no animation uses are not in the script; the rest must already be in the encoder's layout.
+  const usedFrames = new Set<number>();
+  for (const a of doc.animations) {
+    for (const v of VIEWS) if (a.views[v] !== null) for (let k = 0; k < a.frameCount; k++) usedFrames.add(a.views[v]! + k);
+  }
+  const unusedFrames = doc.frames.length - [...usedFrames].filter((f) => f < doc.frames.length).length;
+  const unusedSprites = doc.sprites.length - sprites.size;
+  if (unusedFrames || unusedSprites) {
+    notes.add(`${unusedFrames} frame(s) and ${unusedSprites} sprite(s) that no animation shows are not in the script`);
+  }
+  const canonical = canonicalLayout(doc);
+  if (
+    !canonical ||
+    (doc.blockOrder !== null && canonical.order !== doc.blockOrder) ||
+    JSON.stringify(canonical.doc.frames) !== JSON.stringify(doc.frames) ||
+    JSON.stringify(canonical.doc.animations.map((a) => a.views)) !== JSON.stringify(doc.animations.map((a) => a.views))
+  ) {
+    notes.add("the file's blocks are not in the encoder's order: the compiled file holds the same animations in its own layout");
   }
   if (doc.animations.some((a, i) => i > 0 && compareGroups(doc.animations[i - 1]!, a) > 0)) {
     notes.add("the animations are not in the encoder's order (tile size, then name): the compiled file has them sorted");
