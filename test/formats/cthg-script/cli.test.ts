@@ -136,6 +136,19 @@ describe('scripts on the command line', () => {
     expect(r.stderr).toMatch(/^sprat: error: [^\n]*hero\.isprite: [^\n]* \(at line 1, column \d+\)\n$/);
   });
 
+  it('compiling works within --max-draw-pixels; --fix-sounds refuses a sound past 16 bits', async () => {
+    const dir = testFolder();
+    const el = 'element { base = "body.png"; } ';
+    writeFileSync(path.join(dir, 'many.txt'), `animation "a" { view = north; frame { ${el.repeat(10)} } }\n`);
+    let r = await runCli(['convert', path.join(dir, 'many.txt'), path.join(dir, 'many.dat'), '--max-draw-pixels', '20000']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/more than the limit of 20000 \(raise it with --max-draw-pixels\)\n$/);
+    expect(existsSync(path.join(dir, 'many.dat'))).toBe(false);
+    writeFileSync(path.join(dir, 'loud.txt'), 'animation "a" { view = north; frame { sound = 70000; element { base = "body.png"; } } }\n');
+    r = await runCli(['convert', path.join(dir, 'loud.txt'), path.join(dir, 'loud.dat'), '--fix-sounds']);
+    expect(r.stderr).toMatch(/sound 70000 does not fit the file's 16-bit field \(at line 1, column 31\)\n$/);
+  });
+
   it('re-writing a script (the same format) prints it again, without PNGs', async () => {
     const dir = testFolder();
     const r = await runCli(['convert', path.join(dir, 'anims.txt'), path.join(dir, 'again.txt')]);
