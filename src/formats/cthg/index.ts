@@ -32,7 +32,18 @@ export const cthgHandler: FormatHandler<CthgDocument> = {
   convertTo: (doc, target) => (target.name === 'cthg-script' ? decompileForConvert(doc) : undefined),
 };
 
-export { cthgScriptHandler } from './script/index.js';
+export {
+  cthgScriptHandler,
+  readScript,
+  parseScript,
+  printScript,
+  compileScript,
+  decompileCthg,
+  type CthgScript,
+  type ScriptAnimation,
+  type ScriptFrame,
+  type ScriptElement,
+} from './script/index.js';
 
 export * from './model.js';
 export { readCthg, sniffCthg, headerMismatches } from './read.js';
