@@ -205,7 +205,8 @@ export function tokenize(bytes: Uint8Array): Token[] {
       if (bytes[j] === 0x30) j++;
       else while (isDigit(bytes[j])) j++;
       if (j - i > 11) fail(`the number ${decodeUtf8(bytes.subarray(i, i + 12)).text}... is too large (at most 2147483647 either way)`, i);
-      const text = String.fromCharCode(...bytes.subarray(i, j));
+      let text = '';
+      for (let k = i; k < j; k++) text += String.fromCharCode(bytes[k]!);
       const value = Number(text);
       if (value > 0x7fffffff || value < -0x80000000) fail(`the number ${text} is too large (at most 2147483647 either way)`, i);
       tokens.push({ kind: 'number', value, text, line, column });
