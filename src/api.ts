@@ -81,6 +81,8 @@ export function validate(bytes: Uint8Array, fileName = '', format?: string, opti
 export function outputFormatFor(input: FormatHandler, outName: string, to?: string): FormatHandler {
   if (to) return formatByName(to);
   const ext = extensionOf(outName);
+  const compiled = input.compilesTo?.[ext];
+  if (compiled) return formatByName(compiled);
   const candidates = formatsForExtension(outName);
   if (input.extensions.includes(ext) || candidates.length > 1 || (candidates.length === 0 && ext === '')) return input;
   if (candidates.length === 1) return candidates[0]!;
@@ -103,7 +105,7 @@ export async function convert(
   const src = loaded.handler;
   let doc: unknown = loaded.doc;
   const notes: string[] = [];
-  const direct = target !== src ? src.convertTo?.(loaded.doc, target, options) : undefined;
+  const direct = target !== src ? await src.convertTo?.(loaded.doc, target, options, resources) : undefined;
   if (direct) {
     // The same family (e.g. Solarus line <-> Lua syntax): converted directly, every field kept.
     doc = direct.doc;

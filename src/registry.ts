@@ -1,6 +1,6 @@
 import type { FormatHandler, FormatName } from './formats/types.js';
 import { ispriteHandler } from './formats/isprite/index.js';
-import { cthgHandler } from './formats/cthg/index.js';
+import { cthgHandler, cthgScriptHandler } from './formats/cthg/index.js';
 import { spritetileHandler } from './formats/spritetile/index.js';
 import { hallgeirMapHandler, hallgeirObjectHandler, hallgeirSpriteHandler } from './formats/hallgeir/index.js';
 import { asepriteHandler, texturePackerHandler, tiledHandler } from './interop/index.js';
@@ -22,6 +22,8 @@ export const FORMATS: FormatHandler[] = [
   asepriteHandler,
   texturePackerHandler,
   tiledHandler,
+  // CorsixTH's encoder scripts (`animation "name" {`): before Solarus, whose line syntax takes any text.
+  cthgScriptHandler,
   // Solarus last: its line syntax is plain text with no magic.
   solarusHandler,
   solarusLuaHandler,

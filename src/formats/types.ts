@@ -18,6 +18,7 @@ export const FORMAT_NAMES = [
   'aseprite',
   'texturepacker',
   'tiled',
+  'cthg-script',
   'solarus',
   'solarus-lua',
 ] as const;
@@ -122,6 +123,11 @@ export interface FormatHandler<Doc = any> {
   title: string;
   /** Lower-case extensions with the dot, most usual first. */
   extensions: readonly string[];
+  /**
+   * For a source language: the format `convert` writes for an OUT with this
+   * extension when --to is not given (a CorsixTH script: `.dat` is CTHG).
+   */
+  compilesTo?: Readonly<Record<string, FormatName>>;
   /** True for a text format (JSON, Lua, lines): the fuzzer mutates it as text. */
   text?: boolean;
   /** True when the content is certainly this format (magic bytes or a syntax test). */
@@ -178,9 +184,16 @@ export interface FormatHandler<Doc = any> {
    * Solarus syntaxes), which `convert` tries before the common model: every
    * field kept, no resource loaded, nothing redrawn. Returns the document
    * `target` writes and notes on what changed, or undefined when it does not
-   * convert to `target` directly.
+   * convert to `target` directly. A conversion that reads the document's
+   * files (a CorsixTH script compiled with its PNGs) uses `resources` and
+   * may return a promise.
    */
-  convertTo?(doc: Doc, target: FormatHandler, options?: CommandOptions): { doc: unknown; notes: string[] } | undefined;
+  convertTo?(
+    doc: Doc,
+    target: FormatHandler,
+    options?: CommandOptions,
+    resources?: ResourceLoader,
+  ): { doc: unknown; notes: string[] } | undefined | Promise<{ doc: unknown; notes: string[] } | undefined>;
 
   /**
    * The files the document names (textures, sheets, tilesets, objects, and

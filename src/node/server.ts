@@ -105,7 +105,8 @@ export async function listDocuments(
   const max = opts.max ?? 5000;
   const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
   const known = new Set(FORMATS.flatMap((f) => [...f.extensions]));
-  const sniffed = new Set(['.json', '.lua']);
+  // `.txt` (a CorsixTH encoder script) too: most text files are not sprites.
+  const sniffed = new Set(['.json', '.lua', '.txt']);
   const found: string[] = [];
   let seen = 0;
   let cut = false;

@@ -9,6 +9,7 @@ import { RENDER_OPTIONS, cthgPicture, cthgReferences, cthgViews } from './render
 import { validateCthg } from './validate.js';
 import { cthgByteRanges } from './ranges.js';
 import { writeCthg } from './write.js';
+import { decompileForConvert } from './script/index.js';
 
 export const cthgHandler: FormatHandler<CthgDocument> = {
   name: 'cthg',
@@ -29,7 +30,22 @@ export const cthgHandler: FormatHandler<CthgDocument> = {
   toModel: async (doc) => cthgToModel(doc),
   references: (_doc, resources, options) => cthgReferences(resources, options),
   fromModel: (model, options) => cthgFromModel(model, options),
+  // Decompiling to a CorsixTH AnimationEncoder script (script/): the script and its PNGs.
+  convertTo: (doc, target) => (target.name === 'cthg-script' ? decompileForConvert(doc) : undefined),
 };
+
+export {
+  cthgScriptHandler,
+  readScript,
+  parseScript,
+  printScript,
+  compileScript,
+  decompileCthg,
+  type CthgScript,
+  type ScriptAnimation,
+  type ScriptFrame,
+  type ScriptElement,
+} from './script/index.js';
 
 export * from './model.js';
 export { readCthg, sniffCthg, headerMismatches } from './read.js';
