@@ -3,6 +3,7 @@ import type { Command } from './command.js';
 import { checkCommand } from './check.js';
 import { convertCommand } from './convert.js';
 import { demoCommand } from './demo.js';
+import { diffCommand } from './diff.js';
 import { commandHelp } from './help.js';
 import { inspectCommand } from './inspect.js';
 import { processIo, reportError, type Io } from './io.js';
@@ -17,6 +18,7 @@ export const COMMANDS: Command[] = [
   validateCommand,
   checkCommand,
   convertCommand,
+  diffCommand,
   renderCommand,
   playCommand,
   demoCommand,
