@@ -39,12 +39,16 @@ const plant = fs.readFileSync(path.join(CORPUS, 'cthg/plant_anim.dat'));
 
 describe.skipIf(!haveGit)('git diff of sprite files (docs/git.md)', () => {
   beforeAll(() => {
-    const loader = createRequire(import.meta.url).resolve('tsx').replace(/[^/\\]+$/, 'loader.mjs');
+    const loader = createRequire(import.meta.url)
+      .resolve('tsx')
+      .replace(/[^/\\]+$/, 'loader.mjs');
     fs.writeFileSync(
       path.join(tmp, 'run.ts'),
       `import { main } from ${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))};\nmain(process.argv.slice(2)).then((c) => { process.exitCode = c; });\n`,
     );
-    fs.writeFileSync(sprat, `#!/bin/sh\nexec "${process.execPath}" --import "${loader}" "${path.join(tmp, 'run.ts')}" "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(sprat, `#!/bin/sh\nexec "${process.execPath}" --import "${loader}" "${path.join(tmp, 'run.ts')}" "$@"\n`, {
+      mode: 0o755,
+    });
     fs.mkdirSync(path.join(repo, 'sprites'), { recursive: true });
     git(['init', '-q']);
     git(['config', 'user.email', 'test@example.invalid']);

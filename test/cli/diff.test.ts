@@ -22,7 +22,10 @@ const slime = fs.readFileSync(path.join(SAMPLES, 'solarus/sprites/slime.dat'), '
 const slimePng = fs.readFileSync(path.join(SAMPLES, 'solarus/sprites/enemies/slime.png'));
 // A: the sample; B: the walking animation's second direction one pixel to the right, a slower delay, "hurt" renamed "ouch"
 const slimeB = slime
-  .replace('walking enemies/slime.png 4 150 0\n0\t0\t16\t16\t8\t13\t4\t2\n32\t0', 'walking enemies/slime.png 4 120 0\n0\t0\t16\t16\t8\t13\t4\t2\n33\t0')
+  .replace(
+    'walking enemies/slime.png 4 150 0\n0\t0\t16\t16\t8\t13\t4\t2\n32\t0',
+    'walking enemies/slime.png 4 120 0\n0\t0\t16\t16\t8\t13\t4\t2\n33\t0',
+  )
   .replace('hurt enemies/slime.png', 'ouch enemies/slime.png');
 place('a/sprites/slime.dat', slime);
 place('a/sprites/enemies/slime.png', slimePng);
@@ -104,7 +107,7 @@ describe('sprat diff', () => {
     expect(r.code).toBe(0);
     const written = fs.readdirSync(out);
     const lines = r.stdout.split('\n').filter((l) => /pixels differ/.test(l));
-        expect(written).toEqual(['plant_dying_north-frame-0.png']);
+    expect(written).toEqual(['plant_dying_north-frame-0.png']);
     expect(lines).toHaveLength(written.length);
     for (const l of lines) expect(l).toMatch(/^.+, frame \d+: \d+ pixels differ \(.+\.png\)$/);
     const img = decodePng(new Uint8Array(fs.readFileSync(path.join(out, written[0]!))));
@@ -114,7 +117,13 @@ describe('sprat diff', () => {
     for (let i = 0; i < img.data.length; i += 4) if (img.data[i] === 255 && img.data[i + 1] === 0 && img.data[i + 2] === 64) marked++;
     expect(marked).toBeGreaterThan(0);
     // the input is untouched, and an unchanged document draws nothing
-    const same = await runCli(['diff', path.join(CORPUS, 'cthg/plant_anim.dat'), path.join(CORPUS, 'cthg/plant_anim.dat'), '--render', path.join(tmp, 'none')]);
+    const same = await runCli([
+      'diff',
+      path.join(CORPUS, 'cthg/plant_anim.dat'),
+      path.join(CORPUS, 'cthg/plant_anim.dat'),
+      '--render',
+      path.join(tmp, 'none'),
+    ]);
     expect(same).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(fs.existsSync(path.join(tmp, 'none'))).toBe(false);
   });
@@ -161,7 +170,9 @@ describe('sprat diff', () => {
   it('folders with --render: the pixel diffs go under OUT_DIR by relative path', async () => {
     const r = await runCli(['diff', 'a', 'b', '--render', 'folder-out'], tmp);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^sprites\/slime\.dat: walking \(up\), frame 0: \d+ pixels differ \(folder-out\/sprites\/slime\.dat\/walking_up-frame-0\.png\)$/m);
+    expect(r.stdout).toMatch(
+      /^sprites\/slime\.dat: walking \(up\), frame 0: \d+ pixels differ \(folder-out\/sprites\/slime\.dat\/walking_up-frame-0\.png\)$/m,
+    );
     expect(fs.existsSync(path.join(tmp, 'folder-out/sprites/slime.dat/walking_up-frame-0.png'))).toBe(true);
   });
 
