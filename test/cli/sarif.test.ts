@@ -3,11 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import AjvModule from 'ajv';
+import { Ajv } from 'ajv';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
-
-const Ajv = (AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule;
 
 /** The parts of the SARIF 2.1.0 schema a log must have for code scanning: required fields and their types. */
 const SARIF_SUBSET = {
