@@ -50,6 +50,8 @@ export interface DiffChange {
   path: string[];
   /** The field (`x`) or item (`frame 3`) that changed, was added or removed. */
   name: string;
+  /** Set when `name` is an item of a list (`frame 3`, `tile (0, 1)`) rather than a field (`x`). */
+  item?: true;
   /** The old value (changed, removed); an added or removed list or object is given as its JSON. */
   from?: unknown;
   to?: unknown;
@@ -62,11 +64,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function singular(key: string): string {
   if (key === 'children') return 'child';
   if (/[^aeiou]ies$/.test(key)) return key.slice(0, -3) + 'y';
-  if (/[^s]s$/.test(key)) return key.slice(0, -1);
+  if (/[^su]s$/.test(key)) return key.slice(0, -1);
   return key;
 }
 
 const isPlural = (key: string) => singular(key) !== key;
+
+/** A list compared as one value: 1 to SHORT_ARRAY plain values. An empty list is a list of no items (its items, once added, are `+ frame 0`, ...). */
+const isShortList = (v: unknown[]) => v.length > 0 && v.length <= SHORT_ARRAY && v.every(isPlain);
 
 /** A name as a path word: as is when plain, else quoted. */
 function nameText(name: string): string {
@@ -88,7 +93,7 @@ class TreeBuilder {
     if (isPlain(v)) return { leaf: true, value: v };
     if (depth > MAX_DIFF_DEPTH) return { leaf: true, value: TOO_DEEP };
     if (Array.isArray(v)) {
-      if (v.length <= SHORT_ARRAY && v.every(isPlain)) return { leaf: true, value: v };
+      if (isShortList(v)) return { leaf: true, value: v };
       const entries = new Map<string, Entry>();
       this.addList(entries, 'item', v, depth);
       return { leaf: false, entries, json: v };
@@ -101,7 +106,7 @@ class TreeBuilder {
         this.addGrid(entries, grid);
         continue;
       }
-      if (Array.isArray(x) && !(x.length <= SHORT_ARRAY && x.every(isPlain))) this.addList(entries, singular(k), x, depth);
+      if (Array.isArray(x) && !isShortList(x)) this.addList(entries, singular(k), x, depth);
       else if (isObject(x) && isPlural(k)) {
         for (const [name, y] of Object.entries(x)) this.put(entries, `${singular(k)} ${nameText(name)}`, this.build(y, depth + 1), true);
       } else this.put(entries, k, this.build(x, depth + 1), false);
@@ -197,7 +202,8 @@ function walkDiff(a: DiffTree, b: DiffTree, path: string[], out: DiffChange[]): 
       continue;
     }
     if (ea.tree.leaf && eb.tree.leaf) {
-      if (!sameValue(ea.tree.value, eb.tree.value)) out.push({ op: 'changed', path, name: k, from: ea.tree.value, to: eb.tree.value });
+      if (!sameValue(ea.tree.value, eb.tree.value))
+        out.push({ op: 'changed', path, name: k, ...(ea.item ? { item: true as const } : {}), from: ea.tree.value, to: eb.tree.value });
       continue;
     }
     // a value that became a list or object (or back)
@@ -235,6 +241,7 @@ export function changeText(c: DiffChange): string {
   const item = (c.from !== undefined && isObject(c.from)) || (c.to !== undefined && isObject(c.to));
   let what: string;
   if (c.op === 'changed') {
+    if (c.item) return `${[...c.path, c.name].join(', ')}: ${valueText(c.from)} -> ${valueText(c.to)}`;
     if (c.name === '') what = `${valueText(c.from)} -> ${valueText(c.to)}`;
     else what = `${c.name} ${valueText(c.from)} -> ${valueText(c.to)}`;
   } else {
@@ -253,9 +260,13 @@ export function changeText(c: DiffChange): string {
  */
 export function textForm(json: unknown, budget: Budget = new Budget()): string {
   const lines: string[] = [];
+  const push = (line: string) => {
+    budget.spend('maxJsonBytes', line.length + 1, 'the text form');
+    lines.push(line);
+  };
   const walk = (t: DiffTree, path: string[]) => {
     if (t.leaf) {
-      lines.push(valueText(t.value));
+      push(valueText(t.value));
       return;
     }
     const fields: string[] = [];
@@ -269,7 +280,7 @@ export function textForm(json: unknown, budget: Budget = new Budget()): string {
     const where = path.join(', ');
     if (fields.length || (!items.length && !nodes.length))
       lines.push(where ? `${where}: ${fields.join(', ')}`.trimEnd() : fields.join(', '));
-    for (const [k, v] of items) lines.push(`${[...path, k].join(', ')}: ${valueText(v)}`);
+    for (const [k, v] of items) push(`${[...path, k].join(', ')}: ${valueText(v)}`);
     for (const [k, n] of nodes) walk(n, [...path, k]);
   };
   walk(diffTree(json, budget), []);

@@ -142,9 +142,19 @@ class DiffRun {
   }
 }
 
-function printPair(io: Io, r: PairResult, prefix: string): void {
-  for (const c of r.changes ?? []) io.out(`${prefix}${changeText(c)}\n`);
-  for (const f of r.frames ?? []) io.out(`${prefix}${f.view}, frame ${f.frame}: ${f.changed} pixels differ (${f.file})\n`);
+/** Prints lines of diff text, spent from --max-json-bytes as the JSON report would be. */
+function printLines(io: Io, lines: Iterable<string>, budget: Budget): void {
+  for (const l of lines) {
+    budget.spend('maxJsonBytes', l.length + 1, 'the diff');
+    io.out(`${l}\n`);
+  }
+}
+
+function pairLines(r: PairResult, prefix: string): string[] {
+  return [
+    ...(r.changes ?? []).map((c) => `${prefix}${changeText(c)}`),
+    ...(r.frames ?? []).map((f) => `${prefix}${f.view}, frame ${f.frame}: ${f.changed} pixels differ (${f.file})`),
+  ];
 }
 
 function printJson(io: Io, value: unknown, options: CommandOptions): void {
@@ -209,7 +219,7 @@ export const diffCommand: Command = {
           { a, b, same: r.status === 'same', format: r.format, changes: r.changes, ...(r.frames ? { frames: r.frames } : {}) },
           options,
         );
-      else printPair(io, r, '');
+      else printLines(io, pairLines(r, ''), run.budget);
       const w = await run.write();
       return w || exitFor(r.status !== 'same', false);
     }
@@ -271,10 +281,11 @@ async function diffFolders(
     printJson(io, { a, b, same: !differ && !failed, files: results }, options);
   } else {
     for (const r of results) {
-      if (r.status === 'added') io.out(`+ file ${r.path}\n`);
-      else if (r.status === 'removed') io.out(`- file ${r.path}\n`);
-      else if (r.status === 'changed' && r.bytesDiffer && !r.changes?.length && !r.frames?.length) io.out(`${r.path}: files differ\n`);
-      else if (r.status === 'changed') printPair(io, r, `${r.path}: `);
+      if (r.status === 'added') printLines(io, [`+ file ${r.path}`], run.budget);
+      else if (r.status === 'removed') printLines(io, [`- file ${r.path}`], run.budget);
+      else if (r.status === 'changed' && r.bytesDiffer && !r.changes?.length && !r.frames?.length)
+        printLines(io, [`${r.path}: files differ`], run.budget);
+      else if (r.status === 'changed') printLines(io, pairLines(r, `${r.path}: `), run.budget);
     }
   }
   const w = await run.write();
@@ -320,7 +331,7 @@ async function gitDriver(io: Io, args: string[], format: string | undefined, opt
         if (line) io.out(`${sign} ${line}\n`);
       return 0;
     }
-    for (const c of diffDocuments(a, b, options)) io.out(changeText(c) + '\n');
+    printLines(io, diffDocuments(a, b, options).map(changeText), budgetFrom(options));
     return 0;
   } catch (e) {
     if (e instanceof UsageError) throw e;
