@@ -318,7 +318,11 @@ async function drawViews(
   side: string,
 ): Promise<Map<string, Drawn>> {
   const out = new Map<string, Drawn>();
-  for (const v of renderViews(loaded)) {
+  // the selection options given (--animation, --direction...) keep the pictures they name; none named: the selection itself
+  const all = renderViews(loaded);
+  let views = all.filter((v) => Object.entries(v.options).every(([k, x]) => options[k] === undefined || options[k] === x));
+  if (all.length && !views.length) views = [{ label: 'selection', options: {} }];
+  for (const v of views) {
     try {
       const r = (await render(loaded, { ...options, ...v.options }, resources, budget)) as Drawn;
       out.set(v.label, { frames: r.frames, originX: r.originX ?? 0, originY: r.originY ?? 0 });
@@ -344,7 +348,8 @@ function pixelAt(d: Drawn | undefined, img: RgbaImage | undefined, x: number, y:
 
 /**
  * The frames whose pixels differ between two documents: every picture they
- * offer (matched by label) drawn through the one pipeline, frame by frame,
+ * offer (matched by label; with selection options such as `animation`, those
+ * they name) drawn through the one pipeline, frame by frame,
  * aligned on the picture's origin; each changed frame as one image of A, B
  * and B dimmed with the changed pixels marked, side by side. `notes` get the
  * pictures that could not be drawn.

@@ -244,6 +244,8 @@ async function diffFolders(
   const setA = new Set(inA);
   const setB = new Set(inB);
   const all = [...new Set([...inA, ...inB])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  // no pixel diff replaces a file of either folder
+  if (outDir !== undefined) run.protect.push(...inA.map((r) => path.join(absA, r)), ...inB.map((r) => path.join(absB, r)));
   const results: PairResult[] = [];
   let failed = false;
   for (const rel of all) {

@@ -167,6 +167,30 @@ describe('sprat diff', () => {
     expect(same).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('--render with selection options: only the pictures they name', async () => {
+    const r = await runCli(['diff', 'a/sprites/slime.dat', 'b/sprites/slime.dat', '--render', 'sel-out', '--animation', 'walking'], tmp);
+    expect(r.code).toBe(0);
+    expect(fs.readdirSync(path.join(tmp, 'sel-out')).sort()).toEqual([0, 1, 2, 3].map((i) => `walking_up-frame-${i}.png`));
+    const none = await runCli(
+      ['diff', 'a/sprites/slime.dat', 'b/sprites/slime.dat', '--render', 'sel-none', '--animation', 'stopped'],
+      tmp,
+    );
+    expect(none.stdout).not.toMatch(/pixels differ/);
+    expect(fs.existsSync(path.join(tmp, 'sel-none'))).toBe(false);
+  });
+
+  it('--render never replaces a file of either folder', async () => {
+    place('p/sprites/slime.dat', slime);
+    place('p/sprites/enemies/slime.png', slimePng);
+    const kept = place('p/out/sprites/slime.dat/walking_up-frame-0.png', 'keep');
+    place('q/sprites/slime.dat', slimeB);
+    place('q/sprites/enemies/slime.png', slimePng);
+    const r = await runCli(['diff', 'p', 'q', '--render', 'p/out'], tmp);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sprat: error: p\/out\/sprites\/slime\.dat\/walking_up-frame-0\.png: is the input or a file it uses/);
+    expect(fs.readFileSync(kept, 'utf8')).toBe('keep');
+  });
+
   it('folders with --render: the pixel diffs go under OUT_DIR by relative path', async () => {
     const r = await runCli(['diff', 'a', 'b', '--render', 'folder-out'], tmp);
     expect(r.code).toBe(0);
