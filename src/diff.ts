@@ -187,7 +187,7 @@ export function diffTrees(a: DiffTree, b: DiffTree, path: string[] = []): DiffCh
 
 function walkDiff(a: DiffTree, b: DiffTree, path: string[], out: DiffChange[]): void {
   if (a.leaf || b.leaf) {
-    // only reached for the roots; entries are compared in diffEntries
+    // only reached for the roots: entries are compared in the loop below
     if (!(a.leaf && b.leaf && sameValue(a.value, b.value))) out.push({ op: 'changed', path, name: '', from: treeJson(a), to: treeJson(b) });
     return;
   }
@@ -379,10 +379,10 @@ export async function pixelDiff(
         ...(da && fa ? [[-da.originX, -da.originY, fa.width, fa.height]] : []),
         ...(db && fb ? [[-db.originX, -db.originY, fb.width, fb.height]] : []),
       ] as [number, number, number, number][];
-      const x0 = Math.min(...boxes.map((r) => r[0]));
-      const y0 = Math.min(...boxes.map((r) => r[1]));
-      const w = Math.max(...boxes.map((r) => r[0] + r[2])) - x0;
-      const h = Math.max(...boxes.map((r) => r[1] + r[3])) - y0;
+      const x0 = boxes.reduce((m, r) => Math.min(m, r[0]), Infinity);
+      const y0 = boxes.reduce((m, r) => Math.min(m, r[1]), Infinity);
+      const w = boxes.reduce((m, r) => Math.max(m, r[0] + r[2]), -Infinity) - x0;
+      const h = boxes.reduce((m, r) => Math.max(m, r[1] + r[3]), -Infinity) - y0;
       budget.spend('maxPixels', w * h, `the pixel diff of ${label}, frame ${i}`);
       const mask = createImage(w, h);
       let changed = 0;

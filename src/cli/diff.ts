@@ -35,14 +35,13 @@ const OPTIONS: OptionSpec[] = [
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
 /** The files under a folder, as sorted relative paths with `/` (not node_modules, .git or symbolic links). */
-async function listFiles(root: string, rel = ''): Promise<string[]> {
-  const out: string[] = [];
+async function listFiles(root: string, rel = '', out: string[] = []): Promise<string[]> {
   const entries = await fsp.readdir(path.join(root, rel), { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const r = rel ? `${rel}/${e.name}` : e.name;
     if (e.isDirectory()) {
-      if (!SKIPPED_FOLDERS.has(e.name)) out.push(...(await listFiles(root, r)));
+      if (!SKIPPED_FOLDERS.has(e.name)) await listFiles(root, r, out);
     } else if (e.isFile()) out.push(r);
   }
   return out;
@@ -124,7 +123,7 @@ class DiffRun {
     const rb = recordingLoader(resourcesFor(this.io, b.abs, this.options), path.dirname(b.abs));
     const { frames, notes } = await pixelDiff(la, ra, lb, rb, this.options, this.budget);
     for (const n of notes) this.notes.push(`${n.startsWith('A') ? a.shown : b.shown}: note: ${n.slice(3)}`);
-    this.protect.push(a.abs, b.abs, ...ra.used, ...rb.used);
+    for (const p of [a.abs, b.abs, ...ra.used, ...rb.used]) this.protect.push(p);
     const taken = new Set<string>();
     result.frames = [];
     for (const f of frames) {
@@ -246,7 +245,10 @@ async function diffFolders(
   const setB = new Set(inB);
   const all = [...new Set([...inA, ...inB])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   // no pixel diff replaces a file of either folder
-  if (outDir !== undefined) run.protect.push(...inA.map((r) => path.join(absA, r)), ...inB.map((r) => path.join(absB, r)));
+  if (outDir !== undefined) {
+    for (const r of inA) run.protect.push(path.join(absA, r));
+    for (const r of inB) run.protect.push(path.join(absB, r));
+  }
   const results: PairResult[] = [];
   let failed = false;
   for (const rel of all) {
