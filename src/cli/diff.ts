@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { load, type Loaded } from '../api.js';
 import { limitsFrom, budgetFrom, type Budget } from '../binary/limits.js';
 import { checkFormatOf } from '../check.js';
+import { extensionOf, formatsForExtension } from '../detect.js';
+import { FORMATS } from '../registry.js';
 import { changeText, diffDocuments, pixelDiff, textForm, type DiffChange, type FrameDiff } from '../diff.js';
 import type { CommandOptions, OptionSpec } from '../formats/types.js';
 import { recordingLoader, readFileBytes, type WriteTarget } from '../node/fs.js';
@@ -311,6 +313,24 @@ async function textconv(io: Io, file: string, format: string | undefined, option
 }
 
 /**
+ * Whether the git driver reads a file as a document: its extension is a
+ * format's, and for the extensions other files share (`.json`, `.lua`) a
+ * format recognises its content (GIT_EXTERNAL_DIFF runs the driver for
+ * README.md and package.json too).
+ */
+function driverReads(bytes: Uint8Array, name: string): boolean {
+  if (!formatsForExtension(name).length) return false;
+  if (!['.json', '.lua'].includes(extensionOf(name))) return true;
+  return FORMATS.some((f) => {
+    try {
+      return f.sniff?.(bytes) === true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
  * `--git-driver PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE`, as
  * git runs GIT_EXTERNAL_DIFF and `diff.NAME.command`: a header, then the
  * structural diff; a new or deleted file as its text form, each line marked.
@@ -320,13 +340,21 @@ async function gitDriver(io: Io, args: string[], format: string | undefined, opt
   const [name, oldFile, , , newFile] = args as [string, string, string, string, string];
   const newName = args.length === 9 ? args[7]! : name;
   io.out(`diff --sprat a/${name} b/${newName}\n`);
-  const read = async (f: string, shown: string) =>
-    f === '/dev/null' ? undefined : load(await readInput(io, f, options), shown, format, options);
+  const bytesOf = async (f: string) => (f === '/dev/null' ? undefined : await readInput(io, f, options));
   let shown = name;
   try {
-    const a = await read(oldFile, name);
+    const ba = await bytesOf(oldFile);
     shown = newName;
-    const b = await read(newFile, newName);
+    const bb = await bytesOf(newFile);
+    // a file of no format sprat knows (GIT_EXTERNAL_DIFF runs for every file): as git says of binary files
+    if (!format && ((ba && !driverReads(ba, name)) || (bb && !driverReads(bb, newName)))) {
+      io.out(`Binary files ${ba ? `a/${name}` : '/dev/null'} and ${bb ? `b/${newName}` : '/dev/null'} differ\n`);
+      return 0;
+    }
+    shown = name;
+    const a = ba && load(ba, name, format, options);
+    shown = newName;
+    const b = bb && load(bb, newName, format, options);
     for (const l of [a, b]) if (l) rejectForeignOptions(cmd, [l.handler], options);
     if (!a || !b) {
       const only = (a ?? b)!;

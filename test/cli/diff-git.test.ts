@@ -66,6 +66,8 @@ describe.skipIf(!haveGit)('git diff of sprite files (docs/git.md)', () => {
     fs.writeFileSync(path.join(repo, 'plant_anim.dat'), writeCthg(doc));
     fs.rmSync(path.join(repo, 'hero.isprite'));
     fs.copyFileSync(path.join(SAMPLES, 'spritetile/level.bytes'), path.join(repo, 'level.bytes'));
+    fs.appendFileSync(path.join(repo, '.gitattributes'), '*.tmj diff=sprat\n');
+    fs.writeFileSync(path.join(repo, 'package.json'), '{ "name": "game", "version": "1.0.0" }\n');
     git(['add', '-A']);
   }, 60_000);
 
@@ -89,8 +91,14 @@ describe.skipIf(!haveGit)('git diff of sprite files (docs/git.md)', () => {
     expect(out).toMatch(/^diff --sprat a\/level\.bytes b\/level\.bytes\nnew file\n\+ format "spritetile"/m);
   }, 60_000);
 
-  it('GIT_EXTERNAL_DIFF: the same driver for every file', () => {
-    const out = git(['diff', '--cached', '--', 'sprites/slime.dat'], { GIT_EXTERNAL_DIFF: `${sprat} diff --git-driver` });
-    expect(out).toBe('diff --sprat a/sprites/slime.dat b/sprites/slime.dat\nanimation walking, direction 1: x 32 -> 33\n');
+  it('GIT_EXTERNAL_DIFF: the same driver for every file; files of no format sprat knows differ as binary files', () => {
+    const out = git(['diff', '--cached', '--', 'sprites/slime.dat', '.gitattributes', 'package.json'], {
+      GIT_EXTERNAL_DIFF: `${sprat} diff --git-driver`,
+    });
+    expect(out).toBe(
+      'diff --sprat a/.gitattributes b/.gitattributes\nBinary files a/.gitattributes and b/.gitattributes differ\n' +
+        'diff --sprat a/package.json b/package.json\nBinary files /dev/null and b/package.json differ\n' +
+        'diff --sprat a/sprites/slime.dat b/sprites/slime.dat\nanimation walking, direction 1: x 32 -> 33\n',
+    );
   }, 60_000);
 });
