@@ -9,6 +9,7 @@
  */
 export * from './binary/index.js';
 export * from './api.js';
+export { diffDocuments, diffJson, changeText, textForm, pixelDiff, type DiffChange, type FrameDiff } from './diff.js';
 export * from './formats/types.js';
 export { FORMATS, getFormat } from './registry.js';
 export { detectFormat, extensionOf } from './detect.js';

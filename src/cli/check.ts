@@ -8,6 +8,7 @@ import { parseArgs, UsageError } from './args.js';
 import { allOptions, type Command } from './command.js';
 import { describeFsError, resolvePath, resourcesFor, type Io } from './io.js';
 import { stringifyJsonChunks } from './json.js';
+import { sarifLog } from './sarif.js';
 
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
@@ -41,14 +42,16 @@ export const checkCommand: Command = {
   name: 'check',
   summary:
     'Check every sprite and level file under folders: each validated, the sheets and textures it references found and decoded; one line per problem, a summary; exit 1 on any error.',
-  usage: 'sprat check [DIR|FILE...] [--json] [--warnings-as-errors]',
+  usage: 'sprat check [DIR|FILE...] [--json|--sarif] [--warnings-as-errors]',
   options: [
     { name: 'json', type: 'flag', description: 'print one JSON report {files, summary}' },
     { name: 'warnings-as-errors', type: 'flag', description: 'exit 1 on warnings too' },
+    { name: 'sarif', type: 'flag', description: 'print a SARIF 2.1.0 log instead (GitHub code scanning; docs/git.md)' },
   ],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     const limits = limitsFrom(options); // a bad --max-* value is a command-line error before any file is read
+    if (options.json && options.sarif) throw new UsageError('--json and --sarif are two reports: give one');
     const places = positionals.length ? positionals : ['.'];
     const files: FileReport[] = [];
     for (const place of places) {
@@ -79,6 +82,11 @@ export const checkCommand: Command = {
     let warnings = 0;
     for (const f of files) for (const p of f.problems) p.severity === 'error' ? errors++ : warnings++;
     const failed = errors > 0 || (options['warnings-as-errors'] === true && warnings > 0);
+    if (options.sarif) {
+      for (const chunk of stringifyJsonChunks(sarifLog(files, io.cwd), 2, limits) ?? []) io.out(chunk);
+      io.out('\n');
+      return failed ? 1 : 0;
+    }
     if (options.json) {
       const report = {
         files: files.map((f) => ({ path: f.path, format: f.format, problems: f.problems.map((p) => ({ ...p })) })),

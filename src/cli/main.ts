@@ -3,6 +3,7 @@ import type { Command } from './command.js';
 import { checkCommand } from './check.js';
 import { convertCommand } from './convert.js';
 import { demoCommand } from './demo.js';
+import { diffCommand } from './diff.js';
 import { commandHelp } from './help.js';
 import { inspectCommand } from './inspect.js';
 import { newCommand } from './new.js';
@@ -20,6 +21,7 @@ export const COMMANDS: Command[] = [
   checkCommand,
   convertCommand,
   newCommand,
+  diffCommand,
   renderCommand,
   playCommand,
   demoCommand,

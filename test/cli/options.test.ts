@@ -86,6 +86,8 @@ function argvFor(command: string, format: string | undefined): string[] {
       return [command, file, `out${ext}`, ...(format ? ['--from', format, '--to', format] : [])];
     case 'view':
       return [command, file];
+    case 'diff':
+      return [command, file, file, ...(format ? ['--format', format] : [])];
     default:
       return [command];
   }

@@ -46,6 +46,7 @@ const RANKS: Record<string, number> = {
   node: 6,
   api: 6,
   check: 6,
+  diff: 6,
   index: 6,
   registry: 5,
   detect: 5,
