@@ -1,4 +1,5 @@
 import { UsageError } from './args.js';
+import { registerBatchMain } from './batch-job.js';
 import type { Command } from './command.js';
 import { checkCommand } from './check.js';
 import { convertCommand } from './convert.js';
@@ -76,5 +77,8 @@ export async function main(argv: string[], io: Io = processIo(argv.includes('--d
     return reportError(io, e);
   }
 }
+
+// A file of a batch runs through this same command line (src/cli/batch-job.ts).
+registerBatchMain(main, COMMANDS);
 
 export { UsageError };
