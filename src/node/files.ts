@@ -21,7 +21,7 @@ export interface FoundFile {
 }
 
 export interface WalkOptions {
-  /** Absolute folders a walk does not enter (a batch's output folder). */
+  /** Absolute folders a walk does not enter below the place named (a batch's output folder). */
   skip?: ReadonlySet<string>;
 }
 
@@ -44,14 +44,13 @@ export async function* walkFiles(cwd: string, place: string, options: WalkOption
 }
 
 async function* walkFolder(shownDir: string, absDir: string, relDir: string, options: WalkOptions): AsyncGenerator<FoundFile> {
-  if (options.skip?.has(absDir)) return;
   const entries = (await fsp.readdir(absDir, { withFileTypes: true })).sort(byName);
   for (const e of entries) {
     const shown = path.join(shownDir, e.name);
     const abs = path.join(absDir, e.name);
     const rel = relDir ? path.join(relDir, e.name) : e.name;
     if (e.isDirectory()) {
-      if (!SKIPPED_FOLDERS.has(e.name)) yield* walkFolder(shown, abs, rel, options);
+      if (!SKIPPED_FOLDERS.has(e.name) && !options.skip?.has(abs)) yield* walkFolder(shown, abs, rel, options);
     } else if (e.isFile()) {
       yield { shown, abs, named: false, rel };
     }
