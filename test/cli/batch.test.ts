@@ -203,6 +203,20 @@ describe('sprat check --jobs, --merge', () => {
   });
 });
 
+describe('sprat validate GLOB', () => {
+  it('validates every file a glob matches, as the shell would have named them', async () => {
+    const r = await runCli(['validate', 'mixed/**/*.{isprite,dat}', 'mixed/notes.txt'], tmp);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      expect.stringMatching(/^mixed\/bad\/broken\.isprite: error: /),
+      'mixed/cthg/fan.dat: ok',
+      'mixed/isprite/hero.isprite: ok',
+    ]);
+    expect(lines[3]).toMatch(/^mixed\/notes\.txt: error: not a file of any format/);
+  });
+});
+
 describe('the progress bar', () => {
   async function run(argv: string[], errTty: boolean) {
     let stdout = '';
