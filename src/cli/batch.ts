@@ -177,17 +177,21 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
     if (same) same.push(planned.length - 1);
     else outputs.set(outputAbs, [planned.length - 1]);
   }
-  // Files with the same output (hero.dat and its sheet hero.png, into hero.png): those that are no
-  // sprite or level file drop out; of the others, the first has it and the rest fail.
+  // Files whose output is an input, or that share an output (hero.dat and its sheet hero.png, into
+  // hero.png): those that are no sprite or level file drop out (skipped as always); of the others
+  // sharing one, the first has it and the rest fail.
   const dropped = new Set<number>();
+  const sprite = async (i: number) => {
+    const p = planned[i]!;
+    if (p.job.named || (await isSpriteFile(p.job.inputAbs, p.job.input, spec.options))) return true;
+    dropped.add(i);
+    return false;
+  };
+  for (const [i, p] of planned.entries()) if (p.error && outputs.get(p.job.outputAbs)!.length < 2) await sprite(i);
   for (const group of outputs.values()) {
     if (group.length < 2) continue;
     const kept: number[] = [];
-    for (const i of group) {
-      const p = planned[i]!;
-      if (p.job.named || (await isSpriteFile(p.job.inputAbs, p.job.input, spec.options))) kept.push(i);
-      else dropped.add(i);
-    }
+    for (const i of group) if (await sprite(i)) kept.push(i);
     for (const i of kept.slice(1)) {
       const p = planned[i]!;
       p.error ??= `its output ${p.job.output} is also the output of ${planned[kept[0]!]!.job.input}; nothing was written for it`;
@@ -245,13 +249,9 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   flushPlanned(-1);
   progress.end();
   for (const d of made.sort((a, b) => b.length - a.length)) await fsp.rmdir(d).catch(() => {});
-  if (!single || counts.failed > 0 || counts.unchanged > 0 || counts['would-write'] > 0) {
-    const parts =
-      batchOptions['dry-run'] === true
-        ? [`${counts['would-write']} would be written`, `${counts.unchanged} unchanged`, `${counts.failed} failed`]
-        : [`${counts.written} written`, `${counts.unchanged} unchanged`, `${counts.failed} failed`];
-    io.out(`${spec.command}: ${parts.join(', ')}${counts.ignored ? ` (${counts.ignored} other files skipped)` : ''}\n`);
-  }
+  const first = batchOptions['dry-run'] === true ? `${counts['would-write']} would be written` : `${counts.written} written`;
+  const skipped = counts.ignored ? ` (${counts.ignored} other files skipped)` : '';
+  io.out(`${spec.command}: ${first}, ${counts.unchanged} unchanged, ${counts.failed} failed${skipped}\n`);
   return counts.failed ? 1 : 0;
 }
 

@@ -29,7 +29,9 @@ export function mainHelp(): string {
   return (
     'usage: sprat COMMAND [options]\n\n' +
     'Read, check, play, draw and convert 2D game sprite, animation and level files.\n\ncommands:\n' +
-    COMMANDS.map((c) => `  ${c.name.padEnd(w)}  ${c.usage.replace(/^sprat \S+ ?/, '')}`).join('\n') +
+    COMMANDS.map(
+      (c) => `  ${c.name.padEnd(w)}  ${c.usage.replace(/^sprat \S+ ?/, '').replace(/\n\s*sprat \S+ ?/g, `\n${' '.repeat(w + 4)}`)}`,
+    ).join('\n') +
     '\n\nformats: ' +
     FORMATS.map((f) => f.name).join(', ') +
     '\n\n"sprat COMMAND --help" describes a command.\n'

@@ -119,6 +119,14 @@ describe('sprat convert DIR OUTDIR', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/hero\.isprite: its output .* is an input of this convert; nothing was written for it/);
     expect(tree(dir).map((f) => fs.readFileSync(path.join(dir, f)))).toEqual(before);
+    // into its own folder: hero.png is the sheet (no sprite, skipped), hero.isprite's output would replace it
+    const pics = await runCli(['render', dir, '-o', dir]);
+    expect(pics.code).toBe(1);
+    expect(pics.stderr).toMatch(
+      /^sprat: error: .*hero\.isprite: its output .*hero\.png is an input of this render; nothing was written for it\n$/,
+    );
+    expect(pics.stdout).toBe('render: 0 written, 0 unchanged, 1 failed (1 other files skipped)\n');
+    expect(tree(dir).map((f) => fs.readFileSync(path.join(dir, f)))).toEqual(before);
   });
 
   it('the single-file form keeps its exact output', async () => {
