@@ -13,13 +13,14 @@ import * as path from 'node:path';
 import type { OptionSpec, CommandOptions } from '../formats/types.js';
 import { limitsFrom } from '../binary/limits.js';
 import { checkFormatOf } from '../check.js';
-import { readFileBytes } from '../node/fs.js';
+import { readFileBytes, removeOwnTempsSync, removePendingTempsSync } from '../node/fs.js';
 import { findFiles, isGlob, PlaceError, type FoundFile } from '../node/files.js';
 import { ThreadPool, workerModule } from '../node/pool.js';
 import { intOption, UsageError } from './args.js';
 import { runBatchJob, type BatchJob, type BatchReply, type FileJob, type FileResult } from './batch-job.js';
 import { describeFsError, FileError, resolvePath, type Io } from './io.js';
 import { Progress } from './progress.js';
+import { withSignalCleanup } from './write.js';
 
 export const JOBS_OPTION: OptionSpec = {
   name: 'jobs',
@@ -237,14 +238,24 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
     }
     if (upTo >= 0) k++;
   };
-  await runJobs(
-    runnable,
-    workers,
-    (reply, i) => {
-      flushPlanned(i);
-      if (reply.kind === 'file') print(reply.result);
-    },
-    failed,
+  // Ctrl-C or SIGTERM: the workers' temporaries in the output folders are removed too.
+  const outDirs = [...new Set(runnable.map((j) => path.dirname(j.outputAbs)))];
+  const cleanup = () => {
+    removePendingTempsSync();
+    for (const d of outDirs) removeOwnTempsSync(d);
+  };
+  await withSignalCleanup(
+    () =>
+      runJobs(
+        runnable,
+        workers,
+        (reply, i) => {
+          flushPlanned(i);
+          if (reply.kind === 'file') print(reply.result);
+        },
+        failed,
+      ),
+    cleanup,
   );
   flushPlanned(-1);
   progress.end();

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { globBase, globToRegExp } from '../../src/node/files.js';
+import { removeOwnTempsSync } from '../../src/node/fs.js';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 
@@ -262,5 +263,18 @@ describe('globs', () => {
     expect(globBase('sprites/**/*.dat')).toBe('sprites');
     expect(globBase('*.dat')).toBe('.');
     expect(globBase('/abs/dir/*.dat')).toBe('/abs/dir');
+  });
+});
+
+describe("a batch's signal cleanup", () => {
+  it("removes this process's temporaries and backups in a folder (its workers' too), no one else's", () => {
+    const dir = path.join(tmp, 'temps');
+    fs.mkdirSync(dir);
+    const mine = [`.a.png.sprat-tmp-${process.pid}-1f2e`, `.b.json.sprat-tmp-${process.pid}-00aa`];
+    const others = ['.a.png.sprat-tmp-1-1f2e', 'a.png', `a.sprat-tmp-${process.pid}-1f2e`];
+    for (const n of [...mine, ...others]) fs.writeFileSync(path.join(dir, n), 'x');
+    expect(removeOwnTempsSync(dir).sort()).toEqual(mine.sort());
+    expect(fs.readdirSync(dir).sort()).toEqual(others.sort());
+    expect(removeOwnTempsSync(path.join(dir, 'nowhere'))).toEqual([]);
   });
 });
