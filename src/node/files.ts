@@ -68,7 +68,9 @@ export function isGlob(place: string): boolean {
  * `?` one character, `**` any number of folders, `[abc]` / `[!a-z]` a class,
  * `{a,b}` alternatives. Wildcards never match a `/`.
  */
-export function globToRegExp(glob: string): RegExp {
+export function globToRegExp(pattern: string): RegExp {
+  // `**/**` is `**` (and keeps the expression from backtracking over nested repeats)
+  const glob = pattern.replace(/(^|\/)\*\*(?:\/\*\*)+(?=\/|$)/g, '$1**');
   let re = '';
   let braces = 0;
   for (let i = 0; i < glob.length; i++) {

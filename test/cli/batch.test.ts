@@ -260,6 +260,10 @@ describe('globs', () => {
     expect(m('a?.[!x]at', 'ab.xat')).toBe(false);
     expect(m('a.b', 'axb')).toBe(false);
     expect(m('**', 'a/b/c')).toBe(true);
+    expect(globToRegExp('a/**/**/**/*.dat').source).toBe(globToRegExp('a/**/*.dat').source);
+    const t0 = Date.now();
+    expect(m('**/**/**/**/**/*.x', `${'a/'.repeat(40)}b.y`)).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(1000);
     expect(globBase('sprites/**/*.dat')).toBe('sprites');
     expect(globBase('*.dat')).toBe('.');
     expect(globBase('/abs/dir/*.dat')).toBe('/abs/dir');
