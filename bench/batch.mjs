@@ -91,7 +91,7 @@ for (const s of sets) {
       fps(checked, conv2),
       `${(conv1 / conv2).toFixed(2)}x`,
     ]);
-    console.log(`${s.name}: done`);
+    console.log(`${s.name}: ${rows[0].map((h, i) => `${h} ${rows.at(-1)[i]}`).join(', ')}`);
   } finally {
     if (!s.dir) rmSync(dir, { recursive: true, force: true });
   }

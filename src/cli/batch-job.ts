@@ -55,6 +55,8 @@ export interface FileResult {
   status: 'written' | 'unchanged' | 'would-write' | 'failed' | 'ignored';
   out: string;
   err: string;
+  /** The exit status of the file's command, when it ran. */
+  code?: number;
 }
 
 export type BatchReply = { kind: 'check'; report: FileReport | null } | { kind: 'file'; result: FileResult };
@@ -142,7 +144,7 @@ async function fileOne(job: FileJob): Promise<FileResult> {
       ? ['render', ...args, `--output=${job.output}`, '--', job.input]
       : ['convert', ...args, '--', job.input, job.output];
   const code = await runMain(argv, io);
-  if (code !== 0) return { status: 'failed', out, err };
+  if (code !== 0) return { status: 'failed', out, err, code };
   if (job.command === 'render') out += `wrote ${job.output}\n`;
   return { status: 'written', out, err };
 }

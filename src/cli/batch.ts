@@ -170,9 +170,8 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
       changed: batchOptions.changed === true,
       dryRun: batchOptions['dry-run'] === true,
     };
-    const error = inputs.has(outputAbs)
-      ? `its output ${output} is an input of this ${spec.command}; nothing was written for it`
-      : undefined;
+    const error =
+      !single && inputs.has(outputAbs) ? `its output ${output} is an input of this ${spec.command}; nothing was written for it` : undefined;
     planned.push({ job, error });
     const same = outputs.get(outputAbs);
     if (same) same.push(planned.length - 1);
@@ -201,8 +200,10 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   for (const i of [...dropped].sort((a, b) => b - a)) planned.splice(i, 1);
   const counts = { written: 0, unchanged: 0, 'would-write': 0, failed: 0, ignored: dropped.size };
   const progress = new Progress(io, planned.length);
+  let code = 0;
   const print = (r: FileResult) => {
     counts[r.status]++;
+    code = Math.max(code, r.code ?? (r.status === 'failed' ? 1 : 0));
     progress.step(() => {
       if (r.out) io.out(r.out);
       if (r.err) io.err(r.err);
@@ -263,7 +264,8 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   const first = batchOptions['dry-run'] === true ? `${counts['would-write']} would be written` : `${counts.written} written`;
   const skipped = counts.ignored ? ` (${counts.ignored} other files skipped)` : '';
   io.out(`${spec.command}: ${first}, ${counts.unchanged} unchanged, ${counts.failed} failed${skipped}\n`);
-  return counts.failed ? 1 : 0;
+  // One file (IN OUT --changed or --dry-run): its command's status, 2 for a wrong command line included.
+  return single ? code : counts.failed ? 1 : 0;
 }
 
 /** Whether a file found by a walk or a glob is one a batch works on (as `sprat check` decides; unreadable ones count). */

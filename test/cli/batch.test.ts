@@ -130,6 +130,21 @@ describe('sprat convert DIR OUTDIR', () => {
     expect(tree(dir).map((f) => fs.readFileSync(path.join(dir, f)))).toEqual(before);
   });
 
+  it('--changed and --dry-run on the single-file form', async () => {
+    const out = path.join(tmp, 'one-changed.json');
+    const first = await runCli(['convert', 'mixed/isprite/hero.isprite', out, '--to', 'aseprite', '--changed'], tmp);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(`wrote ${out}\nwrote ${path.join(tmp, 'one-changed.png')}\nconvert: 1 written, 0 unchanged, 0 failed\n`);
+    const again = await runCli(['convert', 'mixed/isprite/hero.isprite', out, '--to', 'aseprite', '--changed'], tmp);
+    expect(again).toEqual({ code: 0, stdout: 'convert: 0 written, 1 unchanged, 0 failed\n', stderr: '' });
+    const dry = await runCli(['render', 'mixed/cthg/fan.dat', '-o', 'fan.gif', '--dry-run'], tmp);
+    expect(dry).toEqual({ code: 0, stdout: 'would write fan.gif\nrender: 1 would be written, 0 unchanged, 0 failed\n', stderr: '' });
+    expect(fs.existsSync(path.join(tmp, 'fan.gif'))).toBe(false);
+    const self = await runCli(['convert', 'mixed/isprite/hero.isprite', 'mixed/isprite/hero.isprite', '--changed'], tmp);
+    expect(self.code).toBe(2);
+    expect(self.stderr).toMatch(/^sprat: error: mixed\/isprite\/hero\.isprite: OUT is the input file/);
+  });
+
   it('the single-file form keeps its exact output', async () => {
     const out = path.join(tmp, 'one.json');
     const r = await runCli(['convert', 'mixed/isprite/hero.isprite', out, '--to', 'aseprite'], tmp);
