@@ -152,7 +152,11 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   const inputs = new Set(found.map((f) => f.abs));
   const outputs = new Map<string, number[]>();
   const planned: { job: FileJob; error?: string }[] = [];
-  const options = Object.entries(spec.options).filter((e): e is [string, string | true] => e[1] === true || typeof e[1] === 'string');
+  // OUTDIR is the batch's own when it holds none of its inputs: a sheet an earlier run wrote beside an output is replaced too.
+  const own = !single && spec.command === 'convert' && !found.some((f) => isInside(outAbs, f.abs));
+  const options = Object.entries(own ? { ...spec.options, overwrite: true } : spec.options).filter(
+    (e): e is [string, string | true] => e[1] === true || typeof e[1] === 'string',
+  );
   for (const f of found) {
     const output = single ? spec.out : path.join(spec.out, spec.outputName(f.rel));
     const outputAbs = resolvePath(io, output);
@@ -275,6 +279,12 @@ async function isSpriteFile(abs: string, shown: string, options: CommandOptions)
   } catch {
     return true;
   }
+}
+
+/** Whether `p` lies in the folder `dir` (at any depth). */
+function isInside(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 async function isFolder(abs: string): Promise<boolean> {

@@ -86,6 +86,9 @@ describe('sprat convert DIR OUTDIR', () => {
     expect(r.stdout).toMatch(/^convert: 2 written, 0 unchanged, 1 failed \(2 other files skipped\)$/m);
     expect(tree(out)).toEqual(['cthg/fan.json', 'cthg/fan.png', 'isprite/hero.json', 'isprite/hero.png']);
     expect(r.stdout).toContain(`wrote ${path.join(out, 'isprite/hero.json')}\n`);
+    // again: the sheets the first run wrote beside the outputs are replaced too (OUTDIR holds no input)
+    const again = await runCli(['convert', 'mixed', out, '--to', 'aseprite'], tmp);
+    expect(again.stdout).toMatch(/^convert: 2 written, 0 unchanged, 1 failed/m);
   }, 60_000);
 
   it('--dry-run prints what would be written and writes nothing (no folder either)', async () => {
