@@ -1,83 +1,50 @@
-import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
-import type { Diagnostic } from '../binary/errors.js';
 import { limitsFrom } from '../binary/limits.js';
-import { checkFile, checkFormatOf } from '../check.js';
-import { readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError } from './args.js';
+import { findPlaces, JOBS_OPTION, runJobs, workersFor } from './batch.js';
+import type { BatchJob, BatchReply, CheckJob, FileReport } from './batch-job.js';
+import { readReports } from './check-merge.js';
 import { allOptions, type Command } from './command.js';
-import { describeFsError, resolvePath, resourcesFor, type Io } from './io.js';
+import type { Io } from './io.js';
 import { stringifyJsonChunks } from './json.js';
+import { Progress } from './progress.js';
 import { sarifLog } from './sarif.js';
-
-const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
-
-/** The files under the places the user named, in a stable order: folders walked (not node_modules, .git or symbolic links). */
-async function* walk(io: Io, place: string): AsyncGenerator<{ shown: string; abs: string; named: boolean }> {
-  const abs = resolvePath(io, place);
-  const st = await fsp.stat(abs);
-  if (!st.isDirectory()) {
-    yield { shown: place, abs, named: true };
-    return;
-  }
-  const entries = (await fsp.readdir(abs, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const shown = path.join(place, e.name);
-    if (e.isDirectory()) {
-      if (!SKIPPED_FOLDERS.has(e.name)) yield* walk(io, shown);
-    } else if (e.isFile()) {
-      yield { shown, abs: path.join(abs, e.name), named: false };
-    }
-    // symbolic links and special files are left alone
-  }
-}
-
-interface FileReport {
-  path: string;
-  format: string | null;
-  problems: Diagnostic[];
-}
 
 export const checkCommand: Command = {
   name: 'check',
   summary:
     'Check every sprite and level file under folders: each validated, the sheets and textures it references found and decoded; one line per problem, a summary; exit 1 on any error.',
-  usage: 'sprat check [DIR|FILE...] [--json|--sarif] [--warnings-as-errors]',
+  usage:
+    'sprat check [DIR|FILE|GLOB...] [--json|--sarif] [--warnings-as-errors] [--jobs N]\n       sprat check --merge REPORT.json... [--json|--sarif] [--warnings-as-errors]',
   options: [
     { name: 'json', type: 'flag', description: 'print one JSON report {files, summary}' },
     { name: 'warnings-as-errors', type: 'flag', description: 'exit 1 on warnings too' },
     { name: 'sarif', type: 'flag', description: 'print a SARIF 2.1.0 log instead (GitHub code scanning; docs/git.md)' },
+    JOBS_OPTION,
+    { name: 'merge', type: 'flag', description: 'read check --json reports (of shards of a project) and report them as one' },
   ],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     const limits = limitsFrom(options); // a bad --max-* value is a command-line error before any file is read
     if (options.json && options.sarif) throw new UsageError('--json and --sarif are two reports: give one');
-    const places = positionals.length ? positionals : ['.'];
-    const files: FileReport[] = [];
-    for (const place of places) {
-      try {
-        await fsp.stat(resolvePath(io, place));
-      } catch (e) {
-        throw new UsageError(`${place}: ${describeFsError(e)}`);
-      }
-      for await (const f of walk(io, place)) {
-        let bytes: Uint8Array;
-        try {
-          bytes = await readFileBytes(f.abs, limits);
-        } catch (e) {
-          files.push({ path: f.shown, format: null, problems: [{ severity: 'error', message: describeFsError(e) }] });
-          continue;
-        }
-        const handler = checkFormatOf(bytes, f.shown);
-        if (!handler) {
-          if (f.named)
-            files.push({ path: f.shown, format: null, problems: [{ severity: 'error', message: 'not a file of any format sprat knows' }] });
-          continue;
-        }
-        const problems = await checkFile(bytes, f.shown, handler, resourcesFor(io, f.abs, options), options);
-        files.push({ path: f.shown, format: handler.name, problems });
-      }
-    }
+    // --merge: the reports of earlier runs (shards), as one.
+    const files: FileReport[] = options.merge === true ? await readReports(io, positionals, limits) : [];
+    const found = options.merge === true ? [] : await findPlaces(io, positionals.length ? positionals : ['.']);
+    const progress = new Progress(io, found.length);
+    const jobs: CheckJob[] = found.map((f) => ({ kind: 'check', shown: f.shown, abs: f.abs, named: f.named, cwd: io.cwd, options }));
+    const stopped = (job: BatchJob, message: string): BatchReply => ({
+      kind: 'check',
+      report: { path: (job as CheckJob).shown, format: null, problems: [{ severity: 'error', message }] },
+    });
+    await runJobs(
+      jobs,
+      workersFor(options, jobs.length),
+      (reply) => {
+        if (reply.kind === 'check' && reply.report) files.push(reply.report);
+        progress.step();
+      },
+      stopped,
+    );
+    progress.end();
     let errors = 0;
     let warnings = 0;
     for (const f of files) for (const p of f.problems) p.severity === 'error' ? errors++ : warnings++;

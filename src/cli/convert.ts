@@ -6,6 +6,8 @@ import { allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, t
 import { FileError, readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
 import { FORCE_OPTION, OVERWRITE_OPTION, writeOutputs } from './write.js';
 import type { OptionSpec, OutputFile } from '../formats/types.js';
+import { BATCH_OPTIONS, convertBatch, isBatchForm } from './batch.js';
+import { formatByName } from '../api.js';
 
 /**
  * Where a conversion's files go: OUT, and any companions (sheets, textures)
@@ -50,12 +52,17 @@ export const convertCommand: Command = {
   name: 'convert',
   summary:
     'Read IN and write OUT (and its sheets, beside it), printing each file written. The same format re-encodes; other formats go through the common model. All files are written atomically as one group; IN, the files it uses and existing files other than OUT are never replaced (--overwrite allows the last).',
-  usage: 'sprat convert IN OUT [--from F] [--to F] [--overwrite] [--force] [--lzf clzf2|liblzf|best] [--endian little|big]',
-  options: [FROM_OPTION, TO_OPTION, OVERWRITE_OPTION, FORCE_OPTION, CLAMP_OPTION],
+  usage:
+    'sprat convert IN OUT [--from F] [--to F] [--overwrite] [--force] [--lzf clzf2|liblzf|best] [--endian little|big]\n       sprat convert DIR|GLOB|FILE... OUTDIR [--to F] [--jobs N] [--changed] [--dry-run]',
+  options: [FROM_OPTION, TO_OPTION, OVERWRITE_OPTION, FORCE_OPTION, CLAMP_OPTION, ...BATCH_OPTIONS],
   formatOptionKeys: ['writeOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     checkFormatNames(options, ['from', 'to'], this);
+    if (positionals.length >= 2 && (await isBatchForm(io, positionals.slice(0, -1), options))) {
+      const to = stringOption(options, TO_OPTION);
+      return convertBatch(io, positionals, options, to ? formatByName(to) : undefined);
+    }
     if (positionals.length !== 2) throw new UsageError('convert takes IN and OUT');
     const [inFile, outFile] = positionals as [string, string];
     const inPath = resolvePath(io, inFile);

@@ -13,6 +13,8 @@ export interface Io {
   err(text: string): void;
   cwd: string;
   debug: boolean;
+  /** stderr is a terminal: a progress bar may be drawn there (src/cli/progress.ts). */
+  errTty?: boolean;
 }
 
 let outputGuarded = false;
@@ -38,6 +40,7 @@ export const processIo = (debug: boolean): Io => {
     err: (t) => process.stderr.write(t),
     cwd: process.cwd(),
     debug,
+    errTty: process.stderr.isTTY === true,
   };
 };
 

@@ -1,4 +1,5 @@
 import { UsageError } from './args.js';
+import { registerBatchMain } from './batch-job.js';
 import type { Command } from './command.js';
 import { checkCommand } from './check.js';
 import { convertCommand } from './convert.js';
@@ -33,7 +34,9 @@ export function mainHelp(): string {
   return (
     'usage: sprat COMMAND [options]\n\n' +
     'Read, check, play, draw and convert 2D game sprite, animation and level files.\n\ncommands:\n' +
-    COMMANDS.map((c) => `  ${c.name.padEnd(w)}  ${c.usage.replace(/^sprat \S+ ?/, '')}`).join('\n') +
+    COMMANDS.map(
+      (c) => `  ${c.name.padEnd(w)}  ${c.usage.replace(/^sprat \S+ ?/, '').replace(/\n\s*sprat \S+ ?/g, `\n${' '.repeat(w + 4)}`)}`,
+    ).join('\n') +
     '\n\nformats: ' +
     FORMATS.map((f) => f.name).join(', ') +
     '\n\n"sprat COMMAND --help" describes a command; "sprat --version" prints the version.\n'
@@ -81,5 +84,8 @@ export async function main(argv: string[], io: Io = processIo(argv.includes('--d
     return reportError(io, e);
   }
 }
+
+// A file of a batch runs through this same command line (src/cli/batch-job.ts).
+registerBatchMain(main, COMMANDS);
 
 export { UsageError };

@@ -9,6 +9,7 @@ import { intOption, parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, type Command } from './command.js';
 import { readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
 import { FORCE_OPTION, writeOutputs } from './write.js';
+import { BATCH_OPTIONS, IMAGE_OPTION, isBatchForm, renderBatch } from './batch.js';
 
 /** What --scale may enlarge to, over all frames (1 GiB of RGBA). */
 const MAX_SCALED_PIXELS = 256 * 2 ** 20;
@@ -25,14 +26,21 @@ const SCALE_OPTION: OptionSpec = {
 export const renderCommand: Command = {
   name: 'render',
   summary: 'Draw a frame, an animation (GIF or APNG), a sprite or a level. The selection options depend on the format.',
-  usage: 'sprat render FILE -o OUT.png|.gif|.apng [selection options]',
-  options: [OUTPUT_OPTION, SCALE_OPTION, FORCE_OPTION, FORMAT_OPTION],
+  usage:
+    'sprat render FILE -o OUT.png|.gif|.apng [selection options]\n       sprat render DIR|GLOB|FILE... -o OUTDIR [--image png|gif|apng] [--jobs N] [--changed] [--dry-run]',
+  options: [OUTPUT_OPTION, SCALE_OPTION, FORCE_OPTION, FORMAT_OPTION, IMAGE_OPTION, ...BATCH_OPTIONS],
   formatOptionKeys: ['renderOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
     checkFormatNames(options, ['format'], this);
-    if (positionals.length !== 1) throw new UsageError('render takes exactly one FILE');
     const out = stringOption(options, OUTPUT_OPTION);
+    if (positionals.length >= 1 && (await isBatchForm(io, positionals, options))) {
+      if (!out) throw new UsageError('render needs -o OUTDIR for a folder, a glob or several files');
+      return renderBatch(io, positionals, out, options);
+    }
+    if (options.image !== undefined)
+      throw new UsageError('--image applies to a folder, a glob or several files; name the output OUT.png, OUT.gif or OUT.apng');
+    if (positionals.length !== 1) throw new UsageError('render takes exactly one FILE');
     if (!out) throw new UsageError('render needs -o OUT.png, OUT.gif or OUT.apng');
     const imageFormat = imageFormatFor(out);
     if (!imageFormat) throw new UsageError(`cannot write "${out}": the output must end in .png, .gif or .apng`);

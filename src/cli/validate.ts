@@ -1,15 +1,18 @@
+import * as fsp from 'node:fs/promises';
 import { validate } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
-import { describeFsError, readInput, type Io } from './io.js';
+import { describeFsError, readInput, resolvePath, type Io } from './io.js';
 import { stringifyJsonChunks } from './json.js';
 import { limitsFrom } from '../binary/limits.js';
+import { isGlob } from '../node/files.js';
+import { findPlaces } from './batch.js';
 
 export const validateCommand: Command = {
   name: 'validate',
   summary:
     'Check files against their format: prints "FILE: ok" or "FILE: error: MESSAGE" per file, warnings on stderr; exit 1 if any file is invalid.',
-  usage: 'sprat validate FILE... [--json] [--format F]',
+  usage: 'sprat validate FILE|GLOB... [--json] [--format F]',
   options: [{ name: 'json', type: 'flag', description: 'print one JSON array of results' }, FORMAT_OPTION],
   formatOptionKeys: ['readOptions'],
   async run(argv: string[], io: Io) {
@@ -20,7 +23,13 @@ export const validateCommand: Command = {
     limitsFrom(options); // a bad --max-* value is a command-line error before any file is read
     let bad = 0;
     const results: unknown[] = [];
-    for (const file of positionals) {
+    // A glob is expanded by sprat (the same everywhere), as a shell would: each file it matches validated.
+    const files: string[] = [];
+    for (const p of positionals) {
+      if (isGlob(p) && !(await pathExists(resolvePath(io, p)))) for (const f of await findPlaces(io, [p])) files.push(f.shown);
+      else files.push(p);
+    }
+    for (const file of files) {
       let bytes: Uint8Array;
       try {
         bytes = await readInput(io, file, options);
@@ -54,3 +63,10 @@ export const validateCommand: Command = {
     return bad ? 1 : 0;
   },
 };
+
+async function pathExists(abs: string): Promise<boolean> {
+  return fsp.stat(abs).then(
+    () => true,
+    () => false,
+  );
+}

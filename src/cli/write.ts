@@ -14,10 +14,11 @@ const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGT
 
 /**
  * Runs `fn` (a write) with handlers for SIGINT, SIGTERM and SIGHUP that
- * remove the write's temporaries and exit with 128 + the signal's number.
+ * remove the write's temporaries (`cleanup`; by default this thread's) and
+ * exit with 128 + the signal's number.
  * Outside writes the signals keep their usual effect.
  */
-export async function withSignalCleanup<T>(fn: () => Promise<T>): Promise<T> {
+export async function withSignalCleanup<T>(fn: () => Promise<T>, cleanup: () => unknown = removePendingTempsSync): Promise<T> {
   const installed: [NodeJS.Signals, () => void][] = [];
   const uninstall = () => {
     for (const [sig, h] of installed) process.off(sig, h);
@@ -25,7 +26,7 @@ export async function withSignalCleanup<T>(fn: () => Promise<T>): Promise<T> {
   };
   for (const [sig, code] of Object.entries(SIGNAL_EXIT) as [NodeJS.Signals, number][]) {
     const h = () => {
-      removePendingTempsSync();
+      cleanup();
       uninstall();
       process.exit(code);
     };

@@ -153,6 +153,28 @@ export async function sweepStaleTemps(dir: string): Promise<string[]> {
   return removed;
 }
 
+/**
+ * Removes, synchronously, this process's temporaries and backups in `dir`
+ * (`.NAME.sprat-tmp-PID-RAND` with this PID), those of its worker threads
+ * too: for the signal handler of a command whose writes run in workers.
+ */
+export function removeOwnTempsSync(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (!m || Number(m[1]) !== process.pid) continue;
+    fs.rmSync(path.join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
 /** Why a write was refused or failed; `file` is the output's label (or its path). */
 export type WriteErrorKind = 'protected' | 'exists' | 'read-only' | 'folder' | 'duplicate' | 'io';
 

@@ -1,11 +1,9 @@
 /**
  * One fuzzing worker thread: runs jobs (one command on one input) as they
- * come and answers each with its outcome. It tells the parent its OS thread
- * id first, so the parent can read the thread's CPU time while a job runs.
+ * come and answers each with its outcome (src/node/pool.ts serveJobs).
  */
-import { parentPort } from 'node:worker_threads';
-import { readlinkSync } from 'node:fs';
 import { fsResourceLoader } from '../../node/fs.js';
+import { serveJobs } from '../../node/pool.js';
 import { runCommand, type FuzzJob } from '../commands.js';
 
 export interface WorkerRequest extends FuzzJob {
@@ -22,18 +20,7 @@ export interface WorkerReply {
   stack?: string;
 }
 
-let tid: number | undefined;
-try {
-  // "PID/task/TID"
-  tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-} catch {
-  tid = undefined;
-}
-
-const port = parentPort!;
-port.on('message', async (req: WorkerRequest) => {
+serveJobs<WorkerRequest, WorkerReply>(async (req) => {
   const outcome = await runCommand(req, fsResourceLoader(req.dir));
-  const reply: WorkerReply = { id: req.id, ...outcome, message: outcome.message?.slice(0, 2000), stack: outcome.stack?.slice(0, 4000) };
-  port.postMessage(reply);
+  return { id: req.id, ...outcome, message: outcome.message?.slice(0, 2000), stack: outcome.stack?.slice(0, 4000) };
 });
-port.postMessage({ ready: true, tid });

@@ -1,0 +1,196 @@
+/**
+ * Finding the files a command works on: the places the user named (files,
+ * folders walked, globs expanded by sprat itself, the same on every system),
+ * in a stable order. Which of them are sprite or level files is decided by
+ * the reader (src/check.ts checkFormatOf), not here.
+ */
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+
+/** Folders a walk never enters. */
+export const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
+
+export interface FoundFile {
+  /** The path as the user would write it (the place named, then the names below it). */
+  shown: string;
+  abs: string;
+  /** Named by the user (not found by a walk or a glob): a file of no known format is an error, not skipped. */
+  named: boolean;
+  /** Its path below the folder it was found from (a walked folder, a glob's fixed part; its own name when named). */
+  rel: string;
+}
+
+export interface WalkOptions {
+  /** Absolute folders a walk does not enter below the place named (a batch's output folder). */
+  skip?: ReadonlySet<string>;
+}
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * The files under `place` (relative to `cwd`, or absolute), in name order:
+ * folders walked (not node_modules, .git, symbolic links or special files).
+ * A place that is a file is yielded as named. Throws the file system's
+ * error for a place that does not exist.
+ */
+export async function* walkFiles(cwd: string, place: string, options: WalkOptions = {}): AsyncGenerator<FoundFile> {
+  const abs = path.resolve(cwd, place);
+  const st = await fsp.stat(abs);
+  if (!st.isDirectory()) {
+    yield { shown: place, abs, named: true, rel: path.basename(place) };
+    return;
+  }
+  yield* walkFolder(place, abs, '', options);
+}
+
+async function* walkFolder(shownDir: string, absDir: string, relDir: string, options: WalkOptions): AsyncGenerator<FoundFile> {
+  const entries = (await fsp.readdir(absDir, { withFileTypes: true })).sort(byName);
+  for (const e of entries) {
+    const shown = path.join(shownDir, e.name);
+    const abs = path.join(absDir, e.name);
+    const rel = relDir ? path.join(relDir, e.name) : e.name;
+    if (e.isDirectory()) {
+      if (!SKIPPED_FOLDERS.has(e.name) && !options.skip?.has(abs)) yield* walkFolder(shown, abs, rel, options);
+    } else if (e.isFile()) {
+      yield { shown, abs, named: false, rel };
+    }
+    // symbolic links and special files are left alone
+  }
+}
+
+/** Whether a place is a glob pattern (`*`, `?`, `[...]`, `{a,b}`) rather than a path. */
+export function isGlob(place: string): boolean {
+  return /[*?[{]/.test(place);
+}
+
+/**
+ * A glob as a regular expression over `/`-separated paths: `*` any name part,
+ * `?` one character, `**` any number of folders, `[abc]` / `[!a-z]` a class,
+ * `{a,b}` alternatives. Wildcards never match a `/`.
+ */
+export function globToRegExp(pattern: string): RegExp {
+  // `**/**` is `**` (and keeps the expression from backtracking over nested repeats)
+  const glob = pattern.replace(/(^|\/)\*\*(?:\/\*\*)+(?=\/|$)/g, '$1**');
+  let re = '';
+  let braces = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        const atStart = i === 0 || glob[i - 1] === '/';
+        const atEnd = i + 2 === glob.length || glob[i + 2] === '/';
+        if (atStart && atEnd) {
+          if (glob[i + 2] === '/') {
+            re += '(?:[^/]*/)*';
+            i += 2;
+          } else {
+            re += '.*';
+            i += 1;
+          }
+          continue;
+        }
+        i += 1; // `a**b` is `a*b`
+      }
+      re += '[^/]*';
+    } else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const close = glob.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        let body = glob.slice(i + 1, close);
+        const negate = body.startsWith('!') || body.startsWith('^');
+        if (negate) body = body.slice(1);
+        re += `[${negate ? '^/' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+        i = close;
+      }
+    } else if (c === '{') {
+      braces++;
+      re += '(?:';
+    } else if (c === '}' && braces > 0) {
+      braces--;
+      re += ')';
+    } else if (c === ',' && braces > 0) re += '|';
+    else re += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  while (braces-- > 0) re += ')';
+  return new RegExp(`^${re}$`);
+}
+
+/** The folder a glob's matches lie under: its leading parts without wildcards ('.' when none). */
+export function globBase(glob: string): string {
+  const parts = glob.split('/');
+  const fixed: string[] = [];
+  for (const p of parts.slice(0, -1)) {
+    if (isGlob(p)) break;
+    fixed.push(p);
+  }
+  if (fixed.length === 1 && fixed[0] === '') return '/';
+  return fixed.length ? fixed.join('/') : '.';
+}
+
+/**
+ * The files matching a glob (relative to `cwd`, or absolute), walked from its
+ * fixed part, in name order; [] when none match or its folder does not exist.
+ * `rel` is the path below the fixed part, so a batch mirrors the tree below it.
+ */
+export async function globFiles(cwd: string, glob: string, options: WalkOptions = {}): Promise<FoundFile[]> {
+  const pattern = path.posix.normalize(glob.replace(/\\/g, '/'));
+  const base = globBase(pattern);
+  const re = globToRegExp(pattern);
+  const out: FoundFile[] = [];
+  try {
+    const st = await fsp.stat(path.resolve(cwd, base));
+    if (!st.isDirectory()) return out;
+  } catch {
+    return out;
+  }
+  for await (const f of walkFolder(base, path.resolve(cwd, base), '', options)) {
+    const posix = f.shown.split(path.sep).join('/');
+    const candidate = base === '.' ? posix.replace(/^\.\//, '') : posix;
+    if (re.test(candidate)) out.push({ ...f, shown: candidate });
+  }
+  return out;
+}
+
+/** A place that names nothing (the file system's error, or a glob matching no file): the command line is wrong (exit 2). */
+export class PlaceError extends Error {
+  constructor(
+    readonly place: string,
+    readonly fsError?: unknown,
+  ) {
+    super(fsError ? `${place}: ${(fsError as Error).message}` : `${place}: no file matches`);
+  }
+}
+
+/**
+ * Every file under the places named, each once, in order: a file as named, a
+ * folder walked, a glob expanded (a place that exists is taken as a path
+ * even if it has glob characters). A place that does not exist, or a glob
+ * matching no file, is a PlaceError.
+ */
+export async function findFiles(cwd: string, places: readonly string[], options: WalkOptions = {}): Promise<FoundFile[]> {
+  const out: FoundFile[] = [];
+  const seen = new Set<string>();
+  const add = (f: FoundFile) => {
+    if (seen.has(f.abs)) return;
+    seen.add(f.abs);
+    out.push(f);
+  };
+  for (const place of places) {
+    let exists = true;
+    try {
+      await fsp.stat(path.resolve(cwd, place));
+    } catch (e) {
+      if (!isGlob(place)) throw new PlaceError(place, e);
+      exists = false;
+    }
+    if (exists) {
+      for await (const f of walkFiles(cwd, place, options)) add(f);
+      continue;
+    }
+    const found = await globFiles(cwd, place, options);
+    if (!found.length) throw new PlaceError(place);
+    for (const f of found) add(f);
+  }
+  return out;
+}
