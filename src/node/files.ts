@@ -170,10 +170,15 @@ export class PlaceError extends Error {
  */
 export async function findFiles(cwd: string, places: readonly string[], options: WalkOptions = {}): Promise<FoundFile[]> {
   const out: FoundFile[] = [];
-  const seen = new Set<string>();
+  /** Where each file is in `out`: a file found twice is kept once, as named when either place names it. */
+  const seen = new Map<string, number>();
   const add = (f: FoundFile) => {
-    if (seen.has(f.abs)) return;
-    seen.add(f.abs);
+    const at = seen.get(f.abs);
+    if (at !== undefined) {
+      if (f.named && !out[at]!.named) out[at] = { ...out[at]!, named: true };
+      return;
+    }
+    seen.set(f.abs, out.length);
     out.push(f);
   };
   for (const place of places) {

@@ -50,6 +50,7 @@ function expectInvalid(ref: string, value: unknown, what: string): void {
 const INSPECT_SCHEMA: Record<string, string> = {
   isprite: 'isprite.inspect.schema.json',
   cthg: 'cthg.inspect.schema.json',
+  'cthg-script': 'cthg-script.inspect.schema.json',
   spritetile: 'spritetile.inspect.schema.json',
   solarus: 'solarus.inspect.schema.json',
   'solarus-lua': 'solarus.inspect.schema.json',
@@ -180,8 +181,22 @@ describe('inspect --json matches the schemas', () => {
       seen.add(json.format as string);
       checkInspect(json, path.relative(ROOT, f), true);
     }
-    // the samples cover every format but TexturePacker, which is made by converting one
-    expect([...seen].sort()).toEqual(FORMAT_NAMES.filter((f) => f !== 'texturepacker').sort());
+    // the samples cover every format but TexturePacker, which is made by converting one, and CorsixTH
+    // scripts, which are made by decompiling one (next test)
+    expect([...seen].sort()).toEqual(FORMAT_NAMES.filter((f) => f !== 'texturepacker' && f !== 'cthg-script').sort());
+  });
+
+  it("CorsixTH animation scripts: the encoder test script and the samples' CTHG file decompiled", async () => {
+    checkInspect(await inspectJson(path.join(CORPUS, 'cthg/encoder-test/anims.txt')), 'cthg/encoder-test/anims.txt', true);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-schemas-script-'));
+    try {
+      const out = path.join(tmp, 'fan.txt');
+      const r = await runCli(['convert', path.join(SAMPLES, 'cthg/fan.dat'), out]);
+      expect(r.code, r.stderr).toBe(0);
+      checkInspect(await inspectJson(out), 'fan.dat decompiled', true);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('TexturePacker, Aseprite and Tiled as sprat writes them (hash and array layouts)', async () => {
