@@ -5,9 +5,10 @@
  * the flip bits, and custom properties. Object and image layers are kept
  * when re-encoding and left out of conversions.
  */
-import { unzlibSync, gunzipSync } from 'fflate';
+import { gunzipSync, gzipSync, unzlibSync, zlibSync } from 'fflate';
+import { decompress as zstdDecompress } from 'fzstd';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
-import { budgetFrom } from '../../binary/limits.js';
+import { type Budget, budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../../formats/types.js';
 import { levelPicture } from '../../model/bake-level.js';
 import { drawPicture, type PicturePart } from '../../render/pipeline.js';
@@ -17,6 +18,7 @@ import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
 import { foundResources, imageCache, loadResource } from '../../formats/resources.js';
 import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
+import { readXmlDocument, xmlRootName, xmlText } from './xml.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -25,7 +27,8 @@ export const FLIP_D = 0x20000000;
 export const FLIP_HEX = 0x10000000;
 const GID_MASK = 0x0fffffff;
 
-export type TiledPropertyValue = string | number | boolean;
+/** A property value: a plain value, a `class` value (members by name) or a `list` (typed items), kept as read. */
+export type TiledPropertyValue = string | number | boolean | Record<string, unknown> | unknown[];
 export interface TiledProperty {
   name: string;
   type: string;
@@ -33,7 +36,21 @@ export interface TiledProperty {
   propertytype?: string;
 }
 
-export interface TiledTileset {
+/** The object as read (JSON shape, also for TMX): every field sprat does not model, written back as it was. */
+export interface Raw {
+  raw?: Record<string, unknown>;
+}
+
+/** One chunk of an infinite tile layer: a rectangle of GIDs at (x, y) in tiles. */
+export interface TiledChunk {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  data: number[];
+}
+
+export interface TiledTileset extends Raw {
   firstgid: number;
   /** An external tileset file (.tsj/.json/.tsx); the other fields are then unknown until loaded. */
   source?: string;
@@ -50,7 +67,7 @@ export interface TiledTileset {
   properties: TiledProperty[];
 }
 
-export interface TiledTileLayer {
+export interface TiledTileLayer extends Raw {
   type: 'tilelayer';
   id?: number;
   name: string;
@@ -60,8 +77,13 @@ export interface TiledTileLayer {
   y: number;
   opacity: number;
   visible: boolean;
-  /** GIDs (flip bits included, unsigned), rows top first. */
+  /** GIDs (flip bits included, unsigned), rows top first; empty for an infinite map's layer (see chunks). */
   data: number[];
+  /** An infinite map's layer: its chunks. */
+  chunks?: TiledChunk[];
+  /** How the data was stored ('csv', 'base64'; XML `<tile>` elements read as csv) and compressed ('', zlib, gzip, zstd). */
+  encoding?: string;
+  compression?: string;
   properties: TiledProperty[];
 }
 
@@ -72,7 +94,7 @@ export interface TiledOtherLayer {
   raw: Record<string, unknown>;
 }
 
-export interface TiledGroupLayer {
+export interface TiledGroupLayer extends Raw {
   type: 'group';
   id?: number;
   name: string;
@@ -82,8 +104,11 @@ export interface TiledGroupLayer {
 
 export type TiledLayer = TiledTileLayer | TiledOtherLayer | TiledGroupLayer;
 
-export interface TiledDoc extends FromJson {
-  type: 'map';
+export interface TiledDoc extends FromJson, Raw {
+  /** A map, or a tileset file on its own (.tsx/.tsj: one tileset, no layers). */
+  type: 'map' | 'tileset';
+  /** Read from (and by default written as) Tiled's XML syntax (TMX/TSX). */
+  xml?: boolean;
   version?: string;
   tiledversion?: string;
   orientation: string;
@@ -223,13 +248,16 @@ function readProperties(r: JsonReader, v: unknown, path: string, warn?: (d: Diag
     const type = r.optStr(o, 'type', p) ?? 'string';
     const val = o.value;
     let value: TiledPropertyValue;
-    if (type === 'class') {
-      warn?.(r.diagnostic('warning', p, `class property "${name}" is not supported and was left out`));
-      return;
-    }
-    if (type === 'int' || type === 'float' || type === 'object') value = r.num(val, `${p}.value`);
+    if (type === 'class') value = val === undefined ? {} : r.obj(val, `${p}.value`);
+    else if (type === 'list') value = val === undefined ? [] : r.arr(val, `${p}.value`);
+    else if (type === 'int' || type === 'float' || type === 'object') value = r.num(val, `${p}.value`);
     else if (type === 'bool') value = r.bool(val, `${p}.value`);
-    else value = r.str(val, `${p}.value`);
+    else if (type === 'string' || type === 'color' || type === 'file') value = r.str(val ?? '', `${p}.value`);
+    else {
+      // A type this Tiled version does not know: kept as it is.
+      warn?.(r.diagnostic('warning', p, `property "${name}" has the unknown type "${type}"; kept as it is`));
+      value = (val ?? '') as TiledPropertyValue;
+    }
     const prop: TiledProperty = { name, type, value };
     const pt = r.optStr(o, 'propertytype', p);
     if (pt !== undefined) prop.propertytype = pt;
@@ -243,9 +271,10 @@ function readTileset(r: JsonReader, v: unknown, path: string, needFirstGid: bool
   const firstgid = needFirstGid ? r.num(o.firstgid, `${path}.firstgid`, { int: true, min: 1, max: GID_MASK }) : 1;
   const source = r.optStr(o, 'source', path);
   if (source !== undefined) {
-    return { firstgid, source, name: '', tilewidth: 0, tileheight: 0, columns: 0, tilecount: 0, margin: 0, spacing: 0, properties: [] };
+    return { firstgid, source, name: '', tilewidth: 0, tileheight: 0, columns: 0, tilecount: 0, margin: 0, spacing: 0, properties: [], raw: o };
   }
   const ts: TiledTileset = {
+    raw: o,
     firstgid,
     name: r.optStr(o, 'name', path) ?? '',
     tilewidth: r.num(o.tilewidth, `${path}.tilewidth`, { int: true, min: 1 }),
@@ -276,8 +305,15 @@ function base64Bytes(r: JsonReader, s: string, path: string): Uint8Array {
   return out;
 }
 
-function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, cells: number): number[] {
-  const encoding = r.optStr(o, 'encoding', path) ?? 'csv';
+function readLayerData(
+  r: JsonReader,
+  o: Record<string, unknown>,
+  path: string,
+  cells: number,
+  layer: Record<string, unknown> = o,
+  layerPath = path,
+): number[] {
+  const encoding = r.optStr(layer, 'encoding', layerPath) ?? 'csv';
   if (encoding === 'csv') {
     const arr = r.arr(o.data, `${path}.data`);
     if (arr.length !== cells) throw r.error(`${path}.data`, `has ${arr.length} entries for ${cells} cells`);
@@ -290,8 +326,8 @@ function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, 
     }
     return out;
   }
-  if (encoding !== 'base64') throw r.error(`${path}.encoding`, `unknown encoding "${encoding}"`);
-  const compression = r.optStr(o, 'compression', path) ?? '';
+  if (encoding !== 'base64') throw r.error(`${layerPath}.encoding`, `unknown encoding "${encoding}"`);
+  const compression = r.optStr(layer, 'compression', layerPath) ?? '';
   if (cells > MAX_COMPRESSED_CELLS) throw r.error(path, `${cells} cells is more than the ${MAX_COMPRESSED_CELLS} supported`);
   let bytes = base64Bytes(r, r.str(o.data, `${path}.data`), `${path}.data`);
   const expected = cells * 4;
@@ -304,8 +340,15 @@ function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, 
     } catch (e) {
       throw r.error(`${path}.data`, `cannot decompress (${compression}): ${(e as Error).message}`);
     }
+  } else if (compression === 'zstd') {
+    try {
+      // The output buffer bounds the memory: a frame that decodes to more fails.
+      bytes = zstdDecompress(bytes, new Uint8Array(expected));
+    } catch (e) {
+      throw r.error(`${path}.data`, `cannot decompress (zstd): ${(e as Error).message}`);
+    }
   } else if (compression !== '') {
-    throw r.error(`${path}.compression`, `compression "${compression}" is not supported`);
+    throw r.error(`${layerPath}.compression`, `compression "${compression}" is not supported`);
   }
   if (bytes.length !== expected) throw r.error(`${path}.data`, `holds ${bytes.length} bytes for ${cells} cells (${expected} needed)`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -314,7 +357,32 @@ function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, 
   return out;
 }
 
-function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn?: (d: Diagnostic) => void): TiledLayer[] {
+/** An infinite layer's chunks (each a rectangle of GIDs in any encoding the layer names). */
+function readChunks(r: JsonReader, o: Record<string, unknown>, path: string, budget?: Budget): TiledChunk[] {
+  return r.arr(o.chunks, `${path}.chunks`).map((cv, i) => {
+    const p = `${path}.chunks[${i}]`;
+    const c = r.obj(cv, p);
+    const width = r.num(c.width, `${p}.width`, { int: true, min: 0, max: 0x7fffffff });
+    const height = r.num(c.height, `${p}.height`, { int: true, min: 0, max: 0x7fffffff });
+    budget?.spend('maxItems', width * height, `the cells of a chunk of ${width}x${height}`);
+    return {
+      x: r.num(c.x, `${p}.x`, { int: true, min: -0x80000000, max: 0x7fffffff }),
+      y: r.num(c.y, `${p}.y`, { int: true, min: -0x80000000, max: 0x7fffffff }),
+      width,
+      height,
+      data: readLayerData(r, c, p, width * height, o, path),
+    };
+  });
+}
+
+function readLayers(
+  r: JsonReader,
+  v: unknown,
+  path: string,
+  depth: number,
+  warn?: (d: Diagnostic) => void,
+  budget?: Budget,
+): TiledLayer[] {
   if (depth > MAX_GROUP_DEPTH) throw r.error(path, `groups nested more than ${MAX_GROUP_DEPTH} deep`);
   return r.arr(v, path).map((lv, i) => {
     const p = `${path}[${i}]`;
@@ -323,11 +391,12 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
     const name = r.optStr(o, 'name', p) ?? '';
     const id = r.optNum(o, 'id', p, { int: true });
     if (type === 'tilelayer') {
-      if (has(o, 'chunks')) throw r.error(`${p}.chunks`, 'infinite maps (chunked layers) are not supported');
       // Tiled stores sizes as 32-bit ints.
-      const width = r.num(o.width, `${p}.width`, { int: true, min: 0, max: 0x7fffffff });
-      const height = r.num(o.height, `${p}.height`, { int: true, min: 0, max: 0x7fffffff });
+      const width = r.num(o.width ?? 0, `${p}.width`, { int: true, min: 0, max: 0x7fffffff });
+      const height = r.num(o.height ?? 0, `${p}.height`, { int: true, min: 0, max: 0x7fffffff });
+      const chunked = has(o, 'chunks');
       const layer: TiledTileLayer = {
+        raw: o,
         type,
         name,
         width,
@@ -336,31 +405,86 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
         y: r.optNum(o, 'y', p) ?? 0,
         opacity: r.optNum(o, 'opacity', p, { min: 0, max: 1 }) ?? 1,
         visible: r.optBool(o, 'visible', p) ?? true,
-        data: readLayerData(r, o, p, width * height),
+        data: chunked ? [] : readLayerData(r, o, p, width * height),
         properties: readProperties(r, o.properties, `${p}.properties`, warn),
       };
+      if (chunked) layer.chunks = readChunks(r, o, p, budget);
+      else budget?.spend('maxItems', width * height, `the cells of layer "${name}" (${width}x${height})`);
+      const enc = r.optStr(o, 'encoding', p);
+      if (enc !== undefined) layer.encoding = enc;
+      const comp = r.optStr(o, 'compression', p);
+      if (comp !== undefined) layer.compression = comp;
       if (id !== undefined) layer.id = id;
       return layer;
     }
     if (type === 'group') {
       const g: TiledGroupLayer = {
+        raw: o,
         type,
         name,
-        layers: readLayers(r, o.layers ?? [], `${p}.layers`, depth + 1, warn),
+        layers: readLayers(r, o.layers ?? [], `${p}.layers`, depth + 1, warn, budget),
         properties: readProperties(r, o.properties, `${p}.properties`, warn),
       };
       if (id !== undefined) g.id = id;
       return g;
     }
-    if (type === 'objectgroup' || type === 'imagelayer') return { type, name, raw: o };
+    if (type === 'objectgroup' || type === 'imagelayer') {
+      if (type === 'objectgroup' && has(o, 'objects')) r.arr(o.objects, `${p}.objects`).forEach((ov, k) => r.obj(ov, `${p}.objects[${k}]`));
+      return { type, name, raw: o };
+    }
     throw r.error(`${p}.type`, `unknown layer type "${type}"`);
   });
 }
 
-export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r = new JsonReader(FORMAT)): TiledDoc {
-  const o = r.obj(r.parse(bytes), '$');
+/** True when the bytes are Tiled XML (a TMX map or a TSX tileset) rather than JSON. */
+export function isTiledXml(bytes: Uint8Array): boolean {
+  return xmlRootName(bytes) !== undefined;
+}
+
+/**
+ * Reads a Tiled map or tileset, JSON (.tmj/.tsj) or XML (.tmx/.tsx): the
+ * XML is read into the JSON shape first, so both give the same document.
+ */
+export function readTiled(
+  bytes: Uint8Array,
+  warn?: (d: Diagnostic) => void,
+  r?: JsonReader,
+  options?: CommandOptions,
+): TiledDoc {
+  if (isTiledXml(bytes)) {
+    const x = readXmlDocument(FORMAT, bytes, warn);
+    const doc = readTiledObject(x.reader, x.json, warn, budgetFrom(options));
+    doc.xml = true;
+    return x.reader.remember(doc);
+  }
+  const reader = r ?? new JsonReader(FORMAT);
+  const o = reader.obj(reader.parse(bytes), '$');
+  return reader.remember(readTiledObject(reader, o, warn, budgetFrom(options)));
+}
+
+/** A map or tileset in the JSON shape (parsed JSON, or XML read into that shape). */
+export function readTiledObject(r: JsonReader, o: Record<string, unknown>, warn?: (d: Diagnostic) => void, budget?: Budget): TiledDoc {
+  if (o.type === 'tileset' || (!has(o, 'type') && !has(o, 'layers') && has(o, 'tilewidth') && !has(o, 'width'))) {
+    const ts = readTileset(r, o, '$', false, warn);
+    if (ts.source !== undefined) throw r.error('$.source', 'a tileset file cannot name another tileset file');
+    const doc: TiledDoc = {
+      raw: o,
+      type: 'tileset',
+      orientation: 'orthogonal',
+      width: 0,
+      height: 0,
+      tilewidth: ts.tilewidth,
+      tileheight: ts.tileheight,
+      infinite: false,
+      layers: [],
+      tilesets: [ts],
+      properties: [],
+    };
+    return doc;
+  }
   if (has(o, 'type') && o.type !== 'map') throw r.error('$.type', `expected "map", found ${JSON.stringify(o.type)}`);
   const doc: TiledDoc = {
+    raw: o,
     type: 'map',
     orientation: r.optStr(o, 'orientation', '$') ?? 'orthogonal',
     width: r.num(o.width, '$.width', { int: true, min: 0, max: 0x7fffffff }),
@@ -372,7 +496,6 @@ export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r =
     tilesets: [],
     properties: [],
   };
-  if (doc.infinite) throw r.error('$.infinite', 'infinite maps are not supported');
   const version = o.version;
   if (version !== undefined) doc.version = typeof version === 'number' ? String(version) : r.str(version, '$.version');
   const tv = r.optStr(o, 'tiledversion', '$');
@@ -383,13 +506,13 @@ export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r =
   if (nl !== undefined) doc.nextlayerid = nl;
   const no = r.optNum(o, 'nextobjectid', '$', { int: true });
   if (no !== undefined) doc.nextobjectid = no;
-  doc.layers = readLayers(r, o.layers ?? [], '$.layers', 0, warn);
+  doc.layers = readLayers(r, o.layers ?? [], '$.layers', 0, warn, budget);
   doc.tilesets = r.arr(o.tilesets ?? [], '$.tilesets').map((v, i) => readTileset(r, v, `$.tilesets[${i}]`, true, warn));
   doc.properties = readProperties(r, o.properties, '$.properties', warn);
-  return r.remember(doc);
+  return doc;
 }
 
-// ---------------------------------------------------------------- writing JSON
+// ---------------------------------------------------------------- writing (the JSON shape, for JSON and XML)
 
 function propsJson(props: TiledProperty[]): unknown[] {
   return props.map((p) => {
@@ -401,22 +524,65 @@ function propsJson(props: TiledProperty[]): unknown[] {
   });
 }
 
-function layerJson(l: TiledLayer): Record<string, unknown> {
-  if ('raw' in l) return l.raw;
+/** GIDs as Tiled stores them with base64: little-endian 32-bit words, compressed (zstd is written as zlib: sprat has no zstd encoder). */
+function encodeGids(data: readonly number[], compression: string | undefined): { data: string; compression?: string } {
+  const bytes = new Uint8Array(data.length * 4);
+  const dv = new DataView(bytes.buffer);
+  data.forEach((g, i) => dv.setUint32(i * 4, g >>> 0, true));
+  let out = bytes;
+  let comp = compression || undefined;
+  if (comp === 'zlib' || comp === 'zstd') {
+    out = zlibSync(bytes);
+    comp = 'zlib';
+  } else if (comp === 'gzip') out = gzipSync(bytes, { mtime: 0 });
+  else comp = undefined;
+  let s = '';
+  for (let i = 0; i < out.length; i += 0x8000) s += String.fromCharCode(...out.subarray(i, i + 0x8000));
+  const res: { data: string; compression?: string } = { data: btoa(s) };
+  if (comp) res.compression = comp;
+  return res;
+}
+
+/** A copy of the raw fields less the ones the typed view writes. */
+function rest(raw: Record<string, unknown> | undefined, owned: readonly string[]): Record<string, unknown> {
   const o: Record<string, unknown> = {};
+  if (!raw) return o;
+  for (const k of Object.keys(raw)) if (!owned.includes(k)) setOwn(o, k, raw[k]);
+  return o;
+}
+
+const LAYER_OWNED = ['data', 'chunks', 'encoding', 'compression', 'height', 'id', 'name', 'opacity', 'properties', 'type', 'visible', 'width', 'x', 'y', 'layers'];
+
+function layerJson(l: TiledLayer): Record<string, unknown> {
+  if (l.type !== 'tilelayer' && l.type !== 'group') return l.raw;
   if (l.type === 'group') {
+    const o: Record<string, unknown> = { opacity: 1, visible: true, x: 0, y: 0, ...rest(l.raw, LAYER_OWNED) };
     if (l.id !== undefined) o.id = l.id;
     o.layers = l.layers.map(layerJson);
     o.name = l.name;
-    o.opacity = 1;
     if (l.properties.length) o.properties = propsJson(l.properties);
     o.type = 'group';
-    o.visible = true;
-    o.x = 0;
-    o.y = 0;
     return o;
   }
-  o.data = l.data;
+  const o = rest(l.raw, LAYER_OWNED);
+  const base64 = l.encoding === 'base64';
+  const put = (target: Record<string, unknown>, data: number[]) => {
+    if (!base64) target.data = data;
+    else {
+      const e = encodeGids(data, l.compression);
+      target.data = e.data;
+      if (target === o && e.compression) o.compression = e.compression;
+    }
+  };
+  if (l.chunks) {
+    o.chunks = l.chunks.map((c) => {
+      const co: Record<string, unknown> = { height: c.height, width: c.width, x: c.x, y: c.y };
+      put(co, c.data);
+      return co;
+    });
+    if (base64 && l.compression) o.compression = l.compression === 'zstd' ? 'zlib' : l.compression;
+  } else put(o, l.data);
+  if (base64) o.encoding = 'base64';
   o.height = l.height;
   if (l.id !== undefined) o.id = l.id;
   o.name = l.name;
@@ -430,9 +596,13 @@ function layerJson(l: TiledLayer): Record<string, unknown> {
   return o;
 }
 
-function tilesetJson(t: TiledTileset, imageName?: (name: string) => string): Record<string, unknown> {
+const TILESET_OWNED = ['columns', 'firstgid', 'image', 'imageheight', 'imagewidth', 'margin', 'name', 'properties', 'spacing', 'tilecount', 'tileheight', 'tilewidth', 'source'];
+
+function tilesetJson(t: TiledTileset, imageName?: (name: string) => string, standalone = false): Record<string, unknown> {
   if (t.source !== undefined) return { firstgid: t.firstgid, source: t.source };
-  const o: Record<string, unknown> = { columns: t.columns, firstgid: t.firstgid };
+  const o: Record<string, unknown> = rest(t.raw, TILESET_OWNED);
+  o.columns = t.columns;
+  if (!standalone) o.firstgid = t.firstgid;
   if (t.image !== undefined) {
     o.image = imageName ? imageName(t.image) : t.image;
     if (t.imageheight !== undefined) o.imageheight = t.imageheight;
@@ -445,17 +615,38 @@ function tilesetJson(t: TiledTileset, imageName?: (name: string) => string): Rec
   o.tilecount = t.tilecount;
   o.tileheight = t.tileheight;
   o.tilewidth = t.tilewidth;
+  if (standalone) o.type = 'tileset';
   return o;
 }
 
-/** The map as Tiled writes it (keys in alphabetical order, as Tiled does). */
-export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string): Record<string, unknown> {
-  const o: Record<string, unknown> = {
-    compressionlevel: -1,
-    height: doc.height,
-    infinite: false,
-    layers: doc.layers.map(layerJson),
-  };
+/** A copy with the keys of every plain object in alphabetical order, as Tiled writes JSON. */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (typeof v !== 'object' || v === null) return v;
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort()) setOwn(out, k, sorted(o[k]));
+  return out;
+}
+
+const MAP_OWNED = ['height', 'infinite', 'layers', 'nextlayerid', 'nextobjectid', 'orientation', 'properties', 'renderorder', 'tiledversion', 'tileheight', 'tilesets', 'tilewidth', 'type', 'version', 'width'];
+
+/**
+ * The document in the JSON shape (keys in alphabetical order, as Tiled
+ * writes them): what `.tmj`/`.tsj` files hold, and what the TMX/TSX writer
+ * turns into XML. `sorted`: false keeps the order fields were read in (for XML).
+ */
+export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string, sort = true): Record<string, unknown> {
+  if (doc.type === 'tileset') {
+    const t = doc.tilesets[0]!;
+    const o = tilesetJson(t, imageName, true);
+    for (const k of ['version', 'tiledversion']) if (doc.raw && has(doc.raw, k) && !has(o, k)) o[k] = doc.raw[k];
+    return (sort ? sorted(o) : o) as Record<string, unknown>;
+  }
+  const o: Record<string, unknown> = { compressionlevel: -1, ...rest(doc.raw, MAP_OWNED) };
+  o.height = doc.height;
+  o.infinite = doc.infinite;
+  o.layers = doc.layers.map(layerJson);
   if (doc.nextlayerid !== undefined) o.nextlayerid = doc.nextlayerid;
   if (doc.nextobjectid !== undefined) o.nextobjectid = doc.nextobjectid;
   o.orientation = doc.orientation;
@@ -468,7 +659,7 @@ export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string)
   o.type = 'map';
   if (doc.version !== undefined) o.version = doc.version;
   o.width = doc.width;
-  return o;
+  return (sort ? sorted(o) : o) as Record<string, unknown>;
 }
 
 // ---------------------------------------------------------------- to the model
@@ -479,7 +670,8 @@ function setOwn<T>(o: Record<string, T>, k: string, v: T): void {
 }
 
 function propValue(p: TiledProperty): string | number | boolean {
-  return p.value;
+  // class and list values: their JSON text.
+  return typeof p.value === 'object' ? JSON.stringify(p.value) : p.value;
 }
 
 function modelProps(props: TiledProperty[]): Record<string, string | number | boolean> | undefined {
@@ -513,7 +705,6 @@ async function resolveTileset(
   const t = doc.tilesets[i]!;
   if (t.source === undefined) return { ts: t, dir: '' };
   const at = `$.tilesets[${i}].source`;
-  if (/\.tsx$/i.test(t.source)) throw errorIn(doc, FORMAT, at, `external XML tileset "${t.source}" is not supported (export it as .tsj)`);
   let bytes: Uint8Array;
   try {
     bytes = (await loadResource(resources, { format: FORMAT, what: 'the external tileset', name: t.source })).bytes;
@@ -521,10 +712,15 @@ async function resolveTileset(
     throw isFormatError(e) ? errorIn(doc, FORMAT, at, e.reason) : e;
   }
   // Paths into the tileset start with its file name; errors give their line and column in it.
-  const r = new JsonReader(FORMAT, t.source);
+  let r: JsonReader = new JsonReader(FORMAT, t.source);
   let parsed: unknown;
   try {
-    parsed = r.parse(bytes);
+    if (isTiledXml(bytes)) {
+      const x = readXmlDocument(FORMAT, bytes, undefined, t.source);
+      r = x.reader;
+      parsed = x.json;
+      if (x.json.type !== 'tileset') throw r.error(t.source, `expected a <tileset> root element, found a ${String(x.json.type)}`);
+    } else parsed = r.parse(bytes);
   } catch (e) {
     // A syntax error: placed at its line and column in the tileset file, named first.
     if (isFormatError(e) && e.line !== undefined) throw FormatError.atLine(FORMAT, `${t.source}: ${e.reason}`, e.line, e.column);
@@ -672,6 +868,15 @@ export async function tiledToModel(
   };
   const flat: { layer: TiledTileLayer; name: string }[] = [];
   flattenTileLayers(doc.layers, '', flat, notes);
+  if (doc.infinite) {
+    // The model has no chunks: every layer becomes the grid of the union of all chunks.
+    const b = chunkBounds(doc.layers);
+    if (b) {
+      budget.spend('maxItems', b.width * b.height * flat.length, `the cells of the infinite map's layers (${b.width}x${b.height} each)`);
+      notes.push(`tiled: the infinite map's chunks became layers of ${b.width}x${b.height} tiles starting at tile (${b.x}, ${b.y})`);
+    }
+    for (const f of flat) f.layer = { ...f.layer, ...(b ? gridOf(f.layer, b) : { width: 0, height: 0, data: [] }), chunks: undefined };
+  }
   let badGids = 0;
   const bad = new Set<number>();
   const decoded = new Map<number, ModelCell>();
@@ -735,6 +940,43 @@ export async function tiledToModel(
 function setFlag(cell: ModelCell, k: 'flipX' | 'flipY', v: boolean) {
   if (v) cell[k] = true;
   else delete cell[k];
+}
+
+/** The tile rectangle the chunks of these layers (and their groups') cover, or null. */
+export function chunkBounds(layers: TiledLayer[]): { x: number; y: number; width: number; height: number } | null {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  const visit = (ls: TiledLayer[]) => {
+    for (const l of ls) {
+      if (l.type === 'group') visit(l.layers);
+      else if (l.type === 'tilelayer')
+        for (const c of l.chunks ?? []) {
+          if (!c.width || !c.height) continue;
+          x0 = Math.min(x0, c.x);
+          y0 = Math.min(y0, c.y);
+          x1 = Math.max(x1, c.x + c.width);
+          y1 = Math.max(y1, c.y + c.height);
+        }
+    }
+  };
+  visit(layers);
+  return x1 > x0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
+
+/** An infinite layer's chunks as one grid over `b` (rows top first). */
+export function gridOf(l: TiledTileLayer, b: { x: number; y: number; width: number; height: number }) {
+  const data: number[] = new Array(b.width * b.height).fill(0);
+  for (const c of l.chunks ?? []) {
+    for (let y = 0; y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        const g = c.data[y * c.width + x]!;
+        if (g) data[(c.y - b.y + y) * b.width + (c.x - b.x + x)] = g;
+      }
+    }
+  }
+  return { width: b.width, height: b.height, data };
 }
 
 /** The sprat:cells layer property: a JSON object from cell index to what the GID cannot say. */
@@ -959,7 +1201,9 @@ export async function tiledFiles(doc: TiledDoc, outName: string): Promise<Output
   const base = baseName(outName);
   const images = doc.images ?? new Map<string, RgbaImage>();
   const rename = (n: string) => (images.has(n) ? `${base}-${n}` : n);
-  const files: OutputFile[] = [{ name: outName, bytes: new TextEncoder().encode(tiledJsonText(tiledToJson(doc, rename))) }];
+  const xml = /\.(tmx|tsx|tx|xml)$/i.test(outName);
+  const text = xml ? xmlText(tiledToJson(doc, rename, false)) : tiledJsonText(tiledToJson(doc, rename));
+  const files: OutputFile[] = [{ name: outName, bytes: new TextEncoder().encode(text) }];
   for (const [n, img] of images) files.push({ name: rename(n), bytes: encodePng(img) });
   return files;
 }
@@ -967,6 +1211,7 @@ export async function tiledFiles(doc: TiledDoc, outName: string): Promise<Output
 // ---------------------------------------------------------------- handler
 
 export function sniffTiled(bytes: Uint8Array): boolean {
+  if (isTiledXml(bytes)) return true;
   const t = sniffText(bytes);
   if (!t) return false;
   const all = t.head + t.tail;
@@ -995,10 +1240,10 @@ function countGids(doc: TiledDoc) {
 export const tiledHandler: FormatHandler<TiledDoc> = {
   name: 'tiled',
   text: true,
-  title: 'Tiled JSON map',
-  extensions: ['.tmj', '.json'],
+  title: 'Tiled map or tileset (JSON or TMX/TSX)',
+  extensions: ['.tmj', '.json', '.tmx', '.tsx', '.tsj'],
   sniff: sniffTiled,
-  read: (bytes, ctx) => readTiled(bytes, ctx?.warn),
+  read: (bytes, ctx) => readTiled(bytes, ctx?.warn, undefined, ctx?.options),
   writeFiles: (doc, outName) => tiledFiles(doc, outName),
   validate(bytes): Diagnostic[] {
     const out: Diagnostic[] = [];
