@@ -19,6 +19,7 @@ import { encodePng } from '../../render/png.js';
 import { foundResources, imageCache, loadResource } from '../../formats/resources.js';
 import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
 import { readXmlDocument, xmlRootName, xmlText } from './xml.js';
+import { tiledPicture } from './draw.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -266,7 +267,7 @@ function readProperties(r: JsonReader, v: unknown, path: string, warn?: (d: Diag
   return out;
 }
 
-function readTileset(r: JsonReader, v: unknown, path: string, needFirstGid: boolean, warn?: (d: Diagnostic) => void): TiledTileset {
+export function readTileset(r: JsonReader, v: unknown, path: string, needFirstGid: boolean, warn?: (d: Diagnostic) => void): TiledTileset {
   const o = r.obj(v, path);
   const firstgid = needFirstGid ? r.num(o.firstgid, `${path}.firstgid`, { int: true, min: 1, max: GID_MASK }) : 1;
   const source = r.optStr(o, 'source', path);
@@ -696,7 +697,7 @@ function dirOf(p: string): string {
 }
 
 /** The tileset `i` of the map, an external one loaded (errors about it placed at its `source` in the map). */
-async function resolveTileset(
+export async function resolveTileset(
   doc: TiledDoc,
   i: number,
   resources: ResourceLoader,
@@ -1279,7 +1280,7 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     }
     return lines.join('\n') + '\n';
   },
-  picture: async (doc, options, resources) => levelPicture(await tiledToModel(doc, resources, true, options)),
+  picture: (doc, options, resources) => tiledPicture(doc, options, resources),
   toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   references: (doc, resources) => tiledReferences(doc, resources),
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
