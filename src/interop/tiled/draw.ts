@@ -21,7 +21,17 @@ import type { RgbaImage } from '../../render/image.js';
 import { compose, rotate, scale, translate, type Matrix } from '../../render/matrix.js';
 import type { Picture, PicturePart } from '../../render/pipeline.js';
 import { errorIn, JsonReader } from '../json.js';
-import { FLIP_D, FLIP_H, FLIP_V, readTileset, resolveTileset, type TiledChunk, type TiledDoc, type TiledLayer, type TiledTileset } from './index.js';
+import {
+  FLIP_D,
+  FLIP_H,
+  FLIP_V,
+  readTileset,
+  resolveTileset,
+  type TiledChunk,
+  type TiledDoc,
+  type TiledLayer,
+  type TiledTileset,
+} from './index.js';
 import { readXmlDocument, xmlRootName } from './xml.js';
 
 const FORMAT = 'tiled';
@@ -56,7 +66,8 @@ export function parseColour(s: unknown): [number, number, number, number] | unde
   const h = s.replace(/^#/, '');
   if (!/^[0-9a-fA-F]+$/.test(h)) return undefined;
   if (h.length === 6) return [parseInt(h.slice(0, 2), 16), parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16), 255];
-  if (h.length === 8) return [parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16), parseInt(h.slice(6, 8), 16), parseInt(h.slice(0, 2), 16)];
+  if (h.length === 8)
+    return [parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16), parseInt(h.slice(6, 8), 16), parseInt(h.slice(0, 2), 16)];
   return undefined;
 }
 
@@ -153,7 +164,8 @@ function cellTransform(t: TileImage, gid: number, x: number, y: number, w: numbe
   }
   // Qt's fragment: the source centred on the origin, scaled (flips), turned clockwise, moved to (fx, fy).
   // Unscaled and unturned, Qt blits at the rounded position (qRound); otherwise it samples at pixel centres, as the pipeline does.
-  if (!rot && !flipH && !flipV && sxk === 1 && syk === 1) return translate(Math.floor(fx - t.sw / 2 + 0.5), Math.floor(fy - t.sh / 2 + 0.5));
+  if (!rot && !flipH && !flipV && sxk === 1 && syk === 1)
+    return translate(Math.floor(fx - t.sw / 2 + 0.5), Math.floor(fy - t.sh / 2 + 0.5));
   return compose(translate(-t.sw / 2, -t.sh / 2), scale(sxk * (flipH ? -1 : 1), syk * (flipV ? -1 : 1)), rotate(rot), translate(fx, fy));
 }
 
@@ -163,12 +175,7 @@ function dirOf(p: string): string {
   return i < 0 ? '' : p.slice(0, i + 1);
 }
 
-async function drawSet(
-  ts: TiledTileset,
-  dir: string,
-  loadImage: ReturnType<typeof imageCache>,
-  notes: string[],
-): Promise<DrawSet> {
+async function drawSet(ts: TiledTileset, dir: string, loadImage: ReturnType<typeof imageCache>, notes: string[]): Promise<DrawSet> {
   const raw = ts.raw ?? {};
   const off = isObj(raw.tileoffset) ? raw.tileoffset : {};
   const offsetX = num(off.x);
@@ -220,13 +227,27 @@ async function drawSet(
     if (!sheet || columns <= 0 || id >= columns * rows) return undefined;
     const cx = id % columns;
     const cy = Math.floor(id / columns);
-    return { image: sheet, sx: ts.margin + cx * (tw + ts.spacing), sy: ts.margin + cy * (th + ts.spacing), sw: tw, sh: th, offsetX, offsetY, alignment };
+    return {
+      image: sheet,
+      sx: ts.margin + cx * (tw + ts.spacing),
+      sy: ts.margin + cy * (th + ts.spacing),
+      sw: tw,
+      sh: th,
+      offsetX,
+      offsetY,
+      alignment,
+    };
   };
   return { firstgid: ts.firstgid, tile: (id) => grid(firstFrame.get(id) ?? id) };
 }
 
 /** The 16-aligned chunks of a layer that hold a tile (Tiled's TileLayer::bounds), in tiles. */
-function layerBounds(l: { data: number[]; width: number; height: number; chunks?: TiledChunk[] }): { x0: number; y0: number; x1: number; y1: number } | null {
+function layerBounds(l: {
+  data: number[];
+  width: number;
+  height: number;
+  chunks?: TiledChunk[];
+}): { x0: number; y0: number; x1: number; y1: number } | null {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
@@ -298,7 +319,12 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
     return { frames: [{ parts }], what: `tileset "${ts.name}"` };
   }
   if (doc.orientation !== 'orthogonal') {
-    throw errorIn(doc, FORMAT, '$.orientation', `"${doc.orientation}" maps are not drawn (sprat draws orthogonal maps; inspect, validate and convert read them)`);
+    throw errorIn(
+      doc,
+      FORMAT,
+      '$.orientation',
+      `"${doc.orientation}" maps are not drawn (sprat draws orthogonal maps; inspect, validate and convert read them)`,
+    );
   }
   const budget = budgetFrom(options);
   const sets: DrawSet[] = [];
@@ -366,7 +392,11 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
     if (w.layer.type !== 'objectgroup' || !w.visible) continue;
     const raw = w.layer.raw;
     let objects = (Array.isArray(raw.objects) ? raw.objects : []).filter(isObj);
-    if (raw.draworder !== 'index') objects = objects.map((o, i) => ({ o, i })).sort((a, b) => num(a.o.y) - num(b.o.y) || a.i - b.i).map((x) => x.o);
+    if (raw.draworder !== 'index')
+      objects = objects
+        .map((o, i) => ({ o, i }))
+        .sort((a, b) => num(a.o.y) - num(b.o.y) || a.i - b.i)
+        .map((x) => x.o);
     const parts: PicturePart[] = [];
     for (let o of objects) {
       let within = sets;
@@ -388,7 +418,15 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       const rot = num(o.rotation);
       const local = cellTransform(tile, gid, 0, 0, w0, h0, false);
       const place = compose(local, translate(-ax, -ay), rotate(rot), translate(x + w.dx, y + w.dy));
-      parts.push({ image: tintOf(tile.image, w.tint), sx: tile.sx, sy: tile.sy, sw: tile.sw, sh: tile.sh, transform: place, opacity: w.opacity });
+      parts.push({
+        image: tintOf(tile.image, w.tint),
+        sx: tile.sx,
+        sy: tile.sy,
+        sw: tile.sw,
+        sh: tile.sh,
+        transform: place,
+        opacity: w.opacity,
+      });
     }
     objectParts.set(w, parts);
   }

@@ -10,7 +10,6 @@ import { decompress as zstdDecompress } from 'fzstd';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import { type Budget, budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../../formats/types.js';
-import { levelPicture } from '../../model/bake-level.js';
 import { drawPicture, type PicturePart } from '../../render/pipeline.js';
 import { translate } from '../../render/matrix.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../../model/types.js';
@@ -272,7 +271,19 @@ export function readTileset(r: JsonReader, v: unknown, path: string, needFirstGi
   const firstgid = needFirstGid ? r.num(o.firstgid, `${path}.firstgid`, { int: true, min: 1, max: GID_MASK }) : 1;
   const source = r.optStr(o, 'source', path);
   if (source !== undefined) {
-    return { firstgid, source, name: '', tilewidth: 0, tileheight: 0, columns: 0, tilecount: 0, margin: 0, spacing: 0, properties: [], raw: o };
+    return {
+      firstgid,
+      source,
+      name: '',
+      tilewidth: 0,
+      tileheight: 0,
+      columns: 0,
+      tilecount: 0,
+      margin: 0,
+      spacing: 0,
+      properties: [],
+      raw: o,
+    };
   }
   const ts: TiledTileset = {
     raw: o,
@@ -376,14 +387,7 @@ function readChunks(r: JsonReader, o: Record<string, unknown>, path: string, bud
   });
 }
 
-function readLayers(
-  r: JsonReader,
-  v: unknown,
-  path: string,
-  depth: number,
-  warn?: (d: Diagnostic) => void,
-  budget?: Budget,
-): TiledLayer[] {
+function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn?: (d: Diagnostic) => void, budget?: Budget): TiledLayer[] {
   if (depth > MAX_GROUP_DEPTH) throw r.error(path, `groups nested more than ${MAX_GROUP_DEPTH} deep`);
   return r.arr(v, path).map((lv, i) => {
     const p = `${path}[${i}]`;
@@ -446,12 +450,7 @@ export function isTiledXml(bytes: Uint8Array): boolean {
  * Reads a Tiled map or tileset, JSON (.tmj/.tsj) or XML (.tmx/.tsx): the
  * XML is read into the JSON shape first, so both give the same document.
  */
-export function readTiled(
-  bytes: Uint8Array,
-  warn?: (d: Diagnostic) => void,
-  r?: JsonReader,
-  options?: CommandOptions,
-): TiledDoc {
+export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r?: JsonReader, options?: CommandOptions): TiledDoc {
   if (isTiledXml(bytes)) {
     const x = readXmlDocument(FORMAT, bytes, warn);
     const doc = readTiledObject(x.reader, x.json, warn, budgetFrom(options));
@@ -552,12 +551,34 @@ function rest(raw: Record<string, unknown> | undefined, owned: readonly string[]
   return o;
 }
 
-const LAYER_OWNED = ['data', 'chunks', 'encoding', 'compression', 'height', 'id', 'name', 'opacity', 'properties', 'type', 'visible', 'width', 'x', 'y', 'layers'];
+const LAYER_OWNED = [
+  'data',
+  'chunks',
+  'encoding',
+  'compression',
+  'height',
+  'id',
+  'name',
+  'opacity',
+  'properties',
+  'type',
+  'visible',
+  'width',
+  'x',
+  'y',
+  'layers',
+];
 
 function layerJson(l: TiledLayer): Record<string, unknown> {
   if (l.type !== 'tilelayer' && l.type !== 'group') return l.raw;
   if (l.type === 'group') {
-    const o: Record<string, unknown> = { opacity: 1, visible: true, x: 0, y: 0, ...rest(l.raw, LAYER_OWNED) };
+    const o: Record<string, unknown> = {
+      opacity: 1,
+      visible: true,
+      x: 0,
+      y: 0,
+      ...rest(l.raw, ['id', 'layers', 'name', 'properties', 'type']),
+    };
     if (l.id !== undefined) o.id = l.id;
     o.layers = l.layers.map(layerJson);
     o.name = l.name;
@@ -597,7 +618,21 @@ function layerJson(l: TiledLayer): Record<string, unknown> {
   return o;
 }
 
-const TILESET_OWNED = ['columns', 'firstgid', 'image', 'imageheight', 'imagewidth', 'margin', 'name', 'properties', 'spacing', 'tilecount', 'tileheight', 'tilewidth', 'source'];
+const TILESET_OWNED = [
+  'columns',
+  'firstgid',
+  'image',
+  'imageheight',
+  'imagewidth',
+  'margin',
+  'name',
+  'properties',
+  'spacing',
+  'tilecount',
+  'tileheight',
+  'tilewidth',
+  'source',
+];
 
 function tilesetJson(t: TiledTileset, imageName?: (name: string) => string, standalone = false): Record<string, unknown> {
   if (t.source !== undefined) return { firstgid: t.firstgid, source: t.source };
@@ -630,7 +665,23 @@ function sorted(v: unknown): unknown {
   return out;
 }
 
-const MAP_OWNED = ['height', 'infinite', 'layers', 'nextlayerid', 'nextobjectid', 'orientation', 'properties', 'renderorder', 'tiledversion', 'tileheight', 'tilesets', 'tilewidth', 'type', 'version', 'width'];
+const MAP_OWNED = [
+  'height',
+  'infinite',
+  'layers',
+  'nextlayerid',
+  'nextobjectid',
+  'orientation',
+  'properties',
+  'renderorder',
+  'tiledversion',
+  'tileheight',
+  'tilesets',
+  'tilewidth',
+  'type',
+  'version',
+  'width',
+];
 
 /**
  * The document in the JSON shape (keys in alphabetical order, as Tiled
@@ -801,10 +852,31 @@ async function tiledReferences(doc: TiledDoc, resources: ResourceLoader): Promis
       continue; // not there or not a tileset: nothing more to follow
     }
     const { ts, dir } = resolved;
-    if (ts.image === undefined) continue;
-    const req = { format: FORMAT, what: `the image of tileset "${ts.name}"`, name: dir + ts.image };
-    for (const p of await foundResources(resources, [req])) found.add(p);
+    const names = ts.image === undefined ? [] : [ts.image];
+    const tiles = Array.isArray(ts.raw?.tiles) ? (ts.raw.tiles as unknown[]) : [];
+    for (const t of tiles)
+      if (typeof t === 'object' && t !== null && typeof (t as Record<string, unknown>).image === 'string')
+        names.push((t as Record<string, string>).image!);
+    for (const n of names) {
+      const req = { format: FORMAT, what: `the image of tileset "${ts.name}"`, name: dir + n };
+      for (const p of await foundResources(resources, [req])) found.add(p);
+    }
   }
+  // Image layers' images and object templates.
+  const visit = async (ls: TiledLayer[]) => {
+    for (const l of ls) {
+      if (l.type === 'group') await visit(l.layers);
+      else if (l.type === 'imagelayer' && typeof l.raw.image === 'string' && l.raw.image)
+        for (const p of await foundResources(resources, [{ format: FORMAT, what: 'the image of an image layer', name: l.raw.image }]))
+          found.add(p);
+      else if (l.type === 'objectgroup' && Array.isArray(l.raw.objects))
+        for (const o of l.raw.objects as Record<string, unknown>[])
+          if (typeof o?.template === 'string')
+            for (const p of await foundResources(resources, [{ format: FORMAT, what: 'the object template', name: o.template }]))
+              found.add(p);
+    }
+  };
+  await visit(doc.layers);
   return [...found];
 }
 
@@ -1249,10 +1321,16 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   validate(bytes): Diagnostic[] {
     const out: Diagnostic[] = [];
     try {
-      const r = new JsonReader(FORMAT);
-      const doc = readTiled(bytes, (d) => out.push(d), r);
+      const doc = readTiled(bytes, (d) => out.push(d));
+      const r = doc.jsonSource ?? new JsonReader(FORMAT);
       if (doc.orientation !== 'orthogonal')
-        out.push(r.diagnostic('warning', '$.orientation', `"${doc.orientation}" maps can be inspected but not converted`));
+        out.push(
+          r.diagnostic(
+            'warning',
+            '$.orientation',
+            `"${doc.orientation}" maps are read and written, but not drawn or converted to other formats`,
+          ),
+        );
       const firsts = doc.tilesets.map((t) => t.firstgid);
       const dup = firsts.findIndex((f, i) => firsts.indexOf(f) !== i);
       if (dup >= 0)
@@ -1283,5 +1361,19 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   picture: (doc, options, resources) => tiledPicture(doc, options, resources),
   toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   references: (doc, resources) => tiledReferences(doc, resources),
+  async validateResources(doc, resources) {
+    // The external tilesets: a map cannot be drawn or converted without them.
+    const out: Diagnostic[] = [];
+    for (let i = 0; i < doc.tilesets.length; i++) {
+      if (doc.tilesets[i]!.source === undefined) continue;
+      try {
+        await resolveTileset(doc, i, resources, []);
+      } catch (e) {
+        if (!isFormatError(e)) throw e;
+        out.push(diagnosticFromError(e));
+      }
+    }
+    return out;
+  },
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };

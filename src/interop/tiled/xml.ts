@@ -55,7 +55,13 @@ export function parseXml(format: string, text: string): XmlElement {
     const attrs: Record<string, string> = {};
     const a = node[':@'] as Record<string, unknown> | undefined;
     if (a) for (const k of Object.keys(a)) setOwn(attrs, k, String(a[k]));
-    const el: XmlElement = { name, attrs, children: [], text: '', start: ((node as Record<symbol, unknown>)[meta] as { startIndex?: number } | undefined)?.startIndex ?? 0 };
+    const el: XmlElement = {
+      name,
+      attrs,
+      children: [],
+      text: '',
+      start: ((node as Record<symbol, unknown>)[meta] as { startIndex?: number } | undefined)?.startIndex ?? 0,
+    };
     const kids = node[name];
     if (Array.isArray(kids)) {
       for (const k of kids as Record<string, unknown>[]) {
@@ -517,7 +523,8 @@ export function readXmlDocument(
       else if (c.name === 'object') json.object = t.object(c, '$.object');
       else setOwn(json, c.name, t.generic(c, `$.${c.name}`));
     }
-  } else throw FormatError.atLine(format, `expected a <map>, <tileset> or <template> root element, found <${el.name}>`, ...lc(text, el.start));
+  } else
+    throw FormatError.atLine(format, `expected a <map>, <tileset> or <template> root element, found <${el.name}>`, ...lc(text, el.start));
   return { json, reader: new XmlReader(format, text, places, root) };
 }
 
@@ -570,8 +577,36 @@ const isObj = (v: unknown): v is J => typeof v === 'object' && v !== null && !Ar
 /** The JSON-shape keys each element writes as attributes are all its scalar keys except these. */
 const NOT_ATTRS: Record<string, Set<string>> = {
   map: new Set(['type', 'layers', 'tilesets', 'properties', 'editorsettings']),
-  tileset: new Set(['type', 'image', 'imagewidth', 'imageheight', 'transparentcolor', 'tileoffset', 'grid', 'properties', 'tiles', 'wangsets', 'transformations', 'terrains']),
-  layer: new Set(['type', 'data', 'chunks', 'encoding', 'compression', 'properties', 'layers', 'objects', 'image', 'imagewidth', 'imageheight', 'transparentcolor', 'startx', 'starty']),
+  tileset: new Set([
+    'type',
+    'image',
+    'imagewidth',
+    'imageheight',
+    'transparentcolor',
+    'tileoffset',
+    'grid',
+    'properties',
+    'tiles',
+    'wangsets',
+    'transformations',
+    'terrains',
+  ]),
+  layer: new Set([
+    'type',
+    'data',
+    'chunks',
+    'encoding',
+    'compression',
+    'properties',
+    'layers',
+    'objects',
+    'image',
+    'imagewidth',
+    'imageheight',
+    'transparentcolor',
+    'startx',
+    'starty',
+  ]),
   object: new Set(['properties', 'ellipse', 'point', 'polygon', 'polyline', 'text']),
   tile: new Set(['image', 'imagewidth', 'imageheight', 'transparentcolor', 'properties', 'animation', 'objectgroup']),
 };
@@ -717,7 +752,9 @@ function layerXml(l: J, out: Out, depth: number): void {
         ),
       );
     } else {
-      kids.push((d) => out.open(d, 'data', dataAttrs, escText(gidText(l.data, Number(l.width) || 1, enc)).replace(/\n$/, `\n${' '.repeat(d)}`)));
+      kids.push((d) =>
+        out.open(d, 'data', dataAttrs, escText(gidText(l.data, Number(l.width) || 1, enc)).replace(/\n$/, `\n${' '.repeat(d)}`)),
+      );
     }
   } else if (type === 'objectgroup') {
     for (const ob of Array.isArray(l.objects) ? l.objects.filter(isObj) : []) kids.push((d) => objectXml(ob, out, d));
@@ -739,7 +776,10 @@ function objectXml(o: J, out: Out, depth: number): void {
   for (const k of ['polygon', 'polyline'] as const) {
     const pts = o[k];
     if (Array.isArray(pts)) {
-      const s = pts.filter(isObj).map((p) => `${p.x},${p.y}`).join(' ');
+      const s = pts
+        .filter(isObj)
+        .map((p) => `${p.x},${p.y}`)
+        .join(' ');
       kids.push((d) => out.open(d, k, [['points', s]], null));
     }
   }
@@ -781,7 +821,14 @@ function tilesetXml(t: J, out: Out, depth: number, root: boolean): void {
       }
       if (Array.isArray(tile.animation)) {
         const frames = tile.animation.filter(isObj);
-        tk.push((dd) => out.open(dd, 'animation', [], frames.map((f) => (d3: number) => out.open(d3, 'frame', scalarAttrs(f, new Set()), null))));
+        tk.push((dd) =>
+          out.open(
+            dd,
+            'animation',
+            [],
+            frames.map((f) => (d3: number) => out.open(d3, 'frame', scalarAttrs(f, new Set()), null)),
+          ),
+        );
       }
       tk.push(...writeGenericChildren(tile, new Set(NOT_ATTRS.tile!), out));
       out.open(d, 'tile', scalarAttrs(tile, NOT_ATTRS.tile!), tk);
@@ -800,7 +847,12 @@ function tilesetXml(t: J, out: Out, depth: number, root: boolean): void {
             wk.push((d3) => out.open(d3, 'wangcolor', scalarAttrs(c, new Set(['properties'])), propertiesXml(c.properties, out)));
           for (const c of Array.isArray(w.wangtiles) ? w.wangtiles.filter(isObj) : [])
             wk.push((d3) =>
-              out.open(d3, 'wangtile', [...scalarAttrs(c, new Set(['wangid'])), ['wangid', Array.isArray(c.wangid) ? c.wangid.join(',') : c.wangid]], null),
+              out.open(
+                d3,
+                'wangtile',
+                [...scalarAttrs(c, new Set(['wangid'])), ['wangid', Array.isArray(c.wangid) ? c.wangid.join(',') : c.wangid]],
+                null,
+              ),
             );
           out.open(dd, 'wangset', scalarAttrs(w, new Set(['properties', 'colors', 'wangtiles'])), wk);
         }),
