@@ -279,7 +279,7 @@ describe('tmx: files on disk (CLI)', () => {
     expect(r2.code, r2.stderr).toBe(0);
     const a = tiledHandler.read(fs.readFileSync(path.join(dir, 'map.tmx')));
     const b = tiledHandler.read(fs.readFileSync(path.join(dir, 'again.tmx')));
-    expect(b.layers.map((l: TiledTileLayer) => [l.name, l.data])).toEqual(a.layers.map((l: TiledTileLayer) => [l.name, l.data]));
+    expect(b.layers.map((l) => [l.name, (l as TiledTileLayer).data])).toEqual(a.layers.map((l) => [l.name, (l as TiledTileLayer).data]));
     expect(b.tilesets).toEqual(a.tilesets);
     const r3 = await runCli(['render', 'map.tmx', '-o', 'map.png'], dir);
     expect(r3.code, r3.stderr).toBe(0);
