@@ -604,15 +604,27 @@ function layerJson(l: TiledLayer): Record<string, unknown> {
     });
     if (base64 && l.compression) o.compression = l.compression === 'zstd' ? 'zlib' : l.compression;
   } else put(o, l.data);
+  let width = l.width;
+  let height = l.height;
+  if (l.chunks?.length) {
+    // As Tiled writes an infinite layer: its size and start are its chunks' bounds.
+    const b = chunkBounds([l]);
+    if (b) {
+      o.startx = b.x;
+      o.starty = b.y;
+      width = b.width;
+      height = b.height;
+    }
+  }
   if (base64) o.encoding = 'base64';
-  o.height = l.height;
+  o.height = height;
   if (l.id !== undefined) o.id = l.id;
   o.name = l.name;
   o.opacity = l.opacity;
   if (l.properties.length) o.properties = propsJson(l.properties);
   o.type = 'tilelayer';
   o.visible = l.visible;
-  o.width = l.width;
+  o.width = width;
   o.x = l.x;
   o.y = l.y;
   return o;
