@@ -17,7 +17,7 @@ import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
 import { foundResources, imageCache, loadResource } from '../../formats/resources.js';
 import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
-import { readXmlDocument, xmlRootName, xmlText } from './xml.js';
+import { looksLikeXml, readXmlDocument, xmlRootName, xmlText } from './xml.js';
 import { tiledPicture } from './draw.js';
 
 export const FLIP_H = 0x80000000;
@@ -451,7 +451,7 @@ export function isTiledXml(bytes: Uint8Array): boolean {
  * XML is read into the JSON shape first, so both give the same document.
  */
 export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r?: JsonReader, options?: CommandOptions): TiledDoc {
-  if (isTiledXml(bytes)) {
+  if (looksLikeXml(bytes)) {
     const x = readXmlDocument(FORMAT, bytes, warn);
     const doc = readTiledObject(x.reader, x.json, warn, budgetFrom(options));
     doc.xml = true;
@@ -779,7 +779,7 @@ export async function resolveTileset(
   let r: JsonReader = new JsonReader(FORMAT, t.source);
   let parsed: unknown;
   try {
-    if (isTiledXml(bytes)) {
+    if (looksLikeXml(bytes)) {
       const x = readXmlDocument(FORMAT, bytes, undefined, t.source);
       r = x.reader;
       parsed = x.json;

@@ -471,6 +471,13 @@ export class XmlReader extends JsonReader {
   }
 }
 
+/** True when the text starts (after a BOM and spaces) with '<': XML, to be read (and its errors told) as XML. */
+export function looksLikeXml(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 10 || bytes[i] === 13)) i++;
+  return bytes[i] === 0x3c;
+}
+
 /** The root element of XML bytes (`map`, `tileset` or `template`), or undefined when they are not XML with such a root. */
 export function xmlRootName(bytes: Uint8Array): string | undefined {
   const head = decodeText(bytes.subarray(0, 4096));
@@ -486,9 +493,13 @@ export function xmlRootName(bytes: Uint8Array): string | undefined {
       if (e < 0) return undefined;
       i = e + 3;
     } else if (head.startsWith('<!DOCTYPE', i)) {
-      const e = head.indexOf('>', i);
+      // An internal subset [...] may hold '>'.
+      const gt = head.indexOf('>', i);
+      const br = head.indexOf('[', i);
+      const e = br >= 0 && (gt < 0 || br < gt) ? head.indexOf(']', br) : gt;
       if (e < 0) return undefined;
-      i = e + 1;
+      i = head.indexOf('>', e) + 1;
+      if (i === 0) return undefined;
     } else break;
   }
   if (head[i] !== '<') return undefined;
