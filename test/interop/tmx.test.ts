@@ -317,3 +317,22 @@ describe('tmx: files on disk (CLI)', () => {
     expect(c.code, c.stderr).toBe(0);
   });
 });
+
+describe('tmx: object templates', () => {
+  it('draws a template tile object with the template tileset, the instance overriding the position', async () => {
+    const tiles = patternImage(16, 16);
+    const tx = `<?xml version="1.0" encoding="UTF-8"?>
+<template>
+ <tileset firstgid="5" source="../t.tsx"/>
+ <object gid="${(6 + 0x80000000) >>> 0}" width="8" height="8"/>
+</template>`;
+    const tsx = '<tileset name="t" tilewidth="8" tileheight="8" tilecount="4" columns="2"><image source="t.png" width="16" height="16"/></tileset>';
+    const text = tmx('<data encoding="csv">0,0,0,0,0,0</data>', '\n <objectgroup id="2" name="O"><object id="1" template="tpl/a.tx" x="8" y="16"/></objectgroup>');
+    const res = memoryLoader({ 'tpl/a.tx': enc(tx), 'tpl/../t.tsx': enc(tsx), 'tpl/../t.png': encodePng(tiles), 't.png': encodePng(tiles) });
+    const doc = tiledHandler.read(enc(text));
+    const img = drawPicture(await tiledHandler.picture!(doc, {}, res)).frames[0]!;
+    // Tile 1 of the template's tileset, flipped horizontally, its bottom-left corner at (8, 16).
+    for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) expect(pixel(img, 8 + x, 8 + y)).toEqual(pixel(tiles, 8 + 7 - x, y));
+    expect(await tiledHandler.references!(doc, res)).toContain('tpl/a.tx');
+  });
+});

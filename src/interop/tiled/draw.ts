@@ -402,9 +402,9 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       let within = sets;
       if (typeof o.template === 'string') {
         const t = await loadTemplate(o.template);
+        // The template's gid names a tile of the template's own tileset; an instance's own gid, one of the map's.
+        if (t.set && !Object.hasOwn(o, 'gid')) within = [t.set];
         o = { ...t.object, ...o };
-        if (t.set && !Object.hasOwn(o, 'gid')) within = [];
-        if (t.set && o.gid === t.object.gid) within = [t.set];
       }
       if (o.visible === false || o.gid === undefined) continue;
       const gid = num(o.gid) >>> 0;

@@ -1,9 +1,11 @@
 /**
- * Tiled JSON maps (.tmj / .json): finite orthogonal maps with tile layers
- * (data as a JSON array, or base64 with no, zlib or gzip compression),
- * embedded tilesets (and external .tsj/.json ones on conversion), GIDs with
- * the flip bits, and custom properties. Object and image layers are kept
- * when re-encoding and left out of conversions.
+ * Tiled maps and tilesets, JSON (.tmj/.tsj/.json) or XML (.tmx/.tsx, read
+ * into the JSON shape by xml.ts): finite and infinite maps, tile layers in
+ * every encoding (csv, base64 plain/zlib/gzip/zstd), groups, object and
+ * image layers, embedded and external tilesets, GIDs with the flip bits,
+ * properties of every type; what sprat does not model is kept (`raw`) and
+ * written back. Drawn as Tiled draws by draw.ts; converted through the
+ * LevelModel (tile layers only).
  */
 import { gunzipSync, gzipSync, unzlibSync, zlibSync } from 'fflate';
 import { decompress as zstdDecompress } from 'fzstd';
