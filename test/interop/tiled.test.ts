@@ -212,9 +212,13 @@ describe('tiled: reading a map', () => {
     expect(bad({ ...base, layers: [{ type: 'tilelayer', name: 'a', width: 2, height: 1, data: [1, -1] }] })).toThrow(
       /\$\.layers\[0\]\.data\[1\]: must be at least 0/,
     );
-    expect(bad({ ...base, infinite: true, layers: [{ type: 'tilelayer', name: 'a', chunks: [{ x: 0, y: 0, width: 2, height: 1, data: [1] }] }] })).toThrow(
-      /\$\.layers\[0\]\.chunks\[0\]\.data: has 1 entries for 2 cells/,
-    );
+    expect(
+      bad({
+        ...base,
+        infinite: true,
+        layers: [{ type: 'tilelayer', name: 'a', chunks: [{ x: 0, y: 0, width: 2, height: 1, data: [1] }] }],
+      }),
+    ).toThrow(/\$\.layers\[0\]\.chunks\[0\]\.data: has 1 entries for 2 cells/);
     expect(bad({ ...base, layers: [], tilesets: [{ firstgid: 0, tilewidth: 8, tileheight: 8 }] })).toThrow(/\$\.tilesets\[0\]\.firstgid/);
     expect(bad({ ...base, layers: [{ type: 'hexagons' }] })).toThrow(/\$\.layers\[0\]\.type: unknown layer type/);
   });

@@ -326,9 +326,18 @@ describe('tmx: object templates', () => {
  <tileset firstgid="5" source="../t.tsx"/>
  <object gid="${(6 + 0x80000000) >>> 0}" width="8" height="8"/>
 </template>`;
-    const tsx = '<tileset name="t" tilewidth="8" tileheight="8" tilecount="4" columns="2"><image source="t.png" width="16" height="16"/></tileset>';
-    const text = tmx('<data encoding="csv">0,0,0,0,0,0</data>', '\n <objectgroup id="2" name="O"><object id="1" template="tpl/a.tx" x="8" y="16"/></objectgroup>');
-    const res = memoryLoader({ 'tpl/a.tx': enc(tx), 'tpl/../t.tsx': enc(tsx), 'tpl/../t.png': encodePng(tiles), 't.png': encodePng(tiles) });
+    const tsx =
+      '<tileset name="t" tilewidth="8" tileheight="8" tilecount="4" columns="2"><image source="t.png" width="16" height="16"/></tileset>';
+    const text = tmx(
+      '<data encoding="csv">0,0,0,0,0,0</data>',
+      '\n <objectgroup id="2" name="O"><object id="1" template="tpl/a.tx" x="8" y="16"/></objectgroup>',
+    );
+    const res = memoryLoader({
+      'tpl/a.tx': enc(tx),
+      'tpl/../t.tsx': enc(tsx),
+      'tpl/../t.png': encodePng(tiles),
+      't.png': encodePng(tiles),
+    });
     const doc = tiledHandler.read(enc(text));
     const img = drawPicture(await tiledHandler.picture!(doc, {}, res)).frames[0]!;
     // Tile 1 of the template's tileset, flipped horizontally, its bottom-left corner at (8, 16).

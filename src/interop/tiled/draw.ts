@@ -362,8 +362,8 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
     mr = Math.max(mr, Math.ceil(w.dx));
     mb = Math.max(mb, Math.ceil(w.dy));
   }
-  const canvas = { x: box.x - ml, y: box.y - mt, width: box.width + ml + mr, height: box.height + mt + mb };
-  budget.spend('maxPixels', 0, 'the map'); // the pipeline spends the canvas itself
+  // At least 1 × 1 (a map of no width still has its height checked against --max-pixels).
+  const canvas = { x: box.x - ml, y: box.y - mt, width: Math.max(1, box.width + ml + mr), height: Math.max(1, box.height + mt + mb) };
   const tintCache = new Map<RgbaImage, Map<string, RgbaImage>>();
   const tintOf = (img: RgbaImage, t: [number, number, number, number] | undefined): RgbaImage => {
     if (isWhite(t)) return img;
@@ -471,6 +471,7 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
         }
       }
     }
+    if (!(width > 0 && height > 0)) return; // no cells (and a 0 x 10^9 layer must not walk its rows)
     for (let r = 0; r < height; r++) {
       const row = down ? r : height - 1 - r;
       for (let c = 0; c < width; c++) {

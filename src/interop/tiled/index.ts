@@ -539,7 +539,7 @@ function encodeGids(data: readonly number[], compression: string | undefined): {
   } else if (comp === 'gzip') out = gzipSync(bytes, { mtime: 0 });
   else comp = undefined;
   let s = '';
-  for (let i = 0; i < out.length; i += 0x8000) s += String.fromCharCode(...out.subarray(i, i + 0x8000));
+  for (let i = 0; i < out.length; i++) s += String.fromCharCode(out[i]!);
   const res: { data: string; compression?: string } = { data: btoa(s) };
   if (comp) res.compression = comp;
   return res;

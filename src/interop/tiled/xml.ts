@@ -315,8 +315,8 @@ class ToJson {
       const cs = o.chunks as Record<string, unknown>[];
       const xs = cs.map((k) => (typeof k.x === 'number' ? k.x : 0));
       const ys = cs.map((k) => (typeof k.y === 'number' ? k.y : 0));
-      if (!Object.hasOwn(o, 'startx')) o.startx = Math.min(...xs);
-      if (!Object.hasOwn(o, 'starty')) o.starty = Math.min(...ys);
+      if (!Object.hasOwn(o, 'startx')) o.startx = xs.reduce((a, b) => Math.min(a, b));
+      if (!Object.hasOwn(o, 'starty')) o.starty = ys.reduce((a, b) => Math.min(a, b));
     }
     return o;
   }
@@ -629,7 +629,7 @@ function scalarAttrs(o: J, skip: Set<string>): [string, unknown][] {
     if (skip.has(k)) continue;
     const v = o[k];
     if (v === undefined || v === null || typeof v === 'object') continue;
-    if (/^image(?!width$|height$)./.test(k) && k !== 'image') continue;
+    if (/^image(?!width$|height$)./.test(k)) continue;
     out.push([k, v]);
   }
   return out;
@@ -735,7 +735,7 @@ function base64OfGids(arr: readonly number[]): string {
   const dv = new DataView(bytes.buffer);
   arr.forEach((g, i) => dv.setUint32(i * 4, g >>> 0, true));
   let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
   return btoa(s);
 }
 
@@ -744,7 +744,7 @@ function layerXml(l: J, out: Out, depth: number): void {
   const name = type === 'tilelayer' ? 'layer' : String(type);
   const attrs = scalarAttrs(l, NOT_ATTRS.layer!);
   const kids: ((d: number) => void)[] = [];
-  kids.push(...propertiesXml(l.properties, out));
+  for (const f of propertiesXml(l.properties, out)) kids.push(f);
   if (type === 'tilelayer') {
     const enc = typeof l.encoding === 'string' && l.encoding !== 'csv' ? l.encoding : 'csv';
     const dataAttrs: [string, unknown][] = [['encoding', enc]];
@@ -770,18 +770,19 @@ function layerXml(l: J, out: Out, depth: number): void {
   } else if (type === 'objectgroup') {
     for (const ob of Array.isArray(l.objects) ? l.objects.filter(isObj) : []) kids.push((d) => objectXml(ob, out, d));
   } else if (type === 'imagelayer') {
-    kids.unshift(...imageXml(l, out));
+    const img = imageXml(l, out)[0];
+    if (img) kids.unshift(img);
   } else if (type === 'group') {
     for (const c of Array.isArray(l.layers) ? l.layers.filter(isObj) : []) kids.push((d) => layerXml(c, out, d));
   }
-  kids.push(...writeGenericChildren(l, new Set([...NOT_ATTRS.layer!, 'properties']), out));
+  for (const f of writeGenericChildren(l, new Set([...NOT_ATTRS.layer!, 'properties']), out)) kids.push(f);
   out.open(depth, name, attrs, kids);
 }
 
 function objectXml(o: J, out: Out, depth: number): void {
   const attrs = scalarAttrs(o, NOT_ATTRS.object!);
   const kids: ((d: number) => void)[] = [];
-  kids.push(...propertiesXml(o.properties, out));
+  for (const f of propertiesXml(o.properties, out)) kids.push(f);
   if (o.ellipse === true) kids.push((d) => out.open(d, 'ellipse', [], null));
   if (o.point === true) kids.push((d) => out.open(d, 'point', [], null));
   for (const k of ['polygon', 'polyline'] as const) {
@@ -798,7 +799,7 @@ function objectXml(o: J, out: Out, depth: number): void {
     const t = o.text;
     kids.push((d) => out.open(d, 'text', scalarAttrs(t, new Set(['text'])), escText(String(t.text ?? ''))));
   }
-  kids.push(...writeGenericChildren(o, new Set([...NOT_ATTRS.object!]), out));
+  for (const f of writeGenericChildren(o, new Set([...NOT_ATTRS.object!]), out)) kids.push(f);
   out.open(depth, 'object', attrs, kids);
 }
 
@@ -815,8 +816,8 @@ function tilesetXml(t: J, out: Out, depth: number, root: boolean): void {
     const o = t.grid;
     kids.push((d) => out.open(d, 'grid', scalarAttrs(o, new Set()), null));
   }
-  kids.push(...propertiesXml(t.properties, out));
-  kids.push(...imageXml(t, out));
+  for (const f of propertiesXml(t.properties, out)) kids.push(f);
+  for (const f of imageXml(t, out)) kids.push(f);
   if (isObj(t.transformations)) {
     const o = t.transformations;
     kids.push((d) => out.open(d, 'transformations', scalarAttrs(o, new Set()), null));
@@ -824,8 +825,8 @@ function tilesetXml(t: J, out: Out, depth: number, root: boolean): void {
   for (const tile of Array.isArray(t.tiles) ? t.tiles.filter(isObj) : []) {
     kids.push((d) => {
       const tk: ((d: number) => void)[] = [];
-      tk.push(...propertiesXml(tile.properties, out));
-      tk.push(...imageXml(tile, out));
+      for (const f of propertiesXml(tile.properties, out)) tk.push(f);
+      for (const f of imageXml(tile, out)) tk.push(f);
       if (isObj(tile.objectgroup)) {
         const og = tile.objectgroup;
         tk.push((dd) => layerXml({ ...og, type: 'objectgroup' }, out, dd));
@@ -841,7 +842,7 @@ function tilesetXml(t: J, out: Out, depth: number, root: boolean): void {
           ),
         );
       }
-      tk.push(...writeGenericChildren(tile, new Set(NOT_ATTRS.tile!), out));
+      for (const f of writeGenericChildren(tile, new Set(NOT_ATTRS.tile!), out)) tk.push(f);
       out.open(d, 'tile', scalarAttrs(tile, NOT_ATTRS.tile!), tk);
     });
   }
@@ -870,7 +871,7 @@ function tilesetXml(t: J, out: Out, depth: number, root: boolean): void {
       ),
     );
   }
-  kids.push(...writeGenericChildren(t, new Set([...NOT_ATTRS.tileset!, 'wangsets', 'tiles']), out));
+  for (const f of writeGenericChildren(t, new Set([...NOT_ATTRS.tileset!, 'wangsets', 'tiles']), out)) kids.push(f);
   out.open(depth, 'tileset', attrs, kids);
 }
 
@@ -897,10 +898,10 @@ export function xmlText(json: J): string {
       const e = json.editorsettings;
       kids.push((d) => writeGeneric('editorsettings', e, out, d));
     }
-    kids.push(...propertiesXml(json.properties, out));
+    for (const f of propertiesXml(json.properties, out)) kids.push(f);
     for (const t of Array.isArray(json.tilesets) ? json.tilesets.filter(isObj) : []) kids.push((d) => tilesetXml(t, out, d, false));
     for (const l of Array.isArray(json.layers) ? json.layers.filter(isObj) : []) kids.push((d) => layerXml(l, out, d));
-    kids.push(...writeGenericChildren(json, new Set([...NOT_ATTRS.map!]), out));
+    for (const f of writeGenericChildren(json, new Set([...NOT_ATTRS.map!]), out)) kids.push(f);
     out.open(0, 'map', attrs, kids);
   }
   return out.lines.join('\n') + '\n';
