@@ -105,7 +105,7 @@ export async function listDocuments(
   const max = opts.max ?? 5000;
   const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
   const known = new Set(FORMATS.flatMap((f) => [...f.extensions]));
-  const sniffed = new Set(['.json', '.lua']);
+  const sniffed = new Set(['.json', '.lua', '.tsx']); // .tsx: also TypeScript (JSX) files
   const found: string[] = [];
   let seen = 0;
   let cut = false;

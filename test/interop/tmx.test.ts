@@ -345,3 +345,18 @@ describe('tmx: object templates', () => {
     expect(await tiledHandler.references!(doc, res)).toContain('tpl/a.tx');
   });
 });
+
+describe('tmx: .tsx is also TypeScript', () => {
+  it('a .tsx file is Tiled by its content only (check, the viewer listing), not by its extension', async () => {
+    const { checkFormatOf } = await import('../../src/check.js');
+    const { listDocuments } = await import('../../src/node/server.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-tsx-'));
+    const app = enc('{\n  "compilerOptions": {}\n}\n'); // not a Tiled document (whatever else may claim it)
+    fs.writeFileSync(path.join(dir, 'App.tsx'), app);
+    const set = enc('<?xml version="1.0"?>\n<tileset name="s" tilewidth="8" tileheight="8"/>\n');
+    fs.writeFileSync(path.join(dir, 'set.tsx'), set);
+    expect(checkFormatOf(app, 'App.tsx')?.name).not.toBe('tiled');
+    expect(checkFormatOf(set, 'set.tsx')?.name).toBe('tiled');
+    expect((await listDocuments(dir)).files.map((f) => path.basename(f))).toEqual(['set.tsx']);
+  });
+});
