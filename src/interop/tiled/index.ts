@@ -1313,9 +1313,11 @@ function countGids(doc: TiledDoc) {
     for (const l of ls) {
       if (l.type === 'group') visit(l.layers);
       else if (l.type === 'tilelayer') {
-        for (const g of l.data) {
-          if (g & GID_MASK) cells++;
-          if (g & (FLIP_H | FLIP_V | FLIP_D)) flipped++;
+        for (const data of [l.data, ...(l.chunks ?? []).map((c) => c.data)]) {
+          for (const g of data) {
+            if (g & GID_MASK) cells++;
+            if (g & (FLIP_H | FLIP_V | FLIP_D)) flipped++;
+          }
         }
       }
     }
@@ -1357,9 +1359,13 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   },
   inspectJson: (doc) => ({ format: 'tiled', ...tiledToJson(doc) }),
   inspectText(doc) {
+    if (doc.type === 'tileset') {
+      const t = doc.tilesets[0]!;
+      return `Tiled tileset "${t.name}": ${t.tilecount} tile(s) ${t.tilewidth}x${t.tileheight}, image ${t.image ?? '(a collection of images)'}\n`;
+    }
     const { cells, flipped } = countGids(doc);
     const lines = [
-      `Tiled ${doc.orientation} map ${doc.width}x${doc.height} tiles of ${doc.tilewidth}x${doc.tileheight}` +
+      `Tiled ${doc.orientation}${doc.infinite ? ' infinite' : ''} map ${doc.width}x${doc.height} tiles of ${doc.tilewidth}x${doc.tileheight}` +
         (doc.tiledversion ? ` (Tiled ${doc.tiledversion})` : ''),
       `  ${doc.layers.length} layer(s), ${doc.tilesets.length} tileset(s), ${cells} non-empty cell(s), ${flipped} flipped or rotated`,
     ];
