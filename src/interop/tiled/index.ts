@@ -19,7 +19,7 @@ import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
 import { foundResources, imageCache, loadResource } from '../../formats/resources.js';
 import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
-import { looksLikeXml, readXmlDocument, xmlRootName, xmlText } from './xml.js';
+import { IMAGE_ORDER, looksLikeXml, readXmlDocument, xmlRootName, xmlText } from './xml.js';
 import { tiledPicture } from './draw.js';
 
 export const FLIP_H = 0x80000000;
@@ -319,6 +319,9 @@ function base64Bytes(r: JsonReader, s: string, path: string): Uint8Array {
   return out;
 }
 
+/** Cells decoded from base64 per document read (by its reader). */
+const DECODED = new WeakMap<JsonReader, number>();
+
 function readLayerData(
   r: JsonReader,
   o: Record<string, unknown>,
@@ -342,7 +345,12 @@ function readLayerData(
   }
   if (encoding !== 'base64') throw r.error(`${layerPath}.encoding`, `unknown encoding "${encoding}"`);
   const compression = r.optStr(layer, 'compression', layerPath) ?? '';
+  // Compressed data is counted over the whole document (an infinite map has many chunks).
+  const total = (DECODED.get(r) ?? 0) + cells;
+  DECODED.set(r, total);
   if (cells > MAX_COMPRESSED_CELLS) throw r.error(path, `${cells} cells is more than the ${MAX_COMPRESSED_CELLS} supported`);
+  if (total > MAX_COMPRESSED_CELLS)
+    throw r.error(path, `the base64 data holds more than the ${MAX_COMPRESSED_CELLS} cells supported in one document`);
   let bytes = base64Bytes(r, r.str(o.data, `${path}.data`), `${path}.data`);
   const expected = cells * 4;
   if (compression === 'zlib' || compression === 'gzip') {
@@ -372,13 +380,12 @@ function readLayerData(
 }
 
 /** An infinite layer's chunks (each a rectangle of GIDs in any encoding the layer names). */
-function readChunks(r: JsonReader, o: Record<string, unknown>, path: string, budget?: Budget): TiledChunk[] {
+function readChunks(r: JsonReader, o: Record<string, unknown>, path: string): TiledChunk[] {
   return r.arr(o.chunks, `${path}.chunks`).map((cv, i) => {
     const p = `${path}.chunks[${i}]`;
     const c = r.obj(cv, p);
     const width = r.num(c.width, `${p}.width`, { int: true, min: 0, max: 0x7fffffff });
     const height = r.num(c.height, `${p}.height`, { int: true, min: 0, max: 0x7fffffff });
-    budget?.spend('maxItems', width * height, `the cells of a chunk of ${width}x${height}`);
     return {
       x: r.num(c.x, `${p}.x`, { int: true, min: -0x80000000, max: 0x7fffffff }),
       y: r.num(c.y, `${p}.y`, { int: true, min: -0x80000000, max: 0x7fffffff }),
@@ -415,8 +422,7 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
         data: chunked ? [] : readLayerData(r, o, p, width * height),
         properties: readProperties(r, o.properties, `${p}.properties`, warn),
       };
-      if (chunked) layer.chunks = readChunks(r, o, p, budget);
-      else budget?.spend('maxItems', width * height, `the cells of layer "${name}" (${width}x${height})`);
+      if (chunked) layer.chunks = readChunks(r, o, p);
       const enc = r.optStr(o, 'encoding', p);
       if (enc !== undefined) layer.encoding = enc;
       const comp = r.optStr(o, 'compression', p);
@@ -457,6 +463,7 @@ export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r?:
     const x = readXmlDocument(FORMAT, bytes, warn);
     const doc = readTiledObject(x.reader, x.json, warn, budgetFrom(options));
     doc.xml = true;
+    if (x.doctype) Object.defineProperty(doc, 'xmlDoctype', { value: x.doctype, enumerable: false });
     return x.reader.remember(doc);
   }
   const reader = r ?? new JsonReader(FORMAT);
@@ -545,6 +552,23 @@ function encodeGids(data: readonly number[], compression: string | undefined): {
   return res;
 }
 
+/** True when base64 text `read` (in the layer's compression) decodes to exactly `data`. */
+function sameGids(read: string, l: TiledTileLayer, data: number[]): boolean {
+  try {
+    const got = readLayerData(
+      new JsonReader(FORMAT),
+      { data: read },
+      '$',
+      data.length,
+      { encoding: 'base64', compression: l.compression ?? '' },
+      '$',
+    );
+    return got.every((g, i) => g === data[i]);
+  } catch {
+    return false;
+  }
+}
+
 /** A copy of the raw fields less the ones the typed view writes. */
 function rest(raw: Record<string, unknown> | undefined, owned: readonly string[]): Record<string, unknown> {
   const o: Record<string, unknown> = {};
@@ -590,22 +614,27 @@ function layerJson(l: TiledLayer): Record<string, unknown> {
   }
   const o = rest(l.raw, LAYER_OWNED);
   const base64 = l.encoding === 'base64';
-  const put = (target: Record<string, unknown>, data: number[]) => {
+  const put = (target: Record<string, unknown>, data: number[], read: unknown) => {
     if (!base64) target.data = data;
-    else {
+    else if (typeof read === 'string' && l.compression !== 'zstd' && sameGids(read, l, data)) {
+      // Unchanged: the text as read (another zlib gives other bytes for the same GIDs).
+      target.data = read;
+      if (target === o && l.compression) o.compression = l.compression;
+    } else {
       const e = encodeGids(data, l.compression);
       target.data = e.data;
       if (target === o && e.compression) o.compression = e.compression;
     }
   };
   if (l.chunks) {
-    o.chunks = l.chunks.map((c) => {
+    const readChunks = Array.isArray(l.raw?.chunks) ? (l.raw.chunks as Record<string, unknown>[]) : [];
+    o.chunks = l.chunks.map((c, i) => {
       const co: Record<string, unknown> = { height: c.height, width: c.width, x: c.x, y: c.y };
-      put(co, c.data);
+      put(co, c.data, readChunks[i]?.data);
       return co;
     });
     if (base64 && l.compression) o.compression = l.compression === 'zstd' ? 'zlib' : l.compression;
-  } else put(o, l.data);
+  } else put(o, l.data, l.raw?.data);
   let width = l.width;
   let height = l.height;
   if (l.chunks?.length) {
@@ -666,7 +695,59 @@ function tilesetJson(t: TiledTileset, imageName?: (name: string) => string, stan
   o.tileheight = t.tileheight;
   o.tilewidth = t.tilewidth;
   if (standalone) o.type = 'tileset';
+  const order = t.raw ? (t.raw as Record<symbol, unknown>)[IMAGE_ORDER] : undefined;
+  if (order) Object.defineProperty(o, IMAGE_ORDER, { value: order, enumerable: false });
   return o;
+}
+
+/** What Tiled's XML leaves out when it has the default value. */
+const XML_DEFAULTS: Record<string, unknown> = {
+  opacity: 1,
+  visible: true,
+  x: 0,
+  y: 0,
+  margin: 0,
+  spacing: 0,
+  compressionlevel: -1,
+  infinite: false,
+  columns: 0,
+  tilecount: 0,
+};
+
+/**
+ * For XML: the keys in the order they were read (`raw`), new ones after, and
+ * the ones the source did not have left out when they hold Tiled's default.
+ */
+function xmlOrder(o: Record<string, unknown>, raw: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const order = (o as Record<symbol, unknown>)[IMAGE_ORDER];
+  if (order) Object.defineProperty(out, IMAGE_ORDER, { value: order, enumerable: false });
+  const had = raw ?? {};
+  for (const k of Object.keys(had)) if (has(o, k)) setOwn(out, k, o[k]);
+  for (const k of Object.keys(o)) {
+    if (has(out, k)) continue;
+    if (has(XML_DEFAULTS, k) && XML_DEFAULTS[k] === o[k]) continue;
+    setOwn(out, k, o[k]);
+  }
+  return out;
+}
+
+function xmlLayers(json: unknown[], layers: TiledLayer[]): unknown[] {
+  return json.map((j, i) => {
+    const l = layers[i]!;
+    const o = xmlOrder(j as Record<string, unknown>, l.raw);
+    if (l.type === 'group') o.layers = xmlLayers(o.layers as unknown[], l.layers);
+    if (l.type === 'tilelayer' && l.chunks) {
+      // TMX keeps an infinite layer's size as given (only JSON has the chunks' bounds and start).
+      o.width = l.width;
+      o.height = l.height;
+      if (!l.raw || !has(l.raw, 'startx')) delete o.startx;
+      if (!l.raw || !has(l.raw, 'starty')) delete o.starty;
+      const readChunks = Array.isArray(l.raw?.chunks) ? (l.raw.chunks as Record<string, unknown>[]) : [];
+      o.chunks = (o.chunks as Record<string, unknown>[]).map((c, k) => xmlOrder(c, readChunks[k]));
+    }
+    return o;
+  });
 }
 
 /** A copy with the keys of every plain object in alphabetical order, as Tiled writes JSON. */
@@ -707,7 +788,7 @@ export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string,
     const t = doc.tilesets[0]!;
     const o = tilesetJson(t, imageName, true);
     for (const k of ['version', 'tiledversion']) if (doc.raw && has(doc.raw, k) && !has(o, k)) o[k] = doc.raw[k];
-    return (sort ? sorted(o) : o) as Record<string, unknown>;
+    return (sort ? sorted(o) : xmlOrder(o, doc.raw)) as Record<string, unknown>;
   }
   const o: Record<string, unknown> = { compressionlevel: -1, ...rest(doc.raw, MAP_OWNED) };
   o.height = doc.height;
@@ -725,7 +806,11 @@ export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string,
   o.type = 'map';
   if (doc.version !== undefined) o.version = doc.version;
   o.width = doc.width;
-  return (sort ? sorted(o) : o) as Record<string, unknown>;
+  if (sort) return sorted(o) as Record<string, unknown>;
+  const x = xmlOrder(o, doc.raw);
+  x.tilesets = (o.tilesets as Record<string, unknown>[]).map((t, i) => xmlOrder(t, doc.tilesets[i]!.raw));
+  x.layers = xmlLayers(o.layers as unknown[], doc.layers);
+  return x;
 }
 
 // ---------------------------------------------------------------- to the model
@@ -1289,7 +1374,9 @@ export async function tiledFiles(doc: TiledDoc, outName: string): Promise<Output
   const images = doc.images ?? new Map<string, RgbaImage>();
   const rename = (n: string) => (images.has(n) ? `${base}-${n}` : n);
   const xml = /\.(tmx|tsx|tx|xml)$/i.test(outName);
-  const text = xml ? xmlText(tiledToJson(doc, rename, false)) : tiledJsonText(tiledToJson(doc, rename));
+  const text = xml
+    ? xmlText(tiledToJson(doc, rename, false), (doc as { xmlDoctype?: string }).xmlDoctype)
+    : tiledJsonText(tiledToJson(doc, rename));
   const files: OutputFile[] = [{ name: outName, bytes: new TextEncoder().encode(text) }];
   for (const [n, img] of images) files.push({ name: rename(n), bytes: encodePng(img) });
   return files;

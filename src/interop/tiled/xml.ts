@@ -159,6 +159,13 @@ function typedAttrs(el: XmlElement, skip: readonly string[] = []): Record<string
 
 // ---------------------------------------------------------------- XML to the JSON shape
 
+/** The order of an `<image>`'s attributes as read (on the object holding image, imagewidth...; not enumerable). */
+export const IMAGE_ORDER = Symbol('image attribute order');
+const rank = (order: string[], k: string) => {
+  const i = order.indexOf(k);
+  return i < 0 ? order.length : i;
+};
+
 /** Where each JSON path read from XML starts in the text. */
 type Places = Map<string, number>;
 
@@ -244,6 +251,7 @@ class ToJson {
 
   image(el: XmlElement, o: Record<string, unknown>, path: string) {
     this.place(`${path}.image`, el);
+    Object.defineProperty(o, IMAGE_ORDER, { value: Object.keys(el.attrs), enumerable: false });
     for (const k of Object.keys(el.attrs)) {
       const v = el.attrs[k]!;
       if (k === 'source') o.image = v;
@@ -518,7 +526,7 @@ export function readXmlDocument(
   bytes: Uint8Array,
   warn?: (d: Diagnostic) => void,
   root = '$',
-): { json: Record<string, unknown>; reader: XmlReader } {
+): { json: Record<string, unknown>; reader: XmlReader; doctype?: string } {
   const text = decodeText(bytes);
   const el = parseXml(format, text);
   const places: Places = new Map();
@@ -536,7 +544,12 @@ export function readXmlDocument(
     }
   } else
     throw FormatError.atLine(format, `expected a <map>, <tileset> or <template> root element, found <${el.name}>`, ...lc(text, el.start));
-  return { json, reader: new XmlReader(format, text, places, root) };
+  // A simple DOCTYPE before the root (old Tiled wrote one) is kept for writing back.
+  const before = text.slice(0, el.start);
+  const dt = before.indexOf('<!DOCTYPE');
+  const end = dt >= 0 ? before.indexOf('>', dt) : -1;
+  const doctype = end > dt && !before.slice(dt, end).includes('[') ? before.slice(dt, end + 1) : undefined;
+  return { json, reader: new XmlReader(format, text, places, root), doctype };
 }
 
 function lc(text: string, at: number): [number, number] {
@@ -717,17 +730,27 @@ function imageXml(o: J, out: Out): ((d: number) => void)[] {
   if (typeof o.transparentcolor === 'string') attrs.push(['trans', o.transparentcolor.replace(/^#/, '')]);
   if (o.imagewidth !== undefined) attrs.push(['width', o.imagewidth]);
   if (o.imageheight !== undefined) attrs.push(['height', o.imageheight]);
+  // Read from XML: the attributes in the order read.
+  const order = (o as Record<symbol, unknown>)[IMAGE_ORDER] as string[] | undefined;
+  if (order) attrs.sort((a, b) => rank(order, a[0]) - rank(order, b[0]));
   return [(d) => out.open(d, 'image', attrs, null)];
 }
 
-function gidText(data: unknown, width: number, encoding: string | undefined): string {
-  if (typeof data === 'string') return `\n${data}\n`;
+/** Layer data as Tiled writes it: base64 on its own line indented one more than <data>, csv rows unindented. */
+function gidText(data: unknown, width: number, encoding: string | undefined, depth: number): string {
+  const pad = ' '.repeat(depth + 1);
+  if (typeof data === 'string') return `\n${pad}${data}\n`;
   const arr = Array.isArray(data) ? (data as number[]) : [];
-  if (encoding === 'base64') return `\n${base64OfGids(arr)}\n`;
+  if (encoding === 'base64') return `\n${pad}${base64OfGids(arr)}\n`;
   const rows: string[] = [];
   const w = Math.max(1, width);
   for (let i = 0; i < arr.length; i += w) rows.push(arr.slice(i, i + w).join(','));
   return `\n${rows.join(',\n')}\n`;
+}
+
+/** Tiled indents the closing tag after base64 text, not after csv rows. */
+function closing(text: string, encoding: string, depth: number): string {
+  return encoding === 'base64' ? text.replace(/\n$/, `\n${' '.repeat(depth)}`) : text;
 }
 
 function base64OfGids(arr: readonly number[]): string {
@@ -758,14 +781,12 @@ function layerXml(l: J, out: Out, depth: number): void {
           dataAttrs,
           chunks.map((c) => (dd: number) => {
             const ca = scalarAttrs(c, new Set(['data']));
-            out.open(dd, 'chunk', ca, escText(gidText(c.data, Number(c.width) || 1, enc)).replace(/\n$/, `\n${' '.repeat(dd)}`));
+            out.open(dd, 'chunk', ca, closing(escText(gidText(c.data, Number(c.width) || 1, enc, dd - 1)), enc, dd - 1));
           }),
         ),
       );
     } else {
-      kids.push((d) =>
-        out.open(d, 'data', dataAttrs, escText(gidText(l.data, Number(l.width) || 1, enc)).replace(/\n$/, `\n${' '.repeat(d)}`)),
-      );
+      kids.push((d) => out.open(d, 'data', dataAttrs, closing(escText(gidText(l.data, Number(l.width) || 1, enc, d)), enc, d)));
     }
   } else if (type === 'objectgroup') {
     for (const ob of Array.isArray(l.objects) ? l.objects.filter(isObj) : []) kids.push((d) => objectXml(ob, out, d));
@@ -876,9 +897,10 @@ function tilesetXml(t: J, out: Out, depth: number, root: boolean): void {
 }
 
 /** The JSON shape of a map, a tileset or a template as TMX/TSX/TX text (Tiled's layout: one-space indentation, csv rows). */
-export function xmlText(json: J): string {
+export function xmlText(json: J, doctype?: string): string {
   const out = new Out();
   out.lines.push('<?xml version="1.0" encoding="UTF-8"?>');
+  if (doctype) out.lines.push(doctype);
   if (json.type === 'tileset') tilesetXml(json, out, 0, true);
   else if (json.type === 'template') {
     const kids: ((d: number) => void)[] = [];
