@@ -10,7 +10,7 @@
 import { gunzipSync, gzipSync, unzlibSync, zlibSync } from 'fflate';
 import { decompress as zstdDecompress } from 'fzstd';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
-import { type Budget, budgetFrom } from '../../binary/limits.js';
+import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../../formats/types.js';
 import { drawPicture, type PicturePart } from '../../render/pipeline.js';
 import { translate } from '../../render/matrix.js';
@@ -319,8 +319,10 @@ function base64Bytes(r: JsonReader, s: string, path: string): Uint8Array {
   return out;
 }
 
-/** Cells decoded from base64 per document read (by its reader). */
-const DECODED = new WeakMap<JsonReader, number>();
+/** Cells decoded from base64 so far in the document being read. */
+interface Decoded {
+  cells: number;
+}
 
 function readLayerData(
   r: JsonReader,
@@ -329,6 +331,7 @@ function readLayerData(
   cells: number,
   layer: Record<string, unknown> = o,
   layerPath = path,
+  decoded: Decoded = { cells: 0 },
 ): number[] {
   const encoding = r.optStr(layer, 'encoding', layerPath) ?? 'csv';
   if (encoding === 'csv') {
@@ -346,8 +349,8 @@ function readLayerData(
   if (encoding !== 'base64') throw r.error(`${layerPath}.encoding`, `unknown encoding "${encoding}"`);
   const compression = r.optStr(layer, 'compression', layerPath) ?? '';
   // Compressed data is counted over the whole document (an infinite map has many chunks).
-  const total = (DECODED.get(r) ?? 0) + cells;
-  DECODED.set(r, total);
+  decoded.cells += cells;
+  const total = decoded.cells;
   if (cells > MAX_COMPRESSED_CELLS) throw r.error(path, `${cells} cells is more than the ${MAX_COMPRESSED_CELLS} supported`);
   if (total > MAX_COMPRESSED_CELLS)
     throw r.error(path, `the base64 data holds more than the ${MAX_COMPRESSED_CELLS} cells supported in one document`);
@@ -380,7 +383,7 @@ function readLayerData(
 }
 
 /** An infinite layer's chunks (each a rectangle of GIDs in any encoding the layer names). */
-function readChunks(r: JsonReader, o: Record<string, unknown>, path: string): TiledChunk[] {
+function readChunks(r: JsonReader, o: Record<string, unknown>, path: string, decoded: Decoded): TiledChunk[] {
   return r.arr(o.chunks, `${path}.chunks`).map((cv, i) => {
     const p = `${path}.chunks[${i}]`;
     const c = r.obj(cv, p);
@@ -391,12 +394,19 @@ function readChunks(r: JsonReader, o: Record<string, unknown>, path: string): Ti
       y: r.num(c.y, `${p}.y`, { int: true, min: -0x80000000, max: 0x7fffffff }),
       width,
       height,
-      data: readLayerData(r, c, p, width * height, o, path),
+      data: readLayerData(r, c, p, width * height, o, path, decoded),
     };
   });
 }
 
-function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn?: (d: Diagnostic) => void, budget?: Budget): TiledLayer[] {
+function readLayers(
+  r: JsonReader,
+  v: unknown,
+  path: string,
+  depth: number,
+  warn: ((d: Diagnostic) => void) | undefined,
+  decoded: Decoded,
+): TiledLayer[] {
   if (depth > MAX_GROUP_DEPTH) throw r.error(path, `groups nested more than ${MAX_GROUP_DEPTH} deep`);
   return r.arr(v, path).map((lv, i) => {
     const p = `${path}[${i}]`;
@@ -419,10 +429,10 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
         y: r.optNum(o, 'y', p) ?? 0,
         opacity: r.optNum(o, 'opacity', p, { min: 0, max: 1 }) ?? 1,
         visible: r.optBool(o, 'visible', p) ?? true,
-        data: chunked ? [] : readLayerData(r, o, p, width * height),
+        data: chunked ? [] : readLayerData(r, o, p, width * height, o, p, decoded),
         properties: readProperties(r, o.properties, `${p}.properties`, warn),
       };
-      if (chunked) layer.chunks = readChunks(r, o, p);
+      if (chunked) layer.chunks = readChunks(r, o, p, decoded);
       const enc = r.optStr(o, 'encoding', p);
       if (enc !== undefined) layer.encoding = enc;
       const comp = r.optStr(o, 'compression', p);
@@ -435,7 +445,7 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
         raw: o,
         type,
         name,
-        layers: readLayers(r, o.layers ?? [], `${p}.layers`, depth + 1, warn, budget),
+        layers: readLayers(r, o.layers ?? [], `${p}.layers`, depth + 1, warn, decoded),
         properties: readProperties(r, o.properties, `${p}.properties`, warn),
       };
       if (id !== undefined) g.id = id;
@@ -458,21 +468,21 @@ export function isTiledXml(bytes: Uint8Array): boolean {
  * Reads a Tiled map or tileset, JSON (.tmj/.tsj) or XML (.tmx/.tsx): the
  * XML is read into the JSON shape first, so both give the same document.
  */
-export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r?: JsonReader, options?: CommandOptions): TiledDoc {
+export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r?: JsonReader): TiledDoc {
   if (looksLikeXml(bytes)) {
     const x = readXmlDocument(FORMAT, bytes, warn);
-    const doc = readTiledObject(x.reader, x.json, warn, budgetFrom(options));
+    const doc = readTiledObject(x.reader, x.json, warn);
     doc.xml = true;
     if (x.doctype) Object.defineProperty(doc, 'xmlDoctype', { value: x.doctype, enumerable: false });
     return x.reader.remember(doc);
   }
   const reader = r ?? new JsonReader(FORMAT);
   const o = reader.obj(reader.parse(bytes), '$');
-  return reader.remember(readTiledObject(reader, o, warn, budgetFrom(options)));
+  return reader.remember(readTiledObject(reader, o, warn));
 }
 
 /** A map or tileset in the JSON shape (parsed JSON, or XML read into that shape). */
-export function readTiledObject(r: JsonReader, o: Record<string, unknown>, warn?: (d: Diagnostic) => void, budget?: Budget): TiledDoc {
+export function readTiledObject(r: JsonReader, o: Record<string, unknown>, warn?: (d: Diagnostic) => void): TiledDoc {
   if (o.type === 'tileset' || (!has(o, 'type') && !has(o, 'layers') && has(o, 'tilewidth') && !has(o, 'width'))) {
     const ts = readTileset(r, o, '$', false, warn);
     if (ts.source !== undefined) throw r.error('$.source', 'a tileset file cannot name another tileset file');
@@ -515,7 +525,7 @@ export function readTiledObject(r: JsonReader, o: Record<string, unknown>, warn?
   if (nl !== undefined) doc.nextlayerid = nl;
   const no = r.optNum(o, 'nextobjectid', '$', { int: true });
   if (no !== undefined) doc.nextobjectid = no;
-  doc.layers = readLayers(r, o.layers ?? [], '$.layers', 0, warn, budget);
+  doc.layers = readLayers(r, o.layers ?? [], '$.layers', 0, warn, { cells: 0 });
   doc.tilesets = r.arr(o.tilesets ?? [], '$.tilesets').map((v, i) => readTileset(r, v, `$.tilesets[${i}]`, true, warn));
   doc.properties = readProperties(r, o.properties, '$.properties', warn);
   return doc;
@@ -1419,7 +1429,7 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   title: 'Tiled map or tileset (JSON or TMX/TSX)',
   extensions: ['.tmj', '.json', '.tmx', '.tsx', '.tsj'],
   sniff: sniffTiled,
-  read: (bytes, ctx) => readTiled(bytes, ctx?.warn, undefined, ctx?.options),
+  read: (bytes, ctx) => readTiled(bytes, ctx?.warn),
   writeFiles: (doc, outName) => tiledFiles(doc, outName),
   validate(bytes): Diagnostic[] {
     const out: Diagnostic[] = [];
