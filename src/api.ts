@@ -77,6 +77,28 @@ export function validate(bytes: Uint8Array, fileName = '', format?: string, opti
   return { format: handler.name, valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
 }
 
+/** `validate`, then (when valid) the handler's `validateResources` through `resources`. Never throws for bad input. */
+export async function validateWithResources(
+  bytes: Uint8Array,
+  fileName: string,
+  format: string | undefined,
+  options: CommandOptions | undefined,
+  resources: ResourceLoader,
+): Promise<ValidationResult> {
+  const r = validate(bytes, fileName, format, options);
+  if (!r.valid) return r;
+  const handler = formatOf(bytes, fileName, r.format);
+  if (!handler.validateResources) return r;
+  try {
+    const more = await handler.validateResources(handler.read(bytes, { options }), resources, options);
+    const diagnostics = [...r.diagnostics, ...more];
+    return { ...r, valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
+  } catch (e) {
+    if (isFormatError(e)) return { ...r, valid: false, diagnostics: [...r.diagnostics, diagnosticFromError(e)] };
+    throw e;
+  }
+}
+
 /** The format a `convert` writes: `to` when given, else the contract's extension rule. */
 export function outputFormatFor(input: FormatHandler, outName: string, to?: string): FormatHandler {
   if (to) return formatByName(to);

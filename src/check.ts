@@ -42,7 +42,7 @@ export function framesOutsideImages(picture: Picture, label: string): string[] {
 /** Extensions too common to mean a sprite file by themselves: only the content (a format's sniff) says. */
 const NOT_SPRITES = /(^|[\\/])(tilesets|maps|languages|fonts)[\\/]/;
 
-const CONTENT_ONLY = new Set(['.json', '.lua', '.dat', '.tmj', '.txt']);
+const CONTENT_ONLY = new Set(['.json', '.lua', '.dat', '.tmj', '.txt', '.tsx']);
 
 /**
  * The format `check` reads a file as, or undefined to skip it quietly: a

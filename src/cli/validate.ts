@@ -1,8 +1,8 @@
 import * as fsp from 'node:fs/promises';
-import { validate } from '../api.js';
+import { validateWithResources } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
-import { describeFsError, readInput, resolvePath, type Io } from './io.js';
+import { describeFsError, readInput, resolvePath, resourcesFor, type Io } from './io.js';
 import { stringifyJsonChunks } from './json.js';
 import { limitsFrom } from '../binary/limits.js';
 import { isGlob } from '../node/files.js';
@@ -40,7 +40,7 @@ export const validateCommand: Command = {
         else io.out(`${file}: error: ${msg}\n`);
         continue;
       }
-      const r = validate(bytes, file, format, options);
+      const r = await validateWithResources(bytes, file, format, options, resourcesFor(io, resolvePath(io, file), options));
       const errors = r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
       const warnings = r.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.message);
       if (!r.valid) bad++;

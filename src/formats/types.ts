@@ -207,6 +207,12 @@ export interface FormatHandler<Doc = any> {
    * even when the conversion loads none (a same-format re-encode).
    */
   references?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<string[]>;
+  /**
+   * `validate` for what the document cannot be read without (a Tiled map's
+   * external tilesets): problems loading them through `resources`, so that
+   * validate fails where render and convert would.
+   */
+  validateResources?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<Diagnostic[]>;
   /** To the common model (for conversions to other formats). */
   toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;
   /** True when the format stores frames outside any animation (the model's `unused` frames are written so, without a note). */

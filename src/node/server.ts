@@ -105,8 +105,8 @@ export async function listDocuments(
   const max = opts.max ?? 5000;
   const maxBytes = opts.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
   const known = new Set(FORMATS.flatMap((f) => [...f.extensions]));
-  // `.txt` (a CorsixTH encoder script) too: most text files are not sprites.
-  const sniffed = new Set(['.json', '.lua', '.txt']);
+  // `.txt` (a CorsixTH encoder script) and `.tsx` (also TypeScript JSX files) too: most such files are not sprites.
+  const sniffed = new Set(['.json', '.lua', '.txt', '.tsx']);
   const found: string[] = [];
   let seen = 0;
   let cut = false;

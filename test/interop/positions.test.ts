@@ -185,12 +185,7 @@ describe('errors found later about a read document are placed too', () => {
       3,
       13,
     );
-    expectAt(
-      await toModel(map('orthogonal', 'a.tsx')),
-      /^\$\.tilesets\[0\]\.source: external XML tileset "a\.tsx" is not supported/,
-      3,
-      13,
-    );
+    expectAt(await toModel(map('orthogonal', 'a.tsx')), /^\$\.tilesets\[0\]\.source: the external tileset "a\.tsx" not found/, 3, 13);
     const e = await toModel(map('orthogonal', 'a.tsj'), { 'a.tsj': enc.encode('{\n  "name": x}') });
     expectAt(e, 'a.tsj: not valid JSON: unexpected character "x", expected a value', 2, 11);
   });
@@ -230,13 +225,8 @@ describe('validators place their diagnostics', () => {
       ' "tilesets": [{"firstgid": 1, "source": "a.tsj"},',
       '   {"firstgid": 1, "source": "b.tsj"}]}',
     ].join('\n');
+    // (class properties are kept since TMX support: no warning)
     expect(tiledHandler.validate(enc.encode(doc))).toEqual([
-      {
-        severity: 'warning',
-        message: '$.properties[0]: class property "c" is not supported and was left out (at line 2, column 17)',
-        line: 2,
-        column: 17,
-      },
       {
         severity: 'error',
         message: '$.tilesets[1].firstgid: the same firstgid (1) as an earlier tileset (at line 4, column 17)',

@@ -1,15 +1,17 @@
 /**
- * Tiled JSON maps (.tmj / .json): finite orthogonal maps with tile layers
- * (data as a JSON array, or base64 with no, zlib or gzip compression),
- * embedded tilesets (and external .tsj/.json ones on conversion), GIDs with
- * the flip bits, and custom properties. Object and image layers are kept
- * when re-encoding and left out of conversions.
+ * Tiled maps and tilesets, JSON (.tmj/.tsj/.json) or XML (.tmx/.tsx, read
+ * into the JSON shape by xml.ts): finite and infinite maps, tile layers in
+ * every encoding (csv, base64 plain/zlib/gzip/zstd), groups, object and
+ * image layers, embedded and external tilesets, GIDs with the flip bits,
+ * properties of every type; what sprat does not model is kept (`raw`) and
+ * written back. Drawn as Tiled draws by draw.ts; converted through the
+ * LevelModel (tile layers only).
  */
-import { unzlibSync, gunzipSync } from 'fflate';
+import { gunzipSync, gzipSync, unzlibSync, zlibSync } from 'fflate';
+import { decompress as zstdDecompress } from 'fzstd';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../../formats/types.js';
-import { levelPicture } from '../../model/bake-level.js';
 import { drawPicture, type PicturePart } from '../../render/pipeline.js';
 import { translate } from '../../render/matrix.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../../model/types.js';
@@ -18,6 +20,8 @@ import { encodePng } from '../../render/png.js';
 import { foundResources, imageCache, loadResource } from '../../formats/resources.js';
 import { LAYER_OPTIONS } from '../../formats/options.js';
 import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
+import { IMAGE_ORDER, looksLikeXml, readXmlDocument, xmlRootName, xmlText } from './xml.js';
+import { tiledPicture } from './draw.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -26,7 +30,8 @@ export const FLIP_D = 0x20000000;
 export const FLIP_HEX = 0x10000000;
 const GID_MASK = 0x0fffffff;
 
-export type TiledPropertyValue = string | number | boolean;
+/** A property value: a plain value, a `class` value (members by name) or a `list` (typed items), kept as read. */
+export type TiledPropertyValue = string | number | boolean | Record<string, unknown> | unknown[];
 export interface TiledProperty {
   name: string;
   type: string;
@@ -34,7 +39,21 @@ export interface TiledProperty {
   propertytype?: string;
 }
 
-export interface TiledTileset {
+/** The object as read (JSON shape, also for TMX): every field sprat does not model, written back as it was. */
+export interface Raw {
+  raw?: Record<string, unknown>;
+}
+
+/** One chunk of an infinite tile layer: a rectangle of GIDs at (x, y) in tiles. */
+export interface TiledChunk {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  data: number[];
+}
+
+export interface TiledTileset extends Raw {
   firstgid: number;
   /** An external tileset file (.tsj/.json/.tsx); the other fields are then unknown until loaded. */
   source?: string;
@@ -51,7 +70,7 @@ export interface TiledTileset {
   properties: TiledProperty[];
 }
 
-export interface TiledTileLayer {
+export interface TiledTileLayer extends Raw {
   type: 'tilelayer';
   id?: number;
   name: string;
@@ -61,8 +80,13 @@ export interface TiledTileLayer {
   y: number;
   opacity: number;
   visible: boolean;
-  /** GIDs (flip bits included, unsigned), rows top first. */
+  /** GIDs (flip bits included, unsigned), rows top first; empty for an infinite map's layer (see chunks). */
   data: number[];
+  /** An infinite map's layer: its chunks. */
+  chunks?: TiledChunk[];
+  /** How the data was stored ('csv', 'base64'; XML `<tile>` elements read as csv) and compressed ('', zlib, gzip, zstd). */
+  encoding?: string;
+  compression?: string;
   properties: TiledProperty[];
 }
 
@@ -73,7 +97,7 @@ export interface TiledOtherLayer {
   raw: Record<string, unknown>;
 }
 
-export interface TiledGroupLayer {
+export interface TiledGroupLayer extends Raw {
   type: 'group';
   id?: number;
   name: string;
@@ -83,8 +107,11 @@ export interface TiledGroupLayer {
 
 export type TiledLayer = TiledTileLayer | TiledOtherLayer | TiledGroupLayer;
 
-export interface TiledDoc extends FromJson {
-  type: 'map';
+export interface TiledDoc extends FromJson, Raw {
+  /** A map, or a tileset file on its own (.tsx/.tsj: one tileset, no layers). */
+  type: 'map' | 'tileset';
+  /** Read from (and by default written as) Tiled's XML syntax (TMX/TSX). */
+  xml?: boolean;
   version?: string;
   tiledversion?: string;
   orientation: string;
@@ -224,13 +251,16 @@ function readProperties(r: JsonReader, v: unknown, path: string, warn?: (d: Diag
     const type = r.optStr(o, 'type', p) ?? 'string';
     const val = o.value;
     let value: TiledPropertyValue;
-    if (type === 'class') {
-      warn?.(r.diagnostic('warning', p, `class property "${name}" is not supported and was left out`));
-      return;
-    }
-    if (type === 'int' || type === 'float' || type === 'object') value = r.num(val, `${p}.value`);
+    if (type === 'class') value = val === undefined ? {} : r.obj(val, `${p}.value`);
+    else if (type === 'list') value = val === undefined ? [] : r.arr(val, `${p}.value`);
+    else if (type === 'int' || type === 'float' || type === 'object') value = r.num(val, `${p}.value`);
     else if (type === 'bool') value = r.bool(val, `${p}.value`);
-    else value = r.str(val, `${p}.value`);
+    else if (type === 'string' || type === 'color' || type === 'file') value = r.str(val ?? '', `${p}.value`);
+    else {
+      // A type this Tiled version does not know: kept as it is.
+      warn?.(r.diagnostic('warning', p, `property "${name}" has the unknown type "${type}"; kept as it is`));
+      value = (val ?? '') as TiledPropertyValue;
+    }
     const prop: TiledProperty = { name, type, value };
     const pt = r.optStr(o, 'propertytype', p);
     if (pt !== undefined) prop.propertytype = pt;
@@ -239,14 +269,27 @@ function readProperties(r: JsonReader, v: unknown, path: string, warn?: (d: Diag
   return out;
 }
 
-function readTileset(r: JsonReader, v: unknown, path: string, needFirstGid: boolean, warn?: (d: Diagnostic) => void): TiledTileset {
+export function readTileset(r: JsonReader, v: unknown, path: string, needFirstGid: boolean, warn?: (d: Diagnostic) => void): TiledTileset {
   const o = r.obj(v, path);
   const firstgid = needFirstGid ? r.num(o.firstgid, `${path}.firstgid`, { int: true, min: 1, max: GID_MASK }) : 1;
   const source = r.optStr(o, 'source', path);
   if (source !== undefined) {
-    return { firstgid, source, name: '', tilewidth: 0, tileheight: 0, columns: 0, tilecount: 0, margin: 0, spacing: 0, properties: [] };
+    return {
+      firstgid,
+      source,
+      name: '',
+      tilewidth: 0,
+      tileheight: 0,
+      columns: 0,
+      tilecount: 0,
+      margin: 0,
+      spacing: 0,
+      properties: [],
+      raw: o,
+    };
   }
   const ts: TiledTileset = {
+    raw: o,
     firstgid,
     name: r.optStr(o, 'name', path) ?? '',
     tilewidth: r.num(o.tilewidth, `${path}.tilewidth`, { int: true, min: 1 }),
@@ -277,8 +320,21 @@ function base64Bytes(r: JsonReader, s: string, path: string): Uint8Array {
   return out;
 }
 
-function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, cells: number): number[] {
-  const encoding = r.optStr(o, 'encoding', path) ?? 'csv';
+/** Cells decoded from base64 so far in the document being read. */
+interface Decoded {
+  cells: number;
+}
+
+function readLayerData(
+  r: JsonReader,
+  o: Record<string, unknown>,
+  path: string,
+  cells: number,
+  layer: Record<string, unknown> = o,
+  layerPath = path,
+  decoded: Decoded = { cells: 0 },
+): number[] {
+  const encoding = r.optStr(layer, 'encoding', layerPath) ?? 'csv';
   if (encoding === 'csv') {
     const arr = r.arr(o.data, `${path}.data`);
     if (arr.length !== cells) throw r.error(`${path}.data`, `has ${arr.length} entries for ${cells} cells`);
@@ -291,9 +347,14 @@ function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, 
     }
     return out;
   }
-  if (encoding !== 'base64') throw r.error(`${path}.encoding`, `unknown encoding "${encoding}"`);
-  const compression = r.optStr(o, 'compression', path) ?? '';
+  if (encoding !== 'base64') throw r.error(`${layerPath}.encoding`, `unknown encoding "${encoding}"`);
+  const compression = r.optStr(layer, 'compression', layerPath) ?? '';
+  // Compressed data is counted over the whole document (an infinite map has many chunks).
+  decoded.cells += cells;
+  const total = decoded.cells;
   if (cells > MAX_COMPRESSED_CELLS) throw r.error(path, `${cells} cells is more than the ${MAX_COMPRESSED_CELLS} supported`);
+  if (total > MAX_COMPRESSED_CELLS)
+    throw r.error(path, `the base64 data holds more than the ${MAX_COMPRESSED_CELLS} cells supported in one document`);
   let bytes = base64Bytes(r, r.str(o.data, `${path}.data`), `${path}.data`);
   const expected = cells * 4;
   if (compression === 'zlib' || compression === 'gzip') {
@@ -305,8 +366,15 @@ function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, 
     } catch (e) {
       throw r.error(`${path}.data`, `cannot decompress (${compression}): ${(e as Error).message}`);
     }
+  } else if (compression === 'zstd') {
+    try {
+      // The output buffer bounds the memory: a frame that decodes to more fails.
+      bytes = zstdDecompress(bytes, new Uint8Array(expected));
+    } catch (e) {
+      throw r.error(`${path}.data`, `cannot decompress (zstd): ${(e as Error).message}`);
+    }
   } else if (compression !== '') {
-    throw r.error(`${path}.compression`, `compression "${compression}" is not supported`);
+    throw r.error(`${layerPath}.compression`, `compression "${compression}" is not supported`);
   }
   if (bytes.length !== expected) throw r.error(`${path}.data`, `holds ${bytes.length} bytes for ${cells} cells (${expected} needed)`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -315,7 +383,31 @@ function readLayerData(r: JsonReader, o: Record<string, unknown>, path: string, 
   return out;
 }
 
-function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn?: (d: Diagnostic) => void): TiledLayer[] {
+/** An infinite layer's chunks (each a rectangle of GIDs in any encoding the layer names). */
+function readChunks(r: JsonReader, o: Record<string, unknown>, path: string, decoded: Decoded): TiledChunk[] {
+  return r.arr(o.chunks, `${path}.chunks`).map((cv, i) => {
+    const p = `${path}.chunks[${i}]`;
+    const c = r.obj(cv, p);
+    const width = r.num(c.width, `${p}.width`, { int: true, min: 0, max: 0x7fffffff });
+    const height = r.num(c.height, `${p}.height`, { int: true, min: 0, max: 0x7fffffff });
+    return {
+      x: r.num(c.x, `${p}.x`, { int: true, min: -0x80000000, max: 0x7fffffff }),
+      y: r.num(c.y, `${p}.y`, { int: true, min: -0x80000000, max: 0x7fffffff }),
+      width,
+      height,
+      data: readLayerData(r, c, p, width * height, o, path, decoded),
+    };
+  });
+}
+
+function readLayers(
+  r: JsonReader,
+  v: unknown,
+  path: string,
+  depth: number,
+  warn: ((d: Diagnostic) => void) | undefined,
+  decoded: Decoded,
+): TiledLayer[] {
   if (depth > MAX_GROUP_DEPTH) throw r.error(path, `groups nested more than ${MAX_GROUP_DEPTH} deep`);
   return r.arr(v, path).map((lv, i) => {
     const p = `${path}[${i}]`;
@@ -324,11 +416,12 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
     const name = r.optStr(o, 'name', p) ?? '';
     const id = r.optNum(o, 'id', p, { int: true });
     if (type === 'tilelayer') {
-      if (has(o, 'chunks')) throw r.error(`${p}.chunks`, 'infinite maps (chunked layers) are not supported');
       // Tiled stores sizes as 32-bit ints.
-      const width = r.num(o.width, `${p}.width`, { int: true, min: 0, max: 0x7fffffff });
-      const height = r.num(o.height, `${p}.height`, { int: true, min: 0, max: 0x7fffffff });
+      const width = r.num(o.width ?? 0, `${p}.width`, { int: true, min: 0, max: 0x7fffffff });
+      const height = r.num(o.height ?? 0, `${p}.height`, { int: true, min: 0, max: 0x7fffffff });
+      const chunked = has(o, 'chunks');
       const layer: TiledTileLayer = {
+        raw: o,
         type,
         name,
         width,
@@ -337,31 +430,81 @@ function readLayers(r: JsonReader, v: unknown, path: string, depth: number, warn
         y: r.optNum(o, 'y', p) ?? 0,
         opacity: r.optNum(o, 'opacity', p, { min: 0, max: 1 }) ?? 1,
         visible: r.optBool(o, 'visible', p) ?? true,
-        data: readLayerData(r, o, p, width * height),
+        data: chunked ? [] : readLayerData(r, o, p, width * height, o, p, decoded),
         properties: readProperties(r, o.properties, `${p}.properties`, warn),
       };
+      if (chunked) layer.chunks = readChunks(r, o, p, decoded);
+      const enc = r.optStr(o, 'encoding', p);
+      if (enc !== undefined) layer.encoding = enc;
+      const comp = r.optStr(o, 'compression', p);
+      if (comp !== undefined) layer.compression = comp;
       if (id !== undefined) layer.id = id;
       return layer;
     }
     if (type === 'group') {
       const g: TiledGroupLayer = {
+        raw: o,
         type,
         name,
-        layers: readLayers(r, o.layers ?? [], `${p}.layers`, depth + 1, warn),
+        layers: readLayers(r, o.layers ?? [], `${p}.layers`, depth + 1, warn, decoded),
         properties: readProperties(r, o.properties, `${p}.properties`, warn),
       };
       if (id !== undefined) g.id = id;
       return g;
     }
-    if (type === 'objectgroup' || type === 'imagelayer') return { type, name, raw: o };
+    if (type === 'objectgroup' || type === 'imagelayer') {
+      if (type === 'objectgroup' && has(o, 'objects')) r.arr(o.objects, `${p}.objects`).forEach((ov, k) => r.obj(ov, `${p}.objects[${k}]`));
+      return { type, name, raw: o };
+    }
     throw r.error(`${p}.type`, `unknown layer type "${type}"`);
   });
 }
 
-export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r = new JsonReader(FORMAT)): TiledDoc {
-  const o = r.obj(r.parse(bytes), '$');
+/** True when the bytes are Tiled XML (a TMX map or a TSX tileset) rather than JSON. */
+export function isTiledXml(bytes: Uint8Array): boolean {
+  return xmlRootName(bytes) !== undefined;
+}
+
+/**
+ * Reads a Tiled map or tileset, JSON (.tmj/.tsj) or XML (.tmx/.tsx): the
+ * XML is read into the JSON shape first, so both give the same document.
+ */
+export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r?: JsonReader): TiledDoc {
+  if (looksLikeXml(bytes)) {
+    const x = readXmlDocument(FORMAT, bytes, warn);
+    const doc = readTiledObject(x.reader, x.json, warn);
+    doc.xml = true;
+    if (x.doctype) Object.defineProperty(doc, 'xmlDoctype', { value: x.doctype, enumerable: false });
+    return x.reader.remember(doc);
+  }
+  const reader = r ?? new JsonReader(FORMAT);
+  const o = reader.obj(reader.parse(bytes), '$');
+  return reader.remember(readTiledObject(reader, o, warn));
+}
+
+/** A map or tileset in the JSON shape (parsed JSON, or XML read into that shape). */
+export function readTiledObject(r: JsonReader, o: Record<string, unknown>, warn?: (d: Diagnostic) => void): TiledDoc {
+  if (o.type === 'tileset' || (!has(o, 'type') && !has(o, 'layers') && has(o, 'tilewidth') && !has(o, 'width'))) {
+    const ts = readTileset(r, o, '$', false, warn);
+    if (ts.source !== undefined) throw r.error('$.source', 'a tileset file cannot name another tileset file');
+    const doc: TiledDoc = {
+      raw: o,
+      type: 'tileset',
+      orientation: 'orthogonal',
+      width: 0,
+      height: 0,
+      tilewidth: ts.tilewidth,
+      tileheight: ts.tileheight,
+      infinite: false,
+      layers: [],
+      tilesets: [ts],
+      properties: [],
+    };
+    return doc;
+  }
   if (has(o, 'type') && o.type !== 'map') throw r.error('$.type', `expected "map", found ${JSON.stringify(o.type)}`);
   const doc: TiledDoc = {
+    raw: o,
     type: 'map',
     orientation: r.optStr(o, 'orientation', '$') ?? 'orthogonal',
     width: r.num(o.width, '$.width', { int: true, min: 0, max: 0x7fffffff }),
@@ -373,7 +516,6 @@ export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r =
     tilesets: [],
     properties: [],
   };
-  if (doc.infinite) throw r.error('$.infinite', 'infinite maps are not supported');
   const version = o.version;
   if (version !== undefined) doc.version = typeof version === 'number' ? String(version) : r.str(version, '$.version');
   const tv = r.optStr(o, 'tiledversion', '$');
@@ -384,13 +526,13 @@ export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r =
   if (nl !== undefined) doc.nextlayerid = nl;
   const no = r.optNum(o, 'nextobjectid', '$', { int: true });
   if (no !== undefined) doc.nextobjectid = no;
-  doc.layers = readLayers(r, o.layers ?? [], '$.layers', 0, warn);
+  doc.layers = readLayers(r, o.layers ?? [], '$.layers', 0, warn, { cells: 0 });
   doc.tilesets = r.arr(o.tilesets ?? [], '$.tilesets').map((v, i) => readTileset(r, v, `$.tilesets[${i}]`, true, warn));
   doc.properties = readProperties(r, o.properties, '$.properties', warn);
-  return r.remember(doc);
+  return doc;
 }
 
-// ---------------------------------------------------------------- writing JSON
+// ---------------------------------------------------------------- writing (the JSON shape, for JSON and XML)
 
 function propsJson(props: TiledProperty[]): unknown[] {
   return props.map((p) => {
@@ -402,38 +544,155 @@ function propsJson(props: TiledProperty[]): unknown[] {
   });
 }
 
-function layerJson(l: TiledLayer): Record<string, unknown> {
-  if ('raw' in l) return l.raw;
+/** GIDs as Tiled stores them with base64: little-endian 32-bit words, compressed (zstd is written as zlib: sprat has no zstd encoder). */
+function encodeGids(data: readonly number[], compression: string | undefined): { data: string; compression?: string } {
+  const bytes = new Uint8Array(data.length * 4);
+  const dv = new DataView(bytes.buffer);
+  data.forEach((g, i) => dv.setUint32(i * 4, g >>> 0, true));
+  let out = bytes;
+  let comp = compression || undefined;
+  if (comp === 'zlib' || comp === 'zstd') {
+    out = zlibSync(bytes);
+    comp = 'zlib';
+  } else if (comp === 'gzip') out = gzipSync(bytes, { mtime: 0 });
+  else comp = undefined;
+  let s = '';
+  for (let i = 0; i < out.length; i++) s += String.fromCharCode(out[i]!);
+  const res: { data: string; compression?: string } = { data: btoa(s) };
+  if (comp) res.compression = comp;
+  return res;
+}
+
+/** True when base64 text `read` (in the layer's compression) decodes to exactly `data`. */
+function sameGids(read: string, l: TiledTileLayer, data: number[]): boolean {
+  try {
+    const got = readLayerData(
+      new JsonReader(FORMAT),
+      { data: read },
+      '$',
+      data.length,
+      { encoding: 'base64', compression: l.compression ?? '' },
+      '$',
+    );
+    return got.every((g, i) => g === data[i]);
+  } catch {
+    return false;
+  }
+}
+
+/** A copy of the raw fields less the ones the typed view writes. */
+function rest(raw: Record<string, unknown> | undefined, owned: readonly string[]): Record<string, unknown> {
   const o: Record<string, unknown> = {};
+  if (!raw) return o;
+  for (const k of Object.keys(raw)) if (!owned.includes(k)) setOwn(o, k, raw[k]);
+  return o;
+}
+
+const LAYER_OWNED = [
+  'data',
+  'chunks',
+  'encoding',
+  'compression',
+  'height',
+  'id',
+  'name',
+  'opacity',
+  'properties',
+  'type',
+  'visible',
+  'width',
+  'x',
+  'y',
+  'layers',
+];
+
+function layerJson(l: TiledLayer): Record<string, unknown> {
+  if (l.type !== 'tilelayer' && l.type !== 'group') return l.raw;
   if (l.type === 'group') {
+    const o: Record<string, unknown> = {
+      opacity: 1,
+      visible: true,
+      x: 0,
+      y: 0,
+      ...rest(l.raw, ['id', 'layers', 'name', 'properties', 'type']),
+    };
     if (l.id !== undefined) o.id = l.id;
     o.layers = l.layers.map(layerJson);
     o.name = l.name;
-    o.opacity = 1;
     if (l.properties.length) o.properties = propsJson(l.properties);
     o.type = 'group';
-    o.visible = true;
-    o.x = 0;
-    o.y = 0;
     return o;
   }
-  o.data = l.data;
-  o.height = l.height;
+  const o = rest(l.raw, LAYER_OWNED);
+  const base64 = l.encoding === 'base64';
+  const put = (target: Record<string, unknown>, data: number[], read: unknown) => {
+    if (!base64) target.data = data;
+    else if (typeof read === 'string' && l.compression !== 'zstd' && sameGids(read, l, data)) {
+      // Unchanged: the text as read (another zlib gives other bytes for the same GIDs).
+      target.data = read;
+      if (target === o && l.compression) o.compression = l.compression;
+    } else {
+      const e = encodeGids(data, l.compression);
+      target.data = e.data;
+      if (target === o && e.compression) o.compression = e.compression;
+    }
+  };
+  if (l.chunks) {
+    const readChunks = Array.isArray(l.raw?.chunks) ? (l.raw.chunks as Record<string, unknown>[]) : [];
+    o.chunks = l.chunks.map((c, i) => {
+      const co: Record<string, unknown> = { height: c.height, width: c.width, x: c.x, y: c.y };
+      put(co, c.data, readChunks[i]?.data);
+      return co;
+    });
+    if (base64 && l.compression) o.compression = l.compression === 'zstd' ? 'zlib' : l.compression;
+  } else put(o, l.data, l.raw?.data);
+  let width = l.width;
+  let height = l.height;
+  if (l.chunks?.length) {
+    // As Tiled writes an infinite layer: its size and start are its chunks' bounds.
+    const b = chunkBounds([l]);
+    if (b) {
+      o.startx = b.x;
+      o.starty = b.y;
+      width = b.width;
+      height = b.height;
+    }
+  }
+  if (base64) o.encoding = 'base64';
+  o.height = height;
   if (l.id !== undefined) o.id = l.id;
   o.name = l.name;
   o.opacity = l.opacity;
   if (l.properties.length) o.properties = propsJson(l.properties);
   o.type = 'tilelayer';
   o.visible = l.visible;
-  o.width = l.width;
+  o.width = width;
   o.x = l.x;
   o.y = l.y;
   return o;
 }
 
-function tilesetJson(t: TiledTileset, imageName?: (name: string) => string): Record<string, unknown> {
+const TILESET_OWNED = [
+  'columns',
+  'firstgid',
+  'image',
+  'imageheight',
+  'imagewidth',
+  'margin',
+  'name',
+  'properties',
+  'spacing',
+  'tilecount',
+  'tileheight',
+  'tilewidth',
+  'source',
+];
+
+function tilesetJson(t: TiledTileset, imageName?: (name: string) => string, standalone = false): Record<string, unknown> {
   if (t.source !== undefined) return { firstgid: t.firstgid, source: t.source };
-  const o: Record<string, unknown> = { columns: t.columns, firstgid: t.firstgid };
+  const o: Record<string, unknown> = rest(t.raw, TILESET_OWNED);
+  o.columns = t.columns;
+  if (!standalone) o.firstgid = t.firstgid;
   if (t.image !== undefined) {
     o.image = imageName ? imageName(t.image) : t.image;
     if (t.imageheight !== undefined) o.imageheight = t.imageheight;
@@ -446,17 +705,106 @@ function tilesetJson(t: TiledTileset, imageName?: (name: string) => string): Rec
   o.tilecount = t.tilecount;
   o.tileheight = t.tileheight;
   o.tilewidth = t.tilewidth;
+  if (standalone) o.type = 'tileset';
+  const order = t.raw ? (t.raw as Record<symbol, unknown>)[IMAGE_ORDER] : undefined;
+  if (order) Object.defineProperty(o, IMAGE_ORDER, { value: order, enumerable: false });
   return o;
 }
 
-/** The map as Tiled writes it (keys in alphabetical order, as Tiled does). */
-export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string): Record<string, unknown> {
-  const o: Record<string, unknown> = {
-    compressionlevel: -1,
-    height: doc.height,
-    infinite: false,
-    layers: doc.layers.map(layerJson),
-  };
+/** What Tiled's XML leaves out when it has the default value. */
+const XML_DEFAULTS: Record<string, unknown> = {
+  opacity: 1,
+  visible: true,
+  x: 0,
+  y: 0,
+  margin: 0,
+  spacing: 0,
+  compressionlevel: -1,
+  infinite: false,
+  columns: 0,
+  tilecount: 0,
+};
+
+/**
+ * For XML: the keys in the order they were read (`raw`), new ones after, and
+ * the ones the source did not have left out when they hold Tiled's default.
+ */
+function xmlOrder(o: Record<string, unknown>, raw: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const order = (o as Record<symbol, unknown>)[IMAGE_ORDER];
+  if (order) Object.defineProperty(out, IMAGE_ORDER, { value: order, enumerable: false });
+  const had = raw ?? {};
+  for (const k of Object.keys(had)) if (has(o, k)) setOwn(out, k, o[k]);
+  for (const k of Object.keys(o)) {
+    if (has(out, k)) continue;
+    if (has(XML_DEFAULTS, k) && XML_DEFAULTS[k] === o[k]) continue;
+    setOwn(out, k, o[k]);
+  }
+  return out;
+}
+
+function xmlLayers(json: unknown[], layers: TiledLayer[]): unknown[] {
+  return json.map((j, i) => {
+    const l = layers[i]!;
+    const o = xmlOrder(j as Record<string, unknown>, l.raw);
+    if (l.type === 'group') o.layers = xmlLayers(o.layers as unknown[], l.layers);
+    if (l.type === 'tilelayer' && l.chunks) {
+      // TMX keeps an infinite layer's size as given (only JSON has the chunks' bounds and start).
+      o.width = l.width;
+      o.height = l.height;
+      if (!l.raw || !has(l.raw, 'startx')) delete o.startx;
+      if (!l.raw || !has(l.raw, 'starty')) delete o.starty;
+      const readChunks = Array.isArray(l.raw?.chunks) ? (l.raw.chunks as Record<string, unknown>[]) : [];
+      o.chunks = (o.chunks as Record<string, unknown>[]).map((c, k) => xmlOrder(c, readChunks[k]));
+    }
+    return o;
+  });
+}
+
+/** A copy with the keys of every plain object in alphabetical order, as Tiled writes JSON. */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (typeof v !== 'object' || v === null) return v;
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort()) setOwn(out, k, sorted(o[k]));
+  return out;
+}
+
+const MAP_OWNED = [
+  'height',
+  'infinite',
+  'layers',
+  'nextlayerid',
+  'nextobjectid',
+  'orientation',
+  'properties',
+  'renderorder',
+  'tiledversion',
+  'tileheight',
+  'tilesets',
+  'tilewidth',
+  'type',
+  'version',
+  'width',
+];
+
+/**
+ * The document in the JSON shape (keys in alphabetical order, as Tiled
+ * writes them): what `.tmj`/`.tsj` files hold, and what the TMX/TSX writer
+ * turns into XML. `sorted`: false keeps the order fields were read in (for XML).
+ */
+export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string, sort = true): Record<string, unknown> {
+  if (doc.type === 'tileset') {
+    const t = doc.tilesets[0]!;
+    const o = tilesetJson(t, imageName, true);
+    for (const k of ['version', 'tiledversion']) if (doc.raw && has(doc.raw, k) && !has(o, k)) o[k] = doc.raw[k];
+    return (sort ? sorted(o) : xmlOrder(o, doc.raw)) as Record<string, unknown>;
+  }
+  const o: Record<string, unknown> = { compressionlevel: -1, ...rest(doc.raw, MAP_OWNED) };
+  o.height = doc.height;
+  o.infinite = doc.infinite;
+  o.layers = doc.layers.map(layerJson);
   if (doc.nextlayerid !== undefined) o.nextlayerid = doc.nextlayerid;
   if (doc.nextobjectid !== undefined) o.nextobjectid = doc.nextobjectid;
   o.orientation = doc.orientation;
@@ -469,7 +817,11 @@ export function tiledToJson(doc: TiledDoc, imageName?: (name: string) => string)
   o.type = 'map';
   if (doc.version !== undefined) o.version = doc.version;
   o.width = doc.width;
-  return o;
+  if (sort) return sorted(o) as Record<string, unknown>;
+  const x = xmlOrder(o, doc.raw);
+  x.tilesets = (o.tilesets as Record<string, unknown>[]).map((t, i) => xmlOrder(t, doc.tilesets[i]!.raw));
+  x.layers = xmlLayers(o.layers as unknown[], doc.layers);
+  return x;
 }
 
 // ---------------------------------------------------------------- to the model
@@ -480,7 +832,8 @@ function setOwn<T>(o: Record<string, T>, k: string, v: T): void {
 }
 
 function propValue(p: TiledProperty): string | number | boolean {
-  return p.value;
+  // class and list values: their JSON text.
+  return typeof p.value === 'object' ? JSON.stringify(p.value) : p.value;
 }
 
 function modelProps(props: TiledProperty[]): Record<string, string | number | boolean> | undefined {
@@ -505,7 +858,7 @@ function dirOf(p: string): string {
 }
 
 /** The tileset `i` of the map, an external one loaded (errors about it placed at its `source` in the map). */
-async function resolveTileset(
+export async function resolveTileset(
   doc: TiledDoc,
   i: number,
   resources: ResourceLoader,
@@ -514,7 +867,6 @@ async function resolveTileset(
   const t = doc.tilesets[i]!;
   if (t.source === undefined) return { ts: t, dir: '' };
   const at = `$.tilesets[${i}].source`;
-  if (/\.tsx$/i.test(t.source)) throw errorIn(doc, FORMAT, at, `external XML tileset "${t.source}" is not supported (export it as .tsj)`);
   let bytes: Uint8Array;
   try {
     bytes = (await loadResource(resources, { format: FORMAT, what: 'the external tileset', name: t.source })).bytes;
@@ -522,10 +874,15 @@ async function resolveTileset(
     throw isFormatError(e) ? errorIn(doc, FORMAT, at, e.reason) : e;
   }
   // Paths into the tileset start with its file name; errors give their line and column in it.
-  const r = new JsonReader(FORMAT, t.source);
+  let r: JsonReader = new JsonReader(FORMAT, t.source);
   let parsed: unknown;
   try {
-    parsed = r.parse(bytes);
+    if (looksLikeXml(bytes)) {
+      const x = readXmlDocument(FORMAT, bytes, undefined, t.source);
+      r = x.reader;
+      parsed = x.json;
+      if (x.json.type !== 'tileset') throw r.error(t.source, `expected a <tileset> root element, found a ${String(x.json.type)}`);
+    } else parsed = r.parse(bytes);
   } catch (e) {
     // A syntax error: placed at its line and column in the tileset file, named first.
     if (isFormatError(e) && e.line !== undefined) throw FormatError.atLine(FORMAT, `${t.source}: ${e.reason}`, e.line, e.column);
@@ -605,10 +962,31 @@ async function tiledReferences(doc: TiledDoc, resources: ResourceLoader): Promis
       continue; // not there or not a tileset: nothing more to follow
     }
     const { ts, dir } = resolved;
-    if (ts.image === undefined) continue;
-    const req = { format: FORMAT, what: `the image of tileset "${ts.name}"`, name: dir + ts.image };
-    for (const p of await foundResources(resources, [req])) found.add(p);
+    const names = ts.image === undefined ? [] : [ts.image];
+    const tiles = Array.isArray(ts.raw?.tiles) ? (ts.raw.tiles as unknown[]) : [];
+    for (const t of tiles)
+      if (typeof t === 'object' && t !== null && typeof (t as Record<string, unknown>).image === 'string')
+        names.push((t as Record<string, string>).image!);
+    for (const n of names) {
+      const req = { format: FORMAT, what: `the image of tileset "${ts.name}"`, name: dir + n };
+      for (const p of await foundResources(resources, [req])) found.add(p);
+    }
   }
+  // Image layers' images and object templates.
+  const visit = async (ls: TiledLayer[]) => {
+    for (const l of ls) {
+      if (l.type === 'group') await visit(l.layers);
+      else if (l.type === 'imagelayer' && typeof l.raw.image === 'string' && l.raw.image)
+        for (const p of await foundResources(resources, [{ format: FORMAT, what: 'the image of an image layer', name: l.raw.image }]))
+          found.add(p);
+      else if (l.type === 'objectgroup' && Array.isArray(l.raw.objects))
+        for (const o of l.raw.objects as Record<string, unknown>[])
+          if (typeof o?.template === 'string')
+            for (const p of await foundResources(resources, [{ format: FORMAT, what: 'the object template', name: o.template }]))
+              found.add(p);
+    }
+  };
+  await visit(doc.layers);
   return [...found];
 }
 
@@ -673,6 +1051,15 @@ export async function tiledToModel(
   };
   const flat: { layer: TiledTileLayer; name: string }[] = [];
   flattenTileLayers(doc.layers, '', flat, notes);
+  if (doc.infinite) {
+    // The model has no chunks: every layer becomes the grid of the union of all chunks.
+    const b = chunkBounds(doc.layers);
+    if (b) {
+      budget.spend('maxItems', b.width * b.height * flat.length, `the cells of the infinite map's layers (${b.width}x${b.height} each)`);
+      notes.push(`tiled: the infinite map's chunks became layers of ${b.width}x${b.height} tiles starting at tile (${b.x}, ${b.y})`);
+    }
+    for (const f of flat) f.layer = { ...f.layer, ...(b ? gridOf(f.layer, b) : { width: 0, height: 0, data: [] }), chunks: undefined };
+  }
   let badGids = 0;
   const bad = new Set<number>();
   const decoded = new Map<number, ModelCell>();
@@ -736,6 +1123,43 @@ export async function tiledToModel(
 function setFlag(cell: ModelCell, k: 'flipX' | 'flipY', v: boolean) {
   if (v) cell[k] = true;
   else delete cell[k];
+}
+
+/** The tile rectangle the chunks of these layers (and their groups') cover, or null. */
+export function chunkBounds(layers: TiledLayer[]): { x: number; y: number; width: number; height: number } | null {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  const visit = (ls: TiledLayer[]) => {
+    for (const l of ls) {
+      if (l.type === 'group') visit(l.layers);
+      else if (l.type === 'tilelayer')
+        for (const c of l.chunks ?? []) {
+          if (!c.width || !c.height) continue;
+          x0 = Math.min(x0, c.x);
+          y0 = Math.min(y0, c.y);
+          x1 = Math.max(x1, c.x + c.width);
+          y1 = Math.max(y1, c.y + c.height);
+        }
+    }
+  };
+  visit(layers);
+  return x1 > x0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
+
+/** An infinite layer's chunks as one grid over `b` (rows top first). */
+export function gridOf(l: TiledTileLayer, b: { x: number; y: number; width: number; height: number }) {
+  const data: number[] = new Array(b.width * b.height).fill(0);
+  for (const c of l.chunks ?? []) {
+    for (let y = 0; y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        const g = c.data[y * c.width + x]!;
+        if (g) data[(c.y - b.y + y) * b.width + (c.x - b.x + x)] = g;
+      }
+    }
+  }
+  return { width: b.width, height: b.height, data };
 }
 
 /** The sprat:cells layer property: a JSON object from cell index to what the GID cannot say. */
@@ -960,7 +1384,11 @@ export async function tiledFiles(doc: TiledDoc, outName: string): Promise<Output
   const base = baseName(outName);
   const images = doc.images ?? new Map<string, RgbaImage>();
   const rename = (n: string) => (images.has(n) ? `${base}-${n}` : n);
-  const files: OutputFile[] = [{ name: outName, bytes: new TextEncoder().encode(tiledJsonText(tiledToJson(doc, rename))) }];
+  const xml = /\.(tmx|tsx|tx|xml)$/i.test(outName);
+  const text = xml
+    ? xmlText(tiledToJson(doc, rename, false), (doc as { xmlDoctype?: string }).xmlDoctype)
+    : tiledJsonText(tiledToJson(doc, rename));
+  const files: OutputFile[] = [{ name: outName, bytes: new TextEncoder().encode(text) }];
   for (const [n, img] of images) files.push({ name: rename(n), bytes: encodePng(img) });
   return files;
 }
@@ -968,6 +1396,7 @@ export async function tiledFiles(doc: TiledDoc, outName: string): Promise<Output
 // ---------------------------------------------------------------- handler
 
 export function sniffTiled(bytes: Uint8Array): boolean {
+  if (isTiledXml(bytes)) return true;
   const t = sniffText(bytes);
   if (!t) return false;
   const all = t.head + t.tail;
@@ -982,9 +1411,11 @@ function countGids(doc: TiledDoc) {
     for (const l of ls) {
       if (l.type === 'group') visit(l.layers);
       else if (l.type === 'tilelayer') {
-        for (const g of l.data) {
-          if (g & GID_MASK) cells++;
-          if (g & (FLIP_H | FLIP_V | FLIP_D)) flipped++;
+        for (const data of [l.data, ...(l.chunks ?? []).map((c) => c.data)]) {
+          for (const g of data) {
+            if (g & GID_MASK) cells++;
+            if (g & (FLIP_H | FLIP_V | FLIP_D)) flipped++;
+          }
         }
       }
     }
@@ -996,18 +1427,24 @@ function countGids(doc: TiledDoc) {
 export const tiledHandler: FormatHandler<TiledDoc> = {
   name: 'tiled',
   text: true,
-  title: 'Tiled JSON map',
-  extensions: ['.tmj', '.json'],
+  title: 'Tiled map or tileset (JSON or TMX/TSX)',
+  extensions: ['.tmj', '.json', '.tmx', '.tsx', '.tsj'],
   sniff: sniffTiled,
   read: (bytes, ctx) => readTiled(bytes, ctx?.warn),
   writeFiles: (doc, outName) => tiledFiles(doc, outName),
   validate(bytes): Diagnostic[] {
     const out: Diagnostic[] = [];
     try {
-      const r = new JsonReader(FORMAT);
-      const doc = readTiled(bytes, (d) => out.push(d), r);
+      const doc = readTiled(bytes, (d) => out.push(d));
+      const r = doc.jsonSource ?? new JsonReader(FORMAT);
       if (doc.orientation !== 'orthogonal')
-        out.push(r.diagnostic('warning', '$.orientation', `"${doc.orientation}" maps can be inspected but not converted`));
+        out.push(
+          r.diagnostic(
+            'warning',
+            '$.orientation',
+            `"${doc.orientation}" maps are read and written, but not drawn or converted to other formats`,
+          ),
+        );
       const firsts = doc.tilesets.map((t) => t.firstgid);
       const dup = firsts.findIndex((f, i) => firsts.indexOf(f) !== i);
       if (dup >= 0)
@@ -1020,9 +1457,13 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   },
   inspectJson: (doc) => ({ format: 'tiled', ...tiledToJson(doc) }),
   inspectText(doc) {
+    if (doc.type === 'tileset') {
+      const t = doc.tilesets[0]!;
+      return `Tiled tileset "${t.name}": ${t.tilecount} tile(s) ${t.tilewidth}x${t.tileheight}, image ${t.image ?? '(a collection of images)'}\n`;
+    }
     const { cells, flipped } = countGids(doc);
     const lines = [
-      `Tiled ${doc.orientation} map ${doc.width}x${doc.height} tiles of ${doc.tilewidth}x${doc.tileheight}` +
+      `Tiled ${doc.orientation}${doc.infinite ? ' infinite' : ''} map ${doc.width}x${doc.height} tiles of ${doc.tilewidth}x${doc.tileheight}` +
         (doc.tiledversion ? ` (Tiled ${doc.tiledversion})` : ''),
       `  ${doc.layers.length} layer(s), ${doc.tilesets.length} tileset(s), ${cells} non-empty cell(s), ${flipped} flipped or rotated`,
     ];
@@ -1035,9 +1476,23 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     }
     return lines.join('\n') + '\n';
   },
-  picture: async (doc, options, resources) => levelPicture(await tiledToModel(doc, resources, true, options)),
+  picture: (doc, options, resources) => tiledPicture(doc, options, resources),
   renderOptions: LAYER_OPTIONS,
   toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   references: (doc, resources) => tiledReferences(doc, resources),
+  async validateResources(doc, resources) {
+    // The external tilesets: a map cannot be drawn or converted without them.
+    const out: Diagnostic[] = [];
+    for (let i = 0; i < doc.tilesets.length; i++) {
+      if (doc.tilesets[i]!.source === undefined) continue;
+      try {
+        await resolveTileset(doc, i, resources, []);
+      } catch (e) {
+        if (!isFormatError(e)) throw e;
+        out.push(diagnosticFromError(e));
+      }
+    }
+    return out;
+  },
   fromModel: (model: SpriteModel | LevelModel, _options?: CommandOptions) => tiledFromModel(model),
 };
