@@ -63,7 +63,7 @@ describe('render --hide-layers / --layer-opacity', () => {
   it('a layer the picture does not have, or a bad value, is a usage error (exit 2)', async () => {
     const past = await renderPng(MAP, ['--hide-layers', '3']);
     expect(past.code).toBe(2);
-    expect(past.stderr).toMatch(/option --hide-layers 3 is past the last layer \(the picture has 1 layer: 0\)/);
+    expect(past.stderr).toMatch(/option --hide-layers 3 is past the last layer \(the picture has 2 layers: 0-1\)/);
     expect((await renderPng(LEVEL, ['--layer-opacity', '0=2'])).code).toBe(2);
     expect((await renderPng(LEVEL, ['--layer-opacity', 'ground'])).code).toBe(2);
     expect((await renderPng(LEVEL, ['--hide-layers', '-1'])).code).toBe(2);
@@ -92,7 +92,11 @@ describe('the layers a level picture describes (the viewer inspector)', () => {
 
   it('Tiled: the map grid and each cell as set, tile and orientation', async () => {
     const { layers } = await laidOut(MAP);
-    expect(layers.map((l) => [l.name, l.grid?.cellWidth, l.grid?.columns, l.grid?.rows])).toEqual([['Ground', 8, 4, 3]]);
+    expect(layers.map((l) => [l.name, l.grid?.cellWidth, l.grid?.columns, l.grid?.rows])).toEqual([
+      ['Ground', 8, 4, 3],
+      ['Objects', undefined, undefined, undefined],
+    ]);
+    expect(layers[1]!.objects).toEqual([]); // the sample's object layer is empty
     expect(layers[0]!.cell!(1, 1)).toEqual({ set: 0, tile: 0, rotation: 180 });
   });
 

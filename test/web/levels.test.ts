@@ -83,9 +83,9 @@ describe.skipIf(!haveChromium)('viewer: levels and maps', () => {
     expect(faded.reduce((m, v, i) => Math.max(m, Math.abs(v - want[i]!)), 0)).toBeLessThanOrEqual(2);
     expect(faded).not.toEqual(await rendered(LEVEL, {}));
 
-    // Tiled: its one layer; the Hallgeir map: its objects.
+    // Tiled: its tile layer and its object layer; the Hallgeir map: its objects.
     await showFile(page, 1);
-    expect(await page.$$eval('#levellayers label', (ls) => ls.map((l) => l.textContent?.trim()))).toEqual(['Ground']);
+    expect(await page.$$eval('#levellayers label', (ls) => ls.map((l) => l.textContent?.trim()))).toEqual(['Ground', 'Objects']);
     expect(await page.inputValue('#gridsize')).toBe('8');
     await showFile(page, 2);
     expect(await page.$$eval('#levellayers label', (ls) => ls.map((l) => l.textContent?.trim()))).toEqual(['objects']);
