@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OptionError } from '../../src/binary/errors.js';
-import { load, newSprite, validate } from '../../src/api.js';
+import { load, newSprite, preview, validate } from '../../src/api.js';
 import { getFormat } from '../../src/registry.js';
 import { animationsFor, gridCells, gutterCells, parseAnimations, spriteFromFrames } from '../../src/model/frames.js';
 import { bakeFrame } from '../../src/model/bake.js';
@@ -204,6 +204,14 @@ describe('sprat new, into every sprite format', () => {
       ]);
       expect(render.code, render.stderr).toBe(0);
       expect(existsSync(path.join(dir, 'walk.gif'))).toBe(true);
+      // The viewer plays it: its preview (web/preview.ts is api.preview) offers the walk animation with its 4 frames and delays.
+      const loaded = load(new Uint8Array(readFileSync(out)), out, undefined, c.read);
+      const shown = await preview(loaded, fsResourceLoader(dir), c.read);
+      const walk = shown.animations.find((a) => /walk/.test(a.label));
+      expect(walk, `${c.to}: ${shown.animations.map((a) => a.label).join(', ')} ${shown.note ?? ''}`).toBeDefined();
+      expect(walk!.frames.length).toBeGreaterThanOrEqual(4);
+      expect(walk!.delaysMs.length).toBe(walk!.frames.length);
+      expect(walk!.next(0)).toBe(1);
     });
   }
 
