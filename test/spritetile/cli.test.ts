@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { CORPUS } from '../helpers/paths.js';
+import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import { compress, decompress } from '../../src/lzf/index.js';
 import { decodePng, encodePng } from '../../src/render/png.js';
 import { createImage, fillImage } from '../../src/render/image.js';
@@ -100,6 +100,43 @@ describe('sprat with SpriteTile levels', () => {
       expect(Array.from(img.data.subarray(0, 4))).toEqual([0, 0, 255, 255]); // tile 1 of set 0 is blue
     } finally {
       rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('convert to Tiled with --tileset (issue 11: the files a client needs)', () => {
+  it('writes the tile images beside the map, on the tiles grid, drawn as SpriteTile draws it; a turn Tiled cannot show is a note', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sprat-st-tiled-'));
+    try {
+      const level = path.join(SAMPLES, 'spritetile/level.bytes');
+      const tiles = path.join(SAMPLES, 'spritetile/tiles.png');
+      const out = path.join(dir, 'map.tmj');
+      const r = await runCli(['convert', level, out, '--to', 'tiled', '--tileset', `0=${tiles}:16x16`]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`wrote ${out}\nwrote ${path.join(dir, 'map-set_0.png')}\n`);
+      expect(r.stderr).toMatch(/note: tiled: 1 cell\(s\) turned by an angle Tiled cannot show \(45°\) are drawn unturned by Tiled/);
+      const map = JSON.parse(readFileSync(out, 'utf8'));
+      expect([map.tilewidth, map.tileheight, map.tilesets[0].tilewidth, map.tilesets[0].image]).toEqual([16, 16, 16, 'map-set_0.png']);
+      expect(decodePng(new Uint8Array(readFileSync(path.join(dir, 'map-set_0.png'))))).toEqual(
+        decodePng(new Uint8Array(readFileSync(tiles))),
+      );
+      // The map draws as the level does, but for the one cell turned by 45°.
+      const a = await runCli(['render', out, '-o', path.join(dir, 'map.png')]);
+      const b = await runCli(['render', level, '-o', path.join(dir, 'level.png'), '--tileset', `0=${tiles}:16x16`]);
+      expect([a.code, b.code]).toEqual([0, 0]);
+      const pa = decodePng(new Uint8Array(readFileSync(path.join(dir, 'map.png'))));
+      const pb = decodePng(new Uint8Array(readFileSync(path.join(dir, 'level.png'))));
+      expect([pa.width, pa.height]).toEqual([pb.width, pb.height]);
+      let differ = 0;
+      for (let i = 0; i < pa.data.length; i += 4) if (pa.data.subarray(i, i + 4).some((v, k) => v !== pb.data[i + k])) differ++;
+      expect(differ).toBeGreaterThan(0);
+      expect(differ).toBeLessThanOrEqual(16 * 16);
+      // Without --tileset the map names images it does not write, as before (a note says so).
+      const bare = await runCli(['convert', level, path.join(dir, 'bare.tmj'), '--to', 'tiled']);
+      expect(bare.code).toBe(0);
+      expect(bare.stderr).toMatch(/has no pixels/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,13 +1,13 @@
 import { decompressPrefix } from '../../lzf/index.js';
 import type { FormatHandler } from '../types.js';
-import { levelFromModel, levelToModel } from './convert.js';
+import { levelFromModel } from './convert.js';
 import { inspectJson, inspectText } from './inspect.js';
 import { MAGIC, type SpriteTileLevel } from './model.js';
 import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
 import { LZF_OPTION, writeSpriteTile } from './write.js';
 import { choiceOption, LAYER_OPTIONS } from '../options.js';
-import { TILESET_OPTION, spriteTilePicture, spriteTileReferences } from './render.js';
+import { levelModelWithTilesets, TILESET_OPTION, spriteTilePicture, spriteTileReferences } from './render.js';
 
 export * from './model.js';
 export { readSpriteTile, parseLevel, type ReadOptions } from './read.js';
@@ -45,10 +45,12 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
   inspectJson,
   inspectText,
   picture: (level, options, resources) => spriteTilePicture(level, options, resources),
-  renderOptions: [TILESET_OPTION, ...LAYER_OPTIONS],
+  renderOptions: LAYER_OPTIONS,
+  // `--tileset` draws the tiles in render and puts the images on the converted tilesets (SpriteTile -> Tiled).
+  resourceOptions: [TILESET_OPTION],
   references: (_level, resources, options) => spriteTileReferences(resources, options),
-  async toModel(level, _resources, options) {
-    return levelToModel(level, options);
+  async toModel(level, resources, options) {
+    return levelModelWithTilesets(level, options ?? {}, resources);
   },
   fromModel(model, options) {
     return levelFromModel(model, { clamp: options?.clamp === true });

@@ -6,6 +6,8 @@ import { budgetFrom } from '../../binary/limits.js';
 import { compose, rotate, scale, translate } from '../../render/matrix.js';
 import { foundResources, imageCache } from '../resources.js';
 import type { CommandOptions, OptionSpec, RenderResult, ResourceLoader } from '../types.js';
+import type { LevelModel } from '../../model/types.js';
+import { levelToModel } from './convert.js';
 import { FLIP_X, FLIP_Y, getCell, ROTATION_MASK, tilesPerSet, type SpriteTileLevel } from './model.js';
 
 const FORMAT = 'spritetile';
@@ -94,6 +96,50 @@ export async function spriteTileReferences(resources: ResourceLoader, options?: 
     resources,
     specs.map((s) => ({ format: FORMAT, what: `--tileset image for set ${s.set}`, name: s.path })),
   );
+}
+
+/**
+ * The level as a common model with the `--tileset` images put on its
+ * tilesets ("set N"), so that a conversion (to Tiled, say) writes the tile
+ * images a client needs. When every image has one tile size and every layer
+ * one SpriteTile tile size, the model's grid takes that pixel size.
+ */
+export async function levelModelWithTilesets(
+  level: SpriteTileLevel,
+  options: CommandOptions,
+  resources: ResourceLoader,
+): Promise<LevelModel> {
+  const model = levelToModel(level, options);
+  const specs = parsedOption(options, TILESET_OPTION) ?? [];
+  if (!specs.length) return model;
+  for (const s of specs) selectIndex('tileset', s.set, level.numSets, 'tile set', 'the level');
+  const loadImage = imageCache(resources, options);
+  const notes: string[] = [];
+  for (const s of specs) {
+    const ts = model.tilesets.find((t) => t.name === `set ${s.set}`);
+    if (!ts) {
+      notes.push(`spritetile: --tileset image for set ${s.set} left out: no cell uses that set`);
+      continue;
+    }
+    const { image } = await loadImage({ format: FORMAT, what: `--tileset image for set ${s.set}`, name: s.path });
+    ts.image = image;
+    ts.imagePath = s.path;
+    ts.tileWidth = s.tileWidth;
+    ts.tileHeight = s.tileHeight;
+  }
+  const sizes = new Set(model.tilesets.filter((t) => t.image).map((t) => `${t.tileWidth}x${t.tileHeight}`));
+  const layerSizes = new Set((level.layers ?? []).map((l) => `${l.tileSizeX}x${l.tileSizeY}`));
+  const first = model.tilesets.find((t) => t.image);
+  if (first && sizes.size === 1 && layerSizes.size <= 1) {
+    for (const l of model.layers) {
+      l.tileWidth = first.tileWidth;
+      l.tileHeight = first.tileHeight;
+    }
+  } else if (first) {
+    notes.push('spritetile: the --tileset images or the layers have several tile sizes; the grid keeps 32 px cells');
+  }
+  if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
+  return model;
 }
 
 /**

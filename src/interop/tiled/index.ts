@@ -1279,6 +1279,9 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
     next += ts.tilecount;
     tilesets.push(ts);
   }
+  /** Cells turned by an angle Tiled's flip bits cannot show (not a multiple of 90°). */
+  let offAngles = 0;
+  const offAngleValues = new Set<number>();
   const layers: TiledTileLayer[] = model.layers.map((l, li) => {
     const records: Record<string, CellRecord> = {};
     const data = l.cells.map((c, i) => {
@@ -1288,6 +1291,10 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
       let o: CellOrientation = NO_FLIP;
       const rot = norm(c.rotation);
       if (placeable(c) && firstGid.has(c.set)) {
+        if (rot % 90 !== 0) {
+          offAngles++;
+          offAngleValues.add(rot);
+        }
         gid = (firstGid.get(c.set)! + c.tile + orientationToBits(!!c.flipX, !!c.flipY, rot % 90 === 0 ? rot : 0)) >>> 0;
         tile = c.tile;
         set = c.set;
@@ -1333,6 +1340,12 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
   });
   const unused = model.tilesets.filter((_, i) => !maxTile.has(i)).length;
   if (unused) notes.push(`tiled: ${unused} tileset(s) no cell uses were left out`);
+  if (offAngles) {
+    const angles = [...offAngleValues].sort((a, b) => a - b).slice(0, 8);
+    notes.push(
+      `tiled: ${offAngles} cell(s) turned by an angle Tiled cannot show (${angles.map((a) => `${a}°`).join(', ')}${offAngleValues.size > 8 ? ', …' : ''}) are drawn unturned by Tiled; the angle is kept in the layer's sprat:cells property`,
+    );
+  }
   const doc: TiledDoc = {
     type: 'map',
     version: '1.10',
