@@ -10,7 +10,7 @@ import { LimitError } from './binary/limits.js';
 import { extensionOf } from './detect.js';
 import { FORMATS } from './registry.js';
 import type { CommandOptions, FormatHandler, ResourceLoader } from './formats/types.js';
-import { load, renderViews, validate } from './api.js';
+import { load, renderViews, validateWithResources } from './api.js';
 import { budgetFrom } from './binary/limits.js';
 import { drawPicture, type Picture, type PicturePart } from './render/pipeline.js';
 
@@ -89,8 +89,17 @@ export async function checkFile(
   resources: ResourceLoader,
   options: CommandOptions = {},
 ): Promise<Diagnostic[]> {
-  const v = validate(bytes, fileName, handler.name, options);
+  // Validation with the files the document needs (Tiled's external tilesets), then what it leans on (the Hallgeir chain).
+  const v = await validateWithResources(bytes, fileName, handler.name, options, resources);
   if (!v.valid) return v.diagnostics;
+  if (handler.checkResources) {
+    try {
+      const chain = await handler.checkResources(handler.read(bytes, { options }), resources, options);
+      if (chain.length) return [...v.diagnostics, ...chain];
+    } catch (e) {
+      return [...v.diagnostics, problemOf(e)];
+    }
+  }
   const problems: Diagnostic[] = v.diagnostics.slice();
   const seen = new Set(problems.map((p) => p.message));
   const add = (e: unknown) => {

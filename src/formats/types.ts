@@ -212,6 +212,13 @@ export interface FormatHandler<Doc = any> {
    * external tilesets): problems loading them through `resources`, so that
    * validate fails where render and convert would.
    */
+  /**
+   * What `check` verifies beyond validation: the files the document leans on
+   * (e.g. the Hallgeir map -> object -> sprite -> texture chain), each broken
+   * link one problem. `validate` does not call it: those files are not part
+   * of the document.
+   */
+  checkResources?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<Diagnostic[]>;
   validateResources?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<Diagnostic[]>;
   /** To the common model (for conversions to other formats). */
   toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;

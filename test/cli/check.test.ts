@@ -36,6 +36,11 @@ place('bounds/sprites/slime.dat', slime.replace(/^96\t0\t16/gm, '960\t0\t16'));
 place('bounds/sprites/enemies/slime.png', fs.readFileSync(path.join(SAMPLES, 'solarus/sprites/enemies/slime.png')));
 place('warn/sprites/enemies/slime.png', fs.readFileSync(path.join(SAMPLES, 'solarus/sprites/enemies/slime.png')));
 
+// a Hallgeir map whose chain breaks: a missing map texture, a missing object file, an object whose sprite is missing
+for (const f of ['level1.map', 'hero.obj', 'hero.png', 'coin.obj', 'coin.spr'])
+  place(`hallgeir/${f}`, fs.readFileSync(path.join(SAMPLES, 'hallgeir', f)));
+fs.renameSync(path.join(tmp, 'hallgeir/hero.obj'), path.join(tmp, 'hallgeir/hero-gone.obj'));
+
 describe('sprat check', () => {
   it("the corpus quest: its real problems only (the initial quest ships 16x16 placeholder sheets for the hero's sword animations)", async () => {
     const r = await runCli(['check', 'data'], path.join(CORPUS, 'solarus/quest-editor-initial'));
@@ -110,6 +115,20 @@ describe('sprat check', () => {
     );
     expect(r.stdout).toMatch(/walking \(down\), frame 0: .* lies outside its 128x48 image \(and 3 more frames\)$/m);
     expect(r.stdout).not.toMatch(/\((up|left|right)\), frame/);
+  });
+
+  it('the Hallgeir chain map -> object -> sprite -> texture, each broken link named, without a frame size (validate looks at the file alone)', async () => {
+    const r = await runCli(['check', 'hallgeir'], tmp);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').filter((l) => /: error: /.test(l))).toEqual([
+      'hallgeir/coin.obj: error: object "Coin" -> sprite "coin.spr": texture "coin" not found (looked for hallgeir/coin, hallgeir/coin.png, hallgeir/coin.bmp)',
+      'hallgeir/coin.spr: error: the sprite: texture "coin" not found (looked for hallgeir/coin, hallgeir/coin.png, hallgeir/coin.bmp)',
+      'hallgeir/hero-gone.obj: error: object "Hero": sprite "hero" not found (looked for hallgeir/hero, hallgeir/hero.spr)',
+      'hallgeir/level1.map: error: the map\'s texture "coin": texture "coin.bmp" not found (looked for hallgeir/coin.bmp, hallgeir/coin.bmp.png, hallgeir/coin.bmp.bmp)',
+      'hallgeir/level1.map: error: the map: object "hero.obj" not found (looked for hallgeir/hero.obj)',
+    ]);
+    const v = await runCli(['validate', 'hallgeir/level1.map'], tmp);
+    expect([v.code, v.stdout]).toEqual([0, 'hallgeir/level1.map: ok\n']);
   });
 
   it('unrelated files are skipped quietly (and node_modules is not walked)', async () => {

@@ -14,6 +14,7 @@ import { ENDIAN_OPTION, readHallgeir, sniffHallgeir } from './read.js';
 import {
   ANIMATION_OPTION,
   FRAME_OPTION,
+  hallgeirChainProblems,
   hallgeirReferences,
   mapPicture,
   objectPicture,
@@ -93,6 +94,7 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
   playOptions: [ANIMATION_OPTION, MS_OPTION, STEP_MS_OPTION, ENDIAN_READ],
   picture: (doc, options, resources) => spritePicture(doc, options, resources),
   references: (doc, resources) => hallgeirReferences(doc, resources),
+  checkResources: (doc, resources, options) => hallgeirChainProblems(doc, resources, options),
   renderViews: spriteViews,
   renderOptions: [FRAME_SIZE, ANIMATION_OPTION, FRAME_OPTION, ENDIAN_READ],
   toModel: (doc, resources, options) => spriteToModel(doc, resources, options),
@@ -113,6 +115,7 @@ export const hallgeirObjectHandler: FormatHandler<HallgeirObject> = {
   inspectText: (doc) => inspectText(doc),
   picture: (doc, options, resources) => objectPicture(doc, options, resources),
   references: (doc, resources) => hallgeirReferences(doc, resources),
+  checkResources: (doc, resources, options) => hallgeirChainProblems(doc, resources, options),
   renderOptions: [FRAME_SIZE, ENDIAN_READ, ...LAYER_OPTIONS],
 };
 
@@ -130,6 +133,7 @@ export const hallgeirMapHandler: FormatHandler<HallgeirMap> = {
   inspectText: (doc) => inspectText(doc),
   picture: (doc, options, resources) => mapPicture(doc, options, resources),
   references: (doc, resources) => hallgeirReferences(doc, resources),
+  checkResources: (doc, resources, options) => hallgeirChainProblems(doc, resources, options),
   renderOptions: [FRAME_SIZE, ENDIAN_READ, ...LAYER_OPTIONS],
 };
 

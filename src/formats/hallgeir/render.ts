@@ -4,7 +4,7 @@
  * `.obj`, its `.spr` and its texture resolved through the ResourceLoader;
  * frame 0 of the first animation drawn at the object's position).
  */
-import { FormatError, isFormatError } from '../../binary/errors.js';
+import { diagnostic, FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import type { RgbaImage } from '../../render/image.js';
 import { translate } from '../../render/matrix.js';
 import { drawPicture, type Picture, type PictureFrame } from '../../render/pipeline.js';
@@ -260,4 +260,73 @@ export async function hallgeirReferences(doc: HallgeirSprite | HallgeirObject | 
     }
   }
   return [...found];
+}
+
+/**
+ * The chain a document leans on, checked without drawing (no frame size
+ * needed): map -> its textures and object files -> each object's sprite ->
+ * the sprite's texture (a map texture of that name first), each found and
+ * read or decoded. One problem per broken link, naming the link.
+ */
+export async function hallgeirChainProblems(
+  doc: HallgeirSprite | HallgeirObject | HallgeirMap,
+  resources: ResourceLoader,
+  options?: CommandOptions,
+): Promise<Diagnostic[]> {
+  const format = `hallgeir-${doc.kind}`;
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const problem = (e: unknown, where: string) => {
+    if (!isFormatError(e)) throw e;
+    const message = where ? `${where}: ${e.reason}` : e.reason;
+    if (seen.has(message)) return;
+    seen.add(message);
+    out.push(diagnostic('error', message));
+  };
+  const texture = async (sprite: HallgeirSprite, dir: string, where: string, map?: HallgeirMap) => {
+    if (map?.textures.some((t) => t.name === sprite.texture)) return;
+    try {
+      await loadTextureByName(resources, dir, sprite.texture, format, options);
+    } catch (e) {
+      problem(e, where);
+    }
+  };
+  const object = async (obj: HallgeirObject, dir: string, where: string, map?: HallgeirMap) => {
+    let found: { path: string; sprite: HallgeirSprite };
+    try {
+      found = await resolveSprite(resources, dir, obj.sprite, where, format);
+    } catch (e) {
+      problem(e, ''); // its reason names `where` already
+      return;
+    }
+    await texture(found.sprite, dirOf(found.path), `${where} -> sprite "${found.path}"`, map);
+  };
+  if (doc.kind === 'sprite') await texture(doc, '', 'the sprite');
+  else if (doc.kind === 'object') await object(doc, '', `object ${JSON.stringify(doc.name)}`);
+  else {
+    const loadImage = imageCache(resources, options);
+    for (const t of doc.textures) {
+      try {
+        await loadImage(textureRequest(format, '', t.path));
+      } catch (e) {
+        problem(e, `the map's texture "${t.name}"`);
+      }
+    }
+    for (const objPath of new Set(doc.objects.map((o) => joinPath('', o.object)))) {
+      let obj: HallgeirObject;
+      try {
+        const { bytes } = await loadResource(resources, { format, what: 'object', name: objPath });
+        try {
+          obj = readObject(bytes);
+        } catch (e) {
+          wrap(e, `object "${objPath}"`);
+        }
+      } catch (e) {
+        problem(e, 'the map');
+        continue;
+      }
+      await object(obj, dirOf(objPath), `the map -> object file "${objPath}"`, doc);
+    }
+  }
+  return out;
 }
