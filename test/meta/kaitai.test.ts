@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { runCli } from '../helpers/cli.js';
 import { ROOT, SAMPLES } from '../helpers/paths.js';
+import { createIsprite, readIsprite, writeIsprite, type IspriteDocument } from '../../src/formats/isprite/index.js';
 import { readHallgeir, writeHallgeir, type HallgeirKind } from '../../src/formats/hallgeir/index.js';
 import { parseKsyYaml } from '../helpers/ksy-yaml.js';
 
@@ -33,8 +34,16 @@ const KaitaiStream = (require('kaitai-struct') as { KaitaiStream: new (buffer: A
 type Ks = any;
 type Parser = new (io: KaitaiStream) => Ks;
 
-/** Compiles one .ksy and evaluates the generated UMD module (CommonJS branch) with the runtime. */
-async function compileKsy(file: string): Promise<Parser> {
+const compiled = new Map<string, Promise<Parser>>();
+
+/** Compiles one .ksy (once) and evaluates the generated UMD module (CommonJS branch) with the runtime. */
+function compileKsy(file: string): Promise<Parser> {
+  let p = compiled.get(file);
+  if (!p) compiled.set(file, (p = compileUncached(file)));
+  return p;
+}
+
+async function compileUncached(file: string): Promise<Parser> {
   const ksy = parseKsyYaml(fs.readFileSync(path.join(KSY_DIR, file), 'utf8')) as { meta: { id: string } };
   const files = await compiler.compile('javascript', ksy, null, false);
   const exports: Record<string, unknown> = {};
@@ -259,6 +268,77 @@ describe('Kaitai Struct specs (docs/kaitai) parse like sprat', () => {
     const file = path.join(SAMPLES, 'isprite', name);
     const k = parse(parser, fs.readFileSync(file));
     expect(ispriteAsInspect(k)).toStrictEqual(await inspect(file));
+  });
+
+  it('isprite.ksy reads what sprat writes with every element kind, nested groups, an unknown chunk and no chunks at all', async () => {
+    const parser = await compileKsy('isprite.ksy');
+    const hero = readIsprite(new Uint8Array(fs.readFileSync(path.join(SAMPLES, 'isprite', 'hero.isprite'))));
+    const first = hero.frames[0]!;
+    const full: IspriteDocument = {
+      ...hero,
+      version: [1, 3],
+      nonStandard: true,
+      workFile: true,
+      nonStandardId: 'AB',
+      meta: hero.meta && { ...hero.meta, created: null },
+      tree: [{ kind: 'group', name: 'Outer', children: [{ kind: 'group', name: 'Inner', children: hero.tree }] }, ...hero.tree],
+      frames: [
+        {
+          ...first,
+          elements: [
+            ...first.elements,
+            {
+              type: 'graphic',
+              expanded: true,
+              name: 2,
+              slice: 1,
+              x: -1.5,
+              y: 2.25,
+              flipX: true,
+              flipY: false,
+              originX: 3,
+              originY: -4.5,
+              rotation: 90.5,
+              scaleX: -2,
+              scaleY: 0.5,
+              opacity: 1234,
+            },
+            { type: 'circle', name: null, id: 7, x: 1.5, y: -2, radius: 6.75 },
+            { type: 'rect', name: 3, id: 2, x: -3, y: 4, width: 5.5, height: 6, rotation: -45 },
+            {
+              type: 'attachment',
+              name: null,
+              id: 9,
+              x: 0,
+              y: 0,
+              flipX: false,
+              flipY: true,
+              rotation: 12,
+              scaleX: 1,
+              scaleY: -1,
+              opacity: 0,
+            },
+            { type: 'unknown', marker: 0x5a, name: 1, data: new Uint8Array([1, 2, 3]) },
+          ],
+        },
+        ...hero.frames.slice(1),
+      ],
+      unknownChunks: [{ id: 'XTRA', data: new Uint8Array([9, 8, 7, 6, 5]) }],
+    };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-kaitai-'));
+    try {
+      for (const [name, doc] of [
+        ['full', full],
+        ['empty', createIsprite(0)],
+      ] as const) {
+        const bytes = writeIsprite(doc);
+        const file = path.join(dir, `${name}.isprite`);
+        fs.writeFileSync(file, bytes);
+        expect(ispriteAsInspect(parse(parser, bytes)), name).toStrictEqual(await inspect(file));
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each(hallgeirSamples)(
