@@ -351,18 +351,25 @@ describe('Kaitai Struct specs (docs/kaitai) parse like sprat', () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-kaitai-'));
       try {
         const orders = new Set<boolean>();
-        for (const endian of ['little', 'big'] as const) {
-          for (const lengthPrefixedId of [false, true]) {
-            const variant = writeHallgeir({ ...doc, lengthPrefixedId }, { endian });
-            const file = path.join(dir, `${endian}-${lengthPrefixedId ? 'prefixed' : 'plain'}-${name}`);
-            fs.writeFileSync(file, variant);
-            const expected = await inspect(file);
-            expect(expected.littleEndian).toBe(endian === 'little');
-            orders.add(expected.littleEndian as boolean);
-            expect(
-              hallgeirAsInspect(kind, parse(parser, variant)),
-              `${endian}-endian, ${lengthPrefixedId ? 'length-prefixed' : '3-byte'} identifier`,
-            ).toStrictEqual(expected);
+        // Also with a first int of 0 (the same bytes in both orders), where the spec looks at the next int.
+        const zeroFirst = doc.kind === 'map' ? { ...doc, textures: [] } : { ...doc, name: '' };
+        for (const [form, base] of [
+          ['as is', doc],
+          ['first int 0', zeroFirst],
+        ] as const) {
+          for (const endian of ['little', 'big'] as const) {
+            for (const lengthPrefixedId of [false, true]) {
+              const variant = writeHallgeir({ ...base, lengthPrefixedId }, { endian });
+              const file = path.join(dir, `${form === 'as is' ? '' : 'zero-'}${endian}-${lengthPrefixedId ? 'prefixed' : 'plain'}-${name}`);
+              fs.writeFileSync(file, variant);
+              const expected = await inspect(file);
+              expect(expected.littleEndian).toBe(endian === 'little');
+              orders.add(expected.littleEndian as boolean);
+              expect(
+                hallgeirAsInspect(kind, parse(parser, variant)),
+                `${form}, ${endian}-endian, ${lengthPrefixedId ? 'length-prefixed' : '3-byte'} identifier`,
+              ).toStrictEqual(expected);
+            }
           }
         }
         expect(orders.size).toBe(2);
