@@ -15,9 +15,11 @@ doc: |
   Byte order: sprat reads the whole file as little-endian and, when that
   fails, as big-endian. Kaitai must choose before reading, so this spec looks
   at the first int after the identifier and takes the order that makes it
-  smaller (a length or count is small; its byte-swapped value is not). The
-  two agree on every file whose first int is not 0; for a first int of 0
-  this spec reads little-endian.
+  smaller (a length or count is small; its byte-swapped value is not). A
+  first int of 0 (no textures) reads the same in both orders, so then the
+  int after it decides the same way. The two agree on every file but one
+  whose first two ints are both 0 and that is big-endian: this spec reads it
+  little-endian, sprat may find from a later field that it is big-endian.
 
   What sprat checks besides: no count or length is negative; nothing follows
   the last field.
@@ -38,8 +40,14 @@ instances:
   first_int_be:
     pos: first_int_at
     type: u4be
+  second_int_le:
+    pos: first_int_at + 4
+    type: u4le
+  second_int_be:
+    pos: first_int_at + 4
+    type: u4be
   order:
-    value: 'first_int_le <= first_int_be ? 1 : 0'
+    value: 'first_int_le != first_int_be ? (first_int_le < first_int_be ? 1 : 0) : (second_int_le <= second_int_be ? 1 : 0)'
     doc: 1 little-endian, 0 big-endian.
 types:
   map_body:
