@@ -211,9 +211,9 @@ export function byteRanges(loaded: Loaded, bytes: Uint8Array): Record<string, [n
 }
 
 /** Where the parts of a text document's inspect JSON were in its file (JSON pointer → line and column); {} when the format does not say. */
-export function linePositions(loaded: Loaded): Record<string, LinePosition> {
+export function linePositions(loaded: Loaded, bytes: Uint8Array): Record<string, LinePosition> {
   try {
-    return loaded.handler.linePositions?.(loaded.doc) ?? {};
+    return loaded.handler.linePositions?.(loaded.doc, bytes) ?? {};
   } catch {
     return {};
   }

@@ -1281,7 +1281,7 @@ async function show(index: number, reload = false): Promise<void> {
     if (!reload) $<HTMLInputElement>('gridsize').value = restored?.gridsize || String(tileSizeOf(loaded.doc));
     const json = loaded.handler.inspectJson(loaded.doc);
     $('json').textContent = JSON.stringify(json, null, 2);
-    buildTree(json, byteRanges(loaded, bytes), bytes, linePositions(loaded));
+    buildTree(json, byteRanges(loaded, bytes), bytes, linePositions(loaded, bytes));
     linkPlaces();
     const box = $('framesizebox');
     const input = $<HTMLInputElement>('framesize');

@@ -168,9 +168,9 @@ export interface FormatHandler<Doc = any> {
   /**
    * Text formats: where parts of the inspect JSON were in the file read
    * (1-based line, and column where known), keyed by JSON pointer, for the
-   * viewer's field tree. Only for documents a reader made; never throws.
+   * viewer's field tree. Only for documents a reader made (from `bytes`).
    */
-  linePositions?(doc: Doc): Record<string, LinePosition>;
+  linePositions?(doc: Doc, bytes: Uint8Array): Record<string, LinePosition>;
 
   /** `sprat play`: the records the contract prints, plus warnings for stderr. */
   play?(doc: Doc, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string };

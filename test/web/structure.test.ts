@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { byteRanges, linePositions, load, play, render, validate } from '../../src/api.js';
+import { jsonLinePositions } from '../../src/interop/json.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import { canvasDiff, canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
@@ -18,17 +19,21 @@ const LEVEL = path.join(SAMPLES, 'spritetile/level.bytes');
 const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
 const SLIME_LUA = path.join(SAMPLES, 'solarus/sprites/slime_lua.dat');
 const ANIMS = path.join(CORPUS, 'cthg/encoder-test/anims.txt');
+const ASEPRITE = path.join(SAMPLES, 'interop/hero.json');
 
-const loadFile = (file: string) => load(new Uint8Array(readFileSync(file)), file);
+const linesOf = (file: string) => {
+  const bytes = new Uint8Array(readFileSync(file));
+  return linePositions(load(bytes, file), bytes);
+};
 
 describe("line positions of text formats (the field tree's lines)", () => {
   it('Solarus: each animation, its fields and directions, in both syntaxes', () => {
-    const lines = linePositions(loadFile(SLIME));
+    const lines = linesOf(SLIME);
     // "walking" is the header on line 7; its directions are lines 8-11.
     expect(lines['/animations/1']).toEqual({ line: 7, column: 1 });
     expect(lines['/animations/1/frameDelay']).toEqual({ line: 7, column: 29 });
     expect(lines['/animations/1/directions/2']).toEqual({ line: 10, column: 1 });
-    const lua = linePositions(loadFile(SLIME_LUA));
+    const lua = linesOf(SLIME_LUA);
     // "stopped" opens with `animation{` on line 1, its name on line 2, its directions on lines 5-8.
     expect(lua['/animations/0']).toEqual({ line: 1, column: 10 });
     expect(lua['/animations/0/name']).toEqual({ line: 2, column: 10 });
@@ -38,13 +43,25 @@ describe("line positions of text formats (the field tree's lines)", () => {
   });
 
   it('cthg-script: animations, frames, elements and their fields', () => {
-    const lines = linePositions(loadFile(ANIMS));
+    const lines = linesOf(ANIMS);
     expect(lines['/animations/0']).toEqual({ line: 2, column: 1 });
     expect(lines['/animations/0/frames/1']).toEqual({ line: 11, column: 5 });
     expect(lines['/animations/0/frames/0/elements/1']!.line).toBe(8);
     expect(lines['/animations/0/frames/0/elements/1/xOffset']!.line).toBe(8);
     // Binary formats say nothing here.
-    expect(linePositions(loadFile(HERO))).toEqual({});
+    expect(linesOf(HERO)).toEqual({});
+  });
+
+  it('Aseprite JSON (as TexturePacker JSON): every value of the file, by its pointer; bounded for hostile nesting', () => {
+    const lines = linesOf(ASEPRITE);
+    expect(lines['/frames/hero 1.aseprite']).toEqual({ line: 10, column: 23 });
+    expect(lines['/frames/hero 1.aseprite/duration']).toEqual({ line: 16, column: 17 });
+    const deep = new TextEncoder().encode(`{"a~/b": ${'['.repeat(100_000)}${']'.repeat(100_000)}, "z": 1}`);
+    const p = jsonLinePositions(deep);
+    expect(p['/a~0~1b']).toEqual({ line: 1, column: 10 });
+    expect(p['/z']).toEqual({ line: 1, column: 200_017 });
+    // The root, "a~/b", 63 levels below it (64 in all; deeper ones are skipped), "z".
+    expect(Object.keys(p).length).toBe(1 + 64 + 1);
   });
 });
 
@@ -195,7 +212,7 @@ describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
       // Cut inside frame 7: an error at a byte offset, but no tree to open.
       const cut = path.join(dir, 'cut.isprite');
       writeFileSync(cut, bytes.subarray(0, f7 + 3));
-      const server = await h.serve([slime, hero, ANIMS, cut]);
+      const server = await h.serve([slime, hero, ANIMS, cut, ASEPRITE]);
       const { page, errors } = await watchedPage(h.browser, { width: 1280, height: 500 });
       await open(page, server.url);
       await page.waitForSelector('body[data-ready="0"]');
@@ -239,6 +256,11 @@ describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
       await page.waitForSelector('body[data-ready="3"]');
       expect(await page.textContent('#diagnostics li.error')).toMatch(/at byte \d+/);
       expect(await page.locator('#diagnostics li.jump').count()).toBe(0);
+      // Aseprite JSON: each value's line in the file.
+      await page.click('#files button[data-index="4"]');
+      await page.waitForSelector('body[data-ready="4"]');
+      await page.click('#tree details[data-path="/frames"] > summary');
+      expect(await page.textContent('#tree details[data-path="/frames/hero 1.aseprite"] > summary')).toMatch(/@ line 10, column 23$/);
       expect(errors).toEqual([]);
       await page.close();
     } finally {
