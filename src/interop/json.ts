@@ -330,7 +330,11 @@ export function jsonLinePositions(bytes: Uint8Array, max = 100_000, maxDepth = 6
     return i + 1;
   };
   visit(skipWs(text, 0), '', 0);
-  // Offsets to lines and columns in one pass over the text.
+  return offsetsToLines(text, offsets);
+}
+
+/** Offsets in `text` (by key) as 1-based lines and columns, in one pass over the text. */
+export function offsetsToLines(text: string, offsets: Iterable<[string, number]>): Record<string, { line: number; column: number }> {
   const sorted = [...offsets].sort((a, b) => a[1] - b[1]);
   const out: Record<string, { line: number; column: number }> = {};
   let line = 1;
@@ -346,6 +350,13 @@ export function jsonLinePositions(bytes: Uint8Array, max = 100_000, maxDepth = 6
     out[ptr] = { line, column: off - lineStart + 1 };
   }
   return out;
+}
+
+/** A JSON path (`$.layers[0].name`) as a JSON pointer (`/layers/0/name`), as far as it can be read. */
+export function pathToPointer(path: string): string {
+  return pathSegments(path.replace(/^\$/, ''))
+    .map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    .join('');
 }
 
 /** Typed access to parsed JSON; every error names the path of the bad value, and its line and column once `parse` gave the text. */

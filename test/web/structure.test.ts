@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { byteRanges, linePositions, load, play, render, validate } from '../../src/api.js';
 import { jsonLinePositions } from '../../src/interop/json.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
-import { CORPUS, SAMPLES } from '../helpers/paths.js';
+import { CORPUS, ROOT, SAMPLES } from '../helpers/paths.js';
 import { canvasDiff, canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
 
 const HERO = path.join(SAMPLES, 'isprite/hero.isprite');
@@ -52,7 +52,7 @@ describe("line positions of text formats (the field tree's lines)", () => {
     expect(linesOf(HERO)).toEqual({});
   });
 
-  it('Aseprite JSON (as TexturePacker JSON): every value of the file, by its pointer; bounded for hostile nesting', () => {
+  it('Aseprite JSON (as TexturePacker JSON) and Tiled maps: every value of the file, by its pointer; bounded for hostile nesting', () => {
     const lines = linesOf(ASEPRITE);
     expect(lines['/frames/hero 1.aseprite']).toEqual({ line: 10, column: 23 });
     expect(lines['/frames/hero 1.aseprite/duration']).toEqual({ line: 16, column: 17 });
@@ -60,6 +60,13 @@ describe("line positions of text formats (the field tree's lines)", () => {
     const p = jsonLinePositions(deep);
     expect(p['/a~0~1b']).toEqual({ line: 1, column: 10 });
     expect(p['/z']).toEqual({ line: 1, column: 200_017 });
+    // Tiled: a JSON map's values; a TMX map's elements (the JSON shape's pointers).
+    const tmj = linesOf(path.join(SAMPLES, 'interop/dungeon.tmj'));
+    expect(tmj['/layers/0']).toEqual({ line: 5, column: 9 });
+    const tmx = linesOf(path.join(ROOT, 'test/fixtures/tiled/real/rpg/island.tmx'));
+    expect(tmx['/tilesets/0']).toEqual({ line: 3, column: 2 });
+    expect(tmx['/layers/1']).toEqual({ line: 9, column: 2 });
+    expect(tmx['/layers/1/data']).toEqual({ line: 10, column: 3 });
     // The root, "a~/b", 63 levels below it (64 in all; deeper ones are skipped), "z".
     expect(Object.keys(p).length).toBe(1 + 64 + 1);
   });
