@@ -6,7 +6,7 @@
 import { FormatError, diagnosticFromError, isFormatError, oneLine, type Diagnostic } from './binary/errors.js';
 import { detectFormat, extensionOf, formatsForExtension } from './detect.js';
 import { FORMATS, getFormat } from './registry.js';
-import type { CommandOptions, FormatHandler, OutputFile, RenderResult, RenderView, ResourceLoader } from './formats/types.js';
+import type { CommandOptions, FormatHandler, LinePosition, OutputFile, RenderResult, RenderView, ResourceLoader } from './formats/types.js';
 import { budgetFrom, type Budget } from './binary/limits.js';
 import { drawPicture, nextFrame, withLayerChoices, type DrawnPicture, type PictureLayer } from './render/pipeline.js';
 import { layerChoices } from './formats/options.js';
@@ -205,6 +205,15 @@ export async function renderLaidOut(
 export function byteRanges(loaded: Loaded, bytes: Uint8Array): Record<string, [number, number]> {
   try {
     return loaded.handler.byteRanges?.(loaded.doc, bytes) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** Where the parts of a text document's inspect JSON were in its file (JSON pointer → line and column); {} when the format does not say. */
+export function linePositions(loaded: Loaded, bytes: Uint8Array): Record<string, LinePosition> {
+  try {
+    return loaded.handler.linePositions?.(loaded.doc, bytes) ?? {};
   } catch {
     return {};
   }

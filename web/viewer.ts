@@ -9,8 +9,9 @@
  * picture is the library's (`api.preview`, the very call `sprat render`
  * makes); only the onion skin and the tile grid are drawn by the page on top.
  */
-import { byteRanges, load, play, validate, type Loaded } from '../src/api.js';
-import type { CommandOptions, ResourceLoader } from '../src/formats/types.js';
+import { byteRanges, linePositions, load, play, validate, type Loaded } from '../src/api.js';
+import type { Diagnostic } from '../src/binary/errors.js';
+import type { CommandOptions, LinePosition, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
 import { encodeRender, type ImageFormat } from '../src/render/output.js';
 import type { PictureLayer } from '../src/render/pipeline.js';
@@ -519,8 +520,55 @@ const MAX_TREE_CHILDREN = 500;
 
 type Ranges = Record<string, [number, number]>;
 
+type Lines = Record<string, LinePosition>;
+
 function rangeText(r: [number, number] | undefined): string {
   return r ? ` @ bytes ${r[0]}–${r[1] - 1} (0x${r[0].toString(16)}, ${r[1] - r[0]} bytes)` : '';
+}
+
+function lineText(l: LinePosition | undefined): string {
+  return l ? ` @ line ${l.line}${l.column !== undefined ? `, column ${l.column}` : ''}` : '';
+}
+
+/** A place in the file a diagnostic names. */
+type Place = { offset: number } | { line: number; column?: number };
+
+/** Opens the tree at the node nearest a place and selects it; false when no node is there (set by buildTree). */
+let revealPlace: (place: Place) => boolean = () => false;
+/** The tree node nearest a place, if any (set by buildTree). */
+let pathAt: (place: Place) => string | undefined = () => undefined;
+
+/**
+ * The node nearest a place: for a byte offset the smallest range holding it;
+ * for a line the last node that starts at or before it (line, then column).
+ * Ties go to the deepest node.
+ */
+function nearestPath(place: Place, ranges: Ranges, lines: Lines): string | undefined {
+  const depth = (p: string) => p.split('/').length;
+  let best: string | undefined;
+  if ('offset' in place) {
+    let size = Infinity;
+    for (const [p, [s, e]] of Object.entries(ranges)) {
+      if (place.offset < s || place.offset >= e) continue;
+      if (e - s < size || (e - s === size && depth(p) > depth(best!))) {
+        best = p;
+        size = e - s;
+      }
+    }
+    return best;
+  }
+  const at = (l: LinePosition) => l.line * 1e7 + (l.column ?? 0);
+  const want = place.line * 1e7 + (place.column ?? 1e7 - 1);
+  let bestAt = -1;
+  for (const [p, l] of Object.entries(lines)) {
+    const a = at(l);
+    if (a > want) continue;
+    if (a > bestAt || (a === bestAt && depth(p) > depth(best!))) {
+      best = p;
+      bestAt = a;
+    }
+  }
+  return best;
 }
 
 /**
@@ -528,8 +576,10 @@ function rangeText(r: [number, number] | undefined): string {
  * with its byte range when the format knows it; clicking a node shows it and
  * goes to the frame, animation or layer it is about.
  */
-function buildTree(json: unknown, ranges: Ranges, bytes: Uint8Array): void {
+function buildTree(json: unknown, ranges: Ranges, bytes: Uint8Array, lines: Lines = {}): void {
   const tree = $('tree');
+  /** How to list an object node's children (done when it is first opened). */
+  const fillers = new WeakMap<Element, () => void>();
   const info = $('fieldinfo');
   info.textContent = '';
   const select = (el: HTMLElement, path: string, value: unknown) => {
@@ -539,13 +589,13 @@ function buildTree(json: unknown, ranges: Ranges, bytes: Uint8Array): void {
     const r = ranges[path];
     const head = r ? [...bytes.subarray(r[0], Math.min(r[1], r[0] + 16))].map((b) => b.toString(16).padStart(2, '0')).join(' ') : '';
     const shown = value !== null && typeof value === 'object' ? '' : ` = ${JSON.stringify(value)}`;
-    info.textContent = `${path || '/'}${shown}${rangeText(r)}${head ? `: ${head}${r![1] - r![0] > 16 ? ' …' : ''}` : ''}`;
+    info.textContent = `${path || '/'}${shown}${rangeText(r)}${lineText(lines[path])}${head ? `: ${head}${r![1] - r![0] > 16 ? ' …' : ''}` : ''}`;
     goToPath(path, json);
   };
   const node = (key: string, value: unknown, path: string): HTMLElement => {
     const bytesNote = document.createElement('span');
     bytesNote.className = 'bytes';
-    bytesNote.textContent = rangeText(ranges[path]);
+    bytesNote.textContent = rangeText(ranges[path]) + lineText(lines[path]);
     if (value !== null && typeof value === 'object') {
       const d = document.createElement('details');
       d.dataset.path = path;
@@ -567,6 +617,7 @@ function buildTree(json: unknown, ranges: Ranges, bytes: Uint8Array): void {
           d.append(more);
         }
       };
+      fillers.set(d, fill);
       d.addEventListener('toggle', () => {
         if (d.open) fill();
       });
@@ -584,6 +635,30 @@ function buildTree(json: unknown, ranges: Ranges, bytes: Uint8Array): void {
     (root as HTMLDetailsElement).open = true;
     tree.replaceChildren(root);
   } else tree.replaceChildren();
+  pathAt = (place) => (tree.firstElementChild ? nearestPath(place, ranges, lines) : undefined);
+  revealPlace = (place) => {
+    const target = pathAt(place);
+    if (target === undefined) return false;
+    // Down from the root, opening each node on the way (as far as the tree lists children).
+    let el = tree.firstElementChild as HTMLElement | null;
+    if (!el) return false;
+    let at = '';
+    for (const seg of target.split('/').slice(1)) {
+      if (el.tagName !== 'DETAILS') break;
+      fillers.get(el)?.();
+      (el as HTMLDetailsElement).open = true;
+      const next = `${at}/${seg}`;
+      const child = [...el.children].find((c) => (c as HTMLElement).dataset.path === next) as HTMLElement | undefined;
+      if (!child) break;
+      el = child;
+      at = next;
+    }
+    const handle = el.tagName === 'DETAILS' ? (el.querySelector(':scope > summary') as HTMLElement) : el;
+    handle.click();
+    if (el.tagName === 'DETAILS') (el as HTMLDetailsElement).open = true;
+    handle.scrollIntoView({ block: 'nearest' });
+    return true;
+  };
 }
 
 /** The preview animation and frame a JSON pointer is about (an ISPRITE or CTHG frame, a sequence, a view), if any. */
@@ -1151,11 +1226,35 @@ async function show(index: number, reload = false): Promise<void> {
   delete document.body.dataset.selectedPath;
   const diags = $('diagnostics');
   diags.replaceChildren();
-  const note = (cls: string, text: string) => {
+  revealPlace = () => false;
+  pathAt = () => undefined;
+  /** Diagnostics that name a place: made clickable once the tree is built, when a node is there. */
+  const placed: [HTMLLIElement, Place][] = [];
+  const note = (cls: string, text: string, d?: Diagnostic) => {
     const li = document.createElement('li');
     li.className = cls;
     li.textContent = text;
+    // Where the error or warning is, when it says.
+    const place: Place | undefined =
+      d?.offset !== undefined ? { offset: d.offset } : d?.line !== undefined ? { line: d.line, column: d.column } : undefined;
+    if (place) placed.push([li, place]);
     diags.append(li);
+  };
+  // An error or warning whose place is in the tree: a click opens the tree there.
+  const linkPlaces = () => {
+    for (const [li, place] of placed) {
+      if (pathAt(place) === undefined) continue;
+      li.classList.add('jump');
+      li.tabIndex = 0;
+      li.title = 'show its place in the fields';
+      li.onclick = () => {
+        ($('fieldsbox') as HTMLDetailsElement).open = true;
+        revealPlace(place);
+      };
+      li.onkeydown = (e) => {
+        if (e.key === 'Enter') li.click();
+      };
+    }
   };
   try {
     if (reload) f.bytes = undefined;
@@ -1171,7 +1270,7 @@ async function show(index: number, reload = false): Promise<void> {
   const bytes = f.bytes;
   const v = validate(bytes, f.name);
   if (v.valid) note('ok', 'valid');
-  for (const d of v.diagnostics) note(d.severity, `${d.severity}: ${d.message}`);
+  for (const d of v.diagnostics) note(d.severity, `${d.severity}: ${d.message}`, d);
   try {
     const loaded = load(bytes, f.name);
     shownLoaded = loaded;
@@ -1182,7 +1281,8 @@ async function show(index: number, reload = false): Promise<void> {
     if (!reload) $<HTMLInputElement>('gridsize').value = restored?.gridsize || String(tileSizeOf(loaded.doc));
     const json = loaded.handler.inspectJson(loaded.doc);
     $('json').textContent = JSON.stringify(json, null, 2);
-    buildTree(json, byteRanges(loaded, bytes), bytes);
+    buildTree(json, byteRanges(loaded, bytes), bytes, linePositions(loaded, bytes));
+    linkPlaces();
     const box = $('framesizebox');
     const input = $<HTMLInputElement>('framesize');
     input.value = '';

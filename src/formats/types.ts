@@ -111,6 +111,12 @@ export interface RenderView {
   options: CommandOptions;
 }
 
+/** Where a part of a text file is (1-based). */
+export interface LinePosition {
+  line: number;
+  column?: number;
+}
+
 export interface OutputFile {
   name: string;
   bytes: Uint8Array;
@@ -159,6 +165,12 @@ export interface FormatHandler<Doc = any> {
    * viewer's field tree. Binary formats that know them; never throws.
    */
   byteRanges?(doc: Doc, bytes: Uint8Array): Record<string, [number, number]>;
+  /**
+   * Text formats: where parts of the inspect JSON were in the file read
+   * (1-based line, and column where known), keyed by JSON pointer, for the
+   * viewer's field tree. Only for documents a reader made (from `bytes`).
+   */
+  linePositions?(doc: Doc, bytes: Uint8Array): Record<string, LinePosition>;
 
   /** `sprat play`: the records the contract prints, plus warnings for stderr. */
   play?(doc: Doc, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string };

@@ -302,6 +302,63 @@ export function jsonValueOffset(text: string, segments: readonly (string | numbe
   return at;
 }
 
+/**
+ * Where each value of a (valid) JSON text starts, as a line and column,
+ * keyed by JSON pointer (`/frames/3/duration`); at most `max` values and
+ * `maxDepth` levels (a hostile file costs no more than that).
+ */
+export function jsonLinePositions(bytes: Uint8Array, max = 100_000, maxDepth = 64): Record<string, { line: number; column: number }> {
+  const text = decodeText(bytes);
+  const offsets = new Map<string, number>();
+  const visit = (i: number, ptr: string, depth: number): number => {
+    offsets.set(ptr, i);
+    const c = text.charCodeAt(i);
+    if ((c !== 123 && c !== 91) || depth >= maxDepth || offsets.size >= max) return skipValue(text, i);
+    const close = c === 123 ? 125 : 93;
+    i = skipWs(text, i + 1);
+    for (let k = 0; i < text.length && text.charCodeAt(i) !== close; k++) {
+      let key = String(k);
+      if (c === 123) {
+        const end = skipString(text, i);
+        const raw = text.slice(i + 1, end - 1);
+        key = raw.includes('\\') ? (JSON.parse(text.slice(i, end)) as string) : raw;
+        i = skipWs(text, skipWs(text, end) + 1);
+      }
+      i = skipWs(text, visit(i, `${ptr}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1));
+      if (text.charCodeAt(i) === 44) i = skipWs(text, i + 1);
+    }
+    return i + 1;
+  };
+  visit(skipWs(text, 0), '', 0);
+  return offsetsToLines(text, offsets);
+}
+
+/** Offsets in `text` (by key) as 1-based lines and columns, in one pass over the text. */
+export function offsetsToLines(text: string, offsets: Iterable<[string, number]>): Record<string, { line: number; column: number }> {
+  const sorted = [...offsets].sort((a, b) => a[1] - b[1]);
+  const out: Record<string, { line: number; column: number }> = {};
+  let line = 1;
+  let lineStart = 0;
+  let at = 0;
+  for (const [ptr, off] of sorted) {
+    for (; at < off; at++) {
+      if (text.charCodeAt(at) === 10) {
+        line++;
+        lineStart = at + 1;
+      }
+    }
+    out[ptr] = { line, column: off - lineStart + 1 };
+  }
+  return out;
+}
+
+/** A JSON path (`$.layers[0].name`) as a JSON pointer (`/layers/0/name`), as far as it can be read. */
+export function pathToPointer(path: string): string {
+  return pathSegments(path.replace(/^\$/, ''))
+    .map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    .join('');
+}
+
 /** Typed access to parsed JSON; every error names the path of the bad value, and its line and column once `parse` gave the text. */
 export class JsonReader {
   private text: string | undefined;

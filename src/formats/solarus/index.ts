@@ -3,7 +3,7 @@
  * syntax (`solarus-lua`). Both read to and write from the same SolarusSheet.
  */
 import { diagnosticFromError, isFormatError, OptionError, type Diagnostic } from '../../binary/errors.js';
-import type { CommandOptions, FormatHandler } from '../types.js';
+import type { CommandOptions, FormatHandler, LinePosition } from '../types.js';
 import { convertSyntax, modelToSheet, sheetToModel } from './convert.js';
 import { readLines, writeLines } from './lines.js';
 import { looksLikeLua, readLua, writeLua } from './lua.js';
@@ -12,9 +12,11 @@ import {
   BAKED_IMAGE,
   inspectJson,
   inspectText,
+  positionsOf,
   rememberSource,
   type AnimationPositions,
   type ParseOptions,
+  type Pos,
   type SolarusSheet,
   type SolarusSyntax,
 } from './model.js';
@@ -67,6 +69,29 @@ function styleFor(name: SolarusSyntax, options: CommandOptions | undefined): Lua
     throw new OptionError(`--style ${style} applies to the Lua syntax (solarus-lua) only: the line syntax has one style`);
   }
   return style;
+}
+
+/** Where each animation (its name), its fields and its directions were in the file read (inspect JSON pointers). */
+function linePositions(sheet: SolarusSheet): Record<string, LinePosition> {
+  const out: Record<string, LinePosition> = {};
+  sheet.animations.forEach((_, i) => {
+    const p = positionsOf(sheet, i);
+    if (!p) return;
+    const ap = `/animations/${i}`;
+    // The animation starts at its first field; a field the file leaves out (Lua) is placed at that start and not listed.
+    const before = (a: Pos, b: Pos) => a.line < b.line || (a.line === b.line && a.column < b.column);
+    const start = [p.frameDelay, p.loopOnFrame].reduce((a, b) => (before(b, a) ? b : a), p.name);
+    const same = (a: Pos) => a.line === start.line && a.column === start.column;
+    out[ap] = start;
+    out[`${ap}/name`] = p.name;
+    if (!same(p.frameDelay)) out[`${ap}/frameDelay`] = p.frameDelay;
+    if (!same(p.loopOnFrame)) out[`${ap}/loopOnFrame`] = p.loopOnFrame;
+    if (p.directions[0]) out[`${ap}/directions`] = p.directions[0];
+    p.directions.forEach((d, k) => {
+      out[`${ap}/directions/${k}`] = d;
+    });
+  });
+  return out;
 }
 
 function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
@@ -123,6 +148,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     },
     inspectJson: (doc) => inspectJson(name, doc),
     inspectText: (doc) => inspectText(name, doc),
+    linePositions,
     play: (doc, options) => play(name, doc, options),
     playOptions: PLAY_OPTIONS,
     picture: (doc, options, resources) => solarusPicture(name, doc, options, resources),

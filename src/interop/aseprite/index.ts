@@ -12,7 +12,7 @@ import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../
 import { unusedAnimation, unusedFrameNames } from '../../model/unused.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
-import { baseName, has, JsonReader, type FromJson, sniffText } from '../json.js';
+import { baseName, has, JsonReader, jsonLinePositions, type FromJson, sniffText } from '../json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
 import { frameRecord, framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
 import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
@@ -640,6 +640,8 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readAseprite),
   inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
+  // The inspect JSON is the file's own (plus format and layout): each value's place in the file.
+  linePositions: (_doc, bytes) => jsonLinePositions(bytes),
   inspectText: asepriteInspectText,
   renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
   ...sheetModelMethods(FORMAT, asepriteModel),

@@ -22,7 +22,7 @@ import {
 } from '../sheethandler.js';
 import { dirOf, joinPath, loadResource, type ResourceRequest } from '../../formats/resources.js';
 import { choiceOption } from '../../formats/options.js';
-import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
+import { baseName, errorIn, has, JsonReader, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
 import { frameRecord, framePart, readFrames, type SheetJsonFrame } from '../sheetjson.js';
@@ -386,6 +386,8 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readTexturePacker),
   inspectJson: (doc) => ({ format: 'texturepacker', layout: doc.layout, ...texturePackerToJson(doc) }),
+  // The inspect JSON is the file's own (plus format and layout): each value's place in the file.
+  linePositions: (_doc, bytes) => jsonLinePositions(bytes),
   inspectText(doc) {
     const lines = [
       `TexturePacker sheet (${doc.layout} layout), ${doc.frames.length} frame(s), image ${doc.meta.image ?? '(none)'}` +

@@ -19,8 +19,8 @@ import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
 import { foundResources, imageCache, loadResource } from '../../formats/resources.js';
 import { LAYER_OPTIONS } from '../../formats/options.js';
-import { baseName, errorIn, has, JsonReader, type FromJson, key, sniffText } from '../json.js';
-import { IMAGE_ORDER, looksLikeXml, readXmlDocument, xmlRootName, xmlText } from './xml.js';
+import { baseName, errorIn, has, JsonReader, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
+import { IMAGE_ORDER, looksLikeXml, readXmlDocument, XmlReader, xmlRootName, xmlText } from './xml.js';
 import { tiledPicture } from './draw.js';
 
 export const FLIP_H = 0x80000000;
@@ -1469,6 +1469,11 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     return out;
   },
   inspectJson: (doc) => ({ format: 'tiled', ...tiledToJson(doc) }),
+  // The inspect JSON has the shape of Tiled's JSON: each value's place in a JSON file, each element's in a TMX/TSX file.
+  linePositions: (doc, bytes) => {
+    const src = doc.jsonSource;
+    return src instanceof XmlReader ? src.linePositions() : jsonLinePositions(bytes);
+  },
   inspectText(doc) {
     if (doc.type === 'tileset') {
       const t = doc.tilesets[0]!;

@@ -9,7 +9,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { FormatError, type Diagnostic, type ErrorLocation } from '../../binary/errors.js';
-import { decodeText, JsonReader, lineColumn } from '../json.js';
+import { decodeText, JsonReader, lineColumn, offsetsToLines, pathToPointer } from '../json.js';
 
 /** An XML element: its name, attributes in order, child elements, text and where it starts. */
 export interface XmlElement {
@@ -471,6 +471,14 @@ export class XmlReader extends JsonReader {
       if (cut <= 0) return {};
       p = p.slice(0, cut);
     }
+  }
+
+  /** Where each value read from the XML was (its element), keyed by JSON pointer. */
+  linePositions(): Record<string, { line: number; column: number }> {
+    return offsetsToLines(
+      this.source,
+      [...this.placesOf].map(([p, at]) => [pathToPointer(p), at] as [string, number]),
+    );
   }
 
   override remember<T extends object>(doc: T): T {

@@ -8,7 +8,7 @@
  */
 import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic } from '../../../binary/errors.js';
 import { foundResources, type ResourceRequest } from '../../resources.js';
-import type { CommandOptions, FormatHandler, OutputFile, RenderView, ResourceLoader } from '../../types.js';
+import type { CommandOptions, FormatHandler, LinePosition, OutputFile, RenderView, ResourceLoader } from '../../types.js';
 import { cthgToModel } from '../convert.js';
 import type { CthgDocument } from '../model.js';
 import { cthgPicture, RENDER_OPTIONS } from '../render.js';
@@ -159,6 +159,25 @@ function views(doc: CthgScript): RenderView[] {
   return out;
 }
 
+/** Where each animation, frame, element and given element field was in the script (inspect JSON pointers). */
+function linePositions(doc: CthgScript): Record<string, LinePosition> {
+  const out: Record<string, LinePosition> = {};
+  doc.animations.forEach((a, i) => {
+    const ap = `/animations/${i}`;
+    out[ap] = { line: a.line, column: a.column };
+    a.frames.forEach((f, j) => {
+      const fp = `${ap}/frames/${j}`;
+      out[fp] = { line: f.line, column: f.column };
+      f.elements.forEach((e, k) => {
+        const ep = `${fp}/elements/${k}`;
+        out[ep] = { line: e.line, column: e.column };
+        for (const [field, at] of Object.entries(e.at ?? {})) if (at) out[`${ep}/${field}`] = { line: at.line, column: at.column };
+      });
+    });
+  });
+  return out;
+}
+
 export const cthgScriptHandler: FormatHandler<CthgScript> = {
   name: 'cthg-script',
   title: 'CorsixTH AnimationEncoder script',
@@ -176,6 +195,7 @@ export const cthgScriptHandler: FormatHandler<CthgScript> = {
   validate,
   inspectJson,
   inspectText,
+  linePositions,
   resourceOptions: [FIX_SOUNDS_OPTION, FIX_CROP_OPTION, KEEP_SPRITES_OPTION],
   async convertTo(doc, target, options, resources) {
     if (target.name !== 'cthg' || !resources) return undefined;
