@@ -1,22 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { globBase, globToRegExp } from '../../src/node/files.js';
 import { removeOwnTempsSync } from '../../src/node/fs.js';
 import { runCli } from '../helpers/cli.js';
+import { tempTree } from '../helpers/tree.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-batch-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-function place(rel: string, data: Uint8Array | string): string {
-  const p = path.join(tmp, rel);
-  fs.mkdirSync(path.dirname(p), { recursive: true });
-  fs.writeFileSync(p, data);
-  return p;
-}
+const { dir: tmp, place } = tempTree('sprat-batch-');
 
 /** Every file under a folder, relative, sorted. */
 function tree(dir: string): string[] {

@@ -1,19 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { tempTree } from '../helpers/tree.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-check-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-function place(rel: string, data: Uint8Array | string): string {
-  const p = path.join(tmp, rel);
-  fs.mkdirSync(path.dirname(p), { recursive: true });
-  fs.writeFileSync(p, data);
-  return p;
-}
+const { dir: tmp, place } = tempTree('sprat-check-');
 
 // a quest whose sprite names a PNG that is not there
 place('quest/data/quest.dat', 'quest{\n  solarus_version = "1.6",\n  write_dir = "x",\n}\n');

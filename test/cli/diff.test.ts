@@ -1,22 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli.js';
+import { tempTree } from '../helpers/tree.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import { readCthg, writeCthg } from '../../src/formats/cthg/index.js';
 import { readSpriteTile, writeSpriteTile } from '../../src/formats/spritetile/index.js';
 import { decodePng } from '../../src/render/png.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-diff-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-function place(rel: string, data: Uint8Array | string): string {
-  const p = path.join(tmp, rel);
-  fs.mkdirSync(path.dirname(p), { recursive: true });
-  fs.writeFileSync(p, data);
-  return p;
-}
+const { dir: tmp, place } = tempTree('sprat-diff-');
 
 const slime = fs.readFileSync(path.join(SAMPLES, 'solarus/sprites/slime.dat'), 'utf8');
 const slimePng = fs.readFileSync(path.join(SAMPLES, 'solarus/sprites/enemies/slime.png'));

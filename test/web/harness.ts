@@ -109,3 +109,15 @@ export async function canvasPixels(page: Page): Promise<{ width: number; height:
     return { width: cv.width, height: cv.height, data: [...d.data] };
   });
 }
+
+/** Opens the viewer at `url` and waits until its file list is loaded. */
+export async function openViewerPage(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
+}
+
+/** Shows file `i` of the list and waits until it is drawn. */
+export async function showFile(page: Page, i: number): Promise<void> {
+  await page.click(`#files button[data-index="${i}"]`);
+  await page.waitForSelector(`body[data-ready="${i}"]`);
+}

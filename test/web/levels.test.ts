@@ -13,22 +13,12 @@ import { load, render } from '../../src/api.js';
 import type { CommandOptions } from '../../src/formats/types.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { SAMPLES } from '../helpers/paths.js';
-import { canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
+import { canvasPixels, haveChromium, openViewerPage, showFile, startHarness, watchedPage, type Harness } from './harness.js';
 
 const LEVEL = path.join(SAMPLES, 'spritetile/level.bytes');
 const MAP = path.join(SAMPLES, 'interop/dungeon.tmj');
 const HALLGEIR = path.join(SAMPLES, 'hallgeir/level1.map');
 const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
-
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
-}
-
-async function showFile(page: Page, i: number): Promise<void> {
-  await page.click(`#files button[data-index="${i}"]`);
-  await page.waitForSelector(`body[data-ready="${i}"]`);
-}
 
 async function rendered(file: string, options: CommandOptions): Promise<number[]> {
   const r = await render(load(readFileSync(file), file), options, fsResourceLoader(path.dirname(file)));
@@ -60,7 +50,7 @@ describe.skipIf(!haveChromium)('viewer: levels and maps', () => {
   it('lists the layers; hiding one or fading it draws what render draws with the same options', async () => {
     const server = await h.serve([LEVEL, MAP, HALLGEIR]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     const names = await page.$$eval('#levellayers label', (ls) => ls.map((l) => l.textContent?.trim()));
     expect(names).toEqual(['layer 0 (z 1)', 'layer 1 (z 0)']);
@@ -99,7 +89,7 @@ describe.skipIf(!haveChromium)('viewer: levels and maps', () => {
   it('the inspector names the layer, cell and fields under the pointer, and objects; a click pins it', async () => {
     const server = await h.serve([LEVEL, MAP, HALLGEIR, SLIME]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     // SpriteTile: row 0 at the bottom; the cell (1, 1) is 16 px cells up from the bottom of a 128 px level.
     let text = await hover(page, 20, 128 - 20);
@@ -137,7 +127,7 @@ describe.skipIf(!haveChromium)('viewer: levels and maps', () => {
   it('keeps the file, animation, frame, zoom, toggles and layer choices across a page reload', async () => {
     const server = await h.serve([SLIME, LEVEL]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     await showFile(page, 1);
     await page.uncheck('#levellayers input[data-layer="1"]');

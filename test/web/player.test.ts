@@ -15,22 +15,12 @@ import { fsResourceLoader } from '../../src/node/fs.js';
 import { listDocuments } from '../../src/node/server.js';
 import { encodeRender } from '../../src/render/output.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
-import { canvasDiff, canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
+import { canvasDiff, canvasPixels, haveChromium, openViewerPage, showFile, startHarness, watchedPage, type Harness } from './harness.js';
 
 const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
 const HERO_ISPRITE = path.join(SAMPLES, 'isprite/hero.isprite');
 const FAN = path.join(SAMPLES, 'cthg/fan.dat');
 const HERO_JSON = path.join(SAMPLES, 'interop/hero.json');
-
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
-}
-
-async function showFile(page: Page, i: number): Promise<void> {
-  await page.click(`#files button[data-index="${i}"]`);
-  await page.waitForSelector(`body[data-ready="${i}"]`);
-}
 
 const frameOf = async (page: Page) => Number(await page.getAttribute('body', 'data-frame'));
 
@@ -64,7 +54,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     copyFileSync(HERO_ISPRITE, path.join(dir, 'hero.isprite'));
     const server = await h.serve([SLIME, path.join(dir, 'hero.isprite')]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     expect((await canvasPixels(page)).width).toBeGreaterThan(1);
     await showFile(page, 1);
@@ -82,7 +72,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
   it('files opened by the picker keep their sheets when more files are opened', async () => {
     const server = await h.serve([]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.setInputFiles('#picker', [SLIME, path.join(SAMPLES, 'solarus/sprites/enemies/slime.png')]);
     await page.waitForSelector('body[data-ready="0"]');
     expect(await page.textContent('#previewnote')).not.toMatch(/no preview/);
@@ -99,7 +89,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
   it('Play/Pause says what happens after switching files; a step while playing stays put', async () => {
     const server = await h.serve([SLIME, HERO_ISPRITE]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     await chooseAnimation(page, 'walking (down)');
     expect(await page.textContent('#play')).toBe('Pause');
@@ -124,7 +114,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
   it('after a one-shot ends, the next animation plays; loop and speed', async () => {
     const server = await h.serve([SLIME]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     // "hurt" does not loop: it plays once, then the button offers Play.
     await chooseAnimation(page, 'hurt (0)');
@@ -151,7 +141,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
   it("the timeline lists frames with delays, marks the current one, and goes to a clicked frame whose pixels are render's", async () => {
     const server = await h.serve([SLIME]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     await chooseAnimation(page, 'walking (up)');
     const cells = await page.$$eval('#timeline button', (bs) => bs.map((b) => b.textContent));
@@ -177,7 +167,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
   it('the origin cross is an overlay the pipeline draws (Solarus --origin)', async () => {
     const server = await h.serve([SLIME]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     await chooseAnimation(page, 'walking (down)');
     await page.check('#opt-origin');
@@ -207,7 +197,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
   it('keyboard: space plays and pauses, arrows step, +/- zoom, 0 fits; wheel zooms, drag pans, background', async () => {
     const server = await h.serve([SLIME]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     await chooseAnimation(page, 'walking (left)');
     await page.focus('#stage');
@@ -256,7 +246,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
   it("overlays and layers come from the format's render options: ISPRITE shapes, CTHG layer classes", async () => {
     const server = await h.serve([HERO_ISPRITE, FAN]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     await page.click('#play');
     const plain = await canvasPixels(page);
@@ -314,7 +304,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
   it("exports the current frame as PNG and the animation as GIF and APNG, with the command line's encoders", async () => {
     const server = await h.serve([SLIME]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     await chooseAnimation(page, 'walking (down)');
     await page.click('#timeline button[data-frame="1"]');
@@ -347,7 +337,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     expect(names).toContain('solarus/sprites/slime.dat');
     const server = await h.serve(list.files, { names, lazy: true, note: 'a note with ünïcode' });
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     expect(await page.textContent('#listnote')).toBe('a note with ünïcode');
     expect(await page.$$eval('#files button', (bs) => bs.length)).toBe(names.length);
     await page.fill('#filter', 'SLIME');
@@ -371,7 +361,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     page.on('response', (r) => {
       if (r.request().method() === 'GET' && r.status() !== 200) failedGets.push(`${r.status()} ${r.url()}`);
     });
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     mkdirSync('test-results', { recursive: true });
     let compared = 0;
     for (let i = 0; i < files.length; i++) {
@@ -421,7 +411,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       page.on('response', (r) => {
         if (r.request().method() === 'GET' && r.status() !== 200) failedGets.push(`${r.status()} ${r.url()}`);
       });
-      await open(page, server.url);
+      await openViewerPage(page, server.url);
       // A long list: nothing is opened before the user picks.
       expect(await page.isVisible('#doc')).toBe(false);
       expect(await page.textContent('#empty')).toBe(`${names.length} files: search the list and pick one.`);
@@ -448,7 +438,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     it(`fits ${viewport.width} px wide without overflow or console errors`, async () => {
       const server = await h.serve([SLIME, HERO_ISPRITE, FAN]);
       const { page, errors } = await watchedPage(h.browser, viewport);
-      await open(page, server.url);
+      await openViewerPage(page, server.url);
       await page.waitForSelector('body[data-ready="0"]');
       for (let i = 0; i < 3; i++) {
         await showFile(page, i);

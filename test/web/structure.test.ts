@@ -11,7 +11,7 @@ import { byteRanges, linePositions, load, play, render, validate } from '../../s
 import { jsonLinePositions } from '../../src/interop/json.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { CORPUS, ROOT, SAMPLES } from '../helpers/paths.js';
-import { canvasDiff, canvasPixels, haveChromium, startHarness, watchedPage, type Harness } from './harness.js';
+import { canvasDiff, canvasPixels, haveChromium, openViewerPage, startHarness, watchedPage, type Harness } from './harness.js';
 
 const HERO = path.join(SAMPLES, 'isprite/hero.isprite');
 const FAN = path.join(SAMPLES, 'cthg/fan.dat');
@@ -72,11 +72,6 @@ describe("line positions of text formats (the field tree's lines)", () => {
   });
 });
 
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
-}
-
 async function chooseAnimation(page: Page, label: string): Promise<void> {
   const value = await page.$eval(
     '#animation',
@@ -101,7 +96,7 @@ describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
   it('plays follow-ups and logs triggers as sprat play runs them', async () => {
     const server = await h.serve([HERO, SLIME]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     expect(await page.isVisible('#followups')).toBe(true);
     await chooseAnimation(page, 'Root/Armed/attack');
@@ -152,7 +147,7 @@ describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
   it('the field tree: the inspect JSON with byte ranges; a frame node goes to its frame, a layer node marks the layer', async () => {
     const server = await h.serve([HERO, FAN, LEVEL]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     const bytes = new Uint8Array(readFileSync(HERO));
     const ranges = byteRanges(load(bytes, HERO), bytes);
@@ -221,7 +216,7 @@ describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
       writeFileSync(cut, bytes.subarray(0, f7 + 3));
       const server = await h.serve([slime, hero, ANIMS, cut, ASEPRITE]);
       const { page, errors } = await watchedPage(h.browser, { width: 1280, height: 500 });
-      await open(page, server.url);
+      await openViewerPage(page, server.url);
       await page.waitForSelector('body[data-ready="0"]');
       await page.click('#tree details[data-path="/animations"] > summary');
       expect(await page.textContent('#tree details[data-path="/animations/1"] > summary')).toBe('1: {5} @ line 7, column 1');
@@ -278,7 +273,7 @@ describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
   it('attaches another open sprite at the attachment points, drawn as render --attach draws it', async () => {
     const server = await h.serve([HERO, SLIME]);
     const { page, errors } = await watchedPage(h.browser);
-    await open(page, server.url);
+    await openViewerPage(page, server.url);
     await page.waitForSelector('body[data-ready="0"]');
     expect(await page.$$eval('#opt-attach option', (os) => os.map((o) => o.textContent))).toEqual(['nothing', 'hero.isprite']);
     expect(await page.$$eval('#opt-attach-point option', (os) => os.map((o) => o.textContent))).toContain('hand');
