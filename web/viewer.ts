@@ -11,6 +11,7 @@
  */
 import { byteRanges, linePositions, load, play, validate, type Loaded } from '../src/api.js';
 import type { Diagnostic } from '../src/binary/errors.js';
+import type { IspritePlayRecord } from '../src/formats/isprite/play-cli.js';
 import type { CommandOptions, LinePosition, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
 import { encodeRender, type ImageFormat } from '../src/render/output.js';
@@ -394,15 +395,6 @@ interface Run {
 /** Playing by the format's play rules: the runs `sprat play` gives from the chosen sequence, and the run shown. */
 let runtime: { runs: Run[]; at: number; start: string } | null = null;
 
-interface PlayRecord {
-  tick: number;
-  sequence: string | null;
-  position: number | null;
-  frame: number | null;
-  triggers: string[];
-  stopped: boolean;
-}
-
 /**
  * When the follow-ups box is ticked: plays the sequence chosen by the
  * rules `sprat play` follows (its follow-up when it ends, triggers as
@@ -418,10 +410,10 @@ function startRuntime(): void {
   const path = typeof a.options.animation === 'string' ? a.options.animation : '';
   const cut = path.lastIndexOf('/');
   if (cut < 0) return;
-  let records: PlayRecord[];
+  let records: IspritePlayRecord[];
   try {
     const script = `0:group ${path.slice(0, cut)};0:play ${path.slice(cut + 1)}`;
-    records = play(shownLoaded, { ticks: String(RUNTIME_TICKS), script }).records as PlayRecord[];
+    records = play(shownLoaded, { ticks: String(RUNTIME_TICKS), script }).records as IspritePlayRecord[];
   } catch (e) {
     logLine(`cannot play: ${(e as Error).message}`);
     return;
