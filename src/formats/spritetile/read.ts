@@ -182,24 +182,10 @@ function readLayers(r: ByteReader, split: Splitter): SpriteTileLayer[] {
       );
     }
     const fast = n >= WASM_CELLS_FROM ? split(r.pos, n, le) : null;
+    const header = { tileSizeX, tileSizeY, scrollX, scrollY, previewSize, z, layerLock, addBorder, width, height };
     if (fast && typeof fast === 'object') {
       r.pos += n * CELL_SIZE;
-      layers.push({
-        tileSizeX,
-        tileSizeY,
-        scrollX,
-        scrollY,
-        previewSize,
-        z,
-        layerLock,
-        addBorder,
-        width,
-        height,
-        tiles: fast.a,
-        flags: fast.b,
-        order: fast.c,
-        trigger: fast.d,
-      });
+      layers.push({ ...header, tiles: fast.a, flags: fast.b, order: fast.c, trigger: fast.d });
       continue;
     }
     // the JavaScript loop: small layers, no WebAssembly, or a bad cell to report
@@ -231,22 +217,7 @@ function readLayers(r: ByteReader, split: Splitter): SpriteTileLayer[] {
       trigger[i] = d[p + 6]!;
     }
     r.pos = p;
-    layers.push({
-      tileSizeX,
-      tileSizeY,
-      scrollX,
-      scrollY,
-      previewSize,
-      z,
-      layerLock,
-      addBorder,
-      width,
-      height,
-      tiles,
-      flags,
-      order,
-      trigger,
-    });
+    layers.push({ ...header, tiles, flags, order, trigger });
   }
   if (!r.atEnd) throw levelError(`${r.remaining} bytes left over after the last layer in lvlayrs`, r.pos);
   return layers;
