@@ -22,6 +22,7 @@ import type { Loaded } from './api.js';
 import { render, renderViews } from './api.js';
 import { OptionError } from './binary/errors.js';
 import { Budget, budgetFrom } from './binary/limits.js';
+import { plainJson } from './binary/json-array.js';
 import type { CommandOptions, ResourceLoader } from './formats/types.js';
 import { createImage, type RgbaImage } from './render/image.js';
 import { translate } from './render/matrix.js';
@@ -219,7 +220,7 @@ export function diffJson(a: unknown, b: unknown, budget: Budget = new Budget()):
 
 /** The changes between two loaded documents, through their `inspect --json` objects. */
 export function diffDocuments(a: Loaded, b: Loaded, options: CommandOptions = {}): DiffChange[] {
-  return diffJson(a.handler.inspectJson(a.doc, options), b.handler.inspectJson(b.doc, options), budgetFrom(options));
+  return diffJson(plainJson(a.handler.inspectJson(a.doc, options)), plainJson(b.handler.inspectJson(b.doc, options)), budgetFrom(options));
 }
 
 const MAX_VALUE_TEXT = 80;

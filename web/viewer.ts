@@ -11,6 +11,7 @@
  */
 import { byteRanges, linePositions, load, play, validate, type Loaded } from '../src/api.js';
 import type { Diagnostic } from '../src/binary/errors.js';
+import { plainJson } from '../src/binary/json-array.js';
 import type { IspritePlayRecord } from '../src/formats/isprite/play-cli.js';
 import type { CommandOptions, LinePosition, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
@@ -1271,7 +1272,7 @@ async function show(index: number, reload = false): Promise<void> {
     $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${bytes.length} bytes`;
     $('summary').textContent = loaded.handler.inspectText(loaded.doc);
     if (!reload) $<HTMLInputElement>('gridsize').value = restored?.gridsize || String(tileSizeOf(loaded.doc));
-    const json = loaded.handler.inspectJson(loaded.doc);
+    const json = plainJson(loaded.handler.inspectJson(loaded.doc));
     $('json').textContent = JSON.stringify(json, null, 2);
     buildTree(json, byteRanges(loaded, bytes), bytes, linePositions(loaded, bytes));
     linkPlaces();

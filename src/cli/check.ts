@@ -5,7 +5,7 @@ import type { BatchJob, BatchReply, CheckJob, FileReport } from './batch-job.js'
 import { readReports } from './check-merge.js';
 import { allOptions, type Command } from './command.js';
 import type { Io } from './io.js';
-import { stringifyJsonChunks } from './json.js';
+import { jsonChunks } from './json.js';
 import { Progress } from './progress.js';
 import { sarifLog } from './sarif.js';
 
@@ -50,7 +50,7 @@ export const checkCommand: Command = {
     for (const f of files) for (const p of f.problems) p.severity === 'error' ? errors++ : warnings++;
     const failed = errors > 0 || (options['warnings-as-errors'] === true && warnings > 0);
     if (options.sarif) {
-      for (const chunk of stringifyJsonChunks(sarifLog(files, io.cwd), 2, limits) ?? []) io.out(chunk);
+      for (const chunk of jsonChunks(sarifLog(files, io.cwd), 2, limits)) io.out(chunk);
       io.out('\n');
       return failed ? 1 : 0;
     }
@@ -59,7 +59,7 @@ export const checkCommand: Command = {
         files: files.map((f) => ({ path: f.path, format: f.format, problems: f.problems.map((p) => ({ ...p })) })),
         summary: { files: files.length, errors, warnings },
       };
-      for (const chunk of stringifyJsonChunks(report, 2, limits) ?? []) io.out(chunk);
+      for (const chunk of jsonChunks(report, 2, limits)) io.out(chunk);
       io.out('\n');
       return failed ? 1 : 0;
     }

@@ -1,6 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { load, type Loaded } from '../api.js';
+import { plainJson } from '../binary/json-array.js';
 import { limitsFrom, budgetFrom, type Budget } from '../binary/limits.js';
 import { checkFormatOf } from '../check.js';
 import { extensionOf, formatsForExtension } from '../detect.js';
@@ -12,7 +13,7 @@ import { encodePng } from '../render/png.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, rejectForeignOptions, resolveUserPaths, type Command } from './command.js';
 import { describeFsError, readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
-import { stringifyJsonChunks } from './json.js';
+import { jsonChunks } from './json.js';
 import { writeOutputs } from './write.js';
 
 const RENDER_OPTION: OptionSpec = {
@@ -160,7 +161,7 @@ function pairLines(r: PairResult, prefix: string): string[] {
 }
 
 function printJson(io: Io, value: unknown, options: CommandOptions): void {
-  for (const chunk of stringifyJsonChunks(value, 2, limitsFrom(options)) ?? []) io.out(chunk);
+  for (const chunk of jsonChunks(value, 2, limitsFrom(options))) io.out(chunk);
   io.out('\n');
 }
 
@@ -304,7 +305,7 @@ async function textconv(io: Io, file: string, format: string | undefined, option
   try {
     const loaded = load(await readInput(io, file, options), file, format, options);
     rejectForeignOptions(cmd, [loaded.handler], options);
-    io.out(textForm(loaded.handler.inspectJson(loaded.doc, options), budgetFrom(options)));
+    io.out(textForm(plainJson(loaded.handler.inspectJson(loaded.doc, options)), budgetFrom(options)));
     return 0;
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -360,7 +361,7 @@ async function gitDriver(io: Io, args: string[], format: string | undefined, opt
       const only = (a ?? b)!;
       const sign = a ? '-' : '+';
       io.out(a ? 'deleted file\n' : 'new file\n');
-      for (const line of textForm(only.handler.inspectJson(only.doc, options), budgetFrom(options)).split('\n'))
+      for (const line of textForm(plainJson(only.handler.inspectJson(only.doc, options)), budgetFrom(options)).split('\n'))
         if (line) io.out(`${sign} ${line}\n`);
       return 0;
     }

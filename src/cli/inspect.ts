@@ -2,7 +2,7 @@ import { load } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { readInput, reportError, type Io } from './io.js';
-import { stringifyJsonChunks } from './json.js';
+import { jsonChunks } from './json.js';
 import { limitsFrom } from '../binary/limits.js';
 
 export const inspectCommand: Command = {
@@ -23,7 +23,7 @@ export const inspectCommand: Command = {
       for (const w of warnings) io.err(`${file}: warning: ${w.message}\n`);
       if (options.json) {
         const limits = limitsFrom(options);
-        for (const chunk of stringifyJsonChunks(handler.inspectJson(doc, options), 2, limits) ?? []) io.out(chunk);
+        for (const chunk of jsonChunks(handler.inspectJson(doc, options), 2, limits)) io.out(chunk);
         io.out('\n');
       } else io.out(handler.inspectText(doc).replace(/\n?$/, '\n'));
       return 0;

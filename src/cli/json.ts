@@ -10,10 +10,13 @@
  * LimitError, found before the text is built.
  */
 import { Budget, DEFAULT_LIMITS, type Limits } from '../binary/limits.js';
+import { isJsonNumbers } from '../binary/json-array.js';
 
 export const MAX_INDENT_DEPTH = 100;
 
 function prepare(value: unknown, key: string): unknown {
+  // Numbers in a typed array (src/binary/json-array.ts) are written as they are, without toJSON's copy.
+  if (isJsonNumbers(value)) return value;
   if (value !== null && typeof value === 'object') {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') value = (toJSON as (k: string) => unknown).call(value, key);
@@ -50,7 +53,7 @@ const CHUNK_CHARS = 1 << 16;
 interface Frame {
   holder: object;
   /** The array itself, or the object's keys. */
-  array: readonly unknown[] | null;
+  array: ArrayLike<unknown> | null;
   keys: string[] | null;
   close: string;
   /** Next index into the array or keys. */
@@ -64,31 +67,24 @@ interface Frame {
 
 /**
  * The text of `value` as pieces ("chunks") whose concatenation is
- * `stringifyJson(value, indent)`. The text is counted as it is produced (in
- * characters: the bytes of ASCII text) against `limits.maxJsonBytes`; past
- * it, it throws the LimitError of `--max-json-bytes`, having built no more
- * than that. Arrays are walked lazily, so a 10-million-entry array costs its
- * text and nothing more.
+ * `stringifyJson(value, indent)`, made as they are asked for: a caller that
+ * prints each chunk before asking for the next holds one chunk of the text at
+ * a time, whatever the document's size. The text is counted as it is
+ * produced (in characters: the bytes of ASCII text) against
+ * `limits.maxJsonBytes`; past it, it throws the LimitError of
+ * `--max-json-bytes`, having made no more than that. Arrays are walked
+ * lazily, and runs of numbers, strings, booleans and nulls in an array are
+ * written in one tight loop (a level's cells are millions of numbers).
  */
-export function stringifyJsonChunks(value: unknown, indent = 2, limits: Partial<Limits> = {}): string[] | undefined {
+export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> = {}): Generator<string, void, undefined> {
   const budget = new Budget({ ...DEFAULT_LIMITS, ...limits });
   const max = budget.limits.maxJsonBytes;
   const pads: string[] = [];
   const pad = (n: number) => (pads[n] ??= ' '.repeat(Math.min(n, MAX_INDENT_DEPTH) * indent));
-  const chunks: string[] = [];
-  let pieces: string[] = [];
+  // `cur` grows by concatenation (V8 keeps it as a rope) and is handed out at CHUNK_CHARS.
+  let cur = '';
   let size = 0;
-  let chunkStart = 0;
-  const put = (s: string): void => {
-    size += s.length;
-    if (size > max) budget.check('maxJsonBytes', size, 'the JSON output');
-    pieces.push(s);
-    if (pieces.length >= CHUNK_PIECES || size - chunkStart >= CHUNK_CHARS) {
-      chunks.push(pieces.join(''));
-      pieces = [];
-      chunkStart = size;
-    }
-  };
+  const over = (): never => budget.check('maxJsonBytes', size, 'the JSON output') as never;
   const stack: Frame[] = [];
   const active = new Set<object>();
 
@@ -107,57 +103,120 @@ export function stringifyJsonChunks(value: unknown, indent = 2, limits: Partial<
   /** Writes a prepared value, or opens a frame for a non-empty container. */
   const emit = (v: unknown, depth: number): void => {
     if (v === null || typeof v !== 'object') {
-      put(primitive(v) ?? 'null');
+      const t = primitive(v) ?? 'null';
+      size += t.length;
+      cur += t;
       return;
     }
     if (active.has(v)) throw new TypeError('Converting circular structure to JSON');
     let f: Frame;
-    if (Array.isArray(v)) {
-      if (v.length === 0) return put('[]');
-      f = { holder: v, array: v, keys: null, close: ']', i: 0, written: 0, depth, peeked: null };
-      put('[');
+    let open: string;
+    if (Array.isArray(v) || isJsonNumbers(v)) {
+      if ((v as ArrayLike<unknown>).length === 0) {
+        size += 2;
+        cur += '[]';
+        return;
+      }
+      f = { holder: v, array: v as ArrayLike<unknown>, keys: null, close: ']', i: 0, written: 0, depth, peeked: null };
+      open = '[';
     } else {
       f = { holder: v, array: null, keys: Object.keys(v), close: '}', i: 0, written: 0, depth, peeked: null };
       f.peeked = nextObjectEntry(f);
-      if (!f.peeked) return put('{}');
-      put('{');
+      if (!f.peeked) {
+        size += 2;
+        cur += '{}';
+        return;
+      }
+      open = '{';
     }
+    size += 1;
+    cur += open;
     active.add(v);
     stack.push(f);
   };
 
   const top = prepare(value, '');
-  if (top === undefined || typeof top === 'function' || typeof top === 'symbol') return undefined;
+  if (top === undefined || typeof top === 'function' || typeof top === 'symbol') return;
   emit(top, 0);
   while (stack.length) {
-    const f = stack[stack.length - 1]!;
-    let key: string | null = null;
-    let item: unknown;
-    let more: boolean;
-    if (f.array) {
-      more = f.i < f.array.length;
-      if (more) {
-        const k = f.i++;
-        item = prepare(f.array[k], String(k));
-        if (!(typeof item === 'object' || primitive(item) !== undefined)) item = null;
-      }
-    } else {
-      const e = f.peeked ?? nextObjectEntry(f);
-      f.peeked = null;
-      more = e !== null;
-      if (e) [key, item] = [e.key, e.value];
+    if (size > max) over();
+    if (cur.length >= CHUNK_CHARS) {
+      yield cur;
+      cur = '';
     }
-    if (more) {
-      put((f.written++ > 0 ? ',\n' : '\n') + pad(f.depth + 1) + (key === null ? '' : JSON.stringify(key) + ': '));
-      emit(item, f.depth + 1);
+    const f = stack[stack.length - 1]!;
+    if (f.array) {
+      const a = f.array;
+      // A run of plain numbers, strings, booleans and nulls: written here, a chunk at most.
+      const lead = ',\n' + pad(f.depth + 1);
+      let i = f.i;
+      const run: string[] = [];
+      let runChars = 0;
+      while (i < a.length && runChars < CHUNK_CHARS) {
+        const item = a[i];
+        let t: string;
+        if (typeof item === 'number') t = Number.isFinite(item) ? '' + item : 'null';
+        else if (typeof item === 'string') t = JSON.stringify(item);
+        else if (typeof item === 'boolean') t = item ? 'true' : 'false';
+        else if (item === null) t = 'null';
+        else break;
+        run.push(t);
+        runChars += t.length + lead.length;
+        i++;
+      }
+      if (run.length) {
+        const piece = (f.i > 0 ? lead : lead.slice(1)) + run.join(lead);
+        size += piece.length;
+        cur += piece;
+      }
+      f.written += i - f.i;
+      f.i = i;
+      if (i < a.length && runChars < CHUNK_CHARS) {
+        const k = f.i++;
+        let item = prepare(a[k], String(k));
+        if (!(typeof item === 'object' || primitive(item) !== undefined)) item = null;
+        const piece = f.written++ > 0 ? lead : lead.slice(1);
+        size += piece.length;
+        cur += piece;
+        emit(item, f.depth + 1);
+      } else if (i >= a.length) {
+        const piece = '\n' + pad(f.depth) + f.close;
+        size += piece.length;
+        cur += piece;
+        active.delete(f.holder);
+        stack.pop();
+      }
+      continue;
+    }
+    const e = f.peeked ?? nextObjectEntry(f);
+    f.peeked = null;
+    if (e) {
+      const piece = (f.written++ > 0 ? ',\n' : '\n') + pad(f.depth + 1) + JSON.stringify(e.key) + ': ';
+      size += piece.length;
+      cur += piece;
+      emit(e.value, f.depth + 1);
     } else {
-      put('\n' + pad(f.depth) + f.close);
+      const piece = '\n' + pad(f.depth) + f.close;
+      size += piece.length;
+      cur += piece;
       active.delete(f.holder);
       stack.pop();
     }
   }
-  if (pieces.length) chunks.push(pieces.join(''));
-  return chunks;
+  if (size > max) over();
+  if (cur) yield cur;
+}
+
+/**
+ * The text of `value` as pieces whose concatenation is
+ * `stringifyJson(value, indent)`, all made before it returns (see
+ * jsonChunks, which makes them one at a time); undefined for a value JSON
+ * leaves out (undefined, a function).
+ */
+export function stringifyJsonChunks(value: unknown, indent = 2, limits: Partial<Limits> = {}): string[] | undefined {
+  const top = prepare(value, '');
+  if (top === undefined || typeof top === 'function' || typeof top === 'symbol') return undefined;
+  return [...jsonChunks(value, indent, limits)];
 }
 
 /**

@@ -3,7 +3,7 @@ import { validateWithResources } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
 import { describeFsError, readInput, resolvePath, resourcesFor, type Io } from './io.js';
-import { stringifyJsonChunks } from './json.js';
+import { jsonChunks } from './json.js';
 import { limitsFrom } from '../binary/limits.js';
 import { isGlob } from '../node/files.js';
 import { findPlaces } from './batch.js';
@@ -57,7 +57,7 @@ export const validateCommand: Command = {
       }
     }
     if (options.json) {
-      for (const chunk of stringifyJsonChunks(results, 2, limitsFrom(options)) ?? []) io.out(chunk);
+      for (const chunk of jsonChunks(results, 2, limitsFrom(options))) io.out(chunk);
       io.out('\n');
     }
     return bad ? 1 : 0;

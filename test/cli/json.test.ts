@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { stringifyJson } from '../../src/cli/json.js';
+import { jsonChunks, stringifyJson } from '../../src/cli/json.js';
+import { isJsonNumbers, jsonNumbers, plainJson } from '../../src/binary/json-array.js';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import { createIsprite, writeIsprite, type IspriteGroup } from '../../src/formats/isprite/index.js';
@@ -108,5 +109,57 @@ describe('inspect --json', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the JSON writer streams, and writes typed-array numbers without copies', () => {
+  it('gives its text a chunk at a time: the first chunk comes before the rest is made, and the chunks make JSON.stringify’s text', () => {
+    const big = { cells: Array.from({ length: 300_000 }, (_, i) => (i % 7 === 0 ? -i : i)), tail: [{ a: 'x' }, 1.5, null] };
+    const it = jsonChunks(big);
+    const first = it.next();
+    expect(first.done).toBe(false);
+    const text = JSON.stringify(big, null, 2);
+    expect(first.value!.length).toBeLessThan(text.length / 10);
+    expect(text.startsWith(first.value!)).toBe(true);
+    let rest = '';
+    for (const c of it) rest += c;
+    expect(first.value! + rest).toBe(text);
+  });
+
+  it('a jsonNumbers view prints as the plain array, in sprat’s writer and in JSON.stringify; a plain typed array stays what JSON.stringify makes of it', () => {
+    const tiles = new Int16Array([1, -2, 3, 32767, -32768]);
+    const flags = new Uint16Array(new ArrayBuffer(16), 4, 3).fill(0x8000);
+    const doc = {
+      tile: jsonNumbers(tiles),
+      flags: jsonNumbers(flags),
+      f: jsonNumbers(new Float32Array([0.5, -0])),
+      empty: jsonNumbers(new Uint8Array(0)),
+    };
+    const plain = { tile: Array.from(tiles), flags: Array.from(flags), f: [0.5, 0], empty: [] };
+    expect(JSON.stringify(doc, null, 2)).toBe(JSON.stringify(plain, null, 2));
+    expect(stringifyJson(doc)).toBe(JSON.stringify(plain, null, 2));
+    // the view shares memory with the typed array
+    tiles[0] = 9;
+    expect(doc.tile[0]).toBe(9);
+    expect(isJsonNumbers(doc.tile)).toBe(true);
+    expect(isJsonNumbers(tiles)).toBe(false);
+    expect(stringifyJson({ raw: tiles })).toBe(JSON.stringify({ raw: tiles }, null, 2));
+  });
+
+  it('plainJson turns views into arrays in place, however deep the document', () => {
+    let deep: { child?: unknown; cells?: unknown } = { cells: jsonNumbers(new Uint8Array([1, 2])) };
+    const root = deep;
+    for (let i = 0; i < 50_000; i++) deep = deep.child = { cells: jsonNumbers(new Uint8Array([i & 255])) };
+    plainJson(root);
+    expect(root.cells).toEqual([1, 2]);
+    expect(Array.isArray(deep.cells)).toBe(true);
+  });
+
+  it('SpriteTile inspect --json of a level prints the cells as before (the sample, against its JSON.parse round trip)', async () => {
+    const r = await runCli(['inspect', path.join(SAMPLES, 'spritetile/level.bytes'), '--json']);
+    expect(r.code).toBe(0);
+    const parsed = JSON.parse(r.stdout) as { layers: { cells: { tile: unknown } }[] };
+    expect(Array.isArray(parsed.layers[0]!.cells.tile)).toBe(true);
+    expect(r.stdout).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
   });
 });

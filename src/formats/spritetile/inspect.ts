@@ -1,6 +1,7 @@
 import { setsUsed, tilesPerSet, LAYER_LOCK_NAMES, type SpriteTileLevel } from './model.js';
 import { layout } from './write.js';
 import { budgetFrom } from '../../binary/limits.js';
+import { jsonNumbers } from '../../binary/json-array.js';
 import type { CommandOptions } from '../types.js';
 
 /**
@@ -37,10 +38,10 @@ export function inspectJson(level: SpriteTileLevel, options?: CommandOptions): u
       width: l.width,
       height: l.height,
       cells: {
-        tile: Array.from(l.tiles),
-        flags: Array.from(l.flags),
-        order: Array.from(l.order),
-        trigger: Array.from(l.trigger),
+        tile: jsonNumbers(l.tiles),
+        flags: jsonNumbers(l.flags),
+        order: jsonNumbers(l.order),
+        trigger: jsonNumbers(l.trigger),
       },
     })),
   };
