@@ -62,9 +62,11 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
 }
 
 export function buildSheet(model: SpriteModel, format: string, budget: Budget = new Budget()): BuiltSheet {
+  // The sheets some frame draws from, found in one pass over the parts (not one pass per sheet: a CTHG file has a sheet per sprite).
+  const used = new Set<number>();
+  for (const a of model.animations) for (const f of a.frames) for (const p of f.parts) used.add(p.sheet);
   model.sheets.forEach((s, i) => {
-    const used = model.animations.some((a) => a.frames.some((f) => f.parts.some((p) => p.sheet === i)));
-    if (used && !s.image)
+    if (used.has(i) && !s.image)
       throw new FormatError(
         format,
         `cannot write the sheet: the pixels of "${s.path}" were not loaded${s.loadError ? ` (${s.loadError})` : ''}`,
