@@ -976,6 +976,13 @@ add({
   error: { class: 'element-size-past-frame', offset: (b) => F0(b) + 16 + 3 },
 });
 add({
+  id: 'frame-string-past-frame',
+  section: '§7.1 Data Types (String); §7.10 Frame Data (size); contract "Other rules"',
+  rule: "A frame's strings end by the end of the frame (its size), not of the chunk: a label running past the frame is an error at its length field.",
+  bytes: sprite({ fram: fram([frame({ size: 12, label: 'walking-cycle' })]) }),
+  error: { class: 'string-past-end', offset: (b) => F0(b) + 10 },
+});
+add({
   id: 'frame-size-past-end',
   section: '§7.10 Frame Data (size)',
   rule: 'A frame size running past the end of FRAM is an error at the size field.',
@@ -1390,6 +1397,26 @@ add({
         ['Root/attack', 1, 1, ['b'], false],
         ['Root/idle', 0, 2, ['c'], false],
         ['Root/idle', 0, 2, ['c'], false],
+      ],
+    },
+  ],
+});
+add({
+  id: 'play-follow-up-chain',
+  section: '§5.2.7 Follow-Up Sequence; §5.3.3 Hold Time',
+  rule: 'Follow-ups chain (a to b to c) and may cycle back (c to "A", any case); each starts after the last frame\'s whole hold time.',
+  bytes: written([seq('a', [0], null, 'b'), seq('b', [1], 0, 'c'), seq('c', [2], null, 'A')], [{}, { hold: 2 }, {}]),
+  play: [
+    {
+      ticks: 6,
+      script: '0:play a',
+      records: [
+        ['Root/a', 0, 0, ['a'], false],
+        ['Root/b', 0, 1, ['b'], false],
+        ['Root/b', 0, 1, [], false],
+        ['Root/c', 0, 2, ['c'], false],
+        ['Root/a', 0, 0, ['a'], false],
+        ['Root/b', 0, 1, ['b'], false],
       ],
     },
   ],

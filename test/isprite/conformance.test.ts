@@ -11,8 +11,11 @@ import * as path from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/paths.js';
 import { makeIspriteConformance } from '../../scripts/make-conformance.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 
 const SUITE = path.join(ROOT, 'conformance', 'isprite');
+/** The suite's files that are not generated. */
+const HAND_WRITTEN = ['README.md', 'suite.schema.json'];
 
 interface Problem {
   severity: 'error' | 'warning';
@@ -57,7 +60,7 @@ const ordered = (v: unknown): string => JSON.stringify(v);
 describe('the ISPRITE conformance suite', () => {
   it('the committed suite is exactly what `npm run conformance` makes now', async () => {
     const files = await makeIspriteConformance();
-    const committed = listFiles(SUITE).filter((f) => f !== 'README.md');
+    const committed = listFiles(SUITE).filter((f) => !HAND_WRITTEN.includes(f));
     expect(committed).toEqual(files.map((f) => f.name).sort());
     for (const f of files) {
       const bytes = readFileSync(path.join(SUITE, f.name));
@@ -102,6 +105,28 @@ describe('the ISPRITE conformance suite', () => {
       for (const r of e.play ?? []) for (const w of r.warnings) used.add(w.class);
     }
     expect([...used].sort()).toEqual(classes.classes.map((k) => k.id).sort());
+  });
+
+  it("its files match suite.schema.json, and the outputs in them sprat's schemas", () => {
+    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+    const schemaDir = path.join(ROOT, 'schemas');
+    for (const f of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')))
+      ajv.addSchema(JSON.parse(readFileSync(path.join(schemaDir, f), 'utf8')));
+    ajv.addSchema(JSON.parse(readFileSync(path.join(SUITE, 'suite.schema.json'), 'utf8')));
+    const check = (ref: string, value: unknown, what: string): void => {
+      const v = ajv.getSchema(ref)!;
+      expect(v(value), `${what}: ${ajv.errorsText(v.errors)}`).toBe(true);
+    };
+    const suite = 'https://sprat.invalid/conformance/isprite/suite.schema.json#/$defs/';
+    check(suite + 'cases', index, 'cases.json');
+    check(suite + 'classes', classes, 'classes.json');
+    for (const c of index.cases) {
+      const e = JSON.parse(readFileSync(path.join(SUITE, c.files.expected), 'utf8')) as Expected;
+      check(suite + 'expected', e, c.files.expected);
+      if (e.inspect.json) check('https://sprat.invalid/schemas/isprite.inspect.schema.json', e.inspect.json, `${c.id} inspect`);
+      for (const p of e.play ?? [])
+        check('https://sprat.invalid/schemas/play.schema.json#/$defs/ispriteRecords', p.records, `${c.id} play`);
+    }
   });
 
   describe.each(index.cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
