@@ -107,6 +107,23 @@ describe('the ISPRITE conformance suite', () => {
     expect([...used].sort()).toEqual(classes.classes.map((k) => k.id).sort());
   });
 
+  it("its README's counts are the suite's", () => {
+    const readme = readFileSync(path.join(SUITE, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const cases = index.cases;
+    const expected = cases.map((c) => JSON.parse(readFileSync(path.join(SUITE, c.files.expected), 'utf8')) as Expected);
+    const valid = cases.filter((c) => c.expect === 'valid').length;
+    const unreadable = expected.filter((e) => e.inspect.exitCode === 1).length;
+    const played = cases.filter((c) => c.commands.includes('play')).length;
+    expect(readme).toContain(
+      `${cases.length} cases: ${valid} valid files (some with warnings) and ${cases.length - valid} invalid ones (${unreadable} that cannot be read at all, ${cases.length - valid - unreadable} that read but break a rule \`validate\` checks); ${played} cases also have playback scripts.`,
+    );
+    expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ')).toContain(
+      `package) is for other ISPRITE implementations: ${cases.length} small files`,
+    );
+    const largest = Math.max(...cases.map((c) => readFileSync(path.join(SUITE, c.files.sprite)).length));
+    expect(largest).toBeLessThan(400);
+  });
+
   it("its files match suite.schema.json, and the outputs in them sprat's schemas", () => {
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
     const schemaDir = path.join(ROOT, 'schemas');
