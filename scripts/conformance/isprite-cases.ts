@@ -1025,6 +1025,13 @@ add({
   error: { class: 'count-past-end', offset: (b) => chunkAt(b, 'FRAM') + 8 },
 });
 add({
+  id: 'frame-count-huge',
+  section: '§7.10 Frame Data (frame count); contract "Limits that protect the user"',
+  rule: 'A frame count of 0xFFFFFFFF in a small file is refused at the count, before anything is allocated or looped over.',
+  bytes: sprite({ fram: fram([frame({})], 0, 0xffffffff) }),
+  error: { class: 'count-past-end', offset: (b) => chunkAt(b, 'FRAM') + 8 },
+});
+add({
   id: 'frame-missing',
   section: '§7.10 Frame Data (frame count)',
   rule: 'A FRAM whose frames end before the count is reached (the bytes left could hold a smaller frame) is an error where the next frame should start.',
