@@ -100,6 +100,7 @@ describe('npm pack (fast: the checkout as it is)', () => {
       expect(paths).toContain(p);
     for (const f of fs.readdirSync(path.join(ROOT, 'schemas'))) expect(paths).toContain(`schemas/${f}`);
     for (const f of listFiles(SAMPLES)) expect(paths).toContain(`samples/${f}`);
+    for (const f of listFiles(path.join(ROOT, 'conformance'))) expect(paths).toContain(`conformance/${f}`);
     for (const p of paths) for (const re of FORBIDDEN) expect(p, `${p} should not be packed`).not.toMatch(re);
     // every place package.json points to is inside what "files" ships
     const targets = [PKG.main, PKG.types, ...Object.values(PKG.bin), ...Object.values(PKG.exports).flatMap((e) => [e.types, e.import])];
