@@ -35,6 +35,33 @@ export function jsonNumbers(a: JsonNumbers): JsonNumbers {
   return new C(a.buffer, a.byteOffset, a.length);
 }
 
+/**
+ * A list shown in a JSON document as a plain array whose items are made one
+ * at a time when written: sprat's JSON writer asks for each item as it
+ * writes it (a document of millions of records never holds their JSON
+ * objects all at once); `toJSON` gives JSON.stringify the whole array.
+ */
+export class JsonList<T = unknown> {
+  constructor(
+    readonly length: number,
+    private readonly item: (i: number) => T,
+  ) {}
+
+  /** Item `i` (0 <= i < length), made anew. */
+  at(i: number): T {
+    return this.item(i);
+  }
+
+  toJSON(): T[] {
+    return Array.from({ length: this.length }, (_, i) => this.item(i));
+  }
+}
+
+/** The items of `source` as a JsonList, each made by `map` when it is written. */
+export function jsonMap<S, T>(source: readonly S[], map: (s: S, i: number) => T): JsonList<T> {
+  return new JsonList(source.length, (i) => map(source[i]!, i));
+}
+
 /** Whether `v` is a view made by jsonNumbers. */
 export function isJsonNumbers(v: unknown): v is JsonNumbers {
   return ArrayBuffer.isView(v) && viewClasses.get(Object.getPrototypeOf(Object.getPrototypeOf(v)).constructor) === v.constructor;
@@ -47,7 +74,7 @@ export function isJsonNumbers(v: unknown): v is JsonNumbers {
  * nested deeper than the call stack is fine.
  */
 export function plainJson<T>(doc: T): T {
-  if (isJsonNumbers(doc)) return Array.from(doc) as T;
+  if (isJsonNumbers(doc) || doc instanceof JsonList) return (doc as { toJSON(): unknown }).toJSON() as T;
   const todo: object[] = [];
   const seen = new Set<object>();
   if (doc !== null && typeof doc === 'object') todo.push(doc);
@@ -60,7 +87,11 @@ export function plainJson<T>(doc: T): T {
     for (const k of Object.keys(o)) {
       const x = o[k];
       if (isJsonNumbers(x)) o[k] = Array.from(x);
-      else if (x !== null && typeof x === 'object') todo.push(x);
+      else if (x instanceof JsonList) {
+        const items = x.toJSON();
+        o[k] = items;
+        todo.push(items);
+      } else if (x !== null && typeof x === 'object') todo.push(x);
     }
   }
   return doc;

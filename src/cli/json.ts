@@ -10,13 +10,13 @@
  * LimitError, found before the text is built.
  */
 import { Budget, DEFAULT_LIMITS, type Limits } from '../binary/limits.js';
-import { isJsonNumbers } from '../binary/json-array.js';
+import { isJsonNumbers, JsonList } from '../binary/json-array.js';
 
 export const MAX_INDENT_DEPTH = 100;
 
 function prepare(value: unknown, key: string): unknown {
   // Numbers in a typed array (src/binary/json-array.ts) are written as they are, without toJSON's copy.
-  if (isJsonNumbers(value)) return value;
+  if (isJsonNumbers(value) || value instanceof JsonList) return value;
   if (value !== null && typeof value === 'object') {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') value = (toJSON as (k: string) => unknown).call(value, key);
@@ -54,6 +54,8 @@ interface Frame {
   holder: object;
   /** The array itself, or the object's keys. */
   array: ArrayLike<unknown> | null;
+  /** A JsonList's items, made one at a time (else the array is read by index). */
+  at: ((i: number) => unknown) | null;
   keys: string[] | null;
   close: string;
   /** Next index into the array or keys. */
@@ -111,16 +113,17 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
     if (active.has(v)) throw new TypeError('Converting circular structure to JSON');
     let f: Frame;
     let open: string;
-    if (Array.isArray(v) || isJsonNumbers(v)) {
+    if (Array.isArray(v) || isJsonNumbers(v) || v instanceof JsonList) {
       if ((v as ArrayLike<unknown>).length === 0) {
         size += 2;
         cur += '[]';
         return;
       }
-      f = { holder: v, array: v as ArrayLike<unknown>, keys: null, close: ']', i: 0, written: 0, depth, peeked: null };
+      const at = v instanceof JsonList ? (i: number) => v.at(i) : null;
+      f = { holder: v, array: v as ArrayLike<unknown>, at, keys: null, close: ']', i: 0, written: 0, depth, peeked: null };
       open = '[';
     } else {
-      f = { holder: v, array: null, keys: Object.keys(v), close: '}', i: 0, written: 0, depth, peeked: null };
+      f = { holder: v, array: null, at: null, keys: Object.keys(v), close: '}', i: 0, written: 0, depth, peeked: null };
       f.peeked = nextObjectEntry(f);
       if (!f.peeked) {
         size += 2;
@@ -152,7 +155,7 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
       let i = f.i;
       const run: string[] = [];
       let runChars = 0;
-      while (i < a.length && runChars < CHUNK_CHARS) {
+      while (!f.at && i < a.length && runChars < CHUNK_CHARS) {
         const item = a[i];
         let t: string;
         if (typeof item === 'number') t = Number.isFinite(item) ? '' + item : 'null';
@@ -173,7 +176,7 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
       f.i = i;
       if (i < a.length && runChars < CHUNK_CHARS) {
         const k = f.i++;
-        let item = prepare(a[k], String(k));
+        let item = prepare(f.at ? f.at(k) : a[k], String(k));
         if (!(typeof item === 'object' || primitive(item) !== undefined)) item = null;
         const piece = f.written++ > 0 ? lead : lead.slice(1);
         size += piece.length;

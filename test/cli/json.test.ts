@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { jsonChunks, stringifyJson } from '../../src/cli/json.js';
-import { isJsonNumbers, jsonNumbers, plainJson } from '../../src/binary/json-array.js';
+import { isJsonNumbers, JsonList, jsonNumbers, plainJson } from '../../src/binary/json-array.js';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import { createIsprite, writeIsprite, type IspriteGroup } from '../../src/formats/isprite/index.js';
@@ -161,5 +161,23 @@ describe('the JSON writer streams, and writes typed-array numbers without copies
     const parsed = JSON.parse(r.stdout) as { layers: { cells: { tile: unknown } }[] };
     expect(Array.isArray(parsed.layers[0]!.cells.tile)).toBe(true);
     expect(r.stdout).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
+  });
+});
+
+describe('JsonList: records made one at a time as they are written', () => {
+  it('prints as JSON.stringify prints the whole array, and the first chunk comes before most items are made', () => {
+    let made = 0;
+    const list = new JsonList(50_000, (i) => {
+      made++;
+      return { i, name: `r${i}`, xs: [i, -i] };
+    });
+    const doc = { records: list, after: true };
+    const it = jsonChunks(doc);
+    it.next();
+    expect(made).toBeLessThan(5_000);
+    made = 0;
+    expect(stringifyJson(doc)).toBe(JSON.stringify(doc, null, 2));
+    expect(made).toBe(50_000 * 2); // once by sprat's writer, once by JSON.stringify's toJSON
+    expect(plainJson({ doc }).doc.records).toEqual(list.toJSON());
   });
 });

@@ -2,6 +2,7 @@
  * `inspect` for ISPRITE: the contract's JSON (keys in the contract's order)
  * and a readable summary.
  */
+import { jsonMap } from '../../binary/json-array.js';
 import { expandedFields, type IspriteDate, type IspriteDocument, type IspriteElement } from './model.js';
 import { allSequences, frameRateOverrides, getDefaultSequence, walkTree } from './paths.js';
 
@@ -91,10 +92,10 @@ export function inspectIspriteJson(doc: IspriteDocument): unknown {
       : null,
     extraMeta: doc.extraMeta ? doc.extraMeta.map(([k, v]) => [k, v]) : null,
     textures: doc.textures.map((t) => ({ path: t.path, nearest: t.nearest })),
-    slices: doc.slices.map((s) => ({ texture: s.texture, rotated: s.rotated, x: s.x, y: s.y, width: s.width, height: s.height })),
+    slices: jsonMap(doc.slices, (s) => ({ texture: s.texture, rotated: s.rotated, x: s.x, y: s.y, width: s.width, height: s.height })),
     names: [...doc.names],
     tree: treeJson(doc),
-    frames: doc.frames.map((f) => ({
+    frames: jsonMap(doc.frames, (f) => ({
       holdTime: f.holdTime,
       loopPoint: f.loopPoint,
       label: f.label,
