@@ -21,7 +21,7 @@ import { createIsprite, readIsprite, writeIsprite, type IspriteDocument } from '
 import { readHallgeir, writeHallgeir, type HallgeirKind } from '../../src/formats/hallgeir/index.js';
 import { decodePixels, readCthg, writeCthg, type CthgDocument } from '../../src/formats/cthg/index.js';
 import { readSpriteTile, writeSpriteTile } from '../../src/formats/spritetile/index.js';
-import { decompress } from '../../src/lzf/index.js';
+import { compress, decompress } from '../../src/lzf/index.js';
 import { parseKsyYaml } from '../helpers/ksy-yaml.js';
 
 const KSY_DIR = path.join(ROOT, 'docs', 'kaitai');
@@ -582,6 +582,41 @@ describe('Kaitai Struct specs (docs/kaitai) parse like sprat', () => {
         const expected = (await inspect(file)) as { littleEndian: boolean; numSets: number };
         expect([expected.littleEndian, expected.numSets]).toEqual([name === 'little', variant.numSets]);
         expect(spriteTileAsInspect(parse(parser, decompress(bytes))), name).toStrictEqual(expected);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('cthg.ksy and spritetile_level.ksy refuse what sprat refuses: a wrong version, an unknown block, a cut file, a bad endianness byte or layer marker', async () => {
+    const cthg = await compileKsy('cthg.ksy');
+    const level = await compileKsy('spritetile_level.ksy');
+    const fan = new Uint8Array(fs.readFileSync(path.join(SAMPLES, 'cthg', 'fan.dat')));
+    const data = decompress(new Uint8Array(fs.readFileSync(path.join(SAMPLES, 'spritetile', 'level.bytes'))));
+    const marker = Buffer.from(data).indexOf('lyrdata');
+    expect(marker).toBeGreaterThan(0);
+    const changed = (bytes: Uint8Array, at: number, values: number[]) => {
+      const out = bytes.slice();
+      out.set(values, at);
+      return out;
+    };
+    const cases: [string, Parser, Uint8Array, Uint8Array][] = [
+      ['cthg version 512', cthg, changed(fan, 4, [0, 2]), changed(fan, 4, [0, 2])],
+      ['cthg unknown block ID', cthg, changed(fan, 26, [0x58, 0x58]), changed(fan, 26, [0x58, 0x58])],
+      ['cthg cut in a block', cthg, fan.slice(0, fan.length - 3), fan.slice(0, fan.length - 3)],
+      ['spritetile endianness 2', level, changed(data, 15, [2]), compress(changed(data, 15, [2]))],
+      ['spritetile layer marker', level, changed(data, marker, [0x4c]), compress(changed(data, marker, [0x4c]))],
+    ];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-kaitai-'));
+    try {
+      for (const [name, parser, parsed, file] of cases) {
+        // The level's tag bodies are instances, parsed when read: read them all.
+        expect(() => (parser === level ? spriteTileAsInspect(parse(parser, parsed)) : parse(parser, parsed)), name).toThrow();
+        const at = path.join(dir, `${name.replaceAll(' ', '-')}.${parser === cthg ? 'dat' : 'bytes'}`);
+        fs.writeFileSync(at, file);
+        const r = await runCli(['inspect', '--json', '--format', parser === cthg ? 'cthg' : 'spritetile', at]);
+        expect(r.code, name).toBe(1);
+        expect(r.stderr, name).toMatch(/^sprat: error: /);
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
