@@ -6,6 +6,8 @@
  * The generic API (`load`, `validate`, `convert`, `render`, `play`) works on
  * any format; each format's own typed API is a namespace (`cthg`, `solarus`,
  * `hallgeir`, `interop`, ...).
+ *
+ * @module sprat
  */
 export * from './binary/index.js';
 export * from './api.js';

@@ -1,3 +1,10 @@
+/**
+ * Interoperability with other tools' formats: Aseprite JSON sheets,
+ * TexturePacker / PixiJS / Phaser JSON hashes and Tiled maps and tilesets,
+ * plus the shelf packer that lays frames out on a sheet.
+ *
+ * @module sprat/interop
+ */
 export { asepriteHandler, type AsepriteDoc } from './aseprite/index.js';
 export { texturePackerHandler, type TexturePackerDoc } from './texturepacker/index.js';
 export { tiledHandler, type TiledDoc, orientationToBits, bitsToOrientation, FLIP_H, FLIP_V, FLIP_D } from './tiled/index.js';

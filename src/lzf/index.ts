@@ -1,6 +1,8 @@
 /**
  * LZF (liblzf's raw format): a bounded, damage-reporting decompressor and
  * three compressors (see ../shared/contract/lzf.md). Browser-safe.
+ *
+ * @module sprat/lzf
  */
 export { decompress, decompressPrefix, measure, DEFAULT_LZF_LIMIT, type DecompressOptions } from './decompress.js';
 export {

@@ -1,4 +1,8 @@
-/** The rendering engine: images, transforms, the compositor and image encoders (browser-safe). */
+/**
+ * The rendering engine: images, transforms, the compositor and image encoders (browser-safe).
+ *
+ * @module sprat/render
+ */
 export * from './image.js';
 export * from './matrix.js';
 export * from './compose.js';

@@ -1,4 +1,8 @@
-/** CTHG: CorsixTH animation files, version 513. */
+/**
+ * CTHG: CorsixTH animation files, version 513.
+ *
+ * @module sprat/cthg
+ */
 import type { FormatHandler } from '../types.js';
 import type { CthgDocument } from './model.js';
 import { cthgFromModel, cthgToModel } from './convert.js';

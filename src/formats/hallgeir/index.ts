@@ -2,6 +2,8 @@
  * The Hallgeir Lien engine formats (2007): `.spr` sprites, `.obj` object
  * descriptions, `.map` maps. Three handlers; see docs/formats/hallgeir.md
  * and ../shared/contract/hallgeir.md.
+ *
+ * @module sprat/hallgeir
  */
 import { budgetFrom } from '../../binary/limits.js';
 import { choiceOption, intOption, LAYER_OPTIONS, stringOption } from '../options.js';

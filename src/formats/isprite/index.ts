@@ -2,6 +2,8 @@
  * ISPRITE (Vision Riders Integrated Sprite System 1.0): the format handler
  * and the library API (document model, reader, writer, validator, tree
  * helpers, conversions to and from the common model).
+ *
+ * @module sprat/isprite
  */
 import type { FormatHandler, OutputFile } from '../types.js';
 import type { RgbaImage } from '../../render/image.js';

@@ -1,6 +1,8 @@
 /**
  * Solarus sprite sheets: the 0.9 line syntax (`solarus`) and the 1.1+ Lua
  * syntax (`solarus-lua`). Both read to and write from the same SolarusSheet.
+ *
+ * @module sprat/solarus
  */
 import { diagnosticFromError, isFormatError, OptionError, type Diagnostic } from '../../binary/errors.js';
 import type { CommandOptions, FormatHandler, LinePosition } from '../types.js';

@@ -1,3 +1,10 @@
+/**
+ * SpriteTile levels (`.bytes`, LZF-compressed): the format handler and the
+ * library API (level model, reader, writer, validator, inspect, conversions
+ * to and from the common level model, rendering).
+ *
+ * @module sprat/spritetile
+ */
 import { decompressPrefix } from '../../lzf/index.js';
 import type { FormatHandler } from '../types.js';
 import { levelFromModel } from './convert.js';
