@@ -161,6 +161,23 @@ function blendWord(d: Uint8Array, d32: Int32Array, o: number, r: number, g: numb
 }
 
 /**
+ * blendWord for the texel q (a little-endian word; its own alpha is not
+ * used) with alpha A (0 < A < 255): the opaque-destination case inline
+ * (same arithmetic as blendWord), the rest through blendPx.
+ */
+function blendInto(d: Uint8Array, d32: Int32Array, o: number, q: number, A: number): void {
+  const p = d32[o]!;
+  if (p >> 24 !== -1) {
+    blendPx(d, o << 2, q & 255, (q >> 8) & 255, (q >> 16) & 255, A);
+    return;
+  }
+  const ia = 255 - A;
+  const t = (Math.imul(q & 0xff00ff, A) + Math.imul(p & 0xff00ff, ia) + 0x800080) | 0;
+  const tg = Math.imul((q >> 8) & 255, A) + Math.imul((p >> 8) & 255, ia) + 128;
+  d32[o] = (((t + ((t >>> 8) & 0xff00ff)) >>> 8) & 0xff00ff) | (((tg + (tg >> 8)) >> 8) << 8) | -16777216;
+}
+
+/**
  * Texel si of s, with alpha A (after opacity, A > 0), onto pixel di of d:
  * a copy when opaque (one word when both 32-bit views are given), else
  * source-over.
@@ -260,41 +277,83 @@ function blit(dst: RgbaImage, src: RgbaImage, p: Normalised, tx: number, ty: num
   const plain = alut === NO_OPACITY;
   // For blendWord (little-endian channel order).
   const dw = LITTLE_ENDIAN && d32 ? new Int32Array(d.buffer, d.byteOffset, d.length >> 2) : null;
+  if (dw && s32 && d32) {
+    // All small integers once the draw is known not to be empty (offX is within [−DW, W]): `| 0` keeps the JIT's indices in int32.
+    const si32 = new Int32Array(s.buffer, s.byteOffset, s.length >> 2);
+    blitWords(s32, si32, d32, dw, d, W, DW, offX | 0, offY | 0, xa | 0, xb | 0, ya | 0, yb | 0, plain ? null : alut);
+    return;
+  }
   for (let y = ya; y < yb; y++) {
     let si = ((y + offY) * W + xa + offX) * 4;
     let di = (y * DW + xa) * 4;
-    if (s32 && d32) {
+    for (let k = 0; k < n; k++, si += 4, di += 4) {
+      const A = plain ? s[si + 3]! : alut[s[si + 3]!]!;
+      if (A !== 0) putTexel(d, null, di, s, null, si, A);
+    }
+  }
+}
+
+/**
+ * The blit on 32-bit words (little-endian, both views aligned): runs of
+ * opaque texels are copied (one typed-array copy when long), transparent
+ * ones skipped, the others blended by blendWord. alut is null without
+ * opacity (the texel's own alpha is used).
+ */
+function blitWords(
+  s32: Uint32Array,
+  si32: Int32Array,
+  d32: Uint32Array,
+  di32: Int32Array,
+  d: Uint8Array,
+  W: number,
+  DW: number,
+  offX: number,
+  offY: number,
+  xa: number,
+  xb: number,
+  ya: number,
+  yb: number,
+  alut: Uint8Array | null,
+): void {
+  const n = xb - xa;
+  for (let y = ya; y < yb; y++) {
+    const so = (y + offY) * W + xa + offX;
+    const o = y * DW + xa;
+    if (alut === null) {
       let k = 0;
       while (k < n) {
-        const A = alut[s[si + 3]!]!;
-        if (A === 255) {
-          // A run of opaque pixels: one typed-array copy when it is long.
-          let e = k + 1;
-          let sj = si + 4;
-          while (e < n && alut[s[sj + 3]!] === 255) {
-            e++;
-            sj += 4;
-          }
-          const len = e - k;
-          if (len >= 16) d32.set(s32.subarray(si >> 2, (si >> 2) + len), di >> 2);
-          else for (let q = 0; q < len; q++) d32[(di >> 2) + q] = s32[(si >> 2) + q]!;
-          si += len * 4;
-          di += len * 4;
+        const q = si32[so + k]!;
+        if (q >> 24 === -1) {
+          // A run of opaque texels.
+          // Four texels per test (their AND is opaque only when all four are), then one by one.
+          let e = so + k + 1;
+          const end = so + n;
+          while (e + 3 < end && (si32[e]! & si32[e + 1]! & si32[e + 2]! & si32[e + 3]!) >> 24 === -1) e += 4;
+          while (e < end && si32[e]! >> 24 === -1) e++;
+          e -= so;
+          if (e - k >= 32) d32.set(s32.subarray(so + k, so + e), o + k);
+          else for (let j = k; j < e; j++) di32[o + j] = si32[so + j]!;
           k = e;
           continue;
         }
-        if (A !== 0) {
-          if (dw) blendWord(d, dw, di >> 2, s[si]!, s[si + 1]!, s[si + 2]!, A);
-          else blendPx(d, di, s[si]!, s[si + 1]!, s[si + 2]!, A);
+        if (q >>> 24 === 0) {
+          // A run of transparent texels: nothing to draw.
+          let e = so + k + 1;
+          const end = so + n;
+          while (e + 3 < end && (si32[e]! | si32[e + 1]! | si32[e + 2]! | si32[e + 3]!) >>> 24 === 0) e += 4;
+          while (e < end && si32[e]! >>> 24 === 0) e++;
+          k = e - so;
+          continue;
         }
-        si += 4;
-        di += 4;
+        blendInto(d, di32, o + k, q, q >>> 24);
         k++;
       }
     } else {
-      for (let k = 0; k < n; k++, si += 4, di += 4) {
-        const A = plain ? s[si + 3]! : alut[s[si + 3]!]!;
-        if (A !== 0) putTexel(d, null, di, s, null, si, A);
+      for (let k = 0; k < n; k++) {
+        const q = si32[so + k]!;
+        const A = alut[q >>> 24]!;
+        if (A === 255) di32[o + k] = q;
+        else if (A !== 0) blendInto(d, di32, o + k, q, A);
       }
     }
   }
@@ -346,6 +405,28 @@ function tableDraw(
   const s32 = view32(s);
   const d32 = view32(d);
   const DW = dst.width;
+  if (LITTLE_ENDIAN && s32 && d32) {
+    // On 32-bit words: column and row offsets in words, one load per pixel.
+    const si32 = new Int32Array(s.buffer, s.byteOffset, s.length >> 2);
+    const di32 = new Int32Array(d.buffer, d.byteOffset, d.length >> 2);
+    for (let k = 0; k < n; k++) cols[k] = cols[k]! >> 2; // -1 stays -1
+    for (let y = y0; y < y1; y++) {
+      const cy = y + 0.5;
+      const r = swapped ? colOfU(inv[2] * cy + inv[4]) : rowOfV(inv[3] * cy + inv[5]);
+      if (r < 0) continue;
+      const rw = r >> 2;
+      const o = y * DW + x0;
+      for (let k = 0; k < n; k++) {
+        const c = cols[k]!;
+        if (c < 0) continue;
+        const q = si32[rw + c]!;
+        const A = alut[q >>> 24]!;
+        if (A === 255) di32[o + k] = q;
+        else if (A !== 0) blendWord(d, di32, o + k, q & 255, (q >> 8) & 255, (q >> 16) & 255, A);
+      }
+    }
+    return;
+  }
   for (let y = y0; y < y1; y++) {
     const cy = y + 0.5;
     const r = swapped ? colOfU(inv[2] * cy + inv[4]) : rowOfV(inv[3] * cy + inv[5]);
