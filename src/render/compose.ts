@@ -227,11 +227,16 @@ export function drawImage(dst: RgbaImage, src: RgbaImage, opts: DrawOptions = {}
   if (src.data.buffer === dst.data.buffer) src = { width: src.width, height: src.height, data: src.data.slice() };
   const { m, inv, sw, sh } = p;
   const bb = transformedBounds(sw, sh, m);
-  const x0 = Math.max(0, Math.floor(bb.x));
-  const y0 = Math.max(0, Math.floor(bb.y));
-  const x1 = Math.min(dst.width, Math.ceil(bb.x + bb.width));
-  const y1 = Math.min(dst.height, Math.ceil(bb.y + bb.height));
+  let x0 = Math.max(0, Math.floor(bb.x));
+  let y0 = Math.max(0, Math.floor(bb.y));
+  let x1 = Math.min(dst.width, Math.ceil(bb.x + bb.width));
+  let y1 = Math.min(dst.height, Math.ceil(bb.y + bb.height));
   if (x1 <= x0 || y1 <= y0) return;
+  // Within the destination now: small integers, kept in int32 for the JIT (indices from doubles are slower).
+  x0 |= 0;
+  y0 |= 0;
+  x1 |= 0;
+  y1 |= 0;
   const alut = alphaTable(p.opacity);
   if (m[0] === 1 && m[1] === 0 && m[2] === 0 && m[3] === 1 && Number.isInteger(m[4]) && Number.isInteger(m[5])) {
     // Pure integer translation: nearest and bilinear both copy texels exactly.
