@@ -1,3 +1,5 @@
+export { aseHandler } from './aseprite/file.js';
+export type { AseDoc } from './aseprite/ase.js';
 export { asepriteHandler, type AsepriteDoc } from './aseprite/index.js';
 export { texturePackerHandler, type TexturePackerDoc } from './texturepacker/index.js';
 export { tiledHandler, type TiledDoc, orientationToBits, bitsToOrientation, FLIP_H, FLIP_V, FLIP_D } from './tiled/index.js';
