@@ -168,9 +168,10 @@ function hsl(kind: 'hue' | 'saturation' | 'color' | 'luminosity') {
       setSat(c, sat(...bk));
       setLum(c, lum(...bk));
     } else if (kind === 'saturation') {
+      const l = lum(...bk);
       c = bk;
       setSat(c, sat(...sc));
-      setLum(c, lum(...bk));
+      setLum(c, l);
     } else if (kind === 'color') {
       c = sc;
       setLum(c, lum(...bk));

@@ -524,7 +524,7 @@ function readPalette(cr: ByteReader, frame: number, budget: Budget): AsePaletteC
   const n = last - first + 1;
   cr.checkCount(n, 6, 'palette entry', offset + 10, ' in the chunk');
   if (last >= size) throw cr.error(`palette: entries up to ${last} in a palette of ${size}`, offset + 14);
-  budget.spend('maxItems', n, 'the palette');
+  budget.spend('maxItems', size, `a palette of ${size} colors`);
   const colors: AseColor[] = [];
   for (let i = 0; i < n; i++) {
     const flags = cr.u16();
