@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
@@ -14,6 +15,7 @@ import type { RgbaImage } from '../../src/render/image.js';
 import { drawPicture } from '../../src/render/pipeline.js';
 import { aseFile, chunk, propertiesBlock, rgbaPixels, type WFile } from '../helpers/ase-writer.js';
 import { runCli } from '../helpers/cli.js';
+import { ROOT } from '../helpers/paths.js';
 import { memoryLoader } from './helpers.js';
 
 const require = createRequire(import.meta.url);
@@ -628,5 +630,60 @@ describe('ase: hostile input', () => {
     readAse(f, { warn: (r) => warnings.push(r) });
     expect(warnings.join()).toMatch(/unknown chunk type 0x7777/);
     expect(chunk(1, new Uint8Array(0)).length).toBe(6);
+  });
+});
+
+describe('ase: inspect --json matches schemas/ase.inspect.schema.json', () => {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  const dir = path.join(ROOT, 'schemas');
+  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.schema.json')))
+    ajv.addSchema(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+  const check = (json: unknown, what: string) => {
+    for (const id of ['ase.inspect.schema.json', 'inspect.schema.json']) {
+      const v = ajv.getSchema(`https://sprat.invalid/schemas/${id}`)!;
+      if (!v(json)) throw new Error(`${what} does not match ${id}: ${ajv.errorsText(v.errors)}`);
+    }
+  };
+
+  it('the real file and synthetic files with every optional part', () => {
+    check(
+      aseHandler.inspectJson(readAse(new Uint8Array(fs.readFileSync(require.resolve('ase-parser/indexed.aseprite'))))),
+      'indexed.aseprite',
+    );
+    const tiles = new Uint8Array(2 * 4 * 4);
+    const full = aseFile({
+      width: 4,
+      height: 4,
+      flags: 3,
+      colorProfile: [1, 1],
+      palette: [[1, 2, 3, 4]],
+      spriteUserData: {
+        text: 't',
+        color: [1, 2, 3, 4],
+        properties: propertiesBlock([['p', 0x10, [1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]]]),
+      },
+      tilesets: [{ id: 0, tiles: 2, tw: 2, th: 2, name: 'ts', pixels: tiles }],
+      layers: [
+        { name: 'a', userData: { text: 'x' } },
+        { name: 'g', type: 1 },
+        { name: 'm', type: 2, tileset: 0, childLevel: 1 },
+      ],
+      frames: [
+        {
+          cels: [
+            { layer: 0, w: 1, h: 1, pixels: solid(1, 1, [1, 1, 1, 1]), userData: { color: [0, 0, 0, 0] } },
+            { layer: 2, kind: 'tilemap', w: 1, h: 1, tiles: [1] },
+          ],
+        },
+        { cels: [{ layer: 0, kind: 'linked', link: 0 }] },
+      ],
+      tags: [{ from: 0, to: 1, name: 't', repeat: 3, userData: { text: 'd' } }],
+      slices: [{ name: 's', keys: [{ frame: 0, x: -1, y: 0, w: 1, h: 1, center: [0, 0, 1, 1], pivot: [0, 0] }], userData: { text: 's' } }],
+    });
+    const json = aseHandler.inspectJson(readAse(full)) as Record<string, unknown>;
+    expect(Object.keys(json)).toContain('colorProfile');
+    check(json, 'the synthetic file');
+    const v = ajv.getSchema('https://sprat.invalid/schemas/ase.inspect.schema.json')!;
+    expect(v({ ...json, extra: 1 })).toBe(false);
   });
 });

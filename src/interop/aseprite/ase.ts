@@ -665,6 +665,7 @@ function readCel(cr: ByteReader, frame: number, doc: AseDoc, chunkAt: number, bu
   return cel;
 }
 
+/** A cache of each cel's (and tileset's) pixels converted to RGBA, by palette. */
 const converted = new WeakMap<Uint8Array, Map<AseColor[] | null, RgbaImage>>();
 
 /** A cel's pixels as RGBA for the frame's palette (indexed), cached; undefined for a cel without pixels. */
