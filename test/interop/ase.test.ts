@@ -530,6 +530,10 @@ describe('ase: the command line', () => {
     expect(r.code, r.stderr).toBe(0);
     const c = await runCli(['convert', f, path.join(dir, 'y.isprite')]);
     expect(c.code, c.stderr).toBe(0);
+    // OUT.json without --to: Aseprite's JSON sheet export.
+    const j = await runCli(['convert', f, path.join(dir, 'sheet.json')]);
+    expect(j.code, j.stderr).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'sheet.json'), 'utf8')).meta.frameTags[0].name).toBe('idle');
   });
 
   it('a truncated or corrupt file is one error line naming the byte (exit 1)', async () => {

@@ -421,6 +421,8 @@ export const aseHandler: FormatHandler<AseDoc> = {
   name: 'ase',
   title: 'Aseprite file',
   extensions: ['.aseprite', '.ase'],
+  // OUT.json without --to: Aseprite's own JSON sheet export (as File > Export Sprite Sheet).
+  compilesTo: { '.json': 'aseprite' },
   sniff: sniffAse,
   read: (bytes, ctx) => readWith(bytes, ctx?.options, ctx?.warn),
   validate(bytes, options): Diagnostic[] {
