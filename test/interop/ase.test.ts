@@ -628,6 +628,13 @@ describe('ase: hostile input', () => {
     expect(() => readAse(b)).toThrow(/claims \d+ bytes.*\(at byte 144\)/);
   });
 
+  it('an external files chunk whose entries are 14 bytes plus their name reads (regression: counted as 18)', () => {
+    const entry = [1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 97, 47, 98];
+    const body = Uint8Array.from([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ...entry]);
+    const f = aseFile({ width: 1, height: 1, layers: [{ name: 'a' }], frames: [{ cels: [], chunks: [[0x2008, body]] }] });
+    expect(readAse(f).externalFiles).toEqual([{ id: 1, type: 2, name: 'a/b' }]);
+  });
+
   it('an unknown chunk is skipped with a warning', () => {
     const f = aseFile({ width: 1, height: 1, layers: [{ name: 'a' }], frames: [{ cels: [], chunks: [[0x7777, new Uint8Array(3)]] }] });
     const warnings: string[] = [];

@@ -394,7 +394,7 @@ export function readAse(bytes: Uint8Array, opts: ReadOptions = {}): AseDoc {
         case 0x2008: {
           const n = cr.u32();
           cr.skip(8);
-          cr.checkCount(n, 18, 'external file', chunkAt + 6, ' in the chunk');
+          cr.checkCount(n, 14, 'external file', chunkAt + 6, ' in the chunk');
           for (let i = 0; i < n; i++) {
             const id = cr.u32();
             const t = cr.u8();
