@@ -610,6 +610,25 @@ describe('ase: hostile input', () => {
     );
   });
 
+  it('thousands of nested groups draw without deep recursion, composed or not', async () => {
+    const n = 5000;
+    const layers: WFile['layers'] = Array.from({ length: n }, (_, i) => ({ name: `g${i}`, type: 1, childLevel: i }));
+    layers.push({ name: 'leaf', childLevel: n });
+    for (const flags of [1, 3]) {
+      const file = aseFile({
+        width: 1,
+        height: 1,
+        flags,
+        layers,
+        frames: [{ cels: [{ layer: n, w: 1, h: 1, pixels: solid(1, 1, [5, 6, 7, 255]) }] }],
+      });
+      const doc = readAse(file);
+      expect(doc.layers[n]!.parent).toBe(n - 1);
+      expect(aseHandler.inspectText(doc)).toMatch(/leaf/);
+      expect(px((await flatten(file))[0]!, 0, 0)).toEqual([5, 6, 7, 255]);
+    }
+  });
+
   it('huge claimed sizes fail before allocating', () => {
     // A 65535x65535 compressed cel.
     const big = aseFile({

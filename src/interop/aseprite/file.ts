@@ -50,15 +50,38 @@ export const ASE_FRAME_OPTION: OptionSpec = {
   description: 'draw only this frame (from 0) of the selection',
 };
 
-function isVisibleHierarchy(doc: AseDoc, li: number): boolean {
-  for (let l: AseLayer | undefined = doc.layers[li]; l; l = l.parent === null ? undefined : doc.layers[l.parent]) {
-    if (!l.visible) return false;
-  }
-  return true;
+interface LayerTree {
+  children: number[][];
+  top: number[];
+  visible: boolean[];
 }
 
+/** Each layer's children, the top layers, and whether each layer and all its groups are visible (parents come before children). */
+function layerTree(doc: AseDoc): LayerTree {
+  const children: number[][] = doc.layers.map(() => []);
+  const top: number[] = [];
+  const visible: boolean[] = [];
+  doc.layers.forEach((l, i) => {
+    (l.parent === null ? top : children[l.parent]!).push(i);
+    visible.push(l.visible && (l.parent === null || visible[l.parent]!));
+  });
+  return { children, top, visible };
+}
+
+/** A cache of each frame's cels by layer. */
+const celCache = new WeakMap<AseDoc['frames'][number], Map<number, AseCel>>();
+
 function celOf(doc: AseDoc, frame: number, layer: number): AseCel | undefined {
-  return doc.frames[frame]?.cels.find((c) => c.layer === layer);
+  const f = doc.frames[frame];
+  if (!f) return undefined;
+  let m = celCache.get(f);
+  if (!m) {
+    m = new Map();
+    // The first cel of a layer in a frame counts.
+    for (const c of f.cels) if (!m.has(c.layer)) m.set(c.layer, c);
+    celCache.set(f, m);
+  }
+  return m.get(layer);
 }
 
 interface PlanItem {
@@ -67,24 +90,29 @@ interface PlanItem {
   cel: AseCel | undefined;
 }
 
-/** Aseprite's RenderPlan for the children of `parent` (null: the top) at `frame`: z-ordered, visible layers only. */
-function renderPlan(doc: AseDoc, parent: number | null, frame: number, compose: boolean): PlanItem[] {
+/**
+ * Aseprite's RenderPlan at `frame`, z-ordered, visible layers only: without
+ * composed groups, every image layer of the sprite (a layer's order is its
+ * index: the file lists layers in the plan's order); with them, the children
+ * of `parent` (null: the top), numbered among themselves.
+ */
+function renderPlan(doc: AseDoc, t: LayerTree, parent: number | null, frame: number, compose: boolean): PlanItem[] {
   const items: PlanItem[] = [];
-  let order = 0;
-  const add = (li: number) => {
-    order++;
-    const layer = doc.layers[li]!;
-    if (layer.type === 'group' && !compose) {
-      for (let c = 0; c < doc.layers.length; c++) if (doc.layers[c]!.parent === li) add(c);
-    } else items.push({ order, layer: li, cel: layer.type === 'group' ? undefined : celOf(doc, frame, li) });
-  };
-  for (let c = 0; c < doc.layers.length; c++) if (doc.layers[c]!.parent === parent) add(c);
+  if (!compose) {
+    doc.layers.forEach((l, i) => {
+      if (l.type !== 'group') items.push({ order: i, layer: i, cel: celOf(doc, frame, i) });
+    });
+  } else {
+    (parent === null ? t.top : t.children[parent]!).forEach((li, k) => {
+      items.push({ order: k, layer: li, cel: doc.layers[li]!.type === 'group' ? undefined : celOf(doc, frame, li) });
+    });
+  }
   const z = (i: PlanItem) => i.cel?.zIndex ?? 0;
   if (items.some((i) => z(i) !== 0)) {
     for (const i of items) i.order += z(i);
     items.sort((a, b) => a.order - b.order || z(a) - z(b));
   }
-  return items.filter((i) => isVisibleHierarchy(doc, i.layer));
+  return items.filter((i) => t.visible[i.layer]);
 }
 
 /** A tilemap cel's pixels: its tiles drawn from the layer's tileset (RGBA, empty tiles transparent). */
@@ -128,24 +156,56 @@ function tilemapImage(doc: AseDoc, cel: AseCel, layer: AseLayer, frame: number, 
   return out;
 }
 
-/** The parts of one frame (or of a composed group's children), bottom to top. */
-function planParts(doc: AseDoc, parent: number | null, frame: number, budget: Budget): PicturePart[] {
+/**
+ * The parts of one frame, bottom to top. With composed groups, each visible
+ * group is drawn first into its own image (the deepest first: a group's
+ * index is above its children's, so descending order has every child group
+ * ready), of the size its children cover, and is then one part.
+ */
+function frameParts(doc: AseDoc, frame: number, budget: Budget): PicturePart[] {
   const compose = (doc.header.flags & 2) !== 0;
-  const plan = renderPlan(doc, parent, frame, compose);
+  const groups = new Map<number, PicturePart | null>();
+  const t = layerTree(doc);
+  if (compose) {
+    for (let g = doc.layers.length - 1; g >= 0; g--) {
+      const layer = doc.layers[g]!;
+      if (layer.type !== 'group' || !t.visible[g]) continue;
+      const children = planParts(doc, t, g, frame, budget, groups);
+      if (!children.length) {
+        groups.set(g, null);
+        continue;
+      }
+      const drawn = drawPicture({ frames: [{ parts: children }], what: `group "${layer.name}"` }, budget);
+      groups.set(g, {
+        image: drawn.frames[0]!,
+        transform: translate(-drawn.originX, -drawn.originY),
+        opacity: layer.effectiveOpacity / 255,
+        blend: layer.effectiveBlendMode,
+      });
+    }
+  }
+  return planParts(doc, t, null, frame, budget, groups);
+}
+
+/** The parts of the plan of `parent`'s children (composed groups: from `groups`). */
+function planParts(
+  doc: AseDoc,
+  t: LayerTree,
+  parent: number | null,
+  frame: number,
+  budget: Budget,
+  groups: Map<number, PicturePart | null>,
+): PicturePart[] {
+  const compose = (doc.header.flags & 2) !== 0;
+  const plan = renderPlan(doc, t, parent, frame, compose);
   const bg = plan.filter((i) => doc.layers[i.layer]!.background);
   const rest = plan.filter((i) => !doc.layers[i.layer]!.background);
   const parts: PicturePart[] = [];
   for (const item of [...bg, ...rest]) {
     const layer = doc.layers[item.layer]!;
     if (layer.type === 'group') {
-      const children = planParts(doc, item.layer, frame, budget);
-      if (!children.length) continue;
-      const { width, height } = doc.header;
-      const drawn = drawPicture(
-        { frames: [{ parts: children }], canvas: { x: 0, y: 0, width, height }, what: `group "${layer.name}"` },
-        budget,
-      );
-      parts.push({ image: drawn.frames[0]!, opacity: layer.effectiveOpacity / 255, blend: layer.effectiveBlendMode });
+      const part = groups.get(item.layer);
+      if (part) parts.push(part);
       continue;
     }
     if (layer.reference || !item.cel) continue;
@@ -160,7 +220,7 @@ function planParts(doc: AseDoc, parent: number | null, frame: number, budget: Bu
 
 /** One frame as Aseprite flattens it, on the sprite's canvas. */
 export function aseFrame(doc: AseDoc, frame: number, budget: Budget): PictureFrame {
-  const parts = planParts(doc, null, frame, budget);
+  const parts = frameParts(doc, frame, budget);
   const { width, height, colorDepth, transparentIndex } = doc.header;
   const bgLayer = doc.layers.find((l) => l.background);
   if (colorDepth === 8 && bgLayer?.visible) {
@@ -390,17 +450,14 @@ export function aseInspectText(doc: AseDoc): string {
   const h = doc.header;
   const mode = h.colorDepth === 32 ? 'RGBA' : h.colorDepth === 16 ? 'grayscale' : `indexed (transparent index ${h.transparentIndex})`;
   const lines = [`Aseprite file ${h.width}x${h.height}, ${mode}, ${doc.frames.length} frame(s), ${doc.layers.length} layer(s)`];
-  const depth = (l: AseLayer) => {
-    let d = 0;
-    for (let p = l.parent; p !== null; p = doc.layers[p]!.parent) d++;
-    return d;
-  };
-  for (const l of doc.layers) {
+  const depths: number[] = [];
+  for (const l of doc.layers) depths.push(l.parent === null ? 0 : depths[l.parent]! + 1);
+  doc.layers.forEach((l, i) => {
     const flags = [l.visible ? '' : 'hidden', l.background ? 'background' : '', l.reference ? 'reference' : ''].filter(Boolean);
     lines.push(
-      `  ${'  '.repeat(depth(l))}${l.type === 'group' ? 'group' : l.type === 'tilemap' ? 'tilemap' : 'layer'} "${l.name}": ${l.blendMode}, opacity ${l.opacity}${flags.length ? `, ${flags.join(', ')}` : ''}`,
+      `  ${'  '.repeat(depths[i]!)}${l.type === 'group' ? 'group' : l.type === 'tilemap' ? 'tilemap' : 'layer'} "${l.name}": ${l.blendMode}, opacity ${l.opacity}${flags.length ? `, ${flags.join(', ')}` : ''}`,
     );
-  }
+  });
   for (const t of doc.tags) {
     lines.push(`  tag "${t.name}": frames ${t.from}-${t.to}, ${t.direction}${t.repeat ? `, ${t.repeat} time(s)` : ''}`);
   }
