@@ -663,6 +663,39 @@ describe('ase: hostile input', () => {
   });
 });
 
+describe('ase: byte ranges for the viewer', () => {
+  it('name the header, frames, cels and layers of the inspect JSON, each range inside the file', () => {
+    const file = aseFile({
+      width: 2,
+      height: 2,
+      layers: [{ name: 'a' }, { name: 'b' }],
+      frames: [
+        { cels: [{ layer: 0, w: 1, h: 1, pixels: solid(1, 1, [1, 2, 3, 4]) }] },
+        { cels: [{ layer: 1, w: 1, h: 1, pixels: solid(1, 1, [1, 2, 3, 4]) }] },
+      ],
+    });
+    const doc = readAse(file);
+    const json = aseHandler.inspectJson(doc) as Record<string, unknown>;
+    const ranges = aseHandler.byteRanges!(doc, file);
+    expect(Object.keys(ranges).sort()).toEqual([
+      '/frames/0',
+      '/frames/0/cels/0',
+      '/frames/1',
+      '/frames/1/cels/0',
+      '/header',
+      '/layers/0',
+      '/layers/1',
+    ]);
+    for (const [pointer, [a, b]] of Object.entries(ranges)) {
+      let v: unknown = json;
+      for (const k of pointer.split('/').slice(1)) v = (v as Record<string, unknown>)[k];
+      expect(v, pointer).toBeDefined();
+      expect(0 <= a && a < b && b <= file.length, pointer).toBe(true);
+    }
+    expect(ranges['/frames/1']![0]).toBe(ranges['/frames/0']![1]);
+  });
+});
+
 describe('ase: inspect --json matches schemas/ase.inspect.schema.json', () => {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   const dir = path.join(ROOT, 'schemas');
