@@ -629,6 +629,19 @@ describe('ase: hostile input', () => {
     }
   });
 
+  it('many tags, each with user data, and many linked cels read in linear time', () => {
+    const tags = Array.from({ length: 20000 }, (_, i) => ({ from: 0, to: 0, name: `t${i}`, userData: { text: `${i}` } }));
+    const layers = Array.from({ length: 2000 }, (_, i) => ({ name: `l${i}` }));
+    const first = { cels: layers.map((_, i) => ({ layer: i, kind: 'raw' as const, w: 1, h: 1, pixels: solid(1, 1, [1, 1, 1, 1]) })) };
+    const linked = { cels: layers.map((_, i) => ({ layer: i, kind: 'linked' as const, link: 0 })) };
+    const file = aseFile({ width: 1, height: 1, layers, tags, frames: [first, linked, linked] });
+    const t0 = performance.now();
+    const doc = readAse(file);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(doc.tags[19999]!.userData?.text).toBe('19999');
+    expect(doc.frames[2]!.cels[1999]!.data).toBe(doc.frames[0]!.cels[1999]!.data);
+  });
+
   it('huge claimed sizes fail before allocating', () => {
     // A 65535x65535 compressed cel.
     const big = aseFile({

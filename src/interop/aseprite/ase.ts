@@ -303,7 +303,11 @@ export function readAse(bytes: Uint8Array, opts: ReadOptions = {}): AseDoc {
   let palette: AseColor[] = Array.from({ length: header.numColors || 256 }, () => ({ r: 0, g: 0, b: 0, a: 255 }));
   let ignoreOldPalettes = false;
   let owner: Owner = doc;
+  /** What `owner` is: tags take the user data chunks after them in turn, a tileset its tiles'. */
+  let ownerKind: 'tag' | 'tileset' | 'other' = 'other';
   let tagQueue: AseTag[] = [];
+  /** Each frame's cels by layer (the first of a layer), for linked cels. */
+  const celsByFrame: Map<number, AseCel>[] = [];
   let lastCel: AseCel | null = null;
   let level = -1;
   let previous = -1;
@@ -338,13 +342,13 @@ export function readAse(bytes: Uint8Array, opts: ReadOptions = {}): AseDoc {
         case 0x0011: {
           const chunk = readOldPalette(cr, f, type);
           doc.paletteChunks.push(chunk);
-          if (!ignoreOldPalettes) palette = applyPalette(palette, chunk);
+          if (!ignoreOldPalettes) palette = applyPalette(palette, chunk, budget);
           break;
         }
         case 0x2019: {
           const chunk = readPalette(cr, f, budget);
           doc.paletteChunks.push(chunk);
-          palette = applyPalette(palette, chunk);
+          palette = applyPalette(palette, chunk, budget);
           ignoreOldPalettes = true;
           break;
         }
@@ -372,13 +376,17 @@ export function readAse(bytes: Uint8Array, opts: ReadOptions = {}): AseDoc {
           previous = at;
           level = layer.childLevel;
           owner = layer;
+          ownerKind = 'other';
           break;
         }
         case 0x2005: {
-          const cel = readCel(cr, f, doc, chunkAt, budget);
+          const cel = readCel(cr, f, doc, chunkAt, budget, celsByFrame);
+          const byLayer = celsByFrame[f] ?? (celsByFrame[f] = new Map());
+          if (!byLayer.has(cel.layer)) byLayer.set(cel.layer, cel);
           frame.cels.push(cel);
           lastCel = cel;
           owner = cel;
+          ownerKind = 'other';
           break;
         }
         case 0x2006: {
@@ -433,14 +441,15 @@ export function readAse(bytes: Uint8Array, opts: ReadOptions = {}): AseDoc {
             tagQueue.push(tag);
           }
           owner = tagQueue.shift() ?? null;
+          ownerKind = 'tag';
           break;
         }
         case 0x2020: {
           const data = readUserData(cr, 0);
           if (owner) owner.userData = data;
           else warn('user data with nothing to belong to', chunkAt);
-          if (owner && tagQueue !== null && doc.tags.includes(owner as AseTag)) owner = tagQueue.shift() ?? null;
-          else if (owner && doc.tilesets.includes(owner as AseTileset)) {
+          if (owner && ownerKind === 'tag') owner = tagQueue.shift() ?? null;
+          else if (owner && ownerKind === 'tileset') {
             // Then one user data chunk per tile (Aseprite's readTilesData), when they are there.
             const ts = owner as AseTileset;
             ts.tileUserData = [];
@@ -453,6 +462,7 @@ export function readAse(bytes: Uint8Array, opts: ReadOptions = {}): AseDoc {
               c++;
             }
             owner = null;
+            ownerKind = 'other';
           }
           break;
         }
@@ -460,12 +470,14 @@ export function readAse(bytes: Uint8Array, opts: ReadOptions = {}): AseDoc {
           const slice = readSlice(cr);
           doc.slices.push(slice);
           owner = slice;
+          ownerKind = 'other';
           break;
         }
         case 0x2023: {
           const ts = readTileset(cr, header, budget);
           doc.tilesets.push(ts);
           owner = ts;
+          ownerKind = 'tileset';
           break;
         }
         default:
@@ -524,7 +536,7 @@ function readPalette(cr: ByteReader, frame: number, budget: Budget): AsePaletteC
   const n = last - first + 1;
   cr.checkCount(n, 6, 'palette entry', offset + 10, ' in the chunk');
   if (last >= size) throw cr.error(`palette: entries up to ${last} in a palette of ${size}`, offset + 14);
-  budget.spend('maxItems', size, `a palette of ${size} colors`);
+  budget.spend('maxItems', n, `${n} palette entries`);
   const colors: AseColor[] = [];
   for (let i = 0; i < n; i++) {
     const flags = cr.u16();
@@ -535,8 +547,9 @@ function readPalette(cr: ByteReader, frame: number, budget: Budget): AsePaletteC
   return { frame, kind: 'palette', size, first, colors, offset };
 }
 
-function applyPalette(prev: AseColor[], chunk: AsePaletteChunk): AseColor[] {
+function applyPalette(prev: AseColor[], chunk: AsePaletteChunk, budget: Budget): AseColor[] {
   const size = chunk.kind === 'palette' ? chunk.size : Math.max(prev.length, chunk.first + chunk.colors.length);
+  budget.spend('maxItems', size, `a palette of ${size} colors`);
   const out: AseColor[] = [];
   for (let i = 0; i < size; i++) out.push(prev[i] ?? { r: 0, g: 0, b: 0, a: 255 });
   chunk.colors.forEach((c, i) => {
@@ -605,7 +618,7 @@ function inflate(cr: ByteReader, expected: number, what: string): Uint8Array {
   return out;
 }
 
-function readCel(cr: ByteReader, frame: number, doc: AseDoc, chunkAt: number, budget: Budget): AseCel {
+function readCel(cr: ByteReader, frame: number, doc: AseDoc, chunkAt: number, budget: Budget, celsByFrame: Map<number, AseCel>[]): AseCel {
   cr.need(16, 'the cel chunk');
   const layerIndex = cr.u16();
   const cel: AseCel = {
@@ -630,7 +643,7 @@ function readCel(cr: ByteReader, frame: number, doc: AseDoc, chunkAt: number, bu
   cel.type = (['raw', 'linked', 'compressed', 'tilemap'] as const)[t]!;
   if (t === 1) {
     const link = cr.u16();
-    const target = link < frame ? doc.frames[link]?.cels.find((c) => c.layer === layerIndex) : undefined;
+    const target = link < frame ? celsByFrame[link]?.get(layerIndex) : undefined;
     if (!target) throw cr.error(`frame ${frame}: a linked cel to frame ${link}, which has no cel in layer "${layer.name}"`, typeAt + 8);
     cel.link = link;
     cel.width = target.width;
