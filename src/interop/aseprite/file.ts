@@ -312,7 +312,7 @@ export function aseModel(doc: AseDoc, options?: CommandOptions): SpriteModel {
     model.sheets = [{ path: '', image: strip, nearest: true }];
   } else model.sheets = [{ path: '', image: sheet, nearest: true }];
   const notes = model.notes ?? [];
-  notes.push(...lossNotes(doc));
+  for (const n of lossNotes(doc)) notes.push(n);
   if (notes.length) model.notes = notes;
   return model;
 }
