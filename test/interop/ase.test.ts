@@ -667,6 +667,49 @@ describe('ase: hostile input', () => {
     expect(readAse(f).externalFiles).toEqual([{ id: 1, type: 2, name: 'a/b' }]);
   });
 
+  it('a tileset in an external file is a warning (its tiles are not drawn)', () => {
+    const body = Uint8Array.from([
+      0,
+      0,
+      0,
+      0,
+      1,
+      0,
+      0,
+      0,
+      1,
+      0,
+      0,
+      0,
+      2,
+      0,
+      2,
+      0,
+      1,
+      0,
+      ...new Array(14).fill(0),
+      1,
+      0,
+      120,
+      7,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+    ]);
+    const f = aseFile({ width: 1, height: 1, layers: [{ name: 'a' }], frames: [{ cels: [], chunks: [[0x2023, body]] }] });
+    expect(
+      aseHandler
+        .validate(f)
+        .map((d) => d.message)
+        .join(),
+    ).toMatch(/tileset "x" is in an external file.*\(at byte \d+\)/);
+    expect(readAse(f).tilesets[0]!.external).toEqual({ file: 7, id: 0 });
+  });
+
   it('an unknown chunk is skipped with a warning', () => {
     const f = aseFile({ width: 1, height: 1, layers: [{ name: 'a' }], frames: [{ cels: [], chunks: [[0x7777, new Uint8Array(3)]] }] });
     const warnings: string[] = [];

@@ -475,6 +475,7 @@ export function readAse(bytes: Uint8Array, opts: ReadOptions = {}): AseDoc {
         }
         case 0x2023: {
           const ts = readTileset(cr, header, budget);
+          if (!ts.data) warn(`tileset "${ts.name}" is in an external file, which is not read: its tiles are not drawn`, chunkAt);
           doc.tilesets.push(ts);
           owner = ts;
           ownerKind = 'tileset';
