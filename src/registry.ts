@@ -3,7 +3,7 @@ import { ispriteHandler } from './formats/isprite/index.js';
 import { cthgHandler, cthgScriptHandler } from './formats/cthg/index.js';
 import { spritetileHandler } from './formats/spritetile/index.js';
 import { hallgeirMapHandler, hallgeirObjectHandler, hallgeirSpriteHandler } from './formats/hallgeir/index.js';
-import { asepriteHandler, texturePackerHandler, tiledHandler } from './interop/index.js';
+import { aseHandler, asepriteHandler, texturePackerHandler, tiledHandler } from './interop/index.js';
 import { solarusHandler, solarusLuaHandler } from './formats/solarus/index.js';
 
 /**
@@ -18,6 +18,8 @@ export const FORMATS: FormatHandler[] = [
   hallgeirSpriteHandler,
   hallgeirObjectHandler,
   hallgeirMapHandler,
+  // Aseprite's native file (magic 0xA5E0).
+  aseHandler,
   // Interchange formats: they sniff JSON content.
   asepriteHandler,
   texturePackerHandler,

@@ -15,6 +15,7 @@ export const FORMAT_NAMES = [
   'hallgeir-sprite',
   'hallgeir-object',
   'hallgeir-map',
+  'ase',
   'aseprite',
   'texturepacker',
   'tiled',

@@ -107,9 +107,32 @@ const TEXT_SEEDS: { name: string; format: FormatName; dir: string; text: string 
   },
 ];
 
-/** The hand-made hostile seeds of every format that has text syntax (and a plain TexturePacker sheet). */
+/**
+ * Binary hostile seeds (base64), made by the tests' writer (test/helpers/ase-writer.ts):
+ * an indexed Aseprite file with a background, a group, an overlay layer with a negative
+ * z-index, a reference layer, a linked cel, a 65535x65535 cel that inflates to one byte, a
+ * ping-pong tag repeated 65535 times, a 9-slice with a pivot, and nested property vectors.
+ */
+const BINARY_SEEDS: { name: string; format: FormatName; dir: string; base64: string }[] = [
+  {
+    name: 'hostile-ase.aseprite',
+    format: 'ase',
+    dir: 'interop',
+    base64:
+      'gQIAAOClAgAIAAgACAADAAAAZAAAAAAAAAAAAAAAAAADAAEBAAAAABAAEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAC2AQAA+vEMAGQAAAAMAAAALAAAABkgAwAAAAAAAAACAAAAAAAAAAAAAAAAAAAAAP8AAP8AAP8AAAD/AIA0AAAAICAFAAAABwBob3N0aWxlIQAAAAEAAAAAAAAAAQAAAAEAdhEAAgAAABEA////fwAAGgAAAAQgCQAAAAAAAAAAAAAA/wAAAAIAYmcZAAAABCADAAEAAAAAAAAAAABkAAAAAQBnGQAAAAQgAwAAAAEAAAAAAAMA/wAAAAEAYRsAAAAEIEEAAAAAAAAAAAAAAP8AAAADAHJlZikAAAAYIAEAAAAAAAAAAAAAAAEAAv//AAAAAAAAAAAAAAYAYm91bmNlCgAAACAgAAAAAEYAAAAiIAEAAAADAAAAAAAAAAYAb3JpZ2luAAAAAAAAAAAAAAAACAAAAAgAAAABAAAAAQAAAAYAAAAGAAAABAAAAAgAAAAlAAAABSAAAAAAAAD/AgAAAAAAAAAACAAIAHicY6QQAAAIYABBHgAAAAUgAgD+/wMA/wAA//8AAAAAAAIAAgACAAECIwAAAAUgAwAAAAAA/wIAAAAAAAAAAAEAAQB4nGMEAAACAAJLAAAA+vECAP//AAACAAAAGAAAAAUgAAAAAAAA/wEAAAAAAAAAAAAAIwAAAAUgAgAAAAAA/wIAAAAAAAAAAP////94nGMAAAABAAE=',
+  },
+];
+
+function fromBase64(s: string): Uint8Array {
+  return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+}
+
+/** The hand-made hostile seeds of every format that has text syntax (and a plain TexturePacker sheet), and the binary ones. */
 export function hostileSeeds(): HostileSeed[] {
-  return TEXT_SEEDS.map((s) => ({ name: s.name, format: s.format, dir: s.dir, bytes: text(s.text) }));
+  return [
+    ...TEXT_SEEDS.map((s) => ({ name: s.name, format: s.format, dir: s.dir, bytes: text(s.text) })),
+    ...BINARY_SEEDS.map((s) => ({ name: s.name, format: s.format, dir: s.dir, bytes: fromBase64(s.base64) })),
+  ];
 }
 
 /**

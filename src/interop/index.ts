@@ -1,10 +1,12 @@
 /**
- * Interoperability with other tools' formats: Aseprite JSON sheets,
+ * Interoperability with other tools' formats: Aseprite files and JSON sheets,
  * TexturePacker / PixiJS / Phaser JSON hashes and Tiled maps and tilesets,
  * plus the shelf packer that lays frames out on a sheet.
  *
  * @module sprat/interop
  */
+export { aseHandler } from './aseprite/file.js';
+export type { AseDoc } from './aseprite/ase.js';
 export { asepriteHandler, type AsepriteDoc } from './aseprite/index.js';
 export { texturePackerHandler, type TexturePackerDoc } from './texturepacker/index.js';
 export { tiledHandler, type TiledDoc, orientationToBits, bitsToOrientation, FLIP_H, FLIP_V, FLIP_D } from './tiled/index.js';

@@ -247,7 +247,16 @@ function drawFrameOnto(
     const { area, transform } = drawArea(p, shift, image.width, image.height);
     if (area === 0) continue;
     if (!prepaid) budget.spend('maxDrawPixels', area, `drawing ${what}`);
-    drawImage(image, sources.get(p.image), { sx: p.sx, sy: p.sy, sw: p.sw, sh: p.sh, transform, opacity: p.opacity, filter: p.filter });
+    drawImage(image, sources.get(p.image), {
+      sx: p.sx,
+      sy: p.sy,
+      sw: p.sw,
+      sh: p.sh,
+      transform,
+      opacity: p.opacity,
+      filter: p.filter,
+      blend: p.blend,
+    });
   }
   for (const o of f.overlays ?? []) {
     if (!prepaid) budget.spend('maxDrawPixels', overlayArea(o), `drawing ${what}`);

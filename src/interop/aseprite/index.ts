@@ -660,3 +660,6 @@ export {
   sheetModelMethods,
   validateSheetDoc,
 } from '../sheethandler.js';
+
+// The native .aseprite / .ase file (format `ase`), exported from the folder like every handler.
+export { aseHandler } from './file.js';
