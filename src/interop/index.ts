@@ -6,7 +6,26 @@
  * @module sprat/interop
  */
 export { aseHandler } from './aseprite/file.js';
-export type { AseDoc } from './aseprite/ase.js';
+export type {
+  AseCel,
+  AseCelType,
+  AseColor,
+  AseColorProfile,
+  AseDirection,
+  AseDoc,
+  AseFrame,
+  AseHeader,
+  AseLayer,
+  AseLayerType,
+  AsePaletteChunk,
+  AseSlice,
+  AseSliceKey,
+  AseTag,
+  AseTilemap,
+  AseTileset,
+  AseUserData,
+  AseValue,
+} from './aseprite/ase.js';
 export { asepriteHandler, type AsepriteDoc } from './aseprite/index.js';
 export { texturePackerHandler, type TexturePackerDoc } from './texturepacker/index.js';
 export { tiledHandler, type TiledDoc, orientationToBits, bitsToOrientation, FLIP_H, FLIP_V, FLIP_D } from './tiled/index.js';
