@@ -131,7 +131,8 @@ export function stats(values) {
  * Times sprat against its peers on the same input.
  *
  * `peers[0]` is sprat's side. A peer is `{ name, fn }` (a synchronous
- * function returning its output) or `{ name, external }` with
+ * function returning its output; or `output()` gives the output to compare
+ * and `fn` is what is timed) or `{ name, external }` with
  * `external.output()` (async, its output) and `external.round(reps)` (async,
  * the CPU milliseconds its own process spent on `reps` calls). Each peer's
  * output is compared with sprat's by `peer.check ?? options.check ??
@@ -145,7 +146,7 @@ export function stats(values) {
 export async function compare(title, { peers, amount, unit = 'MB/s', check, checkNote = '', target, note } = {}) {
   const started = cpuMs();
   const outs = [];
-  for (const p of peers) outs.push(p.external ? await p.external.output() : p.fn());
+  for (const p of peers) outs.push(p.external ? await p.external.output() : p.output ? p.output() : p.fn());
   const checks = peers.map((p, i) => {
     if (i === 0) return 'subject';
     const c = p.check ?? check ?? sameBytes;
@@ -169,6 +170,7 @@ export async function compare(title, { peers, amount, unit = 'MB/s', check, chec
         p.fn();
         n++;
       } while (cpuMs() - t0 < Math.min(config.roundMs, 20) && n < 1e6);
+      p.roundEnd?.();
       const per = (cpuMs() - t0) / n;
       reps.push(Math.max(1, Math.min(p.maxReps ?? 1e6, Math.ceil(config.roundMs / Math.max(per, 0.0005)))));
     }

@@ -23,7 +23,7 @@ export function cleanup() {
  * Builds bench/`source` and starts it. Returns null with a reason when gcc or
  * a header is missing (`why`), or `{ ask(line) -> Promise<string>, close() }`.
  */
-export function startNative(source, { include = [], libs = [], headers = [] } = {}) {
+export function startNative(source, { include = [], libs = [], headers = [], args = [] } = {}) {
   for (const h of headers) {
     if (![...include, '/usr/include'].some((d) => existsSync(path.join(d, h)))) return { why: `${h} missing (install its -dev package)` };
   }
@@ -34,7 +34,7 @@ export function startNative(source, { include = [], libs = [], headers = [] } = 
   } catch (e) {
     return { why: `gcc failed: ${String(e.stderr ?? e.message).split('\n')[0]}` };
   }
-  const child = spawn(exe, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(exe, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   let buf = '';
   const waiting = [];
   child.stdout.setEncoding('utf8');

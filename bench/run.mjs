@@ -22,7 +22,7 @@ export async function runBench(argv, { out = (s) => process.stdout.write(s), err
   const json = flags.has('--json');
   setMode(mode, { json, log: (s) => (json ? err : out)(`${s}\n`) });
   results.length = 0;
-  const chosen = SUITES.filter((s) => (names.length ? names.some((n) => s.startsWith(n)) : !ON_REQUEST.has(s) || mode === 'full'));
+  const chosen = SUITES.filter((s) => (names.length ? names.some((n) => s === n || (!SUITES.includes(n) && s.startsWith(n))) : !ON_REQUEST.has(s) || mode === 'full'));
   for (const n of names) if (!SUITES.some((s) => s.startsWith(n))) throw new Error(`unknown suite ${n} (${SUITES.join(', ')})`);
   const m = machine();
   const { LIB } = await import('./sprat.mjs');
