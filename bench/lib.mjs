@@ -132,7 +132,7 @@ export function stats(values) {
  *
  * `peers[0]` is sprat's side. A peer is `{ name, fn }` (a synchronous
  * function returning its output; or `output()` gives the output to compare
- * and `fn` is what is timed) or `{ name, external }` with
+ * and `fn` is what is timed; `afn` instead of `fn` for an async one) or `{ name, external }` with
  * `external.output()` (async, its output) and `external.round(reps)` (async,
  * the CPU milliseconds its own process spent on `reps` calls). Each peer's
  * output is compared with sprat's by `peer.check ?? options.check ??
@@ -146,7 +146,7 @@ export function stats(values) {
 export async function compare(title, { peers, amount, unit = 'MB/s', check, checkNote = '', target, note } = {}) {
   const started = cpuMs();
   const outs = [];
-  for (const p of peers) outs.push(p.external ? await p.external.output() : p.output ? p.output() : p.fn());
+  for (const p of peers) outs.push(p.external ? await p.external.output() : p.output ? await p.output() : p.afn ? await p.afn() : p.fn());
   const checks = peers.map((p, i) => {
     if (i === 0) return 'subject';
     const c = p.check ?? check ?? sameBytes;
@@ -167,7 +167,8 @@ export async function compare(title, { peers, amount, unit = 'MB/s', check, chec
       const t0 = cpuMs();
       let n = 0;
       do {
-        p.fn();
+        if (p.afn) await p.afn();
+        else p.fn();
         n++;
       } while (cpuMs() - t0 < Math.min(config.roundMs, 20) && n < 1e6);
       p.roundEnd?.();
@@ -184,7 +185,12 @@ export async function compare(title, { peers, amount, unit = 'MB/s', check, chec
       const p = peers[i];
       let ms;
       if (p.external) ms = await p.external.round(reps[i]);
-      else {
+      else if (p.afn) {
+        const t0 = cpuMs();
+        for (let k = 0; k < reps[i]; k++) await p.afn();
+        p.roundEnd?.();
+        ms = cpuMs() - t0;
+      } else {
         const fn = p.fn;
         const n = reps[i];
         const t0 = cpuMs();
