@@ -19,7 +19,7 @@ export class BenchMismatch extends Error {}
 
 /** Rounds per mode. `tiny` is the test suite's: it proves the benches run, its figures mean nothing. */
 export const MODES = {
-  tiny: { warmup: 1, rounds: 5, roundMs: 1, sizes: [0.05], cliRuns: 2 },
+  tiny: { warmup: 1, rounds: 5, roundMs: 1, sizes: [0.01, 0.1], cliRuns: 2 },
   quick: { warmup: 1, rounds: 5, roundMs: 40, sizes: [1], cliRuns: 10 },
   default: { warmup: 2, rounds: 7, roundMs: 150, sizes: [1, 10], cliRuns: 15 },
   full: { warmup: 3, rounds: 9, roundMs: 300, sizes: [1, 10, 100], cliRuns: 25 },
