@@ -19,7 +19,7 @@ export class BenchMismatch extends Error {}
 
 /** Rounds per mode. `tiny` is the test suite's: it proves the benches run, its figures mean nothing. */
 export const MODES = {
-  tiny: { warmup: 1, rounds: 5, roundMs: 1, sizes: [0.01, 0.1], cliRuns: 2 },
+  tiny: { warmup: 1, rounds: 5, roundMs: 1, sizes: [0.01, 0.1], cliRuns: 3 },
   quick: { warmup: 1, rounds: 5, roundMs: 40, sizes: [1], cliRuns: 10 },
   default: { warmup: 2, rounds: 7, roundMs: 150, sizes: [1, 10], cliRuns: 15 },
   full: { warmup: 3, rounds: 9, roundMs: 300, sizes: [1, 10, 100], cliRuns: 25 },
@@ -143,7 +143,7 @@ export function stats(values) {
  * reads a pixel back, so a lazy drawing library cannot defer its work). `target`: `{ peer, ratio }` or `{ rate }`, printed as met or
  * not (never an error: the targets are for a quiet machine).
  */
-export async function compare(title, { peers, amount, unit = 'MB/s', check, checkNote = '', target, note } = {}) {
+export async function compare(title, { peers, amount, unit = 'MB/s', check, checkNote = '', target, note, rounds = config.rounds } = {}) {
   const started = cpuMs();
   const outs = [];
   for (const p of peers) outs.push(p.external ? await p.external.output() : p.output ? await p.output() : p.afn ? await p.afn() : p.fn());
@@ -177,7 +177,7 @@ export async function compare(title, { peers, amount, unit = 'MB/s', check, chec
     }
   }
   const times = peers.map(() => []);
-  const total = config.warmup + config.rounds;
+  const total = config.warmup + rounds;
   for (let r = 0; r < total; r++) {
     const order = peers.map((_, i) => i);
     if (r % 2) order.reverse();
