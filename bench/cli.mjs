@@ -56,7 +56,8 @@ export async function run() {
   await main(['inspect', sample], { out: (t) => (expected += t), err: () => {}, cwd: root, debug: false });
   const diff = sameBytes(timed([...sprat, 'inspect', sample]).stdout, expected);
   if (diff) throw new Error(`sprat inspect printed something else than the same command in this process: ${diff}`);
-  if (LIB !== 'dist') log('   (no dist/: sprat runs from the sources through tsx, which costs far more than the built CLI; run npm run build)');
+  if (LIB !== 'dist')
+    log('   (no dist/: sprat runs from the sources through tsx, which costs far more than the built CLI; run npm run build)');
   await compare(`CLI start: sprat inspect ${sample} (${size} bytes), a fresh process each run`, {
     unit: 'runs/s',
     amount: 1,
@@ -65,7 +66,12 @@ export async function run() {
       peer('sprat inspect', [...sprat, 'inspect', sample]),
       peer('node -e 0', [node, '-e', '0'], { check: false, checkNote: 'node alone' }),
       ...(index
-        ? [peer('node, import of dist/index.js', [node, '--input-type=module', '-e', `await import(${JSON.stringify(index)})`], { check: false, checkNote: 'the library loaded, nothing run' })]
+        ? [
+            peer('node, import of dist/index.js', [node, '--input-type=module', '-e', `await import(${JSON.stringify(index)})`], {
+              check: false,
+              checkNote: 'the library loaded, nothing run',
+            }),
+          ]
         : []),
     ],
     target: { peer: 'node -e 0', ratio: 0.67 },

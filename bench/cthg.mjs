@@ -13,48 +13,48 @@ const { decodePixels, decodePixelsInto, encodePixels } = sprat.cthg;
 // A deterministic set of sprites with every run type: transparent margins,
 // opaque bodies, partly transparent glows and recoloured stripes.
 function makeSprites(count) {
-let seed = 12345;
-const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
-const sprites = [];
-let totalPx = 0;
-for (let n = 0; n < count; n++) {
-  const w = 32 + Math.floor(rnd() * 96);
-  const h = 32 + Math.floor(rnd() * 96);
-  const img = { width: w, height: h, data: new Uint8Array(w * h * 4) };
-  const map = new Uint8Array(w * h);
-  const cx = w / 2,
-    cy = h / 2;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const r = Math.hypot((x - cx) / cx, (y - cy) / cy);
-      const i = y * w + x;
-      if (r > 1) continue; // transparent
-      const c = [Math.floor(rnd() * 256), Math.floor(rnd() * 256), Math.floor(rnd() * 256)];
-      if (r > 0.85)
-        img.data.set([...c, 96], i * 4); // glow: partial alpha
-      else {
-        img.data.set([...c, 255], i * 4);
-        if (Math.floor(y / 6) % 3 === 1) map[i] = 1 + (Math.floor(x / 10) % 2); // recolour stripes
+  let seed = 12345;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const sprites = [];
+  let totalPx = 0;
+  for (let n = 0; n < count; n++) {
+    const w = 32 + Math.floor(rnd() * 96);
+    const h = 32 + Math.floor(rnd() * 96);
+    const img = { width: w, height: h, data: new Uint8Array(w * h * 4) };
+    const map = new Uint8Array(w * h);
+    const cx = w / 2,
+      cy = h / 2;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const r = Math.hypot((x - cx) / cx, (y - cy) / cy);
+        const i = y * w + x;
+        if (r > 1) continue; // transparent
+        const c = [Math.floor(rnd() * 256), Math.floor(rnd() * 256), Math.floor(rnd() * 256)];
+        if (r > 0.85)
+          img.data.set([...c, 96], i * 4); // glow: partial alpha
+        else {
+          img.data.set([...c, 255], i * 4);
+          if (Math.floor(y / 6) % 3 === 1) map[i] = 1 + (Math.floor(x / 10) % 2); // recolour stripes
+        }
       }
     }
+    const data = encodePixels(img, { recolour: map });
+    sprites.push({ w, h, data });
+    totalPx += w * h;
   }
-  const data = encodePixels(img, { recolour: map });
-  sprites.push({ w, h, data });
-  totalPx += w * h;
-}
-const fileBytes = 4 + sprites.reduce((a, s) => a + 8 + s.data.length, 0);
-const file = new Uint8Array(fileBytes);
-const dv = new DataView(file.buffer);
-dv.setUint32(0, sprites.length, true);
-let p = 4;
-for (const s of sprites) {
-  dv.setUint16(p, s.w, true);
-  dv.setUint16(p + 2, s.h, true);
-  dv.setUint32(p + 4, s.data.length, true);
-  file.set(s.data, p + 8);
-  p += 8 + s.data.length;
-}
-return { sprites, totalPx, file };
+  const fileBytes = 4 + sprites.reduce((a, s) => a + 8 + s.data.length, 0);
+  const file = new Uint8Array(fileBytes);
+  const dv = new DataView(file.buffer);
+  dv.setUint32(0, sprites.length, true);
+  let p = 4;
+  for (const s of sprites) {
+    dv.setUint16(p, s.w, true);
+    dv.setUint16(p + 2, s.h, true);
+    dv.setUint32(p + 4, s.data.length, true);
+    file.set(s.data, p + 8);
+    p += 8 + s.data.length;
+  }
+  return { sprites, totalPx, file };
 }
 
 export async function run() {

@@ -78,7 +78,10 @@ export async function run() {
   const same = (a, b) => (JSON.stringify(a.animations) === JSON.stringify(b.animations) ? null : 'animations differ');
   const unchecked = { name: 'unchecked reader, same objects', fn: () => bareObjects(le, true), check: same, checkNote: 'same animations' };
   const bare = { name: 'bare DataView loop (no objects)', fn: () => bareRead(le, true), check: false, checkNote: 'a floor' };
-  await compare(`Hallgeir read little-endian ${what}`, { amount: le.length, peers: [{ name: 'sprat readHallgeir', fn: () => readHallgeir(le, 'sprite') }, unchecked, bare] });
+  await compare(`Hallgeir read little-endian ${what}`, {
+    amount: le.length,
+    peers: [{ name: 'sprat readHallgeir', fn: () => readHallgeir(le, 'sprite') }, unchecked, bare],
+  });
   await compare(`Hallgeir read big-endian ${what}`, {
     amount: be.length,
     peers: [
@@ -89,7 +92,10 @@ export async function run() {
   });
   await compare(`Hallgeir write ${what}`, {
     amount: le.length,
-    peers: [{ name: 'sprat writeHallgeir', fn: () => writeHallgeir(doc) }, { name: 'plain copy of the bytes (slice)', fn: () => le.slice() }],
+    peers: [
+      { name: 'sprat writeHallgeir', fn: () => writeHallgeir(doc) },
+      { name: 'plain copy of the bytes (slice)', fn: () => le.slice() },
+    ],
     checkNote: 'equal bytes',
   });
 }

@@ -61,7 +61,12 @@ function cthgFile(target) {
   }
   for (let f = 0; f < n; f += 8) {
     const count = Math.min(8, n - f);
-    doc.animations.push({ name: `anim_${f / 8}`, tileSize: 64, frameCount: count, views: { north: f, east: null, south: null, west: null } });
+    doc.animations.push({
+      name: `anim_${f / 8}`,
+      tileSize: 64,
+      frameCount: count,
+      views: { north: f, east: null, south: null, west: null },
+    });
   }
   return writeCthg(doc);
 }
@@ -75,7 +80,16 @@ function solarusSheet(target, perAnimation) {
       image: `enemies/sheet_${i % 10}.png`,
       frameDelay: 100 + (i % 5) * 10,
       loopOnFrame: i % 3 === 0 ? -1 : 0,
-      directions: [0, 1, 2, 3].map((d) => ({ x: 0, y: d * 16, frameWidth: 16, frameHeight: 16, originX: 8, originY: 13, frameCount: 4, columns: 4 })),
+      directions: [0, 1, 2, 3].map((d) => ({
+        x: 0,
+        y: d * 16,
+        frameWidth: 16,
+        frameHeight: 16,
+        originX: 8,
+        originY: 13,
+        frameCount: 4,
+        columns: 4,
+      })),
     });
   }
   return { animations };

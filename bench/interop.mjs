@@ -33,7 +33,17 @@ export function asepriteJson(n) {
     JSON.stringify(
       {
         frames,
-        meta: { app: 'https://www.aseprite.org/', version: '1.3', image: 'hero.png', format: 'RGBA8888', size: { w: size, h: size }, scale: '1', frameTags, layers: [], slices: [] },
+        meta: {
+          app: 'https://www.aseprite.org/',
+          version: '1.3',
+          image: 'hero.png',
+          format: 'RGBA8888',
+          size: { w: size, h: size },
+          scale: '1',
+          frameTags,
+          layers: [],
+          slices: [],
+        },
       },
       null,
       1,
@@ -67,7 +77,21 @@ export function tiledJson(W) {
       renderorder: 'right-down',
       tiledversion: '1.10.2',
       tileheight: 16,
-      tilesets: [{ columns: 8, firstgid: 1, image: 't.png', imageheight: 128, imagewidth: 128, margin: 0, name: 't', spacing: 0, tilecount: 64, tileheight: 16, tilewidth: 16 }],
+      tilesets: [
+        {
+          columns: 8,
+          firstgid: 1,
+          image: 't.png',
+          imageheight: 128,
+          imagewidth: 128,
+          margin: 0,
+          name: 't',
+          spacing: 0,
+          tilecount: 64,
+          tileheight: 16,
+          tilewidth: 16,
+        },
+      ],
       tilewidth: 16,
       type: 'map',
       version: '1.10',
@@ -164,7 +188,12 @@ export async function run() {
     unit: 'M rects/s',
     peers: [
       { name: 'sprat packShelves', fn: () => packShelves(rects) },
-      { name: 'sorting the rectangles by height', fn: () => [...rects].sort((a, b) => b.height - a.height), check: false, checkNote: 'a floor (n log n)' },
+      {
+        name: 'sorting the rectangles by height',
+        fn: () => [...rects].sort((a, b) => b.height - a.height),
+        check: false,
+        checkNote: 'a floor (n log n)',
+      },
     ],
   });
 }

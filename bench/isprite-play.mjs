@@ -142,5 +142,7 @@ export async function run() {
     ],
   });
   globalThis.gc?.();
-  log(`   heap after the rounds: ${((process.memoryUsage().heapUsed - heap0) / 1024).toFixed(0)} KiB more than before (${globalThis.gc ? 'after a full GC' : 'run with --expose-gc for a full GC first'}); triggers seen: ${triggerCount.toLocaleString('en')}`);
+  log(
+    `   heap after the rounds: ${((process.memoryUsage().heapUsed - heap0) / 1024).toFixed(0)} KiB more than before (${globalThis.gc ? 'after a full GC' : 'run with --expose-gc for a full GC first'}); triggers seen: ${triggerCount.toLocaleString('en')}`,
+  );
 }

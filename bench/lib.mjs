@@ -29,8 +29,6 @@ export function setMode(mode, extra = {}) {
   if (!MODES[mode]) throw new Error(`unknown bench mode ${mode}`);
   Object.assign(config, { mode }, MODES[mode], extra);
 }
-/** Scales an input size for the mode: `tiny` uses small inputs. */
-export const scaled = (n, tinyN = Math.max(1, Math.round(n / 100))) => (config.mode === 'tiny' ? tinyN : n);
 
 /** Every result of this run, for `--json`. */
 export const results = [];
@@ -224,7 +222,16 @@ export async function compare(title, { peers, amount, unit = 'MB/s', check, chec
     }
     return row;
   });
-  const result = { kind: 'compare', suite: suiteName, title, unit, amount: amount ?? null, rows, note: note ?? null, cpuSeconds: (cpuMs() - started) / 1000 };
+  const result = {
+    kind: 'compare',
+    suite: suiteName,
+    title,
+    unit,
+    amount: amount ?? null,
+    rows,
+    note: note ?? null,
+    cpuSeconds: (cpuMs() - started) / 1000,
+  };
   if (target) {
     const t = target.peer ? rows.find((r) => r.peer === target.peer)?.ratio : rows[0].rate;
     const want = target.peer ? target.ratio : target.rate;
@@ -235,7 +242,8 @@ export async function compare(title, { peers, amount, unit = 'MB/s', check, chec
   return result;
 }
 
-const ms = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v >= 0.01 ? v.toFixed(3) : v.toExponential(1));
+const ms = (v) =>
+  v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v >= 0.01 ? v.toFixed(3) : v.toExponential(1);
 const rateText = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 export const ratioText = (v) => (v === undefined || v === null ? '' : `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}x`);
 
@@ -267,7 +275,14 @@ function printCompare(r) {
 export function printTable(head, body, indent = '') {
   const rows = [head, ...body].map((r) => r.map(String));
   const w = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) log(indent + r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ').trimEnd());
+  for (const r of rows)
+    log(
+      indent +
+        r
+          .map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i])))
+          .join('  ')
+          .trimEnd(),
+    );
 }
 
 /** Records a result that is not a comparison (memory, size sweep, CLI start). */

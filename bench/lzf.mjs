@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { beginSuite, compare, config, log, sameBytes, scaled } from './lib.mjs';
+import { beginSuite, compare, config, log, sameBytes } from './lib.mjs';
 import { askOk, startNative, tempDir } from './native.mjs';
 import { sprat } from './sprat.mjs';
 

@@ -243,7 +243,12 @@ async function pngs(skia) {
     unit: 'Mpx/s',
     peers: [
       { name: 'sprat encodePng', fn: () => encodePng(img) },
-      { name: 'pngjs (node zlib)', fn: () => PNG.sync.write({ width: W, height: W, data: Buffer.from(img.data.buffer) }), check: false, checkNote: 'pixels checked above' },
+      {
+        name: 'pngjs (node zlib)',
+        fn: () => PNG.sync.write({ width: W, height: W, data: Buffer.from(img.data.buffer) }),
+        check: false,
+        checkNote: 'pixels checked above',
+      },
       { name: 'Skia encodeSync', fn: () => c.encodeSync('png'), check: false, checkNote: 'pixels checked above' },
     ],
     target: { peer: 'pngjs (node zlib)', ratio: 0.9 },
@@ -269,13 +274,22 @@ async function pngs(skia) {
   }
   const delays = frames.map(() => 100);
   const fpx = frames.length * 128 * 128;
-  await compare('GIF encode, 8 frames 128x128 (gifenc inside)', { amount: fpx, unit: 'Mpx/s', peers: [{ name: 'sprat encodeGif', fn: () => encodeGif(frames, delays) }] });
+  await compare('GIF encode, 8 frames 128x128 (gifenc inside)', {
+    amount: fpx,
+    unit: 'Mpx/s',
+    peers: [{ name: 'sprat encodeGif', fn: () => encodeGif(frames, delays) }],
+  });
   await compare('APNG encode, 8 frames 128x128', {
     amount: fpx,
     unit: 'Mpx/s',
     peers: [
       { name: 'sprat encodeApng', fn: () => encodeApng(frames, delays) },
-      { name: '8 x pngjs PNG (no animation)', fn: () => frames.map((f) => PNG.sync.write({ width: 128, height: 128, data: Buffer.from(f.data.buffer) })), check: false, checkNote: 'different work (8 stills)' },
+      {
+        name: '8 x pngjs PNG (no animation)',
+        fn: () => frames.map((f) => PNG.sync.write({ width: 128, height: 128, data: Buffer.from(f.data.buffer) })),
+        check: false,
+        checkNote: 'different work (8 stills)',
+      },
     ],
   });
 }

@@ -10,7 +10,20 @@ import { pathToFileURL } from 'node:url';
 import { BenchMismatch, config, log, machine, results, setMode } from './lib.mjs';
 import { cleanup } from './native.mjs';
 
-export const SUITES = ['lzf', 'render', 'isprite', 'isprite-play', 'cthg', 'solarus', 'hallgeir', 'interop', 'cli', 'sweep', 'batch'];
+const LOADERS = {
+  lzf: () => import('./lzf.mjs'),
+  render: () => import('./render.mjs'),
+  isprite: () => import('./isprite.mjs'),
+  'isprite-play': () => import('./isprite-play.mjs'),
+  cthg: () => import('./cthg.mjs'),
+  solarus: () => import('./solarus.mjs'),
+  hallgeir: () => import('./hallgeir.mjs'),
+  interop: () => import('./interop.mjs'),
+  cli: () => import('./cli.mjs'),
+  sweep: () => import('./sweep.mjs'),
+  batch: () => import('./batch.mjs'),
+};
+export const SUITES = Object.keys(LOADERS);
 /** Suites run only with --full or when named (minutes of work). */
 const ON_REQUEST = new Set(['batch']);
 
@@ -22,7 +35,9 @@ export async function runBench(argv, { out = (s) => process.stdout.write(s), err
   const json = flags.has('--json');
   setMode(mode, { json, log: (s) => (json ? err : out)(`${s}\n`) });
   results.length = 0;
-  const chosen = SUITES.filter((s) => (names.length ? names.some((n) => s === n || (!SUITES.includes(n) && s.startsWith(n))) : !ON_REQUEST.has(s) || mode === 'full'));
+  const chosen = SUITES.filter((s) =>
+    names.length ? names.some((n) => s === n || (!SUITES.includes(n) && s.startsWith(n))) : !ON_REQUEST.has(s) || mode === 'full',
+  );
   for (const n of names) if (!SUITES.some((s) => s.startsWith(n))) throw new Error(`unknown suite ${n} (${SUITES.join(', ')})`);
   const m = machine();
   const { LIB } = await import('./sprat.mjs');
@@ -34,7 +49,7 @@ export async function runBench(argv, { out = (s) => process.stdout.write(s), err
   try {
     for (const s of chosen) {
       try {
-        const suite = await import(`./${s}.mjs`);
+        const suite = await LOADERS[s]();
         await suite.run();
       } catch (e) {
         failures.push({ suite: s, message: e.message, mismatch: e instanceof BenchMismatch });

@@ -60,12 +60,30 @@ export async function run() {
   const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
   await compare(`Solarus line syntax: parse ${mb(old.bytes)}`, {
     amount: old.bytes,
-    peers: [{ name: 'sprat parseLines', fn: () => old.texts.map((t) => parseLines(t)) }, { name: 'sprat solarusHandler.read (bytes)', fn: () => oldBytes.map((b) => solarusHandler.read(b)), check: false, checkNote: 'the same, from bytes' }, jsonFloor()],
+    peers: [
+      { name: 'sprat parseLines', fn: () => old.texts.map((t) => parseLines(t)) },
+      {
+        name: 'sprat solarusHandler.read (bytes)',
+        fn: () => oldBytes.map((b) => solarusHandler.read(b)),
+        check: false,
+        checkNote: 'the same, from bytes',
+      },
+      jsonFloor(),
+    ],
     target: { rate: 50 },
   });
   await compare(`Solarus Lua syntax: parse ${mb(neu.bytes)}`, {
     amount: neu.bytes,
-    peers: [{ name: 'sprat parseLua', fn: () => neu.texts.map((t) => parseLua(t)) }, { name: 'sprat solarusLuaHandler.read (bytes)', fn: () => newBytes.map((b) => solarusLuaHandler.read(b)), check: false, checkNote: 'the same, from bytes' }, jsonFloor()],
+    peers: [
+      { name: 'sprat parseLua', fn: () => neu.texts.map((t) => parseLua(t)) },
+      {
+        name: 'sprat solarusLuaHandler.read (bytes)',
+        fn: () => newBytes.map((b) => solarusLuaHandler.read(b)),
+        check: false,
+        checkNote: 'the same, from bytes',
+      },
+      jsonFloor(),
+    ],
     target: { rate: 50 },
   });
   const sheets = old.texts.map((t) => parseLines(t));

@@ -47,7 +47,9 @@ export async function run() {
   const dir = tempDir();
   const base = child('none', 'none', '-');
   if (base.error) throw new Error(`baseline child ${base.error}`);
-  log(`baseline (node + the library loaded, nothing read): peak RSS ${(base.peakKB / 1024).toFixed(0)} MB; sizes ${config.sizes.join(', ')} MB`);
+  log(
+    `baseline (node + the library loaded, nothing read): peak RSS ${(base.peakKB / 1024).toFixed(0)} MB; sizes ${config.sizes.join(', ')} MB`,
+  );
   const formats = config.mode === 'tiny' ? ['isprite'] : SWEEP_FORMATS;
   const jobs = [];
   for (const f of formats) {
@@ -103,7 +105,8 @@ export async function run() {
     list.forEach((p, i) => {
       const prev = list[i - 1];
       const gt = prev && !p.error && !prev.error ? per10x(prev.cpuMs, p.cpuMs, prev.size, p.size) : null;
-      const gm = prev && !p.error && !prev.error ? per10x(Math.max(prev.extraKB, 1024), Math.max(p.extraKB, 1024), prev.size, p.size) : null;
+      const gm =
+        prev && !p.error && !prev.error ? per10x(Math.max(prev.extraKB, 1024), Math.max(p.extraKB, 1024), prev.size, p.size) : null;
       const flag = (g) => (g === null ? '' : `${g.toFixed(1)}x${g > SUPERLINEAR ? ' !' : ''}`);
       body.push([
         i === 0 ? job.format : '',
@@ -115,19 +118,35 @@ export async function run() {
         flag(gt),
         flag(gm),
       ]);
-      rows.push({ format: job.format, op: job.op, label: job.label ?? job.op, ...p, timeGrowth: gt, memoryGrowth: gm, superlinear: (gt ?? 0) > SUPERLINEAR });
+      rows.push({
+        format: job.format,
+        op: job.op,
+        label: job.label ?? job.op,
+        ...p,
+        timeGrowth: gt,
+        memoryGrowth: gm,
+        superlinear: (gt ?? 0) > SUPERLINEAR,
+      });
     });
   }
   log('-- size sweep (a fresh process per point; CPU time of the operation, peak RSS of the process)');
   printTable(head, body, '   ');
   const flagged = rows.filter((r) => r.superlinear);
-  log(flagged.length ? `   superlinear (> ${SUPERLINEAR}x per 10x): ${flagged.map((r) => `${r.format} ${r.label}`).join(', ')}` : '   no superlinear step');
+  log(
+    flagged.length
+      ? `   superlinear (> ${SUPERLINEAR}x per 10x): ${flagged.map((r) => `${r.format} ${r.label}`).join(', ')}`
+      : '   no superlinear step',
+  );
   record({ kind: 'sweep', title: 'size sweep', baselineKB: base.peakKB, sizesMB: config.sizes, rows });
 
   // Memory: the largest size each format reached, as a multiple of its input.
   const mem = [];
   for (const f of formats) {
-    const pick = (op) => points.get(`${f} ${op}`)?.list.filter((p) => !p.error).at(-1);
+    const pick = (op) =>
+      points
+        .get(`${f} ${op}`)
+        ?.list.filter((p) => !p.error)
+        .at(-1);
     const rd = pick('read');
     const ins = pick('inspect');
     mem.push({ format: f, readMB: rd?.size / 1e6, read: rd?.multiple ?? null, inspectMB: ins?.size / 1e6, inspect: ins?.multiple ?? null });
@@ -135,7 +154,12 @@ export async function run() {
   log('-- peak memory when reading, as a multiple of the input (largest size measured; targets: read <= 4x, inspect --json <= 3x)');
   printTable(
     ['format', 'input MB', 'read', 'inspect --json'],
-    mem.map((m) => [m.format, m.readMB?.toFixed(1) ?? '-', m.read === null ? 'failed' : `${m.read.toFixed(1)}x${m.read > 4 ? ' (over 4x)' : ''}`, m.inspect === null ? 'failed' : `${m.inspect.toFixed(1)}x${m.inspect > 3 ? ' (over 3x)' : ''}`]),
+    mem.map((m) => [
+      m.format,
+      m.readMB?.toFixed(1) ?? '-',
+      m.read === null ? 'failed' : `${m.read.toFixed(1)}x${m.read > 4 ? ' (over 4x)' : ''}`,
+      m.inspect === null ? 'failed' : `${m.inspect.toFixed(1)}x${m.inspect > 3 ? ' (over 3x)' : ''}`,
+    ]),
     '   ',
   );
   record({ kind: 'memory', title: 'peak memory when reading', baselineKB: base.peakKB, rows: mem });
