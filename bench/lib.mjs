@@ -19,7 +19,7 @@ export class BenchMismatch extends Error {}
 
 /** Rounds per mode. `tiny` is the test suite's: it proves the benches run, its figures mean nothing. */
 export const MODES = {
-  tiny: { warmup: 1, rounds: 5, roundMs: 1, sizes: [0.01, 0.1], cliRuns: 3 },
+  tiny: { warmup: 1, rounds: 5, roundMs: 1, sizes: [0.01, 0.1], cliRuns: 2 },
   quick: { warmup: 1, rounds: 5, roundMs: 40, sizes: [1], cliRuns: 10 },
   default: { warmup: 2, rounds: 7, roundMs: 150, sizes: [1, 10], cliRuns: 15 },
   full: { warmup: 3, rounds: 9, roundMs: 300, sizes: [1, 10, 100], cliRuns: 25 },
@@ -158,7 +158,8 @@ export async function compare(title, { peers, amount, unit = 'MB/s', check, chec
   // Calibration: calls per round so that a round takes about config.roundMs of CPU.
   const reps = [];
   for (const p of peers) {
-    if (p.external) {
+    if (p.maxReps === 1) reps.push(1);
+    else if (p.external) {
       const ms = await p.external.round(1);
       reps.push(Math.max(1, Math.min(p.maxReps ?? 1e6, Math.ceil(config.roundMs / Math.max(ms, 0.001)))));
     } else {

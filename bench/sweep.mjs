@@ -56,7 +56,7 @@ export async function run() {
     jobs.push({ format: f, op: 'read' }, { format: f, op: 'inspect' });
     if (f === 'cthg' && config.mode !== 'tiny') jobs.push({ format: f, op: 'convert:aseprite', label: 'sheet: CTHG -> Aseprite' });
   }
-  jobs.push({ format: 'rects', op: 'pack', label: 'packing (10,000 rects per MB)' });
+  if (config.mode !== 'tiny') jobs.push({ format: 'rects', op: 'pack', label: 'packing (10,000 rects per MB)' });
   const points = new Map();
   for (const mb of config.sizes) {
     const inputs = new Map();
