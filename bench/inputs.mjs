@@ -26,6 +26,7 @@ export const SWEEP_FORMATS = [
   'aseprite',
   'texturepacker',
   'tiled',
+  'tiled-tmx',
 ];
 
 /** A CTHG file of many small sprites (about 1 kB each), one frame and element per sprite, 8 frames per animation. */
@@ -97,7 +98,7 @@ function solarusSheet(target, perAnimation) {
 
 const enc = new TextEncoder();
 
-export function makeInput(format, target) {
+export async function makeInput(format, target) {
   switch (format) {
     case 'isprite': {
       const bytes = writeIsprite(makeDoc(target));
@@ -144,6 +145,12 @@ export function makeInput(format, target) {
     case 'tiled': {
       const bytes = tiledJson(Math.max(4, Math.round(Math.sqrt(target / 13))));
       return { bytes, name: 'big.tmj', format, size: bytes.length };
+    }
+    case 'tiled-tmx': {
+      // The same map written as TMX (XML, CSV layers) by sprat's Tiled writer.
+      const json = tiledJson(Math.max(4, Math.round(Math.sqrt(target / 13))));
+      const [file] = await sprat.interop.tiledHandler.writeFiles(sprat.interop.tiledHandler.read(json), 'big.tmx');
+      return { bytes: file.bytes, name: 'big.tmx', format: 'tiled', size: file.bytes.length };
     }
     default:
       throw new Error(`no generator for ${format}`);

@@ -197,6 +197,7 @@ export async function run() {
 
 async function pngs(skia) {
   const { PNG } = require('pngjs');
+  const fastPng = await import('fast-png');
   // A sheet-like RGBA image: sprites with soft edges on transparency, drawn by sprat.
   const W = config.mode === 'tiny' ? 96 : 1024;
   const img = createImage(W, W);
@@ -220,6 +221,7 @@ async function pngs(skia) {
         fn: () => decoded(PNG.sync.write({ width: W, height: W, data: Buffer.from(img.data.buffer) })),
         checkNote: 'decodes to the same pixels',
       },
+      { name: 'fast-png encode', fn: () => decoded(fastPng.encode({ width: W, height: W, data: img.data, channels: 4, depth: 8 })) },
       {
         name: 'Skia encodeSync',
         fn: () => decoded(c.encodeSync('png')),
@@ -250,9 +252,15 @@ async function pngs(skia) {
         checkNote: 'pixels checked above',
       },
       { name: 'Skia encodeSync', fn: () => c.encodeSync('png'), check: false, checkNote: 'pixels checked above' },
+      {
+        name: 'fast-png encode',
+        fn: () => fastPng.encode({ width: W, height: W, data: img.data, channels: 4, depth: 8 }),
+        check: false,
+        checkNote: 'pixels checked above',
+      },
     ],
     target: { peer: 'pngjs (node zlib)', ratio: 0.9 },
-    note: `PNG sizes: sprat ${sizes.sprat}, pngjs ${sizes.pngjs}, Skia ${sizes.skia} bytes`,
+    note: `PNG sizes: sprat ${sizes.sprat}, pngjs ${sizes.pngjs}, Skia ${sizes.skia}, fast-png ${fastPng.encode({ width: W, height: W, data: img.data, channels: 4, depth: 8 }).length} bytes`,
   });
   const png = encodePng(img);
   await compare(`PNG decode, RGBA ${W}x${W} sheet (${png.length} bytes)`, {

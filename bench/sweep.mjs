@@ -69,14 +69,14 @@ export async function run() {
           writeFileSync(file, String(n));
           inp = { file, size: mb * 1e6, bytes: { length: mb * 1e6 }, items: n };
         } else {
-          const made = makeInput(j.format, mb * 1e6);
+          const made = await makeInput(j.format, mb * 1e6);
           const file = path.join(dir, `${mb}-${made.name}`);
           writeFileSync(file, made.bytes);
           inp = { ...made, file, bytes: { length: made.bytes.length } };
         }
         inputs.set(j.format, inp);
       }
-      const r = child(j.op, j.format, inp.file);
+      const r = child(j.op, inp.format ?? j.format, inp.file);
       const key = `${j.format} ${j.op}`;
       if (!points.has(key)) points.set(key, { job: j, list: [] });
       const extraKB = r.error ? null : Math.max(0, r.peakKB - base.peakKB);
