@@ -37,27 +37,26 @@ function cthgFile(target) {
     return (seed >>> 8) % n;
   };
   const doc = createCthg();
-  // One sprite pattern per size, encoded once (encoding is not what is measured).
-  const patterns = [];
-  for (let k = 0; k < 16; k++) {
-    const w = 16 + k;
-    const h = 20 + (k % 5);
+  // Every sprite different (a sheet builder may share identical images): 16 sizes, random colours.
+  let size = 0;
+  let n = 0;
+  while (size < target) {
+    const w = 16 + (n % 16);
+    const h = 20 + (n % 5);
     const img = { width: w, height: h, data: new Uint8Array(w * h * 4) };
     for (let i = 0; i < w * h; i++) {
       const x = i % w;
       const y = Math.floor(i / w);
       if ((x - w / 2) ** 2 + (y - h / 2) ** 2 > (w * w) / 4) continue;
-      img.data.set([rnd(256), rnd(256), rnd(256), x % 7 === 0 ? 128 : 255], i * 4);
+      img.data[i * 4] = rnd(256);
+      img.data[i * 4 + 1] = rnd(256);
+      img.data[i * 4 + 2] = rnd(256);
+      img.data[i * 4 + 3] = x % 7 === 0 ? 128 : 255;
     }
-    patterns.push({ width: w, height: h, data: encodePixels(img) });
-  }
-  let size = 0;
-  let n = 0;
-  while (size < target) {
-    const p = patterns[n % patterns.length];
-    doc.sprites.push({ width: p.width, height: p.height, data: p.data });
+    const data = encodePixels(img);
+    doc.sprites.push({ width: w, height: h, data });
     doc.frames.push({ sound: 0, elements: [{ sprite: n, x: -8, y: -16, layerClass: 0, layerId: 0, flags: n % 3 === 0 ? 2 : 0 }] });
-    size += p.data.length + 60;
+    size += data.length + 60;
     n++;
   }
   for (let f = 0; f < n; f += 8) {

@@ -6,7 +6,8 @@
 // (for SpriteTile, of the decompressed level). Sheet building (CTHG ->
 // Aseprite, one sprite per kB) and packing (10,000 rectangles per MB) grow
 // the same way. The growth per 10x of input is flagged when above 13x
-// (superlinear) and written `!`.
+// (superlinear) and written `!` (`?` when the smaller point took under 50 ms
+// of CPU or 16 MB of memory: too small to judge).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -107,7 +108,10 @@ export async function run() {
       const gt = prev && !p.error && !prev.error ? per10x(prev.cpuMs, p.cpuMs, prev.size, p.size) : null;
       const gm =
         prev && !p.error && !prev.error ? per10x(Math.max(prev.extraKB, 1024), Math.max(p.extraKB, 1024), prev.size, p.size) : null;
-      const flag = (g) => (g === null ? '' : `${g.toFixed(1)}x${g > SUPERLINEAR ? ' !' : ''}`);
+      // Growth from a point too small to time (< 50 ms of CPU) or to weigh (< 16 MB of memory) is shown with `?`, not flagged.
+      const smallT = prev && prev.cpuMs < 50;
+      const smallM = prev && prev.extraKB < 16 * 1024;
+      const flag = (g, small) => (g === null ? '' : `${g.toFixed(1)}x${g > SUPERLINEAR ? (small ? ' ?' : ' !') : ''}`);
       body.push([
         i === 0 ? job.format : '',
         i === 0 ? (job.label ?? job.op) : '',
@@ -115,8 +119,8 @@ export async function run() {
         p.error ? p.error : (p.cpuMs / 1000).toFixed(2),
         p.error ? '' : (p.extraKB / 1024).toFixed(0),
         p.error ? '' : p.multiple.toFixed(1),
-        flag(gt),
-        flag(gm),
+        flag(gt, smallT),
+        flag(gm, smallM),
       ]);
       rows.push({
         format: job.format,

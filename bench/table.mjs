@@ -5,6 +5,9 @@
 //   node bench/table.mjs bench.json --write README.md
 //                                                   replaces the text between
 //   <!-- bench-table:start --> and <!-- bench-table:end --> in README.md
+// Several files (`bench.json sweep.json`): a later run's suites replace the
+// same suites of the earlier ones (re-running one suite), and every run's
+// machine and load are listed.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -16,15 +19,48 @@ const num = (v, d = 2) =>
 const x = (v) => (v === null || v === undefined ? '-' : `${num(v)}x`);
 const cell = (s) => String(s).replaceAll('|', '\\|');
 
+/** Merges runs: a later run's suites replace the earlier runs' results of the same suites. */
+export function mergeRuns(runs) {
+  if (runs.length === 1) return runs[0];
+  const last = runs.at(-1);
+  const results = [];
+  const failures = [];
+  runs.forEach((r, i) => {
+    const later = new Set(runs.slice(i + 1).flatMap((x) => [...x.results.map((y) => y.suite), ...(x.failures ?? []).map((f) => f.suite)]));
+    results.push(...r.results.filter((x) => !later.has(x.suite)));
+    failures.push(...(r.failures ?? []).filter((f) => !later.has(f.suite)));
+  });
+  return {
+    ...runs[0],
+    results,
+    failures,
+    others: runs.slice(1).map((r) => ({
+      machine: r.machine,
+      loadavgAtEnd: r.loadavgAtEnd,
+      mode: r.mode,
+      suites: [...new Set(r.results.map((x) => x.suite))],
+    })),
+    lib: last.lib,
+  };
+}
+
 export function tables(run) {
   const m = run.machine;
-  const load = Math.max(...m.loadavg.slice(0, 1), ...(run.loadavgAtEnd ?? []).slice(0, 1));
+  const load = Math.max(
+    m.loadavg[0],
+    run.loadavgAtEnd?.[0] ?? 0,
+    ...(run.others ?? []).flatMap((o) => [o.machine.loadavg[0], o.loadavgAtEnd?.[0] ?? 0]),
+  );
   const out = [];
   out.push(
     `Measured ${m.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.cores} cores, ${m.platform}, node ${m.node}; ` +
       `load average ${m.loadavg[0]} at the start and ${run.loadavgAtEnd?.[0] ?? '?'} at the end; \`npm run bench${run.mode === 'default' ? '' : ` -- --${run.mode}`}\`` +
       `${run.lib === 'dist' ? '' : ' (from the sources through tsx)'}.`,
   );
+  for (const o of run.others ?? [])
+    out.push(
+      `Re-run ${o.machine.date.slice(0, 16).replace('T', ' ')} UTC (${o.suites.join(', ')}; \`--${o.mode}\` mode): load average ${o.machine.loadavg[0]} at the start and ${o.loadavgAtEnd?.[0] ?? '?'} at the end.`,
+    );
   if (load > m.cores * 0.5)
     out.push(
       '',
@@ -80,8 +116,9 @@ export function tables(run) {
         const p = rs.find((r) => r.mb === s);
         return !p ? '-' : p.error ? cell(p.error) : `${num(p.cpuMs / 1000)} s / ${num(p.extraKB / 1024, 0)} MB`;
       });
-      const g = (v) => (v === null || v === undefined ? '-' : `${num(v, 1)}x${v > 13 ? ' **superlinear**' : ''}`);
-      out.push(`| ${f} | ${cell(label)} | ${cells.join(' | ')} | ${g(last.timeGrowth)} | ${g(last.memoryGrowth)} |`);
+      const g = (v, small) =>
+        v === null || v === undefined ? '-' : `${num(v, 1)}x${v > 13 ? (small ? ' (too small to judge)' : ' **superlinear**') : ''}`;
+      out.push(`| ${f} | ${cell(label)} | ${cells.join(' | ')} | ${g(last.timeGrowth, last.tooSmall)} | ${g(last.memoryGrowth, false)} |`);
     }
   }
   if (run.failures?.length)
@@ -100,7 +137,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const w = args.indexOf('--write');
   const target = w >= 0 ? args.splice(w, 2)[1] : null;
-  const run = JSON.parse(readFileSync(args[0] ?? 0, 'utf8'));
+  const run = mergeRuns((args.length ? args : [0]).map((f) => JSON.parse(readFileSync(f, 'utf8'))));
   const text = tables(run);
   if (target) {
     writeFileSync(target, replaceInReadme(readFileSync(target, 'utf8'), text));
