@@ -118,7 +118,11 @@ export function tables(run) {
       });
       const g = (v, small) =>
         v === null || v === undefined ? '-' : `${num(v, 1)}x${v > 13 ? (small ? ' (too small to judge)' : ' **superlinear**') : ''}`;
-      out.push(`| ${f} | ${cell(label)} | ${cells.join(' | ')} | ${g(last.timeGrowth, last.tooSmall)} | ${g(last.memoryGrowth, false)} |`);
+      // From a point under 50 ms of CPU or 16 MB of memory, growth is too small to judge (as bench/sweep.mjs marks it).
+      const prev = rs.at(-2);
+      const smallT = Boolean(prev && prev.cpuMs < 50);
+      const smallM = Boolean(prev && prev.extraKB < 16 * 1024);
+      out.push(`| ${f} | ${cell(label)} | ${cells.join(' | ')} | ${g(last.timeGrowth, smallT)} | ${g(last.memoryGrowth, smallM)} |`);
     }
   }
   if (run.failures?.length)
