@@ -1,9 +1,12 @@
-// Hallgeir .spr read/write speed (import from dist/: run `npm run build` first).
-// No other library reads this format, so the peer is a bare DataView loop over
-// the same layout with no checks: the ratio is the price of the checks.
-import { readHallgeir, writeHallgeir } from '../dist/formats/hallgeir/index.js';
+// Hallgeir .spr read/write speed. No other library reads this format, so the
+// peers are an unchecked reader building the same objects and a bare
+// DataView loop over the same layout: the ratios are the price of the checks.
+import { beginSuite, compare, config } from './lib.mjs';
+import { sprat } from './sprat.mjs';
 
-function makeSprite(animations, frames) {
+const { readHallgeir, writeHallgeir } = sprat.hallgeir;
+
+export function makeSprite(animations, frames) {
   const anims = [];
   for (let a = 0; a < animations; a++) {
     const fr = [];
@@ -65,30 +68,34 @@ function bareObjects(bytes, le) {
   return { name, texture, animations };
 }
 
-function time(fn, bytes, minMs = 300) {
-  let runs = 0;
-  const t0 = performance.now();
-  let t;
-  do {
-    fn();
-    runs++;
-    t = performance.now() - t0;
-  } while (t < minMs);
-  return (bytes * runs) / 1e6 / (t / 1000);
+export async function run() {
+  beginSuite('hallgeir');
+  const [na, nf] = config.mode === 'tiny' ? [20, 50] : [200, 500];
+  const doc = makeSprite(na, nf);
+  const le = writeHallgeir(doc);
+  const be = writeHallgeir(doc, { endian: 'big' });
+  const what = `${(le.length / 1e6).toFixed(2)} MB sprite (${na} animations x ${nf} frames)`;
+  const same = (a, b) => (JSON.stringify(a.animations) === JSON.stringify(b.animations) ? null : 'animations differ');
+  const unchecked = { name: 'unchecked reader, same objects', fn: () => bareObjects(le, true), check: same, checkNote: 'same animations' };
+  const bare = { name: 'bare DataView loop (no objects)', fn: () => bareRead(le, true), check: false, checkNote: 'a floor' };
+  await compare(`Hallgeir read little-endian ${what}`, {
+    amount: le.length,
+    peers: [{ name: 'sprat readHallgeir', fn: () => readHallgeir(le, 'sprite') }, unchecked, bare],
+  });
+  await compare(`Hallgeir read big-endian ${what}`, {
+    amount: be.length,
+    peers: [
+      { name: 'sprat readHallgeir (auto: little fails first)', fn: () => readHallgeir(be, 'sprite') },
+      { name: 'sprat readHallgeir --endian big', fn: () => readHallgeir(be, 'sprite', { endian: 'big' }), check: same },
+      { name: 'unchecked reader, same objects', fn: () => bareObjects(be, false), check: same, checkNote: 'same animations' },
+    ],
+  });
+  await compare(`Hallgeir write ${what}`, {
+    amount: le.length,
+    peers: [
+      { name: 'sprat writeHallgeir', fn: () => writeHallgeir(doc) },
+      { name: 'plain copy of the bytes (slice)', fn: () => le.slice() },
+    ],
+    checkNote: 'equal bytes',
+  });
 }
-
-const doc = makeSprite(200, 500);
-for (let i = 0; i < 3; i++) readHallgeir(writeHallgeir(doc), 'sprite'); // warm up
-const le = writeHallgeir(doc);
-const be = writeHallgeir(doc, { endian: 'big' });
-console.log(`hallgeir: sprite of ${(le.length / 1e6).toFixed(2)} MB (200 animations x 500 frames)`);
-const rows = [
-  ['read little-endian', time(() => readHallgeir(le, 'sprite'), le.length)],
-  ['read big-endian (auto: little fails first)', time(() => readHallgeir(be, 'sprite'), be.length)],
-  ['read big-endian (--endian big)', time(() => readHallgeir(be, 'sprite', { endian: 'big' }), be.length)],
-  ['write little-endian', time(() => writeHallgeir(doc), le.length)],
-  ['unchecked reader building the same objects (peer)', time(() => bareObjects(le, true), le.length)],
-  ['bare DataView loop (no checks, no objects)', time(() => bareRead(le, true), le.length)],
-];
-const peer = rows[rows.length - 2][1];
-for (const [name, mbs] of rows) console.log(`  ${name.padEnd(52)} ${mbs.toFixed(1).padStart(8)} MB/s  ${(mbs / peer).toFixed(2)}x peer`);

@@ -1,15 +1,12 @@
-// ISPRITE playback: 100,000 players stepping through varied sequences.
-// Prints steps per second for Player.step() and Player.update(), the heap
-// growth and garbage collections during the measured steady state (0 minor
-// GCs = no allocation per step), and the ratio against a plain player that
-// walks the document objects (the reference model of the tests) in the same run.
-// Run after `npm run build`: node --expose-gc bench/isprite-play.mjs
-import { PerformanceObserver } from 'node:perf_hooks';
-import { createIsprite } from '../dist/formats/isprite/model.js';
-import { Player, prepareSprite } from '../dist/formats/isprite/play.js';
+// ISPRITE playback: many players stepping through varied sequences, in
+// steps per second, for Player.step() and Player.update(), against a plain
+// player that walks the document objects (the rules, unprepared) in the same
+// rounds; and the heap growth over the measured rounds (none expected: no
+// allocation per step).
+import { beginSuite, compare, config, log } from './lib.mjs';
+import { sprat } from './sprat.mjs';
 
-const PLAYERS = Number(process.env.PLAYERS ?? 100_000);
-const ROUNDS = Number(process.env.ROUNDS ?? 100);
+const { createIsprite, Player, prepareSprite } = sprat.isprite;
 
 // A deterministic pseudo-random generator (mulberry32).
 let seed = 12345;
@@ -84,96 +81,68 @@ class PlainPlayer {
   }
 }
 
-const { doc, names } = makeSprite();
-const prepared = prepareSprite(doc);
-let triggerCount = 0;
-const onTrigger = () => {
-  triggerCount++;
-};
-const groups = ['Root', 'Root/Armed', 'Root/Armed/Mounted'];
-const players = [];
-for (let i = 0; i < PLAYERS; i++) {
-  const p = new Player(prepared, { onTrigger, collectTriggers: false });
-  p.setGroup(groups[pick(3)]);
-  p.setAnimation(names[pick(names.length)]);
-  for (let k = pick(20); k > 0; k--) p.step();
-  players.push(p);
-}
-
-let gcs = { minor: 0, major: 0 };
-const obs = new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) {
-    const kind = e.detail?.kind ?? e.kind;
-    if (kind === 1) gcs.minor++;
-    else gcs.major++;
+export async function run() {
+  beginSuite('isprite-play');
+  const PLAYERS = config.mode === 'tiny' ? 1000 : config.mode === 'quick' ? 20_000 : 100_000;
+  seed = 12345;
+  const { doc, names } = makeSprite();
+  const prepared = prepareSprite(doc);
+  let triggerCount = 0;
+  const onTrigger = () => {
+    triggerCount++;
+  };
+  const groups = ['Root', 'Root/Armed', 'Root/Armed/Mounted'];
+  const players = [];
+  for (let i = 0; i < PLAYERS; i++) {
+    const p = new Player(prepared, { onTrigger, collectTriggers: false });
+    p.setGroup(groups[pick(3)]);
+    p.setAnimation(names[pick(names.length)]);
+    for (let k = pick(20); k > 0; k--) p.step();
+    players.push(p);
   }
-});
-obs.observe({ entryTypes: ['gc'] });
-const settle = () => new Promise((r) => setTimeout(r, 20));
-
-// Each case runs REPEATS times (the machine is shared): the best run is the figure, the median is shown too.
-const REPEATS = Number(process.env.REPEATS ?? 5);
-async function measure(label, rounds, body, steps) {
-  body(5); // warm up
-  const rates = [];
-  let worst = { heap: 0, minor: 0, major: 0 };
-  for (let k = 0; k < REPEATS; k++) {
-    globalThis.gc?.();
-    await settle();
-    gcs = { minor: 0, major: 0 };
-    const heap0 = process.memoryUsage().heapUsed;
-    const t0 = process.hrtime.bigint();
-    body(rounds);
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const heap1 = process.memoryUsage().heapUsed;
-    await settle();
-    rates.push(steps(rounds) / seconds);
-    worst = { heap: Math.max(worst.heap, heap1 - heap0), minor: Math.max(worst.minor, gcs.minor), major: Math.max(worst.major, gcs.major) };
-  }
-  rates.sort((a, b) => a - b);
-  const best = rates[rates.length - 1];
-  const median = rates[rates.length >> 1];
-  console.log(
-    `${label.padEnd(34)} ${(best / 1e6).toFixed(1).padStart(7)} M steps/s best, ${(median / 1e6).toFixed(1)} median ` +
-      `(${REPEATS} x ${(steps(rounds) / 1e6).toFixed(0)} M steps; most heap growth in a run +${(worst.heap / 1024).toFixed(0)} KiB, ` +
-      `most GCs in a run: ${worst.minor} minor / ${worst.major} major)`,
+  const plain = [];
+  seed = 12345;
+  const seqs = doc.tree.filter((n) => n.kind === 'sequence');
+  for (let i = 0; i < PLAYERS; i++) plain.push(new PlainPlayer(doc, seqs[pick(names.length)]));
+  const plainPeer = {
+    name: 'plain object-walking player',
+    fn: () => {
+      for (let i = 0; i < plain.length; i++) plain[i].step();
+    },
+    check: false,
+    checkNote: 'same rules, no groups (a floor)',
+  };
+  globalThis.gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  await compare(`Player.step() x ${PLAYERS.toLocaleString('en')} players`, {
+    amount: PLAYERS,
+    unit: 'M steps/s',
+    peers: [
+      {
+        name: 'sprat Player.step',
+        fn: () => {
+          for (let i = 0; i < players.length; i++) players[i].step();
+        },
+      },
+      plainPeer,
+    ],
+    target: { rate: 20 },
+  });
+  await compare(`Player.update(1/60) x ${PLAYERS.toLocaleString('en')} players`, {
+    amount: PLAYERS,
+    unit: 'M steps/s',
+    peers: [
+      {
+        name: 'sprat Player.update',
+        fn: () => {
+          for (let i = 0; i < players.length; i++) players[i].update(1 / 60);
+        },
+      },
+      plainPeer,
+    ],
+  });
+  globalThis.gc?.();
+  log(
+    `   heap after the rounds: ${((process.memoryUsage().heapUsed - heap0) / 1024).toFixed(0)} KiB more than before (${globalThis.gc ? 'after a full GC' : 'run with --expose-gc for a full GC first'}); triggers seen: ${triggerCount.toLocaleString('en')}`,
   );
-  return best;
 }
-
-const stepRate = await measure(
-  `Player.step() x ${PLAYERS.toLocaleString('en')}`,
-  ROUNDS,
-  (rounds) => {
-    for (let r = 0; r < rounds; r++) for (let i = 0; i < players.length; i++) players[i].step();
-  },
-  (rounds) => rounds * players.length,
-);
-
-// update(): 1/60 s per call; at 60 fps (30 for Root/Armed/run) that is about one step per call.
-await measure(
-  `Player.update(1/60) x ${PLAYERS.toLocaleString('en')}`,
-  ROUNDS,
-  (rounds) => {
-    for (let r = 0; r < rounds; r++) for (let i = 0; i < players.length; i++) players[i].update(1 / 60);
-  },
-  (rounds) => rounds * players.length,
-);
-
-const plain = [];
-seed = 12345;
-for (let i = 0; i < PLAYERS; i++) {
-  const p = new PlainPlayer(doc, doc.tree.filter((n) => n.kind === 'sequence')[pick(names.length)]);
-  plain.push(p);
-}
-const plainRate = await measure(
-  `plain object-walking player`,
-  ROUNDS,
-  (rounds) => {
-    for (let r = 0; r < rounds; r++) for (let i = 0; i < plain.length; i++) plain[i].step();
-  },
-  (rounds) => rounds * plain.length,
-);
-obs.disconnect();
-console.log(`Player.step() vs plain player: ${(stepRate / plainRate).toFixed(2)}x; triggers seen: ${triggerCount.toLocaleString('en')}`);
-console.log(`target: >= 20 M steps/s: ${stepRate >= 20e6 ? 'met' : 'NOT met'}`);

@@ -1,12 +1,15 @@
-// ISPRITE read/write speed on a >= 20 MB synthetic sprite, next to a plain
-// copy of the same bytes (Uint8Array.slice) measured in the same run.
-// Needs `npm run build` first (imports dist/).
-import { createIsprite, readIsprite, writeIsprite } from '../dist/index.js';
+// ISPRITE read/write speed on a >= 20 MB synthetic sprite (whole-pixel and
+// fractional positions), next to a plain copy of the same bytes
+// (Uint8Array.slice) in the same rounds. Target: 150 MB/s both ways.
+import { beginSuite, compare, config, sameBytes } from './lib.mjs';
+import { sprat } from './sprat.mjs';
+
+const { createIsprite, readIsprite, writeIsprite } = sprat;
 
 // `fractional`: every position has a fraction (the worst case: JS boxes each
 // such number). Otherwise positions are whole pixels, as in pixel-art
 // sprites, and only rotations, scales and radii have fractions.
-function makeDoc(targetBytes, fractional) {
+export function makeDoc(targetBytes, fractional = false) {
   const half = fractional ? 0.5 : 0;
   const quarter = fractional ? 0.25 : 1;
   const doc = createIsprite(30);
@@ -91,53 +94,32 @@ function makeDoc(targetBytes, fractional) {
   return doc;
 }
 
-// Best (and median) of several runs after a warm-up. The heap is collected
-// once before a series, not before every run: a forced full GC shrinks the
-// heap, and the next run then pays for growing it again (that is what a
-// one-shot read of a big file in a fresh process costs: about half these
-// speeds for reading). On a loaded machine the best run is the one that
-// got a core to itself; the median says how often that happened.
-function time(fn, minMs = 1500) {
-  fn();
-  globalThis.gc?.();
-  const times = [];
-  const end = performance.now() + minMs;
-  while (times.length < 5 || performance.now() < end) {
-    const t = performance.now();
-    fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  const best = times[0];
-  return Object.assign(new Number(best), { median: times[times.length >> 1] });
-}
-
-const rate = (mb, t) => (mb / (t / 1000)).toFixed(0);
-const target = 150;
-for (const fractional of [false, true]) {
-  let doc = makeDoc(21 * 1024 * 1024, fractional);
-  const bytes = writeIsprite(doc);
-  const mb = bytes.length / (1024 * 1024);
-  const frames = doc.frames.length;
-  console.log(
-    `ISPRITE synthetic sprite, ${fractional ? 'every position fractional' : 'whole-pixel positions'}: ` +
-      `${mb.toFixed(1)} MB, ${frames} frames, ${frames * 40} elements`,
-  );
-  const tCopy = time(() => bytes.slice());
-  const tRead = time(() => readIsprite(bytes));
-  doc = readIsprite(bytes);
-  const tWrite = time(() => writeIsprite(doc));
-  console.log(`  copy  (Uint8Array.slice): ${tCopy.toFixed(1).padStart(7)} ms ${rate(mb, tCopy).padStart(6)} MB/s`);
-  console.log(
-    `  read  (readIsprite):      ${tRead.toFixed(1).padStart(7)} ms ${rate(mb, tRead).padStart(6)} MB/s  (${(tRead / tCopy).toFixed(0)}x the copy's time; median ${rate(mb, tRead.median)} MB/s)`,
-  );
-  console.log(
-    `  write (writeIsprite):     ${tWrite.toFixed(1).padStart(7)} ms ${rate(mb, tWrite).padStart(6)} MB/s  (${(tWrite / tCopy).toFixed(0)}x the copy's time; median ${rate(mb, tWrite.median)} MB/s)`,
-  );
-  for (const [what, t] of [
-    ['read', tRead],
-    ['write', tWrite],
-  ]) {
-    if (mb / (t / 1000) < target) console.log(`  note: ${what} is below the ${target} MB/s target`);
+export async function run() {
+  beginSuite('isprite');
+  const target = config.mode === 'tiny' ? 200e3 : config.mode === 'quick' ? 5e6 : 21e6;
+  for (const fractional of [false, true]) {
+    const doc = makeDoc(target, fractional);
+    const bytes = writeIsprite(doc);
+    const what = `${(bytes.length / 1e6).toFixed(1)} MB, ${doc.frames.length} frames, ${doc.frames.length * 40} elements, ${fractional ? 'every position fractional' : 'whole-pixel positions'}`;
+    const back = readIsprite(bytes);
+    const diff = sameBytes(writeIsprite(back), bytes);
+    if (diff) throw new Error(`ISPRITE write(read(bytes)) differs from the bytes: ${diff}`);
+    await compare(`ISPRITE read ${what}`, {
+      amount: bytes.length,
+      peers: [
+        { name: 'sprat readIsprite', fn: () => readIsprite(bytes) },
+        { name: 'plain copy (slice)', fn: () => bytes.slice(), check: false, checkNote: 'a floor, not a peer' },
+      ],
+      target: { rate: 150 },
+      note: 'the round trip write(read(file)) gives the file back byte for byte (checked)',
+    });
+    await compare(`ISPRITE write ${what}`, {
+      amount: bytes.length,
+      peers: [
+        { name: 'sprat writeIsprite', fn: () => writeIsprite(back) },
+        { name: 'plain copy (slice)', fn: () => bytes.slice(), check: false, checkNote: 'a floor, not a peer' },
+      ],
+      target: { rate: 150 },
+    });
   }
 }

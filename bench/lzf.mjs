@@ -1,28 +1,29 @@
-// LZF and SpriteTile reading speed on a 10 MB SpriteTile-like level, against
-// liblzf (C, built here from Debian's liblzf-dev with gcc -O2 when present)
-// and the npm package lzfjs, all in one run. Run `npm run build` first.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// LZF: sprat against liblzf (C, Debian's liblzf-dev, a persistent child
+// process interleaved with the JS rounds) and the npm package lzfjs, on the
+// same SpriteTile-like level and the same compressed stream. C's outputs are
+// compared byte for byte with sprat's (its compressed stream with sprat's
+// `liblzf` flavour, its decompressed bytes with the input).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { compress, decompress } from '../dist/lzf/index.js';
-import { addLayer, createLevel, readSpriteTile, serializeLevel } from '../dist/formats/spritetile/index.js';
+import * as path from 'node:path';
+import { beginSuite, compare, config, log, sameBytes } from './lib.mjs';
+import { askOk, startNative, tempDir } from './native.mjs';
+import { sprat } from './sprat.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const MB = 1e6;
+const { compress, decompress } = sprat.lzf;
+const { addLayer, createLevel, readSpriteTile, serializeLevel } = sprat.spritetile;
 
-/** A level like the TileEditor's, scaled up: 3 layers of 700 × 700 cells, mostly empty, with terrain, decorations and runs. */
-function makeLevel() {
+/** A level like the TileEditor's, scaled up: 3 layers of side x side cells, mostly empty, with terrain, decorations and runs. */
+export function makeLevel(side = 700) {
   let s = 12345;
   const rnd = (n) => {
     s = (Math.imul(s, 1103515245) + 12345) >>> 0;
     return (s >>> 8) % n;
   };
   const level = createLevel();
-  const W = 700;
-  const H = 700;
+  const W = side;
+  const H = side;
   for (let li = 0; li < 3; li++) {
     const l = addLayer(level, { width: W, height: H, tileSizeX: 0.32, z: -li });
     for (let y = 0; y < H; y++) {
@@ -41,85 +42,100 @@ function makeLevel() {
   return serializeLevel(level);
 }
 
-/** The fastest single call (ms) within about `budgetMs`: the machine is shared, and the minimum is what load disturbs least. */
-function time(fn, budgetMs = 1000, minCalls = 5) {
-  let best = Infinity;
-  const t0 = performance.now();
-  for (let calls = 0; calls < minCalls || performance.now() - t0 < budgetMs; calls++) {
-    const t = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - t);
+/** liblzf's peer: null (with a printed reason) when it cannot be built. */
+function liblzf() {
+  const c = startNative('lzfbench.c', { include: ['/usr/include/liblzf'], libs: ['-llzf'], headers: ['lzf.h'] });
+  if (c.why) {
+    log(`liblzf C: skipped (${c.why})`);
+    if (process.env.CI) throw new Error(`liblzf C peer unavailable in CI: ${c.why}`);
+    return null;
   }
-  return best;
+  return c;
 }
 
-const raw = makeLevel();
-const n = raw.length;
-const mbs = (ms) => n / MB / (ms / 1000);
-const fmt = (v) => v.toFixed(1).padStart(8);
-console.log(`input: ${(n / MB).toFixed(2)} MB SpriteTile-like level (3 layers of 700x700 cells)`);
-
-const flavours = ['clzf2', 'liblzf', 'best'];
-const packed = {};
-const ours = {};
-for (const f of flavours) {
-  const ms = time(() => (packed[f] = compress(raw, f)), f === 'best' ? 0 : 1000, f === 'best' ? 1 : 5);
-  ours[`compress ${f}`] = mbs(ms);
-}
-for (const f of flavours) {
-  const back = decompress(packed[f]);
-  if (back.length !== n || Buffer.compare(Buffer.from(back), Buffer.from(raw)) !== 0) throw new Error(`round trip failed (${f})`);
-}
-const decMs = time(() => decompress(packed.clzf2));
-ours.decompress = mbs(decMs);
-const readMs = time(() => readSpriteTile(packed.clzf2));
-ours['read whole level'] = mbs(readMs);
-
-// liblzf (C)
-let native = null;
-const include = ['/usr/include/liblzf', '/usr/include'].find((d) => existsSync(path.join(d, 'lzf.h')));
-if (include) {
+export async function run() {
+  beginSuite('lzf');
+  const side = config.mode === 'tiny' ? 60 : config.mode === 'quick' ? 400 : 700;
+  const raw = makeLevel(side);
+  const n = raw.length;
+  log(`input: ${(n / 1e6).toFixed(2)} MB SpriteTile-like level (3 layers of ${side}x${side} cells)`);
+  const packed = { clzf2: compress(raw, 'clzf2'), liblzf: compress(raw, 'liblzf'), best: compress(raw, 'best') };
+  for (const [f, p] of Object.entries(packed)) {
+    const diff = sameBytes(decompress(p), raw);
+    if (diff) throw new Error(`LZF round trip (${f}): ${diff}`);
+  }
+  const lzfjs = require('lzfjs');
+  const dir = tempDir();
+  const rawFile = path.join(dir, 'level.raw');
+  const packedFile = path.join(dir, 'level.lzf');
+  writeFileSync(rawFile, raw);
+  // Every decoder decodes this one stream: liblzf's own format, as sprat's `liblzf` flavour writes it (and C, checked below).
+  writeFileSync(packedFile, packed.liblzf);
+  const c = liblzf();
   try {
-    const build = path.join(here, '.build');
-    mkdirSync(build, { recursive: true });
-    const exe = path.join(build, 'lzfbench');
-    execFileSync('gcc', ['-O2', '-I', include, '-o', exe, path.join(here, 'lzfbench.c'), '-llzf'], { stdio: 'pipe' });
-    const file = path.join(build, 'level.raw');
-    writeFileSync(file, raw);
-    native = JSON.parse(execFileSync(exe, [file], { encoding: 'utf8' }));
-  } catch (e) {
-    console.log(`liblzf benchmark failed: ${e.message}`);
+    const cPeer = (cmd, outCmd, outName) =>
+      c && {
+        name: cmd === 'c' ? 'liblzf C' : cmd === 'd' ? 'liblzf C' : 'liblzf C, reused buffer',
+        external: {
+          async output() {
+            await askOk(c, `${cmd} 1`);
+            const f = path.join(dir, outName);
+            await askOk(c, `${outCmd} ${f}`);
+            return readFileSync(f);
+          },
+          async round(reps) {
+            return Number((await askOk(c, `${cmd} ${reps}`)).split(' ')[0]);
+          },
+        },
+      };
+    if (c) {
+      await askOk(c, `raw ${rawFile}`);
+      await askOk(c, `packed ${packedFile}`);
+    }
+    await compare(`LZF decompress ${(n / 1e6).toFixed(1)} MB (the same liblzf stream)`, {
+      amount: n,
+      unit: 'MB/s',
+      peers: [
+        { name: 'sprat decompress', fn: () => decompress(packed.liblzf) },
+        cPeer('d', 'wd', 'c.out'),
+        cPeer('dr', 'wd', 'c2.out'),
+        { name: 'lzfjs', fn: () => lzfjs.decompress(packed.liblzf) },
+      ].filter(Boolean),
+      target: c ? { peer: 'liblzf C', ratio: 0.8 } : undefined,
+      note: 'C "new buffer": malloc per call, as a function returning the data must; "reused buffer": into one buffer.',
+    });
+    // Compression: the liblzf flavour must give C's stream byte for byte; the others are checked by decoding them.
+    const roundTrip = (_a, b) => sameBytes(decompress(b instanceof Uint8Array ? b : new Uint8Array(b)), raw);
+    for (const flavour of ['liblzf', 'clzf2', 'best']) {
+      if (flavour === 'best' && config.mode !== 'full' && config.mode !== 'tiny') continue;
+      const cp = cPeer('c', 'wc', `c-${flavour}.out`);
+      if (cp && flavour !== 'liblzf') {
+        cp.check = (_a, b) => roundTrip(_a, b);
+        cp.checkNote = 'decodes to the input (a different stream)';
+      }
+      await compare(`LZF compress ${(n / 1e6).toFixed(1)} MB, sprat's ${flavour} flavour`, {
+        amount: n,
+        unit: 'MB/s',
+        peers: [
+          { name: `sprat compress ${flavour}`, fn: () => compress(raw, flavour) },
+          cp,
+          { name: 'lzfjs', fn: () => lzfjs.compress(raw), check: roundTrip, checkNote: 'decodes to the input (a different stream)' },
+        ].filter(Boolean),
+        checkNote: 'equal bytes',
+        target: c && flavour !== 'best' ? { peer: 'liblzf C', ratio: 0.3 } : undefined,
+      });
+    }
+    await compare(`SpriteTile read ${(n / 1e6).toFixed(1)} MB level (decompress + parse)`, {
+      amount: n,
+      unit: 'MB/s',
+      peers: [
+        { name: 'sprat readSpriteTile', fn: () => readSpriteTile(packed.clzf2) },
+        { name: 'sprat decompress alone', fn: () => decompress(packed.clzf2), check: false, checkNote: 'part of the work' },
+      ],
+      note: 'target: the whole read within 2x the decompression alone (ratio >= 0.5x)',
+      target: { peer: 'sprat decompress alone', ratio: 0.5 },
+    });
+  } finally {
+    c?.close();
   }
-} else {
-  console.log('liblzf: skipped (install liblzf-dev and gcc to compare with C)');
 }
-
-// lzfjs (npm)
-const lzfjs = require('lzfjs');
-const jsPacked = lzfjs.compress(raw);
-const lzfjsDec = mbs(time(() => lzfjs.decompress(packed.liblzf), 0, 2));
-const lzfjsComp = mbs(time(() => lzfjs.compress(raw), 0, 3));
-
-console.log('\nsizes (bytes):');
-for (const f of flavours)
-  console.log(`  ${f.padEnd(8)} ${String(packed[f].length).padStart(9)}  (${((100 * packed[f].length) / n).toFixed(2)}% of input)`);
-if (native)
-  console.log(
-    `  liblzf C ${String(native.compressedBytes).padStart(9)}  (identical to 'liblzf': ${native.compressedBytes === packed.liblzf.length})`,
-  );
-console.log(`  lzfjs    ${String(jsPacked.length).padStart(9)}`);
-
-console.log('\nMB/s of uncompressed data (higher is better):');
-console.log('                          sprat   liblzf C     lzfjs   vs C   vs lzfjs');
-const row = (name, v, c, j) =>
-  console.log(
-    `  ${name.padEnd(20)}${fmt(v)}   ${c ? fmt(c) : '       -'}  ${fmt(j)}  ${c ? (v / c).toFixed(2).padStart(5) + 'x' : '     -'}  ${(v / j).toFixed(1).padStart(7)}x`,
-  );
-row('decompress', ours.decompress, native?.decompressFreshMBs, lzfjsDec);
-if (native) row('  (C into a reused buffer)', ours.decompress, native.decompressMBs, lzfjsDec);
-for (const f of flavours) row(`compress ${f}`, ours[`compress ${f}`], native?.compressMBs, lzfjsComp);
-console.log(
-  `  read whole level    ${fmt(ours['read whole level'])}   (decompress + parse: ${(readMs / decMs).toFixed(2)}x the decompression alone; target <= 2x)`,
-);
-console.log('\nC decompress: into a newly allocated buffer each call (as sprat returns a new array), and into one reused buffer.');
-console.log('targets: decompress >= 0.5x C and >= 20x lzfjs; clzf2 and liblzf compression >= 0.3x C');

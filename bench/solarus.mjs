@@ -1,95 +1,97 @@
-// Solarus sprite sheet parsing throughput. Run `npm run build` first.
-// Parses all 207 corpus files (zsdx, each syntax) repeated to >= 10 MB of text
-// and prints MB/s per syntax, with V8's native JSON.parse on the same sheets
-// (as the contract's inspect JSON) as a same-process reference point.
+// Solarus sprite sheet parsing and writing throughput: all 207 zsdx corpus
+// sprites (each syntax) repeated to >= 10 MB of text (1 MB in --quick), next
+// to V8's JSON.parse of the same sheets (as the contract's inspect JSON) in
+// the same rounds, a floor rather than a peer.
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  parseLines,
-  parseLua,
-  formatLines,
-  formatLua,
-  inspectJson,
-  solarusHandler,
-  solarusLuaHandler,
-} from '../dist/formats/solarus/index.js';
+import { beginSuite, compare, config, log } from './lib.mjs';
+import { sprat } from './sprat.mjs';
 
+const { parseLines, parseLua, formatLines, formatLua, inspectJson, solarusHandler, solarusLuaHandler } = sprat.solarus;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const zsdx = path.resolve(here, '../../shared/corpus/solarus/zsdx');
-const ids = readdirSync(path.join(zsdx, 'old'), { recursive: true })
-  .map(String)
-  .filter((f) => f.endsWith('.dat'));
-const TARGET = 10 * 1024 * 1024;
 
-function load(which) {
-  return ids.map((id) => readFileSync(path.join(zsdx, which, id), 'utf8'));
-}
-
-/** Repeats the texts until their total length reaches TARGET. */
-function repeat(texts) {
+/** Repeats the texts until their total length reaches `target`. */
+function repeat(texts, target) {
   const out = [];
   let n = 0;
-  while (n < TARGET) {
+  while (n < target) {
     for (const t of texts) {
       out.push(t);
       n += t.length;
+      if (n >= target) break;
     }
   }
   return { texts: out, bytes: n };
 }
 
-function measure(name, texts, parse, rounds = 5) {
-  const { texts: all, bytes } = repeat(texts);
-  for (let i = 0; i < 2; i++) for (const t of all) parse(t);
-  let best = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    globalThis.gc?.();
-    // CPU time of this process (user + system), steadier than wall time on a shared machine.
-    const c0 = process.cpuUsage();
-    for (const t of all) parse(t);
-    const c = process.cpuUsage(c0);
-    best = Math.min(best, (c.user + c.system) / 1000);
+export async function run() {
+  beginSuite('solarus');
+  let ids;
+  try {
+    ids = readdirSync(path.join(zsdx, 'old'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.dat'));
+  } catch {
+    log(`skipped: the corpus is not at ${zsdx}`);
+    if (process.env.CI) throw new Error('the Solarus corpus is missing');
+    return;
   }
-  const mbs = bytes / 1e6 / (best / 1000);
-  return { name, mb: bytes / 1e6, ms: best, mbs };
-}
-
-const old = load('old');
-const neu = load('new');
-const json = old.map((t) => JSON.stringify(inspectJson('solarus', parseLines(t))));
-const results = [
-  measure('solarus (line syntax) parse', old, (t) => parseLines(t)),
-  measure('solarus-lua (Lua syntax) parse', neu, (t) => parseLua(t)),
-  measure('JSON.parse of the same sheets (reference)', json, (t) => JSON.parse(t)),
-];
-// From bytes through the format handlers (UTF-8 decoding included), as `sprat` reads files.
-const te = new TextEncoder();
-const oldBytes = old.map((t) => te.encode(t));
-const newBytes = neu.map((t) => te.encode(t));
-let b = 0;
-const h1 = measure('solarus handler.read (bytes)', old, () => solarusHandler.read(oldBytes[b++ % oldBytes.length]));
-b = 0;
-const h2 = measure('solarus-lua handler.read (bytes)', neu, () => solarusLuaHandler.read(newBytes[b++ % newBytes.length]));
-const sheets = old.map((t) => parseLines(t));
-const ref = results[2].mbs;
-console.log(`Solarus parsing, 207 zsdx sprites repeated to >= ${TARGET / 1024 / 1024} MiB per syntax (best of 5, process CPU time):`);
-for (const r of results) {
-  console.log(
-    `  ${r.name.padEnd(44)} ${r.mbs.toFixed(1).padStart(7)} MB/s  (${r.mb.toFixed(1)} MB in ${r.ms.toFixed(0)} ms)  ${(r.mbs / ref).toFixed(2)}x JSON.parse`,
+  const target = config.mode === 'tiny' ? 50e3 : config.mode === 'quick' ? 1e6 : 10e6;
+  const load = (which) => ids.map((id) => readFileSync(path.join(zsdx, which, id), 'utf8'));
+  const old = repeat(load('old'), target);
+  const neu = repeat(load('new'), target);
+  const json = repeat(
+    load('old').map((t) => JSON.stringify(inspectJson('solarus', parseLines(t)))),
+    target,
   );
+  const te = new TextEncoder();
+  const oldBytes = old.texts.map((t) => te.encode(t));
+  const newBytes = neu.texts.map((t) => te.encode(t));
+  const jsonFloor = () => ({
+    name: 'JSON.parse of the same sheets',
+    fn: () => {
+      for (const t of json.texts) JSON.parse(t);
+    },
+    check: false,
+    checkNote: `a floor (${(json.bytes / 1e6).toFixed(1)} MB of JSON)`,
+  });
+  const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
+  await compare(`Solarus line syntax: parse ${mb(old.bytes)}`, {
+    amount: old.bytes,
+    peers: [
+      { name: 'sprat parseLines', fn: () => old.texts.map((t) => parseLines(t)) },
+      {
+        name: 'sprat solarusHandler.read (bytes)',
+        fn: () => oldBytes.map((b) => solarusHandler.read(b)),
+        check: false,
+        checkNote: 'the same, from bytes',
+      },
+      jsonFloor(),
+    ],
+    target: { rate: 50 },
+  });
+  await compare(`Solarus Lua syntax: parse ${mb(neu.bytes)}`, {
+    amount: neu.bytes,
+    peers: [
+      { name: 'sprat parseLua', fn: () => neu.texts.map((t) => parseLua(t)) },
+      {
+        name: 'sprat solarusLuaHandler.read (bytes)',
+        fn: () => newBytes.map((b) => solarusLuaHandler.read(b)),
+        check: false,
+        checkNote: 'the same, from bytes',
+      },
+      jsonFloor(),
+    ],
+    target: { rate: 50 },
+  });
+  const sheets = old.texts.map((t) => parseLines(t));
+  await compare(`Solarus write both syntaxes (${sheets.length} sheets, ${mb(old.bytes)} of line syntax)`, {
+    amount: old.bytes,
+    peers: [
+      { name: 'sprat formatLines', fn: () => sheets.map((s) => formatLines(s)) },
+      { name: 'sprat formatLua', fn: () => sheets.map((s) => formatLua(s)), check: false, checkNote: 'the other syntax' },
+    ],
+  });
 }
-for (const r of [h1, h2]) {
-  console.log(
-    `  ${r.name.padEnd(44)} ${r.mbs.toFixed(1).padStart(7)} MB/s  (${r.mb.toFixed(1)} MB in ${r.ms.toFixed(0)} ms)  ${(r.mbs / ref).toFixed(2)}x JSON.parse`,
-  );
-}
-// Writing, for completeness: text produced per second.
-let k = 0;
-const w1 = measure('solarus write', old, () => formatLines(sheets[k++ % sheets.length]));
-k = 0;
-const w2 = measure('solarus-lua write', neu, () => formatLua(sheets[k++ % sheets.length]));
-for (const r of [w1, w2]) console.log(`  ${r.name.padEnd(44)} ${r.mbs.toFixed(1).padStart(7)} MB/s of input-equivalent text`);
-const target = 50;
-const ok = results[0].mbs >= target && results[1].mbs >= target;
-console.log(`  target >= ${target} MB/s for each syntax: ${ok ? 'met' : 'NOT met'}`);

@@ -57,20 +57,26 @@ static int decode(const uint8_t *d, uint32_t n, uint32_t w, uint32_t h, uint32_t
     return p == n ? 0 : -1;
 }
 
-static double now(void)
+static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* CPU time: the machine is shared */
-    return ts.tv_sec + ts.tv_nsec / 1e9;
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/*
+ * A persistent peer for bench/cthg.mjs: `cthg_rle SPRITES.bin`, then one
+ * command per line on stdin:
+ *   d N      decode every sprite N times into one reused buffer -> "MS" (CPU ms)
+ *   w PATH   decode every sprite once and write all the RGBA pixels, one
+ *            sprite after the other, to PATH (for the byte comparison) -> "ok"
+ */
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: cthg_rle SPRITES.bin [seconds]\n");
+        fprintf(stderr, "usage: cthg_rle SPRITES.bin\n");
         return 2;
     }
-    double seconds = argc > 2 ? atof(argv[2]) : 1.0;
     FILE *f = fopen(argv[1], "rb");
     if (!f) return 1;
     fseek(f, 0, SEEK_END);
@@ -83,8 +89,7 @@ int main(int argc, char **argv)
 
     uint32_t count = buf[0] | buf[1] << 8 | buf[2] << 16 | (uint32_t)buf[3] << 24;
     sprite_t *s = malloc(sizeof(sprite_t) * count);
-    size_t p = 4, maxpx = 0;
-    double pixels = 0;
+    size_t p = 4, maxpx = 0, allpx = 0;
     for (uint32_t i = 0; i < count; i++) {
         s[i].w = buf[p] | buf[p + 1] << 8;
         s[i].h = buf[p + 2] | buf[p + 3] << 8;
@@ -92,24 +97,39 @@ int main(int argc, char **argv)
         s[i].data = buf + p + 8;
         p += 8 + s[i].len;
         if ((size_t)s[i].w * s[i].h > maxpx) maxpx = (size_t)s[i].w * s[i].h;
-        pixels += (double)s[i].w * s[i].h;
+        allpx += (size_t)s[i].w * s[i].h;
     }
     uint32_t *out = malloc(maxpx * 4 + 4);
-    uint32_t check = 0;
-    double t0 = now(), t;
-    long reps = 0;
-    do {
-        for (uint32_t i = 0; i < count; i++) {
-            if (decode(s[i].data, s[i].len, s[i].w, s[i].h, out) != 0) {
-                fprintf(stderr, "bad sprite %u\n", i);
-                return 1;
+    volatile uint32_t check = 0;
+    char line[4096], path[4000];
+    long reps;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    while (fgets(line, sizeof line, stdin)) {
+        if (sscanf(line, "d %ld", &reps) == 1) {
+            double t0 = now_ms();
+            int bad = 0;
+            for (long r = 0; r < reps && !bad; r++)
+                for (uint32_t i = 0; i < count; i++) {
+                    if (decode(s[i].data, s[i].len, s[i].w, s[i].h, out) != 0) { bad = 1; break; }
+                    check += out[(s[i].w * s[i].h) / 2];
+                }
+            if (bad) printf("error\n");
+            else printf("%.4f\n", now_ms() - t0);
+        } else if (sscanf(line, "w %3999s", path) == 1) {
+            uint32_t *all = malloc(allpx * 4 + 4), *o = all;
+            int bad = 0;
+            for (uint32_t i = 0; i < count && !bad; i++) {
+                bad = decode(s[i].data, s[i].len, s[i].w, s[i].h, o) != 0;
+                o += (size_t)s[i].w * s[i].h;
             }
-            check += out[(s[i].w * s[i].h) / 2];
+            FILE *w = fopen(path, "wb");
+            bad = bad || !w || fwrite(all, 4, allpx, w) != allpx;
+            if (w) fclose(w);
+            free(all);
+            printf(bad ? "error\n" : "ok\n");
+        } else {
+            printf("error\n");
         }
-        reps++;
-        t = now() - t0;
-    } while (t < seconds);
-    printf("Mpx/s %.1f\n", pixels * reps / t / 1e6);
-    fprintf(stderr, "(checksum %u)\n", check);
+    }
     return 0;
 }
