@@ -2,7 +2,16 @@
  * LZF (liblzf's raw format): a bounded, damage-reporting decompressor and
  * three compressors (see ../shared/contract/lzf.md). Browser-safe.
  */
-export { decompress, decompressPrefix, measure, DEFAULT_LZF_LIMIT, type DecompressOptions } from './decompress.js';
+export {
+  decompress,
+  decompressInto,
+  decompressView,
+  decompressPrefix,
+  measure,
+  DEFAULT_LZF_LIMIT,
+  type DecompressOptions,
+  type DecompressIntoOptions,
+} from './decompress.js';
 export {
   compress,
   compressClzf2,
