@@ -471,12 +471,6 @@ const ATTACHMENT_SIZE = ATTACHMENT.size - ELEMENT.size;
 const RECT_SIZE = COLLISION_RECT.size - ELEMENT.size;
 const CIRCLE_SIZE = COLLISION_CIRCLE.size - ELEMENT.size;
 const EL_NAME = ELEMENT.at.name;
-/**
- * A 24-bit fixed-point field (int16 then u8 fraction, little-endian) read
- * as one int32 with the fraction in bits 8-15 and the integer part in bits
- * 16-31 (its sign in bit 31), times FX: the exact value, one conversion.
- */
-const FX = 1 / 65536;
 const EL_SIZE = ELEMENT.at.size;
 
 const G = EXPANDED_GRAPHIC.at;
@@ -496,6 +490,7 @@ const CI = COLLISION_CIRCLE.at;
  */
 export function readElements(r: ByteReader, q: number, count: number, fend: number, strict: boolean, f: number): IspriteElement[] {
   const b = r.bytes;
+  const v = r.view;
   const elements: IspriteElement[] = new Array(count);
   for (let e = 0; e < count; e++) {
     if (q + ELEMENT.size > fend) throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: unexpected end of the frame`, q);
@@ -510,7 +505,7 @@ export function readElements(r: ByteReader, q: number, count: number, fend: numb
       );
     }
     let el: IspriteElement;
-    const n = b[q + EL_NAME]! | (b[q + EL_NAME + 1]! << 8);
+    const n = v.getUint16(q + EL_NAME, true);
     const name = n === NO_NAME ? null : n;
     if (marker === MARKER.simple || marker === MARKER.expanded) {
       const expanded = marker === MARKER.expanded;
@@ -519,9 +514,9 @@ export function readElements(r: ByteReader, q: number, count: number, fend: numb
         throw badSize(f, e, expanded ? 'expanded graphic ("G")' : 'simple graphic ("g")', esize, want, strict, q + EL_SIZE);
       }
       const m = b[q + G.mirror]!;
-      const slice = b[q + G.slice]! | (b[q + G.slice + 1]! << 8);
-      const x = ((b[q + G.x + 2]! << 8) | (b[q + G.x]! << 16) | (b[q + G.x + 1]! << 24)) * FX;
-      const y = ((b[q + G.y + 2]! << 8) | (b[q + G.y]! << 16) | (b[q + G.y + 1]! << 24)) * FX;
+      const slice = v.getUint16(q + G.slice, true);
+      const x = v.getInt16(q + G.x, true) + b[q + G.x + 2]! / 256;
+      const y = v.getInt16(q + G.y, true) + b[q + G.y + 2]! / 256;
       const flipX = (m & 1) !== 0;
       const flipY = (m & 2) !== 0;
       // Two literals, so that each kind keeps one object shape (reading speed).
@@ -535,31 +530,31 @@ export function readElements(r: ByteReader, q: number, count: number, fend: numb
             y,
             flipX,
             flipY,
-            originX: ((b[q + G.originX + 2]! << 8) | (b[q + G.originX]! << 16) | (b[q + G.originX + 1]! << 24)) * FX,
-            originY: ((b[q + G.originY + 2]! << 8) | (b[q + G.originY]! << 16) | (b[q + G.originY + 1]! << 24)) * FX,
-            rotation: ((b[q + G.rotation + 2]! << 8) | (b[q + G.rotation]! << 16) | (b[q + G.rotation + 1]! << 24)) * FX,
-            scaleX: ((b[q + G.scaleX + 2]! << 8) | (b[q + G.scaleX]! << 16) | (b[q + G.scaleX + 1]! << 24)) * FX,
-            scaleY: ((b[q + G.scaleY + 2]! << 8) | (b[q + G.scaleY]! << 16) | (b[q + G.scaleY + 1]! << 24)) * FX,
-            opacity: b[q + G.opacity]! | (b[q + G.opacity + 1]! << 8),
+            originX: v.getInt16(q + G.originX, true) + b[q + G.originX + 2]! / 256,
+            originY: v.getInt16(q + G.originY, true) + b[q + G.originY + 2]! / 256,
+            rotation: v.getInt16(q + G.rotation, true) + b[q + G.rotation + 2]! / 256,
+            scaleX: v.getInt16(q + G.scaleX, true) + b[q + G.scaleX + 2]! / 256,
+            scaleY: v.getInt16(q + G.scaleY, true) + b[q + G.scaleY + 2]! / 256,
+            opacity: v.getUint16(q + G.opacity, true),
           }
         : { type: 'graphic', expanded, name, slice, x, y, flipX, flipY };
     } else if (marker === MARKER.attachment) {
       if (esize !== ATTACHMENT_SIZE && (strict || esize < ATTACHMENT_SIZE)) {
         throw badSize(f, e, 'attachment point ("A")', esize, ATTACHMENT_SIZE, strict, q + EL_SIZE);
       }
-      const m = b[q + A.mirror]! | (b[q + A.mirror + 1]! << 8);
+      const m = v.getUint16(q + A.mirror, true);
       el = {
         type: 'attachment',
         name,
-        id: b[q + A.id]! | (b[q + A.id + 1]! << 8),
-        x: ((b[q + A.x + 2]! << 8) | (b[q + A.x]! << 16) | (b[q + A.x + 1]! << 24)) * FX,
-        y: ((b[q + A.y + 2]! << 8) | (b[q + A.y]! << 16) | (b[q + A.y + 1]! << 24)) * FX,
+        id: v.getUint16(q + A.id, true),
+        x: v.getInt16(q + A.x, true) + b[q + A.x + 2]! / 256,
+        y: v.getInt16(q + A.y, true) + b[q + A.y + 2]! / 256,
         flipX: (m & 1) !== 0,
         flipY: (m & 2) !== 0,
-        rotation: ((b[q + A.rotation + 2]! << 8) | (b[q + A.rotation]! << 16) | (b[q + A.rotation + 1]! << 24)) * FX,
-        scaleX: ((b[q + A.scaleX + 2]! << 8) | (b[q + A.scaleX]! << 16) | (b[q + A.scaleX + 1]! << 24)) * FX,
-        scaleY: ((b[q + A.scaleY + 2]! << 8) | (b[q + A.scaleY]! << 16) | (b[q + A.scaleY + 1]! << 24)) * FX,
-        opacity: b[q + A.opacity]! | (b[q + A.opacity + 1]! << 8),
+        rotation: v.getInt16(q + A.rotation, true) + b[q + A.rotation + 2]! / 256,
+        scaleX: v.getInt16(q + A.scaleX, true) + b[q + A.scaleX + 2]! / 256,
+        scaleY: v.getInt16(q + A.scaleY, true) + b[q + A.scaleY + 2]! / 256,
+        opacity: v.getUint16(q + A.opacity, true),
       };
     } else if (marker === MARKER.collision) {
       // Collision objects: the type letter decides the layout (erratum 3).
@@ -577,12 +572,12 @@ export function readElements(r: ByteReader, q: number, count: number, fend: numb
         el = {
           type: 'rect',
           name,
-          id: b[q + R.id]! | (b[q + R.id + 1]! << 8),
-          x: ((b[q + R.x + 2]! << 8) | (b[q + R.x]! << 16) | (b[q + R.x + 1]! << 24)) * FX,
-          y: ((b[q + R.y + 2]! << 8) | (b[q + R.y]! << 16) | (b[q + R.y + 1]! << 24)) * FX,
-          width: ((b[q + R.width + 2]! << 8) | (b[q + R.width]! << 16) | (b[q + R.width + 1]! << 24)) * FX,
-          height: ((b[q + R.height + 2]! << 8) | (b[q + R.height]! << 16) | (b[q + R.height + 1]! << 24)) * FX,
-          rotation: ((b[q + R.rotation + 2]! << 8) | (b[q + R.rotation]! << 16) | (b[q + R.rotation + 1]! << 24)) * FX,
+          id: v.getUint16(q + R.id, true),
+          x: v.getInt16(q + R.x, true) + b[q + R.x + 2]! / 256,
+          y: v.getInt16(q + R.y, true) + b[q + R.y + 2]! / 256,
+          width: v.getInt16(q + R.width, true) + b[q + R.width + 2]! / 256,
+          height: v.getInt16(q + R.height, true) + b[q + R.height + 2]! / 256,
+          rotation: v.getInt16(q + R.rotation, true) + b[q + R.rotation + 2]! / 256,
         };
       } else if (shape === MARKER.circle) {
         if (esize !== CIRCLE_SIZE && (strict || esize < CIRCLE_SIZE))
@@ -590,10 +585,10 @@ export function readElements(r: ByteReader, q: number, count: number, fend: numb
         el = {
           type: 'circle',
           name,
-          id: b[q + CI.id]! | (b[q + CI.id + 1]! << 8),
-          x: ((b[q + CI.x + 2]! << 8) | (b[q + CI.x]! << 16) | (b[q + CI.x + 1]! << 24)) * FX,
-          y: ((b[q + CI.y + 2]! << 8) | (b[q + CI.y]! << 16) | (b[q + CI.y + 1]! << 24)) * FX,
-          radius: ((b[q + CI.radius + 2]! << 8) | (b[q + CI.radius]! << 16) | (b[q + CI.radius + 1]! << 24)) * FX,
+          id: v.getUint16(q + CI.id, true),
+          x: v.getInt16(q + CI.x, true) + b[q + CI.x + 2]! / 256,
+          y: v.getInt16(q + CI.y, true) + b[q + CI.y + 2]! / 256,
+          radius: v.getInt16(q + CI.radius, true) + b[q + CI.radius + 2]! / 256,
         };
       } else if (strict) {
         const c = shape >= 0x20 && shape < 0x7f ? `"${String.fromCharCode(shape)}" (0x${hex2(shape)})` : `0x${hex2(shape)}`;
