@@ -85,7 +85,10 @@ export function decompressInto(input: Uint8Array, dest: Uint8Array, options: Dec
     if (n === 'damaged') measure(input, dest.length); // throws the error that names the problem
   }
   const n = decodeInto(input, dest);
-  if (n < 0) measure(input, dest.length); // throws the error that names the problem
+  if (n < 0) {
+    measure(input, dest.length); // throws the error that names the problem
+    throw FormatError.atByte('lzf', 'damaged stream', 0); // (not reached: measure refuses what decodeInto refuses)
+  }
   return n;
 }
 
