@@ -15,6 +15,10 @@ import { validateCommand } from './validate.js';
 import { packageVersion } from './version.js';
 import { viewCommand } from './view.js';
 import { FORMATS } from '../registry.js';
+import { useNodeZlib } from '../node/zlib.js';
+
+// PNGs are compressed with node's zlib (C) here, fflate's in browsers (src/render/deflate.ts).
+useNodeZlib();
 
 export const COMMANDS: Command[] = [
   inspectCommand,

@@ -4,7 +4,16 @@
  *
  * @module sprat/lzf
  */
-export { decompress, decompressPrefix, measure, DEFAULT_LZF_LIMIT, type DecompressOptions } from './decompress.js';
+export {
+  decompress,
+  decompressInto,
+  decompressView,
+  decompressPrefix,
+  measure,
+  DEFAULT_LZF_LIMIT,
+  type DecompressOptions,
+  type DecompressIntoOptions,
+} from './decompress.js';
 export {
   compress,
   compressClzf2,

@@ -143,14 +143,22 @@
   (global $gip (export "gip") (mut i32) (i32.const 0))
   (global $gop (export "gop") (mut i32) (i32.const 0))
 
-  ;; run(ip, inEnd, op, outStart, cap, limitEnd): checks and decodes the
+;; run(ip, inEnd, op, outStart, cap, limitEnd): checks and decodes the
   ;; stream from ip to inEnd, writing at op. Returns 0 when done (the output
   ;; ends at $gop), 1 when the next token does not fit below cap (grow the
   ;; memory and call again from $gip, $gop), -1 when the stream is damaged or
   ;; its output passes limitEnd (the JavaScript `measure` then names the
-  ;; problem).
+  ;; problem). The input lies below outStart, and cap <= limitEnd.
+  ;;
+  ;; Speed: while a token ends 32 bytes or more below cap, short literal runs
+  ;; and references are copied in whole 8-byte words, which may write up to
+  ;; 32 bytes past the token's end, below cap (the next tokens overwrite
+  ;; them; the output is [outStart, $gop)). A word read may pass inEnd, into
+  ;; the output area above it: such bytes are never kept.
   (func (export "run") (param $ip i32) (param $inEnd i32) (param $op i32) (param $outStart i32) (param $cap i32) (param $limitEnd i32) (result i32)
-    (local $ctrl i32) (local $len i32) (local $ref i32) (local $end i32) (local $tok i32)
+    (local $ctrl i32) (local $len i32) (local $ref i32) (local $end i32) (local $tok i32) (local $dist i32) (local $fast i32)
+    ;; tokens ending at or below $fast may overcopy
+    (local.set $fast (i32.sub (local.get $cap) (i32.const 32)))
     (block $done
       (loop $top
         (br_if $done (i32.ge_u (local.get $ip) (local.get $inEnd)))
@@ -162,20 +170,23 @@
             (local.set $len (i32.add (local.get $ctrl) (i32.const 1)))
             (if (i32.gt_u (i32.add (local.get $ip) (local.get $len)) (local.get $inEnd)) (then (return (i32.const -1))))
             (local.set $end (i32.add (local.get $op) (local.get $len)))
-            (if (i32.gt_u (local.get $end) (local.get $limitEnd)) (then (return (i32.const -1))))
-            (if (i32.gt_u (local.get $end) (local.get $cap))
-              (then (global.set $gip (local.get $tok)) (global.set $gop (local.get $op)) (return (i32.const 1))))
-            (if (i32.lt_u (local.get $len) (i32.const 16))
+            (if (i32.le_u (local.get $end) (local.get $fast))
               (then
-                (loop $lit
-                  (i32.store8 (local.get $op) (i32.load8_u (local.get $ip)))
-                  (local.set $op (i32.add (local.get $op) (i32.const 1)))
-                  (local.set $ip (i32.add (local.get $ip) (i32.const 1)))
-                  (br_if $lit (i32.lt_u (local.get $op) (local.get $end)))))
-              (else
-                (memory.copy (local.get $op) (local.get $ip) (local.get $len))
+                ;; 1-32 bytes: four words
+                (i64.store (local.get $op) (i64.load (local.get $ip)))
+                (i64.store offset=8 (local.get $op) (i64.load offset=8 (local.get $ip)))
+                (i64.store offset=16 (local.get $op) (i64.load offset=16 (local.get $ip)))
+                (i64.store offset=24 (local.get $op) (i64.load offset=24 (local.get $ip)))
                 (local.set $op (local.get $end))
-                (local.set $ip (i32.add (local.get $ip) (local.get $len))))))
+                (local.set $ip (i32.add (local.get $ip) (local.get $len)))
+                (br $top)))
+            (if (i32.gt_u (local.get $end) (local.get $cap))
+              (then
+                (if (i32.gt_u (local.get $end) (local.get $limitEnd)) (then (return (i32.const -1))))
+                (global.set $gip (local.get $tok)) (global.set $gop (local.get $op)) (return (i32.const 1))))
+            (memory.copy (local.get $op) (local.get $ip) (local.get $len))
+            (local.set $op (local.get $end))
+            (local.set $ip (i32.add (local.get $ip) (local.get $len))))
           (else
             (local.set $len (i32.shr_u (local.get $ctrl) (i32.const 5)))
             (if (i32.eq (local.get $len) (i32.const 7))
@@ -184,30 +195,78 @@
                 (local.set $len (i32.add (local.get $len) (i32.load8_u (local.get $ip))))
                 (local.set $ip (i32.add (local.get $ip) (i32.const 1)))))
             (if (i32.ge_u (local.get $ip) (local.get $inEnd)) (then (return (i32.const -1))))
-            (local.set $ref
-              (i32.sub
-                (i32.sub (local.get $op)
-                  (i32.or (i32.shl (i32.and (local.get $ctrl) (i32.const 31)) (i32.const 8)) (i32.load8_u (local.get $ip))))
+            (local.set $dist
+              (i32.add
+                (i32.or (i32.shl (i32.and (local.get $ctrl) (i32.const 31)) (i32.const 8)) (i32.load8_u (local.get $ip)))
                 (i32.const 1)))
+            (local.set $ref (i32.sub (local.get $op) (local.get $dist)))
             (if (i32.lt_s (local.get $ref) (local.get $outStart)) (then (return (i32.const -1))))
             (local.set $ip (i32.add (local.get $ip) (i32.const 1)))
             (local.set $len (i32.add (local.get $len) (i32.const 2)))
             (local.set $end (i32.add (local.get $op) (local.get $len)))
-            (if (i32.gt_u (local.get $end) (local.get $limitEnd)) (then (return (i32.const -1))))
+            (if (i32.and (i32.le_u (local.get $end) (local.get $fast)) (i32.le_u (local.get $len) (i32.const 16)))
+              (then
+                (if (i32.ge_u (local.get $dist) (i32.const 8))
+                  (then
+                    ;; 3-16 bytes, 8 or more back: two words (the second
+                    ;; reads only bytes the first has made final)
+                    (i64.store (local.get $op) (i64.load (local.get $ref)))
+                    (i64.store offset=8 (local.get $op) (i64.load offset=8 (local.get $ref)))
+                    (local.set $op (local.get $end))
+                    (br $top)))
+                (if (i32.eq (local.get $dist) (i32.const 1))
+                  (then
+                    ;; a run of one byte: two words of it
+                    (i64.store (local.get $op) (i64.mul (i64.load8_u (local.get $ref)) (i64.const 0x0101010101010101)))
+                    (i64.store offset=8 (local.get $op) (i64.load (local.get $op)))
+                    (local.set $op (local.get $end))
+                    (br $top)))))
             (if (i32.gt_u (local.get $end) (local.get $cap))
-              (then (global.set $gip (local.get $tok)) (global.set $gop (local.get $op)) (return (i32.const 1))))
-            (if (i32.and
-                  (i32.ge_u (local.get $len) (i32.const 16))
-                  (i32.ge_u (i32.sub (local.get $op) (local.get $ref)) (local.get $len)))
+              (then
+                (if (i32.gt_u (local.get $end) (local.get $limitEnd)) (then (return (i32.const -1))))
+                (global.set $gip (local.get $tok)) (global.set $gop (local.get $op)) (return (i32.const 1))))
+            (if (i32.ge_u (local.get $dist) (local.get $len))
               (then
                 (memory.copy (local.get $op) (local.get $ref) (local.get $len))
                 (local.set $op (local.get $end)))
               (else
-                (loop $copy
-                  (i32.store8 (local.get $op) (i32.load8_u (local.get $ref)))
-                  (local.set $op (i32.add (local.get $op) (i32.const 1)))
-                  (local.set $ref (i32.add (local.get $ref) (i32.const 1)))
-                  (br_if $copy (i32.lt_u (local.get $op) (local.get $end))))))))
+                (if (i32.eq (local.get $dist) (i32.const 1))
+                  (then
+                    (memory.fill (local.get $op) (i32.load8_u (local.get $ref)) (local.get $len))
+                    (local.set $op (local.get $end)))
+                  (else
+                    (if (i32.le_u (local.get $end) (local.get $fast))
+                      (then
+                        ;; an overlapping copy (a repeated pattern): the
+                        ;; output repeats with period $dist, so also with
+                        ;; any multiple of it; with a period of 8 or more
+                        ;; (the first multiple from 8: its first bytes one
+                        ;; by one), whole words copy it
+                        (if (i32.lt_u (local.get $dist) (i32.const 8))
+                          (then
+                            (local.set $dist
+                              (i32.mul (local.get $dist)
+                                (i32.div_u (i32.add (local.get $dist) (i32.const 7)) (local.get $dist))))
+                            (local.set $ctrl (i32.add (local.get $op) (local.get $dist)))
+                            (if (i32.gt_u (local.get $ctrl) (local.get $end)) (then (local.set $ctrl (local.get $end))))
+                            (loop $head
+                              (i32.store8 (local.get $op) (i32.load8_u (local.get $ref)))
+                              (local.set $op (i32.add (local.get $op) (i32.const 1)))
+                              (local.set $ref (i32.add (local.get $ref) (i32.const 1)))
+                              (br_if $head (i32.lt_u (local.get $op) (local.get $ctrl))))))
+                        (block $words
+                          (loop $word
+                            (br_if $words (i32.ge_u (local.get $op) (local.get $end)))
+                            (i64.store (local.get $op) (i64.load (i32.sub (local.get $op) (local.get $dist))))
+                            (local.set $op (i32.add (local.get $op) (i32.const 8)))
+                            (br $word)))
+                        (local.set $op (local.get $end)))
+                      (else
+                        (loop $copy
+                          (i32.store8 (local.get $op) (i32.load8_u (local.get $ref)))
+                          (local.set $op (i32.add (local.get $op) (i32.const 1)))
+                          (local.set $ref (i32.add (local.get $ref) (i32.const 1)))
+                          (br_if $copy (i32.lt_u (local.get $op) (local.get $end))))))))))))
         (br $top)))
     (global.set $gop (local.get $op))
     (i32.const 0))

@@ -133,6 +133,34 @@ export function decompressWasm(input: Uint8Array, limit: number, measure: Measur
   return out;
 }
 
+/**
+ * Decodes a whole stream in WebAssembly and returns a view of the output in
+ * the module's memory (no copy): valid until the next call into this
+ * module. 'damaged' or null as for decompressWasm.
+ */
+export function decompressViewWasm(input: Uint8Array, limit: number, measure: Measure): Uint8Array | 'damaged' | null {
+  const r = decodeIntoMemory(input, limit, measure);
+  if (r === null || r === 'damaged') return r;
+  const view = new Uint8Array(r.d.memory.buffer, r.outAt, r.end - r.outAt);
+  // (A big memory is let go of here; the view keeps it alive while it is used.)
+  release(r.d);
+  return view;
+}
+
+/**
+ * Decodes a whole stream in WebAssembly and copies the output into `dest`
+ * (whose length is the limit). Returns the output length, 'damaged' (the
+ * stream is bad or does not fit `dest`), or null without WebAssembly.
+ */
+export function decompressIntoWasm(input: Uint8Array, dest: Uint8Array, measure: Measure): number | 'damaged' | null {
+  const r = decodeIntoMemory(input, dest.length, measure);
+  if (r === null || r === 'damaged') return r;
+  const n = r.end - r.outAt;
+  dest.set(new Uint8Array(r.d.memory.buffer, r.outAt, n));
+  release(r.d);
+  return n;
+}
+
 /** Four arrays split from 7-byte records (SpriteTile cells). */
 export interface Records7 {
   a: Int16Array;

@@ -1,7 +1,8 @@
 /**
  * PNG and APNG (animated PNG) writer. fast-png decodes APNG but does not
  * encode it, and the one small encoder (upng-js) is an old CommonJS package
- * that pulls in pako, so this is written by hand on top of fflate's zlib.
+ * that pulls in pako, so this is written by hand on top of a zlib compressor
+ * (./deflate.ts: fflate's, or node's where the Node side installed it).
  *
  * Layout: signature, IHDR, acTL, then per frame an fcTL and the pixels (IDAT
  * for the first frame, which is also the still image shown by viewers
@@ -14,7 +15,7 @@
  * filter with the smallest sum of absolute values (the usual heuristic);
  * palette scanlines are unfiltered.
  */
-import { zlibSync } from 'fflate';
+import { zlibDeflate } from './deflate.js';
 import { FormatError } from '../binary/errors.js';
 import type { RgbaImage } from './image.js';
 
@@ -96,89 +97,131 @@ export function delayFraction(ms: number): [number, number] {
   return best;
 }
 
+/** |v| for a filtered byte v read as signed (-128..127): the minimum-sum heuristic's cost of one byte. */
+function cost(v: number): number {
+  const t = (v << 24) >> 24;
+  const m = t >> 31;
+  return (t ^ m) - m;
+}
+
+/** PNG's Paeth predictor of a byte from its left (a), up (b) and up-left (c) neighbours. */
 function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
+  const pa = b > c ? b - c : c - b;
+  const pb = a > c ? a - c : c - a;
+  const pc0 = a + b - c - c;
+  const pc = pc0 < 0 ? -pc0 : pc0;
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
-/** Applies PNG filter f to one scanline into out; returns the sum of the absolute (signed) outputs. */
-function filterRow(f: number, cur: Uint8Array, prev: Uint8Array, bpp: number, out: Uint8Array): number {
+/**
+ * The filter (0-4) with the smallest sum of absolute (signed) outputs for
+ * one scanline (the lowest on a tie): all five sums in one pass, writing
+ * nothing.
+ */
+function bestFilter(cur: Uint8Array, prev: Uint8Array, bpp: number): number {
   const n = cur.length;
-  let sum = 0;
-  switch (f) {
-    case 0:
-      for (let i = 0; i < n; i++) {
-        const v = cur[i]!;
-        out[i] = v;
-        sum += v < 128 ? v : 256 - v;
-      }
-      break;
-    case 1:
-      for (let i = 0; i < n; i++) {
-        const v = (cur[i]! - (i >= bpp ? cur[i - bpp]! : 0)) & 255;
-        out[i] = v;
-        sum += v < 128 ? v : 256 - v;
-      }
-      break;
-    case 2:
-      for (let i = 0; i < n; i++) {
-        const v = (cur[i]! - prev[i]!) & 255;
-        out[i] = v;
-        sum += v < 128 ? v : 256 - v;
-      }
-      break;
-    case 3:
-      for (let i = 0; i < n; i++) {
-        const v = (cur[i]! - (((i >= bpp ? cur[i - bpp]! : 0) + prev[i]!) >> 1)) & 255;
-        out[i] = v;
-        sum += v < 128 ? v : 256 - v;
-      }
-      break;
-    default:
-      for (let i = 0; i < n; i++) {
-        const a = i >= bpp ? cur[i - bpp]! : 0;
-        const c = i >= bpp ? prev[i - bpp]! : 0;
-        const v = (cur[i]! - paeth(a, prev[i]!, c)) & 255;
-        out[i] = v;
-        sum += v < 128 ? v : 256 - v;
-      }
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let s4 = 0;
+  // The first pixel has no left neighbour (a = c = 0: Paeth predicts b).
+  for (let i = 0; i < bpp && i < n; i++) {
+    const x = cur[i]!;
+    const b = prev[i]!;
+    const c0 = cost(x);
+    s0 += c0;
+    s1 += c0;
+    s2 += cost(x - b);
+    s3 += cost(x - (b >> 1));
+    s4 += cost(x - b);
   }
-  return sum;
+  for (let i = bpp; i < n; i++) {
+    const x = cur[i]!;
+    const a = cur[i - bpp]!;
+    const b = prev[i]!;
+    const c = prev[i - bpp]!;
+    s0 += cost(x);
+    s1 += cost(x - a);
+    s2 += cost(x - b);
+    s3 += cost(x - ((a + b) >> 1));
+    s4 += cost(x - paeth(a, b, c));
+  }
+  let f = 0;
+  let best = s0;
+  if (s1 < best) {
+    best = s1;
+    f = 1;
+  }
+  if (s2 < best) {
+    best = s2;
+    f = 2;
+  }
+  if (s3 < best) {
+    best = s3;
+    f = 3;
+  }
+  if (s4 < best) f = 4;
+  return f;
 }
 
-/** Filtered scanlines of an image (bpp 3: RGB, 4: RGBA), each filter chosen by the minimum-sum heuristic. */
+/** Applies PNG filter f to one scanline, writing it at out[o..]. */
+function filterRow(f: number, cur: Uint8Array, prev: Uint8Array, bpp: number, out: Uint8Array, o: number): void {
+  const n = cur.length;
+  const k = bpp < n ? bpp : n;
+  switch (f) {
+    case 0:
+      out.set(cur, o);
+      break;
+    case 1:
+      for (let i = 0; i < k; i++) out[o + i] = cur[i]!;
+      for (let i = k; i < n; i++) out[o + i] = cur[i]! - cur[i - bpp]!;
+      break;
+    case 2:
+      for (let i = 0; i < n; i++) out[o + i] = cur[i]! - prev[i]!;
+      break;
+    case 3:
+      for (let i = 0; i < k; i++) out[o + i] = cur[i]! - (prev[i]! >> 1);
+      for (let i = k; i < n; i++) out[o + i] = cur[i]! - ((cur[i - bpp]! + prev[i]!) >> 1);
+      break;
+    default:
+      for (let i = 0; i < k; i++) out[o + i] = cur[i]! - prev[i]!;
+      for (let i = k; i < n; i++) out[o + i] = cur[i]! - paeth(cur[i - bpp]!, prev[i]!, prev[i - bpp]!);
+  }
+}
+
+/**
+ * Filtered scanlines of an image (bpp 3: RGB, 4: RGBA), each filter chosen
+ * by the minimum-sum heuristic. (A Uint8Array store keeps the low 8 bits,
+ * which is the PNG filters' modulo 256.)
+ */
 function filterImage(img: RgbaImage, bpp: 3 | 4): Uint8Array {
   const { width: w, height: h, data } = img;
   const lineLen = w * bpp;
   const out = new Uint8Array(h * (lineLen + 1));
-  let prev = new Uint8Array(lineLen);
-  let cur = new Uint8Array(lineLen);
-  const cand = [0, 1, 2, 3, 4].map(() => new Uint8Array(lineLen));
+  let prev: Uint8Array = new Uint8Array(lineLen);
+  // RGB scanlines are packed into two buffers in turn; RGBA ones are read where they are.
+  let rgb = bpp === 3 ? new Uint8Array(lineLen) : null;
+  let rgbPrev = bpp === 3 ? new Uint8Array(lineLen) : null;
   for (let y = 0; y < h; y++) {
     const base = y * w * 4;
-    if (bpp === 4) cur.set(data.subarray(base, base + lineLen));
-    else
+    let cur: Uint8Array;
+    if (rgb && rgbPrev) {
       for (let x = 0, i = base, j = 0; x < w; x++, i += 4, j += 3) {
-        cur[j] = data[i]!;
-        cur[j + 1] = data[i + 1]!;
-        cur[j + 2] = data[i + 2]!;
+        rgb[j] = data[i]!;
+        rgb[j + 1] = data[i + 1]!;
+        rgb[j + 2] = data[i + 2]!;
       }
-    let bestF = 0;
-    let bestSum = Infinity;
-    for (let f = 0; f < 5; f++) {
-      const sum = filterRow(f, cur, prev, bpp, cand[f]!);
-      if (sum < bestSum) {
-        bestSum = sum;
-        bestF = f;
-      }
+      cur = rgb;
+      [rgb, rgbPrev] = [rgbPrev, rgb];
+    } else {
+      cur = data.subarray(base, base + lineLen);
     }
+    const f = bestFilter(cur, prev, bpp);
     const o = y * (lineLen + 1);
-    out[o] = bestF;
-    out.set(cand[bestF]!, o + 1);
-    [prev, cur] = [cur, prev];
+    out[o] = f;
+    filterRow(f, cur, prev, bpp, out, o + 1);
+    prev = cur;
   }
   return out;
 }
@@ -281,7 +324,7 @@ export function writePng(
   if (c.width < 1 || c.height < 1) throw new FormatError(fmt, `cannot write an empty ${c.width}x${c.height} image`);
   if (c.width > 0x7fffffff || c.height > 0x7fffffff) throw new FormatError(fmt, 'image too large for PNG');
   const mode = chooseMode(c.frames, opts.compact ?? true);
-  const level = (opts.level ?? 6) as 6;
+  const level = opts.level ?? 6;
   const parts: Uint8Array[] = [SIGNATURE];
   parts.push(
     pngChunk(
@@ -341,7 +384,7 @@ export function writePng(
     }
     const raw = mode.index ? indexImage(f, mode.index) : filterImage(f, mode.colourType === 2 ? 3 : 4);
     // fflate sets up ~170 KB of tables for every zlib stream: past MANY_FRAMES, a small frame is stored (level 0) instead.
-    const z = zlibSync(raw, { level: c.frames.length > MANY_FRAMES && raw.length < STORE_BELOW_BYTES ? 0 : level });
+    const z = zlibDeflate(raw, c.frames.length > MANY_FRAMES && raw.length < STORE_BELOW_BYTES ? 0 : level);
     if (i === 0) parts.push(pngChunk('IDAT', z));
     else if (animation) {
       const data = new Uint8Array(4 + z.length);

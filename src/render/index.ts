@@ -11,4 +11,5 @@ export { encodePng, decodePng } from './png.js';
 export { decodeImage, imageDecoderFor, IMAGE_DECODERS, type ImageDecoder } from './decode.js';
 export { encodeGif, gifDelays } from './gif.js';
 export { encodeApng, delayFraction, crc32 } from './apng.js';
+export { setZlibDeflate, getZlibDeflate, fflateDeflate, type ZlibDeflate } from './deflate.js';
 export { encodeRender, imageFormatFor, type ImageFormat } from './output.js';

