@@ -35,9 +35,10 @@ const metaUrl = {
 };
 
 // Node's own modules that only some commands use (the viewer's HTTP server,
-// the batch pool's threads, crypto for atomic writes' names) are loaded on
+// the batch pool's threads, crypto for atomic writes' names, zlib for PNG
+// writing) are loaded on
 // first use instead of at start: each becomes a module of getters.
-const LAZY = /^node:(http|worker_threads|crypto|os)$/;
+const LAZY = /^node:(http|worker_threads|crypto|os|zlib)$/;
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
