@@ -12,6 +12,7 @@ import { FORMATS } from './registry.js';
 import type { CommandOptions, FormatHandler, ResourceLoader } from './formats/types.js';
 import { load, renderViews, validateWithResources } from './api.js';
 import { budgetFrom } from './binary/limits.js';
+import { sharingImages } from './formats/resources.js';
 import { drawPicture, type Picture, type PicturePart } from './render/pipeline.js';
 
 /**
@@ -70,6 +71,22 @@ export function checkFormatOf(bytes: Uint8Array, filePath: string): FormatHandle
 
 class BoundsProblem extends Error {}
 
+/**
+ * `resources` with each answer remembered for one file's check: every
+ * picture of a document asks the same questions (the quest root climbed
+ * once per animation and direction, the same sheet found and decoded), and
+ * on disk each was a stat or a read. Images are decoded once (sharingImages).
+ */
+export function rememberingLoader(resources: ResourceLoader): ResourceLoader {
+  const exists = new Map<string, Promise<boolean>>();
+  const loads = new Map<string, Promise<Uint8Array>>();
+  return sharingImages({
+    load: (p) => loads.get(p) ?? (loads.set(p, resources.load(p)), loads.get(p)!),
+    exists: (p) => exists.get(p) ?? (exists.set(p, resources.exists(p)), exists.get(p)!),
+    ...(resources.describe ? { describe: (p: string) => resources.describe!(p) } : {}),
+  });
+}
+
 function problemOf(e: unknown): Diagnostic {
   if (isFormatError(e)) return diagnosticFromError(e);
   if (e instanceof LimitError) return { severity: 'error', message: oneLine(e.message) };
@@ -89,6 +106,7 @@ export async function checkFile(
   resources: ResourceLoader,
   options: CommandOptions = {},
 ): Promise<Diagnostic[]> {
+  resources = rememberingLoader(resources);
   // Validation with the files the document needs (Tiled's external tilesets), then what it leans on (the Hallgeir chain).
   const v = await validateWithResources(bytes, fileName, handler.name, options, resources);
   if (!v.valid) return v.diagnostics;
