@@ -55,7 +55,11 @@ export function checkFormatOf(bytes: Uint8Array, filePath: string): FormatHandle
   // A Solarus quest's other data files (quest.dat, tilesets, maps) look like sprite text but are not sprites.
   if (extensionOf(filePath) === '.dat' && (NOT_SPRITES.test(filePath) || /(^|[\\/])(quest|project_db)\.dat$/.test(filePath)))
     return undefined;
+  // Tiled object templates are checked through the maps that place them.
+  if (/\.(tx|tj)$/i.test(filePath)) return undefined;
   for (const f of FORMATS) {
+    // The Solarus syntaxes are plain text that a README or notes file can resemble: only their own extensions.
+    if (f.name.startsWith('solarus') && !f.extensions.includes(extensionOf(filePath))) continue;
     try {
       if (f.sniff?.(bytes)) return f;
     } catch {
@@ -123,6 +127,8 @@ export async function checkFile(
   const add = (e: unknown) => {
     // a picture that needs the user's word (Solarus "tileset" animations, a Hallgeir frame size) is not the file's fault
     if (e instanceof OptionError) return;
+    // a picture sprat cannot draw (a hexagonal Tiled map) is sprat's limit, not the file's fault
+    if ((e as { notDrawn?: unknown } | undefined)?.notDrawn === true) return;
     const d = problemOf(e);
     if (seen.has(d.message)) return;
     seen.add(d.message);

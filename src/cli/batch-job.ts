@@ -13,6 +13,7 @@ import { checkFile, checkFormatOf } from '../check.js';
 import { formatByName, load, references } from '../api.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
 import { readFileBytes, recordingLoader } from '../node/fs.js';
+import { isTiledProjectName, tiledProjectProblems, undefinedPropertyTypes } from '../interop/tiled/check.js';
 import { allOptions, type Command } from './command.js';
 import { describeFsError, resourcesFor, type Io } from './io.js';
 
@@ -30,6 +31,8 @@ export interface CheckJob {
   named: boolean;
   cwd: string;
   options: CommandOptions;
+  /** The Tiled project(s) whose folders hold the file: the project (as shown) and the custom types they define. */
+  tiledProject?: { shown: string; types: string[] };
 }
 
 export interface FileJob {
@@ -85,13 +88,18 @@ export async function checkOne(job: CheckJob): Promise<FileReport | null> {
   } catch (e) {
     return { path: job.shown, format: null, problems: [{ severity: 'error', message: describeFsError(e) }] };
   }
+  const resources = resourcesFor(io, job.abs, job.options);
+  if (isTiledProjectName(job.abs))
+    return { path: job.shown, format: 'tiled-project', problems: (await tiledProjectProblems(bytes, job.shown, resources)).problems };
   const handler = checkFormatOf(bytes, job.shown);
   if (!handler) {
     if (job.named)
       return { path: job.shown, format: null, problems: [{ severity: 'error', message: 'not a file of any format sprat knows' }] };
     return null;
   }
-  const problems = await checkFile(bytes, job.shown, handler, resourcesFor(io, job.abs, job.options), job.options);
+  const problems = await checkFile(bytes, job.shown, handler, resources, job.options);
+  if (job.tiledProject && handler.name === 'tiled')
+    problems.push(...undefinedPropertyTypes(bytes, new Set(job.tiledProject.types), job.tiledProject.shown));
   return { path: job.shown, format: handler.name, problems };
 }
 

@@ -1,4 +1,10 @@
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
 import { limitsFrom } from '../binary/limits.js';
+import type { CommandOptions } from '../formats/types.js';
+import { isTiledProjectName, tiledProjectProblems, type TiledProject } from '../interop/tiled/check.js';
+import type { FoundFile } from '../node/files.js';
+import { fsResourceLoader, readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError } from './args.js';
 import { findPlaces, JOBS_OPTION, runJobs, workersFor } from './batch.js';
 import type { BatchJob, BatchReply, CheckJob, FileReport } from './batch-job.js';
@@ -29,8 +35,17 @@ export const checkCommand: Command = {
     // --merge: the reports of earlier runs (shards), as one.
     const files: FileReport[] = options.merge === true ? await readReports(io, positionals, limits) : [];
     const found = options.merge === true ? [] : await findPlaces(io, positionals.length ? positionals : ['.']);
+    const projects = await withProjectFiles(io, found, options);
     const progress = new Progress(io, found.length);
-    const jobs: CheckJob[] = found.map((f) => ({ kind: 'check', shown: f.shown, abs: f.abs, named: f.named, cwd: io.cwd, options }));
+    const jobs: CheckJob[] = found.map((f) => ({
+      kind: 'check',
+      shown: f.shown,
+      abs: f.abs,
+      named: f.named,
+      cwd: io.cwd,
+      options,
+      ...(projects.get(f.abs) ? { tiledProject: projects.get(f.abs) } : {}),
+    }));
     const stopped = (job: BatchJob, message: string): BatchReply => ({
       kind: 'check',
       report: { path: (job as CheckJob).shown, format: null, problems: [{ severity: 'error', message }] },
@@ -68,6 +83,55 @@ export const checkCommand: Command = {
     return failed ? 1 : 0;
   },
 };
+
+/**
+ * Tiled projects (`.tiled-project`) among the files: the files under each
+ * project's folders are added to `found` (once), and each file under them is
+ * mapped to the project and the custom types it defines (for the property
+ * type rule). A project that cannot be read adds nothing (its own check says why).
+ */
+async function withProjectFiles(
+  io: Io,
+  found: FoundFile[],
+  options: CommandOptions,
+): Promise<Map<string, { shown: string; types: string[] }>> {
+  const owner = new Map<string, { shown: string; types: string[] }>();
+  const projects = found.filter((f) => isTiledProjectName(f.abs));
+  if (!projects.length) return owner;
+  const seen = new Set(found.map((f) => f.abs));
+  const limits = limitsFrom(options);
+  for (const p of projects) {
+    let project: TiledProject | undefined;
+    try {
+      const bytes = await readFileBytes(p.abs, limits);
+      project = (await tiledProjectProblems(bytes, p.shown, fsResourceLoader(path.dirname(p.abs), { maxFileBytes: limits.maxFileBytes })))
+        .project;
+    } catch {
+      // its own check says why
+    }
+    if (!project) continue;
+    for (const folder of project.folders) {
+      const abs = path.resolve(path.dirname(p.abs), folder);
+      const st = await fsp.stat(abs).catch(() => undefined);
+      if (!st?.isDirectory()) continue; // the project's check warns
+      const place = path.relative(io.cwd, abs) || '.';
+      for (const f of await findPlaces(io, [place])) {
+        if (!seen.has(f.abs)) {
+          seen.add(f.abs);
+          found.push(f);
+        }
+        const inside = f.abs.startsWith(abs + path.sep);
+        if (!inside) continue;
+        const had = owner.get(f.abs);
+        owner.set(
+          f.abs,
+          had ? { shown: had.shown, types: [...new Set([...had.types, ...project.types])] } : { shown: p.shown, types: project.types },
+        );
+      }
+    }
+  }
+  return owner;
+}
 
 /** Files, errors and warnings per format, then the totals. */
 function summaryTable(files: FileReport[], errors: number, warnings: number): string {
