@@ -13,6 +13,7 @@ import { checkFile, checkFormatOf } from '../check.js';
 import { formatByName, load, references } from '../api.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
 import { readFileBytes, recordingLoader } from '../node/fs.js';
+import { thDataSize, thPaletteProblems, thSpriteTableProblems } from '../formats/cthg/thdata.js';
 import { isTiledProjectName, tiledProjectProblems, undefinedPropertyTypes } from '../interop/tiled/check.js';
 import { allOptions, type Command } from './command.js';
 import { describeFsError, resourcesFor, type Io } from './io.js';
@@ -33,6 +34,8 @@ export interface CheckJob {
   options: CommandOptions;
   /** The Tiled project(s) whose folders hold the file: the project (as shown) and the custom types they define. */
   tiledProject?: { shown: string; types: string[] };
+  /** Theme Hospital data beside CorsixTH graphics (src/formats/cthg/thdata.ts): a sprite table and its data file, or a palette. */
+  thData?: { role: 'table'; data?: string; dataName: string; needsPalette?: boolean } | { role: 'palette' };
 }
 
 export interface FileJob {
@@ -88,6 +91,12 @@ export async function checkOne(job: CheckJob): Promise<FileReport | null> {
   } catch (e) {
     return { path: job.shown, format: null, problems: [{ severity: 'error', message: describeFsError(e) }] };
   }
+  if (job.thData)
+    return {
+      path: job.shown,
+      format: job.thData.role === 'table' ? 'th-sprite-table' : 'th-palette',
+      problems: await thProblems(job, bytes),
+    };
   const resources = resourcesFor(io, job.abs, job.options);
   if (isTiledProjectName(job.abs))
     return { path: job.shown, format: 'tiled-project', problems: (await tiledProjectProblems(bytes, job.shown, resources)).problems };
@@ -101,6 +110,27 @@ export async function checkOne(job: CheckJob): Promise<FileReport | null> {
   if (job.tiledProject && handler.name === 'tiled')
     problems.push(...undefinedPropertyTypes(bytes, new Set(job.tiledProject.types), job.tiledProject.shown));
   return { path: job.shown, format: handler.name, problems };
+}
+
+/** A Theme Hospital sprite table (its data file read for its size) or palette. */
+async function thProblems(job: CheckJob, bytes: Uint8Array): Promise<Diagnostic[]> {
+  const th = job.thData!;
+  if (th.role === 'palette') return thPaletteProblems(bytes);
+  let size: number | undefined;
+  if (th.data !== undefined) {
+    try {
+      size = thDataSize(await readFileBytes(th.data, limitsFrom(job.options)));
+    } catch (e) {
+      return [{ severity: 'error', message: `${th.dataName}: ${describeFsError(e)}` }];
+    }
+  }
+  const out = thSpriteTableProblems(bytes, th.dataName, size);
+  if (th.needsPalette)
+    out.push({
+      severity: 'warning',
+      message: 'the Data folder holds sprite tables but no MPalette.dat, the palette CorsixTH draws them with',
+    });
+  return out;
 }
 
 /** Modification time (ms) of a file, or undefined when it cannot be read. */

@@ -9,7 +9,8 @@ import { parseArgs, UsageError } from './args.js';
 import { findPlaces, JOBS_OPTION, runJobs, workersFor } from './batch.js';
 import type { BatchJob, BatchReply, CheckJob, FileReport } from './batch-job.js';
 import { readReports } from './check-merge.js';
-import { allOptions, type Command } from './command.js';
+import { allOptions, resolveUserPaths, type Command } from './command.js';
+import { formatByName } from '../api.js';
 import type { Io } from './io.js';
 import { stringifyJsonChunks } from './json.js';
 import { Progress } from './progress.js';
@@ -27,15 +28,22 @@ export const checkCommand: Command = {
     { name: 'sarif', type: 'flag', description: 'print a SARIF 2.1.0 log instead (GitHub code scanning; docs/git.md)' },
     JOBS_OPTION,
     { name: 'merge', type: 'flag', description: 'read check --json reports (of shards of a project) and report them as one' },
+    {
+      ...formatByName('cthg').renderOptions!.find((o) => o.name === 'recolour')!,
+      description:
+        'CTHG: draw every CorsixTH animation with these recolour palettes (LAYER=PALETTE.png,...): each must be there, decode and hold 256 colours',
+    },
   ],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     const limits = limitsFrom(options); // a bad --max-* value is a command-line error before any file is read
+    resolveUserPaths(this, [], options, io.cwd); // --recolour palettes: relative to the current folder
     if (options.json && options.sarif) throw new UsageError('--json and --sarif are two reports: give one');
     // --merge: the reports of earlier runs (shards), as one.
     const files: FileReport[] = options.merge === true ? await readReports(io, positionals, limits) : [];
     const found = options.merge === true ? [] : await findPlaces(io, positionals.length ? positionals : ['.']);
     const projects = await withProjectFiles(io, found, options);
+    const th = thDataRoles(found);
     const progress = new Progress(io, found.length);
     const jobs: CheckJob[] = found.map((f) => ({
       kind: 'check',
@@ -45,6 +53,7 @@ export const checkCommand: Command = {
       cwd: io.cwd,
       options,
       ...(projects.get(f.abs) ? { tiledProject: projects.get(f.abs) } : {}),
+      ...(th.get(f.abs) ? { thData: th.get(f.abs) } : {}),
     }));
     const stopped = (job: BatchJob, message: string): BatchReply => ({
       kind: 'check',
@@ -131,6 +140,38 @@ async function withProjectFiles(
     }
   }
   return owner;
+}
+
+/**
+ * CorsixTH graphics in Theme Hospital's data layout: a folder holding sprite
+ * tables (`NAME.tab`, with `NAME.dat`: VSPR-0, VBLK-0, fonts, panels). Each
+ * table gets its data file; its palettes (`*.pal`, `MPalette.dat`) are
+ * checked as palettes; a `Data` folder's tables need `MPalette.dat`.
+ */
+function thDataRoles(found: readonly FoundFile[]): Map<string, NonNullable<CheckJob['thData']>> {
+  const roles = new Map<string, NonNullable<CheckJob['thData']>>();
+  const byDir = new Map<string, Map<string, FoundFile>>();
+  for (const f of found) {
+    const dir = path.dirname(f.abs);
+    const names = byDir.get(dir) ?? byDir.set(dir, new Map()).get(dir)!;
+    names.set(path.basename(f.abs).toLowerCase(), f);
+  }
+  for (const [dir, names] of byDir) {
+    const tables = [...names.keys()].filter((n) => n.endsWith('.tab')).sort();
+    if (!tables.length) continue;
+    const palette = names.get('mpalette.dat');
+    let needsPalette = !palette && path.basename(dir).toLowerCase() === 'data';
+    for (const t of tables) {
+      const stem = t.slice(0, -4);
+      const data = names.get(`${stem}.dat`);
+      const f = names.get(t)!;
+      const dataName = data ? path.basename(data.abs) : `${path.basename(f.abs).slice(0, -4)}.dat`;
+      roles.set(f.abs, { role: 'table', ...(data ? { data: data.abs } : {}), dataName, ...(needsPalette ? { needsPalette } : {}) });
+      needsPalette = false;
+    }
+    for (const [n, f] of names) if (n.endsWith('.pal') || n === 'mpalette.dat') roles.set(f.abs, { role: 'palette' });
+  }
+  return roles;
 }
 
 /** Files, errors and warnings per format, then the totals. */
