@@ -6,8 +6,15 @@
 // SpriteTile levels) and a synthetic Solarus quest generated into a temporary
 // folder: the initial quest's sprites and sheets copied into sprites/copyN/
 // until it holds BENCH_FILES sprite files (default 5000). Pass set names to
-// run only some: `node bench/batch.mjs synthetic`.
+// run only some: `node bench/batch.mjs synthetic`; `--no-convert` measures check only.
+//
+// Each run also gives its CPU time (process.cpuUsage: every thread of the
+// process, the workers too) per file: on a loaded machine the wall-clock
+// ratios say more about the other processes than about the pool, while the
+// CPU time shows what the pool costs (worker starts, messages) over one
+// thread; `os.loadavg()` is printed before and after.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +22,8 @@ import { main } from '../dist/cli/main.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const corpus = path.resolve(here, '../../shared/corpus');
-const only = process.argv.slice(2);
+const noConvert = process.argv.includes('--no-convert');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const syntheticFiles = Number(process.env.BENCH_FILES ?? 5000);
 
 const quiet = (cwd) => ({ out: () => {}, err: () => {}, cwd, debug: false });
@@ -26,9 +34,13 @@ function filesUnder(dir) {
     .map((e) => path.join(e.parentPath ?? e.path, e.name));
 }
 
+/** Wall seconds of `fn`; its CPU seconds (all threads) in `time.cpu`. */
 async function time(fn) {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   await fn();
+  const c = process.cpuUsage(c0);
+  time.cpu = (c.user + c.system) / 1e6;
   return (performance.now() - t0) / 1000;
 }
 
@@ -58,8 +70,25 @@ const sets = [
   { name: 'synthetic', make: () => synthetic(syntheticFiles) },
 ].filter((s) => !only.length || only.includes(s.name));
 
+console.log(
+  `${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 const rows = [
-  ['set', 'files', 'read files/s', 'check 1 worker', 'check 2 workers', 'speed-up', 'check/read (1)', 'convert 1', 'convert 2', 'speed-up'],
+  [
+    'set',
+    'files',
+    'read files/s',
+    'check 1 worker',
+    'check 2 workers',
+    'speed-up',
+    'cpu ms/file 1',
+    'cpu ms/file 2',
+    'check/read (1)',
+    ...(noConvert ? [] : ['convert 1', 'convert 2', 'speed-up']),
+  ],
 ];
 for (const s of sets) {
   const dir = s.dir ?? s.make();
@@ -71,13 +100,19 @@ for (const s of sets) {
     // which of the files check reads: its own report
     let report = '';
     const check1 = await time(() => main(['check', dir, '--json', '--jobs', '1'], { ...quiet(dir), out: (t) => (report += t) }));
+    const cpu1 = time.cpu;
     const checked = JSON.parse(report).files.length;
     const check2 = await time(() => main(['check', dir, '--json', '--jobs', '2'], quiet(dir)));
-    const out = mkdtempSync(path.join(tmpdir(), 'sprat-bench-out-'));
+    const cpu2 = time.cpu;
+    let conv1 = 0;
+    let conv2 = 0;
     const to = s.name === 'spritetile' ? 'tiled' : 'solarus-lua';
-    const conv1 = await time(() => main(['convert', dir, path.join(out, '1'), '--to', to, '--jobs', '1'], quiet(dir)));
-    const conv2 = await time(() => main(['convert', dir, path.join(out, '2'), '--to', to, '--jobs', '2'], quiet(dir)));
-    rmSync(out, { recursive: true, force: true });
+    if (!noConvert) {
+      const out = mkdtempSync(path.join(tmpdir(), 'sprat-bench-out-'));
+      conv1 = await time(() => main(['convert', dir, path.join(out, '1'), '--to', to, '--jobs', '1'], quiet(dir)));
+      conv2 = await time(() => main(['convert', dir, path.join(out, '2'), '--to', to, '--jobs', '2'], quiet(dir)));
+      rmSync(out, { recursive: true, force: true });
+    }
     const fps = (n, t) => Math.round(n / t).toLocaleString('en');
     rows.push([
       s.name,
@@ -86,10 +121,10 @@ for (const s of sets) {
       fps(checked, check1),
       fps(checked, check2),
       `${(check1 / check2).toFixed(2)}x`,
+      ((cpu1 / checked) * 1000).toFixed(1),
+      ((cpu2 / checked) * 1000).toFixed(1),
       `1/${Math.round(check1 / checked / (read / files.length))}`,
-      fps(checked, conv1),
-      fps(checked, conv2),
-      `${(conv1 / conv2).toFixed(2)}x`,
+      ...(noConvert ? [] : [fps(checked, conv1), fps(checked, conv2), `${(conv1 / conv2).toFixed(2)}x`]),
     ]);
     console.log(`${s.name}: ${rows[0].map((h, i) => `${h} ${rows.at(-1)[i]}`).join(', ')}`);
   } finally {
@@ -98,3 +133,9 @@ for (const s of sets) {
 }
 const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
 for (const r of rows) console.log(r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  '));
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);

@@ -67,6 +67,10 @@ export interface FileResult {
 
 export type BatchReply = { kind: 'check'; report: FileReport | null } | { kind: 'file'; result: FileResult };
 
+/** What goes to a worker thread: one job, or a chunk of them answered together (src/cli/batch.ts runJobs). */
+export type WireJob = BatchJob | { kind: 'chunk'; jobs: BatchJob[] };
+export type WireReply = BatchReply | { kind: 'chunk'; replies: BatchReply[] };
+
 /** The commands a batch runs per file (set by main.ts's command list, to avoid an import cycle). */
 const commands = new Map<string, Command>();
 let runMain: ((argv: string[], io: Io) => Promise<number>) | undefined;
