@@ -2,7 +2,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { limitsFrom } from '../binary/limits.js';
 import type { CommandOptions } from '../formats/types.js';
-import { isTiledProjectName, tiledProjectProblems, type TiledProject } from '../interop/tiled/check.js';
+import { isTiledProjectName, projectFolderFollowed, tiledProjectProblems, type TiledProject } from '../interop/tiled/check.js';
 import type { FoundFile } from '../node/files.js';
 import { fsResourceLoader, readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError } from './args.js';
@@ -120,6 +120,7 @@ async function withProjectFiles(
     }
     if (!project) continue;
     for (const folder of project.folders) {
+      if (!projectFolderFollowed(folder)) continue; // the project's check warns
       const abs = path.resolve(path.dirname(p.abs), folder);
       const st = await fsp.stat(abs).catch(() => undefined);
       if (!st?.isDirectory()) continue; // the project's check warns

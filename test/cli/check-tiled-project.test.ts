@@ -162,6 +162,16 @@ describe('sprat check: Tiled projects', () => {
     expect(all.byFile.has('proj/maps/templates/coin.tx')).toBe(false);
   });
 
+  it('a project folder above the project (.., an absolute path) is not walked: a warning, not the whole disk', async () => {
+    place('deep/a/b/far.tiled-project', project({ folders: ['/', '..', '../..', '../sib/ok', 'x/../../y'] }));
+    const { code, byFile } = await checkJson(['deep']);
+    expect(code).toBe(0);
+    const messages = byFile.get('deep/a/b/far.tiled-project')!.problems.map((p) => p.message);
+    expect(messages.filter((m) => /is not checked/.test(m))).toHaveLength(3);
+    expect(messages.filter((m) => /is not there/.test(m))).toHaveLength(2);
+    expect([...byFile.keys()].every((f) => f.startsWith('deep/'))).toBe(true);
+  });
+
   it('a README or notes file is not read as a Solarus sprite', async () => {
     place('notes/README.md', 'stopped enemies/slime.png 4 0 -1\n');
     place('notes/readme.txt', 'a b 1 2 3\n');

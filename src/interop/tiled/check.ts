@@ -162,6 +162,25 @@ export interface TiledProject {
   extensionsPath?: string;
 }
 
+/**
+ * Whether `check` follows a project folder: inside the project's own folder,
+ * or in a sibling of it (`../tests`, as Tiled's examples name one); never an
+ * absolute path or a folder above (`..`, `../..`), which could be the whole disk.
+ */
+export function projectFolderFollowed(folder: string): boolean {
+  if (/^([\\/]|[A-Za-z]:)/.test(folder)) return false;
+  const parts: string[] = [];
+  let up = 0;
+  for (const seg of folder.split(/[\\/]+/)) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (parts.length) parts.pop();
+      else up++;
+    } else parts.push(seg);
+  }
+  return up === 0 || (up === 1 && parts.length > 0);
+}
+
 /** A `.tiled-project` file (by name). */
 export function isTiledProjectName(name: string): boolean {
   return /\.tiled-project$/i.test(name);
@@ -277,7 +296,15 @@ export async function tiledProjectProblems(
   for (let i = 0; i < project.folders.length; i++) {
     const f = project.folders[i]!;
     const dir = f === '' || f === '.' ? './' : f.replace(/[\\/]*$/, '/');
-    if (!(await resources.exists(dir)))
+    if (!projectFolderFollowed(f))
+      problems.push(
+        r.diagnostic(
+          'warning',
+          `$.folders[${i}]`,
+          `the folder "${f}" is not checked: sprat follows a project's folders inside its own folder or a sibling of it`,
+        ),
+      );
+    else if (!(await resources.exists(dir)))
       problems.push(r.diagnostic('warning', `$.folders[${i}]`, `the folder "${f}" is not there (${resources.describe?.(f) ?? f})`));
   }
   if (project.objectTypesFile !== undefined) {
