@@ -112,7 +112,7 @@ export async function checkOne(job: CheckJob): Promise<FileReport | null> {
   }
   const problems = await checkFile(bytes, job.shown, handler, resources, job.options);
   if (job.tiledProject && handler.name === 'tiled')
-    problems.push(...undefinedPropertyTypes(bytes, new Set(job.tiledProject.types), job.tiledProject.shown));
+    for (const d of undefinedPropertyTypes(bytes, new Set(job.tiledProject.types), job.tiledProject.shown)) problems.push(d);
   return { path: job.shown, format: handler.name, problems };
 }
 

@@ -310,7 +310,7 @@ export async function tiledProjectProblems(
   if (project.objectTypesFile !== undefined) {
     try {
       const { bytes: b } = await loadResource(resources, { format: FORMAT, what: 'the object types file', name: project.objectTypesFile });
-      project.types.push(...objectTypeNames(b, project.objectTypesFile));
+      for (const n of objectTypeNames(b, project.objectTypesFile)) project.types.push(n);
     } catch (e) {
       const why = isFormatError(e) ? e.reason : (e as Error).message;
       problems.push(r.diagnostic('error', '$.objectTypesFile', why));
