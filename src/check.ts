@@ -12,6 +12,7 @@ import { FORMATS } from './registry.js';
 import type { CommandOptions, FormatHandler, ResourceLoader } from './formats/types.js';
 import { load, renderViews, validateWithResources } from './api.js';
 import { budgetFrom } from './binary/limits.js';
+import { sharingImages } from './formats/resources.js';
 import { drawPicture, type Picture, type PicturePart } from './render/pipeline.js';
 
 /**
@@ -54,7 +55,11 @@ export function checkFormatOf(bytes: Uint8Array, filePath: string): FormatHandle
   // A Solarus quest's other data files (quest.dat, tilesets, maps) look like sprite text but are not sprites.
   if (extensionOf(filePath) === '.dat' && (NOT_SPRITES.test(filePath) || /(^|[\\/])(quest|project_db)\.dat$/.test(filePath)))
     return undefined;
+  // Tiled object templates are checked through the maps that place them.
+  if (/\.(tx|tj)$/i.test(filePath)) return undefined;
   for (const f of FORMATS) {
+    // The Solarus syntaxes are plain text that a README or notes file can resemble: only their own extensions.
+    if (f.name.startsWith('solarus') && !f.extensions.includes(extensionOf(filePath))) continue;
     try {
       if (f.sniff?.(bytes)) return f;
     } catch {
@@ -69,6 +74,22 @@ export function checkFormatOf(bytes: Uint8Array, filePath: string): FormatHandle
 }
 
 class BoundsProblem extends Error {}
+
+/**
+ * `resources` with each answer remembered for one file's check: every
+ * picture of a document asks the same questions (the quest root climbed
+ * once per animation and direction, the same sheet found and decoded), and
+ * on disk each was a stat or a read. Images are decoded once (sharingImages).
+ */
+export function rememberingLoader(resources: ResourceLoader): ResourceLoader {
+  const exists = new Map<string, Promise<boolean>>();
+  const loads = new Map<string, Promise<Uint8Array>>();
+  return sharingImages({
+    load: (p) => loads.get(p) ?? (loads.set(p, resources.load(p)), loads.get(p)!),
+    exists: (p) => exists.get(p) ?? (exists.set(p, resources.exists(p)), exists.get(p)!),
+    ...(resources.describe ? { describe: (p: string) => resources.describe!(p) } : {}),
+  });
+}
 
 function problemOf(e: unknown): Diagnostic {
   if (isFormatError(e)) return diagnosticFromError(e);
@@ -89,6 +110,7 @@ export async function checkFile(
   resources: ResourceLoader,
   options: CommandOptions = {},
 ): Promise<Diagnostic[]> {
+  resources = rememberingLoader(resources);
   // Validation with the files the document needs (Tiled's external tilesets), then what it leans on (the Hallgeir chain).
   const v = await validateWithResources(bytes, fileName, handler.name, options, resources);
   if (!v.valid) return v.diagnostics;
@@ -105,6 +127,8 @@ export async function checkFile(
   const add = (e: unknown) => {
     // a picture that needs the user's word (Solarus "tileset" animations, a Hallgeir frame size) is not the file's fault
     if (e instanceof OptionError) return;
+    // a picture sprat cannot draw (a hexagonal Tiled map) is sprat's limit, not the file's fault
+    if ((e as { notDrawn?: unknown } | undefined)?.notDrawn === true) return;
     const d = problemOf(e);
     if (seen.has(d.message)) return;
     seen.add(d.message);

@@ -13,6 +13,8 @@ import { checkFile, checkFormatOf } from '../check.js';
 import { formatByName, load, references } from '../api.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
 import { readFileBytes, recordingLoader } from '../node/fs.js';
+import { thDataSize, thPaletteProblems, thSpriteTableProblems } from '../formats/cthg/thdata.js';
+import { isTiledProjectName, tiledProjectProblems, undefinedPropertyTypes } from '../interop/tiled/check.js';
 import { allOptions, type Command } from './command.js';
 import { describeFsError, resourcesFor, type Io } from './io.js';
 
@@ -30,6 +32,10 @@ export interface CheckJob {
   named: boolean;
   cwd: string;
   options: CommandOptions;
+  /** The Tiled project(s) whose folders hold the file: the project (as shown) and the custom types they define. */
+  tiledProject?: { shown: string; types: string[] };
+  /** Theme Hospital data beside CorsixTH graphics (src/formats/cthg/thdata.ts): a sprite table and its data file, or a palette. */
+  thData?: { role: 'table'; data?: string; dataName: string; needsPalette?: boolean } | { role: 'palette' };
 }
 
 export interface FileJob {
@@ -61,6 +67,10 @@ export interface FileResult {
 
 export type BatchReply = { kind: 'check'; report: FileReport | null } | { kind: 'file'; result: FileResult };
 
+/** What goes to a worker thread: one job, or a chunk of them answered together (src/cli/batch.ts runJobs). */
+export type WireJob = BatchJob | { kind: 'chunk'; jobs: BatchJob[] };
+export type WireReply = BatchReply | { kind: 'chunk'; replies: BatchReply[] };
+
 /** The commands a batch runs per file (set by main.ts's command list, to avoid an import cycle). */
 const commands = new Map<string, Command>();
 let runMain: ((argv: string[], io: Io) => Promise<number>) | undefined;
@@ -85,14 +95,46 @@ export async function checkOne(job: CheckJob): Promise<FileReport | null> {
   } catch (e) {
     return { path: job.shown, format: null, problems: [{ severity: 'error', message: describeFsError(e) }] };
   }
+  if (job.thData)
+    return {
+      path: job.shown,
+      format: job.thData.role === 'table' ? 'th-sprite-table' : 'th-palette',
+      problems: await thProblems(job, bytes),
+    };
+  const resources = resourcesFor(io, job.abs, job.options);
+  if (isTiledProjectName(job.abs))
+    return { path: job.shown, format: 'tiled-project', problems: (await tiledProjectProblems(bytes, job.shown, resources)).problems };
   const handler = checkFormatOf(bytes, job.shown);
   if (!handler) {
     if (job.named)
       return { path: job.shown, format: null, problems: [{ severity: 'error', message: 'not a file of any format sprat knows' }] };
     return null;
   }
-  const problems = await checkFile(bytes, job.shown, handler, resourcesFor(io, job.abs, job.options), job.options);
+  const problems = await checkFile(bytes, job.shown, handler, resources, job.options);
+  if (job.tiledProject && handler.name === 'tiled')
+    for (const d of undefinedPropertyTypes(bytes, new Set(job.tiledProject.types), job.tiledProject.shown)) problems.push(d);
   return { path: job.shown, format: handler.name, problems };
+}
+
+/** A Theme Hospital sprite table (its data file read for its size) or palette. */
+async function thProblems(job: CheckJob, bytes: Uint8Array): Promise<Diagnostic[]> {
+  const th = job.thData!;
+  if (th.role === 'palette') return thPaletteProblems(bytes);
+  let size: number | undefined;
+  if (th.data !== undefined) {
+    try {
+      size = thDataSize(await readFileBytes(th.data, limitsFrom(job.options)));
+    } catch (e) {
+      return [{ severity: 'error', message: `${th.dataName}: ${describeFsError(e)}` }];
+    }
+  }
+  const out = thSpriteTableProblems(bytes, th.dataName, size);
+  if (th.needsPalette)
+    out.push({
+      severity: 'warning',
+      message: 'the Data folder holds sprite tables but no MPalette.dat, the palette CorsixTH draws them with',
+    });
+  return out;
 }
 
 /** Modification time (ms) of a file, or undefined when it cannot be read. */

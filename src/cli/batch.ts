@@ -17,7 +17,7 @@ import { readFileBytes, removeOwnTempsSync, removePendingTempsSync } from '../no
 import { findFiles, isGlob, PlaceError, type FoundFile } from '../node/files.js';
 import { ThreadPool, workerModule } from '../node/pool.js';
 import { intOption, UsageError } from './args.js';
-import { runBatchJob, type BatchJob, type BatchReply, type FileJob, type FileResult } from './batch-job.js';
+import { runBatchJob, type BatchJob, type BatchReply, type FileJob, type FileResult, type WireJob, type WireReply } from './batch-job.js';
 import { describeFsError, FileError, resolvePath, type Io } from './io.js';
 import { Progress } from './progress.js';
 import { withSignalCleanup } from './write.js';
@@ -36,6 +36,9 @@ export const CHANGED_OPTION: OptionSpec = {
 };
 export const DRY_RUN_OPTION: OptionSpec = { name: 'dry-run', type: 'flag', description: 'print what would be written; write nothing' };
 export const BATCH_OPTIONS: OptionSpec[] = [JOBS_OPTION, CHANGED_OPTION, DRY_RUN_OPTION];
+
+/** Most files sent to a worker in one message. */
+const CHUNK_MAX = 16;
 
 /** Below this many files, with no --jobs given, the work is done in this thread (starting workers costs more). */
 const POOL_MIN_FILES = 16;
@@ -81,12 +84,30 @@ export async function runJobs(
     }
     return;
   }
-  const pool = new ThreadPool<BatchJob, BatchReply>(workerModule(import.meta.url, 'batch-worker'), { jobs: workers });
+  const pool = new ThreadPool<WireJob, WireReply>(workerModule(import.meta.url, 'batch-worker'), { jobs: workers });
+  const single = async (i: number) => {
+    const job = jobs[i]!;
+    const r = await pool.run(job);
+    settle(
+      i,
+      (r.reply as BatchReply | undefined) ??
+        onStopped(job, r.stopped!.cls === 'heap-out-of-memory' ? 'ran out of memory' : r.stopped!.message),
+    );
+  };
+  // Jobs go out in chunks (a few per worker, at most CHUNK_MAX files each): each message to a worker and back waits for
+  // this thread to be scheduled, which on a loaded machine costs more than a small file's check.
+  const size = Math.max(1, Math.min(CHUNK_MAX, Math.floor(jobs.length / (workers * 4))));
+  const chunks: number[][] = [];
+  for (let i = 0; i < jobs.length; i += size) chunks.push(Array.from({ length: Math.min(size, jobs.length - i) }, (_, k) => i + k));
   try {
     await Promise.all(
-      jobs.map(async (job, i) => {
-        const r = await pool.run(job);
-        settle(i, r.reply ?? onStopped(job, r.stopped.cls === 'heap-out-of-memory' ? 'ran out of memory' : r.stopped.message));
+      chunks.map(async (idx) => {
+        if (idx.length === 1) return single(idx[0]!);
+        const r = await pool.run({ kind: 'chunk', jobs: idx.map((i) => jobs[i]!) });
+        const replies = r.reply?.kind === 'chunk' ? r.reply.replies : undefined;
+        // A worker that died (out of memory): each file of the chunk again alone, so that only the one at fault fails.
+        if (!replies || replies.length !== idx.length) return Promise.all(idx.map(single));
+        idx.forEach((i, k) => settle(i, replies[k]!));
       }),
     );
   } finally {

@@ -340,6 +340,17 @@ describe('check --json and validate --json match the schemas', () => {
       expect(problems.some((p: { offset?: number }) => p.offset !== undefined)).toBe(true);
       expect(problems.some((p: { line?: number }) => p.line !== undefined)).toBe(true);
       expect(bad.files.some((f: { format: unknown }) => f.format === null)).toBe(true);
+      // the project files check reads: a Tiled project, Theme Hospital data beside CorsixTH graphics, an encoder script
+      fs.writeFileSync(path.join(tmp, 'game.tiled-project'), '{"folders": ["."], "propertyTypes": [{"name": "A"}, {"name": "A"}]}');
+      fs.mkdirSync(path.join(tmp, 'Data'));
+      fs.writeFileSync(path.join(tmp, 'Data/VSPR-0.TAB'), new Uint8Array([9, 0, 0, 0, 1, 1]));
+      fs.writeFileSync(path.join(tmp, 'Data/VSPR-0.DAT'), new Uint8Array(4));
+      fs.writeFileSync(path.join(tmp, 'Data/MPalette.dat'), new Uint8Array(700));
+      fs.cpSync(path.join(CORPUS, 'cthg/encoder-test'), path.join(tmp, 'enc'), { recursive: true });
+      const project = JSON.parse((await runCli(['check', tmp, '--json'])).stdout);
+      expectValid('check.schema.json', project, 'check of project files');
+      const formats = new Set(project.files.map((f: { format: unknown }) => f.format));
+      for (const f of ['tiled-project', 'th-sprite-table', 'th-palette', 'cthg-script']) expect(formats.has(f), f).toBe(true);
       for (const [where, altered] of withExtraKeys(bad, 20, () => false)) expectInvalid('check.schema.json', altered, `check at ${where}`);
 
       const v = await runCli([

@@ -196,7 +196,14 @@ export async function loadRecolourTables(
   const m = new Map<number, RecolourTable>();
   const limits = limitsFrom(options);
   for (const [layer, path] of checkOptionValue(RECOLOUR_OPTION, text) as Map<number, string>) {
-    const { image } = await loadImage(resources, { format: 'cthg', what: `--recolour palette for layer ${layer}`, name: path }, limits);
+    const what = `--recolour palette for layer ${layer}`;
+    const { image } = await loadImage(resources, { format: 'cthg', what, name: path }, limits);
+    // A recolour table has 256 entries (the spec): a narrower palette would leave indices to the grey ramp, silently.
+    if (image.width < 256)
+      throw new FormatError(
+        'cthg',
+        `${what} "${resources.describe?.(path) ?? path}": its first row has ${image.width} colours; a recolour table has 256 (the palette image is at least 256 pixels wide)`,
+      );
     m.set(layer, recolourTableFromImage(image));
   }
   return m;

@@ -331,11 +331,15 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
     return { frames: [{ parts }], what: `tileset "${ts.name}"` };
   }
   if (doc.orientation !== 'orthogonal') {
-    throw errorIn(
-      doc,
-      FORMAT,
-      '$.orientation',
-      `"${doc.orientation}" maps are not drawn (sprat draws orthogonal maps; inspect, validate and convert read them)`,
+    // notDrawn: sprat's limit, not the file's fault (`sprat check` leaves it out).
+    throw Object.assign(
+      errorIn(
+        doc,
+        FORMAT,
+        '$.orientation',
+        `"${doc.orientation}" maps are not drawn (sprat draws orthogonal maps; inspect, validate and convert read them)`,
+      ),
+      { notDrawn: true },
     );
   }
   const budget = budgetFrom(options);

@@ -22,6 +22,7 @@ import { LAYER_OPTIONS } from '../../formats/options.js';
 import { baseName, errorIn, has, JsonReader, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
 import { IMAGE_ORDER, looksLikeXml, readXmlDocument, XmlReader, xmlRootName, xmlText } from './xml.js';
 import { tiledPicture } from './draw.js';
+import { tiledResourceProblems } from './check.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -1498,6 +1499,7 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   renderOptions: LAYER_OPTIONS,
   toModel: (doc, resources, options) => tiledToModel(doc, resources, true, options),
   references: (doc, resources) => tiledReferences(doc, resources),
+  checkResources: (doc, resources, options) => tiledResourceProblems(doc, resources, options),
   async validateResources(doc, resources) {
     // The external tilesets: a map cannot be drawn or converted without them.
     const out: Diagnostic[] = [];
