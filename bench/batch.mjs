@@ -30,12 +30,14 @@ function filesUnder(dir) {
 }
 
 let cpuTotal = 0;
+/** Wall seconds of `fn`; its CPU seconds (every thread, the workers too) in `time.cpu`. */
 async function time(fn) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   await fn();
   const c = process.cpuUsage(c0);
-  cpuTotal += (c.user + c.system) / 1e6;
+  time.cpu = (c.user + c.system) / 1e6;
+  cpuTotal += time.cpu;
   return (performance.now() - t0) / 1000;
 }
 
@@ -77,6 +79,8 @@ export async function run() {
       'check 1 worker',
       'check 2 workers',
       'speed-up',
+      'cpu ms/file 1',
+      'cpu ms/file 2',
       'check/read (1)',
       'convert 1',
       'convert 2',
@@ -94,7 +98,9 @@ export async function run() {
       let report = '';
       const check1 = await time(() => main(['check', dir, '--json', '--jobs', '1'], { ...quiet(dir), out: (t) => (report += t) }));
       const checked = JSON.parse(report).files.length;
+      const cpu1 = time.cpu;
       const check2 = await time(() => main(['check', dir, '--json', '--jobs', '2'], quiet(dir)));
+      const cpu2 = time.cpu;
       const out = mkdtempSync(path.join(tmpdir(), 'sprat-bench-out-'));
       const to = s.name === 'spritetile' ? 'tiled' : 'solarus-lua';
       const conv1 = await time(() => main(['convert', dir, path.join(out, '1'), '--to', to, '--jobs', '1'], quiet(dir)));
@@ -108,6 +114,8 @@ export async function run() {
         fps(checked, check1),
         fps(checked, check2),
         `${(check1 / check2).toFixed(2)}x`,
+        ((cpu1 / checked) * 1000).toFixed(1),
+        ((cpu2 / checked) * 1000).toFixed(1),
         `1/${Math.round(check1 / checked / (read / files.length))}`,
         fps(checked, conv1),
         fps(checked, conv2),
