@@ -3,7 +3,7 @@
  * temporary folder, served by `startViewer`, and Debian's Chromium through
  * playwright-core (skipped where /usr/bin/chromium is missing, except in CI).
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
@@ -120,4 +120,19 @@ export async function openViewerPage(page: Page, url: string): Promise<void> {
 export async function showFile(page: Page, i: number): Promise<void> {
   await page.click(`#files button[data-index="${i}"]`);
   await page.waitForSelector(`body[data-ready="${i}"]`);
+}
+
+/** Where the browser tests leave their screenshots: test-results/viewer/ in the project (git-ignored). */
+export const SHOTS = path.join(ROOT, 'test-results', 'viewer');
+
+/**
+ * Saves a screenshot of the page as test-results/viewer/NAME.png, NAME made
+ * from `name` (a file's path: `solarus/sprites/slime.dat` ->
+ * `solarus-sprites-slime.dat`). Returns the path written.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name.replace(/[^\w.-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'page'}.png`);
+  await page.screenshot({ path: file });
+  return file;
 }
