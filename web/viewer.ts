@@ -286,12 +286,17 @@ function drawFrame(): void {
   const delay = a.delaysMs[p.frame];
   const tick = runtime?.runs[runtime.at]?.tick;
   $('frameinfo').textContent =
-    `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${delay} ms` : ''}` +
+    `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${msText(delay)} ms` : ''}` +
     (tick !== undefined ? ` · tick ${tick}` : '');
   for (const b of $('timeline').children) b.classList.toggle('current', (b as HTMLElement).dataset.frame === String(p.frame));
   document.body.dataset.frame = String(p.frame);
   // What `sprat render` is given for the picture on screen (for tests and the curious).
   document.body.dataset.renderOptions = JSON.stringify(a.options);
+}
+
+/** A delay as shown: to a tenth of a millisecond (15 frames a second: 66.7 ms). */
+function msText(ms: number): string {
+  return String(Math.round(ms * 10) / 10);
 }
 
 function buildTimeline(): void {
@@ -307,8 +312,8 @@ function buildTimeline(): void {
       b.type = 'button';
       b.dataset.frame = String(i);
       const d = a.delaysMs[i];
-      b.textContent = `${i}${d !== undefined ? ` · ${d}ms` : ''}`;
-      b.title = `frame ${i}${d !== undefined ? `, ${d} ms` : ''}`;
+      b.textContent = `${i}${d !== undefined ? ` · ${msText(d)}ms` : ''}`;
+      b.title = `frame ${i}${d !== undefined ? `, ${msText(d)} ms` : ''}`;
       b.onclick = () => goTo(i);
       return b;
     }),
