@@ -101,13 +101,16 @@ export function canvasDiff(px: ArrayLike<number>, want: ArrayLike<number>): numb
   return -1;
 }
 
-/** The canvas's pixels. */
+/** The canvas's pixels (carried out of the page as base64: a big level's millions of values as JSON numbers are slow). */
 export async function canvasPixels(page: Page): Promise<{ width: number; height: number; data: number[] }> {
-  return page.$eval('#canvas', (c) => {
+  const r = await page.$eval('#canvas', (c) => {
     const cv = c as HTMLCanvasElement;
-    const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height);
-    return { width: cv.width, height: cv.height, data: [...d.data] };
+    const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+    let s = '';
+    for (let i = 0; i < d.length; i += 0x8000) s += String.fromCharCode(...d.subarray(i, i + 0x8000));
+    return { width: cv.width, height: cv.height, base64: btoa(s) };
   });
+  return { width: r.width, height: r.height, data: [...Buffer.from(r.base64, 'base64')] };
 }
 
 /** Opens the viewer at `url` and waits until its file list is loaded. */

@@ -6,13 +6,13 @@
  * pixel. Nothing is applied unless asked for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { load, render } from '../../src/api.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
-import { SAMPLES } from '../helpers/paths.js';
+import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import {
   canvasDiff,
   canvasPixels,
@@ -122,4 +122,27 @@ describe.skipIf(!haveChromium)('viewer: SpriteTile levels with their tiles', () 
     expect(errors.filter((e) => !/Failed to load resource: .* 404/.test(e))).toEqual([]);
     await page.close();
   });
+
+  it.skipIf(!existsSync(path.join(CORPUS, 'solarus/quest-editor-initial')))(
+    'a Solarus sprite drawn from the map’s tileset: the quest’s tilesets offered, the choice drawn as render --tileset',
+    async () => {
+      const bush = path.join(CORPUS, 'solarus/quest-editor-initial/data/sprites/entities/bush.dat');
+      const server = await h.serve([bush]);
+      const { page, errors } = await watchedPage(h.browser);
+      await openViewerPage(page, server.url);
+      await page.waitForSelector('body[data-ready="0"]');
+      const choices = await page.$$eval('#opt-tileset option', (os) => os.map((o) => (o as HTMLOptionElement).value));
+      expect(choices).toEqual(['', '../../tilesets/castle.entities.png', '../../tilesets/castle.tiles.png']);
+      await page.selectOption('#opt-tileset', '../../tilesets/castle.tiles.png');
+      await drawnWith(page, '"tileset":"../../tilesets/castle.tiles.png"');
+      if ((await page.textContent('#play')) === 'Pause') await page.click('#play');
+      if (await page.$('#timeline button[data-frame="0"]')) await page.click('#timeline button[data-frame="0"]');
+      const options = JSON.parse((await page.getAttribute('body', 'data-render-options'))!) as Record<string, string>;
+      const animated = (await page.$('#timeline button')) !== null;
+      await samePixels(page, bush, animated ? { ...options, frame: '0' } : options);
+      await saveScreenshot(page, 'solarus-bush-with-tileset');
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 });
