@@ -414,6 +414,11 @@ function startRuntime(): void {
   delete document.body.dataset.tick;
   const a = current();
   if ($('followupsbox').hidden || !$<HTMLInputElement>('followups').checked || !a || !shownLoaded?.handler.play) return;
+  if (a.options.attach !== undefined) {
+    // With an attached sprite the pictures are cut where either sprite changes, not one per position.
+    logLine('follow-ups and triggers are played without an attached sprite: choose "nothing" to attach');
+    return;
+  }
   const path = typeof a.options.animation === 'string' ? a.options.animation : '';
   const cut = path.lastIndexOf('/');
   if (cut < 0) return;

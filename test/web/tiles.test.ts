@@ -145,4 +145,24 @@ describe.skipIf(!haveChromium)('viewer: SpriteTile levels with their tiles', () 
       await page.close();
     },
   );
+
+  it.skipIf(!existsSync(path.join(CORPUS, 'solarus/quest-editor-initial')))(
+    'a quest folder: a sprite drawn only from the tileset says so, and the tileset control is there to fix it',
+    async () => {
+      const quest = path.join(CORPUS, 'solarus/quest-editor-initial');
+      const ground = path.join(quest, 'data/sprites/hero/ground1.dat');
+      const server = await h.serve([ground], { names: ['data/sprites/hero/ground1.dat'], roots: [quest] });
+      const { page, errors } = await watchedPage(h.browser);
+      await openViewerPage(page, server.url);
+      await page.waitForSelector('body[data-ready="0"]');
+      expect(await page.textContent('#previewnote')).toMatch(/^no preview: .*tileset/);
+      expect(await page.isVisible('#opt-tileset')).toBe(true);
+      await page.selectOption('#opt-tileset', '../../tilesets/castle.tiles.png');
+      await drawnWith(page, '"tileset":"../../tilesets/castle.tiles.png"');
+      expect(await page.textContent('#previewnote')).toBe('');
+      expect((await canvasPixels(page)).width).toBeGreaterThan(1);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 });
