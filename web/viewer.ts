@@ -27,8 +27,10 @@ interface OpenFile {
   fetchBytes?: () => Promise<Uint8Array>;
   /** Resources relative to this file. */
   resources: ResourceLoader;
-  /** PNG files the page may offer as recolour palettes (CTHG `--recolour`). */
+  /** PNG files the page may offer as recolour palettes (CTHG `--recolour`) or tile images (`--tileset`), relative to the file. */
   palettes(): Promise<string[]>;
+  /** A served file: the resource options given on the command line for it (`sprat view level.bytes --tileset ...`), paths relative to it. */
+  given?: () => Promise<CommandOptions>;
   /** A served file: the signature of its files on disk (it and its references), which changes when one of them does. */
   version?: () => Promise<string | null>;
   /** The signature when the file was last read. */
@@ -285,12 +287,17 @@ function drawFrame(): void {
   const delay = a.delaysMs[p.frame];
   const tick = runtime?.runs[runtime.at]?.tick;
   $('frameinfo').textContent =
-    `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${delay} ms` : ''}` +
+    `frame ${p.frame + 1} / ${a.frames.length}${delay !== undefined ? ` · ${msText(delay)} ms` : ''}` +
     (tick !== undefined ? ` · tick ${tick}` : '');
   for (const b of $('timeline').children) b.classList.toggle('current', (b as HTMLElement).dataset.frame === String(p.frame));
   document.body.dataset.frame = String(p.frame);
   // What `sprat render` is given for the picture on screen (for tests and the curious).
   document.body.dataset.renderOptions = JSON.stringify(a.options);
+}
+
+/** A delay as shown: to a tenth of a millisecond (15 frames a second: 66.7 ms). */
+function msText(ms: number): string {
+  return String(Math.round(ms * 10) / 10);
 }
 
 function buildTimeline(): void {
@@ -306,8 +313,8 @@ function buildTimeline(): void {
       b.type = 'button';
       b.dataset.frame = String(i);
       const d = a.delaysMs[i];
-      b.textContent = `${i}${d !== undefined ? ` · ${d}ms` : ''}`;
-      b.title = `frame ${i}${d !== undefined ? `, ${d} ms` : ''}`;
+      b.textContent = `${i}${d !== undefined ? ` · ${msText(d)}ms` : ''}`;
+      b.title = `frame ${i}${d !== undefined ? `, ${msText(d)} ms` : ''}`;
       b.onclick = () => goTo(i);
       return b;
     }),
@@ -408,6 +415,11 @@ function startRuntime(): void {
   delete document.body.dataset.tick;
   const a = current();
   if ($('followupsbox').hidden || !$<HTMLInputElement>('followups').checked || !a || !shownLoaded?.handler.play) return;
+  if (a.options.attach !== undefined) {
+    // With an attached sprite the pictures are cut where either sprite changes, not one per position.
+    logLine('follow-ups and triggers are played without an attached sprite: choose "nothing" to attach');
+    return;
+  }
   const path = typeof a.options.animation === 'string' ? a.options.animation : '';
   const cut = path.lastIndexOf('/');
   if (cut < 0) return;
@@ -1105,6 +1117,123 @@ function renderControls(optionNames: Set<string>, doc: unknown, palettes: string
   return () => Object.assign({}, ...getters.map((g) => g()));
 }
 
+// ---------------------------------------------------------------- tile images (`--tileset`)
+
+/** The tile sets a SpriteTile level's cells use (a raw tile number over the tiles per set), in order. */
+function spriteTileSets(doc: unknown): number[] {
+  const d = doc as { numSets?: number; layers?: { tiles?: ArrayLike<number> }[] | null };
+  const per = 32768 / (d.numSets || 32);
+  const used = new Set<number>();
+  for (const l of d.layers ?? []) {
+    const tiles = l.tiles ?? [];
+    for (let i = 0; i < tiles.length; i++) if (tiles[i]! >= 0) used.add(Math.floor(tiles[i]! / per));
+  }
+  return [...used].sort((a, b) => a - b);
+}
+
+/**
+ * The tile images a level or sprite is drawn with, as `render --tileset`
+ * takes them. SpriteTile: for each tile set the cells use, an image (the
+ * pictures beside the level; `LEVEL-set_N.png`, as `sprat convert` writes a
+ * set's image, listed first for set N) and a tile size, and the same choice
+ * as the command line's text (`0=tiles.png:16x16,...`), either edited.
+ * Solarus: the image of the animations drawn from the map's tileset (the
+ * quest's tilesets). Nothing is chosen unless the command line gave it.
+ */
+function tilesetControls(
+  format: string,
+  doc: unknown,
+  docName: string,
+  pictures: string[],
+  given: CommandOptions,
+  rerender: () => void,
+): () => CommandOptions {
+  const box = $('tilesets');
+  box.replaceChildren();
+  box.hidden = true;
+  const givenText = typeof given.tileset === 'string' ? given.tileset : '';
+  if (format === 'spritetile') {
+    const sets = spriteTileSets(doc);
+    if (!sets.length) return () => (givenText ? { tileset: givenText } : {});
+    box.hidden = false;
+    box.append('tiles:');
+    const stem = baseName(docName).replace(/\.[^.]*$/, '');
+    const text = document.createElement('input');
+    text.id = 'opt-tileset';
+    text.placeholder = 'SET=IMAGE.png:WxH,...';
+    text.title = 'the tile images as sprat render --tileset takes them';
+    text.setAttribute('aria-label', 'tile images (as --tileset)');
+    text.size = 24;
+    const rows = sets.map((set) => {
+      const own = `${stem}-set_${set}.png`;
+      const ordered = [...pictures.filter((p) => baseName(p) === own), ...pictures.filter((p) => baseName(p) !== own)];
+      const image = document.createElement('select');
+      image.dataset.set = String(set);
+      image.setAttribute('aria-label', `tile image for set ${set}`);
+      image.append(new Option('flat colours', ''), ...ordered.map((p) => new Option(baseName(p) === own ? `${p} (set ${set})` : p, p)));
+      const size = document.createElement('input');
+      size.value = '16x16';
+      size.size = 6;
+      size.dataset.setSize = String(set);
+      size.setAttribute('aria-label', `tile size for set ${set}`);
+      size.title = 'tile size WxH in the image';
+      const l = document.createElement('label');
+      l.append(`set ${set} `, image, ' ', size);
+      box.append(l);
+      const changed = () => {
+        text.value = rows
+          .filter((r) => r.image.value && /^\d+x\d+$/.test(r.size.value.trim()))
+          .map((r) => `${r.set}=${r.image.value}:${r.size.value.trim()}`)
+          .join(',');
+        rerender();
+      };
+      image.onchange = changed;
+      size.onchange = () => {
+        if (image.value) changed();
+      };
+      return { set, image, size };
+    });
+    /** The text's choices shown in the rows (an image not listed is added to its row's list). */
+    const toRows = () => {
+      const named = new Map<number, [string, string]>();
+      for (const part of text.value.split(',')) {
+        const m = /^\s*(\d+)=(.+):(\d+x\d+)\s*$/.exec(part);
+        if (m) named.set(Number(m[1]), [m[2]!, m[3]!]);
+      }
+      for (const r of rows) {
+        const n = named.get(r.set);
+        if (n && ![...r.image.options].some((o) => o.value === n[0])) r.image.append(new Option(n[0], n[0]));
+        r.image.value = n ? n[0] : '';
+        if (n) r.size.value = n[1];
+      }
+    };
+    text.onchange = () => {
+      toRows();
+      rerender();
+    };
+    text.value = givenText;
+    toRows();
+    box.append(text);
+    return () => (text.value.trim() ? { tileset: text.value.trim() } : {});
+  }
+  const anims = (doc as { animations?: { image?: string }[] }).animations;
+  if ((format === 'solarus' || format === 'solarus-lua') && Array.isArray(anims) && anims.some((a) => a.image === 'tileset')) {
+    box.hidden = false;
+    const image = document.createElement('select');
+    image.id = 'opt-tileset';
+    image.setAttribute('aria-label', 'tileset image');
+    const choices = givenText && !pictures.includes(givenText) ? [givenText, ...pictures] : pictures;
+    image.append(new Option('none', ''), ...choices.map((p) => new Option(p, p)));
+    image.value = givenText;
+    image.onchange = rerender;
+    const l = document.createElement('label');
+    l.append('tileset image (animations drawn from the map’s tileset) ', image);
+    box.append(l);
+    return () => (image.value ? { tileset: image.value } : {});
+  }
+  return () => (givenText ? { tileset: givenText } : {});
+}
+
 // ---------------------------------------------------------------- ISPRITE: an attached sprite
 
 /** The open file drawn at the attachment points (`--attach`), or -1. */
@@ -1206,6 +1335,8 @@ async function show(index: number, reload = false): Promise<void> {
   $('json').textContent = '';
   $('renderopts').replaceChildren();
   $('layers').replaceChildren();
+  $('tilesets').replaceChildren();
+  $('tilesets').hidden = true;
   $('framesizebox').hidden = true;
   $('levellayers').replaceChildren();
   $('levellayers').hidden = true;
@@ -1286,7 +1417,7 @@ async function show(index: number, reload = false): Promise<void> {
     const levels = names.has('hide-layers');
     const preview = async (): Promise<void> => {
       const mine = ++request;
-      const options: CommandOptions = { ...renderOptions(), ...(levels ? layerOptions() : {}) };
+      const options: CommandOptions = { ...fixed, ...renderOptions(), ...tileOptions(), ...(levels ? layerOptions() : {}) };
       if (input.value) options['frame-size'] = input.value;
       const keep = drawn || kept !== undefined;
       try {
@@ -1334,9 +1465,16 @@ async function show(index: number, reload = false): Promise<void> {
       }
       document.body.dataset.previewed = String(index);
     };
-    const palettes = names.has('recolour') ? await f.palettes().catch(() => []) : [];
+    const takesTileset = (loaded.handler.resourceOptions ?? []).some((o) => o.name === 'tileset');
+    const palettes = names.has('recolour') || takesTileset ? await f.palettes().catch(() => []) : [];
+    // The command line's resource options for this file (`sprat view level.bytes --tileset ...`): the tile choice starts from them.
+    const given: CommandOptions = f.given ? await f.given().catch(() => ({})) : {};
     if (gen !== generation) return;
-    const renderOptions = renderControls(names, loaded.doc, palettes, () => void preview());
+    const { tileset: _, ...fixed } = given;
+    const renderOptions = renderControls(names, loaded.doc, names.has('recolour') ? palettes : [], () => void preview());
+    const tileOptions = takesTileset
+      ? tilesetControls(loaded.handler.name, loaded.doc, f.name, palettes, given, () => void preview())
+      : () => ({});
     input.onchange = () => void preview();
     await preview();
   } catch (e) {
@@ -1392,6 +1530,10 @@ async function openServed(): Promise<void> {
       palettes: async () => {
         const p = await fetch(`files/${item.id}/palettes`);
         return p.ok ? ((await p.json()) as string[]) : [];
+      },
+      given: async () => {
+        const o = await fetch(`files/${item.id}/options`);
+        return o.ok ? ((await o.json()) as CommandOptions) : {};
       },
       version: async () => {
         const v = await fetch(`files/${item.id}/version`);

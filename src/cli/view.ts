@@ -2,9 +2,11 @@ import { constants, promises as fsp } from 'node:fs';
 import { limitsFrom } from '../binary/limits.js';
 import * as path from 'node:path';
 import { listDocuments, startViewer } from '../node/server.js';
-import { intOption, parseArgs } from './args.js';
-import type { OptionSpec } from '../formats/types.js';
-import { allOptions, type Command } from './command.js';
+import { checkOptionValues, intOption, parseArgs } from './args.js';
+import type { CommandOptions, OptionSpec } from '../formats/types.js';
+import { formatsForExtension } from '../detect.js';
+import { FORMATS } from '../registry.js';
+import { allOptions, collectFormatOptions, type Command } from './command.js';
 import { FileError, reportError, resolvePath, type Io } from './io.js';
 
 const PORT_OPTION: OptionSpec = { name: 'port', type: 'int', min: 0, max: 65535, description: 'the port (default: a free one)' };
@@ -12,13 +14,18 @@ const PORT_OPTION: OptionSpec = { name: 'port', type: 'int', min: 0, max: 65535,
 export const viewCommand: Command = {
   name: 'view',
   summary:
-    'Serve the browser viewer on 127.0.0.1 and print its address; the given files open in it, and a folder opens as a searchable list of every file sprat knows under it. Files can also be opened or dropped in the page. Stop with Ctrl-C.',
-  usage: 'sprat view [FILE|FOLDER...] [--port N]',
+    'Serve the browser viewer on 127.0.0.1 and print its address; the given files open in it, and a folder opens as a searchable list of every file sprat knows under it. Files can also be opened or dropped in the page. Resource options (--tileset ...) apply to each file whose format takes them, as `render` takes them. Stop with Ctrl-C.',
+  usage: 'sprat view [FILE|FOLDER...] [--port N] [--tileset ...]',
   options: [PORT_OPTION],
+  formatOptionKeys: ['resourceOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     const port = intOption(options, PORT_OPTION);
     const { maxFileBytes } = limitsFrom(options);
+    // The resource options given (`--tileset 0=tiles.png:16x16`): the page gets them for each document whose format takes them.
+    const resourceNames = new Set(collectFormatOptions(['resourceOptions']).map((o) => o.name));
+    const givenOptions = Object.fromEntries(Object.entries(options).filter(([k]) => resourceNames.has(k)));
+    checkGivenValues(givenOptions, positionals);
     const given = positionals.map((f) => resolvePath(io, f));
     const files: string[] = [];
     const names: string[] = [];
@@ -61,6 +68,7 @@ export const viewCommand: Command = {
         roots,
         lazy: folders > 0,
         note: notes.length ? notes.join('; ') : undefined,
+        given: Object.keys(givenOptions).length ? { options: givenOptions, cwd: io.cwd } : undefined,
       });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -83,3 +91,30 @@ export const viewCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * The resource options' values, checked before any file is read (exit 2),
+ * as `render` checks them against the file's format: for each place given,
+ * against the formats its extension names (any format for a folder or an
+ * unknown extension) that take the option; a value one of them accepts
+ * passes (`--tileset` is `SET=IMAGE:WxH` for SpriteTile, an image for Solarus).
+ */
+function checkGivenValues(given: CommandOptions, places: readonly string[]): void {
+  for (const [name, value] of Object.entries(given)) {
+    for (const place of places.length ? places : ['']) {
+      const named = formatsForExtension(place);
+      const specs = (named.length ? named : FORMATS).flatMap((f) => (f.resourceOptions ?? []).filter((o) => o.name === name));
+      let first: unknown;
+      const accepted = specs.some((s) => {
+        try {
+          checkOptionValues([s], { [name]: value });
+          return true;
+        } catch (e) {
+          first ??= e;
+          return false;
+        }
+      });
+      if (!accepted && first) throw first;
+    }
+  }
+}

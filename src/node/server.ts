@@ -7,8 +7,15 @@
  * - exactly the files those documents reference, as the library resolves
  *   them when it draws the document (a recording ResourceLoader around the
  *   file-system one), by the path the document names;
- * - for a format that takes `--recolour` (CTHG), the PNG files beside the
- *   document, which the page offers as recolour palettes;
+ * - for a format that takes `--recolour` (CTHG) or a SpriteTile level's
+ *   `--tileset`, the PNG files beside the document, which the page offers as
+ *   recolour palettes or tile images; for a Solarus sprite, the PNG files of
+ *   its quest's `tilesets/` folder, offered as its `--tileset`;
+ * - the files named by the resource options given on the command line
+ *   (`sprat view level.bytes --tileset 0=tiles.png:16x16`), for each
+ *   document whose format takes them, wherever they lie (the user named
+ *   them); the page gets those options (`files/N/options`), their paths
+ *   relative to the document;
  * - with `sprat view DIR`, the documents of that folder (`listDocuments`),
  *   each one's references found when the page first asks for it;
  *
@@ -35,7 +42,7 @@ import { detectFormat, extensionOf } from '../detect.js';
 import { FORMATS } from '../registry.js';
 import { OptionError } from '../binary/errors.js';
 import { DEFAULT_LIMITS } from '../binary/limits.js';
-import type { ResourceLoader } from '../formats/types.js';
+import type { CommandOptions, ResourceLoader } from '../formats/types.js';
 import { fsResourceLoader } from './fs.js';
 
 const TYPES: Record<string, string> = {
@@ -84,6 +91,13 @@ export interface ViewerOptions {
    * opened folder's hundreds of documents), not all at start.
    */
   lazy?: boolean;
+  /**
+   * Resource options given on the command line (`--tileset 0=tiles.png:16x16`),
+   * their paths relative to `cwd`: each document whose format takes one gets
+   * it, its paths made relative to the document (`files/N/options`), and the
+   * files they name are served for it.
+   */
+  given?: { options: CommandOptions; cwd: string };
 }
 
 /** Folders a folder listing never enters. */
@@ -252,11 +266,13 @@ function checkedRecordingLoader(
   root: string,
   maxBytes: number,
   seen: Map<string, string>,
+  named: ReadonlySet<string> = new Set(),
 ): ResourceLoader {
   const check = async (p: string): Promise<string> => {
     if (typeof p !== 'string' || p === '' || p.includes('\0')) throw new Error('not a file name');
     const file = path.resolve(baseDir, p);
-    const { fh } = await openChecked(file, root, maxBytes);
+    // A file the user named on the command line may lie anywhere (still a regular file of at most maxBytes).
+    const { fh } = await openChecked(file, named.has(file) ? null : root, maxBytes);
     await fh.close();
     return file;
   };
@@ -299,29 +315,30 @@ function checkedRecordingLoader(
  * sprites: the page asks the user) is run again with one, since the size
  * does not change which files are read. Errors are the viewer's to show.
  */
-async function runPreview(loaded: Loaded, resources: ResourceLoader, palettes: string[] = []): Promise<void> {
-  const run = async (options: Record<string, string>) => {
+async function runPreview(loaded: Loaded, resources: ResourceLoader, palettes: string[] = [], given: CommandOptions = {}): Promise<void> {
+  const run = async (options: CommandOptions) => {
     await preview(loaded, resources, options);
   };
+  const frameSize = async (e: unknown, options: CommandOptions) => {
+    if (e instanceof OptionError && /--frame-size/.test(e.message)) await run({ ...options, 'frame-size': '1x1' }).catch(() => undefined);
+  };
   try {
-    await run({});
+    await run(given);
   } catch (e) {
-    if (e instanceof OptionError && /--frame-size/.test(e.message)) await run({ 'frame-size': '1x1' }).catch(() => undefined);
+    await frameSize(e, given);
+    // The options given on the command line do not fit this document: what it names alone (the page says why).
+    if (Object.keys(given).length) await run({}).catch((e2) => frameSize(e2, {}));
   }
   // The recolour palettes the page offers (`--recolour LAYER=PALETTE.png`): each read as the render reads it.
   for (const p of palettes) await resources.load(p).catch(() => undefined);
 }
 
-/** Most recolour palettes offered for one document. */
+/** Most pictures offered for one document (recolour palettes, tile images). */
 const MAX_PALETTES = 64;
 
-/**
- * For a format that takes `--recolour` (CTHG): the PNG files beside the
- * document, by name, as the page offers them as recolour palettes.
- */
-async function paletteCandidates(loaded: Loaded, baseDir: string): Promise<string[]> {
-  if (!loaded.handler.renderOptions?.some((o) => o.name === 'recolour')) return [];
-  const entries = await fsp.readdir(baseDir, { withFileTypes: true }).catch(() => []);
+/** The PNG files in `dir`, by name, sorted. */
+async function pngsIn(dir: string): Promise<string[]> {
+  const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
   return entries
     .filter((e) => e.isFile() && /\.png$/i.test(e.name))
     .map((e) => e.name)
@@ -329,12 +346,59 @@ async function paletteCandidates(loaded: Loaded, baseDir: string): Promise<strin
     .slice(0, MAX_PALETTES);
 }
 
+/**
+ * The pictures the page may offer for a document, as paths relative to it:
+ * for a format that takes `--recolour` (CTHG) or a SpriteTile level (its
+ * `--tileset` images), the PNG files beside the document; for a Solarus
+ * sprite (`--tileset IMAGE` for its animations drawn from the map's
+ * tileset), the PNG files of its quest's `tilesets/` folder (`root` is the
+ * quest folder: `data/tilesets/` or `tilesets/`).
+ */
+async function paletteCandidates(loaded: Loaded, baseDir: string, root: string): Promise<string[]> {
+  const h = loaded.handler;
+  if (h.renderOptions?.some((o) => o.name === 'recolour') || h.name === 'spritetile') return pngsIn(baseDir);
+  if (h.name === 'solarus' || h.name === 'solarus-lua') {
+    for (const dir of [path.join(root, 'data', 'tilesets'), path.join(root, 'tilesets')]) {
+      const found = await pngsIn(dir);
+      const rel = path.relative(baseDir, dir).split(path.sep).join('/');
+      if (found.length) return found.map((f) => `${rel}/${f}`);
+    }
+  }
+  return [];
+}
+
+/**
+ * The options given on the command line (`ViewerOptions.given`) that the
+ * document's format takes, their paths made relative to the document's
+ * folder; `named` gets the absolute path of every file they name.
+ */
+function givenOptionsFor(loaded: Loaded, baseDir: string, given: ViewerOptions['given'], named: Set<string>): CommandOptions {
+  const out: CommandOptions = {};
+  if (!given) return out;
+  const specs = [...(loaded.handler.resourceOptions ?? []), ...(loaded.handler.renderOptions ?? [])];
+  const relative = (p: string) => {
+    const abs = path.resolve(given.cwd, p);
+    named.add(abs);
+    return path.relative(baseDir, abs).split(path.sep).join('/');
+  };
+  for (const [k, v] of Object.entries(given.options)) {
+    const spec = specs.find((o) => o.name === k);
+    if (!spec || v === undefined) continue;
+    out[k] = typeof v === 'string' && spec.paths ? (spec.paths === true ? relative(v) : spec.paths(v, relative)) : v;
+  }
+  return out;
+}
+
 export interface DocumentResources {
   root: string | null;
   /** Path as the document names it -> the file on disk. */
   files: Map<string, string>;
-  /** The recolour palettes the page may offer (names in `files`). */
+  /** The pictures the page may offer, recolour palettes or tile images (names in `files`). */
   palettes: string[];
+  /** The command line's options for this document (`ViewerOptions.given`), paths relative to it. */
+  options: CommandOptions;
+  /** Files the user named on the command line: served from wherever they lie. */
+  named: Set<string>;
 }
 
 /**
@@ -346,23 +410,31 @@ export async function documentResources(
   bytes: Uint8Array,
   docPath: string,
   maxBytes: number = DEFAULT_LIMITS.maxFileBytes,
+  given?: ViewerOptions['given'],
 ): Promise<DocumentResources> {
   const files = new Map<string, string>();
+  const named = new Set<string>();
   let loaded: Loaded;
   try {
     loaded = load(bytes, path.basename(docPath));
   } catch {
-    return { root: null, files, palettes: [] };
+    return noResources();
   }
   const baseDir = path.dirname(docPath);
   const root = await allowedRoot(loaded.handler.name, baseDir);
-  const candidates = await paletteCandidates(loaded, baseDir);
+  const candidates = await paletteCandidates(loaded, baseDir, root);
+  const options = givenOptionsFor(loaded, baseDir, given, named);
   await runPreview(
     loaded,
-    checkedRecordingLoader(fsResourceLoader(baseDir, { maxFileBytes: maxBytes }), baseDir, root, maxBytes, files),
+    checkedRecordingLoader(fsResourceLoader(baseDir, { maxFileBytes: maxBytes }), baseDir, root, maxBytes, files, named),
     candidates,
+    options,
   );
-  return { root, files, palettes: candidates.filter((p) => files.has(p)) };
+  return { root, files, palettes: candidates.filter((p) => files.has(p)), options, named };
+}
+
+function noResources(): DocumentResources {
+  return { root: null, files: new Map(), palettes: [], options: {}, named: new Set() };
 }
 
 interface Doc {
@@ -421,7 +493,7 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
   const refsFor = (doc: Doc, bytes: Uint8Array) => {
     if (!doc.refs || !doc.bytes || !sameBytes(doc.bytes, bytes)) {
       doc.bytes = bytes;
-      doc.refs = documentResources(bytes, doc.path, maxBytes).catch(() => ({ root: null, files: new Map<string, string>(), palettes: [] }));
+      doc.refs = documentResources(bytes, doc.path, maxBytes, opts.given).catch(noResources);
     }
     return doc.refs;
   };
@@ -489,6 +561,13 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
         if (!doc) return send(404, 'not found');
         return send(200, JSON.stringify((await ensureRefs(doc)).palettes), TYPES['.json']);
       }
+      // The command line's options for the document (`sprat view level.bytes --tileset ...`), paths relative to it.
+      const given = /^files\/(\d{1,9})\/options$/.exec(rest);
+      if (given) {
+        const doc = docs[Number(given[1])];
+        if (!doc) return send(404, 'not found');
+        return send(200, JSON.stringify((await ensureRefs(doc)).options), TYPES['.json']);
+      }
       // Whether a document's resource exists, as a 200 answer either way: the page probes candidate paths
       // (`exists`) without a 404 in the console. True only for what the allow-list holds and its checks pass.
       const ex = /^files\/(\d{1,9})\/exists\/(.+)$/.exec(rest);
@@ -501,14 +580,14 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
         } catch {
           return send(400, 'bad request');
         }
-        const { root, files } = await ensureRefs(doc);
+        const { root, files, named } = await ensureRefs(doc);
         const file = files.get(name);
         let exists = false;
         if (file !== undefined && root !== null) {
           if (file.endsWith(path.sep)) exists = await folderInside(file, root);
           else {
             try {
-              const { fh } = await openChecked(file, root, maxBytes);
+              const { fh } = await openChecked(file, named.has(file) ? null : root, maxBytes);
               await fh.close();
               exists = true;
             } catch (e) {
@@ -533,20 +612,21 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
         } catch {
           return send(400, 'bad request');
         }
-        const { root, files } = await ensureRefs(doc);
+        const { root, files, named } = await ensureRefs(doc);
         const file = files.get(name);
         if (file === undefined || root === null) return send(404, 'not found');
+        const within = named.has(file) ? null : root;
         if (file.endsWith(path.sep)) {
           // A folder the document's quest is found by: it exists (HEAD), nothing to read.
           if (!(await folderInside(file, root))) return send(404, 'not found');
           return req.method === 'HEAD' ? send(200, '') : send(403, 'a folder, not a file');
         }
         if (req.method === 'HEAD') {
-          const { fh, size } = await openChecked(file, root, maxBytes);
+          const { fh, size } = await openChecked(file, within, maxBytes);
           await fh.close();
           return send(200, '', 'application/octet-stream', false, { 'content-length': String(size) });
         }
-        return send(200, await readChecked(file, root, maxBytes), 'application/octet-stream');
+        return send(200, await readChecked(file, within, maxBytes), 'application/octet-stream');
       }
       const asset = rest === '' ? 'index.html' : rest;
       if (!/^[\w-][\w.-]*$/.test(asset)) return send(404, 'not found');

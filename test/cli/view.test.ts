@@ -60,6 +60,38 @@ describe('sprat view', () => {
     expect(stderr).toBe('');
   });
 
+  it('--tileset: the page gets it relative to the level, and the image it names is served wherever it lies; nothing else there', async () => {
+    fs.mkdirSync(path.join(dir, 'levels'));
+    fs.mkdirSync(path.join(dir, 'art'));
+    fs.copyFileSync(path.join(SAMPLES, 'spritetile', 'level.bytes'), path.join(dir, 'levels', 'x.bytes'));
+    fs.copyFileSync(path.join(SAMPLES, 'spritetile', 'tiles.png'), path.join(dir, 'art', 'tiles.png'));
+    fs.copyFileSync(path.join(SAMPLES, 'spritetile', 'tiles.png'), path.join(dir, 'art', 'other.png'));
+    const port = await freePort();
+    let announce!: (url: string) => void;
+    const announced = new Promise<string>((resolve) => (announce = resolve));
+    let stderr = '';
+    const done = main(['view', 'levels/x.bytes', 'v/sub/deeper/f.dat', '--tileset', '0=art/tiles.png:16x16', '--port', String(port)], {
+      out: (t) => announce(t.trim().replace(/^sprat view: /, '')),
+      err: (t) => (stderr += t),
+      cwd: dir,
+      debug: false,
+    });
+    const url = await announced;
+    try {
+      expect(await get(url + 'files/0/options')).toEqual([200, JSON.stringify({ tileset: '0=../art/tiles.png:16x16' })]);
+      const [code, body] = await get(url + 'files/0/res/..%2Fart%2Ftiles%2Epng');
+      expect([code, body.slice(1, 4)]).toEqual([200, 'PNG']);
+      expect((await get(url + 'files/0/res/..%2Fart%2Fother%2Epng'))[0]).toBe(404);
+      // A file whose format does not take the option gets none of it.
+      expect(await get(url + 'files/1/options')).toEqual([200, '{}']);
+      expect((await get(url + `files/1/res/${encodeURIComponent('../../../art/tiles.png').replace(/\./g, '%2E')}`))[0]).toBe(404);
+    } finally {
+      process.emit('SIGINT');
+    }
+    expect(await done).toBe(0);
+    expect(stderr).toBe('');
+  });
+
   it('serves the named file and nothing else of its folders (test/node/server.test.ts has every hostile request)', async () => {
     const viewer = await startViewer([path.join(dir, 'v', 'sub', 'deeper', 'f.dat')]);
     try {

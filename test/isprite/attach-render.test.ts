@@ -13,6 +13,9 @@ import { decodePng } from '../../src/render/png.js';
 import type { IspriteDocument } from '../../src/formats/isprite/model.js';
 import { runCli } from '../helpers/cli.js';
 import { SAMPLES } from '../helpers/paths.js';
+import { blinkCounts, writeBlinkSprite } from '../helpers/blink.js';
+import type { IspritePlayRecord } from '../../src/formats/isprite/play-cli.js';
+import { play } from '../../src/api.js';
 
 const HERO = path.join(SAMPLES, 'isprite/hero.isprite');
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-attach-'));
@@ -55,5 +58,43 @@ describe('render --attach', () => {
     expect(bad.stderr).toMatch(/--attach sprite/);
     expect((await runCli(['render', HERO, '--attach', 'hand', '-o', png])).code).toBe(2);
     expect(fs.existsSync(png)).toBe(false);
+  });
+
+  it('the attached sprite plays on its own hold times and rate (as `play` steps it), from the parent’s first frame', async () => {
+    const dir = fs.mkdtempSync(path.join(out, 'blink-'));
+    const blink = await writeBlinkSprite(dir);
+    fs.copyFileSync(HERO, path.join(dir, 'hero.isprite'));
+    fs.copyFileSync(path.join(SAMPLES, 'isprite/hero.png'), path.join(dir, 'hero.png'));
+    const loaded = load(fs.readFileSync(path.join(dir, 'hero.isprite')), 'hero.isprite');
+    const res = fsResourceLoader(dir);
+    const plain = await render(loaded, { animation: 'Root/Armed/attack' }, res);
+    const r = await render(loaded, { animation: 'Root/Armed/attack', attach: 'hand=blink.isprite' }, res);
+    // The parent's frames (66.7, 133.3, 200 ms) cut where the child changes (100 ms a step; holds 1, 3, 2): the same time in all.
+    expect(plain.delaysMs!.map((d) => Math.round(d * 10) / 10)).toEqual([66.7, 133.3, 200]);
+    expect(r.delaysMs!.map((d) => Math.round(d * 10) / 10)).toEqual([66.7, 33.3, 100, 200]);
+    expect(r.loops).toBe(plain.loops);
+    // Each picture shows the frame `sprat play` gives for the child at that time.
+    const ticks = play(load(fs.readFileSync(blink), 'blink.isprite'), { ticks: '10' }).records.map((x) => (x as IspritePlayRecord).frame);
+    let t = 0;
+    r.frames.forEach((f, k) => {
+      const counts = blinkCounts(f.data);
+      const want = ticks[Math.floor(t / 100 + 1e-9)]!;
+      expect(
+        counts.map((c, i) => (i === want ? c > 0 : c === 0)),
+        `picture ${k} at ${t} ms`,
+      ).toEqual([true, true, true]);
+      t += r.delaysMs![k]!;
+    });
+    // One position: the child as it is when that position starts (position 2 at 200 ms: its frame 1); the parent's delay.
+    const one = await render(loaded, { animation: 'Root/Armed/attack', frame: '2', attach: 'hand=blink.isprite' }, res);
+    expect(blinkCounts(one.frames[0]!.data).map((c) => c > 0)).toEqual([false, true, false]);
+    expect(one.delaysMs).toEqual([plain.delaysMs![2]]);
+    // Every step of the child counts as a record.
+    const cut = await runCli(
+      ['render', 'hero.isprite', '--attach', 'hand=blink.isprite', '--max-records', '2', '-o', path.join(dir, 'x.apng')],
+      dir,
+    );
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(/--max-records/);
   });
 });

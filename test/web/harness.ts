@@ -3,7 +3,7 @@
  * temporary folder, served by `startViewer`, and Debian's Chromium through
  * playwright-core (skipped where /usr/bin/chromium is missing, except in CI).
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
@@ -101,13 +101,16 @@ export function canvasDiff(px: ArrayLike<number>, want: ArrayLike<number>): numb
   return -1;
 }
 
-/** The canvas's pixels. */
+/** The canvas's pixels (carried out of the page as base64: a big level's millions of values as JSON numbers are slow). */
 export async function canvasPixels(page: Page): Promise<{ width: number; height: number; data: number[] }> {
-  return page.$eval('#canvas', (c) => {
+  const r = await page.$eval('#canvas', (c) => {
     const cv = c as HTMLCanvasElement;
-    const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height);
-    return { width: cv.width, height: cv.height, data: [...d.data] };
+    const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+    let s = '';
+    for (let i = 0; i < d.length; i += 0x8000) s += String.fromCharCode(...d.subarray(i, i + 0x8000));
+    return { width: cv.width, height: cv.height, base64: btoa(s) };
   });
+  return { width: r.width, height: r.height, data: [...Buffer.from(r.base64, 'base64')] };
 }
 
 /** Opens the viewer at `url` and waits until its file list is loaded. */
@@ -120,4 +123,19 @@ export async function openViewerPage(page: Page, url: string): Promise<void> {
 export async function showFile(page: Page, i: number): Promise<void> {
   await page.click(`#files button[data-index="${i}"]`);
   await page.waitForSelector(`body[data-ready="${i}"]`);
+}
+
+/** Where the browser tests leave their screenshots: test-results/viewer/ in the project (git-ignored). */
+export const SHOTS = path.join(ROOT, 'test-results', 'viewer');
+
+/**
+ * Saves a screenshot of the page as test-results/viewer/NAME.png, NAME made
+ * from `name` (a file's path: `solarus/sprites/slime.dat` ->
+ * `solarus-sprites-slime.dat`). Returns the path written.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name.replace(/[^\w.-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'page'}.png`);
+  await page.screenshot({ path: file });
+  return file;
 }

@@ -15,7 +15,17 @@ import { fsResourceLoader } from '../../src/node/fs.js';
 import { listDocuments } from '../../src/node/server.js';
 import { encodeRender } from '../../src/render/output.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
-import { canvasDiff, canvasPixels, haveChromium, openViewerPage, showFile, startHarness, watchedPage, type Harness } from './harness.js';
+import {
+  canvasDiff,
+  canvasPixels,
+  haveChromium,
+  openViewerPage,
+  saveScreenshot,
+  showFile,
+  startHarness,
+  watchedPage,
+  type Harness,
+} from './harness.js';
 
 const SLIME = path.join(SAMPLES, 'solarus/sprites/slime.dat');
 const HERO_ISPRITE = path.join(SAMPLES, 'isprite/hero.isprite');
@@ -362,7 +372,6 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       if (r.request().method() === 'GET' && r.status() !== 200) failedGets.push(`${r.status()} ${r.url()}`);
     });
     await openViewerPage(page, server.url);
-    mkdirSync('test-results', { recursive: true });
     let compared = 0;
     for (let i = 0; i < files.length; i++) {
       await showFile(page, i);
@@ -389,7 +398,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
         bad,
         `${files[i]}: byte ${bad}: ${px.data.slice(bad - (bad % 4), bad - (bad % 4) + 4)} vs ${[...want.subarray(bad - (bad % 4), bad - (bad % 4) + 4)]}`,
       ).toBe(-1);
-      await page.screenshot({ path: `test-results/viewer-${path.basename(files[i]!).replace(/\W+/g, '-')}.png` });
+      await saveScreenshot(page, path.relative(SAMPLES, files[i]!));
       compared++;
     }
     expect(compared).toBeGreaterThanOrEqual(10);
@@ -424,7 +433,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       await page.waitForFunction(() => document.body.dataset.frame !== '0', null, { timeout: 3000 });
       expect(await page.$$('#timeline button')).not.toHaveLength(0);
       expect((await canvasPixels(page)).width).toBeGreaterThan(1);
-      await page.screenshot({ path: 'test-results/viewer-quest.png' });
+      await saveScreenshot(page, 'quest-editor-initial-hero-tunic1');
       expect(failedGets).toEqual([]);
       expect(errors.filter((e) => !/Failed to load resource: .* 404/.test(e))).toEqual([]);
       await page.close();
@@ -446,8 +455,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
         expect(overflow, String(i)).toBeLessThanOrEqual(0);
         expect(await page.isVisible('#stage')).toBe(true);
       }
-      mkdirSync('test-results', { recursive: true });
-      await page.screenshot({ path: `test-results/viewer-${viewport.width}.png` });
+      await saveScreenshot(page, `layout-${viewport.width}px`);
       expect(errors).toEqual([]);
       await page.close();
     });

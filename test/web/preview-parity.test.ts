@@ -26,9 +26,7 @@ import { decodePng, encodePng } from '../../src/render/png.js';
 import { createImage } from '../../src/render/image.js';
 import type { SolarusSheet } from '../../src/formats/solarus/model.js';
 import { previewOf } from '../../web/preview.js';
-import { listDocuments } from '../../src/node/server.js';
 import { runCli } from '../helpers/cli.js';
-import { canvasDiff, canvasPixels, haveChromium, startHarness, watchedPage } from './harness.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-parity-'));
@@ -263,99 +261,4 @@ describe('the viewer and `sprat render` draw the same pixels with the same delay
   }, 180_000);
 });
 
-/**
- * End to end, in Chromium: every corpus file opened in the viewer (the
- * corpus folder served as `sprat view CORPUS` serves it) reads without an
- * error and shows its picture or says why it has none; for the first file
- * of each format with a picture, the canvas at frame 0 holds the pixels
- * `sprat render` writes with the options the page shows, and a screenshot
- * of the page is saved (to a temporary folder, named in the test output).
- * Every CTHG file, and a spread of the others (every 4th level, 8th
- * quest-editor file, 60th zsdx sprite: each format and folder) unless
- * SPRAT_E2E_ALL=1 asks for all 489 (minutes: every file is drawn whole,
- * in the page and by the server finding its references).
- */
-const EVERY: [RegExp, number][] = [
-  [/^cthg\//, 1],
-  [/^spritetile\//, 4],
-  [/^solarus\/quest-editor-initial\//, 8],
-  [/^solarus\/zsdx\//, 60],
-];
-describe.skipIf(!haveChromium || !fs.existsSync(CORPUS))('every corpus file in the viewer', () => {
-  it('opens without an error; per format, the canvas holds render’s pixels; a screenshot each', async () => {
-    const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-viewer-shots-'));
-    const h = await startHarness();
-    try {
-      const all = await listDocuments(CORPUS);
-      expect(all.files.length).toBeGreaterThan(400);
-      const seen = new Map<RegExp, number>();
-      const picked = all.files.filter((f) => {
-        if (process.env.SPRAT_E2E_ALL === '1') return true;
-        const rel = path.relative(CORPUS, f).split(path.sep).join('/');
-        const rule = EVERY.find(([re]) => re.test(rel));
-        if (!rule) return true;
-        const k = seen.get(rule[0]) ?? 0;
-        seen.set(rule[0], k + 1);
-        return k % rule[1] === 0;
-      });
-      const list = { files: picked };
-      const names = list.files.map((f) => path.relative(CORPUS, f).split(path.sep).join('/'));
-      const server = await h.serve(list.files, { names, lazy: true });
-      const { page, errors } = await watchedPage(h.browser);
-      await page.goto(server.url);
-      await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
-      const formats = new Map<string, string>();
-      const read = new Set<string>();
-      const unreadable: string[] = [];
-      let pictures = 0;
-      for (let i = 0; i < names.length; i++) {
-        await page.$eval(`#files button[data-index="${i}"]`, (b) => (b as HTMLButtonElement).click());
-        await page.waitForSelector(`body[data-ready="${i}"]`, { timeout: 60_000 });
-        const format = (await page.textContent('#format')) ?? '';
-        const name = /\((\S+)\), \d+ bytes$/.exec(format)?.[1];
-        // The corpus's tilesets and quest files are Solarus data, not sprites: listed by the folder walk, refused with a reason.
-        if (!name) {
-          unreadable.push(names[i]!);
-          expect(format, names[i]).toMatch(/^cannot read: .+/);
-          continue;
-        }
-        read.add(name);
-        const options = await page.getAttribute('body', 'data-render-options');
-        if (!options) {
-          // No picture: the page says why (zsdx sprites without their sheets).
-          expect(await page.textContent('#previewnote'), names[i]).toMatch(/^no preview: /);
-          continue;
-        }
-        pictures++;
-        if (formats.has(name)) continue;
-        formats.set(name, names[i]!);
-        if ((await page.textContent('#play')) === 'Pause') await page.click('#play');
-        const animated = (await page.$('#timeline button[data-frame="0"]')) !== null;
-        if (animated) await page.click('#timeline button[data-frame="0"]');
-        const chosen = JSON.parse((await page.getAttribute('body', 'data-render-options'))!) as Record<string, string>;
-        const file = list.files[i]!;
-        const png = path.join(out, `e2e${n++}.png`);
-        const r = await runCli(['render', file, '-o', png, ...cliArgs(animated ? { ...chosen, frame: '0' } : chosen)], path.dirname(file));
-        expect(r.code, `${names[i]}: ${r.stderr}`).toBe(0);
-        const want = decodePng(fs.readFileSync(png));
-        const px = await canvasPixels(page);
-        expect([px.width, px.height], names[i]).toEqual([want.width, want.height]);
-        expect(canvasDiff(px.data, want.data), names[i]).toBe(-1);
-        await page.screenshot({ path: path.join(shots, `${name}.png`) });
-      }
-      console.log(`viewer screenshots per format: ${shots}`);
-      // zsdx's line-syntax sprites come without their sheets: read, never drawn.
-      expect([...read].sort()).toEqual(['cthg', 'solarus', 'solarus-lua', 'spritetile']);
-      expect([...formats.keys()].sort()).toEqual(['cthg', 'solarus-lua', 'spritetile']);
-      expect(pictures).toBeGreaterThan(process.env.SPRAT_E2E_ALL === '1' ? 100 : 10);
-      expect(
-        unreadable.every((u) => /quest-editor-initial\/data\/(quest\.dat|tilesets\/|maps\/)|\.txt$/.test(u)),
-        unreadable.join(', '),
-      ).toBe(true);
-      expect(errors.filter((e) => !/Failed to load resource: .* 404/.test(e))).toEqual([]);
-      await page.close();
-    } finally {
-      await h.close();
-    }
-  }, 600_000);
-});
+// End to end in Chromium, every sample and corpus file against render: test/web/every-file.test.ts.

@@ -31,7 +31,7 @@ import {
   type PicturePart,
   type Rgba,
 } from '../../render/pipeline.js';
-import { budgetFrom } from '../../binary/limits.js';
+import { budgetFrom, type Budget } from '../../binary/limits.js';
 import { partMatrix } from '../../model/bake.js';
 import { graphicPart, textureRequest } from './convert.js';
 import { dirOf, imageCache, joinPath, loadResource } from '../resources.js';
@@ -39,6 +39,7 @@ import type { IspriteAttachment, IspriteDocument, IspriteFrame, IspriteSequence 
 import { pointTransform, toPlacement } from './attach.js';
 import { elementName } from './interpolate.js';
 import { readIsprite } from './read.js';
+import { Player } from './play.js';
 import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, namesEqual } from './paths.js';
 
 const ANIMATION_OPTION: OptionSpec = {
@@ -73,7 +74,7 @@ export const ATTACH_OPTION = {
   type: 'string',
   value: 'POINT=FILE.isprite',
   description:
-    'ISPRITE: draw another ISPRITE sprite (its default sequence, a frame per frame drawn) at every attachment point of that name, where the point is in the display order',
+    'ISPRITE: draw another ISPRITE sprite at every attachment point of that name, where the point is in the display order; it plays its default sequence (else its first) on its own hold times and frame rate from the first frame drawn',
   parse(text: string): { point: string; file: string } | undefined {
     const m = /^([^=]+)=(.+)$/.exec(text);
     return m ? { point: m[1]!, file: m[2]! } : undefined;
@@ -188,12 +189,12 @@ export function framePicture(
   return attachedAny ? { parts, overlays } : { parts, overlays, extent: frameBounds(doc, frame, opts.shapes) };
 }
 
-/** The attached sprite of `--attach`: its frames (default sequence, else the first), drawn relative to its own folder. */
+/** The attached sprite of `--attach`: its document, and its frames drawn by frame ID (textures relative to its own folder). */
 async function attachedSprite(
   options: CommandOptions,
   resources: ResourceLoader,
   filter: 'nearest' | 'bilinear' | undefined,
-): Promise<{ point: string; frames: PictureFrame[] } | undefined> {
+): Promise<{ point: string; doc: IspriteDocument; picture: (id: number | null) => PictureFrame | undefined } | undefined> {
   const spec = parsedOption(options, ATTACH_OPTION);
   if (!spec) return undefined;
   const { path, bytes } = await loadResource(resources, { format: 'isprite', what: '--attach sprite', name: spec.file });
@@ -204,9 +205,6 @@ async function attachedSprite(
     if (isFormatError(e)) throw new FormatError('isprite', `--attach sprite "${spec.file}": ${e.message}`);
     throw e;
   }
-  const seq = getDefaultSequence(child) ?? listSequences(child)[0]?.sequence;
-  const ids = seq?.frames.length ? seq.frames : child.frames.map((_, i) => i);
-  const frames = ids.map((id) => child.frames[id]).filter((f): f is IspriteFrame => f !== undefined);
   // Its textures are named relative to its own file.
   const dir = dirOf(path);
   const beside: ResourceLoader = {
@@ -215,7 +213,65 @@ async function attachedSprite(
     describe: (p) => resources.describe?.(joinPath(dir, p)) ?? joinPath(dir, p),
   };
   const textures = await loadTextures(child, beside, undefined, options);
-  return { point: spec.point, frames: frames.map((f) => framePicture(child, f, textures, { filter })) };
+  const drawn = new Map<number, PictureFrame>();
+  const picture = (id: number | null) => {
+    const f = id === null ? undefined : child.frames[id];
+    if (!f || id === null) return undefined;
+    if (!drawn.has(id)) drawn.set(id, framePicture(child, f, textures, { filter }));
+    return drawn.get(id);
+  };
+  return { point: spec.point, doc: child, picture };
+}
+
+/** One picture of a sprite with an attached one: the parent's frame (index into the frames drawn), the child's frame ID, how long it shows. */
+interface AttachedStep {
+  parent: number;
+  child: number | null;
+  delayMs: number | undefined;
+}
+
+/** Times closer than this (ms) are the same time (sums of fractional step lengths). */
+const SAME_TIME_MS = 1e-6;
+
+/**
+ * The attached sprite's frames over the parent's, by the contract's
+ * playback rules: each sprite plays on its own hold times and frame rate.
+ * The parent shows frame i for `delaysMs[i]`; the child starts with it, on
+ * its default sequence (else its first), at position 0, and steps every
+ * 1000 / rate ms of its current sequence's effective rate (100 ms at rate 0,
+ * as the parent's delays count), moving on by its hold times, follow-ups and
+ * loop point (`Player.step`). A parent frame during which the child changes
+ * is drawn once per child frame, each for as long as it shows. Every child
+ * step counts against `--max-records`.
+ */
+export function attachedTimeline(delaysMs: readonly number[], child: IspriteDocument, budget: Budget): AttachedStep[] {
+  const player = new Player(child);
+  if (player.sequenceIndex < 0) {
+    const first = listSequences(child)[0];
+    if (first) player.setSequence(first.path);
+  }
+  const stepMs = () => (player.frameRate > 0 ? 1000 / player.frameRate : 100);
+  const out: AttachedStep[] = [];
+  let now = 0;
+  let next = stepMs();
+  for (let i = 0; i < delaysMs.length; i++) {
+    const end = now + delaysMs[i]!;
+    let start = now;
+    let shown = player.frameId;
+    while (next < end - SAME_TIME_MS && !player.stopped) {
+      budget.spend('maxRecords', 1, 'the attached sprite’s steps');
+      player.step();
+      const at = next;
+      next += stepMs();
+      if (player.frameId === shown) continue;
+      if (at - start > SAME_TIME_MS) out.push({ parent: i, child: shown, delayMs: at - start });
+      start = at;
+      shown = player.frameId;
+    }
+    out.push({ parent: i, child: shown, delayMs: end - start });
+    now = end;
+  }
+  return out;
 }
 
 /**
@@ -252,6 +308,9 @@ export async function ispritePicture(doc: IspriteDocument, options: CommandOptio
   let frames: IspriteFrame[];
   let delaysMs: number[] | undefined;
   let loops: number | undefined;
+  /** With `--frame K`: the sequence's delays, for the attached sprite's time at position K. */
+  let seqDelays: number[] | undefined;
+  let position: number | undefined;
   if (frameId !== undefined) {
     frames = [doc.frames[selectIndex('frame-id', frameId, doc.frames.length, 'frame ID', 'the sprite')]!];
   } else {
@@ -270,15 +329,31 @@ export async function ispritePicture(doc: IspriteDocument, options: CommandOptio
     const msPerStep = rate > 0 ? 1000 / rate : 100;
     delaysMs = frames.map((f) => Math.max(1, f.holdTime) * msPerStep);
     loops = seq.loopPoint !== null && seq.loopPoint < ids.length ? 0 : 1;
+    if (pos !== undefined) {
+      position = pos;
+      seqDelays = ids.map((id) => Math.max(1, doc.frames[id]?.holdTime ?? 1) * msPerStep);
+    }
   }
   const needed = new Set<number>();
   for (const f of frames) for (const e of f.elements) if (e.type === 'graphic') needed.add(doc.slices[e.slice]?.texture ?? -1);
   const textures = await loadTextures(doc, resources, needed, options);
   const filter = filterOpt as 'nearest' | 'bilinear' | undefined;
   const child = await attachedSprite(options, resources, filter);
+  // Which child frame shows with which parent frame, and for how long (its own hold times); without a child, the frames as they are.
+  let steps: AttachedStep[] = frames.map((_, i) => ({ parent: i, child: null, delayMs: delaysMs?.[i] }));
+  if (child) {
+    const budget = budgetFrom(options);
+    if (position !== undefined && seqDelays) {
+      // One position: the child as it is when that position starts.
+      const first = attachedTimeline(seqDelays.slice(0, position + 1), child.doc, budget).find((s) => s.parent === position);
+      steps = [{ parent: 0, child: first?.child ?? null, delayMs: delaysMs?.[0] }];
+    } else if (delaysMs) steps = attachedTimeline(delaysMs, child.doc, budget);
+    else steps = [{ parent: 0, child: attachedTimeline([1], child.doc, budget)[0]?.child ?? null, delayMs: undefined }];
+  }
   return {
-    frames: frames.map((f, i) => {
-      const childFrame = child?.frames.length ? child.frames[i % child.frames.length] : undefined;
+    frames: steps.map((step) => {
+      const f = frames[step.parent]!;
+      const childFrame = child?.picture(step.child);
       const attached = childFrame
         ? (e: IspriteAttachment): PicturePart[] => {
             if (elementName(doc, e) !== child!.point) return [];
@@ -290,7 +365,7 @@ export async function ispritePicture(doc: IspriteDocument, options: CommandOptio
             }));
           }
         : undefined;
-      const pf = { ...framePicture(doc, f, textures, { shapes, filter, attached }), delayMs: delaysMs?.[i] };
+      const pf = { ...framePicture(doc, f, textures, { shapes, filter, attached }), delayMs: step.delayMs };
       return flagOption(options, ORIGIN_OPTION) ? withOriginCross(pf, 0, 0) : pf;
     }),
     loops,
