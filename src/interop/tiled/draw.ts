@@ -195,7 +195,12 @@ async function drawSet(ts: TiledTileset, dir: string, loadImage: ReturnType<type
   // Tiles with their own image (a collection of images), and animations by tile id.
   const own = new Map<number, TileImage>();
   const firstFrame = new Map<number, number>();
-  const tiles = Array.isArray(raw.tiles) ? raw.tiles.filter(isObj) : [];
+  // Tiled before 1.2 wrote `tiles` as an object keyed by tile id (sticker-knight's title.json).
+  const tiles = Array.isArray(raw.tiles)
+    ? raw.tiles.filter(isObj)
+    : isObj(raw.tiles)
+      ? Object.entries(raw.tiles).flatMap(([id, t]): J[] => (isObj(t) ? [{ id: Number(id), ...t }] : []))
+      : [];
   for (const t of tiles) {
     const id = num(t.id, -1);
     if (id < 0) continue;
@@ -431,7 +436,12 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       const y = num(o.y);
       const rot = num(o.rotation);
       const local = cellTransform(tile, gid, 0, 0, w0, h0, false);
-      const place = compose(local, translate(-ax, -ay), rotate(rot), translate(x + w.dx, y + w.dy));
+      let place = compose(local, translate(-ax, -ay), rotate(rot), translate(x + w.dx, y + w.dy));
+      // An upright, unscaled object at a fractional position: Qt (tmxrasterizer) rounds its position half up,
+      // where nearest sampling would round x.5 down (a half-pixel object lands one pixel further right/down).
+      if (place[0] === 1 && place[1] === 0 && place[2] === 0 && place[3] === 1) {
+        place = translate(Math.floor(place[4] + 0.5), Math.floor(place[5] + 0.5));
+      }
       parts.push({
         image: tintOf(tile.image, w.tint),
         sx: tile.sx,
@@ -526,6 +536,12 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
         if (p) yield p;
       }
     }
+  }
+  // A missing or undecodable image (a tileset's, an image layer's) or template is the map's error, as in every
+  // format: drawing the map without it would be a silently wrong picture (tmxrasterizer draws placeholders).
+  if (notes.length) {
+    const first = notes[0]!.replace(/^tiled: /, '').replace(/; its tiles are not drawn$/, '');
+    throw new FormatError(FORMAT, `${first}${notes.length > 1 ? ` (and ${notes.length - 1} more missing file(s))` : ''}`);
   }
   const layers = walked.map((w) => layerOf(doc, w, tw, th));
   return { frames: [{ parts: { [Symbol.iterator]: parts } }], layers, canvas, what: 'the map' };
