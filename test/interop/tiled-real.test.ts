@@ -2,7 +2,8 @@
  * sprat against real Tiled (Debian's `tiled` 1.8): test maps generated here
  * (every flip on square and non-square tiles, tiles bigger than the grid,
  * the four render orders, tileoffset, transparentcolor, margin and spacing,
- * layer and group offsets, visibility, opacity, tint, image layers, tile
+ * layer and group offsets, visibility, opacity, tint, image layers (repeated
+ * along x, y or both), tile
  * objects with rotation, flips, scaling, alignment and templates, animated
  * tiles, infinite maps, every compression) rendered by `sprat render` match
  * `tmxrasterizer --no-smoothing` pixel for pixel (translucent draws: within
@@ -116,6 +117,14 @@ const MAPS: Record<string, { text: string; tolerance?: number }> = {
  <group id="6" name="hiddengroup" visible="0">
   <layer id="7" name="in hidden group" width="6" height="5">${flipsLayer}</layer>
  </group>`),
+  },
+  // repeatx / repeaty (Tiled 1.8): the image tiles the whole canvas along that axis, aligned on the layer's offset.
+  repeat: {
+    text: map(`
+ <imagelayer id="11" name="xy" offsetx="7" offsety="3" repeatx="1" repeaty="1"><image source="small.png" width="32" height="32"/></imagelayer>
+ <imagelayer id="9" name="x" offsetx="-3" offsety="4" repeatx="1"><image source="small.png" trans="ff00ff" width="32" height="32"/></imagelayer>
+ <imagelayer id="10" name="y" offsetx="5" offsety="-7" repeaty="1" opacity="1"><image source="big.png" width="36" height="52"/></imagelayer>
+ <layer id="1" name="shifted" width="6" height="5" offsetx="-5" offsety="7">${flipsLayer}</layer>`),
   },
   opacity: {
     text: map(`

@@ -17,7 +17,7 @@ import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, ResourceLoader } from '../../formats/types.js';
 import { imageCache, loadResource } from '../../formats/resources.js';
 import { div255 } from '../../render/compose.js';
-import type { RgbaImage } from '../../render/image.js';
+import { createImage, type RgbaImage } from '../../render/image.js';
 import { compose, rotate, scale, translate, type Matrix } from '../../render/matrix.js';
 import type { Picture, PictureLayer, PicturePart } from '../../render/pipeline.js';
 import { errorIn, JsonReader } from '../json.js';
@@ -469,9 +469,31 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       continue;
     }
     img = tintOf(keyed(img, parseColour(raw.transparentcolor)), w.tint);
+    let ox = w.dx + num(raw.x);
+    let oy = w.dy + num(raw.y);
+    const rx = raw.repeatx === true;
+    const ry = raw.repeaty === true;
+    if ((rx || ry) && img.width > 0 && img.height > 0) {
+      // repeatx / repeaty (Tiled 1.8): the image tiles the whole drawn area along that axis, its copies aligned on
+      // the layer's place, as tmxrasterizer draws it. Made as one image, spent against --max-pixels.
+      const x0 = rx ? ox - Math.ceil((ox - canvas.x) / img.width) * img.width : ox;
+      const y0 = ry ? oy - Math.ceil((oy - canvas.y) / img.height) * img.height : oy;
+      const width = rx ? Math.ceil(canvas.x + canvas.width - x0) : img.width;
+      const height = ry ? Math.ceil(canvas.y + canvas.height - y0) : img.height;
+      budget.spend('maxPixels', width * height, `the repeated image of image layer "${w.layer.name}" (${width}x${height})`);
+      const rep = createImage(width, height);
+      const row = img.width * 4;
+      for (let y = 0; y < height; y++) {
+        const src = img.data.subarray((y % img.height) * row, ((y % img.height) + 1) * row);
+        for (let x = 0; x < width; x += img.width) rep.data.set(src.subarray(0, Math.min(row, (width - x) * 4)), (y * width + x) * 4);
+      }
+      img = rep;
+      ox = x0;
+      oy = y0;
+    }
     imageParts.set(w, {
       image: img,
-      transform: translate(w.dx + num(raw.x), w.dy + num(raw.y)),
+      transform: translate(ox, oy),
       opacity: w.opacity,
       layer: indexOf.get(w),
     });
