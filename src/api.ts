@@ -141,6 +141,7 @@ export async function convert(
     for (const n of model.notes ?? []) notes.push(oneLine(n));
     for (const n of unusedFramesNotes(model, target)) notes.push(n);
   }
+  for (const n of target.writeNotes?.(doc) ?? []) notes.push(n);
   if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
   if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);
   return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };

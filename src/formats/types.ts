@@ -150,6 +150,8 @@ export interface FormatHandler<Doc = any> {
    * OUT's folder. When present, `convert` uses it instead of `write`.
    */
   writeFiles?(doc: Doc, outName: string, options?: CommandOptions): Promise<OutputFile[]>;
+  /** Notes on what writing the document changes (Tiled: a zstd layer is written as zlib); `convert` prints them. */
+  writeNotes?(doc: Doc): string[];
   /** Options `convert` accepts when writing this format (e.g. `lzf`, `endian`). */
   writeOptions?: readonly OptionSpec[];
 

@@ -252,6 +252,19 @@ line 2</property>
       expect((tiledHandler.read(enc(out)).layers[0] as TiledTileLayer).data.map((g: number) => g >>> 0)).toEqual(GIDS.map((g) => g >>> 0));
     }
   });
+
+  it('says so when convert writes a zstd layer as zlib (one note naming the layers); nothing for the others', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-zstd-'));
+    fs.writeFileSync(path.join(dir, 'z.tmx'), tmx(`<data encoding="base64" compression="zstd">${b64(zstdRaw(gidBytes(GIDS)))}</data>`));
+    fs.writeFileSync(path.join(dir, 'g.tmx'), tmx(`<data encoding="base64" compression="gzip">${b64(gzipSync(gidBytes(GIDS)))}</data>`));
+    for (const out of ['z2.tmx', 'z2.tmj']) {
+      const r = await runCli(['convert', 'z.tmx', out], dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('z.tmx: note: tiled: zstd-compressed layer data is written with zlib (sprat has no zstd encoder): "L"\n');
+    }
+    const r = await runCli(['convert', 'g.tmx', 'g2.tmx'], dir);
+    expect(r.stderr).toBe('');
+  });
 });
 
 describe('tmx: files on disk (CLI)', () => {

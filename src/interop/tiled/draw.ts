@@ -17,7 +17,7 @@ import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, ResourceLoader } from '../../formats/types.js';
 import { imageCache, loadResource } from '../../formats/resources.js';
 import { div255 } from '../../render/compose.js';
-import type { RgbaImage } from '../../render/image.js';
+import { createImage, type RgbaImage } from '../../render/image.js';
 import { compose, rotate, scale, translate, type Matrix } from '../../render/matrix.js';
 import type { Picture, PictureLayer, PicturePart } from '../../render/pipeline.js';
 import { errorIn, JsonReader } from '../json.js';
@@ -195,7 +195,12 @@ async function drawSet(ts: TiledTileset, dir: string, loadImage: ReturnType<type
   // Tiles with their own image (a collection of images), and animations by tile id.
   const own = new Map<number, TileImage>();
   const firstFrame = new Map<number, number>();
-  const tiles = Array.isArray(raw.tiles) ? raw.tiles.filter(isObj) : [];
+  // Tiled before 1.2 wrote `tiles` as an object keyed by tile id (sticker-knight's title.json).
+  const tiles = Array.isArray(raw.tiles)
+    ? raw.tiles.filter(isObj)
+    : isObj(raw.tiles)
+      ? Object.entries(raw.tiles).flatMap(([id, t]): J[] => (isObj(t) ? [{ id: Number(id), ...t }] : []))
+      : [];
   for (const t of tiles) {
     const id = num(t.id, -1);
     if (id < 0) continue;
@@ -435,7 +440,12 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       const y = num(o.y);
       const rot = num(o.rotation);
       const local = cellTransform(tile, gid, 0, 0, w0, h0, false);
-      const place = compose(local, translate(-ax, -ay), rotate(rot), translate(x + w.dx, y + w.dy));
+      let place = compose(local, translate(-ax, -ay), rotate(rot), translate(x + w.dx, y + w.dy));
+      // An upright, unscaled object at a fractional position: Qt (tmxrasterizer) rounds its position half up,
+      // where nearest sampling would round x.5 down (a half-pixel object lands one pixel further right/down).
+      if (place[0] === 1 && place[1] === 0 && place[2] === 0 && place[3] === 1) {
+        place = translate(Math.floor(place[4] + 0.5), Math.floor(place[5] + 0.5));
+      }
       parts.push({
         image: tintOf(tile.image, w.tint),
         sx: tile.sx,
@@ -463,9 +473,31 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       continue;
     }
     img = tintOf(keyed(img, parseColour(raw.transparentcolor)), w.tint);
+    let ox = w.dx + num(raw.x);
+    let oy = w.dy + num(raw.y);
+    const rx = raw.repeatx === true;
+    const ry = raw.repeaty === true;
+    if ((rx || ry) && img.width > 0 && img.height > 0) {
+      // repeatx / repeaty (Tiled 1.8): the image tiles the whole drawn area along that axis, its copies aligned on
+      // the layer's place, as tmxrasterizer draws it. Made as one image, spent against --max-pixels.
+      const x0 = rx ? ox - Math.ceil((ox - canvas.x) / img.width) * img.width : ox;
+      const y0 = ry ? oy - Math.ceil((oy - canvas.y) / img.height) * img.height : oy;
+      const width = rx ? Math.ceil(canvas.x + canvas.width - x0) : img.width;
+      const height = ry ? Math.ceil(canvas.y + canvas.height - y0) : img.height;
+      budget.spend('maxPixels', width * height, `the repeated image of image layer "${w.layer.name}" (${width}x${height})`);
+      const rep = createImage(width, height);
+      const row = img.width * 4;
+      for (let y = 0; y < height; y++) {
+        const src = img.data.subarray((y % img.height) * row, ((y % img.height) + 1) * row);
+        for (let x = 0; x < width; x += img.width) rep.data.set(src.subarray(0, Math.min(row, (width - x) * 4)), (y * width + x) * 4);
+      }
+      img = rep;
+      ox = x0;
+      oy = y0;
+    }
     imageParts.set(w, {
       image: img,
-      transform: translate(w.dx + num(raw.x), w.dy + num(raw.y)),
+      transform: translate(ox, oy),
       opacity: w.opacity,
       layer: indexOf.get(w),
     });
@@ -530,6 +562,12 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
         if (p) yield p;
       }
     }
+  }
+  // A missing or undecodable image (a tileset's, an image layer's) or template is the map's error, as in every
+  // format: drawing the map without it would be a silently wrong picture (tmxrasterizer draws placeholders).
+  if (notes.length) {
+    const first = notes[0]!.replace(/^tiled: /, '').replace(/; its tiles are not drawn$/, '');
+    throw new FormatError(FORMAT, `${first}${notes.length > 1 ? ` (and ${notes.length - 1} more missing file(s))` : ''}`);
   }
   const layers = walked.map((w) => layerOf(doc, w, tw, th));
   return { frames: [{ parts: { [Symbol.iterator]: parts } }], layers, canvas, what: 'the map' };

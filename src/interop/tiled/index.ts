@@ -545,7 +545,7 @@ function propsJson(props: TiledProperty[]): unknown[] {
   });
 }
 
-/** GIDs as Tiled stores them with base64: little-endian 32-bit words, compressed (zstd is written as zlib: sprat has no zstd encoder). */
+/** GIDs as Tiled stores them with base64: little-endian 32-bit words, compressed (zstd is written as zlib: sprat has no zstd encoder; `writeNotes` says so). */
 function encodeGids(data: readonly number[], compression: string | undefined): { data: string; compression?: string } {
   const bytes = new Uint8Array(data.length * 4);
   const dv = new DataView(bytes.buffer);
@@ -1446,6 +1446,17 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
   sniff: sniffTiled,
   read: (bytes, ctx) => readTiled(bytes, ctx?.warn),
   writeFiles: (doc, outName) => tiledFiles(doc, outName),
+  writeNotes(doc): string[] {
+    const zstd: string[] = [];
+    const visit = (ls: TiledLayer[], prefix: string) => {
+      for (const l of ls) {
+        if (l.type === 'group') visit(l.layers, `${prefix}${l.name}/`);
+        else if (l.type === 'tilelayer' && l.encoding === 'base64' && l.compression === 'zstd') zstd.push(`"${prefix}${l.name}"`);
+      }
+    };
+    visit(doc.layers ?? [], '');
+    return zstd.length ? [`tiled: zstd-compressed layer data is written with zlib (sprat has no zstd encoder): ${zstd.join(', ')}`] : [];
+  },
   validate(bytes): Diagnostic[] {
     const out: Diagnostic[] = [];
     try {
