@@ -214,7 +214,8 @@ describe('real maps from public projects', () => {
             expect(r.stderr).toMatch(e.missing);
             const c = await runCli(['check', name], at);
             expect(c.code).toBe(1);
-            expect(c.stdout).toMatch(e.missing);
+            // check names each missing file on its own line (render's one line ends "and N more")
+            expect(c.stdout).toMatch(new RegExp(e.missing.source.replace(/ \.\*and \d+ more$/, '')));
             return;
           }
           const doc = tiledHandler.read(new Uint8Array(fs.readFileSync(path.join(dir, file))));
