@@ -110,6 +110,31 @@ export function decompressView(input: Uint8Array, options: Omit<DecompressOption
 }
 
 /**
+ * A back reference of 16 bytes or more: `len` bytes from `ref` copied to
+ * `op` (ref < op; the run may overlap what it writes). Returns the new `op`.
+ */
+function copyBack(out: Uint8Array, op: number, ref: number, len: number): number {
+  let dist = op - ref;
+  if (dist >= len) {
+    out.copyWithin(op, ref, ref + len);
+    return op + len;
+  }
+  if (dist === 1) {
+    out.fill(out[ref]!, op, op + len);
+    return op + len;
+  }
+  // an overlapping run: copy a period, then ever longer chunks
+  while (len > 0) {
+    const k = dist < len ? dist : len;
+    out.copyWithin(op, ref, ref + k);
+    op += k;
+    len -= k;
+    dist += k;
+  }
+  return op;
+}
+
+/**
  * One checking pass that decodes into `out` from its start: returns the
  * output length, or -1 at the first damaged token or a token that would
  * pass the end of `out` (the caller then runs `measure` for the message).
@@ -145,24 +170,7 @@ function decodeInto(input: Uint8Array, out: Uint8Array): number {
       if (len < 16) {
         const end = op + len;
         while (op < end) out[op++] = out[ref++]!;
-      } else {
-        let dist = op - ref;
-        if (dist >= len) {
-          out.copyWithin(op, ref, ref + len);
-          op += len;
-        } else if (dist === 1) {
-          out.fill(out[ref]!, op, op + len);
-          op += len;
-        } else {
-          while (len > 0) {
-            const k = dist < len ? dist : len;
-            out.copyWithin(op, ref, ref + k);
-            op += k;
-            len -= k;
-            dist += k;
-          }
-        }
-      }
+      } else op = copyBack(out, op, ref, len);
     }
   }
   return op;
@@ -228,25 +236,7 @@ function decodeChecked(input: Uint8Array, out: Uint8Array): void {
       if (len < 16) {
         const end = op + len;
         while (op < end) out[op++] = out[ref++]!;
-      } else {
-        let dist = op - ref;
-        if (dist >= len) {
-          out.copyWithin(op, ref, ref + len);
-          op += len;
-        } else if (dist === 1) {
-          out.fill(out[ref]!, op, op + len);
-          op += len;
-        } else {
-          // an overlapping run: copy a period, then ever longer chunks
-          while (len > 0) {
-            const k = dist < len ? dist : len;
-            out.copyWithin(op, ref, ref + k);
-            op += k;
-            len -= k;
-            dist += k;
-          }
-        }
-      }
+      } else op = copyBack(out, op, ref, len);
     }
   }
 }

@@ -1,56 +1,8 @@
 /** Hand-built ISPRITE bytes for tests: every field spelled out. */
-export type Part = number[] | Uint8Array;
+// The byte primitives, the chunk and the file header are the conformance suite's (scripts/conformance/bytes.ts).
+import { ascii, cat, chunk, str, u16, u32, u8, type Part } from '../../scripts/conformance/bytes.js';
 
-export const u8 = (v: number): number[] => [v & 0xff];
-export const u16 = (v: number): number[] => [v & 0xff, (v >>> 8) & 0xff];
-export const u32 = (v: number): number[] => [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff];
-/** Fixed point from its stored parts (int16, fraction byte). */
-export const fxp = (int: number, frac: number): number[] => [...u16(int & 0xffff), frac];
-/** Fixed point from a value that is a multiple of 1/256. */
-export const fx = (v: number): number[] => {
-  const n = Math.round(v * 256);
-  const int = Math.floor(n / 256);
-  return fxp(int, n - int * 256);
-};
-export const ascii = (s: string): number[] => [...s].map((c) => c.charCodeAt(0));
-export const str = (s: string): number[] => {
-  const b = [...new TextEncoder().encode(s)];
-  return [...u16(b.length), ...b];
-};
-export const cat = (...parts: Part[]): number[] => parts.flatMap((p) => [...p]);
-
-export function chunk(id: string, ...body: Part[]): number[] {
-  const b = cat(...body);
-  return [...ascii(id), ...u32(b.length), ...b];
-}
-
-export interface HeaderOptions {
-  major?: number;
-  minor?: number;
-  flags?: number;
-  id?: string;
-  frameRate?: number;
-  /** Override the file size field (default: computed, length - 12). */
-  fileSize?: number;
-  reserved?: number[];
-}
-
-/** A whole file: the 24-byte header then the given chunks. */
-export function file(opts: HeaderOptions, ...chunks: Part[]): Uint8Array {
-  const body = cat(...chunks);
-  const id = ascii((opts.id ?? '').padEnd(3, '\0'));
-  const head = [
-    ...ascii('ISPRITE '),
-    ...u32(opts.fileSize ?? 24 + body.length - 12),
-    opts.major ?? 1,
-    opts.minor ?? 0,
-    opts.flags ?? 0,
-    ...id,
-    opts.frameRate ?? 30,
-    ...(opts.reserved ?? [0, 0, 0, 0, 0]),
-  ];
-  return new Uint8Array([...head, ...body]);
-}
+export { ascii, cat, chunk, file, fx, fxp, str, u16, u32, u8, type HeaderOptions, type Part } from '../../scripts/conformance/bytes.js';
 
 /** A frame record: size = whole record length - 4 (erratum 12). */
 export function frame(
