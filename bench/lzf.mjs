@@ -11,7 +11,7 @@ import { askOk, startNative, tempDir } from './native.mjs';
 import { sprat } from './sprat.mjs';
 
 const require = createRequire(import.meta.url);
-const { compress, decompress } = sprat.lzf;
+const { compress, decompress, decompressView } = sprat.lzf;
 const { addLayer, createLevel, readSpriteTile, serializeLevel } = sprat.spritetile;
 
 /** A level like the TileEditor's, scaled up: 3 layers of side x side cells, mostly empty, with terrain, decorations and runs. */
@@ -103,6 +103,13 @@ export async function run() {
       ].filter(Boolean),
       target: c ? { peer: 'liblzf C', ratio: 0.8 } : undefined,
       note: 'C "new buffer": malloc per call, as a function returning the data must; "reused buffer": into one buffer.',
+    });
+    await compare(`LZF decompress ${(n / 1e6).toFixed(1)} MB into memory the caller reads in place (decompressView)`, {
+      amount: n,
+      unit: 'MB/s',
+      peers: [{ name: 'sprat decompressView', fn: () => decompressView(packed.liblzf) }, cPeer('dr', 'wd', 'c3.out')].filter(Boolean),
+      target: c ? { peer: 'liblzf C, reused buffer', ratio: 0.8 } : undefined,
+      note: 'the WebAssembly memory viewed without a copy (valid until the next sprat/lzf call), against C decoding into one reused buffer.',
     });
     // Compression: the liblzf flavour must give C's stream byte for byte; the others are checked by decoding them.
     const roundTrip = (_a, b) => sameBytes(decompress(b instanceof Uint8Array ? b : new Uint8Array(b)), raw);
