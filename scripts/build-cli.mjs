@@ -54,13 +54,33 @@ const lazyBuiltins = {
   },
 };
 
-// fflate's Node build loads node:worker_threads at start for its
-// asynchronous functions, which sprat never calls; its plain build has the
-// same synchronous code.
-const plainFflate = {
-  name: 'plain-fflate',
+// The npm packages that only some files need (fflate for zlib data and PNG,
+// fast-png, the XML parser for Tiled's TMX, fzstd, gifenc) are not bundled:
+// each becomes a module of getters that requires the package on first use,
+// so a command that never touches them never loads them. fflate is taken in
+// its plain build: its Node build loads node:worker_threads at start for its
+// asynchronous functions, which sprat never calls.
+const LAZY_PACKAGES = {
+  fflate: 'fflate/browser',
+  'fast-png': 'fast-png',
+  'fast-xml-parser': 'fast-xml-parser',
+  fzstd: 'fzstd',
+  gifenc: 'gifenc',
+};
+const lazyPackages = {
+  name: 'lazy-packages',
   setup(b) {
-    b.onResolve({ filter: /^fflate$/ }, (args) => b.resolve('fflate/browser', { kind: args.kind, resolveDir: args.resolveDir }));
+    // (the package itself, required from its module of getters, stays outside the bundle)
+    b.onResolve({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^(fflate|fast-png|fast-xml-parser|fzstd|gifenc)$/ }, (args) => ({ path: args.path, namespace: 'lazy-package' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
+      const target = LAZY_PACKAGES[args.path];
+      const names = Object.keys(createRequire(join(root, 'package.json'))(target)).filter((n) => n !== 'default' && n !== '__esModule');
+      const lines = names.map(
+        (n) => `Object.defineProperty(exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`,
+      );
+      return { contents: `let m; const load = () => (m ??= require(${JSON.stringify(target)}));\n${lines.join('\n')}\n`, loader: 'js' };
+    });
   },
 };
 
@@ -75,7 +95,7 @@ await build({
   platform: 'node',
   target: 'node20',
   outfile: out,
-  plugins: [metaUrl, lazyBuiltins, plainFflate],
+  plugins: [metaUrl, lazyBuiltins, lazyPackages],
   logLevel: 'warning',
   legalComments: 'inline',
   // Smaller to read and check at each start; names are kept, for readable stack traces (--debug).
