@@ -34,47 +34,35 @@ const metaUrl = {
   },
 };
 
-// Node's own modules that only some commands use (the viewer's HTTP server,
-// the batch pool's threads, crypto for atomic writes' names, zlib for PNG
-// writing) are loaded on
-// first use instead of at start: each becomes a module of getters.
-const LAZY = /^node:(http|worker_threads|crypto|os|zlib)$/;
-const lazyBuiltins = {
-  name: 'lazy-builtins',
-  setup(b) {
-    b.onResolve({ filter: LAZY }, (args) => ({ path: args.path, namespace: 'lazy-builtin' }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
-      const bare = args.path.slice('node:'.length);
-      const names = Object.keys(createRequire(import.meta.url)(args.path)).filter((n) => n !== 'default');
-      const lines = names.map(
-        (n) => `Object.defineProperty(exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`,
-      );
-      return { contents: `let m; const load = () => (m ??= require(${JSON.stringify(bare)}));\n${lines.join('\n')}\n`, loader: 'js' };
-    });
-  },
-};
-
-// The npm packages that only some files need (fflate for zlib data and PNG,
-// fast-png, the XML parser for Tiled's TMX, fzstd, gifenc) are not bundled:
-// each becomes a module of getters that requires the package on first use,
-// so a command that never touches them never loads them. fflate is taken in
-// its plain build: its Node build loads node:worker_threads at start for its
+// What only some commands use is loaded on first use instead of at start:
+// Node's own modules (the viewer's HTTP server, the batch pool's threads,
+// crypto for atomic writes' names, zlib for PNG writing) and the npm
+// packages that only some files need (fflate for zlib data and PNG,
+// fast-png, the XML parser for Tiled's TMX, fzstd, gifenc), which are then
+// not bundled. Each becomes a module of getters that requires the real one
+// the first time one of its names is read. fflate is taken in its plain
+// build: its Node build loads node:worker_threads at start for its
 // asynchronous functions, which sprat never calls.
-const LAZY_PACKAGES = {
+const LAZY = {
+  'node:http': 'node:http',
+  'node:worker_threads': 'node:worker_threads',
+  'node:crypto': 'node:crypto',
+  'node:os': 'node:os',
+  'node:zlib': 'node:zlib',
   fflate: 'fflate/browser',
   'fast-png': 'fast-png',
   'fast-xml-parser': 'fast-xml-parser',
   fzstd: 'fzstd',
   gifenc: 'gifenc',
 };
-const lazyPackages = {
-  name: 'lazy-packages',
+const lazyModules = {
+  name: 'lazy-modules',
   setup(b) {
-    // (the package itself, required from its module of getters, stays outside the bundle)
-    b.onResolve({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({ path: args.path, external: true }));
-    b.onResolve({ filter: /^(fflate|fast-png|fast-xml-parser|fzstd|gifenc)$/ }, (args) => ({ path: args.path, namespace: 'lazy-package' }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
-      const target = LAZY_PACKAGES[args.path];
+    // (the real module, required from its module of getters, stays outside the bundle)
+    b.onResolve({ filter: /.*/, namespace: 'lazy' }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /.*/ }, (args) => (Object.hasOwn(LAZY, args.path) ? { path: args.path, namespace: 'lazy' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => {
+      const target = LAZY[args.path];
       const names = Object.keys(createRequire(join(root, 'package.json'))(target)).filter((n) => n !== 'default' && n !== '__esModule');
       const lines = names.map(
         (n) => `Object.defineProperty(exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`,
@@ -95,7 +83,7 @@ await build({
   platform: 'node',
   target: 'node20',
   outfile: out,
-  plugins: [metaUrl, lazyBuiltins, lazyPackages],
+  plugins: [metaUrl, lazyModules],
   logLevel: 'warning',
   legalComments: 'inline',
   // Smaller to read and check at each start; names are kept, for readable stack traces (--debug).
