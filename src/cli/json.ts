@@ -217,9 +217,9 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
  * leaves out (undefined, a function).
  */
 export function stringifyJsonChunks(value: unknown, indent = 2, limits: Partial<Limits> = {}): string[] | undefined {
-  const top = prepare(value, '');
-  if (top === undefined || typeof top === 'function' || typeof top === 'symbol') return undefined;
-  return [...jsonChunks(value, indent, limits)];
+  // Every value JSON writes has some text: no chunks means a value it leaves out.
+  const chunks = [...jsonChunks(value, indent, limits)];
+  return chunks.length ? chunks : undefined;
 }
 
 /**
