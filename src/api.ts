@@ -195,7 +195,7 @@ export async function renderLaidOut(
   const b = budget ?? budgetFrom(options);
   let picture = await h.picture(loaded.doc, options, resources);
   const layers = picture.layers ?? [];
-  if (options['hide-layers'] !== undefined || options['layer-opacity'] !== undefined) {
+  if (!picture.ownLayerChoices && (options['hide-layers'] !== undefined || options['layer-opacity'] !== undefined)) {
     const { hidden, opacity } = layerChoices(options, layers.length);
     picture = withLayerChoices(picture, hidden, opacity);
   }

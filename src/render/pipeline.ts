@@ -85,6 +85,8 @@ export interface PictureLayer {
   cell?(column: number, row: number): Record<string, unknown> | undefined;
   /** Things placed on the layer (map objects): their boxes and fields. */
   objects?: { x: number; y: number; width: number; height: number; fields: Record<string, unknown> }[];
+  /** Not drawn whatever the layer choices (an Aseprite layer the file hides, a reference layer). */
+  hidden?: boolean;
 }
 
 export interface Picture {
@@ -99,6 +101,8 @@ export interface Picture {
   loops?: number;
   /** What the picture is, for limit messages ("the picture" by default). */
   what?: string;
+  /** The format applied `--hide-layers` / `--layer-opacity` itself, in its own syntax (Aseprite layer names): not applied again. */
+  ownLayerChoices?: boolean;
 }
 
 /** The pixel size of a part's image without decoding it. */

@@ -27,15 +27,16 @@
 import { type Diagnostic, diagnostic, diagnosticFromError, FormatError, isFormatError } from '../../binary/errors.js';
 import { type Budget, budgetFrom, LimitError } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OptionSpec, RenderView } from '../../formats/types.js';
-import { intOption, selectIndex, selectNamed, stringOption } from '../../formats/options.js';
+import { intOption, namesNothing, parsedOption, selectIndex, selectNamed, stringOption } from '../../formats/options.js';
 import type { SpriteModel } from '../../model/types.js';
 import { mulUn8 } from '../../render/blend.js';
 import { createImage, type RgbaImage } from '../../render/image.js';
 import { scale, translate } from '../../render/matrix.js';
-import { drawPicture, type Picture, type PictureFrame, type PicturePart, solidImage } from '../../render/pipeline.js';
+import { drawPicture, type Picture, type PictureFrame, type PictureLayer, type PicturePart, solidImage } from '../../render/pipeline.js';
 import type { SheetJsonFrame } from '../sheetjson.js';
 import { type AseCel, type AseDoc, type AseLayer, type AseUserData, ASE_FORMAT, celImage, readAse, sniffAse, tilesetImage } from './ase.js';
-import { type AsepriteDoc, type AsepriteTag, asepriteModel, tagSequence } from './index.js';
+import { type AsepriteDoc, type AsepriteTag, asepriteModel, tagPlayback } from './index.js';
+import { ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION, playAseprite } from './play.js';
 
 export const ASE_ANIMATION_OPTION: OptionSpec = {
   name: 'animation',
@@ -50,22 +51,103 @@ export const ASE_FRAME_OPTION: OptionSpec = {
   description: 'draw only this frame (from 0) of the selection',
 };
 
+/** `--hide-layers`: layers by number (as inspect lists them, groups included), name or group path. */
+export const ASE_HIDE_LAYERS_OPTION: OptionSpec = {
+  name: 'hide-layers',
+  type: 'string',
+  value: 'LAYER,...',
+  description:
+    'leave out these layers: numbers from 0 (as inspect lists them, groups included), names or group paths (Body/Arm); a hidden group hides its children',
+  parse(text: string): string[] | undefined {
+    const out = text.split(',').map((t) => t.trim());
+    return out.every((t) => t.length > 0) ? out : undefined;
+  },
+};
+
+/** `--layer-opacity LAYER=OPACITY,...`: layers drawn faded (a group fades its children). */
+export const ASE_LAYER_OPACITY_OPTION: OptionSpec = {
+  name: 'layer-opacity',
+  type: 'string',
+  value: 'LAYER=OPACITY,...',
+  description: 'draw these layers (numbers, names or group paths) at this opacity, 0 to 1, times their own',
+  parse(text: string): [string, number][] | undefined {
+    const out: [string, number][] = [];
+    for (const part of text.split(',')) {
+      const m = /^\s*(.+?)\s*=\s*(\d+(?:\.\d*)?|\.\d+)\s*$/.exec(part);
+      if (!m || Number(m[2]) > 1) return undefined;
+      out.push([m[1]!, Number(m[2])]);
+    }
+    return out;
+  },
+};
+
+/** The layer options of `render`, `convert` and the viewer. */
+export const ASE_LAYER_OPTIONS: readonly OptionSpec[] = [ASE_HIDE_LAYERS_OPTION, ASE_LAYER_OPACITY_OPTION];
+
+/** Each layer's path: its groups' names and its own, joined by "/". */
+export function aseLayerPaths(doc: AseDoc): string[] {
+  const paths: string[] = [];
+  doc.layers.forEach((l, i) => {
+    paths.push(l.parent === null || l.parent >= i ? l.name : `${paths[l.parent]}/${l.name}`);
+  });
+  return paths;
+}
+
+/** The layers `item` names: a number (from 0), else every layer of that name or path. */
+function layersNamed(doc: AseDoc, paths: string[], item: string, option: string): number[] {
+  if (/^\d{1,9}$/.test(item)) return [selectIndex(option, Number(item), doc.layers.length, 'layer', 'the sprite')];
+  const found: number[] = [];
+  doc.layers.forEach((l, i) => {
+    if (l.name === item || paths[i] === item) found.push(i);
+  });
+  if (!found.length) throw namesNothing(option, item, 'layer', 'the sprite', paths);
+  return found;
+}
+
+/** The layer choices of `--hide-layers` and `--layer-opacity`, by layer index. */
+export interface AseLayerChoices {
+  hidden: Set<number>;
+  opacity: Map<number, number>;
+}
+
+export function aseLayerChoices(doc: AseDoc, options: CommandOptions | undefined): AseLayerChoices {
+  const out: AseLayerChoices = { hidden: new Set(), opacity: new Map() };
+  const hide = parsedOption(options, ASE_HIDE_LAYERS_OPTION as OptionSpec & { parse(t: string): string[] | undefined });
+  const fade = parsedOption(options, ASE_LAYER_OPACITY_OPTION as OptionSpec & { parse(t: string): [string, number][] | undefined });
+  if (!hide && !fade) return out;
+  const paths = aseLayerPaths(doc);
+  for (const item of hide ?? []) for (const i of layersNamed(doc, paths, item, 'hide-layers')) out.hidden.add(i);
+  for (const [item, v] of fade ?? []) for (const i of layersNamed(doc, paths, item, 'layer-opacity')) out.opacity.set(i, v);
+  return out;
+}
+
+const NO_CHOICES: AseLayerChoices = { hidden: new Set(), opacity: new Map() };
+
 interface LayerTree {
   children: number[][];
   top: number[];
   visible: boolean[];
+  /** The opacity the layer choices give each layer (1: as the file says); without composed groups, times its groups'. */
+  fade: number[];
 }
 
-/** Each layer's children, the top layers, and whether each layer and all its groups are visible (parents come before children). */
-function layerTree(doc: AseDoc): LayerTree {
+/**
+ * Each layer's children, the top layers, and whether each layer and all its
+ * groups are visible (parents come before children), after the layer choices.
+ */
+function layerTree(doc: AseDoc, choices: AseLayerChoices = NO_CHOICES): LayerTree {
   const children: number[][] = doc.layers.map(() => []);
   const top: number[] = [];
   const visible: boolean[] = [];
+  const fade: number[] = [];
+  const compose = (doc.header.flags & 2) !== 0;
   doc.layers.forEach((l, i) => {
-    (l.parent === null ? top : children[l.parent]!).push(i);
-    visible.push(l.visible && (l.parent === null || visible[l.parent]!));
+    const p = l.parent;
+    (p === null ? top : children[p]!).push(i);
+    visible.push(l.visible && !choices.hidden.has(i) && (p === null || visible[p]!));
+    fade.push((choices.opacity.get(i) ?? 1) * (p === null || compose ? 1 : fade[p]!));
   });
-  return { children, top, visible };
+  return { children, top, visible, fade };
 }
 
 /** A cache of each frame's cels by layer. */
@@ -162,10 +244,10 @@ function tilemapImage(doc: AseDoc, cel: AseCel, layer: AseLayer, frame: number, 
  * index is above its children's, so descending order has every child group
  * ready), of the size its children cover, and is then one part.
  */
-function frameParts(doc: AseDoc, frame: number, budget: Budget): PicturePart[] {
+function frameParts(doc: AseDoc, frame: number, budget: Budget, choices: AseLayerChoices): PicturePart[] {
   const compose = (doc.header.flags & 2) !== 0;
   const groups = new Map<number, PicturePart | null>();
-  const t = layerTree(doc);
+  const t = layerTree(doc, choices);
   if (compose) {
     for (let g = doc.layers.length - 1; g >= 0; g--) {
       const layer = doc.layers[g]!;
@@ -179,7 +261,7 @@ function frameParts(doc: AseDoc, frame: number, budget: Budget): PicturePart[] {
       groups.set(g, {
         image: drawn.frames[0]!,
         transform: translate(-drawn.originX, -drawn.originY),
-        opacity: layer.effectiveOpacity / 255,
+        opacity: (layer.effectiveOpacity / 255) * t.fade[g]!,
         blend: layer.effectiveBlendMode,
       });
     }
@@ -213,17 +295,22 @@ function planParts(
     const image = layer.type === 'tilemap' ? tilemapImage(doc, cel, layer, frame, budget) : celImage(doc, cel, frame);
     if (!image) continue;
     const opacity = mulUn8(cel.opacity, layer.effectiveOpacity);
-    parts.push({ image, transform: translate(cel.x, cel.y), opacity: opacity / 255, blend: layer.effectiveBlendMode });
+    parts.push({
+      image,
+      transform: translate(cel.x, cel.y),
+      opacity: (opacity / 255) * t.fade[item.layer]!,
+      blend: layer.effectiveBlendMode,
+    });
   }
   return parts;
 }
 
 /** One frame as Aseprite flattens it, on the sprite's canvas. */
-export function aseFrame(doc: AseDoc, frame: number, budget: Budget): PictureFrame {
-  const parts = frameParts(doc, frame, budget);
+export function aseFrame(doc: AseDoc, frame: number, budget: Budget, choices: AseLayerChoices = NO_CHOICES): PictureFrame {
+  const parts = frameParts(doc, frame, budget, choices);
   const { width, height, colorDepth, transparentIndex } = doc.header;
-  const bgLayer = doc.layers.find((l) => l.background);
-  if (colorDepth === 8 && bgLayer?.visible) {
+  const bg = doc.layers.findIndex((l) => l.background);
+  if (colorDepth === 8 && bg >= 0 && doc.layers[bg]!.visible && !choices.hidden.has(bg)) {
     // Aseprite starts an indexed sprite with a visible background from the transparent index's colour.
     const c = doc.palettes[frame]?.[transparentIndex];
     if (c) parts.unshift({ image: solidImage(c.r, c.g, c.b, c.a), transform: scale(width, height) });
@@ -231,26 +318,46 @@ export function aseFrame(doc: AseDoc, frame: number, budget: Budget): PictureFra
   return { parts, extent: { x: 0, y: 0, width, height }, delayMs: doc.frames[frame]?.duration ?? 100 };
 }
 
-/** The frames `--animation` selects: a tag's, in its direction, or every frame. */
-function selection(doc: AseDoc, options: CommandOptions): { frames: number[]; loops: number; label: string } {
+/**
+ * The frames `--animation` selects: a tag's as Aseprite plays it (its
+ * direction; `repeat` passes, then it stops: `loops` 1; else `loops` 0,
+ * forever), or every frame in order, looping. A forward or reverse tag
+ * played N times is its frames once with `loops` N (what a GIF stores).
+ */
+export function aseSelection(doc: AseDoc, options: CommandOptions): { frames: number[]; loops: number; label: string } {
   const want = stringOption(options, ASE_ANIMATION_OPTION);
   if (want === undefined) return { frames: doc.frames.map((_, i) => i), loops: 0, label: 'the sprite' };
   const tag = selectNamed('animation', want, doc.tags, (t) => t.name, 'tag', 'the sprite');
-  return { frames: tagSequence(jsonTag(tag)), loops: tag.repeat, label: `tag "${tag.name}"` };
+  const label = `tag "${tag.name}"`;
+  if (tag.repeat > 0 && (tag.direction === 'forward' || tag.direction === 'reverse')) {
+    return { frames: tagPlayback(jsonTag(tag), 0).frames, loops: tag.repeat, label };
+  }
+  const played = tagPlayback(jsonTag(tag));
+  return { frames: played.frames, loops: played.loop ? 0 : 1, label };
+}
+
+/** The viewer's layer list: every layer by its path, in inspect's order; those the file hides (or reference layers) marked. */
+function pictureLayers(doc: AseDoc): PictureLayer[] {
+  const paths = aseLayerPaths(doc);
+  const t = layerTree(doc);
+  return doc.layers.map((l, i) => (t.visible[i] && !l.reference ? { name: paths[i]! } : { name: paths[i]!, hidden: true }));
 }
 
 export function asePicture(doc: AseDoc, options: CommandOptions): Picture {
   const budget = budgetFrom(options);
-  const sel = selection(doc, options);
+  const choices = aseLayerChoices(doc, options);
+  const sel = aseSelection(doc, options);
   const j = intOption(options, ASE_FRAME_OPTION);
   let frames = sel.frames;
   if (j !== undefined) frames = [frames[selectIndex('frame', j, frames.length, 'frame', sel.label)]!];
   if (!frames.length) throw new FormatError(ASE_FORMAT, 'nothing to render: the sprite has no frames');
   const { width, height } = doc.header;
   const picture: Picture = {
-    frames: frames.map((f) => aseFrame(doc, f, budget)),
+    frames: frames.map((f) => aseFrame(doc, f, budget, choices)),
     canvas: { x: 0, y: 0, width, height },
     what: sel.label,
+    layers: pictureLayers(doc),
+    ownLayerChoices: true,
   };
   if (frames.length > 1) picture.loops = sel.loops;
   return picture;
@@ -269,6 +376,7 @@ function jsonTag(t: AseDoc['tags'][number]): AsepriteTag {
 /** The common model: every frame flattened into one strip sheet, tags and the origin as the Aseprite JSON export maps them. */
 export function aseModel(doc: AseDoc, options?: CommandOptions): SpriteModel {
   const budget = budgetFrom(options);
+  const choices = aseLayerChoices(doc, options);
   const { width: W, height: H } = doc.header;
   const n = doc.frames.length;
   const frames: SheetJsonFrame[] = doc.frames.map((f, i) => ({
@@ -301,7 +409,11 @@ export function aseModel(doc: AseDoc, options?: CommandOptions): SpriteModel {
   const sheet = createImage(0, 0);
   if (n > 0) {
     const drawn = drawPicture(
-      { frames: doc.frames.map((_, i) => aseFrame(doc, i, budget)), canvas: { x: 0, y: 0, width: W, height: H }, what: 'the sprite' },
+      {
+        frames: doc.frames.map((_, i) => aseFrame(doc, i, budget, choices)),
+        canvas: { x: 0, y: 0, width: W, height: H },
+        what: 'the sprite',
+      },
       budget,
     );
     budget.spend('maxPixels', W * H * n, `the sheet of ${n} frames`);
@@ -509,7 +621,16 @@ export const aseHandler: FormatHandler<AseDoc> = {
     });
     return out;
   },
-  renderOptions: [ASE_ANIMATION_OPTION, ASE_FRAME_OPTION],
+  play: (doc, options) =>
+    playAseprite(
+      { durations: doc.frames.map((f) => f.duration), tags: doc.tags.map(jsonTag), format: ASE_FORMAT },
+      options,
+      ASE_ANIMATION_OPTION,
+    ),
+  playOptions: [ASE_ANIMATION_OPTION, ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION],
+  renderOptions: [ASE_ANIMATION_OPTION, ASE_FRAME_OPTION, ...ASE_LAYER_OPTIONS],
+  // The layer choices draw the sheet `convert` writes too (and the viewer starts with them).
+  resourceOptions: ASE_LAYER_OPTIONS,
   picture: async (doc, options) => asePicture(doc, options),
   renderViews: (doc): RenderView[] => [
     { label: 'all frames', options: {} },

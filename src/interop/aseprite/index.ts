@@ -292,6 +292,31 @@ export function tagSequence(tag: AsepriteTag): number[] {
   }
 }
 
+/**
+ * What a tag plays, as Aseprite 1.3 plays it (its doc/playback.cpp, and the
+ * cases of its playback_tests.cpp): the frames in the tag's direction;
+ * `repeat` N > 0 plays N passes and stops on the last frame shown, where a
+ * ping-pong pass goes one way and the turning frame shows once (0-3
+ * ping-pong, repeat 2: 0 1 2 3 2 1 0); no repeat (or 0) plays forever, a
+ * ping-pong as the cycle 0 1 2 3 2 1. `times` caps N (the passes kept).
+ */
+export function tagPlayback(tag: AsepriteTag, times = tag.repeat ?? 0): { frames: number[]; loop: boolean } {
+  const seq = tagSequence(tag);
+  if (!(times > 0)) return { frames: seq, loop: true };
+  const frames: number[] = [];
+  const pingpong = tag.direction === 'pingpong' || tag.direction === 'pingpong_reverse';
+  if (!pingpong || tag.from === tag.to) {
+    for (let i = 0; i < times; i++) for (const f of pingpong ? [tag.from] : seq) frames.push(f);
+    return { frames, loop: false };
+  }
+  // The first pass: up for a ping-pong, down for a reverse one.
+  const first = seq.slice(0, tag.to - tag.from + 1);
+  const back = [...first].reverse();
+  for (const f of first) frames.push(f);
+  for (let i = 1; i < times; i++) for (const f of (i % 2 ? back : first).slice(1)) frames.push(f);
+  return { frames, loop: false };
+}
+
 function asepriteOrigin(doc: AsepriteDoc): { x: number; y: number } {
   const s = doc.meta.slices.find((sl) => sl.name === 'origin' && sl.keys[0]?.pivot);
   const k = s?.keys[0];
@@ -336,16 +361,13 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
       continue;
     }
     const seq = tagSequence(tag!);
-    let list = seq;
-    let loopTo: number | null = 0;
-    if (tag!.repeat && tag!.repeat > 0) {
-      const times = Math.min(tag!.repeat, Math.max(1, Math.floor(MAX_EXPANDED / Math.max(1, seq.length))));
-      if (times < tag!.repeat) notes.push(`aseprite: tag "${tag!.name}" repeats ${tag!.repeat} times; only ${times} kept`);
-      list = [];
-      for (let i = 0; i < times; i++) for (const f of seq) list.push(f);
-      loopTo = null;
+    let times = tag!.repeat ?? 0;
+    if (times > 0) {
+      times = Math.min(times, Math.max(1, Math.floor(MAX_EXPANDED / Math.max(1, seq.length))));
+      if (times < tag!.repeat!) notes.push(`aseprite: tag "${tag!.name}" repeats ${tag!.repeat} times; only ${times} kept`);
     }
-    animations.push({ name: tag!.name, frames: list.map((i) => copyFrame(frames[i]!)), loopTo });
+    const played = tagPlayback(tag!, times);
+    animations.push({ name: tag!.name, frames: played.frames.map((i) => copyFrame(frames[i]!)), loopTo: played.loop ? 0 : null });
   }
   // Frames no tag plays are kept (as an animation marked unused).
   if (tags.length) {

@@ -1,0 +1,171 @@
+/**
+ * `sprat play` for Aseprite files: a tag played as Aseprite 1.3 plays it
+ * (doc/playback.cpp: its direction, `repeat` passes, each frame for its own
+ * duration), or every frame in order, looping. One record per step,
+ * `{"time": t, "frame": j}` for t = 0, S, 2S, ... < N (`--ms N --step-ms S`),
+ * as the contract prints Solarus and Hallgeir playback; `frame` is the
+ * sprite's frame number (from 0). A tag played N times stops on the last
+ * frame it shows, which stays.
+ *
+ * The sequence is kept as runs of frames, each played a number of times
+ * (a ping-pong of 65535 passes is two half-passes, not a list of every
+ * frame), so the frame at any time is found without walking the frames.
+ */
+import { FormatError } from '../../binary/errors.js';
+import { budgetFrom } from '../../binary/limits.js';
+import { intOption, selectNamed, stringOption } from '../../formats/options.js';
+import type { CommandOptions, OptionSpec } from '../../formats/types.js';
+import { type AsepriteTag, tagSequence } from './index.js';
+
+/** A run of frames played `times` times in a row (Infinity: forever). */
+export interface PlayRun {
+  frames: number[];
+  times: number;
+}
+
+/** The runs a tag plays, as Aseprite plays it (see tagPlayback in index.ts, the same sequence as one list). */
+export function tagRuns(tag: AsepriteTag): PlayRun[] {
+  const seq = tagSequence(tag);
+  const n = tag.repeat ?? 0;
+  if (!(n > 0)) return [{ frames: seq, times: Infinity }];
+  const pingpong = tag.direction === 'pingpong' || tag.direction === 'pingpong_reverse';
+  if (!pingpong) return [{ frames: seq, times: n }];
+  if (tag.from === tag.to) return [{ frames: [tag.from], times: n }];
+  // The first pass, then n - 1 passes each way without the frame it turns on.
+  const first = seq.slice(0, tag.to - tag.from + 1);
+  const out = first.slice(1);
+  const back = [...first].reverse().slice(1);
+  const runs: PlayRun[] = [{ frames: first, times: 1 }];
+  const more = n - 1;
+  if (more >= 2) runs.push({ frames: [...back, ...out], times: Math.floor(more / 2) });
+  if (more % 2 === 1) runs.push({ frames: back, times: 1 });
+  return runs;
+}
+
+/** The frame shown at time `t` (ms) by runs whose frames last `duration(frame)` ms; after the last run, its last frame. */
+export class RunTimeline {
+  private readonly prefix: number[][];
+  private readonly total: number[];
+
+  constructor(
+    readonly runs: PlayRun[],
+    duration: (frame: number) => number,
+  ) {
+    this.prefix = runs.map((r) => {
+      const p = [0];
+      for (const f of r.frames) p.push(p[p.length - 1]! + duration(f));
+      return p;
+    });
+    this.total = this.prefix.map((p) => p[p.length - 1]!);
+  }
+
+  /** How long one pass of all runs lasts (Infinity for a run played forever). */
+  get length(): number {
+    return this.runs.reduce((s, r, i) => s + (r.frames.length ? r.times * this.total[i]! : 0), 0);
+  }
+
+  /** The length of a cycle of the run played forever, if any (its frames' durations added). */
+  get cycle(): number | undefined {
+    const i = this.runs.findIndex((r) => r.times === Infinity);
+    return i < 0 ? undefined : this.total[i];
+  }
+
+  frameAt(t: number): number | null {
+    let last: number | null = null;
+    for (let i = 0; i < this.runs.length; i++) {
+      const r = this.runs[i]!;
+      const d = this.total[i]!;
+      if (!r.frames.length || !(d > 0)) continue;
+      last = r.frames[r.frames.length - 1]!;
+      const span = r.times * d;
+      if (t >= span) {
+        t -= span;
+        continue;
+      }
+      const within = t % d;
+      // The last prefix at or before `within`: the frame showing.
+      const p = this.prefix[i]!;
+      let lo = 0;
+      let hi = r.frames.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (p[mid]! <= within) lo = mid;
+        else hi = mid - 1;
+      }
+      return r.frames[lo]!;
+    }
+    return last;
+  }
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+export const ASE_PLAY_MS_OPTION: OptionSpec = {
+  name: 'ms',
+  type: 'int',
+  min: 0,
+  description: 'play: how long to run, in ms (default: a looping selection twice, else all of it)',
+};
+export const ASE_PLAY_STEP_MS_OPTION: OptionSpec = {
+  name: 'step-ms',
+  type: 'int',
+  min: 1,
+  description: "play: the time between records, in ms (default: the largest that lands on every frame's start)",
+};
+
+/** One tag, or (none) every frame in order, looping. */
+export interface PlayableSprite {
+  /** Each frame's duration in ms (Aseprite: 1 or more). */
+  durations: number[];
+  tags: readonly AsepriteTag[];
+  format: string;
+}
+
+/** `sprat play`: `--animation TAG` (default: every frame in order, looping), `--ms`, `--step-ms`. */
+export function playAseprite(
+  sprite: PlayableSprite,
+  options: CommandOptions,
+  animationOption: OptionSpec,
+): { records: { time: number; frame: number | null }[]; warnings: string[]; text: string } {
+  const want = stringOption(options, animationOption);
+  const n = sprite.durations.length;
+  if (n === 0) throw new FormatError(sprite.format, 'nothing to play: the sprite has no frames');
+  let runs: PlayRun[];
+  let what: string;
+  if (want === undefined) {
+    runs = [{ frames: sprite.durations.map((_, i) => i), times: Infinity }];
+    what = `every frame (${n}) in order, looping`;
+  } else {
+    const tag = selectNamed('animation', want, sprite.tags, (t) => t.name, 'tag', 'the sprite');
+    runs = tagRuns(tag);
+    const times = tag.repeat ? `${tag.repeat} time${tag.repeat === 1 ? '' : 's'}, then stops on its last frame` : 'looping';
+    what = `tag "${tag.name}": frames ${tag.from}-${tag.to}, ${tag.direction}, ${times}`;
+  }
+  const duration = (f: number) => {
+    const d = sprite.durations[f] ?? 0;
+    return d >= 1 ? d : 1;
+  };
+  const timeline = new RunTimeline(runs, duration);
+  let step = intOption(options, ASE_PLAY_STEP_MS_OPTION);
+  if (step === undefined) {
+    step = 0;
+    for (const r of runs) for (const f of r.frames) step = gcd(step, duration(f));
+  }
+  const loop = timeline.cycle;
+  const ms = intOption(options, ASE_PLAY_MS_OPTION) ?? (loop !== undefined ? 2 * loop : timeline.length);
+  budgetFrom(options).spend('maxRecords', Math.ceil(ms / step), `--ms ${ms} at --step-ms ${step}`);
+  const records: { time: number; frame: number | null }[] = [];
+  const lines = [what];
+  const width = String(Math.max(0, ms - 1)).length;
+  let last: number | null | undefined;
+  for (let t = 0; t < ms; t += step) {
+    const frame = timeline.frameAt(t);
+    records.push({ time: t, frame });
+    lines.push(`${String(t).padStart(width)} ms  frame ${frame}${last === undefined || frame === last ? '' : '  (changed)'}`);
+    last = frame;
+  }
+  return { records, warnings: [], text: `${lines.join('\n')}\n` };
+}
