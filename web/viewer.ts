@@ -705,6 +705,13 @@ function frameForPath(
       }
     }
   }
+  if (format === 'ase') {
+    // An Aseprite tag: its animation from the start; a frame: the picture of every frame.
+    const t = /^\/tags\/(\d+)(?:\/|$)/.exec(path);
+    const name = t ? (json as { tags?: { name?: string }[] }).tags?.[Number(t[1])]?.name : undefined;
+    if (name !== undefined) return { match: (o) => o.animation === name, frame: 0 };
+    if (p) return { match: (o) => o.animation === undefined, frame: Number(p[1]) };
+  }
   return null;
 }
 
@@ -747,7 +754,10 @@ function buildLevelLayers(layers: PictureLayer[], rerender: () => void): void {
       const label = document.createElement('label');
       const shown = document.createElement('input');
       shown.type = 'checkbox';
-      shown.checked = !levelChoice.hidden.has(i);
+      shown.checked = !l.hidden && !levelChoice.hidden.has(i);
+      // A layer the file hides (an Aseprite hidden or reference layer) is never drawn.
+      shown.disabled = l.hidden === true;
+      if (l.hidden) label.title = 'hidden in the file: not drawn';
       shown.dataset.layer = String(i);
       shown.setAttribute('aria-label', `show layer ${l.name}`);
       shown.onchange = () => {
@@ -772,6 +782,7 @@ function buildLevelLayers(layers: PictureLayer[], rerender: () => void): void {
         saveState();
         rerender();
       };
+      opacity.disabled = l.hidden === true;
       label.append(shown, ` ${l.name} `, opacity);
       return label;
     }),
