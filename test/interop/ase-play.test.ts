@@ -157,6 +157,17 @@ describe('ase: sprat play', () => {
     expect(many.stderr).toMatch(/--max-records/);
   });
 
+  it('the JSON sheet export plays its tags the same way, each frame for its `duration`', async () => {
+    // hero-aseprite-hash.json: durations 100, 150, 100, 250; walk 0-2 ping-pong (forever), idle 3-3 twice.
+    const json = path.join(ROOT, 'test/interop/fixtures/hero-aseprite-hash.json');
+    const walk = await runCli(['play', json, '--animation', 'walk', '--step-ms', '50', '--json']);
+    expect(walk.code, walk.stderr).toBe(0);
+    const frames = (JSON.parse(walk.stdout) as { frame: number }[]).map((r) => r.frame);
+    expect(frames).toEqual([0, 0, 1, 1, 1, 2, 2, 1, 1, 1, 0, 0, 1, 1, 1, 2, 2, 1, 1, 1]);
+    const idle = await runCli(['play', json, '--animation', 'idle', '--ms', '1000', '--step-ms', '250', '--json']);
+    expect(JSON.parse(idle.stdout)).toEqual([0, 250, 500, 750].map((time) => ({ time, frame: 3 })));
+  });
+
   it('render draws the frames play shows, with their durations', async () => {
     const doc = aseHandler.read(groupedAse());
     const p = await aseHandler.picture!(doc, { animation: 'walk' }, memoryLoader({}));

@@ -16,6 +16,9 @@ import { baseName, has, JsonReader, jsonLinePositions, type FromJson, sniffText 
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
 import { frameRecord, framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
 import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
+import { ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION, playAseprite, tagPlayback, tagSequence } from './play.js';
+
+export { tagPlayback, tagSequence } from './play.js';
 
 export type AsepriteDirection = 'forward' | 'reverse' | 'pingpong' | 'pingpong_reverse';
 const DIRECTIONS: readonly string[] = ['forward', 'reverse', 'pingpong', 'pingpong_reverse'];
@@ -273,48 +276,6 @@ export function asepriteToJson(doc: AsepriteDoc): Record<string, unknown> {
   meta.layers = m.layers;
   meta.slices = m.slices;
   return { frames, meta };
-}
-
-/** The frame indices a tag plays, in order, for one pass. */
-export function tagSequence(tag: AsepriteTag): number[] {
-  const up: number[] = [];
-  for (let i = tag.from; i <= tag.to; i++) up.push(i);
-  const down = [...up].reverse();
-  switch (tag.direction) {
-    case 'reverse':
-      return down;
-    case 'pingpong':
-      return [...up, ...down.slice(1, -1)];
-    case 'pingpong_reverse':
-      return [...down, ...up.slice(1, -1)];
-    default:
-      return up;
-  }
-}
-
-/**
- * What a tag plays, as Aseprite 1.3 plays it (its doc/playback.cpp, and the
- * cases of its playback_tests.cpp): the frames in the tag's direction;
- * `repeat` N > 0 plays N passes and stops on the last frame shown, where a
- * ping-pong pass goes one way and the turning frame shows once (0-3
- * ping-pong, repeat 2: 0 1 2 3 2 1 0); no repeat (or 0) plays forever, a
- * ping-pong as the cycle 0 1 2 3 2 1. `times` caps N (the passes kept).
- */
-export function tagPlayback(tag: AsepriteTag, times = tag.repeat ?? 0): { frames: number[]; loop: boolean } {
-  const seq = tagSequence(tag);
-  if (!(times > 0)) return { frames: seq, loop: true };
-  const frames: number[] = [];
-  const pingpong = tag.direction === 'pingpong' || tag.direction === 'pingpong_reverse';
-  if (!pingpong || tag.from === tag.to) {
-    for (let i = 0; i < times; i++) for (const f of pingpong ? [tag.from] : seq) frames.push(f);
-    return { frames, loop: false };
-  }
-  // The first pass: up for a ping-pong, down for a reverse one.
-  const first = seq.slice(0, tag.to - tag.from + 1);
-  const back = [...first].reverse();
-  for (const f of first) frames.push(f);
-  for (let i = 1; i < times; i++) for (const f of (i % 2 ? back : first).slice(1)) frames.push(f);
-  return { frames, loop: false };
 }
 
 function asepriteOrigin(doc: AsepriteDoc): { x: number; y: number } {
@@ -665,6 +626,14 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   // The inspect JSON is the file's own (plus format and layout): each value's place in the file.
   linePositions: (_doc, bytes) => jsonLinePositions(bytes),
   inspectText: asepriteInspectText,
+  // Tags as Aseprite plays them, each frame for its `duration` (src/interop/aseprite/play.ts, as for .aseprite files).
+  play: (doc, options) =>
+    playAseprite(
+      { durations: doc.frames.map((f) => f.duration ?? 100), tags: doc.meta.frameTags, format: FORMAT },
+      options,
+      ANIMATION_OPTION,
+    ),
+  playOptions: [ANIMATION_OPTION, ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION],
   renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
   ...sheetModelMethods(FORMAT, asepriteModel),
   fromModel: (model, options) => asepriteFromModel(model, options),

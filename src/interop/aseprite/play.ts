@@ -7,6 +7,8 @@
  * sprite's frame number (from 0). A tag played N times stops on the last
  * frame it shows, which stays.
  *
+ * Also the JSON sheet export's tags (its frames' `duration`).
+ *
  * The sequence is kept as runs of frames, each played a number of times
  * (a ping-pong of 65535 passes is two half-passes, not a list of every
  * frame), so the frame at any time is found without walking the frames.
@@ -15,7 +17,49 @@ import { FormatError } from '../../binary/errors.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { intOption, selectNamed, stringOption } from '../../formats/options.js';
 import type { CommandOptions, OptionSpec } from '../../formats/types.js';
-import { type AsepriteTag, tagSequence } from './index.js';
+import type { AsepriteTag } from './index.js';
+
+/** The frame indices a tag plays, in order, for one pass. */
+export function tagSequence(tag: AsepriteTag): number[] {
+  const up: number[] = [];
+  for (let i = tag.from; i <= tag.to; i++) up.push(i);
+  const down = [...up].reverse();
+  switch (tag.direction) {
+    case 'reverse':
+      return down;
+    case 'pingpong':
+      return [...up, ...down.slice(1, -1)];
+    case 'pingpong_reverse':
+      return [...down, ...up.slice(1, -1)];
+    default:
+      return up;
+  }
+}
+
+/**
+ * What a tag plays, as Aseprite 1.3 plays it (its doc/playback.cpp, and the
+ * cases of its playback_tests.cpp): the frames in the tag's direction;
+ * `repeat` N > 0 plays N passes and stops on the last frame shown, where a
+ * ping-pong pass goes one way and the turning frame shows once (0-3
+ * ping-pong, repeat 2: 0 1 2 3 2 1 0); no repeat (or 0) plays forever, a
+ * ping-pong as the cycle 0 1 2 3 2 1. `times` caps N (the passes kept).
+ */
+export function tagPlayback(tag: AsepriteTag, times = tag.repeat ?? 0): { frames: number[]; loop: boolean } {
+  const seq = tagSequence(tag);
+  if (!(times > 0)) return { frames: seq, loop: true };
+  const frames: number[] = [];
+  const pingpong = tag.direction === 'pingpong' || tag.direction === 'pingpong_reverse';
+  if (!pingpong || tag.from === tag.to) {
+    for (let i = 0; i < times; i++) for (const f of pingpong ? [tag.from] : seq) frames.push(f);
+    return { frames, loop: false };
+  }
+  // The first pass: up for a ping-pong, down for a reverse one.
+  const first = seq.slice(0, tag.to - tag.from + 1);
+  const back = [...first].reverse();
+  for (const f of first) frames.push(f);
+  for (let i = 1; i < times; i++) for (const f of (i % 2 ? back : first).slice(1)) frames.push(f);
+  return { frames, loop: false };
+}
 
 /** A run of frames played `times` times in a row (Infinity: forever). */
 export interface PlayRun {
