@@ -16,7 +16,7 @@ export interface Command {
   run(argv: string[], io: Io): Promise<number>;
 }
 
-export type FormatOptionKey = 'playOptions' | 'renderOptions' | 'resourceOptions' | 'writeOptions' | 'readOptions';
+export type FormatOptionKey = 'playOptions' | 'renderOptions' | 'resourceOptions' | 'writeOptions' | 'readOptions' | 'convertOptions';
 
 export const FORMAT_OPTION: OptionSpec = {
   name: 'format',

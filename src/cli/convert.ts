@@ -55,7 +55,7 @@ export const convertCommand: Command = {
   usage:
     'sprat convert IN OUT [--from F] [--to F] [--overwrite] [--force] [--lzf clzf2|liblzf|best] [--endian little|big]\n       sprat convert DIR|GLOB|FILE... OUTDIR [--to F] [--jobs N] [--changed] [--dry-run]',
   options: [FROM_OPTION, TO_OPTION, OVERWRITE_OPTION, FORCE_OPTION, CLAMP_OPTION, ...BATCH_OPTIONS],
-  formatOptionKeys: ['writeOptions', 'resourceOptions', 'readOptions'],
+  formatOptionKeys: ['writeOptions', 'resourceOptions', 'readOptions', 'convertOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     checkFormatNames(options, ['from', 'to'], this);

@@ -193,6 +193,8 @@ export interface FormatHandler<Doc = any> {
    * and `toModel` use: `render` and `convert` both take them.
    */
   resourceOptions?: readonly OptionSpec[];
+  /** Options `convert` takes from this format as its input, for `toModel` (Aseprite: the layer choices that draw its sheet). */
+  convertOptions?: readonly OptionSpec[];
 
   /**
    * A direct conversion to another format of the same family (the two

@@ -629,8 +629,8 @@ export const aseHandler: FormatHandler<AseDoc> = {
     ),
   playOptions: [ASE_ANIMATION_OPTION, ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION],
   renderOptions: [ASE_ANIMATION_OPTION, ASE_FRAME_OPTION, ...ASE_LAYER_OPTIONS],
-  // The layer choices draw the sheet `convert` writes too (and the viewer starts with them).
-  resourceOptions: ASE_LAYER_OPTIONS,
+  // The layer choices draw the sheet `convert` writes too.
+  convertOptions: ASE_LAYER_OPTIONS,
   picture: async (doc, options) => asePicture(doc, options),
   renderViews: (doc): RenderView[] => [
     { label: 'all frames', options: {} },
