@@ -168,6 +168,24 @@ describe('ase: sprat play', () => {
     expect(JSON.parse(idle.stdout)).toEqual([0, 250, 500, 750].map((time) => ({ time, frame: 3 })));
   });
 
+  it('a sheet frame shorter than 1 ms plays for 1 ms, with a warning; a huge duration runs out of records, not memory', async () => {
+    const doc = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/interop/fixtures/hero-aseprite-hash.json'), 'utf8'));
+    const keys = Object.keys(doc.frames);
+    [0, 16.5, 1e300, 100].forEach((d, i) => {
+      doc.frames[keys[i]!].duration = d;
+    });
+    const dir = tmp();
+    const file = path.join(dir, 'odd.json');
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const r = await runCli(['play', file, '--animation', 'walk', '--ms', '40', '--step-ms', '10', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`${file}: warning: frames shorter than 1 ms play for 1 ms: 0\n`);
+    expect(JSON.parse(r.stdout).map((x: { frame: number }) => x.frame)).toEqual([0, 1, 2, 2]);
+    const long = await runCli(['play', file, '--animation', 'walk', '--json']);
+    expect(long.code).toBe(1);
+    expect(long.stderr).toMatch(/--max-records/);
+  });
+
   it('render draws the frames play shows, with their durations', async () => {
     const doc = aseHandler.read(groupedAse());
     const p = await aseHandler.picture!(doc, { animation: 'walk' }, memoryLoader({}));

@@ -188,15 +188,21 @@ export function playAseprite(
     const times = tag.repeat ? `${tag.repeat} time${tag.repeat === 1 ? '' : 's'}, then stops on its last frame` : 'looping';
     what = `tag "${tag.name}": frames ${tag.from}-${tag.to}, ${tag.direction}, ${times}`;
   }
+  // Aseprite's durations are 1 ms or more; a sheet's shorter one (0) plays as 1 ms, with a warning.
+  const warnings: string[] = [];
+  const short = new Set<number>();
   const duration = (f: number) => {
     const d = sprite.durations[f] ?? 0;
-    return d >= 1 ? d : 1;
+    if (d >= 1) return d;
+    short.add(f);
+    return 1;
   };
   const timeline = new RunTimeline(runs, duration);
+  if (short.size) warnings.push(`frames shorter than 1 ms play for 1 ms: ${[...short].sort((a, b) => a - b).join(', ')}`);
   let step = intOption(options, ASE_PLAY_STEP_MS_OPTION);
   if (step === undefined) {
     step = 0;
-    for (const r of runs) for (const f of r.frames) step = gcd(step, duration(f));
+    for (const r of runs) for (const f of r.frames) step = gcd(step, Math.min(2 ** 31, Math.round(duration(f))));
   }
   const loop = timeline.cycle;
   const ms = intOption(options, ASE_PLAY_MS_OPTION) ?? (loop !== undefined ? 2 * loop : timeline.length);
@@ -211,5 +217,5 @@ export function playAseprite(
     lines.push(`${String(t).padStart(width)} ms  frame ${frame}${last === undefined || frame === last ? '' : '  (changed)'}`);
     last = frame;
   }
-  return { records, warnings: [], text: `${lines.join('\n')}\n` };
+  return { records, warnings, text: `${lines.join('\n')}\n` };
 }
