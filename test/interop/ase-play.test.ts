@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { load, render } from '../../src/api.js';
+import { fsResourceLoader } from '../../src/node/fs.js';
 import { aseHandler } from '../../src/interop/aseprite/file.js';
 import { type AsepriteDirection, type AsepriteTag, tagPlayback } from '../../src/interop/aseprite/index.js';
 import { RunTimeline, tagRuns } from '../../src/interop/aseprite/play.js';
@@ -184,6 +185,26 @@ describe('ase: sprat play', () => {
     const long = await runCli(['play', file, '--animation', 'walk', '--json']);
     expect(long.code).toBe(1);
     expect(long.stderr).toMatch(/--max-records/);
+  });
+
+  it("converted to Aseprite's JSON export, every tag plays the same pictures for the same times", async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'g.aseprite');
+    fs.writeFileSync(file, groupedAse());
+    const c = await runCli(['convert', file, path.join(dir, 'g.json')]);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toMatch(/hidden and reference layers \(not drawn\): "fx\/glow", "ref"/);
+    /** Every picture shown, with its time, over the whole run (a loop count spelled out). */
+    const shown = async (f: string, animation: string) => {
+      const r = await render(load(fs.readFileSync(f), f), { animation }, fsResourceLoader(dir));
+      const out: [string, number][] = [];
+      for (let k = 0; k < Math.max(1, r.loops ?? 1); k++)
+        r.frames.forEach((img, i) => out.push([Buffer.from(img.data).toString('base64'), r.delaysMs![i]!]));
+      return out;
+    };
+    for (const t of ['walk', 'back', 'bounce']) {
+      expect(await shown(path.join(dir, 'g.json'), t), t).toEqual(await shown(file, t));
+    }
   });
 
   it('render draws the frames play shows, with their durations', async () => {

@@ -424,18 +424,23 @@ export function aseModel(doc: AseDoc, options?: CommandOptions): SpriteModel {
     model.sheets = [{ path: '', image: strip, nearest: true }];
   } else model.sheets = [{ path: '', image: sheet, nearest: true }];
   const notes = model.notes ?? [];
-  for (const n of lossNotes(doc)) notes.push(n);
+  for (const n of lossNotes(doc, choices)) notes.push(n);
   if (notes.length) model.notes = notes;
   return model;
 }
 
 /** What the common model does not carry (each named, never dropped silently). */
-function lossNotes(doc: AseDoc): string[] {
+function lossNotes(doc: AseDoc, choices: AseLayerChoices): string[] {
   const out: string[] = [];
   const lost: string[] = [];
   if (doc.layers.length > 1) lost.push(`${doc.layers.length} layers (flattened as Aseprite draws them)`);
-  const hidden = doc.layers.filter((l) => l.type !== 'group' && (!l.visible || l.reference));
-  if (hidden.length) lost.push(`hidden and reference layers (not drawn): ${hidden.map((l) => `"${l.name}"`).join(', ')}`);
+  // Image layers not drawn: hidden (in the file, by a hidden group, or by --hide-layers) and reference layers.
+  const t = layerTree(doc, choices);
+  const paths = aseLayerPaths(doc);
+  const hidden = doc.layers
+    .map((l, i) => (l.type !== 'group' && (!t.visible[i] || l.reference) ? paths[i] : null))
+    .filter((p) => p !== null);
+  if (hidden.length) lost.push(`hidden and reference layers (not drawn): ${hidden.map((p) => `"${p}"`).join(', ')}`);
   if (doc.header.colorDepth !== 32) lost.push(`the ${doc.header.colorDepth === 8 ? 'indexed' : 'grayscale'} colour mode and palette`);
   const other = doc.slices.filter((s) => !(s.name === 'origin' && s.keys[0]?.pivot));
   if (other.length) lost.push(`slices ${other.map((s) => `"${s.name}"`).join(', ')}`);
