@@ -16,7 +16,7 @@ import { type AsepriteDirection, type AsepriteTag, tagPlayback } from '../../src
 import { RunTimeline, tagRuns } from '../../src/interop/aseprite/play.js';
 import { decodePng } from '../../src/render/png.js';
 import { groupedAse } from '../helpers/ase-files.js';
-import type { WLayer } from '../helpers/ase-writer.js';
+import { aseFile, rgbaPixels, type WLayer } from '../helpers/ase-writer.js';
 import { runCli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/paths.js';
 import { memoryLoader } from './helpers.js';
@@ -262,6 +262,29 @@ describe('ase: --hide-layers and --layer-opacity', () => {
     // Without composed groups the group's own opacity does not count, the choice fades each child.
     expect(await pixels(bytes, { 'layer-opacity': 'body=0.5' })).toEqual(await pixels(opacity({ arm: 100, hat: 128 })));
     expect(await pixels(groupedAse(true), { 'layer-opacity': 'body=0.5' })).toEqual(await pixels(opacity({ body: 80 }, true)));
+  });
+
+  it('deep nesting: paths are matched and shown in linear time (a shown path keeps the last groups)', async () => {
+    const n = 20000;
+    const layers: WLayer[] = Array.from({ length: n }, (_, i) => ({ name: `g${i}`, type: 1, childLevel: i }));
+    layers.push({ name: 'leaf', childLevel: n });
+    const file = aseFile({
+      width: 1,
+      height: 1,
+      layers,
+      frames: [{ cels: [{ layer: n, w: 1, h: 1, pixels: rgbaPixels(1, 1, () => [5, 6, 7, 255]) }] }],
+    });
+    const deep = Array.from({ length: n }, (_, i) => `g${i}`).join('/');
+    const started = performance.now();
+    expect((await pixels(file))[0]!.slice(0, 4)).toEqual([5, 6, 7, 255]);
+    expect((await pixels(file, { 'hide-layers': `${deep}/leaf` }))[0]!.slice(0, 4)).toEqual([0, 0, 0, 0]);
+    expect((await pixels(file, { 'hide-layers': 'g0' }))[0]!.slice(0, 4)).toEqual([0, 0, 0, 0]);
+    const p = await aseHandler.picture!(aseHandler.read(file), {}, loader);
+    expect(p.layers![n]!.name).toBe(`…/${Array.from({ length: 8 }, (_, i) => `g${n - 8 + i}`).join('/')}/leaf`);
+    await expect(aseHandler.picture!(aseHandler.read(file), { 'hide-layers': 'g1/leaf' }, loader)).rejects.toThrow(
+      /--hide-layers "g1\/leaf" names no layer \(the sprite has: g0, g0\/g1, .*\(20001 in all\)\)/,
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it('the picture lists every layer by its path, those the file hides marked', async () => {

@@ -84,23 +84,45 @@ export const ASE_LAYER_OPACITY_OPTION: OptionSpec = {
 /** The layer options of `render`, `convert` and the viewer. */
 export const ASE_LAYER_OPTIONS: readonly OptionSpec[] = [ASE_HIDE_LAYERS_OPTION, ASE_LAYER_OPACITY_OPTION];
 
-/** Each layer's path: its groups' names and its own, joined by "/". */
+/** Groups shown above a layer in its displayed path (a deeper one starts with "…/"): deep nesting stays linear. */
+const SHOWN_DEPTH = 8;
+
+/** Each layer's path as shown (the viewer's list, messages): its groups' names and its own, joined by "/". */
 export function aseLayerPaths(doc: AseDoc): string[] {
-  const paths: string[] = [];
-  doc.layers.forEach((l, i) => {
-    paths.push(l.parent === null || l.parent >= i ? l.name : `${paths[l.parent]}/${l.name}`);
+  return doc.layers.map((l) => {
+    const names = [l.name];
+    let p = l.parent;
+    while (p !== null && names.length <= SHOWN_DEPTH) {
+      const g = doc.layers[p];
+      if (!g) break;
+      names.unshift(g.name);
+      p = g.parent;
+    }
+    if (p !== null) names.unshift('…');
+    return names.join('/');
   });
-  return paths;
 }
 
-/** The layers `item` names: a number (from 0), else every layer of that name or path. */
-function layersNamed(doc: AseDoc, paths: string[], item: string, option: string): number[] {
+/** Whether the path of layer `i` from the top is exactly `segments` (walks up at most that many groups). */
+function pathIs(doc: AseDoc, i: number, segments: readonly string[]): boolean {
+  let at: number | null = i;
+  for (let k = segments.length - 1; k >= 0; k--) {
+    const l: AseLayer | undefined = at === null ? undefined : doc.layers[at];
+    if (!l || l.name !== segments[k]) return false;
+    at = l.parent;
+  }
+  return at === null;
+}
+
+/** The layers `item` names: a number (from 0), else every layer of that name or path from the top. */
+function layersNamed(doc: AseDoc, item: string, option: string): number[] {
   if (/^\d{1,9}$/.test(item)) return [selectIndex(option, Number(item), doc.layers.length, 'layer', 'the sprite')];
+  const segments = item.split('/');
   const found: number[] = [];
   doc.layers.forEach((l, i) => {
-    if (l.name === item || paths[i] === item) found.push(i);
+    if (l.name === item || (segments.length > 1 && pathIs(doc, i, segments))) found.push(i);
   });
-  if (!found.length) throw namesNothing(option, item, 'layer', 'the sprite', paths);
+  if (!found.length) throw namesNothing(option, item, 'layer', 'the sprite', aseLayerPaths(doc));
   return found;
 }
 
@@ -115,9 +137,8 @@ export function aseLayerChoices(doc: AseDoc, options: CommandOptions | undefined
   const hide = parsedOption(options, ASE_HIDE_LAYERS_OPTION as OptionSpec & { parse(t: string): string[] | undefined });
   const fade = parsedOption(options, ASE_LAYER_OPACITY_OPTION as OptionSpec & { parse(t: string): [string, number][] | undefined });
   if (!hide && !fade) return out;
-  const paths = aseLayerPaths(doc);
-  for (const item of hide ?? []) for (const i of layersNamed(doc, paths, item, 'hide-layers')) out.hidden.add(i);
-  for (const [item, v] of fade ?? []) for (const i of layersNamed(doc, paths, item, 'layer-opacity')) out.opacity.set(i, v);
+  for (const item of hide ?? []) for (const i of layersNamed(doc, item, 'hide-layers')) out.hidden.add(i);
+  for (const [item, v] of fade ?? []) for (const i of layersNamed(doc, item, 'layer-opacity')) out.opacity.set(i, v);
   return out;
 }
 
