@@ -461,7 +461,11 @@ function lossNotes(doc: AseDoc, choices: AseLayerChoices): string[] {
   const hidden = doc.layers
     .map((l, i) => (l.type !== 'group' && (!t.visible[i] || l.reference) ? paths[i] : null))
     .filter((p) => p !== null);
-  if (hidden.length) lost.push(`hidden and reference layers (not drawn): ${hidden.map((p) => `"${p}"`).join(', ')}`);
+  if (hidden.length) {
+    const shown = hidden.slice(0, 20).map((p) => `"${p}"`);
+    if (hidden.length > 20) shown.push(`... (${hidden.length} in all)`);
+    lost.push(`hidden and reference layers (not drawn): ${shown.join(', ')}`);
+  }
   if (doc.header.colorDepth !== 32) lost.push(`the ${doc.header.colorDepth === 8 ? 'indexed' : 'grayscale'} colour mode and palette`);
   const other = doc.slices.filter((s) => !(s.name === 'origin' && s.keys[0]?.pivot));
   if (other.length) lost.push(`slices ${other.map((s) => `"${s.name}"`).join(', ')}`);
