@@ -167,6 +167,9 @@ describe('ase: sprat play', () => {
     expect(frames).toEqual([0, 0, 1, 1, 1, 2, 2, 1, 1, 1, 0, 0, 1, 1, 1, 2, 2, 1, 1, 1]);
     const idle = await runCli(['play', json, '--animation', 'idle', '--ms', '1000', '--step-ms', '250', '--json']);
     expect(JSON.parse(idle.stdout)).toEqual([0, 250, 500, 750].map((time) => ({ time, frame: 3 })));
+    // Without --animation: the first tag, as render draws a sheet.
+    const first = await runCli(['play', json, '--step-ms', '50', '--json']);
+    expect(first.stdout).toBe(walk.stdout);
   });
 
   it('a sheet frame shorter than 1 ms plays for 1 ms, with a warning; a huge duration runs out of records, not memory', async () => {

@@ -629,7 +629,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   // Tags as Aseprite plays them, each frame for its `duration` (src/interop/aseprite/play.ts, as for .aseprite files).
   play: (doc, options) =>
     playAseprite(
-      { durations: doc.frames.map((f) => f.duration ?? 100), tags: doc.meta.frameTags, format: FORMAT },
+      { durations: doc.frames.map((f) => f.duration ?? 100), tags: doc.meta.frameTags, format: FORMAT, firstTag: true },
       options,
       ANIMATION_OPTION,
     ),

@@ -166,6 +166,8 @@ export interface PlayableSprite {
   durations: number[];
   tags: readonly AsepriteTag[];
   format: string;
+  /** Without `--animation`: the first tag (a sheet, as its `render` draws it), else every frame in order. */
+  firstTag?: boolean;
 }
 
 /** `sprat play`: `--animation TAG` (default: every frame in order, looping), `--ms`, `--step-ms`. */
@@ -174,7 +176,7 @@ export function playAseprite(
   options: CommandOptions,
   animationOption: OptionSpec,
 ): { records: { time: number; frame: number | null }[]; warnings: string[]; text: string } {
-  const want = stringOption(options, animationOption);
+  const want = stringOption(options, animationOption) ?? (sprite.firstTag ? sprite.tags[0]?.name : undefined);
   const n = sprite.durations.length;
   if (n === 0) throw new FormatError(sprite.format, 'nothing to play: the sprite has no frames');
   let runs: PlayRun[];
