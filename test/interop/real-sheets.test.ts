@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convert, formatByName, type Loaded, load, renderLaidOut } from '../../src/api.js';
+import { convert, formatByName, type Loaded, load } from '../../src/api.js';
 import { aseHandler } from '../../src/interop/aseprite/file.js';
 import type { SpriteModel } from '../../src/model/types.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
@@ -24,90 +24,8 @@ import { createImage, type RgbaImage } from '../../src/render/image.js';
 import { drawPicture } from '../../src/render/pipeline.js';
 import { decodePng } from '../../src/render/png.js';
 import { runCli } from '../helpers/cli.js';
-import { filesUnder, haveSource, type RealSource, SOURCES } from '../helpers/real.js';
-
-interface SheetSet {
-  source: RealSource;
-  match: RegExp;
-  /** Phaser atlases that name no image (the game passes it to load.atlas): read, not drawn. */
-  noImage?: RegExp;
-  /** The client names frames `TAG N` (aseprite-atlas's `--filename-format '{tag} {frame}'`, N counted in each file). */
-  tagFrameNames?: boolean;
-}
-
-const SHEETS: SheetSet[] = [
-  { source: SOURCES.phaserGames, match: /(_atlas|^coin)\.json$/, noImage: /_atlas\.json$/ },
-  { source: SOURCES.pixiExamples, match: /^(fighter|mc|monsters)\.json$/ },
-  { source: SOURCES.asepriteAtlas, match: /^atlas\.json$/, tagFrameNames: true },
-];
-
-/** Native Aseprite files, each with the sheet export of it (made by Aseprite) its package ships. */
-const ASE_FILES: { source: RealSource; files: string[]; export: string }[] = [
-  { source: SOURCES.asepriteAtlas, files: ['backpacker.aseprite', 'frog.aseprite'], export: 'atlas.json' },
-];
-
-type Json = Record<string, any>;
-interface JsonFrame {
-  name: string;
-  image: string;
-  frame: { x: number; y: number; w: number; h: number };
-  rotated: boolean;
-  sss: { x: number; y: number };
-  size: { w: number; h: number };
-  /** The sprite origin on the canvas. */
-  ox: number;
-  oy: number;
-  duration?: number;
-}
-
-/** The frames of a sheet JSON as its clients read them (hash or array, or a multi-texture `textures` list). */
-function jsonFrames(doc: Json): JsonFrame[] {
-  const origin = (doc.meta?.slices ?? []).find((s: Json) => s.name === 'origin')?.keys?.[0];
-  const groups: [string, Json[]][] = doc.textures
-    ? doc.textures.map((t: Json) => [t.image, t.frames])
-    : [
-        [
-          doc.meta.image,
-          Array.isArray(doc.frames) ? doc.frames : Object.entries(doc.frames).map(([filename, f]) => ({ filename, ...(f as Json) })),
-        ],
-      ];
-  return groups.flatMap(([image, frames]) =>
-    frames.map((f) => {
-      const size = f.sourceSize ?? { w: f.frame.w, h: f.frame.h };
-      // PixiJS reads `anchor`, Phaser `anchor` else `pivot`; Aseprite's origin is the `origin` slice's pivot.
-      const pivot = f.anchor ?? f.pivot;
-      const ox = pivot ? pivot.x * size.w : origin?.pivot ? origin.bounds.x + origin.pivot.x : 0;
-      const oy = pivot ? pivot.y * size.h : origin?.pivot ? origin.bounds.y + origin.pivot.y : 0;
-      return {
-        name: f.filename,
-        image,
-        frame: f.frame,
-        rotated: f.rotated === true,
-        sss: f.spriteSourceSize ?? { x: 0, y: 0 },
-        size,
-        ox,
-        oy,
-        duration: f.duration,
-      };
-    }),
-  );
-}
-
-/** The frame as its clients draw it: a `sourceSize` canvas with the frame's pixels at `spriteSourceSize`. */
-function clientCanvas(f: JsonFrame, sheet: RgbaImage): RgbaImage {
-  const out = createImage(f.size.w, f.size.h);
-  for (let v = 0; v < f.frame.h; v++) {
-    for (let u = 0; u < f.frame.w; u++) {
-      // A rotated frame is stored turned 90° clockwise: its w x h picture fills h x w pixels of the sheet.
-      const sx = f.rotated ? f.frame.x + f.frame.h - 1 - v : f.frame.x + u;
-      const sy = f.rotated ? f.frame.y + u : f.frame.y + v;
-      const si = (sy * sheet.width + sx) * 4;
-      const di = ((f.sss.y + v) * out.width + f.sss.x + u) * 4;
-      out.data.set(sheet.data.subarray(si, si + 4), di);
-    }
-  }
-  return out;
-}
+import { filesUnder, haveSource } from '../helpers/real.js';
+import { ASE_FILES, clientCanvas, drawer, framesOf, type Json, jsonFrames, modelOf, SHEETS } from '../helpers/real-sheets.js';
 
 /** The w x h canvas of a drawn frame whose sprite origin is (ox, oy) on the canvas; nothing may be drawn outside it. */
 function onCanvas(
@@ -171,28 +89,6 @@ function expectSameAbout(got: Placed, want: Placed, what: string): void {
       if (a !== b) expect.fail(`${what}: pixel (${x}, ${y}) from the origin is ${b}, Aseprite's is ${a}`);
     }
   }
-}
-
-async function modelOf(loaded: Loaded, dir: string): Promise<SpriteModel> {
-  return (await loaded.handler.toModel!(loaded.doc, fsResourceLoader(dir), {})) as SpriteModel;
-}
-
-/** Every (animation, frame) of the model with the frame's label. */
-function framesOf(m: SpriteModel) {
-  return m.animations.flatMap((a) => a.frames.map((f, k) => ({ anim: a.name, k, label: f.label })));
-}
-
-/** Frame k of animation `anim` as sprat draws it (each animation drawn once: a large sheet is decoded once per animation). */
-function drawer(loaded: Loaded, dir: string) {
-  const res = fsResourceLoader(dir);
-  const drawn = new Map<string, Promise<{ frames: RgbaImage[]; originX: number; originY: number }>>();
-  return async (anim: string, k: number) => {
-    let d = drawn.get(anim);
-    if (!d) drawn.set(anim, (d = renderLaidOut(loaded, { animation: anim }, res).then((r) => r.result)));
-    const { frames, originX, originY } = await d;
-    expect(frames.length, anim).toBeGreaterThan(k);
-    return { frames: [frames[k]!], originX, originY };
-  };
 }
 
 /** Writes the loaded file as `format` into a new folder and loads the result. */
