@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import { type Loaded, renderLaidOut } from '../../src/api.js';
+import type { CommandOptions } from '../../src/formats/types.js';
 import type { SpriteModel } from '../../src/model/types.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { createImage, type RgbaImage } from '../../src/render/image.js';
@@ -13,14 +14,22 @@ import { type RealSource, SOURCES } from './real.js';
 export interface SheetSet {
   source: RealSource;
   match: RegExp;
-  /** Phaser atlases that name no image (the game passes it to load.atlas): read, not drawn. */
-  noImage?: RegExp;
+  /**
+   * Phaser atlases that name no image: the image the game passes to load.atlas (sprat: --sheet-image).
+   * create-game's games load `NAME_atlas.json` with `NAME.png` beside it; its other two atlases are not
+   * loaded by its code, and are taken with their image named the same way.
+   */
+  sheetImage?: (file: string) => string | undefined;
   /** The client names frames `TAG N` (aseprite-atlas's `--filename-format '{tag} {frame}'`, N counted in each file). */
   tagFrameNames?: boolean;
 }
 
 export const SHEETS: SheetSet[] = [
-  { source: SOURCES.phaserGames, match: /(_atlas|^coin)\.json$/, noImage: /_atlas\.json$/ },
+  {
+    source: SOURCES.phaserGames,
+    match: /(_atlas|^coin)\.json$/,
+    sheetImage: (file) => (/_atlas\.json$/.test(file) ? file.replace(/^.*\//, '').replace(/_atlas\.json$/, '.png') : undefined),
+  },
   { source: SOURCES.pixiExamples, match: /^(fighter|mc|monsters)\.json$/ },
   { source: SOURCES.asepriteAtlas, match: /^atlas\.json$/, tagFrameNames: true },
 ];
@@ -45,13 +54,13 @@ export interface JsonFrame {
 }
 
 /** The frames of a sheet JSON as its clients read them (hash or array, or a multi-texture `textures` list). */
-export function jsonFrames(doc: Json): JsonFrame[] {
+export function jsonFrames(doc: Json, sheetImage?: string): JsonFrame[] {
   const origin = (doc.meta?.slices ?? []).find((s: Json) => s.name === 'origin')?.keys?.[0];
   const groups: [string, Json[]][] = doc.textures
     ? doc.textures.map((t: Json) => [t.image, t.frames])
     : [
         [
-          doc.meta.image,
+          doc.meta.image ?? sheetImage,
           Array.isArray(doc.frames) ? doc.frames : Object.entries(doc.frames).map(([filename, f]) => ({ filename, ...(f as Json) })),
         ],
       ];
@@ -93,8 +102,13 @@ export function clientCanvas(f: JsonFrame, sheet: RgbaImage): RgbaImage {
   return out;
 }
 
-export async function modelOf(loaded: Loaded, dir: string): Promise<SpriteModel> {
-  return (await loaded.handler.toModel!(loaded.doc, fsResourceLoader(dir), {})) as SpriteModel;
+/** `--sheet-image` for a document that names no image; no options otherwise. */
+export function sheetOptions(sheetImage?: string): CommandOptions {
+  return sheetImage ? { 'sheet-image': sheetImage } : {};
+}
+
+export async function modelOf(loaded: Loaded, dir: string, options: CommandOptions = {}): Promise<SpriteModel> {
+  return (await loaded.handler.toModel!(loaded.doc, fsResourceLoader(dir), options)) as SpriteModel;
 }
 
 /** Every (animation, frame) of the model with the frame's label. */
@@ -103,12 +117,12 @@ export function framesOf(m: SpriteModel) {
 }
 
 /** Frame k of animation `anim` as sprat draws it (each animation drawn once: a large sheet is decoded once per animation). */
-export function drawer(loaded: Loaded, dir: string) {
+export function drawer(loaded: Loaded, dir: string, options: CommandOptions = {}) {
   const res = fsResourceLoader(dir);
   const drawn = new Map<string, Promise<{ frames: RgbaImage[]; originX: number; originY: number }>>();
   return async (anim: string, k: number) => {
     let d = drawn.get(anim);
-    if (!d) drawn.set(anim, (d = renderLaidOut(loaded, { animation: anim }, res).then((r) => r.result)));
+    if (!d) drawn.set(anim, (d = renderLaidOut(loaded, { ...options, animation: anim }, res).then((r) => r.result)));
     const { frames, originX, originY } = await d;
     expect(frames.length, anim).toBeGreaterThan(k);
     return { frames: [frames[k]!], originX, originY };

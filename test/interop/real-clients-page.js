@@ -12,14 +12,15 @@ function toBase64(bytes) {
 }
 
 /**
- * PixiJS 8: Assets.load(json) gives a Spritesheet; each check draws
+ * PixiJS 8: Assets.load(json) gives a Spritesheet (`data.imageFilename`: the
+ * image of a JSON that names none); each check draws
  * `new Sprite(sheet.textures[name])` (the anchor PixiJS took from the file)
  * at (x, y) into a W×H render texture cleared to `bg`, read back with
  * renderer.extract.
  */
-window.pixiFrames = async (url, width, height, bg, checks) => {
+window.pixiFrames = async (url, imageFilename, width, height, bg, checks) => {
   const renderer = await PIXI.autoDetectRenderer({ preference: 'webgl', width, height, antialias: false, backgroundAlpha: 1 });
-  const sheet = await PIXI.Assets.load(url);
+  const sheet = await PIXI.Assets.load(imageFilename ? { src: url, data: { imageFilename } } : url);
   sheet.textureSource.scaleMode = 'nearest';
   const target = PIXI.RenderTexture.create({ width, height });
   const results = [];

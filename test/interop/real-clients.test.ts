@@ -4,7 +4,8 @@
  * Phaser 3.90 (`load.atlas`, or `load.multiatlas` for a `textures` list; `setFrame(name)`) in Debian's
  * Chromium; every named frame is drawn at a known point over a known background, read back, and compared
  * with `sprat render` of the model frame with that name (api.renderLaidOut), placed by its origin: sprat
- * draws each real frame as the clients do (trim and source size included). test/interop/real-sheets.test.ts
+ * draws each real frame as the clients do (trim, source size and anchors included). A Phaser atlas that
+ * names no image gets the one its game gives load.atlas (PixiJS: `data.imageFilename`; sprat: --sheet-image). test/interop/real-sheets.test.ts
  * checks the same frames against the picture computed from the JSON alone.
  *
  * Both clients sample nearest-neighbour at whole pixels here: opaque and transparent pixels must be
@@ -20,7 +21,7 @@ import { load } from '../../src/api.js';
 import type { RgbaImage } from '../../src/render/image.js';
 import { ROOT } from '../helpers/paths.js';
 import { filesUnder, haveSource } from '../helpers/real.js';
-import { drawer, framesOf, type Json, type JsonFrame, jsonFrames, modelOf, SHEETS } from '../helpers/real-sheets.js';
+import { drawer, framesOf, type Json, type JsonFrame, jsonFrames, modelOf, SHEETS, sheetOptions } from '../helpers/real-sheets.js';
 import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from '../web/harness.js';
 
 const BG: [number, number, number, number] = [23, 41, 67, 255];
@@ -32,20 +33,31 @@ interface Sheet {
   file: string;
   doc: Json;
   frames: JsonFrame[];
+  /** The image the game gives the client, for a document that names none. */
+  image?: string;
   width: number;
   height: number;
 }
 
 const sheets: Sheet[] = [];
-for (const { source, match, noImage } of SHEETS) {
+for (const { source, match, sheetImage } of SHEETS) {
   if (!haveSource(source)) continue;
-  for (const file of filesUnder(source.dir, match).filter((f) => !noImage?.test(f))) {
+  for (const file of filesUnder(source.dir, match)) {
     const full = path.join(source.dir, file);
     const doc = JSON.parse(fs.readFileSync(full, 'utf8')) as Json;
-    const frames = jsonFrames(doc);
+    const image = sheetImage?.(file);
+    const frames = jsonFrames(doc, image);
     const width = Math.max(...frames.map((f) => f.size.w)) + 2 * AT.x;
     const height = Math.max(...frames.map((f) => f.size.h)) + 2 * AT.y;
-    sheets.push({ id: `${source.name}: ${file}`, file: full, doc, frames, width: width + (width % 2), height: height + (height % 2) });
+    sheets.push({
+      id: `${source.name}: ${file}`,
+      file: full,
+      doc,
+      frames,
+      image,
+      width: width + (width % 2),
+      height: height + (height % 2),
+    });
   }
 }
 
@@ -90,8 +102,8 @@ afterAll(async () => {
 async function spratFrames(s: Sheet) {
   const loaded = load(new Uint8Array(fs.readFileSync(s.file)), s.file);
   const dir = path.dirname(s.file);
-  const model = await modelOf(loaded, dir);
-  const draw = drawer(loaded, dir);
+  const model = await modelOf(loaded, dir, sheetOptions(s.image));
+  const draw = drawer(loaded, dir, sheetOptions(s.image));
   const out = new Map<string, { frames: RgbaImage[]; originX: number; originY: number }>();
   for (const { anim, k, label } of framesOf(model)) if (label !== undefined && !out.has(label)) out.set(label, await draw(anim, k));
   return out;
@@ -142,10 +154,12 @@ describe.skipIf(!haveChromium || !sheets.length)('real sheets in the npm clients
     for (const [n, s] of sheets.entries()) {
       if (s.doc.textures) continue; // PixiJS 8 reads no `textures` list
       const sprat = await spratFrames(s);
-      const checks = s.frames.map((f) => ({ name: f.name, x: AT.x, y: AT.y }));
+      // PixiJS names the frames of an array layout by their index.
+      const checks = s.frames.map((f, i) => ({ name: Array.isArray(s.doc.frames) ? String(i) : f.name, x: AT.x, y: AT.y }));
       const url = `http://sprat.test/files/${n}/${encodeURIComponent(path.basename(s.file))}`;
-      const out = await page.evaluate(([u, w, h, bg, cs]) => (window as any).pixiFrames(u, w, h, bg, cs), [
+      const out = await page.evaluate(([u, img, w, h, bg, cs]) => (window as any).pixiFrames(u, img, w, h, bg, cs), [
         url,
+        s.image ?? null,
         s.width,
         s.height,
         BG,
@@ -179,7 +193,7 @@ describe.skipIf(!haveChromium || !sheets.length)('real sheets in the npm clients
       const checks = s.frames.map((f) => ({ name: f.name, x: AT.x, y: AT.y }));
       const base = `http://sprat.test/files/${n}/`;
       const json = base + encodeURIComponent(path.basename(s.file));
-      const png = s.doc.textures ? '' : base + encodeURIComponent(s.doc.meta.image);
+      const png = s.doc.textures ? '' : base + encodeURIComponent(s.image ?? s.doc.meta.image);
       const out = await page.evaluate(([multi, j, p, w, h, bg, cs]) => (window as any).phaserFrames(multi, j, p, w, h, bg, cs), [
         Boolean(s.doc.textures),
         json,

@@ -7,6 +7,7 @@
  * here from the JSON alone: the frame's rectangle of the sheet (turned back when `rotated`) placed at
  * `spriteSourceSize` on a `sourceSize` canvas, with the sprite's origin at the frame's pivot (anchor)
  * or the `origin` slice's. Each converts to the other sheet format and back, and draws the same there.
+ * A Phaser atlas naming no image is drawn with the one its game gives load.atlas (`--sheet-image`).
  * Where the tool's client looks frames up by name (aseprite-atlas: `TAG N`), each animation holds the
  * frames that client would play. A native file: each frame flattened as Aseprite flattens it, equal pixel
  * for pixel and in duration to the export of the same file its package ships (made by Aseprite), and its
@@ -25,7 +26,8 @@ import { drawPicture } from '../../src/render/pipeline.js';
 import { decodePng } from '../../src/render/png.js';
 import { runCli } from '../helpers/cli.js';
 import { filesUnder, haveSource } from '../helpers/real.js';
-import { ASE_FILES, clientCanvas, drawer, framesOf, type Json, jsonFrames, modelOf, SHEETS } from '../helpers/real-sheets.js';
+import { ASE_FILES, clientCanvas, drawer, framesOf, type Json, jsonFrames, modelOf, SHEETS, sheetOptions } from '../helpers/real-sheets.js';
+import type { CommandOptions } from '../../src/formats/types.js';
 
 /** The w x h canvas of a drawn frame whose sprite origin is (ox, oy) on the canvas; nothing may be drawn outside it. */
 function onCanvas(
@@ -92,9 +94,9 @@ function expectSameAbout(got: Placed, want: Placed, what: string): void {
 }
 
 /** Writes the loaded file as `format` into a new folder and loads the result. */
-async function converted(loaded: Loaded, from: string, format: string, name: string) {
+async function converted(loaded: Loaded, from: string, format: string, name: string, options: CommandOptions = {}) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-real-sheet-'));
-  const { files } = await convert(loaded, formatByName(format), `${name}.json`, fsResourceLoader(from), {});
+  const { files } = await convert(loaded, formatByName(format), `${name}.json`, fsResourceLoader(from), options);
   for (const f of files) fs.writeFileSync(path.join(out, f.name), f.bytes);
   const file = path.join(out, `${name}.json`);
   const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
@@ -105,11 +107,11 @@ async function converted(loaded: Loaded, from: string, format: string, name: str
 }
 
 /** Each frame of `doc` (a sheet export) drawn by sprat against its client's picture, by frame label. */
-async function expectDrawsAsClient(loaded: Loaded, doc: Json, dir: string, what: string): Promise<SpriteModel> {
-  const byName = new Map(jsonFrames(doc).map((f) => [f.name, f]));
+async function expectDrawsAsClient(loaded: Loaded, doc: Json, dir: string, what: string, sheetImage?: string): Promise<SpriteModel> {
+  const byName = new Map(jsonFrames(doc, sheetImage).map((f) => [f.name, f]));
   const sheets = new Map<string, RgbaImage>();
-  const model = await modelOf(loaded, dir);
-  const draw = drawer(loaded, dir);
+  const model = await modelOf(loaded, dir, sheetOptions(sheetImage));
+  const draw = drawer(loaded, dir, sheetOptions(sheetImage));
   const frames = framesOf(model);
   expect(frames.length).toBeGreaterThan(0);
   for (const { anim, k, label } of frames) {
@@ -128,7 +130,7 @@ const counted = { sheets: 0, aseprite: 0 };
 
 describe('real sheets from public projects', () => {
   for (const set of SHEETS) {
-    const { source, match, noImage } = set;
+    const { source, match } = set;
     describe.skipIf(!haveSource(source))(`${source.name} (${source.package})`, () => {
       const files = haveSource(source) ? filesUnder(source.dir, match) : [];
       counted.sheets += files.length;
@@ -136,22 +138,33 @@ describe('real sheets from public projects', () => {
       for (const file of files) {
         const full = path.join(source.dir, file);
         const dir = path.dirname(full);
-        if (noImage?.test(file)) {
-          it(`${file}: reads (names no image: not drawn)`, async () => {
+        const image = set.sheetImage?.(file);
+        if (image) {
+          it(`${file}: names no image; drawn with the one the game gives load.atlas (--sheet-image ${image})`, async () => {
             const v = await runCli(['validate', path.basename(full)], dir);
             expect(v.code, v.stdout + v.stderr).toBe(0);
-            const r = await runCli(['render', path.basename(full), '-o', path.join(os.tmpdir(), 'sprat-never.png')], dir);
+            const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-real-sheet-'));
+            const r = await runCli(['render', path.basename(full), '-o', path.join(out, 'never.png')], dir);
             expect(r.code).toBe(1);
-            expect(r.stderr).toMatch(/names no sheet image/);
+            expect(r.stderr.trim().split('\n')).toHaveLength(1);
+            expect(r.stderr).toMatch(/names no sheet image \(give it with --sheet-image IMAGE\)/);
+            const ok = await runCli(['render', path.basename(full), '--sheet-image', image, '-o', path.join(out, 'render.png')], dir);
+            expect(ok.code, ok.stderr).toBe(0);
+            // convert takes it too, and writes the sheet the output names.
+            const c = await runCli(
+              ['convert', path.basename(full), path.join(out, 'x.json'), '--to', 'aseprite', '--sheet-image', image],
+              dir,
+            );
+            expect(c.code, c.stderr).toBe(0);
+            expect(JSON.parse(fs.readFileSync(path.join(out, 'x.json'), 'utf8')).meta.image).toBe('x.png');
           });
-          continue;
         }
         it(`${file}: reads, and each frame drawn is the frame its clients draw`, async () => {
           const v = await runCli(['validate', path.basename(full)], dir);
           expect(v.code, v.stdout + v.stderr).toBe(0);
           const doc = JSON.parse(fs.readFileSync(full, 'utf8')) as Json;
           const loaded = load(new Uint8Array(fs.readFileSync(full)), full);
-          const model = await expectDrawsAsClient(loaded, doc, dir, file);
+          const model = await expectDrawsAsClient(loaded, doc, dir, file, image);
           if (set.tagFrameNames) {
             // aseprite-atlas plays tag T as the frames named "T from" ... "T to" (numbers counted in each file).
             for (const t of doc.meta.frameTags as Json[]) {
@@ -168,9 +181,9 @@ describe('real sheets from public projects', () => {
           const loaded = load(new Uint8Array(fs.readFileSync(full)), full);
           const kind = loaded.handler.name;
           const other = kind === 'aseprite' ? 'texturepacker' : 'aseprite';
-          const there = await converted(loaded, dir, other, 'there');
+          const there = await converted(loaded, dir, other, 'there', sheetOptions(image));
           const back = await converted(there.loaded, there.dir, kind, 'back');
-          const names = framesOf(await modelOf(loaded, dir)).map((f) => [f.anim, f.k]);
+          const names = framesOf(await modelOf(loaded, dir, sheetOptions(image))).map((f) => [f.anim, f.k]);
           for (const c of [there, back]) {
             const m = await expectDrawsAsClient(c.loaded, c.doc, c.dir, `${file} as ${c.loaded.handler.name}`);
             expect(framesOf(m).map((f) => [f.anim, f.k])).toEqual(names);
@@ -248,7 +261,7 @@ describe('the collection', () => {
   it.skipIf(!process.env.CI && ![...SHEETS, ...ASE_FILES].every((s) => fs.existsSync(s.source.dir)))(
     'holds the real sheets and Aseprite files listed in test/fixtures/REAL-FILES.md',
     () => {
-      // 5 Phaser/TexturePacker sheets (create-game), 3 TexturePacker sheets (pixi-examples), 1 Aseprite batch
+      // 5 TexturePacker / Phaser atlases (create-game), 3 TexturePacker sheets (pixi-examples), 1 Aseprite batch
       // export and 2 native files (aseprite-atlas); ase-parser's indexed.aseprite is tested in ase.test.ts.
       expect(counted.sheets).toBe(9);
       expect(counted.aseprite).toBe(2);

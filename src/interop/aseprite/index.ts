@@ -15,7 +15,15 @@ import type { RgbaImage } from '../../render/image.js';
 import { baseName, has, JsonReader, jsonLinePositions, type FromJson, sniffText } from '../json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
 import { frameRecord, framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
-import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
+import {
+  ANIMATION_OPTION,
+  FRAME_OPTION,
+  LAYOUT_OPTION,
+  SHEET_IMAGE_OPTION,
+  sheetFiles,
+  sheetModelMethods,
+  validateSheetDoc,
+} from '../sheethandler.js';
 
 export type AsepriteDirection = 'forward' | 'reverse' | 'pingpong' | 'pingpong_reverse';
 const DIRECTIONS: readonly string[] = ['forward', 'reverse', 'pingpong', 'pingpong_reverse'];
@@ -697,6 +705,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   linePositions: (_doc, bytes) => jsonLinePositions(bytes),
   inspectText: asepriteInspectText,
   renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
+  resourceOptions: [SHEET_IMAGE_OPTION],
   ...sheetModelMethods(FORMAT, asepriteModel),
   fromModel: (model, options) => asepriteFromModel(model, options),
 };
