@@ -239,6 +239,22 @@ describe('Aseprite batch export named "{tag} {frame}" (aseprite-atlas-pack)', ()
   });
 });
 
+describe('a sheet that names no image (a Phaser atlas: the game gives load.atlas the image)', () => {
+  const atlas = { frames: [{ ...cell(4, 'b'), anchor: { x: 0.5, y: 1 } }], meta: { description: 'Atlas Packer Gamma' } };
+  it('reads as TexturePacker (its anchors kept); --sheet-image names the image, for the model and references', async () => {
+    const loaded = load(enc(atlas), 'b_atlas.json');
+    expect(loaded.handler.name).toBe('texturepacker');
+    const loader = memoryLoader({ 'b.png': encodePng(blue) });
+    const err = (await loaded.handler.toModel!(loaded.doc, loader).catch((e) => e)) as FormatError;
+    expect(err.message).toMatch(/^\$\.meta\.image: the document names no sheet image \(give it with --sheet-image IMAGE\)/);
+    const model = (await loaded.handler.toModel!(loaded.doc, loader, { 'sheet-image': 'b.png' })) as SpriteModel;
+    expect(model.sheets[0]!.image).toEqual(blue);
+    expect(model.animations[0]!.frames[0]!.parts[0]).toMatchObject({ sx: 4, sw: 4, x: -2, y: -8 });
+    expect(await references(loaded, loader, { 'sheet-image': 'b.png' })).toEqual(['b.png']);
+    expect(await references(loaded, loader)).toEqual([]);
+  });
+});
+
 describe('an absolute meta.image', () => {
   for (const image of ['C:\\Users\\art\\export\\hero.png', '/home/art/export/hero.png']) {
     it(`${image}: the file name next to the JSON, with a note`, async () => {
