@@ -35,6 +35,15 @@ export const FRAME_OPTION: OptionSpec = {
   min: 0,
   description: 'draw only this frame (from 0) of the animation',
 };
+/** For the sheets a document names no image for: a Phaser atlas whose image the game passes to load.atlas. */
+export const SHEET_IMAGE_OPTION: OptionSpec = {
+  name: 'sheet-image',
+  type: 'string',
+  value: 'IMAGE',
+  description:
+    'Aseprite, TexturePacker: the sheet image of a document that names none (a Phaser atlas whose image the game gives load.atlas)',
+  paths: true,
+};
 
 /** The animation index and frame `--animation` and `--frame` select (OptionErrors when they name nothing). */
 export function selectModelAnimation(model: SpriteModel, options: CommandOptions): { index: number; frame: number | undefined } {
@@ -96,10 +105,11 @@ export async function loadSheets(
   // Each image once, however many sheets name it.
   const seen = new Map<string, { path: string; image: RgbaImage }>();
   for (let i = 0; i < refs.length; i++) {
-    const { name, at } = refs[i]!;
+    const { at } = refs[i]!;
+    const name = refs[i]!.name || stringOption(options, SHEET_IMAGE_OPTION);
     const sheet = model.sheets[i];
     if (!sheet) continue;
-    if (!name) throw errorIn(doc, format, at, 'the document names no sheet image');
+    if (!name) throw errorIn(doc, format, at, 'the document names no sheet image (give it with --sheet-image IMAGE)');
     let loaded = seen.get(name);
     if (loaded) {
       sheet.image = loaded.image;
@@ -166,7 +176,7 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
       [...new Set(modelOf(doc).animations.map((a) => a.name))].map((name) => ({ label: name, options: { animation: name } })),
     toModel: withSheet,
     /** The sheets the document names (and the files it pulls in, with theirs), by existence only. */
-    references: async (doc: D, resources: ResourceLoader): Promise<string[]> => {
+    references: async (doc: D, resources: ResourceLoader, options?: CommandOptions): Promise<string[]> => {
       const requests: ResourceRequest[] = [...(more.siblings?.(doc) ?? [])];
       let full = doc;
       if (more.expand && requests.length) {
@@ -176,7 +186,11 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
           // A sibling that cannot be read names no sheets.
         }
       }
-      for (const r of sheetsOf(full)) if (r.name) requests.push(sheetRequest(format, r.name));
+      const given = stringOption(options, SHEET_IMAGE_OPTION);
+      for (const r of sheetsOf(full)) {
+        const name = r.name || given;
+        if (name) requests.push(sheetRequest(format, name));
+      }
       return foundResources(resources, requests);
     },
   };

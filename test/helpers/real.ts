@@ -36,6 +36,8 @@ export const SOURCES = {
     dir: path.join(NPM, '@phaserjs/create-game/scaffolding/demo'),
     package: 'npm @phaserjs/create-game',
   },
+  pixiExamples: { name: 'pixi-examples', dir: path.join(NPM, 'pixi-examples/_assets'), package: 'npm pixi-examples' },
+  asepriteAtlas: { name: 'aseprite-atlas', dir: path.join(NPM, 'aseprite-atlas/demo'), package: 'npm aseprite-atlas' },
 } satisfies Record<string, RealSource>;
 
 /** True when the source is installed; in CI a missing one throws (CI installs every source). */

@@ -169,7 +169,7 @@ describe('errors found later about a read document are placed too', () => {
       const e = await rejection(h.toModel!(h.read(enc.encode(text)), memoryLoader({})));
       expectAt(e, '$.meta.image: the sheet "gone.png" not found (looked for gone.png)', 2, 32);
       const none = await rejection(h.toModel!(h.read(enc.encode('{"frames": [],\n  "meta": {}}')), memoryLoader({})));
-      expectAt(none, '$.meta.image: the document names no sheet image', 2, 11);
+      expectAt(none, '$.meta.image: the document names no sheet image (give it with --sheet-image IMAGE)', 2, 11);
     }
   });
 

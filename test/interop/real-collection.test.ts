@@ -4,18 +4,15 @@
  * source, version, path and licence). Every map reads (validate); every orthogonal one renders, and
  * where tmxrasterizer (Debian's tiled 1.8) draws it, sprat draws the same pixels, within the stated
  * tolerance and its reason; isometric, staggered and hexagonal ones say in one line that they are not
- * drawn. Every sheet reads; a sheet that names its image renders each frame, whose pixels are the
- * sheet's at the frame's rectangle. A missing source skips its tests here and fails them in CI.
+ * drawn. The sheets and Aseprite files: test/interop/real-sheets.test.ts. A missing source skips its
+ * tests here and fails them in CI.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { load, renderLaidOut } from '../../src/api.js';
 import { tiledHandler } from '../../src/interop/tiled/index.js';
-import type { SpriteModel } from '../../src/model/types.js';
-import { fsResourceLoader } from '../../src/node/fs.js';
 import type { RgbaImage } from '../../src/render/image.js';
 import { decodePng } from '../../src/render/png.js';
 import { runCli } from '../helpers/cli.js';
@@ -115,16 +112,6 @@ const MAPS: { source: RealSource; match: RegExp; expect: Record<string, Expect> 
   { source: SOURCES.animatedTiles, match: /\.json$/, expect: {} },
 ];
 
-/** Sheets: JSON + PNG exports (TexturePacker, Phaser atlases). */
-const SHEETS: { source: RealSource; match: RegExp; noImage?: RegExp }[] = [
-  {
-    source: SOURCES.phaserGames,
-    match: /(_atlas|^coin)\.json$/,
-    // Atlas Packer Gamma's Phaser atlases name no image (the game passes it to load.atlas): read, not drawn.
-    noImage: /_atlas\.json$/,
-  },
-];
-
 /** Files of a source as the tests see them: in the temporary copy for sources shipped gzipped or written beside. */
 function mapFiles(s: RealSource, match: RegExp): { dir: string; files: string[] } {
   const dir = s === SOURCES.btanks ? s.dir : copyOf(s);
@@ -179,7 +166,7 @@ function dropShapes(layers: Layer[]): boolean {
   return dropped;
 }
 
-const counted = { maps: 0, sheets: 0 };
+const counted = { maps: 0 };
 
 describe('real maps from public projects', () => {
   for (const { source, match, expect: expected } of MAPS) {
@@ -249,63 +236,11 @@ describe('real maps from public projects', () => {
   }
 });
 
-/** The model's frames, each as (animation, frame, its one part). */
-function partsOf(m: SpriteModel) {
-  return m.animations.flatMap((a) => a.frames.map((f, k) => ({ a: a.name, k, parts: f.parts })));
-}
-
-describe('real sheets from public projects', () => {
-  for (const { source, match, noImage } of SHEETS) {
-    describe.skipIf(!haveSource(source))(`${source.name} (${source.package})`, () => {
-      const files = haveSource(source) ? filesUnder(source.dir, match) : [];
-      counted.sheets += files.length;
-      for (const file of files) {
-        it(`${file}: reads${noImage?.test(file) ? ' (names no image: not drawn)' : '; each frame drawn is the sheet at its rectangle'}`, async () => {
-          const full = path.join(source.dir, file);
-          const v = await runCli(['validate', path.basename(full)], path.dirname(full));
-          expect(v.code, v.stdout + v.stderr).toBe(0);
-          if (noImage?.test(file)) {
-            const r = await runCli(['render', path.basename(full), '-o', path.join(os.tmpdir(), 'sprat-never.png')], path.dirname(full));
-            expect(r.code).toBe(1);
-            expect(r.stderr).toMatch(/names no sheet image/);
-            return;
-          }
-          const loaded = load(new Uint8Array(fs.readFileSync(full)), full);
-          const res = fsResourceLoader(path.dirname(full));
-          const model = (await loaded.handler.toModel!(loaded.doc, res, {})) as SpriteModel;
-          const frames = partsOf(model);
-          expect(frames.length).toBeGreaterThan(0);
-          for (const { a, k, parts } of frames) {
-            const drawn = await renderLaidOut(loaded, { animation: a, frame: String(k) }, res);
-            const img = drawn.result.frames[0]!;
-            for (const p of parts) {
-              const sheet = model.sheets[p.sheet]!.image!;
-              expect(p.rotatedInSheet || p.flipX || p.flipY || p.rotation, `${a} ${k}: an upright part`).toBeFalsy();
-              for (let v = 0; v < p.sh; v++) {
-                for (let u = 0; u < p.sw; u++) {
-                  const si = ((p.sy + v) * sheet.width + p.sx + u) * 4;
-                  const di =
-                    ((drawn.result.originY + p.y - (p.originY ?? 0) + v) * img.width + drawn.result.originX + p.x - (p.originX ?? 0) + u) *
-                    4;
-                  const want = sheet.data[si + 3] ? [...sheet.data.subarray(si, si + 4)] : [0, 0, 0, 0];
-                  const got = img.data[di + 3] ? [...img.data.subarray(di, di + 4)] : [0, 0, 0, 0];
-                  if (want.join() !== got.join()) expect(got, `${a} frame ${k} at (${u}, ${v})`).toEqual(want);
-                }
-              }
-            }
-          }
-        });
-      }
-    });
-  }
-});
-
 describe('the collection', () => {
   it.skipIf(!process.env.CI && !Object.values(SOURCES).every((s) => fs.existsSync(s.dir)))(
     'holds at least 40 maps from public projects',
     () => {
       expect(counted.maps).toBeGreaterThanOrEqual(40);
-      expect(counted.sheets).toBeGreaterThanOrEqual(5);
     },
   );
 });

@@ -177,6 +177,84 @@ describe('Aseprite 1.3 batch export of several files', () => {
   });
 });
 
+describe('Aseprite batch export named "{tag} {frame}" (aseprite-atlas-pack)', () => {
+  // aseprite -b a.aseprite b.aseprite --filename-format '{tag} {frame}' --list-tags: no titles in the
+  // names; each file's frames numbered from 0, its tags counted from its own first frame.
+  const frames = [
+    ['a-idle 0', 0],
+    ['a-idle 1', 4],
+    ['a-run 2', 0],
+    ['b-eat 0', 4],
+    ['b-eat 1', 0],
+    ['b-idle 2', 4],
+  ] as const;
+  const tags = [
+    { name: 'a-idle', from: 0, to: 1, direction: 'forward' },
+    { name: 'a-run', from: 2, to: 2, direction: 'forward' },
+    { name: 'b-eat', from: 0, to: 1, direction: 'forward' },
+    { name: 'b-idle', from: 2, to: 2, direction: 'forward' },
+  ];
+  const sheet = (names: readonly (readonly [string, number])[], frameTags: typeof tags) => ({
+    frames: Object.fromEntries(names.map(([n, x]) => [n, { ...cell(x, n), duration: 100 }])),
+    meta: { app: 'http://www.aseprite.org/', version: '1.2.15', image: 's.png', size: { w: 8, h: 8 }, frameTags },
+  });
+  const model = async (doc: unknown) =>
+    (await asepriteHandler.toModel!(asepriteHandler.read(enc(doc)), memoryLoader({ 's.png': encodePng(red) }))) as SpriteModel;
+
+  it("gives each file's tags that file's frames, as the names say", async () => {
+    const m = await model(sheet(frames, tags));
+    expect(m.animations.map((a) => [a.name, a.frames.map((f) => f.label)])).toEqual([
+      ['a-idle', ['a-idle 0', 'a-idle 1']],
+      ['a-run', ['a-run 2']],
+      ['b-eat', ['b-eat 0', 'b-eat 1']],
+      ['b-idle', ['b-idle 2']],
+    ]);
+    expect(m.notes?.join('\n')).toMatch(/a batch export of 2 files \(file 1: frames 0-2, file 2: frames 3-5\)/);
+  });
+
+  it('a tag name two files use is named by its file', async () => {
+    const same = tags.map((t) => ({ ...t, name: t.name.replace(/^[ab]-/, '') }));
+    const m = await model(sheet(frames, same));
+    expect(m.animations.map((a) => a.name)).toEqual(['file 1/idle', 'run', 'eat', 'file 2/idle']);
+  });
+
+  it('a one-file export named "{tag} {tagframe}" (numbers restarting, tags in order) is read as one file', async () => {
+    const one = [
+      ['idle 0', 0],
+      ['idle 1', 4],
+      ['run 0', 0],
+      ['run 1', 4],
+    ] as const;
+    const m = await model(
+      sheet(one, [
+        { name: 'idle', from: 0, to: 1, direction: 'forward' },
+        { name: 'run', from: 2, to: 3, direction: 'forward' },
+      ]),
+    );
+    expect(m.animations.map((a) => [a.name, a.frames.map((f) => f.label)])).toEqual([
+      ['idle', ['idle 0', 'idle 1']],
+      ['run', ['run 0', 'run 1']],
+    ]);
+    expect(m.notes).toBeUndefined();
+  });
+});
+
+describe('a sheet that names no image (a Phaser atlas: the game gives load.atlas the image)', () => {
+  const atlas = { frames: [{ ...cell(4, 'b'), anchor: { x: 0.5, y: 1 } }], meta: { description: 'Atlas Packer Gamma' } };
+  it('reads as TexturePacker (its anchors kept); --sheet-image names the image, for the model and references', async () => {
+    const loaded = load(enc(atlas), 'b_atlas.json');
+    expect(loaded.handler.name).toBe('texturepacker');
+    const loader = memoryLoader({ 'b.png': encodePng(blue) });
+    const err = (await loaded.handler.toModel!(loaded.doc, loader).catch((e) => e)) as FormatError;
+    expect(err.message).toMatch(/^\$\.meta\.image: the document names no sheet image \(give it with --sheet-image IMAGE\)/);
+    const model = (await loaded.handler.toModel!(loaded.doc, loader, { 'sheet-image': 'b.png' })) as SpriteModel;
+    expect(model.sheets[0]!.image).toEqual(blue);
+    expect(model.animations[0]!.frames[0]!.parts[0]).toMatchObject({ sx: 4, sw: 4, x: -2, y: -8 });
+    expect(await references(loaded, loader, { 'sheet-image': 'b.png' })).toEqual(['b.png']);
+    expect(await references(loaded, loader)).toEqual([]);
+  });
+});
+
 describe('an absolute meta.image', () => {
   for (const image of ['C:\\Users\\art\\export\\hero.png', '/home/art/export/hero.png']) {
     it(`${image}: the file name next to the JSON, with a note`, async () => {

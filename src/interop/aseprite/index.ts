@@ -15,7 +15,15 @@ import type { RgbaImage } from '../../render/image.js';
 import { baseName, has, JsonReader, jsonLinePositions, type FromJson, sniffText } from '../json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
 import { frameRecord, framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
-import { ANIMATION_OPTION, FRAME_OPTION, LAYOUT_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
+import {
+  ANIMATION_OPTION,
+  FRAME_OPTION,
+  LAYOUT_OPTION,
+  SHEET_IMAGE_OPTION,
+  sheetFiles,
+  sheetModelMethods,
+  validateSheetDoc,
+} from '../sheethandler.js';
 import { ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION, playAseprite, tagPlayback, tagSequence } from './play.js';
 
 export { tagPlayback, tagSequence } from './play.js';
@@ -304,7 +312,7 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
     wholes = batch.wholes;
     notes.push(
       `aseprite: a batch export of ${batch.files.length} files (${batch.files.join(', ')}): one animation set per file, ` +
-        'named "FILE/TAG"; Aseprite does not say which file a tag belongs to, so tags were given to the files in order',
+        `${batch.titled ? 'named "FILE/TAG"' : 'its frames numbered from 0 in each file'}; Aseprite does not say which file a tag belongs to, so tags were given to the files in order`,
     );
   }
   if (tags.length === 0 && wholes.length === 0) {
@@ -364,11 +372,71 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
  * a name of the file's, or does not fit. Returns the tags with sheet frame numbers, named "FILE/TAG", and
  * each file without tags as a whole; undefined when the document is not
  * such an export or its tags do not fit.
+ *
+ * With another `--filename-format` that ends in `{frame}` (`{tag} {frame}`,
+ * as aseprite-atlas-pack writes), the names carry no title: the files are the
+ * runs of frame numbers restarting at 0, taken for files only when the tags
+ * say so too (a tag starting before the one listed before it, or repeating
+ * its name, as no one-file export lists them). Such files are named by their
+ * place ("file 1", ...), and a tag keeps its name unless another file has a
+ * tag of that name ("file 2/idle").
  */
 export function splitBatch(
   doc: AsepriteDoc,
-): { files: string[]; tags: AsepriteTag[]; wholes: { name: string; from: number; to: number }[] } | undefined {
-  const files: { title: string; start: number; count: number }[] = [];
+): { files: string[]; titled: boolean; tags: AsepriteTag[]; wholes: { name: string; from: number; to: number }[] } | undefined {
+  const files = titledRuns(doc) ?? numberedRuns(doc);
+  if (!files) return undefined;
+  const tags: AsepriteTag[] = [];
+  const owner: number[] = [];
+  let at = 0;
+  let prevFrom = -1;
+  let names = new Set<string>();
+  let backwards = false;
+  for (const t of doc.meta.frameTags) {
+    if (t.from < prevFrom || names.has(t.name)) {
+      backwards = true;
+      at++;
+      names = new Set();
+    }
+    while (at < files.length && t.to >= files[at]!.count) at++;
+    if (at >= files.length) return undefined;
+    prevFrom = t.from;
+    names.add(t.name);
+    const f = files[at]!;
+    owner.push(at);
+    tags.push({ ...t, from: f.start + t.from, to: f.start + t.to });
+  }
+  const untitled = files[0]!.title === undefined;
+  if (untitled && !backwards) return undefined;
+  const label = (i: number) => files[i]!.title?.replace(/\.[^.]*$/, '') ?? `file ${i + 1}`;
+  const shared = new Set(
+    doc.meta.frameTags.filter((t, i) => doc.meta.frameTags.some((u, j) => u.name === t.name && owner[j] !== owner[i])).map((t) => t.name),
+  );
+  tags.forEach((t, i) => {
+    if (!untitled || shared.has(t.name)) t.name = `${label(owner[i]!)}/${t.name}`;
+  });
+  const tagged = new Set(owner);
+  const wholes = files
+    .map((f, i) => ({ f, i }))
+    .filter(({ i }) => !tagged.has(i))
+    .map(({ f, i }) => ({ name: label(i), from: f.start, to: f.start + f.count - 1 }));
+  return {
+    files: files.map((f, i) => f.title ?? `${label(i)}: frames ${f.start}-${f.start + f.count - 1}`),
+    titled: !untitled,
+    tags,
+    wholes,
+  };
+}
+
+interface BatchFile {
+  title?: string;
+  start: number;
+  count: number;
+}
+
+/** Files from `{title} {frame}.{extension}` names: two titles or more, each numbered 0, 1, ... in a run. */
+function titledRuns(doc: AsepriteDoc): BatchFile[] | undefined {
+  const files: BatchFile[] = [];
   for (let i = 0; i < doc.frames.length; i++) {
     const m = /^(.*?)(?: (\d+))?\.([A-Za-z0-9]+)$/.exec(doc.frames[i]!.filename);
     if (!m) return undefined;
@@ -380,29 +448,22 @@ export function splitBatch(
     else return undefined;
   }
   if (files.length < 2 || new Set(files.map((f) => f.title)).size !== files.length) return undefined;
-  const tags: AsepriteTag[] = [];
-  const tagged = new Set<number>();
-  let at = 0;
-  let prevFrom = -1;
-  let names = new Set<string>();
-  for (const t of doc.meta.frameTags) {
-    if (t.from < prevFrom || names.has(t.name)) {
-      at++;
-      names = new Set();
-    }
-    while (at < files.length && t.to >= files[at]!.count) at++;
-    if (at >= files.length) return undefined;
-    prevFrom = t.from;
-    names.add(t.name);
-    const f = files[at]!;
-    tagged.add(at);
-    tags.push({ ...t, name: `${f.title.replace(/\.[^.]*$/, '')}/${t.name}`, from: f.start + t.from, to: f.start + t.to });
+  return files;
+}
+
+/** Files from names ending in the frame's number in its file (`{tag} {frame}`): runs 0, 1, ... restarting at 0. */
+function numberedRuns(doc: AsepriteDoc): BatchFile[] | undefined {
+  const files: BatchFile[] = [];
+  for (let i = 0; i < doc.frames.length; i++) {
+    const m = /(\d+)(?:\.[A-Za-z0-9]+)?$/.exec(doc.frames[i]!.filename);
+    if (!m) return undefined;
+    const n = Number(m[1]);
+    const last = files[files.length - 1];
+    if (last && n === last.count) last.count++;
+    else if (n === 0) files.push({ start: i, count: 1 });
+    else return undefined;
   }
-  const wholes = files
-    .map((f, i) => ({ f, i }))
-    .filter(({ i }) => !tagged.has(i))
-    .map(({ f }) => ({ name: f.title.replace(/\.[^.]*$/, ''), from: f.start, to: f.start + f.count - 1 }));
-  return { files: files.map((f) => f.title), tags, wholes };
+  return files.length < 2 ? undefined : files;
 }
 
 function copyFrame(f: ModelFrame): ModelFrame {
@@ -635,6 +696,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
     ),
   playOptions: [ANIMATION_OPTION, ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION],
   renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
+  resourceOptions: [SHEET_IMAGE_OPTION],
   ...sheetModelMethods(FORMAT, asepriteModel),
   fromModel: (model, options) => asepriteFromModel(model, options),
 };

@@ -15,6 +15,7 @@ import {
   FRAME_OPTION,
   LAYOUT_OPTION,
   metaImage,
+  SHEET_IMAGE_OPTION,
   type SheetRef,
   sheetFiles,
   sheetModelMethods,
@@ -370,7 +371,8 @@ export function sniffTexturePacker(bytes: Uint8Array): boolean {
   if (/"app"\s*:\s*"[^"]*texturepacker/i.test(all)) return true;
   if (/"app"\s*:\s*"[^"]*aseprite/i.test(all)) return false;
   if (/"tiledversion"\s*:|"type"\s*:\s*"map"/.test(all)) return false;
-  return /"image"\s*:\s*"/.test(all);
+  // Another tool's atlas: meta.image, or frame rectangles (a Phaser atlas naming no image: the game gives it to load.atlas).
+  return /"image"\s*:\s*"/.test(all) || /"frame"\s*:\s*\{/.test(t.head);
 }
 
 export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
@@ -405,6 +407,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
     return lines.join('\n') + '\n';
   },
   renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
+  resourceOptions: [SHEET_IMAGE_OPTION],
   ...sheetModelMethods(FORMAT, texturePackerModel, {
     sheets: texturePackerSheets,
     siblings: siblingRequests,
