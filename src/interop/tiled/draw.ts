@@ -8,7 +8,7 @@
  * flips, as Tiled's CellRenderer does; the hexagonal 120° bit ignored),
  * transparentcolor, render order, animated tiles at their first frame,
  * image layers and tile objects (object alignment, size and rotation,
- * templates). Shapes and text objects are not drawn (editor annotations).
+ * templates); shape, point and text objects as ./shapes.ts says.
  * The canvas is the map (the chunks' 16-tile-aligned bounds for an infinite
  * map) grown by the layer offsets, as tmxrasterizer sizes it.
  */
@@ -33,6 +33,7 @@ import {
   type TiledLayer,
   type TiledTileset,
 } from './index.js';
+import { DEFAULT_OBJECT_COLOUR, shapeObjectPart, shapeOf } from './shapes.js';
 import { readXmlDocument, xmlRootName } from './xml.js';
 
 const FORMAT = 'tiled';
@@ -429,7 +430,15 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
         if (t.set && !Object.hasOwn(o, 'gid')) within = [t.set];
         o = { ...t.object, ...o };
       }
-      if (o.visible === false || o.gid === undefined) continue;
+      if (o.visible === false) continue;
+      if (o.gid === undefined) {
+        const text = shapeOf(o) === 'text' ? (parseColour((o.text as J).color) ?? [0, 0, 0, 255]) : undefined;
+        const colour = text ?? parseColour(raw.color) ?? DEFAULT_OBJECT_COLOUR;
+        const at = { x: num(o.x) + w.dx, y: num(o.y) + w.dy };
+        const part = shapeObjectPart(o, colour, at, num(o.rotation), w.opacity, canvas, budget, indexOf.get(w));
+        if (part) parts.push(part);
+        continue;
+      }
       const gid = num(o.gid) >>> 0;
       const tile = lookup(gid, within);
       if (!tile) continue;
