@@ -41,9 +41,6 @@ export function transformPolygons(polys: Polygons, m: Matrix): Polygons {
   return polys.map((p) => p.map(([x, y]) => applyMatrix(m, x, y)));
 }
 
-/** Qt's length of the control vectors of a quarter circle's cubic, times the radius. */
-const KAPPA = 0.5522847498;
-
 /**
  * The cubic Bézier from (x1, y1) through the controls to (x4, y4) as line segments, cut as Qt's
  * QBezier::addToPolygon cuts it (halves until flat within `threshold`, at most 9 halvings), the
@@ -163,14 +160,15 @@ function segsOf(p: Path): Seg[] {
   return out;
 }
 
-/** The path as one polygon: its cubics flattened as Qt flattens them. */
-export function flattenPath(p: Path): Point[] {
+/** The path as one polygon: its cubics flattened as Qt 5 flattens them (`threshold` 0.25; smaller is finer). */
+export function flattenPath(p: Path, threshold = 0.25): Point[] {
   const out: Point[] = [p.start];
   for (const s of segsOf(p)) {
     if (s.length === 4)
       flattenCubic(
         out,
         s.flatMap((q) => [q[0], q[1]]),
+        threshold,
       );
     else out.push(s[1]!);
   }
@@ -178,11 +176,18 @@ export function flattenPath(p: Path): Point[] {
 }
 
 /** An ellipse inscribed in the box (x, y, w, h) as one closed polygon. */
-export function ellipsePolygon(x: number, y: number, w: number, h: number): Point[] {
-  const out = flattenPath(ellipsePath(x, y, w, h));
+export function ellipsePolygon(x: number, y: number, w: number, h: number, threshold = 0.25): Point[] {
+  const out = flattenPath(ellipsePath(x, y, w, h), threshold);
   out.pop(); // back at the start
   return out;
 }
+
+/**
+ * How flat the round joins and caps of strokePath's `fine` strokes are made (see flattenPath): Qt draws
+ * a rectangle's outline with corners of their true area (a quarter disc of radius 1 covers 201/256 of
+ * its pixel), polygons' and curves' joins flattened as their paths are.
+ */
+const FINE = 0.01;
 
 const unitNormal = (a: Point, b: Point): Point => {
   const dx = b[0] - a[0];
@@ -232,7 +237,7 @@ function endDir(s: Seg): Point {
 }
 
 /** The join at `v` from the side's point `from` (after a segment running `d0`) to `to` (before one running `d1`). */
-function join(out: Point[], v: Point, d0: Point, d1: Point, from: Point, to: Point, hw: number): void {
+function join(out: Point[], v: Point, d0: Point, d1: Point, from: Point, to: Point, hw: number, flatness: number): void {
   const cross = d0[0] * d1[1] - d0[1] * d1[0];
   const dot = d0[0] * d1[0] + d0[1] * d1[1];
   const eps = 1e-9 * Math.hypot(...d0) * Math.hypot(...d1);
@@ -244,7 +249,7 @@ function join(out: Point[], v: Point, d0: Point, d1: Point, from: Point, to: Poi
     while (a1 > a0 + Math.PI + 1e-9) a1 -= 2 * Math.PI;
     const arc: Path = { start: from, segments: [], closed: false };
     arcTo(arc, v[0], v[1], hw, hw, a0, a1);
-    out.push(...flattenPath(arc).slice(1));
+    out.push(...flattenPath(arc, flatness).slice(1));
   } else if (cross < -eps) {
     // Inside of the turn: through the vertex, as Qt's stroker goes.
     out.push(v, to);
@@ -252,13 +257,13 @@ function join(out: Point[], v: Point, d0: Point, d1: Point, from: Point, to: Poi
 }
 
 /** One side of a stroke along the segments, `hw` to their left: the first segment's start, then on to the last's end. */
-function side(out: Point[], segs: Seg[], hw: number, closed: boolean): void {
+function side(out: Point[], segs: Seg[], hw: number, closed: boolean, flatness: number): void {
   let prevEnd: Point | undefined;
   let prevDir: Point | undefined;
   for (const s of segs) {
     const o = shifted(s, hw);
     if (!prevEnd) out.push(o[0]!);
-    else join(out, s[0]!, prevDir!, startDir(s), prevEnd, o[0]!, hw);
+    else join(out, s[0]!, prevDir!, startDir(s), prevEnd, o[0]!, hw, flatness);
     if (o.length === 4)
       flattenCubic(
         out,
@@ -270,47 +275,49 @@ function side(out: Point[], segs: Seg[], hw: number, closed: boolean): void {
   }
   if (closed && segs.length) {
     const first = segs[0]!;
-    join(out, first[0]!, prevDir!, startDir(first), prevEnd!, shifted(first, hw)[0]!, hw);
+    join(out, first[0]!, prevDir!, startDir(first), prevEnd!, shifted(first, hw)[0]!, hw, flatness);
   }
 }
 
 /** A round cap at b, from the side's point `from` half a turn round the end. */
-function cap(out: Point[], b: Point, hw: number, from: Point): void {
+function cap(out: Point[], b: Point, hw: number, from: Point, flatness: number): void {
   const a0 = Math.atan2(from[1] - b[1], from[0] - b[0]);
   const arc: Path = { start: from, segments: [], closed: false };
   arcTo(arc, b[0], b[1], hw, hw, a0, a0 + Math.PI);
-  out.push(...flattenPath(arc).slice(1));
+  out.push(...flattenPath(arc, flatness).slice(1));
 }
 
 /**
  * The outline of a stroke of width `width` along the path with round caps and joins, as Qt's stroker
  * makes it, as polygons to fill with the nonzero rule. A path that goes nowhere is a dot of that width.
+ * `fine`: joins and caps of their true areas (FINE).
  */
-export function strokePath(path: Path, width: number): Polygons {
+export function strokePath(path: Path, width: number, fine = false): Polygons {
+  const flatness = fine ? FINE : 0.25;
   const hw = width / 2;
   if (!(hw > 0)) return [];
   const segs = segsOf(path);
-  if (!segs.length) return [ellipsePolygon(path.start[0] - hw, path.start[1] - hw, width, width)];
+  if (!segs.length) return [ellipsePolygon(path.start[0] - hw, path.start[1] - hw, width, width, flatness)];
   const rev = segs.map((s) => [...s].reverse()).reverse();
   if (path.closed) {
     // Each side its own loop; they run opposite ways: the ring between them has winding 1.
     const a: Point[] = [];
-    side(a, segs, hw, true);
+    side(a, segs, hw, true, flatness);
     const b: Point[] = [];
-    side(b, rev, hw, true);
+    side(b, rev, hw, true, flatness);
     return [a, b];
   }
   const out: Point[] = [];
-  side(out, segs, hw, false);
-  cap(out, segs[segs.length - 1]![segs[segs.length - 1]!.length - 1]!, hw, out[out.length - 1]!);
-  side(out, rev, hw, false);
-  cap(out, segs[0]![0]!, hw, out[out.length - 1]!);
+  side(out, segs, hw, false, flatness);
+  cap(out, segs[segs.length - 1]![segs[segs.length - 1]!.length - 1]!, hw, out[out.length - 1]!, flatness);
+  side(out, rev, hw, false, flatness);
+  cap(out, segs[0]![0]!, hw, out[out.length - 1]!, flatness);
   return [out];
 }
 
 /** strokePath of the polygon (or polyline) through `points`. */
-export function strokePolygons(points: readonly Point[], closed: boolean, width: number): Polygons {
-  return points.length ? strokePath(linePath(points, closed), width) : [];
+export function strokePolygons(points: readonly Point[], closed: boolean, width: number, fine = false): Polygons {
+  return points.length ? strokePath(linePath(points, closed), width, fine) : [];
 }
 
 /**

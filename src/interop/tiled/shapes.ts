@@ -77,8 +77,8 @@ function shapeFills(o: J, colour: Rgba, m: Matrix): Fill[] {
   const shadow = compose(translate(LINE / 2, LINE / 2), m);
   const brush: Rgba = [colour[0], colour[1], colour[2], 50];
   // Pens are cosmetic: stroked in picture pixels, after the object's transform.
-  const stroke = (p: Path, c: Rgba, at = m, width = LINE) =>
-    fills.push({ polys: strokePath(transformPath(p, at), width), rule: 'nonzero', colour: c });
+  const stroke = (p: Path, c: Rgba, at = m, width = LINE, fine = false) =>
+    fills.push({ polys: strokePath(transformPath(p, at), width, fine), rule: 'nonzero', colour: c });
   const fill = (p: Path, rule: FillRule, c: Rgba) => fills.push({ polys: [flattenPath(transformPath(p, m))], rule, colour: c });
   let w = num(o.width);
   let h = num(o.height);
@@ -102,9 +102,11 @@ function shapeFills(o: J, colour: Rgba, m: Matrix): Fill[] {
               ],
               true,
             );
-      stroke(outline, BLACK, shadow);
+      // Qt draws a rectangle's corners round to their true area; other joins as flat as their paths.
+      const fine = kind === 'rectangle';
+      stroke(outline, BLACK, shadow, LINE, fine);
       fill(outline, 'nonzero', brush);
-      stroke(outline, colour);
+      stroke(outline, colour, m, LINE, fine);
       break;
     }
     case 'polygon':
