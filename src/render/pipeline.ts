@@ -99,6 +99,8 @@ export interface Picture {
   loops?: number;
   /** What the picture is, for limit messages ("the picture" by default). */
   what?: string;
+  /** What the user should know about how it was drawn (`render` prints each as a note). */
+  notes?: string[];
 }
 
 /** The pixel size of a part's image without decoding it. */
@@ -312,6 +314,7 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
     return image;
   });
   const out: DrawnPicture = { frames, originX: 0 - c.x, originY: 0 - c.y };
+  if (picture.notes?.length) out.notes = picture.notes;
   if (picture.loops !== undefined) {
     out.delaysMs = picture.frames.map(frameDelay);
     out.loops = picture.loops;

@@ -229,7 +229,13 @@ describe.skipIf(!haveTiled)('tiled: shape and point objects drawn as tmxrasteriz
  </objectgroup>`);
     fs.writeFileSync(path.join(dir, 'text.tmx'), text);
     const tiled = tmxrasterize(path.join(dir, 'text.tmx'), path.join(dir, 'text-tiled.png'));
-    const sprat = await spratRender(dir, 'text.tmx', 'text-sprat.png');
+    // render says so, in one note line.
+    const r = await runCli(['render', 'text.tmx', '-o', 'text-sprat.png'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      "text.tmx: note: 3 text object(s) drawn in sprat's own 3x5 font (in their boxes, colours and alignment), not in Tiled's fonts: their pixels differ from Tiled's\n",
+    );
+    const sprat = decodePng(fs.readFileSync(path.join(dir, 'text-sprat.png')));
     /** The box of the pixels of colour near `rgb` inside (x0, y0, x1, y1), and whether any pixel lies outside the box. */
     const inked = (img: RgbaImage, x0: number, y0: number, x1: number, y1: number) => {
       let b = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };

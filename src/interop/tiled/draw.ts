@@ -412,6 +412,7 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
   };
   // Objects need their templates before drawing; collected first.
   const objectParts = new Map<Walked, PicturePart[]>();
+  let texts = 0;
   for (const w of walked) {
     if (w.layer.type !== 'objectgroup' || !w.visible) continue;
     const raw = w.layer.raw;
@@ -437,6 +438,7 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
         const at = { x: num(o.x) + w.dx, y: num(o.y) + w.dy };
         const part = shapeObjectPart(o, colour, at, num(o.rotation), w.opacity, canvas, budget, indexOf.get(w));
         if (part) parts.push(part);
+        if (text && part) texts++;
         continue;
       }
       const gid = num(o.gid) >>> 0;
@@ -579,7 +581,12 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
     throw new FormatError(FORMAT, `${first}${notes.length > 1 ? ` (and ${notes.length - 1} more missing file(s))` : ''}`);
   }
   const layers = walked.map((w) => layerOf(doc, w, tw, th));
-  return { frames: [{ parts: { [Symbol.iterator]: parts } }], layers, canvas, what: 'the map' };
+  const out: Picture = { frames: [{ parts: { [Symbol.iterator]: parts } }], layers, canvas, what: 'the map' };
+  if (texts)
+    out.notes = [
+      `${texts} text object(s) drawn in sprat's own 3x5 font (in their boxes, colours and alignment), not in Tiled's fonts: their pixels differ from Tiled's`,
+    ];
+  return out;
 }
 
 /** The gid at tile (col, row) of a tile layer (map coordinates), 0 when none. */
