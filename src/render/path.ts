@@ -36,6 +36,24 @@ export function polygonsBounds(polys: Polygons): { x0: number; y0: number; x1: n
   return { x0: Math.floor(x0), y0: Math.floor(y0), x1: Math.ceil(x1), y1: Math.ceil(y1) };
 }
 
+/**
+ * About how much work filling the polygons in rows y0 … y1 is: the box's pixels plus, for every edge, the
+ * rows it crosses there (spend it from a budget before `coverage`).
+ */
+export function fillWork(polys: Polygons, y0: number, y1: number, width: number): number {
+  let rows = 0;
+  for (const p of polys) {
+    for (let i = 0; i < p.length; i++) {
+      const a = p[i]![1];
+      const b = p[(i + 1) % p.length]![1];
+      const lo = Math.max(y0, Math.min(a, b));
+      const hi = Math.min(y1, Math.max(a, b));
+      rows += hi > lo ? Math.ceil(hi - lo) + 1 : 1;
+    }
+  }
+  return rows + Math.max(0, y1 - y0) * width;
+}
+
 /** The polygons under m. */
 export function transformPolygons(polys: Polygons, m: Matrix): Polygons {
   return polys.map((p) => p.map(([x, y]) => applyMatrix(m, x, y)));

@@ -352,3 +352,40 @@ describe('path filling (src/render/path.ts): exact coverage as Qt computes it', 
     expect(c[12 * 2 + 2]).toBe(0); // inside the rectangle, off the line
   });
 });
+
+describe('tiled: hostile shape objects', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-tiled-hostile-'));
+  fs.writeFileSync(path.join(dir, 'tiles.png'), encodePng(tilesImage()));
+
+  it('huge, negative, non-numeric and degenerate shapes draw (clipped to the map) without a crash', async () => {
+    fs.writeFileSync(
+      path.join(dir, 'odd.tmx'),
+      map(`
+ <objectgroup id="2" name="o">
+  <object id="1" x="10" y="10" width="1e12" height="1e12"><ellipse/></object>
+  <object id="2" x="60" y="40" width="-20" height="-10"/>
+  <object id="3" x="1e300" y="5" width="10" height="10"/>
+  <object id="4" x="20" y="60"><polygon points="0,0 nan,5 1e300,-1e300 10,10"/></object>
+  <object id="5" x="30" y="30"><polyline points=""/></object>
+  <object id="6" x="40" y="40" rotation="1e308"><point/></object>
+  <object id="7" x="50" y="50" width="10" height="10"><text/></object>
+ </objectgroup>`),
+    );
+    const r = await runCli(['render', 'odd.tmx', '-o', 'odd.png'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const img = decodePng(fs.readFileSync(path.join(dir, 'odd.png')));
+    expect([img.width, img.height]).toEqual([128, 96]);
+  });
+
+  it('a shape whose filling would cost too much stops at --max-draw-pixels, in one line', async () => {
+    const pts = Array.from({ length: 20_000 }, (_, i) => `${(i * 7) % 128},${i % 2 ? 0 : 95}`).join(' ');
+    fs.writeFileSync(
+      path.join(dir, 'zigzag.tmx'),
+      map(`<objectgroup id="2" name="o"><object id="1" x="0" y="0"><polygon points="${pts}"/></object></objectgroup>`),
+    );
+    const r = await runCli(['render', 'zigzag.tmx', '-o', 'zigzag.png', '--max-draw-pixels', '1000000'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--max-draw-pixels/);
+  });
+});

@@ -23,6 +23,7 @@ import {
   ellipsePath,
   type FillRule,
   fillPolygons,
+  fillWork,
   flattenPath,
   linePath,
   type Path,
@@ -236,6 +237,10 @@ export function shapeObjectPart(
   budget.spend('maxPixels', (x1 - x0) * (y1 - y0), `object ${num(o.id)} (${x1 - x0}x${y1 - y0})`);
   const image = createImage(x1 - x0, y1 - y0);
   const local = translate(-x0, -y0);
-  for (const f of fills) fillPolygons(image, transformPolygons(f.polys, local), f.colour, f.rule, opacity);
+  for (const f of fills) {
+    const polys = transformPolygons(f.polys, local);
+    budget.spend('maxDrawPixels', fillWork(polys, 0, image.height, image.width), `drawing object ${num(o.id)}`);
+    fillPolygons(image, polys, f.colour, f.rule, opacity);
+  }
   return { image, transform: translate(x0, y0), layer };
 }
