@@ -258,7 +258,7 @@ function endDir(s: Seg): Point {
 function join(out: Point[], v: Point, d0: Point, d1: Point, from: Point, to: Point, hw: number, flatness: number): void {
   const cross = d0[0] * d1[1] - d0[1] * d1[0];
   const dot = d0[0] * d1[0] + d0[1] * d1[1];
-  const eps = 1e-9 * Math.hypot(...d0) * Math.hypot(...d1);
+  const eps = 1e-9 * Math.hypot(d0[0], d0[1]) * Math.hypot(d1[0], d1[1]);
   if (cross > eps || (Math.abs(cross) <= eps && dot < 0)) {
     // Turning away from this side: the outside of the turn, a round join.
     const a0 = Math.atan2(from[1] - v[1], from[0] - v[0]);
@@ -267,7 +267,7 @@ function join(out: Point[], v: Point, d0: Point, d1: Point, from: Point, to: Poi
     while (a1 > a0 + Math.PI + 1e-9) a1 -= 2 * Math.PI;
     const arc: Path = { start: from, segments: [], closed: false };
     arcTo(arc, v[0], v[1], hw, hw, a0, a1);
-    out.push(...flattenPath(arc, flatness).slice(1));
+    for (const q of flattenPath(arc, flatness).slice(1)) out.push(q);
   } else if (cross < -eps) {
     // Inside of the turn: through the vertex, as Qt's stroker goes.
     out.push(v, to);
@@ -302,7 +302,7 @@ function cap(out: Point[], b: Point, hw: number, from: Point, flatness: number):
   const a0 = Math.atan2(from[1] - b[1], from[0] - b[0]);
   const arc: Path = { start: from, segments: [], closed: false };
   arcTo(arc, b[0], b[1], hw, hw, a0, a0 + Math.PI);
-  out.push(...flattenPath(arc, flatness).slice(1));
+  for (const q of flattenPath(arc, flatness).slice(1)) out.push(q);
 }
 
 /**

@@ -181,7 +181,7 @@ function textImage(o: J, colour: Rgba, budget: Budget): { image: RgbaImage; x: n
   const w = Math.max(0, num(o.width));
   const h = Math.max(0, num(o.height));
   const lines = textLines(text, w, t.wrap === true);
-  const tw = Math.max(...lines.map(textWidth));
+  const tw = lines.reduce((m, l) => Math.max(m, textWidth(l)), 0);
   const th = (lines.length - 1) * LINE_HEIGHT + GLYPH_HEIGHT;
   const halign = typeof t.halign === 'string' ? t.halign : 'left';
   const valign = typeof t.valign === 'string' ? t.valign : 'top';
@@ -190,9 +190,9 @@ function textImage(o: J, colour: Rgba, budget: Budget): { image: RgbaImage; x: n
     const lw = textWidth(line);
     return halign === 'right' ? w - lw : halign === 'center' ? (w - lw) / 2 : 0;
   };
-  const x0 = Math.floor(Math.min(0, ...lines.map(lineX)));
+  const x0 = Math.floor(lines.reduce((m, l) => Math.min(m, lineX(l)), 0));
   const y0 = Math.floor(Math.min(0, top));
-  const iw = Math.ceil(Math.max(w, tw, ...lines.map((l) => lineX(l) + textWidth(l)))) - x0;
+  const iw = Math.ceil(lines.reduce((m, l) => Math.max(m, lineX(l) + textWidth(l)), Math.max(w, tw))) - x0;
   const ih = Math.ceil(Math.max(h, top + th)) - y0;
   if (iw <= 0 || ih <= 0) return undefined;
   budget.spend('maxPixels', iw * ih, `text object ${num(o.id)} (${iw}x${ih})`);
