@@ -7,7 +7,8 @@
  * layer's opacity, tint (tiles only) and offset, templates, zero-sized
  * rectangles and ellipses. Qt antialiases shapes whatever tmxrasterizer's
  * options; sprat fills the same outlines by exact pixel coverage, so:
- * - rectangles on whole pixels: the same pixels, exactly;
+ * - rectangles on whole pixels: lines and fills within 2 levels (Qt rounds a
+ *   translucent fill over tiles its own way), round corners within 16;
  * - everything else (rotated, fractional, ellipses, polygons, polylines,
  *   points): at least 99 % of the drawn pixels within 4 levels per
  *   premultiplied channel (ROUGH below), none further than the measured
