@@ -56,6 +56,7 @@ export const renderCommand: Command = {
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const resources = recordingLoader(resourcesFor(io, inPath, options), path.dirname(inPath));
       const result = await render(loaded, options, resources);
+      for (const n of result.notes ?? []) io.err(`${file}: note: ${n}\n`);
       // Every file the document names, drawn or not: the output replaces none.
       await references(loaded, resources, options);
       if (factor > 1) {

@@ -15,6 +15,8 @@ export interface RenderResult {
   delaysMs?: number[];
   /** How many times an animation plays (0 = forever). */
   loops?: number;
+  /** What the user should know about how it was drawn (`render` prints each as a note). */
+  notes?: string[];
 }
 
 export function createImage(width: number, height: number): RgbaImage {

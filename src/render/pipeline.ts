@@ -103,6 +103,8 @@ export interface Picture {
   what?: string;
   /** The format applied `--hide-layers` / `--layer-opacity` itself, in its own syntax (Aseprite layer names): not applied again. */
   ownLayerChoices?: boolean;
+  /** What the user should know about how it was drawn (`render` prints each as a note). */
+  notes?: string[];
 }
 
 /** The pixel size of a part's image without decoding it. */
@@ -316,6 +318,7 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
     return image;
   });
   const out: DrawnPicture = { frames, originX: 0 - c.x, originY: 0 - c.y };
+  if (picture.notes?.length) out.notes = picture.notes;
   if (picture.loops !== undefined) {
     out.delaysMs = picture.frames.map(frameDelay);
     out.loops = picture.loops;

@@ -347,8 +347,9 @@ describe.skipIf(!haveExamples)("tiled: Tiled's own examples", () => {
     expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(files.length);
   });
 
-  // Shape and text objects (editor annotations, which sprat does not draw) are hidden from tmxrasterizer; sprat is given the same map without them.
-  // Objects at fractional positions land where Qt's rounding puts them; those maps are compared without their object layers.
+  // Objects at fractional positions land where Qt's rounding puts them, and Qt's antialiased shape outlines differ by a few
+  // levels at some pixels: those object layers are left out here (real-collection.test.ts compares them within a tolerance;
+  // tiled-objects.test.ts tests shapes). rule_008's shapes (whole-pixel rectangles) are drawn as Tiled draws them.
   const ORTHO: [string, string[], number?][] = [
     ['desert.tmx', []],
     ['perspective_walls.tmx', []],
@@ -357,7 +358,7 @@ describe.skipIf(!haveExamples)("tiled: Tiled's own examples", () => {
     ['rpg/island.tmx', ['Objects']],
     ...maps
       .filter((m) => m.startsWith('sewer_automap/'))
-      .map((m): [string, string[]] => [m, m.match(/rule_00[89]/) ? ['output_GroundEffects'] : []]),
+      .map((m): [string, string[]] => [m, m.match(/rule_009/) ? ['output_GroundEffects'] : []]),
   ];
   for (const [file, hide, tolerance] of ORTHO) {
     it(`${file}: drawn as tmxrasterizer draws it`, async () => {

@@ -8,7 +8,7 @@
  * flips, as Tiled's CellRenderer does; the hexagonal 120° bit ignored),
  * transparentcolor, render order, animated tiles at their first frame,
  * image layers and tile objects (object alignment, size and rotation,
- * templates). Shapes and text objects are not drawn (editor annotations).
+ * templates); shape, point and text objects as ./shapes.ts says.
  * The canvas is the map (the chunks' 16-tile-aligned bounds for an infinite
  * map) grown by the layer offsets, as tmxrasterizer sizes it.
  */
@@ -33,6 +33,7 @@ import {
   type TiledLayer,
   type TiledTileset,
 } from './index.js';
+import { DEFAULT_OBJECT_COLOUR, shapeObjectPart, shapeOf } from './shapes.js';
 import { readXmlDocument, xmlRootName } from './xml.js';
 
 const FORMAT = 'tiled';
@@ -411,6 +412,7 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
   };
   // Objects need their templates before drawing; collected first.
   const objectParts = new Map<Walked, PicturePart[]>();
+  let texts = 0;
   for (const w of walked) {
     if (w.layer.type !== 'objectgroup' || !w.visible) continue;
     const raw = w.layer.raw;
@@ -429,7 +431,16 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
         if (t.set && !Object.hasOwn(o, 'gid')) within = [t.set];
         o = { ...t.object, ...o };
       }
-      if (o.visible === false || o.gid === undefined) continue;
+      if (o.visible === false) continue;
+      if (o.gid === undefined) {
+        const text = shapeOf(o) === 'text' ? (parseColour((o.text as J).color) ?? [0, 0, 0, 255]) : undefined;
+        const colour = text ?? parseColour(raw.color) ?? DEFAULT_OBJECT_COLOUR;
+        const at = { x: num(o.x) + w.dx, y: num(o.y) + w.dy };
+        const part = shapeObjectPart(o, colour, at, num(o.rotation), w.opacity, canvas, budget, indexOf.get(w));
+        if (part) parts.push(part);
+        if (text && part) texts++;
+        continue;
+      }
       const gid = num(o.gid) >>> 0;
       const tile = lookup(gid, within);
       if (!tile) continue;
@@ -570,7 +581,12 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
     throw new FormatError(FORMAT, `${first}${notes.length > 1 ? ` (and ${notes.length - 1} more missing file(s))` : ''}`);
   }
   const layers = walked.map((w) => layerOf(doc, w, tw, th));
-  return { frames: [{ parts: { [Symbol.iterator]: parts } }], layers, canvas, what: 'the map' };
+  const out: Picture = { frames: [{ parts: { [Symbol.iterator]: parts } }], layers, canvas, what: 'the map' };
+  if (texts)
+    out.notes = [
+      `${texts} text object(s) drawn in sprat's own 3x5 font (in their boxes, colours and alignment), not in Tiled's fonts: their pixels differ from Tiled's`,
+    ];
+  return out;
 }
 
 /** The gid at tile (col, row) of a tile layer (map coordinates), 0 when none. */
