@@ -4,6 +4,7 @@
  * the contract's JSON (../shared/contract/solarus.md).
  */
 import { diagnostic, FormatError, type Diagnostic } from '../../binary/errors.js';
+import { jsonMap } from '../../binary/json-array.js';
 import type { RgbaImage } from '../../render/image.js';
 import type { KeyCounts, SolarusStyle } from './style.js';
 
@@ -172,7 +173,7 @@ export function frameRect(d: SolarusDirection, j: number): { x: number; y: numbe
 export function inspectJson(format: SolarusSyntax, sheet: SolarusSheet): unknown {
   return {
     format,
-    animations: sheet.animations.map((a) => ({
+    animations: jsonMap(sheet.animations, (a) => ({
       name: a.name,
       image: a.image,
       frameDelay: a.frameDelay,

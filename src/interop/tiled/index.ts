@@ -764,7 +764,12 @@ function xmlLayers(json: unknown[], layers: TiledLayer[]): unknown[] {
 
 /** A copy with the keys of every plain object in alphabetical order, as Tiled writes JSON. */
 function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
+  if (Array.isArray(v)) {
+    // A list of numbers (a layer's GIDs: millions) has nothing to sort: the same array, not a copy.
+    let plain = true;
+    for (let i = 0; i < v.length && plain; i++) plain = typeof v[i] === 'number';
+    return plain ? v : v.map(sorted);
+  }
   if (typeof v !== 'object' || v === null) return v;
   const o = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
