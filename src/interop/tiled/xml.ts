@@ -258,9 +258,13 @@ export function csvGids(text: string): unknown[] {
   let end = text.length;
   while (start < end && isSpace(text.charCodeAt(start))) start++;
   while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
-  const out: unknown[] = [];
   // Blank, also with other white space String#trim removes.
-  if (start === end || text.trim() === '') return out;
+  if (start === end || text.trim() === '') return [];
+  // One entry per comma and one more: the array made at its size (growing it would copy it).
+  let count = 1;
+  for (let k = text.indexOf(',', start); k >= 0 && k < end; k = text.indexOf(',', k + 1)) count++;
+  const out: unknown[] = new Array(count);
+  let at = 0;
   let i = start;
   for (;;) {
     // One entry from i up to the next comma (or end): digits between ASCII spaces, else Number() of the trimmed text.
@@ -279,13 +283,13 @@ export function csvGids(text: string): unknown[] {
       j++;
       c = j < end ? text.charCodeAt(j) : 44;
     }
-    if (c === 44 && digits > 0 && digits <= 15) out.push(n);
+    if (c === 44 && digits > 0 && digits <= 15) out[at++] = n;
     else {
       // Anything else: the entry's text as the old split did.
       while (j < end && text.charCodeAt(j) !== 44) j++;
       const s = text.slice(i, j).trim();
       const v = Number(s);
-      out.push(s !== '' && Number.isFinite(v) ? v : s);
+      out[at++] = s !== '' && Number.isFinite(v) ? v : s;
     }
     if (j >= end) break;
     i = j + 1;
