@@ -9,7 +9,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { FormatError, type Diagnostic, type ErrorLocation } from '../../binary/errors.js';
-import { decodeText, JsonReader, lineColumn, offsetsToLines, pathToPointer } from '../json.js';
+import { decodeText, JsonReader, lineColumn, pathToPointer } from '../json.js';
 
 /** An XML element: its name, attributes in order, child elements, text and where it starts. */
 export interface XmlElement {
@@ -583,13 +583,32 @@ const isLayerName = (n: string) => n === 'layer' || n === 'objectgroup' || n ===
  * path (or its nearest enclosing value) came from.
  */
 export class XmlReader extends JsonReader {
+  /** Where each line of the text starts: all that placing an element needs (the text itself is not kept). */
+  private readonly lineStarts: number[];
+
   constructor(
     format: string,
-    private readonly source: string,
+    source: string,
     private readonly placesOf: Places,
     root = '$',
   ) {
     super(format, root);
+    const starts = [0];
+    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+    this.lineStarts = starts;
+  }
+
+  /** 1-based line and column of an offset in the text, as lineColumn gives them. */
+  private lineColumnOf(at: number): { line: number; column: number } {
+    const s = this.lineStarts;
+    let lo = 0;
+    let hi = s.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (s[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: at - s[lo]! + 1 };
   }
 
   override at(path: string): ErrorLocation {
@@ -597,7 +616,7 @@ export class XmlReader extends JsonReader {
     let p = '$' + path.slice(this.root.length);
     for (;;) {
       const at = this.placesOf.get(p);
-      if (at !== undefined) return lineColumn(this.source, at);
+      if (at !== undefined) return this.lineColumnOf(at);
       const cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
       if (cut <= 0) return {};
       p = p.slice(0, cut);
@@ -606,10 +625,10 @@ export class XmlReader extends JsonReader {
 
   /** Where each value read from the XML was (its element), keyed by JSON pointer. */
   linePositions(): Record<string, { line: number; column: number }> {
-    return offsetsToLines(
-      this.source,
-      [...this.placesOf].map(([p, at]) => [pathToPointer(p), at] as [string, number]),
-    );
+    const out: Record<string, { line: number; column: number }> = {};
+    const sorted = [...this.placesOf].sort((a, b) => a[1] - b[1]);
+    for (const [p, at] of sorted) out[pathToPointer(p)] = this.lineColumnOf(at);
+    return out;
   }
 
   override remember<T extends object>(doc: T): T {
