@@ -169,6 +169,17 @@ export function frameRect(d: SolarusDirection, j: number): { x: number; y: numbe
   return { x: d.x + (j % c) * d.frameWidth, y: d.y + Math.floor(j / c) * d.frameHeight, width: d.frameWidth, height: d.frameHeight };
 }
 
+/** One string per distinct value (sheets name the same few images many times); at most `max` kept. */
+export function stringPool(max = 4096): (s: string) => string {
+  const pool = new Map<string, string>();
+  return (s) => {
+    const had = pool.get(s);
+    if (had !== undefined) return had;
+    if (pool.size < max) pool.set(s, s);
+    return s;
+  };
+}
+
 /** The contract's `inspect --json` object. */
 export function inspectJson(format: SolarusSyntax, sheet: SolarusSheet): unknown {
   return {
