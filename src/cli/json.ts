@@ -49,6 +49,8 @@ function primitive(value: unknown): string | undefined {
 /** Pieces are joined into chunks at this many pieces or characters, so a long text is neither millions of small strings nor held twice. */
 const CHUNK_PIECES = 4096;
 const CHUNK_CHARS = 1 << 16;
+/** Text of numbers made as bytes (ASCII only). */
+const ascii = new TextDecoder();
 
 interface Frame {
   holder: object;
@@ -89,6 +91,7 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
   const over = (): never => budget.check('maxJsonBytes', size, 'the JSON output') as never;
   const stack: Frame[] = [];
   const active = new Set<object>();
+  let scratch = new Uint8Array(0);
 
   /** The next entry of an object frame that JSON includes, prepared; null at the end. */
   const nextObjectEntry = (f: Frame): { key: string; value: unknown } | null => {
@@ -153,6 +156,47 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
       // A run of plain numbers, strings, booleans and nulls: written here, a chunk at most.
       const lead = ',\n' + pad(f.depth + 1);
       let i = f.i;
+      if (!f.at && typeof a[i] === 'number') {
+        // A run of numbers (a level's cells, a map's GIDs): their text written as bytes, one string per
+        // chunk. A string per number was copied out of the young generation and left for the old
+        // generation's collector: the output's size again in memory.
+        if (scratch.length < CHUNK_CHARS + lead.length + 64) scratch = new Uint8Array(CHUNK_CHARS + lead.length + 64);
+        const buf = scratch;
+        let p = 0;
+        while (i < a.length && p < CHUNK_CHARS) {
+          const item = a[i];
+          if (typeof item !== 'number') break;
+          for (let k = i > 0 ? 0 : 1; k < lead.length; k++) buf[p++] = lead.charCodeAt(k);
+          if (Number.isSafeInteger(item)) {
+            let v = item;
+            if (v < 0) {
+              buf[p++] = 45;
+              v = -v;
+            }
+            const s0 = p;
+            do {
+              const d = v % 10;
+              buf[p++] = 48 + d;
+              v = (v - d) / 10;
+            } while (v > 0);
+            for (let x = s0, y = p - 1; x < y; x++, y--) {
+              const t = buf[x]!;
+              buf[x] = buf[y]!;
+              buf[y] = t;
+            }
+          } else {
+            const t = Number.isFinite(item) ? '' + item : 'null';
+            for (let k = 0; k < t.length; k++) buf[p++] = t.charCodeAt(k);
+          }
+          i++;
+        }
+        const piece = ascii.decode(buf.subarray(0, p));
+        size += piece.length;
+        cur += piece;
+        f.written += i - f.i;
+        f.i = i;
+        continue;
+      }
       const run: string[] = [];
       let runChars = 0;
       while (!f.at && i < a.length && runChars < CHUNK_CHARS) {

@@ -359,9 +359,30 @@ export function pathToPointer(path: string): string {
     .join('');
 }
 
+/** The length and a hash of up to 8192 bytes spread over `b` (and its first and last 64): cheap, to notice a change. */
+function fingerprint(b: Uint8Array): number {
+  let h = 0x811c9dc5 ^ b.length;
+  const mix = (v: number) => {
+    h = Math.imul(h ^ v, 0x01000193);
+  };
+  const n = b.length;
+  for (let i = 0; i < Math.min(64, n); i++) mix(b[i]!);
+  for (let i = Math.max(64, n - 64); i < n; i++) mix(b[i]!);
+  const step = Math.max(1, Math.floor(n / 8192));
+  for (let i = 0; i < n; i += step) mix(b[i]!);
+  return h >>> 0;
+}
+
 /** Typed access to parsed JSON; every error names the path of the bad value, and its line and column once `parse` gave the text. */
 export class JsonReader {
-  private text: string | undefined;
+  /**
+   * The bytes parsed, not their text (a second copy of the document as long as it lives): decoded again
+   * to place an error, and then kept. A fingerprint of them, checked before that, leaves an error
+   * unplaced rather than placed wrong when the caller has since changed the bytes.
+   */
+  private source: Uint8Array | undefined;
+  private sourcePrint = 0;
+  private textCache: string | undefined;
 
   /** `root`: how paths into this document start (`$`, or a file name for an external document). */
   constructor(
@@ -369,12 +390,21 @@ export class JsonReader {
     readonly root = '$',
   ) {}
 
-  /** Parses the document (see parseJson) and keeps its text to place later errors. */
+  /** Parses the document (see parseJson) and keeps its bytes to place later errors. */
   parse(bytes: Uint8Array): unknown {
-    const text = decodeText(bytes);
-    const value = parseJsonText(this.format, text);
-    this.text = text;
+    const value = parseJsonText(this.format, decodeText(bytes));
+    this.source = bytes;
+    this.sourcePrint = fingerprint(bytes);
+    this.textCache = undefined;
     return value;
+  }
+
+  /** The text parsed, decoded again from its bytes (once), or undefined when they have changed since. */
+  private get text(): string | undefined {
+    if (this.textCache !== undefined || this.source === undefined) return this.textCache;
+    if (fingerprint(this.source) !== this.sourcePrint) return undefined;
+    this.textCache = decodeText(this.source);
+    return this.textCache;
   }
 
   /**
@@ -402,7 +432,7 @@ export class JsonReader {
    * placed with errorIn. The text lives as long as the document.
    */
   remember<T extends object>(doc: T): T {
-    if (this.text !== undefined)
+    if (this.source !== undefined)
       Object.defineProperty(doc, 'jsonSource', { value: this, enumerable: false, writable: true, configurable: true });
     return doc;
   }

@@ -49,19 +49,22 @@ export async function readFileBytes(p: string, limits: ReadLimits = {}): Promise
     if (!st.isFile()) throw notRegular(st);
     const budget = new Budget({ ...DEFAULT_LIMITS, maxFileBytes: max });
     budget.check('maxFileBytes', st.size, `reading ${path.basename(p)}`);
-    // Read what is there, up to one byte past the limit (a file that grows while read).
-    const chunks: Uint8Array[] = [];
+    // Read what is there, up to one byte past the limit (a file that grows while read), into one buffer of the
+    // size found (and one byte more): no chunks to join, so a file costs its size once (issue 16, memory).
+    let buf = new Uint8Array(Math.min(st.size, max) + 1);
     let total = 0;
     for (;;) {
-      const want = Math.min(Math.max(st.size - total, 0) + 1, max - total + 1, 1 << 24);
-      const buf = new Uint8Array(Math.max(want, 1));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (total === buf.length) {
+        const bigger = new Uint8Array(Math.min(buf.length * 2, max + 1));
+        bigger.set(buf);
+        buf = bigger;
+      }
+      const { bytesRead } = await fh.read(buf, total, Math.min(buf.length - total, 1 << 30), null);
       if (bytesRead === 0) break;
       total += bytesRead;
       budget.check('maxFileBytes', total, `reading ${path.basename(p)}`);
-      chunks.push(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
     }
-    return chunks.length === 1 ? chunks[0]! : new Uint8Array(Buffer.concat(chunks, total));
+    return buf.subarray(0, total);
   } finally {
     await fh.close();
   }

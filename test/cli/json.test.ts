@@ -51,6 +51,50 @@ describe('the CLI JSON writer', () => {
     );
   });
 
+  it('prints runs of numbers (written as bytes) as JSON.stringify does: any number, mixed with other items, any depth and indent, across chunks', () => {
+    const odd = [
+      0,
+      -0,
+      1,
+      -1,
+      9,
+      10,
+      99,
+      100,
+      2 ** 31,
+      2 ** 32 - 1,
+      0xa0000001,
+      2 ** 53 - 1,
+      -(2 ** 53 - 1),
+      2 ** 53,
+      2 ** 53 + 2,
+      1e21,
+      1.5,
+      -0.25,
+    ];
+    const more = [1e-7, 123.456, NaN, Infinity, -Infinity, Number.MAX_VALUE, Number.MIN_VALUE, 5e-324];
+    const samples: unknown[] = [
+      odd,
+      more,
+      [...odd, 'x', null, ...more, { a: odd }, [more], true],
+      { deep: [[[[odd]]]] },
+      Array.from({ length: 200_000 }, (_, i) => ((i * 7919) % 1000003) * (i % 3 === 0 ? -1 : 1) * (i % 5 === 0 ? 0.5 : 1)),
+      new Float64Array(more),
+    ];
+    for (const v of samples) {
+      expect(stringifyJson(v)).toBe(JSON.stringify(v, null, 2));
+      expect(stringifyJson(v, 7)).toBe(JSON.stringify(v, null, 7));
+    }
+    const cells = new Uint32Array(100_000).map((_, i) => (i * 2654435761) >>> 0);
+    expect(stringifyJson({ cells: jsonNumbers(cells) })).toBe(JSON.stringify({ cells: Array.from(cells) }, null, 2));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer(), fc.double(), fc.maxSafeInteger(), fc.constant(null), fc.string())), (v) => {
+        expect(stringifyJson(v)).toBe(JSON.stringify(v, null, 2));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('rejects cycles and BigInt like JSON.stringify', () => {
     const a: Record<string, unknown> = {};
     a.self = a;

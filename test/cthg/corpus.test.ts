@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CORPUS } from '../helpers/paths.js';
+import { plainJson } from '../../src/binary/json-array.js';
 import {
   canonicalLayout,
   decodeSprite,
@@ -42,7 +43,7 @@ describe('plant_anim.dat (the real file)', () => {
   });
 
   it('inspect --json matches the contract', () => {
-    const j = inspectCthgJson(readCthg(bytes())) as any;
+    const j = plainJson(inspectCthgJson(readCthg(bytes()))) as any; // lists made as written: plain arrays to index
     expect(Object.keys(j)).toEqual(['format', 'version', 'header', 'blockOrder', 'animations', 'frames', 'sprites']);
     expect(j.header).toEqual({ animations: 5, frames: 5, elements: 5, sprites: 5, spriteBytes: 18329 });
     expect(JSON.stringify(j.animations[0])).toBe(

@@ -1,3 +1,4 @@
+import { jsonMap } from '../../binary/json-array.js';
 import { VIEWS, countsOf, type CthgDocument } from './model.js';
 
 /** The contract's `inspect --json` object (keys in the contract's order). */
@@ -14,13 +15,13 @@ export function inspectCthgJson(doc: CthgDocument): unknown {
       spriteBytes: header.spriteBytes,
     },
     blockOrder: doc.blockOrder ?? '',
-    animations: doc.animations.map((a) => ({
+    animations: jsonMap(doc.animations, (a) => ({
       name: a.name,
       tileSize: a.tileSize,
       frameCount: a.frameCount,
       views: { north: a.views.north, east: a.views.east, south: a.views.south, west: a.views.west },
     })),
-    frames: doc.frames.map((f) => ({
+    frames: jsonMap(doc.frames, (f) => ({
       sound: f.sound,
       elements: f.elements.map((e) => ({
         sprite: e.sprite,
@@ -31,7 +32,7 @@ export function inspectCthgJson(doc: CthgDocument): unknown {
         flags: e.flags,
       })),
     })),
-    sprites: doc.sprites.map((s) => ({ width: s.width, height: s.height, dataLength: s.data.length })),
+    sprites: jsonMap(doc.sprites, (s) => ({ width: s.width, height: s.height, dataLength: s.data.length })),
   };
 }
 

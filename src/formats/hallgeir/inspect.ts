@@ -2,6 +2,7 @@
 import type { HallgeirDocument, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { FORMAT_NAMES } from './model.js';
 import { frameChain } from './play.js';
+import { jsonMap } from '../../binary/json-array.js';
 
 export function inspectJson(doc: HallgeirDocument): unknown {
   const format = FORMAT_NAMES[doc.kind];
@@ -11,9 +12,9 @@ export function inspectJson(doc: HallgeirDocument): unknown {
       littleEndian: doc.littleEndian,
       name: doc.name,
       texture: doc.texture,
-      animations: doc.animations.map((a) => ({
+      animations: jsonMap(doc.animations, (a) => ({
         name: a.name,
-        frames: a.frames.map((f) => ({ x: f.x, y: f.y, delay: f.delay, next: f.next })),
+        frames: jsonMap(a.frames, (f) => ({ x: f.x, y: f.y, delay: f.delay, next: f.next })),
       })),
     };
   }
@@ -21,8 +22,8 @@ export function inspectJson(doc: HallgeirDocument): unknown {
   return {
     format,
     littleEndian: doc.littleEndian,
-    textures: doc.textures.map((t) => ({ path: t.path, name: t.name })),
-    objects: doc.objects.map((o) => ({ x: o.x, y: o.y, object: o.object })),
+    textures: jsonMap(doc.textures, (t) => ({ path: t.path, name: t.name })),
+    objects: jsonMap(doc.objects, (o) => ({ x: o.x, y: o.y, object: o.object })),
   };
 }
 

@@ -151,16 +151,26 @@ function readMapBody(r: ByteReader): HallgeirMap {
     textures.push({ path, name });
   }
   const objectCount = readCount(r, 12, 'object');
-  const objects = [];
+  const objects: HallgeirMap['objects'] = new Array(objectCount);
+  // Maps place the same few objects many times: one string per distinct path (at most SHARED_PATHS kept).
+  const shared = new Map<string, string>();
   for (let i = 0; i < objectCount; i++) {
     const x = r.i32();
     const y = r.i32();
-    const object = r.str32('object path');
-    objects.push({ x, y, object });
+    const read = r.str32('object path');
+    let object = shared.get(read);
+    if (object === undefined) {
+      object = read;
+      if (shared.size < SHARED_PATHS) shared.set(read, read);
+    }
+    objects[i] = { x, y, object };
   }
   checkEnd(r);
   return { kind: 'map', littleEndian: r.littleEndian, textures, objects, ...form(id) };
 }
+
+/** Distinct object paths shared while reading a map (a map of all-different paths keeps only the first ones). */
+const SHARED_PATHS = 4096;
 
 const BODIES = { sprite: readSpriteBody, object: readObjectBody, map: readMapBody };
 

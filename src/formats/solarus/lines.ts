@@ -8,6 +8,7 @@
 import { diagnostic, FormatError } from '../../binary/errors.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
 import {
+  stringPool,
   checkAnimation,
   checkWritable,
   MAX_INT,
@@ -38,6 +39,7 @@ export function readLines(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSh
 export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet {
   const animations: SolarusAnimation[] = [];
   const seen = new Set<string>();
+  const sharedImage = stringPool();
   const n = text.length;
   // Token starts and ends of the current line (reused; tokens past MAX_TOKENS are only counted).
   const starts = new Int32Array(MAX_TOKENS);
@@ -86,6 +88,8 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
     directions: current!.directions.map((_, k) => ({ line: dirLines[k]!, column: dirCols[k]! })),
   });
   const finish = () => {
+    // The list at its length (a pushed-to array keeps room for 17).
+    current!.directions = current!.directions.slice();
     checkAnimation(FORMAT, current!, positions, seen, opts);
     animations.push(current!);
     current = null;
@@ -130,7 +134,7 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
     if (current === null) {
       if (count < 5) fail(`line cut short: expected ${HEADER_FIELDS[count]} (an animation header is: ${HEADER_FIELDS.join(' ')})`, lineEnd);
       const name = text.slice(starts[0], ends[0]);
-      const image = text.slice(starts[1], ends[1]);
+      const image = sharedImage(text.slice(starts[1], ends[1]));
       const dirs = int(2, 'directions');
       if (dirs < 1) fail(`directions must be at least 1, not ${dirs}`, starts[2]!);
       const frameDelay = int(3, 'frame_delay');

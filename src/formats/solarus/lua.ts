@@ -7,6 +7,7 @@
 import { diagnostic, FormatError } from '../../binary/errors.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
 import {
+  stringPool,
   checkAnimation,
   checkWritable,
   MAX_INT,
@@ -370,6 +371,7 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
   const lx = new Lexer(text, (line, column) => warn('string escapes make invalid UTF-8 (read as U+FFFD)', { line, column }));
   const animations: SolarusAnimation[] = [];
   const seen = new Set<string>();
+  const sharedImage = stringPool();
   // Where the last integer() began (its sign or its digits).
   let vLine = 0;
   let vCol = 0;
@@ -596,7 +598,8 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     if (name === undefined) lx.fail('animation has no name', start.line, start.column);
     if (image === undefined) lx.fail(`animation "${name}" has no src_image`, start.line, start.column);
     if (directions === undefined) lx.fail(`animation "${name}" has no directions`, start.line, start.column);
-    const anim: SolarusAnimation = { name: name!, image: image!, frameDelay, loopOnFrame, directions: directions! };
+    // The list at its length (a pushed-to array keeps room for 17), and one string per distinct image.
+    const anim: SolarusAnimation = { name: name!, image: sharedImage(image!), frameDelay, loopOnFrame, directions: directions!.slice() };
     checkAnimation(FORMAT, anim, positions, seen, opts);
     animations.push(anim);
   };

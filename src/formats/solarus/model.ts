@@ -4,6 +4,7 @@
  * the contract's JSON (../shared/contract/solarus.md).
  */
 import { diagnostic, FormatError, type Diagnostic } from '../../binary/errors.js';
+import { jsonMap } from '../../binary/json-array.js';
 import type { RgbaImage } from '../../render/image.js';
 import type { KeyCounts, SolarusStyle } from './style.js';
 
@@ -168,11 +169,22 @@ export function frameRect(d: SolarusDirection, j: number): { x: number; y: numbe
   return { x: d.x + (j % c) * d.frameWidth, y: d.y + Math.floor(j / c) * d.frameHeight, width: d.frameWidth, height: d.frameHeight };
 }
 
+/** One string per distinct value (sheets name the same few images many times); at most `max` kept. */
+export function stringPool(max = 4096): (s: string) => string {
+  const pool = new Map<string, string>();
+  return (s) => {
+    const had = pool.get(s);
+    if (had !== undefined) return had;
+    if (pool.size < max) pool.set(s, s);
+    return s;
+  };
+}
+
 /** The contract's `inspect --json` object. */
 export function inspectJson(format: SolarusSyntax, sheet: SolarusSheet): unknown {
   return {
     format,
-    animations: sheet.animations.map((a) => ({
+    animations: jsonMap(sheet.animations, (a) => ({
       name: a.name,
       image: a.image,
       frameDelay: a.frameDelay,

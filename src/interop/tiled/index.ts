@@ -339,14 +339,14 @@ function readLayerData(
   if (encoding === 'csv') {
     const arr = r.arr(o.data, `${path}.data`);
     if (arr.length !== cells) throw r.error(`${path}.data`, `has ${arr.length} entries for ${cells} cells`);
-    const out: number[] = new Array(cells);
     for (let i = 0; i < cells; i++) {
       const v = arr[i];
-      // The common case checked inline; the path is built only for an error.
-      if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff) out[i] = v;
-      else out[i] = r.num(v, `${path}.data[${i}]`, { int: true, min: 0, max: 0xffffffff });
+      // The common case checked inline; the path is built only for an error (r.num throws for anything else).
+      if (!(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff))
+        r.num(v, `${path}.data[${i}]`, { int: true, min: 0, max: 0xffffffff });
     }
-    return out;
+    // Every entry checked: the array as read is the layer's data (no copy of millions of cells; the raw layer shares it).
+    return arr as number[];
   }
   if (encoding !== 'base64') throw r.error(`${layerPath}.encoding`, `unknown encoding "${encoding}"`);
   const compression = r.optStr(layer, 'compression', layerPath) ?? '';
@@ -764,7 +764,12 @@ function xmlLayers(json: unknown[], layers: TiledLayer[]): unknown[] {
 
 /** A copy with the keys of every plain object in alphabetical order, as Tiled writes JSON. */
 function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
+  if (Array.isArray(v)) {
+    // A list of numbers (a layer's GIDs: millions) has nothing to sort: the same array, not a copy.
+    let plain = true;
+    for (let i = 0; i < v.length && plain; i++) plain = typeof v[i] === 'number';
+    return plain ? v : v.map(sorted);
+  }
   if (typeof v !== 'object' || v === null) return v;
   const o = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};

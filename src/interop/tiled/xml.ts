@@ -9,7 +9,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { FormatError, type Diagnostic, type ErrorLocation } from '../../binary/errors.js';
-import { decodeText, JsonReader, lineColumn, offsetsToLines, pathToPointer } from '../json.js';
+import { decodeText, JsonReader, lineColumn, pathToPointer } from '../json.js';
 
 /** An XML element: its name, attributes in order, child elements, text and where it starts. */
 export interface XmlElement {
@@ -38,16 +38,21 @@ const PARSER_OPTIONS = {
 const MAX_DEPTH = 64;
 
 /** Parses XML text into its root element; a syntax error names its line and column. */
-export function parseXml(format: string, text: string): XmlElement {
+export function parseXml(format: string, text: string, cut = true): XmlElement {
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) throw FormatError.atLine(format, `not valid XML: ${valid.err.msg}`, valid.err.line, valid.err.col);
+  // The long text of leaf elements (a layer's csv or base64 data) is taken out before the parser sees it (it
+  // builds text one character at a time: 30 times the text in garbage) and put back by where its element starts.
+  const payloads = cut ? cutPayloads(text) : { text, texts: new Map<number, string>(), original: (at: number) => at };
   let nodes: unknown;
   try {
-    nodes = new XMLParser({ ...PARSER_OPTIONS, maxNestedTags: MAX_DEPTH } as never).parse(text);
+    nodes = new XMLParser({ ...PARSER_OPTIONS, maxNestedTags: MAX_DEPTH } as never).parse(payloads.text);
   } catch (e) {
     throw new FormatError(format, `not valid XML: ${(e as Error).message}`);
   }
   const meta = XMLParser.getMetaDataSymbol() as unknown as symbol;
+  const startOf = (node: Record<string, unknown>) =>
+    payloads.original(((node as Record<symbol, unknown>)[meta] as { startIndex?: number } | undefined)?.startIndex ?? 0);
   const convert = (node: Record<string, unknown>, depth: number): XmlElement | null => {
     const name = Object.keys(node).find((k) => k !== ':@');
     if (name === undefined || name === '#text' || name.startsWith('?') || name.startsWith('!')) return null;
@@ -55,13 +60,7 @@ export function parseXml(format: string, text: string): XmlElement {
     const attrs: Record<string, string> = {};
     const a = node[':@'] as Record<string, unknown> | undefined;
     if (a) for (const k of Object.keys(a)) setOwn(attrs, k, String(a[k]));
-    const el: XmlElement = {
-      name,
-      attrs,
-      children: [],
-      text: '',
-      start: ((node as Record<symbol, unknown>)[meta] as { startIndex?: number } | undefined)?.startIndex ?? 0,
-    };
+    const el: XmlElement = { name, attrs, children: [], text: '', start: startOf(node) };
     const kids = node[name];
     if (Array.isArray(kids)) {
       for (const k of kids as Record<string, unknown>[]) {
@@ -72,11 +71,97 @@ export function parseXml(format: string, text: string): XmlElement {
         }
       }
     }
+    const cut = payloads.texts.get(el.start);
+    if (cut !== undefined) el.text = cut; // the element's only content (it read as empty)
     return el;
   };
   const roots = (Array.isArray(nodes) ? nodes : []).map((n) => convert(n as Record<string, unknown>, 0)).filter((n) => n !== null);
   if (roots.length !== 1) throw new FormatError(format, `not valid XML: expected one root element, found ${roots.length}`);
   return roots[0]!;
+}
+
+/** Leaf text at least this long is taken out of the text given to the parser. */
+const CUT_LENGTH = 64;
+
+/**
+ * `text` (valid XML) with the text content of every element whose only
+ * content is text of at least CUT_LENGTH characters without `&` taken out
+ * (`<data encoding="csv">...</data>` becomes `<data encoding="csv"></data>`),
+ * that text by where its element starts in `text` (line ends made `\n`, as
+ * the parser makes them), and the place in `text` of a place in the shorter
+ * text. A document with an internal DTD subset is left whole.
+ */
+export function cutPayloads(text: string): { text: string; texts: Map<number, string>; original: (at: number) => number } {
+  const texts = new Map<number, string>();
+  const whole = { text, texts, original: (at: number) => at };
+  const pieces: string[] = [];
+  const cutAt: number[] = []; // in the shorter text
+  const cutSum: number[] = []; // characters taken out up to and with each cut
+  let removed = 0;
+  let from = 0; // text[from..] is not yet in pieces
+  let i = 0;
+  const n = text.length;
+  for (;;) {
+    const lt = text.indexOf('<', i);
+    if (lt < 0) break;
+    if (text.startsWith('<!--', lt)) i = skipPast(text, '-->', lt + 4);
+    else if (text.startsWith('<![CDATA[', lt)) i = skipPast(text, ']]>', lt + 9);
+    else if (text.startsWith('<?', lt)) i = skipPast(text, '?>', lt + 2);
+    else if (text.startsWith('<!', lt)) {
+      const gt = text.indexOf('>', lt);
+      const br = text.indexOf('[', lt);
+      if (br >= 0 && (gt < 0 || br < gt)) return whole; // an internal subset: entities may be anything
+      i = gt < 0 ? n : gt + 1;
+    } else if (text.startsWith('</', lt)) i = skipPast(text, '>', lt + 2);
+    else {
+      // A start tag: to its '>' outside quoted attribute values.
+      let j = lt + 1;
+      let quote = 0;
+      for (; j < n; j++) {
+        const c = text.charCodeAt(j);
+        if (quote) {
+          if (c === quote) quote = 0;
+        } else if (c === 34 || c === 39) quote = c;
+        else if (c === 62) break;
+      }
+      if (j >= n) return whole;
+      i = j + 1;
+      if (text.charCodeAt(j - 1) === 47) continue; // <empty/>
+      const end = text.indexOf('<', i);
+      if (end < 0 || end - i < CUT_LENGTH || text.charCodeAt(end + 1) !== 47) continue;
+      const amp = text.indexOf('&', i);
+      if (amp >= 0 && amp < end) continue;
+      texts.set(lt, text.slice(i, end).replace(/\r\n?/g, '\n'));
+      pieces.push(text.slice(from, i));
+      from = end;
+      removed += end - i;
+      cutAt.push(i - (removed - (end - i)));
+      cutSum.push(removed);
+      i = end;
+    }
+  }
+  if (!texts.size) return whole;
+  pieces.push(text.slice(from));
+  const original = (at: number) => {
+    // The last cut at or before `at` (elements never start inside a cut: a closing tag follows it).
+    let lo = 0;
+    let hi = cutAt.length - 1;
+    let k = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (cutAt[mid]! <= at) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return k < 0 ? at : at + cutSum[k]!;
+  };
+  return { text: pieces.join(''), texts, original };
+}
+
+function skipPast(text: string, end: string, from: number): number {
+  const k = text.indexOf(end, from);
+  return k < 0 ? text.length : k + end.length;
 }
 
 /** Sets an own property, even one named "__proto__". */
@@ -158,6 +243,59 @@ function typedAttrs(el: XmlElement, skip: readonly string[] = []): Record<string
 }
 
 // ---------------------------------------------------------------- XML to the JSON shape
+
+/** ASCII space, tab, line feed, carriage return (what Tiled writes around csv numbers). */
+const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+
+/**
+ * A `<data encoding="csv">` text as its list: each comma-separated entry a
+ * number when it is one (`Number` of the trimmed entry, finite), else the
+ * trimmed entry itself, for the reader to name. Scanned in place: a layer of
+ * millions of cells makes no string per cell, only the array of numbers.
+ */
+export function csvGids(text: string): unknown[] {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSpace(text.charCodeAt(start))) start++;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  // Blank, also with other white space String#trim removes.
+  if (start === end || text.trim() === '') return [];
+  // One entry per comma and one more: the array made at its size (growing it would copy it).
+  let count = 1;
+  for (let k = text.indexOf(',', start); k >= 0 && k < end; k = text.indexOf(',', k + 1)) count++;
+  const out: unknown[] = new Array(count);
+  let at = 0;
+  let i = start;
+  for (;;) {
+    // One entry from i up to the next comma (or end): digits between ASCII spaces, else Number() of the trimmed text.
+    let j = i;
+    while (j < end && isSpace(text.charCodeAt(j))) j++;
+    let n = 0;
+    let digits = 0;
+    let c = j < end ? text.charCodeAt(j) : 44;
+    while (c >= 48 && c <= 57) {
+      n = n * 10 + (c - 48);
+      digits++;
+      j++;
+      c = j < end ? text.charCodeAt(j) : 44;
+    }
+    while (j < end && isSpace(c)) {
+      j++;
+      c = j < end ? text.charCodeAt(j) : 44;
+    }
+    if (c === 44 && digits > 0 && digits <= 15) out[at++] = n;
+    else {
+      // Anything else: the entry's text as the old split did.
+      while (j < end && text.charCodeAt(j) !== 44) j++;
+      const s = text.slice(i, j).trim();
+      const v = Number(s);
+      out[at++] = s !== '' && Number.isFinite(v) ? v : s;
+    }
+    if (j >= end) break;
+    i = j + 1;
+  }
+  return out;
+}
 
 /** The order of an `<image>`'s attributes as read (on the object holding image, imagewidth...; not enumerable). */
 export const IMAGE_ORDER = Symbol('image attribute order');
@@ -266,14 +404,7 @@ class ToJson {
   /** A list of tile GIDs in any XML encoding (csv text, `<tile>` elements) or base64 text kept as a string. */
   gidData(el: XmlElement, encoding: string | undefined, path: string): unknown {
     if (encoding === 'base64') return el.text.trim();
-    if (encoding === 'csv') {
-      const t = el.text.trim();
-      if (t === '') return [];
-      return t.split(',').map((s) => {
-        const n = Number(s.trim());
-        return s.trim() !== '' && Number.isFinite(n) ? n : s.trim();
-      });
-    }
+    if (encoding === 'csv') return csvGids(el.text);
     if (encoding !== undefined) return el.text.trim();
     this.place(path, el);
     return el.children.filter((c) => c.name === 'tile').map((c) => (c.attrs.gid === undefined ? 0 : typed('gid', c.attrs.gid)));
@@ -452,13 +583,32 @@ const isLayerName = (n: string) => n === 'layer' || n === 'objectgroup' || n ===
  * path (or its nearest enclosing value) came from.
  */
 export class XmlReader extends JsonReader {
+  /** Where each line of the text starts: all that placing an element needs (the text itself is not kept). */
+  private readonly lineStarts: number[];
+
   constructor(
     format: string,
-    private readonly source: string,
+    source: string,
     private readonly placesOf: Places,
     root = '$',
   ) {
     super(format, root);
+    const starts = [0];
+    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+    this.lineStarts = starts;
+  }
+
+  /** 1-based line and column of an offset in the text, as lineColumn gives them. */
+  private lineColumnOf(at: number): { line: number; column: number } {
+    const s = this.lineStarts;
+    let lo = 0;
+    let hi = s.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (s[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: at - s[lo]! + 1 };
   }
 
   override at(path: string): ErrorLocation {
@@ -466,7 +616,7 @@ export class XmlReader extends JsonReader {
     let p = '$' + path.slice(this.root.length);
     for (;;) {
       const at = this.placesOf.get(p);
-      if (at !== undefined) return lineColumn(this.source, at);
+      if (at !== undefined) return this.lineColumnOf(at);
       const cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
       if (cut <= 0) return {};
       p = p.slice(0, cut);
@@ -475,10 +625,10 @@ export class XmlReader extends JsonReader {
 
   /** Where each value read from the XML was (its element), keyed by JSON pointer. */
   linePositions(): Record<string, { line: number; column: number }> {
-    return offsetsToLines(
-      this.source,
-      [...this.placesOf].map(([p, at]) => [pathToPointer(p), at] as [string, number]),
-    );
+    const out: Record<string, { line: number; column: number }> = {};
+    const sorted = [...this.placesOf].sort((a, b) => a[1] - b[1]);
+    for (const [p, at] of sorted) out[pathToPointer(p)] = this.lineColumnOf(at);
+    return out;
   }
 
   override remember<T extends object>(doc: T): T {
