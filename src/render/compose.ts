@@ -1124,7 +1124,8 @@ function simdDraw(
   }
   const tw = x1 - x0;
   const th = y1 - y0;
-  if (kernelMode === 'auto' && tw * th < SIMD_MIN_PIXELS) return false;
+  // Plain blits stay in JavaScript in 'auto' mode: copying the box in and out costs more than the JS word loop.
+  if (kernelMode === 'auto' && (tw * th < SIMD_MIN_PIXELS || (blitDraw && alut === NO_OPACITY))) return false;
   const bw = bx1 - bx0;
   const bh = by1 - by0;
   const LUT = 256;
@@ -1132,7 +1133,10 @@ function simdDraw(
   const C = align16(T + tw * 4);
   const S = align16(C + tw * 4);
   const D = align16(S + bw * bh * 4);
-  const need = D + tw * th * 4;
+  // Blits and table draws copy the whole box; affine draws each row's span as they go.
+  const tableDraw = !blitDraw && !bilinear && ((inv[1] === 0 && inv[2] === 0) || (inv[0] === 0 && inv[3] === 0));
+  const boxed = blitDraw || tableDraw;
+  const need = D + (boxed ? tw * th : tw) * 4;
   if (need > SIMD_MAX_BYTES) return false;
   const k = composeKernels(need);
   if (!k) return false;
@@ -1140,7 +1144,7 @@ function simdDraw(
   const plain = alut === NO_OPACITY;
   mem.set(alut, LUT);
   stageRect(src.data, W, bx0, by0, bw, bh, mem, S);
-  stageRect(dst.data, DW, x0, y0, tw, th, mem, D);
+  if (boxed) stageRect(dst.data, DW, x0, y0, tw, th, mem, D);
   const stride = bw * 4;
   // Address of texel (0, 0) of the whole image (i32 arithmetic wraps: only existing texels are read).
   const org = (S - (by0 * bw + bx0) * 4) | 0;
@@ -1148,7 +1152,7 @@ function simdDraw(
   if (blitDraw) {
     // Same width and order on both sides: one span.
     k.over(D, S, tw * th, plain ? 0 : LUT);
-  } else if (!bilinear && ((inv[1] === 0 && inv[2] === 0) || (inv[0] === 0 && inv[3] === 0))) {
+  } else if (tableDraw) {
     // tableDraw: a column (or, swapped, row) of texels per destination column.
     const swapped = !(inv[1] === 0 && inv[2] === 0);
     const H = src.height;
@@ -1182,6 +1186,9 @@ function simdDraw(
     const dU = Math.round(i0 * 65536) | 0;
     const dV = Math.round(i1 * 65536) | 0;
     const opaqueA = alut[255]!;
+    const d = dst.data;
+    // As affineNearest: unchecked runs where u and v truncate to int32.
+    const nearestRuns = bx1 - sx < 2 ** 31 && by1 - sy < 2 ** 31;
     for (let y = y0; y < y1; y++) {
       const cy = y + 0.5;
       const ru = i2 * cy + i4;
@@ -1193,12 +1200,24 @@ function simdDraw(
       const xa = spanA;
       const xb = spanB;
       if (xb <= xa) continue;
-      if (!bilinear) {
-        k.nearest(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, rowAt(y, xa), plain ? 0 : LUT);
-        continue;
-      }
+      const o = (y * DW + xa) * 4;
+      const n4 = (xb - xa) * 4;
+      mem.set(d.subarray(o, o + n4), D);
       let ia = -1;
       let ib = -1;
+      if (!bilinear) {
+        if (nearestRuns) {
+          exactSpan(i0, ru, 0, 0, bx0 - sx, bx1 - sx, xa, xb);
+          exactSpan(i1, rv, 0, 0, by0 - sy, by1 - sy, spanA, spanB);
+          if (spanB > spanA) {
+            ia = spanA;
+            ib = spanB;
+          }
+        }
+        k.nearest(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, ia, ib, D, plain ? 0 : LUT);
+        d.set(mem.subarray(D, D + n4), o);
+        continue;
+      }
       if (runs) {
         exactSpan(i0, ru, sx, 0.5, bx0 + RUN_MARGIN, bx1 - 1 - RUN_MARGIN, xa, xb);
         exactSpan(i1, rv, sy, 0.5, by0 + RUN_MARGIN, by1 - 1 - RUN_MARGIN, spanA, spanB);
@@ -1208,10 +1227,11 @@ function simdDraw(
         }
       }
       // biome-ignore format: one argument per kernel parameter
-      k.bilinear(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, ia, ib, dU, dV, rowAt(y, xa), LUT, opaqueA, aligned ? 1 : 0);
+      k.bilinear(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, ia, ib, dU, dV, D, LUT, opaqueA, aligned ? 1 : 0);
+      d.set(mem.subarray(D, D + n4), o);
     }
   }
-  unstageRect(dst.data, DW, x0, y0, tw, th, mem, D);
+  if (boxed) unstageRect(dst.data, DW, x0, y0, tw, th, mem, D);
   releaseKernels(SIMD_KEEP_BYTES);
   return true;
 }

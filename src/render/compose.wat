@@ -183,43 +183,88 @@
         (br $px)))
     (call $over (local.get $d) (local.get $t) (local.get $n) (local.get $lut)))
 
-  ;; Nearest texels of destination pixels [xa, xb) of one row under an
-  ;; affine map: u = i0*(x + 1/2) + ru, v = i1*(x + 1/2) + rv as in
-  ;; affineNearest; texel (sx + floor(u), sy + floor(v)) when u in [0, sw), v in
-  ;; [0, sh) and it lies in [bx0, bx1) x [by0, by1); texel (X, Y) is the
-  ;; word at org + Y*stride + X*4 (i32 arithmetic wraps). Then `over` at d.
+  ;; The nearest texel of destination pixel x of a row under an affine map,
+  ;; as affineNearest's checked loop: u = i0*(x + 1/2) + ru, v = i1*(x + 1/2) + rv;
+  ;; texel (sx + floor(u), sy + floor(v)) when u in [0, sw), v in [0, sh) and
+  ;; it lies in [bx0, bx1) x [by0, by1); texel (X, Y) is the word at
+  ;; org + Y*stride + X*4 (i32 arithmetic wraps). 0 for none.
+  (func $nearestChecked (param $org i32) (param $stride i32)
+    (param $i0 f64) (param $i1 f64) (param $ru f64) (param $rv f64) (param $sx f64) (param $sy f64) (param $sw f64) (param $sh f64)
+    (param $bx0 f64) (param $bx1 f64) (param $by0 f64) (param $by1 f64) (param $x i32) (result i32)
+    (local $cx f64) (local $u f64) (local $v f64) (local $X f64) (local $Y f64)
+    (local.set $cx (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
+    (local.set $u (f64.add (f64.mul (local.get $i0) (local.get $cx)) (local.get $ru)))
+    (local.set $v (f64.add (f64.mul (local.get $i1) (local.get $cx)) (local.get $rv)))
+    (if (i32.and
+          (i32.and (f64.ge (local.get $u) (f64.const 0)) (f64.ge (local.get $v) (f64.const 0)))
+          (i32.and (f64.lt (local.get $u) (local.get $sw)) (f64.lt (local.get $v) (local.get $sh))))
+      (then
+        (local.set $X (f64.add (local.get $sx) (f64.floor (local.get $u))))
+        (local.set $Y (f64.add (local.get $sy) (f64.floor (local.get $v))))
+        (if (i32.and
+              (i32.and (f64.ge (local.get $X) (local.get $bx0)) (f64.lt (local.get $X) (local.get $bx1)))
+              (i32.and (f64.ge (local.get $Y) (local.get $by0)) (f64.lt (local.get $Y) (local.get $by1))))
+          (then
+            (return (i32.load
+              (i32.add (local.get $org)
+                (i32.add (i32.mul (i32.trunc_f64_s (local.get $Y)) (local.get $stride))
+                         (i32.shl (i32.trunc_f64_s (local.get $X)) (i32.const 2))))))))))
+    (i32.const 0))
+
+  ;; Nearest texels of destination pixels [xa, xb) of one row (see
+  ;; $nearestChecked); in [ia, ib) (nearestRun: every texel exists, u, v >= 0)
+  ;; u and v are computed together in one f64x2 (the same IEEE operations)
+  ;; and truncated. Then `over` at d.
   (func (export "nearest") (param $t i32) (param $org i32) (param $stride i32)
     (param $i0 f64) (param $i1 f64) (param $ru f64) (param $rv f64) (param $sx f64) (param $sy f64) (param $sw f64) (param $sh f64)
     (param $bx0 f64) (param $bx1 f64) (param $by0 f64) (param $by1 f64)
-    (param $xa i32) (param $xb i32) (param $d i32) (param $lut i32)
-    (local $x i32) (local $p i32) (local $cx f64) (local $u f64) (local $v f64) (local $X f64) (local $Y f64) (local $q i32)
+    (param $xa i32) (param $xb i32) (param $ia i32) (param $ib i32) (param $d i32) (param $lut i32)
+    (local $x i32) (local $p i32) (local $k v128) (local $r v128) (local $cx v128) (local $uv v128) (local $base i32)
+    (if (i32.ge_s (local.get $ia) (local.get $ib))
+      (then (local.set $ia (local.get $xb)) (local.set $ib (local.get $xb))))
     (local.set $x (local.get $xa))
     (local.set $p (local.get $t))
     (block $done
       (loop $px
-        (br_if $done (i32.ge_s (local.get $x) (local.get $xb)))
-        (local.set $cx (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
-        (local.set $u (f64.add (f64.mul (local.get $i0) (local.get $cx)) (local.get $ru)))
-        (local.set $v (f64.add (f64.mul (local.get $i1) (local.get $cx)) (local.get $rv)))
-        (local.set $q (i32.const 0))
-        (if (i32.and
-              (i32.and (f64.ge (local.get $u) (f64.const 0)) (f64.ge (local.get $v) (f64.const 0)))
-              (i32.and (f64.lt (local.get $u) (local.get $sw)) (f64.lt (local.get $v) (local.get $sh))))
-          (then
-            (local.set $X (f64.add (local.get $sx) (f64.floor (local.get $u))))
-            (local.set $Y (f64.add (local.get $sy) (f64.floor (local.get $v))))
-            (if (i32.and
-                  (i32.and (f64.ge (local.get $X) (local.get $bx0)) (f64.lt (local.get $X) (local.get $bx1)))
-                  (i32.and (f64.ge (local.get $Y) (local.get $by0)) (f64.lt (local.get $Y) (local.get $by1))))
-              (then
-                (local.set $q (i32.load
-                  (i32.add (local.get $org)
-                    (i32.add (i32.mul (i32.trunc_f64_s (local.get $Y)) (local.get $stride))
-                             (i32.shl (i32.trunc_f64_s (local.get $X)) (i32.const 2))))))))))
-        (i32.store (local.get $p) (local.get $q))
+        (br_if $done (i32.ge_s (local.get $x) (local.get $ia)))
+        (i32.store (local.get $p)
+          (call $nearestChecked (local.get $org) (local.get $stride) (local.get $i0) (local.get $i1) (local.get $ru) (local.get $rv)
+            (local.get $sx) (local.get $sy) (local.get $sw) (local.get $sh) (local.get $bx0) (local.get $bx1) (local.get $by0) (local.get $by1)
+            (local.get $x)))
         (local.set $p (i32.add (local.get $p) (i32.const 4)))
         (local.set $x (i32.add (local.get $x) (i32.const 1)))
         (br $px)))
+    (if (i32.lt_s (local.get $x) (local.get $ib))
+      (then
+        (local.set $k (f64x2.replace_lane 1 (f64x2.splat (local.get $i0)) (local.get $i1)))
+        (local.set $r (f64x2.replace_lane 1 (f64x2.splat (local.get $ru)) (local.get $rv)))
+        (local.set $base (i32.add (local.get $org)
+          (i32.add (i32.mul (i32.trunc_sat_f64_s (local.get $sy)) (local.get $stride))
+                   (i32.shl (i32.trunc_sat_f64_s (local.get $sx)) (i32.const 2)))))
+        (local.set $cx (f64x2.splat (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5))))
+        (block $rdone
+          (loop $rpx
+            (br_if $rdone (i32.ge_s (local.get $x) (local.get $ib)))
+            (local.set $uv (i32x4.trunc_sat_f64x2_s_zero
+              (f64x2.add (f64x2.mul (local.get $k) (local.get $cx)) (local.get $r))))
+            (i32.store (local.get $p)
+              (i32.load (i32.add (local.get $base)
+                (i32.add (i32.mul (i32x4.extract_lane 1 (local.get $uv)) (local.get $stride))
+                         (i32.shl (i32x4.extract_lane 0 (local.get $uv)) (i32.const 2))))))
+            (local.set $cx (f64x2.add (local.get $cx) (v128.const f64x2 1 1)))
+            (local.set $p (i32.add (local.get $p) (i32.const 4)))
+            (local.set $x (i32.add (local.get $x) (i32.const 1)))
+            (br $rpx)))))
+    (block $done2
+      (loop $px2
+        (br_if $done2 (i32.ge_s (local.get $x) (local.get $xb)))
+        (i32.store (local.get $p)
+          (call $nearestChecked (local.get $org) (local.get $stride) (local.get $i0) (local.get $i1) (local.get $ru) (local.get $rv)
+            (local.get $sx) (local.get $sy) (local.get $sw) (local.get $sh) (local.get $bx0) (local.get $bx1) (local.get $by0) (local.get $by1)
+            (local.get $x)))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (local.set $x (i32.add (local.get $x) (i32.const 1)))
+        (br $px2)))
     (call $over (local.get $d) (local.get $t) (i32.sub (local.get $xb) (local.get $xa)) (local.get $lut)))
 
   ;; Math.round for the non-negative values of the bilinear path (exact: x - floor(x) is).
@@ -363,24 +408,6 @@
     (call $mix4 (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3)
       (local.get $w0) (local.get $w1) (local.get $w2) (local.get $w3) (local.get $lut) (i32.const 0)))
 
-  ;; One interpolated channel of bilinearRun's opaque quad (12-bit weights tx, ty).
-  (func $lerp (param $q0 i32) (param $q1 i32) (param $q2 i32) (param $q3 i32) (param $sh i32) (param $tx i32) (param $ty i32) (result i32)
-    (local $c0 i32) (local $c2 i32) (local $t i32) (local $b i32)
-    (local.set $c0 (i32.and (i32.shr_u (local.get $q0) (local.get $sh)) (i32.const 255)))
-    (local.set $c2 (i32.and (i32.shr_u (local.get $q2) (local.get $sh)) (i32.const 255)))
-    (local.set $t (i32.shr_s
-      (i32.add (i32.shl (local.get $c0) (i32.const 12))
-               (i32.mul (i32.sub (i32.and (i32.shr_u (local.get $q1) (local.get $sh)) (i32.const 255)) (local.get $c0)) (local.get $tx)))
-      (i32.const 4)))
-    (local.set $b (i32.shr_s
-      (i32.add (i32.shl (local.get $c2) (i32.const 12))
-               (i32.mul (i32.sub (i32.and (i32.shr_u (local.get $q3) (local.get $sh)) (i32.const 255)) (local.get $c2)) (local.get $tx)))
-      (i32.const 4)))
-    (i32.shr_s
-      (i32.add (i32.add (i32.shl (local.get $t) (i32.const 12)) (i32.mul (i32.sub (local.get $b) (local.get $t)) (local.get $ty)))
-               (i32.const 524288))
-      (i32.const 20)))
-
   ;; Bilinear pixels [xa, xb) of one row, as affineBilinear: [ia, ib) (empty
   ;; when ia >= ib) through bilinearRun's fixed-point steps (dU, dV), the
   ;; rest checked; then `over` at d.
@@ -392,6 +419,7 @@
     (local $x i32) (local $p i32) (local $end i32) (local $U i32) (local $V i32) (local $cx f64) (local $o i32)
     (local $q0 i32) (local $q1 i32) (local $q2 i32) (local $q3 i32) (local $tx i32) (local $ty i32) (local $w i32)
     (local $fu f64) (local $fv f64) (local $iu i32) (local $iv i32) (local $txf f64) (local $tyf f64)
+    (local $top v128) (local $bot v128) (local $all v128) (local $c0 v128) (local $tx4 v128)
     (if (i32.ge_s (local.get $ia) (local.get $ib))
       (then (local.set $ia (local.get $xb)) (local.set $ib (local.get $xb))))
     (local.set $x (local.get $xa))
@@ -424,26 +452,41 @@
             (local.set $o (i32.add (local.get $org)
               (i32.add (i32.mul (i32.shr_s (local.get $V) (i32.const 16)) (local.get $stride))
                        (i32.shl (i32.shr_s (local.get $U) (i32.const 16)) (i32.const 2)))))
-            (local.set $q0 (i32.load (local.get $o)))
-            (local.set $q1 (i32.load offset=4 (local.get $o)))
-            (local.set $q2 (i32.load (i32.add (local.get $o) (local.get $stride))))
-            (local.set $q3 (i32.load offset=4 (i32.add (local.get $o) (local.get $stride))))
-            (if (i32.eq (i32.shr_u (i32.and (i32.and (local.get $q0) (local.get $q1)) (i32.and (local.get $q2) (local.get $q3))) (i32.const 24))
+            ;; The quad as two pairs of texels: top (q0, q1) and bottom (q2, q3).
+            (local.set $top (v128.load64_zero (local.get $o)))
+            (local.set $bot (v128.load64_zero (i32.add (local.get $o) (local.get $stride))))
+            (local.set $all (v128.and (local.get $top) (local.get $bot)))
+            (if (i32.eq (i32.shr_u (i32.and (i32x4.extract_lane 0 (local.get $all)) (i32x4.extract_lane 1 (local.get $all))) (i32.const 24))
                         (i32.const 255))
               (then
-                (local.set $tx (i32.and (i32.shr_s (local.get $U) (i32.const 4)) (i32.const 4095)))
-                (local.set $ty (i32.and (i32.shr_s (local.get $V) (i32.const 4)) (i32.const 4095)))
+                ;; bilinearRun's integer interpolation, the four channels in i32 lanes.
+                (local.set $tx4 (i32x4.splat (i32.and (i32.shr_s (local.get $U) (i32.const 4)) (i32.const 4095))))
+                (local.set $all (i16x8.extend_low_i8x16_u (local.get $top)))
+                (local.set $c0 (i32x4.extend_low_i16x8_u (local.get $all)))
+                (local.set $top (i32x4.shr_s
+                  (i32x4.add (i32x4.shl (local.get $c0) (i32.const 12))
+                             (i32x4.mul (i32x4.sub (i32x4.extend_high_i16x8_u (local.get $all)) (local.get $c0)) (local.get $tx4)))
+                  (i32.const 4)))
+                (local.set $all (i16x8.extend_low_i8x16_u (local.get $bot)))
+                (local.set $c0 (i32x4.extend_low_i16x8_u (local.get $all)))
+                (local.set $bot (i32x4.shr_s
+                  (i32x4.add (i32x4.shl (local.get $c0) (i32.const 12))
+                             (i32x4.mul (i32x4.sub (i32x4.extend_high_i16x8_u (local.get $all)) (local.get $c0)) (local.get $tx4)))
+                  (i32.const 4)))
+                (local.set $all (i32x4.shr_s
+                  (i32x4.add
+                    (i32x4.add (i32x4.shl (local.get $top) (i32.const 12))
+                               (i32x4.mul (i32x4.sub (local.get $bot) (local.get $top))
+                                          (i32x4.splat (i32.and (i32.shr_s (local.get $V) (i32.const 4)) (i32.const 4095)))))
+                    (v128.const i32x4 524288 524288 524288 524288))
+                  (i32.const 20)))
+                (local.set $all (i16x8.narrow_i32x4_s (local.get $all) (local.get $all)))
                 (local.set $w (i32.or
-                  (i32.or
-                    (call $lerp (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3) (i32.const 0) (local.get $tx) (local.get $ty))
-                    (i32.shl (call $lerp (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3) (i32.const 8) (local.get $tx) (local.get $ty))
-                             (i32.const 8)))
-                  (i32.or
-                    (i32.shl (call $lerp (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3) (i32.const 16) (local.get $tx) (local.get $ty))
-                             (i32.const 16))
-                    (i32.shl (local.get $opaqueA) (i32.const 24))))))
+                  (i32.and (i32x4.extract_lane 0 (i8x16.narrow_i16x8_u (local.get $all) (local.get $all))) (i32.const 0xffffff))
+                  (i32.shl (local.get $opaqueA) (i32.const 24)))))
               (else
-                (if (i32.eqz (i32.shr_u (i32.or (i32.or (local.get $q0) (local.get $q1)) (i32.or (local.get $q2) (local.get $q3))) (i32.const 24)))
+                (local.set $all (v128.or (local.get $top) (local.get $bot)))
+                (if (i32.eqz (i32.shr_u (i32.or (i32x4.extract_lane 0 (local.get $all)) (i32x4.extract_lane 1 (local.get $all))) (i32.const 24)))
                   (then (local.set $w (i32.const 0)))
                   (else
                     ;; bilinearExact at the exact position.

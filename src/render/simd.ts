@@ -21,7 +21,7 @@ export interface ComposeKernels {
   blit: (d: I, ds: I, s: I, ss: I, n: I, h: I, lut: I) => void;
   table: (t: I, cols: I, n: I, base: I, mul: I, d: I, lut: I) => void;
   // biome-ignore format: one parameter per kernel argument
-  nearest: (t: I, org: I, stride: I, i0: F, i1: F, ru: F, rv: F, sx: F, sy: F, sw: F, sh: F, bx0: F, bx1: F, by0: F, by1: F, xa: I, xb: I, d: I, lut: I) => void;
+  nearest: (t: I, org: I, stride: I, i0: F, i1: F, ru: F, rv: F, sx: F, sy: F, sw: F, sh: F, bx0: F, bx1: F, by0: F, by1: F, xa: I, xb: I, ia: I, ib: I, d: I, lut: I) => void;
   // biome-ignore format: one parameter per kernel argument
   bilinear: (t: I, org: I, stride: I, i0: F, i1: F, ru: F, rv: F, sx: F, sy: F, sw: F, sh: F, bx0: F, bx1: F, by0: F, by1: F, xa: I, xb: I, ia: I, ib: I, dU: I, dV: I, d: I, lut: I, opaqueA: I, aligned: I) => void;
 }
