@@ -15,7 +15,20 @@ import { LIB, sprat } from './sprat.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { createImage, fillImage, drawImage, compose, rotate, scale, translate, encodePng, decodePng, encodeGif, encodeApng } = sprat;
+const {
+  createImage,
+  fillImage,
+  drawImage,
+  setComposeKernels,
+  compose,
+  rotate,
+  scale,
+  translate,
+  encodePng,
+  decodePng,
+  encodeGif,
+  encodeApng,
+} = sprat;
 
 /** The reference compositor from test/render/reference.ts (transpiled for dist/). */
 async function loadReference() {
@@ -145,6 +158,17 @@ export async function run() {
     let dst = canvas();
     let ctx = skiaCanvas();
     let refDst = canvas();
+    let jsDst = canvas();
+    let js = 0;
+    /** drawImage with its JavaScript kernels (the reference of the WebAssembly SIMD ones). */
+    const jsDraw = (n) => {
+      const was = setComposeKernels('js');
+      try {
+        drawImage(jsDst, src, opts(n));
+      } finally {
+        setComposeKernels(was);
+      }
+    };
     let i = 0;
     let j = 0;
     let r = 0;
@@ -174,6 +198,15 @@ export async function run() {
           checkNote: tolText(tol),
         },
         {
+          name: 'sprat drawImage, JS kernels',
+          fn: () => {
+            if (js === 0) probe(jsDraw);
+            else jsDraw(js);
+            js++;
+            return js === 1 ? jsDst.data.slice() : null;
+          },
+        },
+        {
           name: 'reference (tests)',
           fn: () => {
             if (r === 0) probe((n) => ref.refDrawImage(refDst, src, opts(n)));
@@ -190,7 +223,7 @@ export async function run() {
       note: 'sprite pixels drawn per second; each peer draws onto its own canvas',
     });
     // The canvases are dropped: the next case starts on fresh ones (they stay opaque, as a game screen).
-    dst = ctx = refDst = null;
+    dst = ctx = refDst = jsDst = null;
   }
   await pngs(skia);
 }

@@ -96,7 +96,9 @@
   ;; Source-over of the n pixels at s onto the n pixels at d. lut: 0, or the
   ;; address of a 256-byte table mapping each source alpha (opacity).
   (func $over (export "over") (param $d i32) (param $s i32) (param $n i32) (param $lut i32)
-    (local $end i32) (local $sv v128) (local $dv v128) (local $av v128) (local $q i32)
+    (local $end i32) (local $sv v128) (local $dv v128) (local $av v128) (local $q i32) (local $opq v128)
+    (if (local.get $lut)
+      (then (local.set $opq (i32x4.splat (i32.shl (i32.load8_u offset=255 (local.get $lut)) (i32.const 24))))))
     (local.set $end (i32.add (local.get $d) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
     (block $done
       (loop $quad
@@ -104,14 +106,22 @@
         (local.set $sv (v128.load align=1 (local.get $s)))
         (if (local.get $lut)
           (then
-            (local.set $sv (i8x16.replace_lane 3 (local.get $sv)
-              (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 3 (local.get $sv))))))
-            (local.set $sv (i8x16.replace_lane 7 (local.get $sv)
-              (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 7 (local.get $sv))))))
-            (local.set $sv (i8x16.replace_lane 11 (local.get $sv)
-              (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 11 (local.get $sv))))))
-            (local.set $sv (i8x16.replace_lane 15 (local.get $sv)
-              (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 15 (local.get $sv))))))))
+            (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                                          (v128.const i32x4 -1 -1 -1 -1)))
+              ;; Four opaque texels: all take the table's alpha for 255.
+              (then (local.set $sv (v128.or (v128.and (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                                            (local.get $opq))))
+              (else
+                (if (v128.any_true (v128.and (local.get $sv) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+                  (then
+                    (local.set $sv (i8x16.replace_lane 3 (local.get $sv)
+                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 3 (local.get $sv))))))
+                    (local.set $sv (i8x16.replace_lane 7 (local.get $sv)
+                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 7 (local.get $sv))))))
+                    (local.set $sv (i8x16.replace_lane 11 (local.get $sv)
+                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 11 (local.get $sv))))))
+                    (local.set $sv (i8x16.replace_lane 15 (local.get $sv)
+                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 15 (local.get $sv))))))))))))
         (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
                                       (v128.const i32x4 -1 -1 -1 -1)))
           (then (v128.store align=1 (local.get $d) (local.get $sv)))
@@ -275,9 +285,6 @@
       (then (f64.add (local.get $f) (f64.const 1)))
       (else (local.get $f))))
 
-  (func $chan (param $q i32) (param $sh i32) (result f64)
-    (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q) (local.get $sh)) (i32.const 255))))
-
   ;; The premultiplied mix of the four texels (weights w0-w3) as
   ;; affineBilinear's general case: the pixel word with its final alpha
   ;; (through the table lut), 0 when nothing is drawn. inv: multiply by
@@ -318,10 +325,10 @@
       (f64.add
         (f64.add
           (f64.add
-            (f64.mul (call $chan (local.get $q0) (local.get $sh)) (local.get $p0))
-            (f64.mul (call $chan (local.get $q1) (local.get $sh)) (local.get $p1)))
-          (f64.mul (call $chan (local.get $q2) (local.get $sh)) (local.get $p2)))
-        (f64.mul (call $chan (local.get $q3) (local.get $sh)) (local.get $p3))))
+            (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q0) (local.get $sh)) (i32.const 255))) (local.get $p0))
+            (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q1) (local.get $sh)) (i32.const 255))) (local.get $p1)))
+          (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q2) (local.get $sh)) (i32.const 255))) (local.get $p2)))
+        (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q3) (local.get $sh)) (i32.const 255))) (local.get $p3))))
     (if (result i32) (local.get $inv)
       (then (i32.trunc_sat_f64_s (f64.add (f64.mul (local.get $sum) (local.get $ia)) (f64.const 0.5))))
       (else (i32.trunc_sat_f64_s (call $round (f64.div (local.get $sum) (local.get $a)))))))
@@ -334,10 +341,10 @@
         (f64.add
           (f64.add
             (f64.add
-              (f64.mul (call $chan (local.get $q0) (local.get $sh)) (local.get $w0))
-              (f64.mul (call $chan (local.get $q1) (local.get $sh)) (local.get $w1)))
-            (f64.mul (call $chan (local.get $q2) (local.get $sh)) (local.get $w2)))
-          (f64.mul (call $chan (local.get $q3) (local.get $sh)) (local.get $w3))))))
+              (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q0) (local.get $sh)) (i32.const 255))) (local.get $w0))
+              (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q1) (local.get $sh)) (i32.const 255))) (local.get $w1)))
+            (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q2) (local.get $sh)) (i32.const 255))) (local.get $w2)))
+          (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q3) (local.get $sh)) (i32.const 255))) (local.get $w3))))))
 
   ;; One bilinear pixel of affineBilinear's checked loop at x (the word to blend, 0 for none).
   (func $bilinearChecked (param $org i32) (param $stride i32)

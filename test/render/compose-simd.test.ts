@@ -2,7 +2,7 @@
 // JavaScript paths of drawImage (the reference for them): the same bytes for
 // every kernel and option combination.
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { composeSimdAvailable, type DrawOptions, drawImage, setComposeKernels } from '../../src/render/compose.js';
 import type { RgbaImage } from '../../src/render/image.js';
 import { compose, type Matrix, rotate, scale, translate } from '../../src/render/matrix.js';
@@ -225,5 +225,31 @@ run('WebAssembly SIMD compositor kernels against the JavaScript paths', () => {
     setComposeKernels('auto');
     drawImage(b, src, { transform: compose(rotate(20), translate(60, 20)), filter: 'bilinear', opacity: 0.8 });
     expectSame(a.data, b.data);
+  });
+});
+
+describe('without WebAssembly SIMD', () => {
+  it('draws with the JavaScript kernels, whatever the mode', async () => {
+    const validate = WebAssembly.validate;
+    vi.resetModules();
+    // An engine without SIMD rejects the module when validating it.
+    WebAssembly.validate = () => false;
+    try {
+      const c = await import('../../src/render/compose.js');
+      expect(c.composeSimdAvailable()).toBe(false);
+      const src: RgbaImage = { width: 64, height: 64, data: new Uint8Array(64 * 64 * 4) };
+      for (let i = 0; i < src.data.length; i++) src.data[i] = (i * 31) & 255;
+      const a: RgbaImage = { width: 100, height: 100, data: new Uint8Array(100 * 100 * 4).fill(255) };
+      const b = copy(a);
+      c.setComposeKernels('wasm');
+      c.drawImage(a, src, { transform: compose(rotate(20), translate(30, 10)), filter: 'bilinear', opacity: 0.7 });
+      c.setComposeKernels('js');
+      c.drawImage(b, src, { transform: compose(rotate(20), translate(30, 10)), filter: 'bilinear', opacity: 0.7 });
+      expectSame(b.data, a.data);
+      expect(a.data.some((v) => v !== 255)).toBe(true);
+    } finally {
+      WebAssembly.validate = validate;
+      vi.resetModules();
+    }
   });
 });
