@@ -11,17 +11,6 @@
 (module
   (import "env" "mem" (memory 1))
 
-  ;; round(x / 255) per 16-bit lane of cs*A + cd*(255 - A), as div255 in compose.ts.
-  (func $mix (param $s v128) (param $d v128) (param $a v128) (result v128)
-    (local $t v128)
-    (local.set $t
-      (i16x8.add
-        (i16x8.add
-          (i16x8.mul (local.get $s) (local.get $a))
-          (i16x8.mul (local.get $d) (i16x8.sub (v128.const i16x8 255 255 255 255 255 255 255 255) (local.get $a))))
-        (v128.const i16x8 128 128 128 128 128 128 128 128)))
-    (i16x8.shr_u (i16x8.add (local.get $t) (i16x8.shr_u (local.get $t) (i32.const 8))) (i32.const 8)))
-
   ;; Source-over of the pixel q (its own alpha ignored) with alpha A onto the word at o: blendPx / blendWord.
   (func $px (param $o i32) (param $q i32) (param $A i32)
     (local $p i32) (local $D i32) (local $ia i32) (local $t i32) (local $tg i32)
@@ -97,6 +86,7 @@
   ;; address of a 256-byte table mapping each source alpha (opacity).
   (func $over (export "over") (param $d i32) (param $s i32) (param $n i32) (param $lut i32)
     (local $end i32) (local $sv v128) (local $dv v128) (local $av v128) (local $q i32) (local $opq v128)
+    (local $iav v128) (local $lo v128) (local $hi v128)
     (if (local.get $lut)
       (then (local.set $opq (i32x4.splat (i32.shl (i32.load8_u offset=255 (local.get $lut)) (i32.const 24))))))
     (local.set $end (i32.add (local.get $d) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
@@ -135,13 +125,19 @@
                     ;; Onto opaque pixels: every lane at once (A = 255 gives the source, A = 0 the destination).
                     (local.set $av (i8x16.swizzle (local.get $sv)
                       (v128.const i8x16 3 3 3 3 7 7 7 7 11 11 11 11 15 15 15 15)))
+                    (local.set $iav (i8x16.sub (v128.const i32x4 -1 -1 -1 -1) (local.get $av)))
+                    ;; Per 16-bit lane: t = cs*A + cd*(255 - A) + 128, then (t + (t >> 8)) >> 8 (div255).
+                    (local.set $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv) (local.get $av))
+                                                         (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $iav)))
+                                              (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                    (local.set $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv) (local.get $av))
+                                                         (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $iav)))
+                                              (v128.const i16x8 128 128 128 128 128 128 128 128)))
                     (v128.store align=1 (local.get $d)
                       (v128.or
                         (i8x16.narrow_i16x8_u
-                          (call $mix (i16x8.extend_low_i8x16_u (local.get $sv)) (i16x8.extend_low_i8x16_u (local.get $dv))
-                                     (i16x8.extend_low_i8x16_u (local.get $av)))
-                          (call $mix (i16x8.extend_high_i8x16_u (local.get $sv)) (i16x8.extend_high_i8x16_u (local.get $dv))
-                                     (i16x8.extend_high_i8x16_u (local.get $av))))
+                          (i16x8.shr_u (i16x8.add (local.get $lo) (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
+                          (i16x8.shr_u (i16x8.add (local.get $hi) (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
                         (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
                   (else
                     (call $px (local.get $d) (i32x4.extract_lane 0 (local.get $sv)) (i8x16.extract_lane_u 3 (local.get $sv)))
