@@ -1130,9 +1130,13 @@ function simdDraw(
   const bh = by1 - by0;
   const LUT = 256;
   const T = 512;
+  // Table draws' four-column groups (table4): 16-byte masks, then a base per group.
+  const G = (tw + 3) >> 2;
   const C = align16(T + tw * 4);
-  const S = align16(C + tw * 4);
-  const D = align16(S + bw * bh * 4);
+  const S = align16(C + ((tw + 3) >> 2) * 16); // cols: whole groups of four (table4)
+  const M = align16(S + bw * bh * 4 + 16); // 16: table4 reads a whole vector from a texel near the end
+  const B = M + G * 16;
+  const D = align16(B + G * 4);
   // Blits and table draws copy the whole box; affine draws each row's span as they go.
   const tableDraw = !blitDraw && !bilinear && ((inv[1] === 0 && inv[2] === 0) || (inv[0] === 0 && inv[3] === 0));
   const boxed = blitDraw || tableDraw;
@@ -1166,17 +1170,43 @@ function simdDraw(
       const Y = sy + Math.floor(v);
       return Y < 0 || Y >= H ? -1 : Y;
     };
-    const cols = new Int32Array(k.memory.buffer, C, tw);
+    const cols = new Int32Array(k.memory.buffer, C, G * 4).fill(-1);
     for (let x = x0; x < x1; x++) {
       const cx = x + 0.5;
       cols[x - x0] = swapped ? rowOfV(inv[1] * cx + inv[5]) : colOfU(inv[0] * cx + inv[4]);
+    }
+    if (!swapped) {
+      // Groups of four columns within four neighbouring texels: one load and a swizzle per group.
+      const masks = new Uint8Array(k.memory.buffer, M, G * 16);
+      const bases = new Int32Array(k.memory.buffer, B, G);
+      for (let g = 0; g < G; g++) {
+        let lo = 2 ** 31;
+        let hi = -1;
+        for (let j = 4 * g; j < 4 * g + 4 && j < tw; j++) {
+          const c = cols[j]!;
+          if (c >= 0) {
+            if (c < lo) lo = c;
+            if (c > hi) hi = c;
+          }
+        }
+        if (hi < 0) lo = hi = bx0; // no texel: any that exists (the mask picks nothing)
+        if (hi - lo > 3) {
+          bases[g] = -1;
+          continue;
+        }
+        bases[g] = lo;
+        for (let j = 0; j < 4; j++) {
+          const c = 4 * g + j < tw ? cols[4 * g + j]! : -1;
+          for (let b = 0; b < 4; b++) masks[g * 16 + j * 4 + b] = c < 0 ? 0x80 : (c - lo) * 4 + b;
+        }
+      }
     }
     for (let y = y0; y < y1; y++) {
       const cy = y + 0.5;
       const r = swapped ? colOfU(inv[2] * cy + inv[4]) : rowOfV(inv[3] * cy + inv[5]);
       if (r < 0) continue;
       if (swapped) k.table(T, C, tw, (org + r * 4) | 0, stride, rowAt(y, x0), plain ? 0 : LUT);
-      else k.table(T, C, tw, (org + r * stride) | 0, 4, rowAt(y, x0), plain ? 0 : LUT);
+      else k.table4(T, M, B, C, tw, (org + r * stride) | 0, rowAt(y, x0), plain ? 0 : LUT);
     }
   } else {
     const [i0, i1, i2, i3, i4, i5] = inv;

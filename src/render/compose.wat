@@ -172,7 +172,44 @@
         (local.set $h (i32.sub (local.get $h) (i32.const 1)))
         (br $row))))
 
-  ;; Nearest texels through a column table (scales, flips, quarter turns):
+;; Nearest texels through a column table, four at a time where the four
+  ;; columns lie within four neighbouring texels (scales >= 1 and flips):
+  ;; group g (pixels 4g..4g+3) loads the 16 bytes at row + bases[g]*4 and
+  ;; picks its texels with the 16-byte swizzle mask at masks + 16g (lanes
+  ;; >= 16 give 0: no texel). bases[g] < 0: the group is looked up pixel by
+  ;; pixel in cols (as `table`, mul 4). Then `over` at d.
+  (func (export "table4") (param $t i32) (param $masks i32) (param $bases i32) (param $cols i32) (param $n i32)
+    (param $row i32) (param $d i32) (param $lut i32)
+    (local $g i32) (local $groups i32) (local $b i32) (local $k i32) (local $c i32) (local $p i32)
+    (local.set $groups (i32.shr_u (i32.add (local.get $n) (i32.const 3)) (i32.const 2)))
+    (block $done
+      (loop $group
+        (br_if $done (i32.ge_u (local.get $g) (local.get $groups)))
+        (local.set $b (i32.load (i32.add (local.get $bases) (i32.shl (local.get $g) (i32.const 2)))))
+        (local.set $p (i32.add (local.get $t) (i32.shl (local.get $g) (i32.const 4))))
+        (if (i32.ge_s (local.get $b) (i32.const 0))
+          (then
+            (v128.store (local.get $p)
+              (i8x16.swizzle
+                (v128.load align=1 (i32.add (local.get $row) (i32.shl (local.get $b) (i32.const 2))))
+                (v128.load (i32.add (local.get $masks) (i32.shl (local.get $g) (i32.const 4)))))))
+          (else
+            (local.set $k (i32.const 0))
+            (block $kdone
+              (loop $px
+                (br_if $kdone (i32.ge_u (local.get $k) (i32.const 4)))
+                (local.set $c (i32.load (i32.add (local.get $cols) (i32.shl (i32.add (i32.shl (local.get $g) (i32.const 2)) (local.get $k)) (i32.const 2)))))
+                (i32.store (i32.add (local.get $p) (i32.shl (local.get $k) (i32.const 2)))
+                  (if (result i32) (i32.lt_s (local.get $c) (i32.const 0))
+                    (then (i32.const 0))
+                    (else (i32.load (i32.add (local.get $row) (i32.shl (local.get $c) (i32.const 2)))))))
+                (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                (br $px)))))
+        (local.set $g (i32.add (local.get $g) (i32.const 1)))
+        (br $group)))
+    (call $over (local.get $d) (local.get $t) (local.get $n) (local.get $lut)))
+
+    ;; Nearest texels through a column table (scales, flips, quarter turns):
   ;; pixel k takes the word at base + cols[k]*mul (none when cols[k] < 0);
   ;; then `over` at d.
   (func (export "table") (param $t i32) (param $cols i32) (param $n i32) (param $base i32) (param $mul i32) (param $d i32) (param $lut i32)

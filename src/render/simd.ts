@@ -20,6 +20,7 @@ export interface ComposeKernels {
   over: (d: I, s: I, n: I, lut: I) => void;
   blit: (d: I, ds: I, s: I, ss: I, n: I, h: I, lut: I) => void;
   table: (t: I, cols: I, n: I, base: I, mul: I, d: I, lut: I) => void;
+  table4: (t: I, masks: I, bases: I, cols: I, n: I, row: I, d: I, lut: I) => void;
   // biome-ignore format: one parameter per kernel argument
   nearest: (t: I, org: I, stride: I, i0: F, i1: F, ru: F, rv: F, sx: F, sy: F, sw: F, sh: F, bx0: F, bx1: F, by0: F, by1: F, xa: I, xb: I, ia: I, ib: I, d: I, lut: I) => void;
   // biome-ignore format: one parameter per kernel argument
@@ -63,6 +64,7 @@ export function composeKernels(need: number): ComposeKernels | null {
         over: e.over as ComposeKernels['over'],
         blit: e.blit as ComposeKernels['blit'],
         table: e.table as ComposeKernels['table'],
+        table4: e.table4 as ComposeKernels['table4'],
         nearest: e.nearest as ComposeKernels['nearest'],
         bilinear: e.bilinear as ComposeKernels['bilinear'],
       };
