@@ -1,7 +1,7 @@
 import { blenderFor, type BlendMode } from './blend.js';
 import type { RgbaImage } from './image.js';
 import { applyMatrix, IDENTITY, invert, type Matrix } from './matrix.js';
-import { composeKernels, releaseKernels, simdAvailable } from './simd.js';
+import { canvasKernels, composeKernels, releaseKernels, simdAvailable } from './simd.js';
 
 export interface Rect {
   x: number;
@@ -1124,38 +1124,58 @@ function simdDraw(
   }
   const tw = x1 - x0;
   const th = y1 - y0;
-  // Plain blits stay in JavaScript in 'auto' mode: copying the box in and out costs more than the JS word loop.
-  if (kernelMode === 'auto' && (tw * th < SIMD_MIN_PIXELS || (blitDraw && alut === NO_OPACITY))) return false;
+  // Plain blits stay in JavaScript in 'auto' mode (copying the box in and out costs more than the JS word loop), but onto a canvas image.
+  if (kernelMode === 'auto' && (tw * th < SIMD_MIN_PIXELS || (blitDraw && alut === NO_OPACITY && !canvasKernels(dst.data)))) return false;
   const bw = bx1 - bx0;
   const bh = by1 - by0;
-  const LUT = 256;
-  const T = 512;
-  // Table draws' four-column groups (table4): 16-byte masks, then a base per group.
-  const G = (tw + 3) >> 2;
-  const C = align16(T + tw * 4);
-  const S = align16(C + ((tw + 3) >> 2) * 16); // cols: whole groups of four (table4)
-  const M = align16(S + bw * bh * 4 + 16); // 16: table4 reads a whole vector from a texel near the end
-  const B = M + G * 16;
-  const D = align16(B + G * 4);
-  // Blits and table draws copy the whole box; affine draws each row's span as they go.
   const tableDraw = !blitDraw && !bilinear && ((inv[1] === 0 && inv[2] === 0) || (inv[0] === 0 && inv[3] === 0));
+  // Blits and table draws copy the whole box; affine draws each row's span as they go (none onto a canvas image).
   const boxed = blitDraw || tableDraw;
-  const need = D + (boxed ? tw * th : tw) * 4;
-  if (need > SIMD_MAX_BYTES) return false;
-  const k = composeKernels(need);
-  if (!k) return false;
+  // A canvas image (createCanvasImage): drawn in place, the source copied to the scratch area after its pixels.
+  let canvas = dst.data.byteOffset % 4 === 0 ? canvasKernels(dst.data) : undefined;
+  if (canvas && dst.data.byteOffset + dst.data.length > canvas.scratch) canvas = undefined; // a view reaching the scratch area
+  const layout = (base: number) => {
+    const LUT = base + 256;
+    const T = base + 512;
+    // Table draws' four-column groups (table4): 16-byte masks, then a base per group.
+    const G = (tw + 3) >> 2;
+    const C = align16(T + tw * 4);
+    const S = align16(C + G * 16); // cols: whole groups of four (table4)
+    const M = align16(S + bw * bh * 4 + 16); // 16: table4 reads a whole vector from a texel near the end
+    const B = M + G * 16;
+    const D = align16(B + G * 4);
+    return { LUT, T, G, C, S, M, B, D };
+  };
+  let L = layout(canvas ? canvas.scratch : 0);
+  if (canvas && L.D > canvas.end) {
+    canvas = undefined;
+    L = layout(0);
+  }
+  const { LUT, T, G, C, S, M, B, D } = L;
+  let k = canvas?.k;
+  if (!k) {
+    const need = D + (boxed ? tw * th : tw) * 4;
+    if (need > SIMD_MAX_BYTES) return false;
+    k = composeKernels(need) ?? undefined;
+    if (!k) return false;
+  }
   const mem = k.bytes;
   const plain = alut === NO_OPACITY;
   mem.set(alut, LUT);
   stageRect(src.data, W, bx0, by0, bw, bh, mem, S);
-  if (boxed) stageRect(dst.data, DW, x0, y0, tw, th, mem, D);
+  const inPlace = canvas !== undefined;
+  if (boxed && !inPlace) stageRect(dst.data, DW, x0, y0, tw, th, mem, D);
   const stride = bw * 4;
   // Address of texel (0, 0) of the whole image (i32 arithmetic wraps: only existing texels are read).
   const org = (S - (by0 * bw + bx0) * 4) | 0;
-  const rowAt = (y: number, x: number): number => D + ((y - y0) * tw + (x - x0)) * 4;
+  const dOff = dst.data.byteOffset;
+  const rowAt = inPlace
+    ? (y: number, x: number): number => dOff + (y * DW + x) * 4
+    : (y: number, x: number): number => D + ((y - y0) * tw + (x - x0)) * 4;
   if (blitDraw) {
     // Same width and order on both sides: one span.
-    k.over(D, S, tw * th, plain ? 0 : LUT);
+    if (inPlace) k.blit(rowAt(y0, x0), DW * 4, S, tw * 4, tw, th, plain ? 0 : LUT);
+    else k.over(D, S, tw * th, plain ? 0 : LUT);
   } else if (tableDraw) {
     // tableDraw: a column (or, swapped, row) of texels per destination column.
     const swapped = !(inv[1] === 0 && inv[2] === 0);
@@ -1232,7 +1252,9 @@ function simdDraw(
       if (xb <= xa) continue;
       const o = (y * DW + xa) * 4;
       const n4 = (xb - xa) * 4;
-      mem.set(d.subarray(o, o + n4), D);
+      // The row's span: in place, or copied in and out.
+      const at = inPlace ? rowAt(y, xa) : D;
+      if (!inPlace) mem.set(d.subarray(o, o + n4), D);
       let ia = -1;
       let ib = -1;
       if (!bilinear) {
@@ -1244,8 +1266,8 @@ function simdDraw(
             ib = spanB;
           }
         }
-        k.nearest(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, ia, ib, D, plain ? 0 : LUT);
-        d.set(mem.subarray(D, D + n4), o);
+        k.nearest(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, ia, ib, at, plain ? 0 : LUT);
+        if (!inPlace) d.set(mem.subarray(D, D + n4), o);
         continue;
       }
       if (runs) {
@@ -1257,11 +1279,11 @@ function simdDraw(
         }
       }
       // biome-ignore format: one argument per kernel parameter
-      k.bilinear(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, ia, ib, dU, dV, D, LUT, opaqueA, aligned ? 1 : 0);
-      d.set(mem.subarray(D, D + n4), o);
+      k.bilinear(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, ia, ib, dU, dV, at, LUT, opaqueA, aligned ? 1 : 0);
+      if (!inPlace) d.set(mem.subarray(D, D + n4), o);
     }
   }
-  if (boxed) unstageRect(dst.data, DW, x0, y0, tw, th, mem, D);
-  releaseKernels(SIMD_KEEP_BYTES);
+  if (boxed && !inPlace) unstageRect(dst.data, DW, x0, y0, tw, th, mem, D);
+  if (!inPlace) releaseKernels(SIMD_KEEP_BYTES);
   return true;
 }

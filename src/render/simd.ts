@@ -42,6 +42,21 @@ function compile(): WebAssembly.Module | null {
   return module;
 }
 
+/** An instance of the kernels over `memory`. */
+function bind(m: WebAssembly.Module, memory: WebAssembly.Memory): ComposeKernels {
+  const e = new WebAssembly.Instance(m, { env: { mem: memory } }).exports;
+  return {
+    memory,
+    bytes: new Uint8Array(memory.buffer),
+    over: e.over as ComposeKernels['over'],
+    blit: e.blit as ComposeKernels['blit'],
+    table: e.table as ComposeKernels['table'],
+    table4: e.table4 as ComposeKernels['table4'],
+    nearest: e.nearest as ComposeKernels['nearest'],
+    bilinear: e.bilinear as ComposeKernels['bilinear'],
+  };
+}
+
 /** Whether the kernels can run here (WebAssembly with SIMD). */
 export function simdAvailable(): boolean {
   return compile() !== null;
@@ -56,18 +71,7 @@ export function composeKernels(need: number): ComposeKernels | null {
   if (!m) return null;
   try {
     if (!shared) {
-      const memory = new WebAssembly.Memory({ initial: Math.max(16, Math.ceil(need / 65536)) });
-      const e = new WebAssembly.Instance(m, { env: { mem: memory } }).exports;
-      shared = {
-        memory,
-        bytes: new Uint8Array(memory.buffer),
-        over: e.over as ComposeKernels['over'],
-        blit: e.blit as ComposeKernels['blit'],
-        table: e.table as ComposeKernels['table'],
-        table4: e.table4 as ComposeKernels['table4'],
-        nearest: e.nearest as ComposeKernels['nearest'],
-        bilinear: e.bilinear as ComposeKernels['bilinear'],
-      };
+      shared = bind(m, new WebAssembly.Memory({ initial: Math.max(16, Math.ceil(need / 65536)) }));
     }
     const have = shared.memory.buffer.byteLength;
     if (need > have) {
@@ -83,4 +87,40 @@ export function composeKernels(need: number): ComposeKernels | null {
 /** Lets go of the memory when a draw made it big (the next draw starts a small one). */
 export function releaseKernels(keepBytes: number): void {
   if (shared && shared.memory.buffer.byteLength > keepBytes) shared = null;
+}
+
+/** An image made by createCanvasImage: its kernels (over its memory) and the scratch area after its pixels. */
+export interface CanvasKernels {
+  k: ComposeKernels;
+  /** First byte of the scratch area (after the pixels), and the end of the memory. */
+  scratch: number;
+  end: number;
+}
+
+const canvases = new WeakMap<ArrayBufferLike, CanvasKernels>();
+
+/** The kernels of an image made by createCanvasImage (any view of its pixels), else undefined. */
+export function canvasKernels(data: Uint8Array): CanvasKernels | undefined {
+  return canvases.get(data.buffer);
+}
+
+/**
+ * Width × height pixels in a WebAssembly memory of their own (fixed size:
+ * it never grows, so `data` stays valid), followed by a scratch area for
+ * the source texels; null when WebAssembly SIMD or the memory is
+ * unavailable. `scratchBytes`: sources whose texels need more are drawn
+ * through the shared memory instead.
+ */
+export function canvasMemory(bytes: number, scratchBytes: number): Uint8Array | null {
+  const m = compile();
+  if (!m) return null;
+  try {
+    const scratch = (bytes + 15) & ~15;
+    const pages = Math.ceil((scratch + scratchBytes) / 65536);
+    const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+    canvases.set(memory.buffer, { k: bind(m, memory), scratch, end: pages * 65536 });
+    return new Uint8Array(memory.buffer, 0, bytes);
+  } catch {
+    return null;
+  }
 }

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { composeSimdAvailable, type DrawOptions, drawImage, setComposeKernels } from '../../src/render/compose.js';
-import type { RgbaImage } from '../../src/render/image.js';
+import { createCanvasImage, createImage, type RgbaImage } from '../../src/render/image.js';
 import { compose, type Matrix, rotate, scale, translate } from '../../src/render/matrix.js';
 
 const channel = fc.integer({ min: 0, max: 255 });
@@ -251,5 +251,60 @@ describe('without WebAssembly SIMD', () => {
       WebAssembly.validate = validate;
       vi.resetModules();
     }
+  });
+});
+
+run('canvas images (createCanvasImage)', () => {
+  afterEach(() => setComposeKernels('auto'));
+
+  it('live in WebAssembly memory, stay valid across draws, and get the same pixels as plain images', () => {
+    fc.assert(
+      fc.property(
+        image(60, 40),
+        fc.integer({ min: 1, max: 90 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.array(options, { minLength: 1, maxLength: 4 }),
+        (src, w, h, draws) => {
+          const canvas = createCanvasImage(w, h);
+          expect(canvas.data.buffer.byteLength).toBeGreaterThan(canvas.data.length); // its own memory, with scratch room
+          const view = canvas.data;
+          const plain = createImage(w, h);
+          for (let i = 0; i < plain.data.length; i++) plain.data[i] = canvas.data[i] = (i * 13) & 255;
+          setComposeKernels('js');
+          for (const o of draws) drawImage(plain, src, o);
+          setComposeKernels('wasm');
+          for (const o of draws) drawImage(canvas, src, o);
+          // The canvas onto itself, and a big source that does not fit the scratch area.
+          setComposeKernels('js');
+          drawImage(plain, plain, { transform: compose(rotate(15), translate(3, 1)), filter: 'bilinear' });
+          setComposeKernels('wasm');
+          drawImage(canvas, canvas, { transform: compose(rotate(15), translate(3, 1)), filter: 'bilinear' });
+          expect(view).toBe(canvas.data);
+          expect(view.length).toBe(w * h * 4);
+          expectSame(plain.data, canvas.data);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('draws sources bigger than the scratch area through the shared memory, and views of part of a canvas', () => {
+    const canvas = createCanvasImage(40, 30);
+    const plain = createImage(40, 30);
+    const big = createImage(1200, 1200); // 5.8 MB of texels: more than the canvas's scratch area
+    for (let i = 0; i < big.data.length; i++) big.data[i] = (i * 7) & 255;
+    setComposeKernels('js');
+    drawImage(plain, big, { transform: compose(scale(0.03), rotate(10)), filter: 'bilinear', opacity: 0.8 });
+    setComposeKernels('wasm');
+    drawImage(canvas, big, { transform: compose(scale(0.03), rotate(10)), filter: 'bilinear', opacity: 0.8 });
+    expectSame(plain.data, canvas.data);
+    // An image over rows 10-19 of the canvas (a view at a byte offset).
+    const part = { width: 40, height: 10, data: canvas.data.subarray(40 * 10 * 4, 40 * 20 * 4) };
+    const partPlain = { width: 40, height: 10, data: plain.data.subarray(40 * 10 * 4, 40 * 20 * 4) };
+    setComposeKernels('js');
+    drawImage(partPlain, big, { sx: 5, sy: 5, sw: 30, sh: 30, transform: translate(3, -2), opacity: 0.5 });
+    setComposeKernels('wasm');
+    drawImage(part, big, { sx: 5, sy: 5, sw: 30, sh: 30, transform: translate(3, -2), opacity: 0.5 });
+    expectSame(plain.data, canvas.data);
   });
 });
