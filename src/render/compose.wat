@@ -325,6 +325,7 @@
   (func $mix4 (param $q0 i32) (param $q1 i32) (param $q2 i32) (param $q3 i32)
     (param $w0 f64) (param $w1 f64) (param $w2 f64) (param $w3 f64) (param $lut i32) (param $inv i32) (result i32)
     (local $p0 f64) (local $p1 f64) (local $p2 f64) (local $p3 f64) (local $a f64) (local $ia f64) (local $A i32)
+    (local $rg v128) (local $f2 v128) (local $b f64) (local $B i32)
     (local.set $p0 (f64.mul (f64.convert_i32_u (i32.shr_u (local.get $q0) (i32.const 24))) (local.get $w0)))
     (local.set $p1 (f64.mul (f64.convert_i32_u (i32.shr_u (local.get $q1) (i32.const 24))) (local.get $w1)))
     (local.set $p2 (f64.mul (f64.convert_i32_u (i32.shr_u (local.get $q2) (i32.const 24))) (local.get $w2)))
@@ -335,36 +336,33 @@
     (if (i32.gt_s (local.get $A) (i32.const 255)) (then (local.set $A (i32.const 255))))
     (local.set $A (i32.load8_u (i32.add (local.get $lut) (local.get $A))))
     (if (i32.eqz (local.get $A)) (then (return (i32.const 0))))
-    (local.set $ia (f64.div (f64.const 1) (local.get $a)))
+    ;; Red and green in the two lanes of an f64x2, blue alone: the same sums in the same order.
+    (local.set $rg (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.swizzle (i32x4.splat (local.get $q0)) (v128.const i8x16 0 16 16 16 1 16 16 16 16 16 16 16 16 16 16 16))) (f64x2.splat (local.get $p0))))
+    (local.set $rg (f64x2.add (local.get $rg) (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.swizzle (i32x4.splat (local.get $q1)) (v128.const i8x16 0 16 16 16 1 16 16 16 16 16 16 16 16 16 16 16))) (f64x2.splat (local.get $p1)))))
+    (local.set $rg (f64x2.add (local.get $rg) (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.swizzle (i32x4.splat (local.get $q2)) (v128.const i8x16 0 16 16 16 1 16 16 16 16 16 16 16 16 16 16 16))) (f64x2.splat (local.get $p2)))))
+    (local.set $rg (f64x2.add (local.get $rg) (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.swizzle (i32x4.splat (local.get $q3)) (v128.const i8x16 0 16 16 16 1 16 16 16 16 16 16 16 16 16 16 16))) (f64x2.splat (local.get $p3)))))
+    (local.set $b (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q0) (i32.const 16)) (i32.const 255))) (local.get $p0)))
+    (local.set $b (f64.add (local.get $b) (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q1) (i32.const 16)) (i32.const 255))) (local.get $p1))))
+    (local.set $b (f64.add (local.get $b) (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q2) (i32.const 16)) (i32.const 255))) (local.get $p2))))
+    (local.set $b (f64.add (local.get $b) (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q3) (i32.const 16)) (i32.const 255))) (local.get $p3))))
+    (if (local.get $inv)
+      (then
+        ;; bilinearExact: times 1 / sum, plus 1/2, truncated.
+        (local.set $ia (f64.div (f64.const 1) (local.get $a)))
+        (local.set $rg (i32x4.trunc_sat_f64x2_s_zero
+          (f64x2.add (f64x2.mul (local.get $rg) (f64x2.splat (local.get $ia))) (v128.const f64x2 0.5 0.5))))
+        (local.set $B (i32.trunc_sat_f64_s (f64.add (f64.mul (local.get $b) (local.get $ia)) (f64.const 0.5)))))
+      (else
+        ;; Math.round(sum / a): floor, plus 1 when the fraction is at least 1/2.
+        (local.set $rg (f64x2.div (local.get $rg) (f64x2.splat (local.get $a))))
+        (local.set $f2 (f64x2.floor (local.get $rg)))
+        (local.set $rg (i32x4.trunc_sat_f64x2_s_zero
+          (f64x2.add (local.get $f2)
+            (v128.and (f64x2.ge (f64x2.sub (local.get $rg) (local.get $f2)) (v128.const f64x2 0.5 0.5)) (v128.const f64x2 1 1)))))
+        (local.set $B (i32.trunc_sat_f64_s (call $round (f64.div (local.get $b) (local.get $a)))))))
     (i32.or
-      (i32.or
-        (call $mixc (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3) (i32.const 0)
-          (local.get $p0) (local.get $p1) (local.get $p2) (local.get $p3) (local.get $a) (local.get $ia) (local.get $inv))
-        (i32.shl
-          (call $mixc (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3) (i32.const 8)
-            (local.get $p0) (local.get $p1) (local.get $p2) (local.get $p3) (local.get $a) (local.get $ia) (local.get $inv))
-          (i32.const 8)))
-      (i32.or
-        (i32.shl
-          (call $mixc (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3) (i32.const 16)
-            (local.get $p0) (local.get $p1) (local.get $p2) (local.get $p3) (local.get $a) (local.get $ia) (local.get $inv))
-          (i32.const 16))
-        (i32.shl (local.get $A) (i32.const 24)))))
-
-  (func $mixc (param $q0 i32) (param $q1 i32) (param $q2 i32) (param $q3 i32) (param $sh i32)
-    (param $p0 f64) (param $p1 f64) (param $p2 f64) (param $p3 f64) (param $a f64) (param $ia f64) (param $inv i32) (result i32)
-    (local $sum f64)
-    (local.set $sum
-      (f64.add
-        (f64.add
-          (f64.add
-            (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q0) (local.get $sh)) (i32.const 255))) (local.get $p0))
-            (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q1) (local.get $sh)) (i32.const 255))) (local.get $p1)))
-          (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q2) (local.get $sh)) (i32.const 255))) (local.get $p2)))
-        (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q3) (local.get $sh)) (i32.const 255))) (local.get $p3))))
-    (if (result i32) (local.get $inv)
-      (then (i32.trunc_sat_f64_s (f64.add (f64.mul (local.get $sum) (local.get $ia)) (f64.const 0.5))))
-      (else (i32.trunc_sat_f64_s (call $round (f64.div (local.get $sum) (local.get $a)))))))
+      (i32.or (i32x4.extract_lane 0 (local.get $rg)) (i32.shl (i32x4.extract_lane 1 (local.get $rg)) (i32.const 8)))
+      (i32.or (i32.shl (local.get $B) (i32.const 16)) (i32.shl (local.get $A) (i32.const 24)))))
 
   ;; Plain weighted mean of an opaque quad, rounded (affineBilinear's opaque case).
   (func $mean (param $q0 i32) (param $q1 i32) (param $q2 i32) (param $q3 i32) (param $sh i32)
