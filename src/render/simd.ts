@@ -97,6 +97,8 @@ export interface CanvasKernels {
   end: number;
 }
 
+// A cache of derived data: the kernels instantiated over each canvas image's memory (keyed by its
+// buffer, so they go with the image).
 const canvases = new WeakMap<ArrayBufferLike, CanvasKernels>();
 
 /** The kernels of an image made by createCanvasImage (any view of its pixels), else undefined. */
