@@ -15,7 +15,21 @@ import { LIB, sprat } from './sprat.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { createImage, fillImage, drawImage, compose, rotate, scale, translate, encodePng, decodePng, encodeGif, encodeApng } = sprat;
+const {
+  createImage,
+  createCanvasImage,
+  fillImage,
+  drawImage,
+  setComposeKernels,
+  compose,
+  rotate,
+  scale,
+  translate,
+  encodePng,
+  decodePng,
+  encodeGif,
+  encodeApng,
+} = sprat;
 
 /** The reference compositor from test/render/reference.ts (transpiled for dist/). */
 async function loadReference() {
@@ -72,8 +86,10 @@ export async function run() {
     [spr, skiaImage(spr)],
     [opq, skiaImage(opq)],
   ]);
-  const canvas = () => {
-    const c = createImage(C, C);
+  // sprat draws onto a canvas image (pixels in WebAssembly memory, drawn in place by the SIMD kernels),
+  // and onto a plain image (pixels copied in and out of the kernels' memory) and with the JS kernels.
+  const canvas = (make = createImage) => {
+    const c = make(C, C);
     fillImage(c, 96, 80, 64, 255);
     return c;
   };
@@ -142,9 +158,22 @@ export async function run() {
     const probe = (draw) => {
       for (let i = 0; i < 8; i++) draw(i);
     };
-    let dst = canvas();
+    let dst = canvas(createCanvasImage);
+    let plainDst = canvas();
+    let p = 0;
     let ctx = skiaCanvas();
     let refDst = canvas();
+    let jsDst = canvas();
+    let js = 0;
+    /** drawImage with its JavaScript kernels (the reference of the WebAssembly SIMD ones). */
+    const jsDraw = (n) => {
+      const was = setComposeKernels('js');
+      try {
+        drawImage(jsDst, src, opts(n));
+      } finally {
+        setComposeKernels(was);
+      }
+    };
     let i = 0;
     let j = 0;
     let r = 0;
@@ -153,7 +182,7 @@ export async function run() {
       unit: 'Mpx/s',
       peers: [
         {
-          name: 'sprat drawImage',
+          name: 'sprat drawImage (canvas image)',
           fn: () => {
             if (i === 0) probe((n) => drawImage(dst, src, opts(n)));
             else drawImage(dst, src, opts(i));
@@ -174,6 +203,24 @@ export async function run() {
           checkNote: tolText(tol),
         },
         {
+          name: 'sprat drawImage, plain image',
+          fn: () => {
+            if (p === 0) probe((n) => drawImage(plainDst, src, opts(n)));
+            else drawImage(plainDst, src, opts(p));
+            p++;
+            return p === 1 ? plainDst.data.slice() : null;
+          },
+        },
+        {
+          name: 'sprat drawImage, JS kernels',
+          fn: () => {
+            if (js === 0) probe(jsDraw);
+            else jsDraw(js);
+            js++;
+            return js === 1 ? jsDst.data.slice() : null;
+          },
+        },
+        {
           name: 'reference (tests)',
           fn: () => {
             if (r === 0) probe((n) => ref.refDrawImage(refDst, src, opts(n)));
@@ -187,10 +234,10 @@ export async function run() {
         },
       ],
       target: { peer: 'Skia (@napi-rs/canvas)', ratio: name.includes('rotate 30') || name.includes('bilinear') ? 0.7 : 0.5 },
-      note: 'sprite pixels drawn per second; each peer draws onto its own canvas',
+      note: 'sprite pixels drawn per second; each peer draws onto its own canvas (sprat: createCanvasImage, createImage, createImage with the JS kernels)',
     });
     // The canvases are dropped: the next case starts on fresh ones (they stay opaque, as a game screen).
-    dst = ctx = refDst = null;
+    dst = plainDst = ctx = refDst = jsDst = null;
   }
   await pngs(skia);
 }

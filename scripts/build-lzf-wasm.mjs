@@ -1,5 +1,5 @@
-// Assembles the WebAssembly part (src/lzf/lzf.wat) into a TypeScript module
-// holding it as base64, with the devDependency `wabt`. Run after editing a .wat:
+// Assembles the WebAssembly parts (src/lzf/lzf.wat, src/render/compose.wat)
+// into TypeScript modules holding them as base64, with the devDependency `wabt`. Run after editing a .wat:
 // npm run build:wasm (add --check to only verify the committed modules).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -7,11 +7,14 @@ import * as path from 'node:path';
 import wabtInit from 'wabt';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MODULES = [{ wat: 'src/lzf/lzf.wat', out: 'src/lzf/wasm-bytes.ts', name: 'LZF_WASM_BASE64' }];
+const MODULES = [
+  { wat: 'src/lzf/lzf.wat', out: 'src/lzf/wasm-bytes.ts', name: 'LZF_WASM_BASE64' },
+  { wat: 'src/render/compose.wat', out: 'src/render/compose-wasm-bytes.ts', name: 'COMPOSE_WASM_BASE64' },
+];
 
 async function assemble(wabt, file) {
   const src = readFileSync(path.join(root, file), 'utf8');
-  const mod = wabt.parseWat(path.basename(file), src, { bulk_memory: true });
+  const mod = wabt.parseWat(path.basename(file), src, { bulk_memory: true, simd: true, sat_float_to_int: true });
   const { buffer } = mod.toBinary({});
   mod.destroy();
   return new Uint8Array(buffer);

@@ -24,7 +24,7 @@ const KEEP_BYTES = 64 * 1024 * 1024;
 /** Outputs that would grow the memory past this are measured (and checked) first. */
 const BIG_OUTPUT = 32 * 1024 * 1024;
 
-function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
+export function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
   const bin = atob(b64);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);

@@ -1,6 +1,7 @@
 import { blenderFor, type BlendMode } from './blend.js';
 import type { RgbaImage } from './image.js';
 import { applyMatrix, IDENTITY, invert, type Matrix } from './matrix.js';
+import { canvasKernels, composeKernels, releaseKernels, simdAvailable } from './simd.js';
 
 export interface Rect {
   x: number;
@@ -252,6 +253,7 @@ export function drawImage(dst: RgbaImage, src: RgbaImage, opts: DrawOptions = {}
   x1 |= 0;
   y1 |= 0;
   const alut = alphaTable(p.opacity);
+  if (kernelMode !== 'js' && simdDraw(dst, src, p, x0, y0, x1, y1, alut, opts.filter === 'bilinear')) return;
   if (m[0] === 1 && m[1] === 0 && m[2] === 0 && m[3] === 1 && Number.isInteger(m[4]) && Number.isInteger(m[5])) {
     // Pure integer translation: nearest and bilinear both copy texels exactly.
     blit(dst, src, p, m[4], m[5], alut);
@@ -1022,4 +1024,266 @@ function affineBilinear(
       } else blendPx(d, di, r, g, b, A);
     }
   }
+}
+
+/**
+ * Which kernels drawImage uses: 'auto' (WebAssembly SIMD where it is
+ * available and pays for copying the pixels into its memory, else
+ * JavaScript), 'wasm' (WebAssembly SIMD whenever available) or 'js' (the
+ * JavaScript loops, the reference the WebAssembly kernels are tested
+ * against). Both give the same pixels.
+ */
+export type ComposeKernelMode = 'auto' | 'wasm' | 'js';
+
+let kernelMode: ComposeKernelMode = 'auto';
+
+/** Sets the kernels drawImage uses (see ComposeKernelMode); returns the previous mode. */
+export function setComposeKernels(mode: ComposeKernelMode): ComposeKernelMode {
+  const was = kernelMode;
+  kernelMode = mode;
+  return was;
+}
+
+/** Whether the WebAssembly SIMD kernels can run here. */
+export function composeSimdAvailable(): boolean {
+  return simdAvailable();
+}
+
+/** Draws (in 'auto' mode) smaller than this many destination pixels stay in JavaScript. */
+const SIMD_MIN_PIXELS = 2048;
+/** Draws that would need more WebAssembly memory than this stay in JavaScript. */
+const SIMD_MAX_BYTES = 256 * 1024 * 1024;
+/** Memory kept between draws. */
+const SIMD_KEEP_BYTES = 64 * 1024 * 1024;
+
+/** Copies the w × h rectangle at (x, y) of an image `width` pixels wide into `to` at byte `at`, rows packed. */
+function stageRect(from: Uint8Array, width: number, x: number, y: number, w: number, h: number, to: Uint8Array, at: number): void {
+  if (x === 0 && w === width) {
+    to.set(from.subarray(y * width * 4, (y + h) * width * 4), at);
+    return;
+  }
+  const rw = w * 4;
+  for (let r = 0, o = (y * width + x) * 4; r < h; r++, o += width * 4, at += rw) to.set(from.subarray(o, o + rw), at);
+}
+
+/** The inverse of stageRect. */
+function unstageRect(to: Uint8Array, width: number, x: number, y: number, w: number, h: number, from: Uint8Array, at: number): void {
+  if (x === 0 && w === width) {
+    to.set(from.subarray(at, at + w * h * 4), y * width * 4);
+    return;
+  }
+  const rw = w * 4;
+  for (let r = 0, o = (y * width + x) * 4; r < h; r++, o += width * 4, at += rw) to.set(from.subarray(at, at + rw), o);
+}
+
+const align16 = (n: number): number => (n + 15) & ~15;
+
+/**
+ * drawImage through the WebAssembly SIMD kernels (src/render/compose.wat):
+ * the texels that exist of the source rectangle and the destination box
+ * [x0, x1) × [y0, y1) are copied into the kernels' memory, drawn there with
+ * the same arithmetic as the JavaScript paths below (so the same pixels),
+ * and the box is copied back. Returns false when the JavaScript paths
+ * should draw instead (no SIMD, a small draw in 'auto' mode, too big).
+ */
+function simdDraw(
+  dst: RgbaImage,
+  src: RgbaImage,
+  p: Normalised,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  alut: Uint8Array,
+  bilinear: boolean,
+): boolean {
+  if (!LITTLE_ENDIAN) return false;
+  const { m, inv, sx, sy, sw, sh } = p;
+  const W = src.width;
+  const DW = dst.width;
+  const blitDraw = m[0] === 1 && m[1] === 0 && m[2] === 0 && m[3] === 1 && Number.isInteger(m[4]) && Number.isInteger(m[5]);
+  // Texels that exist: the source rectangle within the image.
+  let bx0 = Math.max(sx, 0);
+  let bx1 = Math.min(sx + sw, W);
+  let by0 = Math.max(sy, 0);
+  let by1 = Math.min(sy + sh, src.height);
+  if (bx1 <= bx0 || by1 <= by0) return true; // nothing to draw
+  if (blitDraw) {
+    // Only the part drawn (as blit): destination [x0, x1) × [y0, y1), texels offset by (offX, offY).
+    const offX = sx - m[4];
+    const offY = sy - m[5];
+    x0 = Math.max(0, bx0 - offX);
+    x1 = Math.min(DW, bx1 - offX);
+    y0 = Math.max(0, by0 - offY);
+    y1 = Math.min(dst.height, by1 - offY);
+    if (x1 <= x0 || y1 <= y0) return true;
+    bx0 = x0 + offX;
+    bx1 = x1 + offX;
+    by0 = y0 + offY;
+    by1 = y1 + offY;
+  }
+  const tw = x1 - x0;
+  const th = y1 - y0;
+  // Plain blits stay in JavaScript in 'auto' mode (copying the box in and out costs more than the JS word loop), but onto a canvas image.
+  if (kernelMode === 'auto' && (tw * th < SIMD_MIN_PIXELS || (blitDraw && alut === NO_OPACITY && !canvasKernels(dst.data)))) return false;
+  const bw = bx1 - bx0;
+  const bh = by1 - by0;
+  const tableDraw = !blitDraw && !bilinear && ((inv[1] === 0 && inv[2] === 0) || (inv[0] === 0 && inv[3] === 0));
+  // Blits and table draws copy the whole box; affine draws each row's span as they go (none onto a canvas image).
+  const boxed = blitDraw || tableDraw;
+  // A canvas image (createCanvasImage): drawn in place, the source copied to the scratch area after its pixels.
+  let canvas = dst.data.byteOffset % 4 === 0 ? canvasKernels(dst.data) : undefined;
+  if (canvas && dst.data.byteOffset + dst.data.length > canvas.scratch) canvas = undefined; // a view reaching the scratch area
+  const layout = (base: number) => {
+    const LUT = base + 256;
+    const T = base + 512;
+    // Table draws' four-column groups (table4): 16-byte masks, then a base per group.
+    const G = (tw + 3) >> 2;
+    const C = align16(T + tw * 4);
+    const S = align16(C + G * 16); // cols: whole groups of four (table4)
+    const M = align16(S + bw * bh * 4 + 16); // 16: table4 reads a whole vector from a texel near the end
+    const B = M + G * 16;
+    const D = align16(B + G * 4);
+    return { LUT, T, G, C, S, M, B, D };
+  };
+  let L = layout(canvas ? canvas.scratch : 0);
+  if (canvas && L.D > canvas.end) {
+    canvas = undefined;
+    L = layout(0);
+  }
+  const { LUT, T, G, C, S, M, B, D } = L;
+  let k = canvas?.k;
+  if (!k) {
+    const need = D + (boxed ? tw * th : tw) * 4;
+    if (need > SIMD_MAX_BYTES) return false;
+    k = composeKernels(need) ?? undefined;
+    if (!k) return false;
+  }
+  const mem = k.bytes;
+  const plain = alut === NO_OPACITY;
+  mem.set(alut, LUT);
+  stageRect(src.data, W, bx0, by0, bw, bh, mem, S);
+  const inPlace = canvas !== undefined;
+  if (boxed && !inPlace) stageRect(dst.data, DW, x0, y0, tw, th, mem, D);
+  const stride = bw * 4;
+  // Address of texel (0, 0) of the whole image (i32 arithmetic wraps: only existing texels are read).
+  const org = (S - (by0 * bw + bx0) * 4) | 0;
+  const dOff = dst.data.byteOffset;
+  const rowAt = inPlace
+    ? (y: number, x: number): number => dOff + (y * DW + x) * 4
+    : (y: number, x: number): number => D + ((y - y0) * tw + (x - x0)) * 4;
+  if (blitDraw) {
+    // Same width and order on both sides: one span.
+    if (inPlace) k.blit(rowAt(y0, x0), DW * 4, S, tw * 4, tw, th, plain ? 0 : LUT);
+    else k.over(D, S, tw * th, plain ? 0 : LUT);
+  } else if (tableDraw) {
+    // tableDraw: a column (or, swapped, row) of texels per destination column.
+    const swapped = !(inv[1] === 0 && inv[2] === 0);
+    const H = src.height;
+    const colOfU = (u: number): number => {
+      if (u < 0 || u >= sw) return -1;
+      const X = sx + Math.floor(u);
+      return X < 0 || X >= W ? -1 : X;
+    };
+    const rowOfV = (v: number): number => {
+      if (v < 0 || v >= sh) return -1;
+      const Y = sy + Math.floor(v);
+      return Y < 0 || Y >= H ? -1 : Y;
+    };
+    const cols = new Int32Array(k.memory.buffer, C, G * 4).fill(-1);
+    for (let x = x0; x < x1; x++) {
+      const cx = x + 0.5;
+      cols[x - x0] = swapped ? rowOfV(inv[1] * cx + inv[5]) : colOfU(inv[0] * cx + inv[4]);
+    }
+    if (!swapped) {
+      // Groups of four columns within four neighbouring texels: one load and a swizzle per group.
+      const masks = new Uint8Array(k.memory.buffer, M, G * 16);
+      const bases = new Int32Array(k.memory.buffer, B, G);
+      for (let g = 0; g < G; g++) {
+        let lo = 2 ** 31;
+        let hi = -1;
+        for (let j = 4 * g; j < 4 * g + 4 && j < tw; j++) {
+          const c = cols[j]!;
+          if (c >= 0) {
+            if (c < lo) lo = c;
+            if (c > hi) hi = c;
+          }
+        }
+        if (hi < 0) lo = hi = bx0; // no texel: any that exists (the mask picks nothing)
+        if (hi - lo > 3) {
+          bases[g] = -1;
+          continue;
+        }
+        bases[g] = lo;
+        for (let j = 0; j < 4; j++) {
+          const c = 4 * g + j < tw ? cols[4 * g + j]! : -1;
+          for (let b = 0; b < 4; b++) masks[g * 16 + j * 4 + b] = c < 0 ? 0x80 : (c - lo) * 4 + b;
+        }
+      }
+    }
+    for (let y = y0; y < y1; y++) {
+      const cy = y + 0.5;
+      const r = swapped ? colOfU(inv[2] * cy + inv[4]) : rowOfV(inv[3] * cy + inv[5]);
+      if (r < 0) continue;
+      if (swapped) k.table(T, C, tw, (org + r * 4) | 0, stride, rowAt(y, x0), plain ? 0 : LUT);
+      else k.table4(T, M, B, C, tw, (org + r * stride) | 0, rowAt(y, x0), plain ? 0 : LUT);
+    }
+  } else {
+    const [i0, i1, i2, i3, i4, i5] = inv;
+    // As affineBilinear: unchecked runs only where its JavaScript takes them (32-bit views, 16.16 positions).
+    const aligned = src.data.byteOffset % 4 === 0;
+    const runs = aligned && dst.data.byteOffset % 4 === 0 && bx1 <= 32767 && by1 <= 32767;
+    const dU = Math.round(i0 * 65536) | 0;
+    const dV = Math.round(i1 * 65536) | 0;
+    const opaqueA = alut[255]!;
+    const d = dst.data;
+    // As affineNearest: unchecked runs where u and v truncate to int32.
+    const nearestRuns = bx1 - sx < 2 ** 31 && by1 - sy < 2 ** 31;
+    for (let y = y0; y < y1; y++) {
+      const cy = y + 0.5;
+      const ru = i2 * cy + i4;
+      const rv = i3 * cy + i5;
+      spanA = x0;
+      spanB = x1;
+      rowSpan(i0, ru, sw);
+      rowSpan(i1, rv, sh);
+      const xa = spanA;
+      const xb = spanB;
+      if (xb <= xa) continue;
+      const o = (y * DW + xa) * 4;
+      const n4 = (xb - xa) * 4;
+      // The row's span: in place, or copied in and out.
+      const at = inPlace ? rowAt(y, xa) : D;
+      if (!inPlace) mem.set(d.subarray(o, o + n4), D);
+      let ia = -1;
+      let ib = -1;
+      if (!bilinear) {
+        if (nearestRuns) {
+          exactSpan(i0, ru, 0, 0, bx0 - sx, bx1 - sx, xa, xb);
+          exactSpan(i1, rv, 0, 0, by0 - sy, by1 - sy, spanA, spanB);
+          if (spanB > spanA) {
+            ia = spanA;
+            ib = spanB;
+          }
+        }
+        k.nearest(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, ia, ib, at, plain ? 0 : LUT);
+        if (!inPlace) d.set(mem.subarray(D, D + n4), o);
+        continue;
+      }
+      if (runs) {
+        exactSpan(i0, ru, sx, 0.5, bx0 + RUN_MARGIN, bx1 - 1 - RUN_MARGIN, xa, xb);
+        exactSpan(i1, rv, sy, 0.5, by0 + RUN_MARGIN, by1 - 1 - RUN_MARGIN, spanA, spanB);
+        if (spanB > spanA) {
+          ia = spanA;
+          ib = spanB;
+        }
+      }
+      // biome-ignore format: one argument per kernel parameter
+      k.bilinear(T, org, stride, i0, i1, ru, rv, sx, sy, sw, sh, bx0, bx1, by0, by1, xa, xb, ia, ib, dU, dV, at, LUT, opaqueA, aligned ? 1 : 0);
+      if (!inPlace) d.set(mem.subarray(D, D + n4), o);
+    }
+  }
+  if (boxed && !inPlace) unstageRect(dst.data, DW, x0, y0, tw, th, mem, D);
+  if (!inPlace) releaseKernels(SIMD_KEEP_BYTES);
+  return true;
 }

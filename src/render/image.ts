@@ -1,3 +1,5 @@
+import { canvasMemory } from './simd.js';
+
 /**
  * An RGBA image: `width` × `height` pixels, 4 bytes each (R, G, B, A),
  * row by row from the top, straight (not premultiplied) alpha.
@@ -24,6 +26,28 @@ export function createImage(width: number, height: number): RgbaImage {
     throw new RangeError(`bad image size ${width}x${height}`);
   }
   return { width, height, data: new Uint8Array(width * height * 4) };
+}
+
+/**
+ * An image to draw onto (a game screen, a sheet being built): as
+ * createImage, but where WebAssembly SIMD is available its pixels live in a
+ * WebAssembly memory of its own (fixed size, so `data` stays valid), and
+ * drawImage onto it does not copy them in and out of the kernels' memory.
+ * `data.buffer` is then that memory's: larger than the pixels, and it cannot
+ * be transferred to a worker (copy `data` for that). Falls back to
+ * createImage.
+ */
+export function createCanvasImage(width: number, height: number): RgbaImage {
+  const img = createImage(0, 0);
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) return createImage(width, height);
+  const bytes = width * height * 4;
+  // Room for the source texels of a draw: half the canvas, 1-16 MiB (bigger sources are copied as for other images).
+  const data = canvasMemory(bytes, Math.min(16 << 20, Math.max(1 << 20, bytes >> 1)));
+  if (!data) return createImage(width, height);
+  img.width = width;
+  img.height = height;
+  img.data = data;
+  return img;
 }
 
 /** A copy of the rectangle (x, y, w, h); pixels outside the source are transparent. */

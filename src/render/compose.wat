@@ -1,0 +1,572 @@
+;; WebAssembly SIMD kernels of the compositor (src/render/compose.ts): the
+;; same pixels as its JavaScript loops, bit for bit (same integer rounding,
+;; same floating-point expressions in the same order). Pixels are straight
+;; RGBA words (little-endian: R is the low byte). The memory is imported:
+;; compose.ts gives a private one, grown as needed, and copies the source
+;; rectangle and the destination box into it for each draw.
+;;
+;; Every row kernel works in two steps: it writes the row's source pixels,
+;; with their final alpha, to a temporary row, then `over` blends that row
+;; onto the destination, four pixels per vector.
+(module
+  (import "env" "mem" (memory 1))
+
+  ;; Source-over of the pixel q (its own alpha ignored) with alpha A onto the word at o: blendPx / blendWord.
+  (func $px (param $o i32) (param $q i32) (param $A i32)
+    (local $p i32) (local $D i32) (local $ia i32) (local $t i32) (local $tg i32)
+    (local $sA i32) (local $dD i32) (local $den i32) (local $den2 i32)
+    (if (i32.eqz (local.get $A)) (then (return)))
+    (if (i32.eq (local.get $A) (i32.const 255))
+      (then (i32.store (local.get $o) (i32.or (local.get $q) (i32.const 0xff000000))) (return)))
+    (local.set $p (i32.load (local.get $o)))
+    (local.set $D (i32.shr_u (local.get $p) (i32.const 24)))
+    (if (i32.eqz (local.get $D))
+      (then
+        (i32.store (local.get $o)
+          (i32.or (i32.and (local.get $q) (i32.const 0xffffff)) (i32.shl (local.get $A) (i32.const 24))))
+        (return)))
+    (local.set $ia (i32.sub (i32.const 255) (local.get $A)))
+    (if (i32.eq (local.get $D) (i32.const 255))
+      (then
+        (local.set $t
+          (i32.add
+            (i32.add
+              (i32.mul (i32.and (local.get $q) (i32.const 0xff00ff)) (local.get $A))
+              (i32.mul (i32.and (local.get $p) (i32.const 0xff00ff)) (local.get $ia)))
+            (i32.const 0x800080)))
+        (local.set $tg
+          (i32.add
+            (i32.add
+              (i32.mul (i32.and (i32.shr_u (local.get $q) (i32.const 8)) (i32.const 255)) (local.get $A))
+              (i32.mul (i32.and (i32.shr_u (local.get $p) (i32.const 8)) (i32.const 255)) (local.get $ia)))
+            (i32.const 128)))
+        (i32.store (local.get $o)
+          (i32.or
+            (i32.or
+              (i32.and
+                (i32.shr_u
+                  (i32.add (local.get $t) (i32.and (i32.shr_u (local.get $t) (i32.const 8)) (i32.const 0xff00ff)))
+                  (i32.const 8))
+                (i32.const 0xff00ff))
+              (i32.shl (i32.shr_u (i32.add (local.get $tg) (i32.shr_u (local.get $tg) (i32.const 8))) (i32.const 8)) (i32.const 8)))
+            (i32.const 0xff000000)))
+        (return)))
+    ;; Both translucent: the exact straight-alpha formula of blendPx.
+    (local.set $sA (i32.mul (local.get $A) (i32.const 255)))
+    (local.set $dD (i32.mul (local.get $D) (local.get $ia)))
+    (local.set $den (i32.add (local.get $sA) (local.get $dD)))
+    (local.set $den2 (i32.shl (local.get $den) (i32.const 1)))
+    (local.set $t (i32.add (local.get $den) (i32.const 128)))
+    (i32.store (local.get $o)
+      (i32.or
+        (i32.or
+          (call $ch (local.get $q) (local.get $p) (i32.const 0) (local.get $sA) (local.get $dD) (local.get $den) (local.get $den2))
+          (i32.shl
+            (call $ch (local.get $q) (local.get $p) (i32.const 8) (local.get $sA) (local.get $dD) (local.get $den) (local.get $den2))
+            (i32.const 8)))
+        (i32.or
+          (i32.shl
+            (call $ch (local.get $q) (local.get $p) (i32.const 16) (local.get $sA) (local.get $dD) (local.get $den) (local.get $den2))
+            (i32.const 16))
+          (i32.shl (i32.shr_u (i32.add (local.get $t) (i32.shr_u (local.get $t) (i32.const 8))) (i32.const 8)) (i32.const 24))))))
+
+  ;; One channel (at bit sh) of blendPx's translucent case: (2*(cs*sA + cd*dD) + den) / den2, truncated.
+  (func $ch (param $q i32) (param $p i32) (param $sh i32) (param $sA i32) (param $dD i32) (param $den i32) (param $den2 i32) (result i32)
+    (i32.div_u
+      (i32.add
+        (i32.shl
+          (i32.add
+            (i32.mul (i32.and (i32.shr_u (local.get $q) (local.get $sh)) (i32.const 255)) (local.get $sA))
+            (i32.mul (i32.and (i32.shr_u (local.get $p) (local.get $sh)) (i32.const 255)) (local.get $dD)))
+          (i32.const 1))
+        (local.get $den))
+      (local.get $den2)))
+
+  ;; Source-over of the n pixels at s onto the n pixels at d. lut: 0, or the
+  ;; address of a 256-byte table mapping each source alpha (opacity).
+  (func $over (export "over") (param $d i32) (param $s i32) (param $n i32) (param $lut i32)
+    (local $end i32) (local $sv v128) (local $dv v128) (local $av v128) (local $q i32) (local $opq v128)
+    (local $iav v128) (local $lo v128) (local $hi v128)
+    (if (local.get $lut)
+      (then (local.set $opq (i32x4.splat (i32.shl (i32.load8_u offset=255 (local.get $lut)) (i32.const 24))))))
+    (local.set $end (i32.add (local.get $d) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
+    (block $done
+      (loop $quad
+        (br_if $done (i32.ge_u (local.get $d) (local.get $end)))
+        (local.set $sv (v128.load align=1 (local.get $s)))
+        (if (local.get $lut)
+          (then
+            (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                                          (v128.const i32x4 -1 -1 -1 -1)))
+              ;; Four opaque texels: all take the table's alpha for 255.
+              (then (local.set $sv (v128.or (v128.and (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                                            (local.get $opq))))
+              (else
+                (if (v128.any_true (v128.and (local.get $sv) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+                  (then
+                    (local.set $sv (i8x16.replace_lane 3 (local.get $sv)
+                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 3 (local.get $sv))))))
+                    (local.set $sv (i8x16.replace_lane 7 (local.get $sv)
+                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 7 (local.get $sv))))))
+                    (local.set $sv (i8x16.replace_lane 11 (local.get $sv)
+                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 11 (local.get $sv))))))
+                    (local.set $sv (i8x16.replace_lane 15 (local.get $sv)
+                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 15 (local.get $sv))))))))))))
+        (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                                      (v128.const i32x4 -1 -1 -1 -1)))
+          (then (v128.store align=1 (local.get $d) (local.get $sv)))
+          (else
+            (if (v128.any_true (v128.and (local.get $sv) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+              (then
+                (local.set $dv (v128.load align=1 (local.get $d)))
+                (if (i32x4.all_true (i32x4.eq (v128.or (local.get $dv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                                              (v128.const i32x4 -1 -1 -1 -1)))
+                  (then
+                    ;; Onto opaque pixels: every lane at once (A = 255 gives the source, A = 0 the destination).
+                    (local.set $av (i8x16.swizzle (local.get $sv)
+                      (v128.const i8x16 3 3 3 3 7 7 7 7 11 11 11 11 15 15 15 15)))
+                    (local.set $iav (i8x16.sub (v128.const i32x4 -1 -1 -1 -1) (local.get $av)))
+                    ;; Per 16-bit lane: t = cs*A + cd*(255 - A) + 128, then (t + (t >> 8)) >> 8 (div255).
+                    (local.set $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv) (local.get $av))
+                                                         (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $iav)))
+                                              (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                    (local.set $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv) (local.get $av))
+                                                         (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $iav)))
+                                              (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                    (v128.store align=1 (local.get $d)
+                      (v128.or
+                        (i8x16.narrow_i16x8_u
+                          (i16x8.shr_u (i16x8.add (local.get $lo) (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
+                          (i16x8.shr_u (i16x8.add (local.get $hi) (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
+                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+                  (else
+                    (call $px (local.get $d) (i32x4.extract_lane 0 (local.get $sv)) (i8x16.extract_lane_u 3 (local.get $sv)))
+                    (call $px (i32.add (local.get $d) (i32.const 4)) (i32x4.extract_lane 1 (local.get $sv)) (i8x16.extract_lane_u 7 (local.get $sv)))
+                    (call $px (i32.add (local.get $d) (i32.const 8)) (i32x4.extract_lane 2 (local.get $sv)) (i8x16.extract_lane_u 11 (local.get $sv)))
+                    (call $px (i32.add (local.get $d) (i32.const 12)) (i32x4.extract_lane 3 (local.get $sv)) (i8x16.extract_lane_u 15 (local.get $sv)))))))))
+        (local.set $d (i32.add (local.get $d) (i32.const 16)))
+        (local.set $s (i32.add (local.get $s) (i32.const 16)))
+        (br $quad)))
+    ;; The last 0-3 pixels.
+    (local.set $end (i32.add (local.get $end) (i32.shl (i32.and (local.get $n) (i32.const 3)) (i32.const 2))))
+    (block $done2
+      (loop $one
+        (br_if $done2 (i32.ge_u (local.get $d) (local.get $end)))
+        (local.set $q (i32.load (local.get $s)))
+        (call $px (local.get $d) (local.get $q)
+          (if (result i32) (local.get $lut)
+            (then (i32.load8_u (i32.add (local.get $lut) (i32.shr_u (local.get $q) (i32.const 24)))))
+            (else (i32.shr_u (local.get $q) (i32.const 24)))))
+        (local.set $d (i32.add (local.get $d) (i32.const 4)))
+        (local.set $s (i32.add (local.get $s) (i32.const 4)))
+        (br $one))))
+
+  ;; `over` for h rows of n pixels (strides in bytes): the blit.
+  (func (export "blit") (param $d i32) (param $ds i32) (param $s i32) (param $ss i32) (param $n i32) (param $h i32) (param $lut i32)
+    (block $done
+      (loop $row
+        (br_if $done (i32.le_s (local.get $h) (i32.const 0)))
+        (call $over (local.get $d) (local.get $s) (local.get $n) (local.get $lut))
+        (local.set $d (i32.add (local.get $d) (local.get $ds)))
+        (local.set $s (i32.add (local.get $s) (local.get $ss)))
+        (local.set $h (i32.sub (local.get $h) (i32.const 1)))
+        (br $row))))
+
+;; Nearest texels through a column table, four at a time where the four
+  ;; columns lie within four neighbouring texels (scales >= 1 and flips):
+  ;; group g (pixels 4g..4g+3) loads the 16 bytes at row + bases[g]*4 and
+  ;; picks its texels with the 16-byte swizzle mask at masks + 16g (lanes
+  ;; >= 16 give 0: no texel). bases[g] < 0: the group is looked up pixel by
+  ;; pixel in cols (as `table`, mul 4). Then `over` at d.
+  (func (export "table4") (param $t i32) (param $masks i32) (param $bases i32) (param $cols i32) (param $n i32)
+    (param $row i32) (param $d i32) (param $lut i32)
+    (local $g i32) (local $groups i32) (local $b i32) (local $k i32) (local $c i32) (local $p i32)
+    (local.set $groups (i32.shr_u (i32.add (local.get $n) (i32.const 3)) (i32.const 2)))
+    (block $done
+      (loop $group
+        (br_if $done (i32.ge_u (local.get $g) (local.get $groups)))
+        (local.set $b (i32.load (i32.add (local.get $bases) (i32.shl (local.get $g) (i32.const 2)))))
+        (local.set $p (i32.add (local.get $t) (i32.shl (local.get $g) (i32.const 4))))
+        (if (i32.ge_s (local.get $b) (i32.const 0))
+          (then
+            (v128.store (local.get $p)
+              (i8x16.swizzle
+                (v128.load align=1 (i32.add (local.get $row) (i32.shl (local.get $b) (i32.const 2))))
+                (v128.load (i32.add (local.get $masks) (i32.shl (local.get $g) (i32.const 4)))))))
+          (else
+            (local.set $k (i32.const 0))
+            (block $kdone
+              (loop $px
+                (br_if $kdone (i32.ge_u (local.get $k) (i32.const 4)))
+                (local.set $c (i32.load (i32.add (local.get $cols) (i32.shl (i32.add (i32.shl (local.get $g) (i32.const 2)) (local.get $k)) (i32.const 2)))))
+                (i32.store (i32.add (local.get $p) (i32.shl (local.get $k) (i32.const 2)))
+                  (if (result i32) (i32.lt_s (local.get $c) (i32.const 0))
+                    (then (i32.const 0))
+                    (else (i32.load (i32.add (local.get $row) (i32.shl (local.get $c) (i32.const 2)))))))
+                (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                (br $px)))))
+        (local.set $g (i32.add (local.get $g) (i32.const 1)))
+        (br $group)))
+    (call $over (local.get $d) (local.get $t) (local.get $n) (local.get $lut)))
+
+    ;; Nearest texels through a column table (scales, flips, quarter turns):
+  ;; pixel k takes the word at base + cols[k]*mul (none when cols[k] < 0);
+  ;; then `over` at d.
+  (func (export "table") (param $t i32) (param $cols i32) (param $n i32) (param $base i32) (param $mul i32) (param $d i32) (param $lut i32)
+    (local $k i32) (local $c i32)
+    (block $done
+      (loop $px
+        (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
+        (local.set $c (i32.load (i32.add (local.get $cols) (i32.shl (local.get $k) (i32.const 2)))))
+        (i32.store (i32.add (local.get $t) (i32.shl (local.get $k) (i32.const 2)))
+          (if (result i32) (i32.lt_s (local.get $c) (i32.const 0))
+            (then (i32.const 0))
+            (else (i32.load (i32.add (local.get $base) (i32.mul (local.get $c) (local.get $mul)))))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $px)))
+    (call $over (local.get $d) (local.get $t) (local.get $n) (local.get $lut)))
+
+  ;; The nearest texel of destination pixel x of a row under an affine map,
+  ;; as affineNearest's checked loop: u = i0*(x + 1/2) + ru, v = i1*(x + 1/2) + rv;
+  ;; texel (sx + floor(u), sy + floor(v)) when u in [0, sw), v in [0, sh) and
+  ;; it lies in [bx0, bx1) x [by0, by1); texel (X, Y) is the word at
+  ;; org + Y*stride + X*4 (i32 arithmetic wraps). 0 for none.
+  (func $nearestChecked (param $org i32) (param $stride i32)
+    (param $i0 f64) (param $i1 f64) (param $ru f64) (param $rv f64) (param $sx f64) (param $sy f64) (param $sw f64) (param $sh f64)
+    (param $bx0 f64) (param $bx1 f64) (param $by0 f64) (param $by1 f64) (param $x i32) (result i32)
+    (local $cx f64) (local $u f64) (local $v f64) (local $X f64) (local $Y f64)
+    (local.set $cx (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
+    (local.set $u (f64.add (f64.mul (local.get $i0) (local.get $cx)) (local.get $ru)))
+    (local.set $v (f64.add (f64.mul (local.get $i1) (local.get $cx)) (local.get $rv)))
+    (if (i32.and
+          (i32.and (f64.ge (local.get $u) (f64.const 0)) (f64.ge (local.get $v) (f64.const 0)))
+          (i32.and (f64.lt (local.get $u) (local.get $sw)) (f64.lt (local.get $v) (local.get $sh))))
+      (then
+        (local.set $X (f64.add (local.get $sx) (f64.floor (local.get $u))))
+        (local.set $Y (f64.add (local.get $sy) (f64.floor (local.get $v))))
+        (if (i32.and
+              (i32.and (f64.ge (local.get $X) (local.get $bx0)) (f64.lt (local.get $X) (local.get $bx1)))
+              (i32.and (f64.ge (local.get $Y) (local.get $by0)) (f64.lt (local.get $Y) (local.get $by1))))
+          (then
+            (return (i32.load
+              (i32.add (local.get $org)
+                (i32.add (i32.mul (i32.trunc_f64_s (local.get $Y)) (local.get $stride))
+                         (i32.shl (i32.trunc_f64_s (local.get $X)) (i32.const 2))))))))))
+    (i32.const 0))
+
+  ;; Nearest texels of destination pixels [xa, xb) of one row (see
+  ;; $nearestChecked); in [ia, ib) (nearestRun: every texel exists, u, v >= 0)
+  ;; u and v are computed together in one f64x2 (the same IEEE operations)
+  ;; and truncated. Then `over` at d.
+  (func (export "nearest") (param $t i32) (param $org i32) (param $stride i32)
+    (param $i0 f64) (param $i1 f64) (param $ru f64) (param $rv f64) (param $sx f64) (param $sy f64) (param $sw f64) (param $sh f64)
+    (param $bx0 f64) (param $bx1 f64) (param $by0 f64) (param $by1 f64)
+    (param $xa i32) (param $xb i32) (param $ia i32) (param $ib i32) (param $d i32) (param $lut i32)
+    (local $x i32) (local $p i32) (local $k v128) (local $r v128) (local $cx v128) (local $uv v128) (local $base i32)
+    (if (i32.ge_s (local.get $ia) (local.get $ib))
+      (then (local.set $ia (local.get $xb)) (local.set $ib (local.get $xb))))
+    (local.set $x (local.get $xa))
+    (local.set $p (local.get $t))
+    (block $done
+      (loop $px
+        (br_if $done (i32.ge_s (local.get $x) (local.get $ia)))
+        (i32.store (local.get $p)
+          (call $nearestChecked (local.get $org) (local.get $stride) (local.get $i0) (local.get $i1) (local.get $ru) (local.get $rv)
+            (local.get $sx) (local.get $sy) (local.get $sw) (local.get $sh) (local.get $bx0) (local.get $bx1) (local.get $by0) (local.get $by1)
+            (local.get $x)))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (local.set $x (i32.add (local.get $x) (i32.const 1)))
+        (br $px)))
+    (if (i32.lt_s (local.get $x) (local.get $ib))
+      (then
+        (local.set $k (f64x2.replace_lane 1 (f64x2.splat (local.get $i0)) (local.get $i1)))
+        (local.set $r (f64x2.replace_lane 1 (f64x2.splat (local.get $ru)) (local.get $rv)))
+        (local.set $base (i32.add (local.get $org)
+          (i32.add (i32.mul (i32.trunc_sat_f64_s (local.get $sy)) (local.get $stride))
+                   (i32.shl (i32.trunc_sat_f64_s (local.get $sx)) (i32.const 2)))))
+        (local.set $cx (f64x2.splat (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5))))
+        (block $rdone
+          (loop $rpx
+            (br_if $rdone (i32.ge_s (local.get $x) (local.get $ib)))
+            (local.set $uv (i32x4.trunc_sat_f64x2_s_zero
+              (f64x2.add (f64x2.mul (local.get $k) (local.get $cx)) (local.get $r))))
+            (i32.store (local.get $p)
+              (i32.load (i32.add (local.get $base)
+                (i32.add (i32.mul (i32x4.extract_lane 1 (local.get $uv)) (local.get $stride))
+                         (i32.shl (i32x4.extract_lane 0 (local.get $uv)) (i32.const 2))))))
+            (local.set $cx (f64x2.add (local.get $cx) (v128.const f64x2 1 1)))
+            (local.set $p (i32.add (local.get $p) (i32.const 4)))
+            (local.set $x (i32.add (local.get $x) (i32.const 1)))
+            (br $rpx)))))
+    (block $done2
+      (loop $px2
+        (br_if $done2 (i32.ge_s (local.get $x) (local.get $xb)))
+        (i32.store (local.get $p)
+          (call $nearestChecked (local.get $org) (local.get $stride) (local.get $i0) (local.get $i1) (local.get $ru) (local.get $rv)
+            (local.get $sx) (local.get $sy) (local.get $sw) (local.get $sh) (local.get $bx0) (local.get $bx1) (local.get $by0) (local.get $by1)
+            (local.get $x)))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (local.set $x (i32.add (local.get $x) (i32.const 1)))
+        (br $px2)))
+    (call $over (local.get $d) (local.get $t) (i32.sub (local.get $xb) (local.get $xa)) (local.get $lut)))
+
+  ;; Math.round for the non-negative values of the bilinear path (exact: x - floor(x) is).
+  (func $round (param $x f64) (result f64)
+    (local $f f64)
+    (local.set $f (f64.floor (local.get $x)))
+    (if (result f64) (f64.ge (f64.sub (local.get $x) (local.get $f)) (f64.const 0.5))
+      (then (f64.add (local.get $f) (f64.const 1)))
+      (else (local.get $f))))
+
+  ;; The premultiplied mix of the four texels (weights w0-w3) as
+  ;; affineBilinear's general case: the pixel word with its final alpha
+  ;; (through the table lut), 0 when nothing is drawn. inv: multiply by
+  ;; 1 / sum wa and add 1/2 (bilinearExact) instead of Math.round(... / sum wa).
+  (func $mix4 (param $q0 i32) (param $q1 i32) (param $q2 i32) (param $q3 i32)
+    (param $w0 f64) (param $w1 f64) (param $w2 f64) (param $w3 f64) (param $lut i32) (param $inv i32) (result i32)
+    (local $p0 f64) (local $p1 f64) (local $p2 f64) (local $p3 f64) (local $a f64) (local $ia f64) (local $A i32)
+    (local $rg v128) (local $f2 v128) (local $b f64) (local $B i32)
+    (local.set $p0 (f64.mul (f64.convert_i32_u (i32.shr_u (local.get $q0) (i32.const 24))) (local.get $w0)))
+    (local.set $p1 (f64.mul (f64.convert_i32_u (i32.shr_u (local.get $q1) (i32.const 24))) (local.get $w1)))
+    (local.set $p2 (f64.mul (f64.convert_i32_u (i32.shr_u (local.get $q2) (i32.const 24))) (local.get $w2)))
+    (local.set $p3 (f64.mul (f64.convert_i32_u (i32.shr_u (local.get $q3) (i32.const 24))) (local.get $w3)))
+    (local.set $a (f64.add (f64.add (f64.add (local.get $p0) (local.get $p1)) (local.get $p2)) (local.get $p3)))
+    (local.set $A (i32.trunc_sat_f64_s (call $round (local.get $a))))
+    (if (i32.le_s (local.get $A) (i32.const 0)) (then (return (i32.const 0))))
+    (if (i32.gt_s (local.get $A) (i32.const 255)) (then (local.set $A (i32.const 255))))
+    (local.set $A (i32.load8_u (i32.add (local.get $lut) (local.get $A))))
+    (if (i32.eqz (local.get $A)) (then (return (i32.const 0))))
+    ;; Red and green in the two lanes of an f64x2, blue alone: the same sums in the same order.
+    (local.set $rg (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.swizzle (i32x4.splat (local.get $q0)) (v128.const i8x16 0 16 16 16 1 16 16 16 16 16 16 16 16 16 16 16))) (f64x2.splat (local.get $p0))))
+    (local.set $rg (f64x2.add (local.get $rg) (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.swizzle (i32x4.splat (local.get $q1)) (v128.const i8x16 0 16 16 16 1 16 16 16 16 16 16 16 16 16 16 16))) (f64x2.splat (local.get $p1)))))
+    (local.set $rg (f64x2.add (local.get $rg) (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.swizzle (i32x4.splat (local.get $q2)) (v128.const i8x16 0 16 16 16 1 16 16 16 16 16 16 16 16 16 16 16))) (f64x2.splat (local.get $p2)))))
+    (local.set $rg (f64x2.add (local.get $rg) (f64x2.mul (f64x2.convert_low_i32x4_u (i8x16.swizzle (i32x4.splat (local.get $q3)) (v128.const i8x16 0 16 16 16 1 16 16 16 16 16 16 16 16 16 16 16))) (f64x2.splat (local.get $p3)))))
+    (local.set $b (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q0) (i32.const 16)) (i32.const 255))) (local.get $p0)))
+    (local.set $b (f64.add (local.get $b) (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q1) (i32.const 16)) (i32.const 255))) (local.get $p1))))
+    (local.set $b (f64.add (local.get $b) (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q2) (i32.const 16)) (i32.const 255))) (local.get $p2))))
+    (local.set $b (f64.add (local.get $b) (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q3) (i32.const 16)) (i32.const 255))) (local.get $p3))))
+    (if (local.get $inv)
+      (then
+        ;; bilinearExact: times 1 / sum, plus 1/2, truncated.
+        (local.set $ia (f64.div (f64.const 1) (local.get $a)))
+        (local.set $rg (i32x4.trunc_sat_f64x2_s_zero
+          (f64x2.add (f64x2.mul (local.get $rg) (f64x2.splat (local.get $ia))) (v128.const f64x2 0.5 0.5))))
+        (local.set $B (i32.trunc_sat_f64_s (f64.add (f64.mul (local.get $b) (local.get $ia)) (f64.const 0.5)))))
+      (else
+        ;; Math.round(sum / a): floor, plus 1 when the fraction is at least 1/2.
+        (local.set $rg (f64x2.div (local.get $rg) (f64x2.splat (local.get $a))))
+        (local.set $f2 (f64x2.floor (local.get $rg)))
+        (local.set $rg (i32x4.trunc_sat_f64x2_s_zero
+          (f64x2.add (local.get $f2)
+            (v128.and (f64x2.ge (f64x2.sub (local.get $rg) (local.get $f2)) (v128.const f64x2 0.5 0.5)) (v128.const f64x2 1 1)))))
+        (local.set $B (i32.trunc_sat_f64_s (call $round (f64.div (local.get $b) (local.get $a)))))))
+    (i32.or
+      (i32.or (i32x4.extract_lane 0 (local.get $rg)) (i32.shl (i32x4.extract_lane 1 (local.get $rg)) (i32.const 8)))
+      (i32.or (i32.shl (local.get $B) (i32.const 16)) (i32.shl (local.get $A) (i32.const 24)))))
+
+  ;; Plain weighted mean of an opaque quad, rounded (affineBilinear's opaque case).
+  (func $mean (param $q0 i32) (param $q1 i32) (param $q2 i32) (param $q3 i32) (param $sh i32)
+    (param $w0 f64) (param $w1 f64) (param $w2 f64) (param $w3 f64) (result i32)
+    (i32.trunc_sat_f64_s
+      (call $round
+        (f64.add
+          (f64.add
+            (f64.add
+              (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q0) (local.get $sh)) (i32.const 255))) (local.get $w0))
+              (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q1) (local.get $sh)) (i32.const 255))) (local.get $w1)))
+            (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q2) (local.get $sh)) (i32.const 255))) (local.get $w2)))
+          (f64.mul (f64.convert_i32_u (i32.and (i32.shr_u (local.get $q3) (local.get $sh)) (i32.const 255))) (local.get $w3))))))
+
+  ;; One bilinear pixel of affineBilinear's checked loop at x (the word to blend, 0 for none).
+  (func $bilinearChecked (param $org i32) (param $stride i32)
+    (param $i0 f64) (param $i1 f64) (param $ru f64) (param $rv f64) (param $sx f64) (param $sy f64) (param $sw f64) (param $sh f64)
+    (param $bx0 f64) (param $bx1 f64) (param $by0 f64) (param $by1 f64) (param $x i32) (param $lut i32) (param $opaqueA i32) (param $aligned i32)
+    (result i32)
+    (local $cx f64) (local $u f64) (local $v f64) (local $fu f64) (local $fv f64) (local $iu f64) (local $iv f64)
+    (local $tx f64) (local $ty f64) (local $w0 f64) (local $w1 f64) (local $w2 f64) (local $w3 f64)
+    (local $o i32) (local $q0 i32) (local $q1 i32) (local $q2 i32) (local $q3 i32)
+    (local $inX0 i32) (local $inX1 i32) (local $inY0 i32) (local $inY1 i32)
+    (local.set $cx (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
+    (local.set $u (f64.add (f64.mul (local.get $i0) (local.get $cx)) (local.get $ru)))
+    (local.set $v (f64.add (f64.mul (local.get $i1) (local.get $cx)) (local.get $rv)))
+    (if (i32.eqz (i32.and
+          (i32.and (f64.ge (local.get $u) (f64.const 0)) (f64.ge (local.get $v) (f64.const 0)))
+          (i32.and (f64.lt (local.get $u) (local.get $sw)) (f64.lt (local.get $v) (local.get $sh)))))
+      (then (return (i32.const 0))))
+    (local.set $fu (f64.sub (f64.add (local.get $sx) (local.get $u)) (f64.const 0.5)))
+    (local.set $fv (f64.sub (f64.add (local.get $sy) (local.get $v)) (f64.const 0.5)))
+    (local.set $iu (f64.floor (local.get $fu)))
+    (local.set $iv (f64.floor (local.get $fv)))
+    (local.set $tx (f64.sub (local.get $fu) (local.get $iu)))
+    (local.set $ty (f64.sub (local.get $fv) (local.get $iv)))
+    (local.set $w0 (f64.mul (f64.sub (f64.const 1) (local.get $tx)) (f64.sub (f64.const 1) (local.get $ty))))
+    (local.set $w1 (f64.mul (local.get $tx) (f64.sub (f64.const 1) (local.get $ty))))
+    (local.set $w2 (f64.mul (f64.sub (f64.const 1) (local.get $tx)) (local.get $ty)))
+    (local.set $w3 (f64.mul (local.get $tx) (local.get $ty)))
+    (local.set $inX0 (i32.and (f64.ge (local.get $iu) (local.get $bx0)) (f64.lt (local.get $iu) (local.get $bx1))))
+    (local.set $inX1 (i32.and (f64.ge (f64.add (local.get $iu) (f64.const 1)) (local.get $bx0))
+                              (f64.lt (f64.add (local.get $iu) (f64.const 1)) (local.get $bx1))))
+    (local.set $inY0 (i32.and (f64.ge (local.get $iv) (local.get $by0)) (f64.lt (local.get $iv) (local.get $by1))))
+    (local.set $inY1 (i32.and (f64.ge (f64.add (local.get $iv) (f64.const 1)) (local.get $by0))
+                              (f64.lt (f64.add (local.get $iv) (f64.const 1)) (local.get $by1))))
+    (if (i32.and (i32.and (local.get $inX0) (local.get $inX1)) (i32.and (local.get $inY0) (local.get $inY1)))
+      (then
+        (local.set $o (i32.add (local.get $org)
+          (i32.add (i32.mul (i32.trunc_f64_s (local.get $iv)) (local.get $stride)) (i32.shl (i32.trunc_f64_s (local.get $iu)) (i32.const 2)))))
+        (local.set $q0 (i32.load (local.get $o)))
+        (local.set $q1 (i32.load offset=4 (local.get $o)))
+        (local.set $q2 (i32.load (i32.add (local.get $o) (local.get $stride))))
+        (local.set $q3 (i32.load offset=4 (i32.add (local.get $o) (local.get $stride))))
+        (if (local.get $aligned)
+          (then
+            (if (i32.eqz (i32.shr_u (i32.or (i32.or (local.get $q0) (local.get $q1)) (i32.or (local.get $q2) (local.get $q3))) (i32.const 24)))
+              (then (return (i32.const 0))))
+            (if (i32.eq (i32.shr_u (i32.and (i32.and (local.get $q0) (local.get $q1)) (i32.and (local.get $q2) (local.get $q3))) (i32.const 24))
+                        (i32.const 255))
+              (then
+                (return
+                  (i32.or
+                    (i32.or
+                      (call $mean (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3) (i32.const 0)
+                        (local.get $w0) (local.get $w1) (local.get $w2) (local.get $w3))
+                      (i32.shl (call $mean (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3) (i32.const 8)
+                        (local.get $w0) (local.get $w1) (local.get $w2) (local.get $w3)) (i32.const 8)))
+                    (i32.or
+                      (i32.shl (call $mean (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3) (i32.const 16)
+                        (local.get $w0) (local.get $w1) (local.get $w2) (local.get $w3)) (i32.const 16))
+                      (i32.shl (local.get $opaqueA) (i32.const 24))))))))))
+      (else
+        (local.set $o (i32.add (local.get $org)
+          (i32.add (i32.mul (i32.trunc_sat_f64_s (local.get $iv)) (local.get $stride)) (i32.shl (i32.trunc_sat_f64_s (local.get $iu)) (i32.const 2)))))
+        (if (i32.and (local.get $inY0) (local.get $inX0)) (then (local.set $q0 (i32.load (local.get $o)))))
+        (if (i32.and (local.get $inY0) (local.get $inX1)) (then (local.set $q1 (i32.load offset=4 (local.get $o)))))
+        (local.set $o (i32.add (local.get $o) (local.get $stride)))
+        (if (i32.and (local.get $inY1) (local.get $inX0)) (then (local.set $q2 (i32.load (local.get $o)))))
+        (if (i32.and (local.get $inY1) (local.get $inX1)) (then (local.set $q3 (i32.load offset=4 (local.get $o)))))))
+    (call $mix4 (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3)
+      (local.get $w0) (local.get $w1) (local.get $w2) (local.get $w3) (local.get $lut) (i32.const 0)))
+
+  ;; Bilinear pixels [xa, xb) of one row, as affineBilinear: [ia, ib) (empty
+  ;; when ia >= ib) through bilinearRun's fixed-point steps (dU, dV), the
+  ;; rest checked; then `over` at d.
+  (func (export "bilinear") (param $t i32) (param $org i32) (param $stride i32)
+    (param $i0 f64) (param $i1 f64) (param $ru f64) (param $rv f64) (param $sx f64) (param $sy f64) (param $sw f64) (param $sh f64)
+    (param $bx0 f64) (param $bx1 f64) (param $by0 f64) (param $by1 f64)
+    (param $xa i32) (param $xb i32) (param $ia i32) (param $ib i32) (param $dU i32) (param $dV i32)
+    (param $d i32) (param $lut i32) (param $opaqueA i32) (param $aligned i32)
+    (local $x i32) (local $p i32) (local $end i32) (local $U i32) (local $V i32) (local $cx f64) (local $o i32)
+    (local $q0 i32) (local $q1 i32) (local $q2 i32) (local $q3 i32) (local $tx i32) (local $ty i32) (local $w i32)
+    (local $fu f64) (local $fv f64) (local $iu i32) (local $iv i32) (local $txf f64) (local $tyf f64)
+    (local $top v128) (local $bot v128) (local $all v128) (local $c0 v128) (local $tx4 v128)
+    (if (i32.ge_s (local.get $ia) (local.get $ib))
+      (then (local.set $ia (local.get $xb)) (local.set $ib (local.get $xb))))
+    (local.set $x (local.get $xa))
+    (local.set $p (local.get $t))
+    ;; Checked pixels before the run.
+    (block $done
+      (loop $px
+        (br_if $done (i32.ge_s (local.get $x) (local.get $ia)))
+        (i32.store (local.get $p)
+          (call $bilinearChecked (local.get $org) (local.get $stride) (local.get $i0) (local.get $i1) (local.get $ru) (local.get $rv)
+            (local.get $sx) (local.get $sy) (local.get $sw) (local.get $sh) (local.get $bx0) (local.get $bx1) (local.get $by0) (local.get $by1)
+            (local.get $x) (local.get $lut) (local.get $opaqueA) (local.get $aligned)))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (local.set $x (i32.add (local.get $x) (i32.const 1)))
+        (br $px)))
+    ;; The run: 16 pixels per anchor.
+    (block $rdone
+      (loop $block
+        (br_if $rdone (i32.ge_s (local.get $x) (local.get $ib)))
+        (local.set $end (select (i32.add (local.get $x) (i32.const 16)) (local.get $ib)
+                                (i32.lt_s (i32.add (local.get $x) (i32.const 16)) (local.get $ib))))
+        (local.set $cx (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
+        (local.set $U (i32.trunc_sat_f64_s (f64.add (f64.mul (f64.sub (f64.add (local.get $sx)
+          (f64.add (f64.mul (local.get $i0) (local.get $cx)) (local.get $ru))) (f64.const 0.5)) (f64.const 65536)) (f64.const 0.5))))
+        (local.set $V (i32.trunc_sat_f64_s (f64.add (f64.mul (f64.sub (f64.add (local.get $sy)
+          (f64.add (f64.mul (local.get $i1) (local.get $cx)) (local.get $rv))) (f64.const 0.5)) (f64.const 65536)) (f64.const 0.5))))
+        (block $bdone
+          (loop $rpx
+            (br_if $bdone (i32.ge_s (local.get $x) (local.get $end)))
+            (local.set $o (i32.add (local.get $org)
+              (i32.add (i32.mul (i32.shr_s (local.get $V) (i32.const 16)) (local.get $stride))
+                       (i32.shl (i32.shr_s (local.get $U) (i32.const 16)) (i32.const 2)))))
+            ;; The quad as two pairs of texels: top (q0, q1) and bottom (q2, q3).
+            (local.set $top (v128.load64_zero (local.get $o)))
+            (local.set $bot (v128.load64_zero (i32.add (local.get $o) (local.get $stride))))
+            (local.set $all (v128.and (local.get $top) (local.get $bot)))
+            (if (i32.eq (i32.shr_u (i32.and (i32x4.extract_lane 0 (local.get $all)) (i32x4.extract_lane 1 (local.get $all))) (i32.const 24))
+                        (i32.const 255))
+              (then
+                ;; bilinearRun's integer interpolation, the four channels in i32 lanes.
+                (local.set $tx4 (i32x4.splat (i32.and (i32.shr_s (local.get $U) (i32.const 4)) (i32.const 4095))))
+                (local.set $all (i16x8.extend_low_i8x16_u (local.get $top)))
+                (local.set $c0 (i32x4.extend_low_i16x8_u (local.get $all)))
+                (local.set $top (i32x4.shr_s
+                  (i32x4.add (i32x4.shl (local.get $c0) (i32.const 12))
+                             (i32x4.mul (i32x4.sub (i32x4.extend_high_i16x8_u (local.get $all)) (local.get $c0)) (local.get $tx4)))
+                  (i32.const 4)))
+                (local.set $all (i16x8.extend_low_i8x16_u (local.get $bot)))
+                (local.set $c0 (i32x4.extend_low_i16x8_u (local.get $all)))
+                (local.set $bot (i32x4.shr_s
+                  (i32x4.add (i32x4.shl (local.get $c0) (i32.const 12))
+                             (i32x4.mul (i32x4.sub (i32x4.extend_high_i16x8_u (local.get $all)) (local.get $c0)) (local.get $tx4)))
+                  (i32.const 4)))
+                (local.set $all (i32x4.shr_s
+                  (i32x4.add
+                    (i32x4.add (i32x4.shl (local.get $top) (i32.const 12))
+                               (i32x4.mul (i32x4.sub (local.get $bot) (local.get $top))
+                                          (i32x4.splat (i32.and (i32.shr_s (local.get $V) (i32.const 4)) (i32.const 4095)))))
+                    (v128.const i32x4 524288 524288 524288 524288))
+                  (i32.const 20)))
+                (local.set $all (i16x8.narrow_i32x4_s (local.get $all) (local.get $all)))
+                (local.set $w (i32.or
+                  (i32.and (i32x4.extract_lane 0 (i8x16.narrow_i16x8_u (local.get $all) (local.get $all))) (i32.const 0xffffff))
+                  (i32.shl (local.get $opaqueA) (i32.const 24)))))
+              (else
+                (local.set $all (v128.or (local.get $top) (local.get $bot)))
+                (if (i32.eqz (i32.shr_u (i32.or (i32x4.extract_lane 0 (local.get $all)) (i32x4.extract_lane 1 (local.get $all))) (i32.const 24)))
+                  (then (local.set $w (i32.const 0)))
+                  (else
+                    ;; bilinearExact at the exact position.
+                    (local.set $cx (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
+                    (local.set $fu (f64.sub (f64.add (local.get $sx) (f64.add (f64.mul (local.get $i0) (local.get $cx)) (local.get $ru))) (f64.const 0.5)))
+                    (local.set $fv (f64.sub (f64.add (local.get $sy) (f64.add (f64.mul (local.get $i1) (local.get $cx)) (local.get $rv))) (f64.const 0.5)))
+                    (local.set $iu (i32.trunc_sat_f64_s (local.get $fu)))
+                    (local.set $iv (i32.trunc_sat_f64_s (local.get $fv)))
+                    (local.set $o (i32.add (local.get $org)
+                      (i32.add (i32.mul (local.get $iv) (local.get $stride)) (i32.shl (local.get $iu) (i32.const 2)))))
+                    (local.set $q0 (i32.load (local.get $o)))
+                    (local.set $q1 (i32.load offset=4 (local.get $o)))
+                    (local.set $q2 (i32.load (i32.add (local.get $o) (local.get $stride))))
+                    (local.set $q3 (i32.load offset=4 (i32.add (local.get $o) (local.get $stride))))
+                    (if (i32.eqz (i32.shr_u (i32.or (i32.or (local.get $q0) (local.get $q1)) (i32.or (local.get $q2) (local.get $q3))) (i32.const 24)))
+                      (then (local.set $w (i32.const 0)))
+                      (else
+                        (local.set $txf (f64.sub (local.get $fu) (f64.convert_i32_s (local.get $iu))))
+                        (local.set $tyf (f64.sub (local.get $fv) (f64.convert_i32_s (local.get $iv))))
+                        (local.set $w (call $mix4 (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3)
+                          (f64.mul (f64.sub (f64.const 1) (local.get $txf)) (f64.sub (f64.const 1) (local.get $tyf)))
+                          (f64.mul (local.get $txf) (f64.sub (f64.const 1) (local.get $tyf)))
+                          (f64.mul (f64.sub (f64.const 1) (local.get $txf)) (local.get $tyf))
+                          (f64.mul (local.get $txf) (local.get $tyf))
+                          (local.get $lut) (i32.const 1)))))))))
+            (i32.store (local.get $p) (local.get $w))
+            (local.set $p (i32.add (local.get $p) (i32.const 4)))
+            (local.set $x (i32.add (local.get $x) (i32.const 1)))
+            (local.set $U (i32.add (local.get $U) (local.get $dU)))
+            (local.set $V (i32.add (local.get $V) (local.get $dV)))
+            (br $rpx)))
+        (br $block)))
+    ;; Checked pixels after the run.
+    (block $done2
+      (loop $px2
+        (br_if $done2 (i32.ge_s (local.get $x) (local.get $xb)))
+        (i32.store (local.get $p)
+          (call $bilinearChecked (local.get $org) (local.get $stride) (local.get $i0) (local.get $i1) (local.get $ru) (local.get $rv)
+            (local.get $sx) (local.get $sy) (local.get $sw) (local.get $sh) (local.get $bx0) (local.get $bx1) (local.get $by0) (local.get $by1)
+            (local.get $x) (local.get $lut) (local.get $opaqueA) (local.get $aligned)))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (local.set $x (i32.add (local.get $x) (i32.const 1)))
+        (br $px2)))
+    (call $over (local.get $d) (local.get $t) (i32.sub (local.get $xb) (local.get $xa)) (i32.const 0)))
+)

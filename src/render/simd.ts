@@ -1,0 +1,128 @@
+/**
+ * The WebAssembly SIMD kernels of the compositor (src/render/compose.wat,
+ * assembled by scripts/build-lzf-wasm.mjs). One private instance whose
+ * memory only this module and compose.ts see: callers never hold views of
+ * it, so growing it (which detaches the old buffer) is safe; `bytes` is
+ * refreshed after each growth. Null where WebAssembly or its SIMD
+ * instructions are unavailable (the module then fails validation): the
+ * compositor uses its JavaScript loops.
+ */
+import { base64ToBytes } from '../lzf/wasm.js';
+import { COMPOSE_WASM_BASE64 } from './compose-wasm-bytes.js';
+
+type I = number;
+type F = number;
+
+export interface ComposeKernels {
+  memory: WebAssembly.Memory;
+  /** A view of the whole memory (re-made after growth). */
+  bytes: Uint8Array;
+  over: (d: I, s: I, n: I, lut: I) => void;
+  blit: (d: I, ds: I, s: I, ss: I, n: I, h: I, lut: I) => void;
+  table: (t: I, cols: I, n: I, base: I, mul: I, d: I, lut: I) => void;
+  table4: (t: I, masks: I, bases: I, cols: I, n: I, row: I, d: I, lut: I) => void;
+  // biome-ignore format: one parameter per kernel argument
+  nearest: (t: I, org: I, stride: I, i0: F, i1: F, ru: F, rv: F, sx: F, sy: F, sw: F, sh: F, bx0: F, bx1: F, by0: F, by1: F, xa: I, xb: I, ia: I, ib: I, d: I, lut: I) => void;
+  // biome-ignore format: one parameter per kernel argument
+  bilinear: (t: I, org: I, stride: I, i0: F, i1: F, ru: F, rv: F, sx: F, sy: F, sw: F, sh: F, bx0: F, bx1: F, by0: F, by1: F, xa: I, xb: I, ia: I, ib: I, dU: I, dV: I, d: I, lut: I, opaqueA: I, aligned: I) => void;
+}
+
+let module: WebAssembly.Module | null | undefined;
+let shared: ComposeKernels | null = null;
+
+function compile(): WebAssembly.Module | null {
+  if (module !== undefined) return module;
+  try {
+    const bytes = base64ToBytes(COMPOSE_WASM_BASE64);
+    // Engines without SIMD reject the module here (no exception path needed).
+    module = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+  } catch {
+    module = null;
+  }
+  return module;
+}
+
+/** An instance of the kernels over `memory`. */
+function bind(m: WebAssembly.Module, memory: WebAssembly.Memory): ComposeKernels {
+  const e = new WebAssembly.Instance(m, { env: { mem: memory } }).exports;
+  return {
+    memory,
+    bytes: new Uint8Array(memory.buffer),
+    over: e.over as ComposeKernels['over'],
+    blit: e.blit as ComposeKernels['blit'],
+    table: e.table as ComposeKernels['table'],
+    table4: e.table4 as ComposeKernels['table4'],
+    nearest: e.nearest as ComposeKernels['nearest'],
+    bilinear: e.bilinear as ComposeKernels['bilinear'],
+  };
+}
+
+/** Whether the kernels can run here (WebAssembly with SIMD). */
+export function simdAvailable(): boolean {
+  return compile() !== null;
+}
+
+/**
+ * The kernels with at least `need` bytes of memory, or null (no
+ * WebAssembly SIMD, or the memory cannot grow that far).
+ */
+export function composeKernels(need: number): ComposeKernels | null {
+  const m = compile();
+  if (!m) return null;
+  try {
+    if (!shared) {
+      shared = bind(m, new WebAssembly.Memory({ initial: Math.max(16, Math.ceil(need / 65536)) }));
+    }
+    const have = shared.memory.buffer.byteLength;
+    if (need > have) {
+      shared.memory.grow(Math.ceil((need - have) / 65536));
+      shared.bytes = new Uint8Array(shared.memory.buffer);
+    }
+    return shared;
+  } catch {
+    return null;
+  }
+}
+
+/** Lets go of the memory when a draw made it big (the next draw starts a small one). */
+export function releaseKernels(keepBytes: number): void {
+  if (shared && shared.memory.buffer.byteLength > keepBytes) shared = null;
+}
+
+/** An image made by createCanvasImage: its kernels (over its memory) and the scratch area after its pixels. */
+export interface CanvasKernels {
+  k: ComposeKernels;
+  /** First byte of the scratch area (after the pixels), and the end of the memory. */
+  scratch: number;
+  end: number;
+}
+
+// A cache of derived data: the kernels instantiated over each canvas image's memory (keyed by its
+// buffer, so they go with the image).
+const canvases = new WeakMap<ArrayBufferLike, CanvasKernels>();
+
+/** The kernels of an image made by createCanvasImage (any view of its pixels), else undefined. */
+export function canvasKernels(data: Uint8Array): CanvasKernels | undefined {
+  return canvases.get(data.buffer);
+}
+
+/**
+ * Width × height pixels in a WebAssembly memory of their own (fixed size:
+ * it never grows, so `data` stays valid), followed by a scratch area for
+ * the source texels; null when WebAssembly SIMD or the memory is
+ * unavailable. `scratchBytes`: sources whose texels need more are drawn
+ * through the shared memory instead.
+ */
+export function canvasMemory(bytes: number, scratchBytes: number): Uint8Array | null {
+  const m = compile();
+  if (!m) return null;
+  try {
+    const scratch = (bytes + 15) & ~15;
+    const pages = Math.ceil((scratch + scratchBytes) / 65536);
+    const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+    canvases.set(memory.buffer, { k: bind(m, memory), scratch, end: pages * 65536 });
+    return new Uint8Array(memory.buffer, 0, bytes);
+  } catch {
+    return null;
+  }
+}
