@@ -2,8 +2,9 @@
  * `inspect` for ISPRITE: the contract's JSON (keys in the contract's order)
  * and a readable summary.
  */
-import { jsonMap } from '../../binary/json-array.js';
-import { expandedFields, type IspriteDate, type IspriteDocument, type IspriteElement } from './model.js';
+import { JsonList, jsonMap } from '../../binary/json-array.js';
+import { compactElements, elementCount } from './compact.js';
+import { expandedFields, type IspriteDate, type IspriteDocument, type IspriteElement, type IspriteFrame } from './model.js';
 import { allSequences, frameRateOverrides, getDefaultSequence, walkTree } from './paths.js';
 
 function dateJson(d: IspriteDate | null): unknown {
@@ -47,6 +48,22 @@ export function elementJson(el: IspriteElement, doc?: IspriteDocument): unknown 
     case 'unknown':
       return { type: 'unknown', marker: el.marker, name: el.name, size: el.data.length };
   }
+}
+
+/**
+ * A frame's elements as JSON, each made when it is written: a compact
+ * frame's (compact.ts) straight from its records, the frame left compact.
+ * An element made from a record has the keys of its JSON, in order, and
+ * every expanded field: it is its own JSON (but an unknown one).
+ */
+function elementsJson(f: IspriteFrame, doc: IspriteDocument): JsonList<unknown> {
+  const c = compactElements(f);
+  if (!c) return jsonMap(f.elements, (e) => elementJson(e, doc));
+  const { store, first } = c;
+  return new JsonList(c.count, (j) => {
+    const el = store.element(first + j);
+    return el.type === 'unknown' ? elementJson(el, doc) : el;
+  });
 }
 
 /** The tree as JSON, built without recursion. */
@@ -101,7 +118,7 @@ export function inspectIspriteJson(doc: IspriteDocument): unknown {
       label: f.label,
       triggers: f.triggers,
       notes: f.notes,
-      elements: f.elements.map((e) => elementJson(e, doc)),
+      elements: elementsJson(f, doc),
     })),
     unknownChunks: doc.unknownChunks.map((c) => ({ id: c.id, size: c.data.length })),
   };
@@ -144,7 +161,7 @@ export function inspectIspriteText(doc: IspriteDocument): string {
     L.push(`extra metadata (${doc.extraMeta.length}):`);
     for (const [k, v] of doc.extraMeta) L.push(`  ${k} = ${v}`);
   }
-  const elements = doc.frames.reduce((n, f) => n + f.elements.length, 0);
+  const elements = doc.frames.reduce((n, f) => n + elementCount(f), 0);
   const seqs = allSequences(doc);
   L.push(
     `${doc.textures.length} texture${doc.textures.length === 1 ? '' : 's'}, ${doc.slices.length} slice${doc.slices.length === 1 ? '' : 's'}, ` +

@@ -44,8 +44,9 @@ import {
   TEX,
   TEXTURE,
   readFields,
-  readElements,
+  scanElements,
 } from './records.js';
+import { IspriteElementStore, StoredFrame } from './compact.js';
 
 const FORMAT = 'isprite';
 export const ISPRITE_MAGIC = 'ISPRITE ';
@@ -451,8 +452,17 @@ function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { fram
   const strict = c.minor === 0;
   const end = r.end;
   const frames: IspriteFrame[] = new Array(count);
+  // The elements stay as they are in the file (compact.ts): a copy of the
+  // chunk's bytes (the caller's may change), and each record's offset in it.
+  const base = r.pos;
+  const copy = r.bytes.slice(base, end);
+  // Room for the element offsets: grown as needed (an element has at least 4 bytes, most have 13 to 30).
+  let elementOffsets = new Uint32Array(Math.min((end - base) >>> 2, 1024 + ((end - base) >>> 4)));
+  let n = 0;
+  const store = new IspriteElementStore(copy, elementOffsets);
   // One reader, aimed at each frame in turn (not one per frame: reading speed).
   const fr = r.sub(0);
+  const b = r.bytes;
   for (let f = 0; f < count; f++) {
     const p = r.pos;
     if (p + F.elementCount > end) throw err(`unexpected end of the FRAM chunk: frame ${f} is missing`, p);
@@ -478,12 +488,20 @@ function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { fram
     // (Checked here first so that the message is only built for a bad count.)
     if (elementCount * ELEMENT.size > fr.remaining)
       fr.checkCount(elementCount, ELEMENT.size, `frame ${f}: element`, p + F.elementCount, ' in the frame');
-    const elements = readElements(fr, fr.pos, elementCount, fend, strict, f);
-    const q = fr.pos;
+    if (n + elementCount > elementOffsets.length) {
+      // (The count was checked against the frame's bytes: at most a quarter of the chunk's in all.)
+      const grown = new Uint32Array(Math.min((end - base) >>> 2, Math.max(2 * elementOffsets.length, n + elementCount)));
+      grown.set(elementOffsets.subarray(0, n));
+      elementOffsets = grown;
+    }
+    const q = scanElements(b, fr.pos, elementCount, fend, strict, f, elementOffsets, n, base);
     if (q < fend && strict) {
       throw err(`frame ${f}: ${fend - q} unexpected byte${fend - q === 1 ? '' : 's'} after its elements (the frame size says ${size})`, q);
     }
-    frames[f] = { holdTime, loopPoint: (flags & 1) !== 0, label, triggers, notes, elements };
+    frames[f] = new StoredFrame(holdTime, (flags & 1) !== 0, label, triggers, notes, store, n, elementCount);
+    n += elementCount;
   }
+  // The store's offsets: exactly as many as there are elements.
+  store.offsets = n === elementOffsets.length ? elementOffsets : elementOffsets.slice(0, n);
   return { frames, maxElementCount };
 }
