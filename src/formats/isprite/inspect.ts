@@ -4,6 +4,7 @@
  */
 import { JsonList, jsonMap } from '../../binary/json-array.js';
 import { compactElements, elementCount } from './compact.js';
+import { framesJsonText } from './frames-json.js';
 import { expandedFields, type IspriteDate, type IspriteDocument, type IspriteElement, type IspriteFrame } from './model.js';
 import { allSequences, frameRateOverrides, getDefaultSequence, walkTree } from './paths.js';
 
@@ -66,6 +67,18 @@ function elementsJson(f: IspriteFrame, doc: IspriteDocument): JsonList<unknown> 
   });
 }
 
+/** The frames' JSON as objects, each frame's made when it is written. */
+function framesJson(doc: IspriteDocument): JsonList<unknown> {
+  return jsonMap(doc.frames, (f) => ({
+    holdTime: f.holdTime,
+    loopPoint: f.loopPoint,
+    label: f.label,
+    triggers: f.triggers,
+    notes: f.notes,
+    elements: elementsJson(f, doc),
+  }));
+}
+
 /** The tree as JSON, built without recursion. */
 function treeJson(doc: IspriteDocument): unknown[] {
   const root: unknown[] = [];
@@ -112,14 +125,8 @@ export function inspectIspriteJson(doc: IspriteDocument): unknown {
     slices: jsonMap(doc.slices, (s) => ({ texture: s.texture, rotated: s.rotated, x: s.x, y: s.y, width: s.width, height: s.height })),
     names: [...doc.names],
     tree: treeJson(doc),
-    frames: jsonMap(doc.frames, (f) => ({
-      holdTime: f.holdTime,
-      loopPoint: f.loopPoint,
-      label: f.label,
-      triggers: f.triggers,
-      notes: f.notes,
-      elements: elementsJson(f, doc),
-    })),
+    // Written from the element records when the frames are as read (frames-json.ts), else made as objects.
+    frames: framesJsonText(doc.frames, () => framesJson(doc).toJSON()) ?? framesJson(doc),
     unknownChunks: doc.unknownChunks.map((c) => ({ id: c.id, size: c.data.length })),
   };
 }

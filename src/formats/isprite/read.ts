@@ -167,7 +167,7 @@ export function isIsprite(bytes: Uint8Array): boolean {
 
 /** Reads an ISPRITE file. Throws FormatError (with the byte offset) for anything it cannot read. */
 export function readIsprite(bytes: Uint8Array, ctx?: ReadContext): IspriteDocument {
-  return readIspriteDetailed(bytes, ctx?.warn?.bind(ctx), false).doc;
+  return readIspriteDetailed(bytes, ctx?.warn?.bind(ctx), false, ctx?.keepBytes === true).doc;
 }
 
 /** The reader, also returning where things are (for `validate`). */
@@ -175,6 +175,7 @@ export function readIspriteDetailed(
   bytes: Uint8Array,
   warn: ((d: Diagnostic) => void) | undefined,
   track: boolean,
+  keepBytes = false,
 ): { doc: IspriteDocument; info: IspriteReadInfo } {
   const c = new Context(warn);
   const info: IspriteReadInfo = {
@@ -268,7 +269,7 @@ export function readIspriteDetailed(
         doc.tree = readTier(cr, c, track ? info.sequenceOffsets : null);
         break;
       case 'FRAM': {
-        const res = readFrames(cr, c, track ? info.frameOffsets : null);
+        const res = readFrames(cr, c, track ? info.frameOffsets : null, keepBytes);
         doc.frames = res.frames;
         info.maxElementCount = res.maxElementCount;
         c.leftover(cr, 'the FRAM chunk');
@@ -442,7 +443,12 @@ function readTier(r: ByteReader, c: Context, offsets: Map<IspriteSequence, numbe
 
 const F = FRAME.at;
 
-function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { frames: IspriteFrame[]; maxElementCount: number } {
+function readFrames(
+  r: ByteReader,
+  c: Context,
+  offsets: number[] | null,
+  keepBytes: boolean,
+): { frames: IspriteFrame[]; maxElementCount: number } {
   r.need(FRAM.size, 'the FRAM chunk');
   const countAt = r.pos + FRAM.at.count;
   const count = r.u32At(countAt);
@@ -453,9 +459,10 @@ function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { fram
   const end = r.end;
   const frames: IspriteFrame[] = new Array(count);
   // The elements stay as they are in the file (compact.ts): a copy of the
-  // chunk's bytes (the caller's may change), and each record's offset in it.
+  // chunk's bytes (the caller's may change; unless it said they will not),
+  // and each record's offset in it.
   const base = r.pos;
-  const copy = r.bytes.slice(base, end);
+  const copy = keepBytes ? r.bytes.subarray(base, end) : r.bytes.slice(base, end);
   // Room for the element offsets: grown as needed (an element has at least 4 bytes, most have 13 to 30).
   let elementOffsets = new Uint32Array(Math.min((end - base) >>> 2, 1024 + ((end - base) >>> 4)));
   let n = 0;
