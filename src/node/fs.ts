@@ -53,7 +53,8 @@ export async function readFileBytes(p: string, limits: ReadLimits = {}): Promise
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {
-      const want = Math.min(Math.max(st.size - total, 0) + 1, max - total + 1, 1 << 24);
+      // The whole file at once (one buffer, no copies: a 100 MB file costs 100 MB), then what it grew by in pieces.
+      const want = Math.min(Math.max(st.size - total, 0) + 1, max - total + 1, total === 0 ? Infinity : 1 << 24);
       const buf = new Uint8Array(Math.max(want, 1));
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
@@ -61,7 +62,14 @@ export async function readFileBytes(p: string, limits: ReadLimits = {}): Promise
       budget.check('maxFileBytes', total, `reading ${path.basename(p)}`);
       chunks.push(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
     }
-    return chunks.length === 1 ? chunks[0]! : new Uint8Array(Buffer.concat(chunks, total));
+    if (chunks.length === 1) return chunks[0]!;
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
   } finally {
     await fh.close();
   }

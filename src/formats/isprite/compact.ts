@@ -3,12 +3,13 @@
  *
  * A big sprite is mostly elements (a 21 MB file holds a million), and a
  * million JavaScript objects cost 5-10 times the bytes they were read from.
- * So the reader keeps the element records as they are in the file: one copy
- * of the FRAM chunk's bytes and the offset of each record (an
- * `IspriteElementStore`); a frame is the range of its elements in that store
- * (a `StoredFrame`). Each record was checked when it was read
- * (`scanElements`), so it is made into an element object (`decodeElement`)
- * whenever one is asked for, without a check.
+ * So the reader keeps the element records as they are in the file (the
+ * bytes of its FRAM chunk, an `IspriteElementStore`); a frame is where its
+ * first element record starts and how many there are (a `StoredFrame`: the
+ * records of a frame follow each other, each one's size in its header).
+ * Each record was checked when it was read (`scanElements`), so it is made
+ * into an element object (`decodeElement`) whenever one is asked for,
+ * without a check.
  *
  * The model does not change for its users: `frame.elements` is an own,
  * enumerable property of every StoredFrame (so equality, spreading, JSON and
@@ -18,35 +19,38 @@
  * (`frame.elements = [...]` too). Code of the library that only reads
  * elements uses `elementsOf`, `elementCount` and `elementAt` below, which
  * leave a compact frame compact (the writer, `inspect --json`, validation,
- * rendering, playback), so that reading, printing or converting a big file
- * never holds its million element objects at once.
+ * rendering, conversion), so that reading, printing or converting a big
+ * file never holds its million element objects at once.
  */
 import type { IspriteElement, IspriteFrame } from './model.js';
-import { decodeElement } from './records.js';
+import { ELEMENT, decodeElement } from './records.js';
 
-/** Element records as read: the bytes they are in and where each starts. */
+const EL_SIZE = ELEMENT.at.size;
+
+/** Element records as read: the bytes they are in. */
 export class IspriteElementStore {
   readonly view: DataView;
 
-  constructor(
-    /** A copy of the bytes the records are in (a file's FRAM chunk): never changed. */
-    readonly bytes: Uint8Array,
-    /** The offset in `bytes` of each element record, frame after frame (set by the reader, then never changed). */
-    public offsets: Uint32Array,
-  ) {
+  /** `bytes`: a copy of the bytes the records are in (a file's FRAM chunk), or bytes their owner never changes. */
+  constructor(readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
-  /** Element `i` of the store, made anew. */
-  element(i: number): IspriteElement {
-    return decodeElement(this.bytes, this.view, this.offsets[i]!);
+  /** The element whose record starts at `q`, made anew. */
+  element(q: number): IspriteElement {
+    return decodeElement(this.bytes, this.view, q);
+  }
+
+  /** Where the record after the one at `q` starts. */
+  next(q: number): number {
+    return q + ELEMENT.size + this.bytes[q + EL_SIZE]!;
   }
 }
 
-/** A frame's compact elements: `count` elements of `store` from `first`. */
+/** A frame's compact elements: `count` records of `store`, the first at `at`. */
 export interface CompactElements {
   store: IspriteElementStore;
-  first: number;
+  at: number;
   count: number;
 }
 
@@ -62,7 +66,7 @@ export class StoredFrame implements IspriteFrame {
   notes: string;
   declare elements: IspriteElement[];
   #store: IspriteElementStore | null;
-  #first: number;
+  #at: number;
   #count: number;
   #list: IspriteElement[] | null = null;
 
@@ -73,7 +77,7 @@ export class StoredFrame implements IspriteFrame {
     triggers: string,
     notes: string,
     store: IspriteElementStore,
-    first: number,
+    at: number,
     count: number,
   ) {
     this.holdTime = holdTime;
@@ -82,7 +86,7 @@ export class StoredFrame implements IspriteFrame {
     this.triggers = triggers;
     this.notes = notes;
     this.#store = store;
-    this.#first = first;
+    this.#at = at;
     this.#count = count;
     Object.defineProperty(this, 'elements', ELEMENTS);
   }
@@ -92,7 +96,7 @@ export class StoredFrame implements IspriteFrame {
       get(this: StoredFrame): IspriteElement[] {
         let list = this.#list;
         if (list === null) {
-          list = decodeRange(this.#store!, this.#first, this.#count);
+          list = decodeRange(this.#store!, this.#at, this.#count);
           this.#list = list;
           this.#store = null;
         }
@@ -105,13 +109,13 @@ export class StoredFrame implements IspriteFrame {
       enumerable: true,
       configurable: true,
     };
-    compactOf = (fr) => (fr.#store === null ? null : { store: fr.#store, first: fr.#first, count: fr.#count });
+    compactOf = (fr) => (fr.#store === null ? null : { store: fr.#store, at: fr.#at, count: fr.#count });
   }
 }
 
-function decodeRange(store: IspriteElementStore, first: number, count: number): IspriteElement[] {
+function decodeRange(store: IspriteElementStore, at: number, count: number): IspriteElement[] {
   const out: IspriteElement[] = new Array(count);
-  for (let i = 0; i < count; i++) out[i] = store.element(first + i);
+  for (let i = 0, q = at; i < count; i++, q = store.next(q)) out[i] = store.element(q);
   return out;
 }
 
@@ -129,11 +133,18 @@ export function elementCount(fr: IspriteFrame): number {
   return c ? c.count : fr.elements.length;
 }
 
-/** Element `j` of a frame (0 <= j < elementCount(fr)); of a compact frame, made anew and not kept. */
+/**
+ * Element `j` of a frame (0 <= j < elementCount(fr)); of a compact frame,
+ * made anew and not kept (found from the frame's first record: to go
+ * through them all, elementsOf is quicker).
+ */
 export function elementAt(fr: IspriteFrame, j: number): IspriteElement | undefined {
   const c = compactElements(fr);
   if (!c) return fr.elements[j];
-  return j >= 0 && j < c.count ? c.store.element(c.first + j) : undefined;
+  if (!(j >= 0 && j < c.count)) return undefined;
+  let q = c.at;
+  for (let i = 0; i < j; i++) q = c.store.next(q);
+  return c.store.element(q);
 }
 
 /**
@@ -143,5 +154,5 @@ export function elementAt(fr: IspriteFrame, j: number): IspriteElement | undefin
  */
 export function elementsOf(fr: IspriteFrame): readonly IspriteElement[] {
   const c = compactElements(fr);
-  return c ? decodeRange(c.store, c.first, c.count) : fr.elements;
+  return c ? decodeRange(c.store, c.at, c.count) : fr.elements;
 }

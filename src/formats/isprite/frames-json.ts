@@ -306,17 +306,16 @@ function* framesText(frames: readonly IspriteFrame[], compact: CompactElements[]
     o.str(fr.triggers);
     o.raw(c.notes);
     o.str(fr.notes);
-    const { store, first, count } = compact[f]!;
+    const { store, at, count } = compact[f]!;
     if (count === 0) {
       o.raw(c.elementsEmpty);
       continue;
     }
     o.raw(c.elementsOpen);
     const s = store.bytes;
-    const offs = store.offsets;
-    for (let e = 0; e < count; e++) {
+    for (let e = 0, q = at; e < count; e++, q += ELEMENT.size + s[q + EL_SIZE]!) {
       o.raw(e === 0 ? c.first : c.next);
-      writeElement(o, c, s, offs[first + e]!);
+      writeElement(o, c, s, q);
       o.raw(c.end);
       if (o.pos >= CHUNK) yield o.take();
     }

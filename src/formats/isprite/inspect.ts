@@ -60,9 +60,17 @@ export function elementJson(el: IspriteElement, doc?: IspriteDocument): unknown 
 function elementsJson(f: IspriteFrame, doc: IspriteDocument): JsonList<unknown> {
   const c = compactElements(f);
   if (!c) return jsonMap(f.elements, (e) => elementJson(e, doc));
-  const { store, first } = c;
+  const store = c.store;
+  // The writer asks for the items in order: each record is found from the one before.
+  let last = 0;
+  let q = c.at;
   return new JsonList(c.count, (j) => {
-    const el = store.element(first + j);
+    if (j < last) {
+      last = 0;
+      q = c.at;
+    }
+    for (; last < j; last++) q = store.next(q);
+    const el = store.element(q);
     return el.type === 'unknown' ? elementJson(el, doc) : el;
   });
 }

@@ -458,15 +458,10 @@ function readFrames(
   const strict = c.minor === 0;
   const end = r.end;
   const frames: IspriteFrame[] = new Array(count);
-  // The elements stay as they are in the file (compact.ts): a copy of the
-  // chunk's bytes (the caller's may change; unless it said they will not),
-  // and each record's offset in it.
+  // The elements stay as they are in the file (compact.ts): in a copy of the
+  // chunk's bytes (the caller's may change; unless it said they will not).
   const base = r.pos;
-  const copy = keepBytes ? r.bytes.subarray(base, end) : r.bytes.slice(base, end);
-  // Room for the element offsets: grown as needed (an element has at least 4 bytes, most have 13 to 30).
-  let elementOffsets = new Uint32Array(Math.min((end - base) >>> 2, 1024 + ((end - base) >>> 4)));
-  let n = 0;
-  const store = new IspriteElementStore(copy, elementOffsets);
+  const store = new IspriteElementStore(keepBytes ? r.bytes.subarray(base, end) : r.bytes.slice(base, end));
   // One reader, aimed at each frame in turn (not one per frame: reading speed).
   const fr = r.sub(0);
   const b = r.bytes;
@@ -495,20 +490,12 @@ function readFrames(
     // (Checked here first so that the message is only built for a bad count.)
     if (elementCount * ELEMENT.size > fr.remaining)
       fr.checkCount(elementCount, ELEMENT.size, `frame ${f}: element`, p + F.elementCount, ' in the frame');
-    if (n + elementCount > elementOffsets.length) {
-      // (The count was checked against the frame's bytes: at most a quarter of the chunk's in all.)
-      const grown = new Uint32Array(Math.min((end - base) >>> 2, Math.max(2 * elementOffsets.length, n + elementCount)));
-      grown.set(elementOffsets.subarray(0, n));
-      elementOffsets = grown;
-    }
-    const q = scanElements(b, fr.pos, elementCount, fend, strict, f, elementOffsets, n, base);
+    const first = fr.pos;
+    const q = scanElements(b, first, elementCount, fend, strict, f);
     if (q < fend && strict) {
       throw err(`frame ${f}: ${fend - q} unexpected byte${fend - q === 1 ? '' : 's'} after its elements (the frame size says ${size})`, q);
     }
-    frames[f] = new StoredFrame(holdTime, (flags & 1) !== 0, label, triggers, notes, store, n, elementCount);
-    n += elementCount;
+    frames[f] = new StoredFrame(holdTime, (flags & 1) !== 0, label, triggers, notes, store, first - base, elementCount);
   }
-  // The store's offsets: exactly as many as there are elements.
-  store.offsets = n === elementOffsets.length ? elementOffsets : elementOffsets.slice(0, n);
   return { frames, maxElementCount };
 }

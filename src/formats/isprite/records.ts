@@ -480,25 +480,14 @@ const CI = COLLISION_CIRCLE.at;
 
 /**
  * Checks the `count` elements of frame `f` that start at `q` and end by
- * `fend` (the end of the frame) without making them: each record's start
- * (minus `base`) goes to `offsets[k + e]`, and the position after the last
- * is returned. An element's size byte must be its layout's in version 1.0
+ * `fend` (the end of the frame) without making them, and returns the
+ * position after the last. An element's size byte must be its layout's in version 1.0
  * (`strict`), at least that later (erratum 15); an element this version does
  * not know is kept as its bytes. Everything `decodeElement` assumes of a
  * record is checked here, so that a record that passed decodes without a
  * check (and the same bytes decode to the same element every time).
  */
-export function scanElements(
-  b: Uint8Array,
-  q: number,
-  count: number,
-  fend: number,
-  strict: boolean,
-  f: number,
-  offsets: Uint32Array,
-  k: number,
-  base: number,
-): number {
+export function scanElements(b: Uint8Array, q: number, count: number, fend: number, strict: boolean, f: number): number {
   for (let e = 0; e < count; e++) {
     if (q + ELEMENT.size > fend) throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: unexpected end of the frame`, q);
     const marker = b[q]!;
@@ -542,7 +531,6 @@ export function scanElements(
         throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: unknown collision type ${c} (expected "r" or "c")`, q + R.shape);
       }
     }
-    offsets[k + e] = q - base;
     q = eend;
   }
   return q;
@@ -639,10 +627,10 @@ export function decodeElement(b: Uint8Array, v: DataView, q: number): IspriteEle
  * instead: src/formats/isprite/compact.ts.)
  */
 export function readElements(r: ByteReader, q: number, count: number, fend: number, strict: boolean, f: number): IspriteElement[] {
-  const offsets = new Uint32Array(count);
-  r.pos = scanElements(r.bytes, q, count, fend, strict, f, offsets, 0, 0);
+  r.pos = scanElements(r.bytes, q, count, fend, strict, f);
+  const b = r.bytes;
   const elements: IspriteElement[] = new Array(count);
-  for (let e = 0; e < count; e++) elements[e] = decodeElement(r.bytes, r.view, offsets[e]!);
+  for (let e = 0; e < count; e++, q += ELEMENT.size + b[q + EL_SIZE]!) elements[e] = decodeElement(b, r.view, q);
   return elements;
 }
 

@@ -253,9 +253,8 @@ function canonicalSize(sb: Uint8Array, o: number): number {
 /** The canonical size of a compact frame's elements. */
 function compactSize(c: CompactElements): number {
   const sb = c.store.bytes;
-  const offs = c.store.offsets;
   let n = 0;
-  for (let i = c.first, end = c.first + c.count; i < end; i++) n += canonicalSize(sb, offs[i]!);
+  for (let i = 0, o = c.at; i < c.count; i++, o += ELEMENT.size + sb[o + EL_SIZE]!) n += canonicalSize(sb, o);
   return n;
 }
 
@@ -271,11 +270,12 @@ function compactSize(c: CompactElements): number {
 function writeCompact(w: Writer, c: CompactElements, f: number, minor: number): void {
   w.ensure(compactSize(c));
   const sb = c.store.bytes;
-  const offs = c.store.offsets;
   let b = w.buffer;
   let p = w.pos;
+  let next = c.at;
   for (let e = 0; e < c.count; e++) {
-    const o = offs[c.first + e]!;
+    const o = next;
+    next = o + ELEMENT.size + sb[o + EL_SIZE]!;
     const m = sb[o]!;
     let n = CANONICAL[m]!;
     if (n === 0 && m === MARKER.collision) {
@@ -285,7 +285,7 @@ function writeCompact(w: Writer, c: CompactElements, f: number, minor: number): 
     }
     if (n === 0) {
       w.pos = p;
-      writeUnknownRecord(w, c.store.element(c.first + e) as Extract<IspriteElement, { type: 'unknown' }>, f, e, minor);
+      writeUnknownRecord(w, c.store.element(o) as Extract<IspriteElement, { type: 'unknown' }>, f, e, minor);
       b = w.buffer;
       p = w.pos;
       continue;
