@@ -276,6 +276,33 @@ describe('ISPRITE compact frames', () => {
   });
 });
 
+describe('ISPRITE compact frames written from their records', () => {
+  it('clear the mirror bits other than 0 and 1 and the reserved bytes of a 1.0 file, as the object path does', () => {
+    const g = cat(u16(3), ...fxs(1.5, -2.25), u8(0xfd));
+    const a = cat(u16(4), ...fxs(1, 2), u16(0xfff2), ...fxs(0, 1, 1), u16(65535));
+    const rect = cat(u8(5), u8(0x72), u16(2), ...fxs(1, 2, 3, 4), u8(6), ...fxs(5));
+    const circle = cat(u8(7), u8(0x63), u16(2), ...fxs(1, 2, 3));
+    const clean = cat(u8(0), u8(0x63), u16(2), ...fxs(1, 2, 3));
+    const bytes = file(
+      {},
+      chunk('TEX ', u8(0), u8(1)),
+      chunk('SLIC', u32(0), u8(10)),
+      chunk('NAME', u16(0)),
+      chunk('TIER'),
+      fram(
+        [frame({}, el('g', g)), frame({}, el('A', a)), frame({}, el('C', rect)), frame({}, el('C', circle)), frame({}, el('C', clean))],
+        1,
+      ),
+    );
+    const doc = readIsprite(bytes);
+    const fromRecords = writeIsprite(doc);
+    for (const fr of doc.frames) void fr.elements;
+    expect(fromRecords).toEqual(writeIsprite(doc));
+    expect(fromRecords).not.toEqual(bytes);
+    expect(readIsprite(fromRecords)).toEqual(doc);
+  });
+});
+
 /** Fixed-point values as their three bytes each. */
 const fxs = (...vs: number[]): number[][] => vs.map(fx);
 

@@ -268,8 +268,16 @@ function compactSize(c: CompactElements): number {
  * writeUnknown writes it (with its checks).
  */
 function writeCompact(w: Writer, c: CompactElements, f: number, minor: number): void {
-  w.ensure(compactSize(c));
   const sb = c.store.bytes;
+  const span = canonicalSpan(sb, c.at, c.count);
+  if (span >= 0) {
+    // Every record already as the writer writes it: one copy.
+    w.ensure(span);
+    w.buffer.set(sb.subarray(c.at, c.at + span), w.pos);
+    w.pos += span;
+    return;
+  }
+  w.ensure(compactSize(c));
   let b = w.buffer;
   let p = w.pos;
   let next = c.at;
@@ -302,6 +310,33 @@ function writeCompact(w: Writer, c: CompactElements, f: number, minor: number): 
     p += n;
   }
   w.pos = p;
+}
+
+/**
+ * The length of `count` records from `at` when every one of them is a known
+ * element's record exactly as writeCompact would write it (its layout's
+ * size, no mirror bits but 0 and 1, zero reserved bytes), else -1.
+ */
+function canonicalSpan(sb: Uint8Array, at: number, count: number): number {
+  let o = at;
+  for (let e = 0; e < count; e++) {
+    const m = sb[o]!;
+    const size = sb[o + EL_SIZE]!;
+    const n = ELEMENT.size + size;
+    if (m === MARKER.simple || m === MARKER.expanded) {
+      if (n !== CANONICAL[m] || sb[o + G_MIRROR]! & ~3) return -1;
+    } else if (m === MARKER.attachment) {
+      if (n !== ATTACHMENT.size || sb[o + A_MIRROR]! & ~3 || sb[o + A_MIRROR + 1]) return -1;
+    } else if (m === MARKER.collision) {
+      const shape = sb[o + COLLISION_SHAPE];
+      if (sb[o + COLLISION_RECT.at.reserved]) return -1;
+      if (shape === MARKER.rect) {
+        if (n !== COLLISION_RECT.size || sb[o + COLLISION_RECT.at.reserved2]) return -1;
+      } else if (shape !== MARKER.circle || n !== COLLISION_CIRCLE.size) return -1;
+    } else return -1;
+    o += n;
+  }
+  return o - at;
 }
 
 /** Writes an element of a kind this version does not know, as it was read. */
