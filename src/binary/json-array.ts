@@ -57,30 +57,29 @@ export class JsonList<T = unknown> {
   }
 }
 
-/**
- * A value whose JSON text its maker writes itself, a piece at a time: for a
- * big part of a document that would otherwise be millions of small objects
- * made only to be written (an ISPRITE file's elements). sprat's JSON writer
- * writes the pieces `text(depth, pad)` gives as they are: they must be
- * exactly what it would write for `toJSON()` at that depth (`depth` is the
- * value's own, `pad(n)` the indentation of a line at depth n; the text
- * starts with the value's first character and ends with its last).
- * `toJSON` gives JSON.stringify (and plainJson) the plain value.
- */
-export class JsonText<T = unknown> {
-  constructor(
-    readonly text: (depth: number, pad: (n: number) => string) => Iterable<string>,
-    private readonly plain: () => T,
-  ) {}
-
-  toJSON(): T {
-    return this.plain();
-  }
-}
-
 /** The items of `source` as a JsonList, each made by `map` when it is written. */
 export function jsonMap<S, T>(source: readonly S[], map: (s: S, i: number) => T): JsonList<T> {
   return new JsonList(source.length, (i) => map(source[i]!, i));
+}
+
+/**
+ * A JsonList whose JSON text its maker can also write itself, a piece at a
+ * time: for a big part of a document that would otherwise be millions of
+ * small objects made only to be written (an ISPRITE file's elements).
+ * sprat's JSON writer writes the pieces `text(depth, pad)` gives as they
+ * are: they must be exactly what it would write for the items at that depth
+ * (`depth` is the list's own, `pad(n)` the indentation of a line at depth n;
+ * the text starts with `[` and ends with `]`). The items are still there for
+ * everything else (`at`, `toJSON`, plainJson).
+ */
+export class JsonText<T = unknown> extends JsonList<T> {
+  constructor(
+    length: number,
+    item: (i: number) => T,
+    readonly text: (depth: number, pad: (n: number) => string) => Iterable<string>,
+  ) {
+    super(length, item);
+  }
 }
 
 /** Whether `v` is a view made by jsonNumbers. */
@@ -95,7 +94,7 @@ export function isJsonNumbers(v: unknown): v is JsonNumbers {
  * nested deeper than the call stack is fine.
  */
 export function plainJson<T>(doc: T): T {
-  if (isJsonNumbers(doc) || doc instanceof JsonList || doc instanceof JsonText) return (doc as { toJSON(): unknown }).toJSON() as T;
+  if (isJsonNumbers(doc) || doc instanceof JsonList) return (doc as { toJSON(): unknown }).toJSON() as T;
   const todo: object[] = [];
   const seen = new Set<object>();
   if (doc !== null && typeof doc === 'object') todo.push(doc);
@@ -108,7 +107,7 @@ export function plainJson<T>(doc: T): T {
     for (const k of Object.keys(o)) {
       const x = o[k];
       if (isJsonNumbers(x)) o[k] = Array.from(x);
-      else if (x instanceof JsonList || x instanceof JsonText) {
+      else if (x instanceof JsonList) {
         const items = x.toJSON();
         o[k] = items;
         todo.push(items);

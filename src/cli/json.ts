@@ -16,7 +16,7 @@ export const MAX_INDENT_DEPTH = 100;
 
 function prepare(value: unknown, key: string): unknown {
   // Numbers in a typed array (src/binary/json-array.ts) are written as they are, without toJSON's copy.
-  if (isJsonNumbers(value) || value instanceof JsonList || value instanceof JsonText) return value;
+  if (isJsonNumbers(value) || value instanceof JsonList) return value;
   if (value !== null && typeof value === 'object') {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') value = (toJSON as (k: string) => unknown).call(value, key);
@@ -65,7 +65,7 @@ interface Frame {
   depth: number;
   /** An object's first included entry, found (and prepared, once) when it was opened to tell `{}` from `{...}`. */
   peeked: { key: string; value: unknown } | null;
-  /** A JsonText's pieces, written as they come. */
+  /** A JsonText's pieces, written as they come (not its items). */
   pieces?: Iterator<string>;
 }
 

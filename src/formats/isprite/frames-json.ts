@@ -8,7 +8,7 @@
  * JSON.stringify writes for the frames' JSON (inspect.ts) at that depth:
  * test/isprite/inspect-json.test.ts compares the two.
  */
-import { JsonText } from '../../binary/json-array.js';
+import { JsonText, type JsonList } from '../../binary/json-array.js';
 import { compactElements, type CompactElements } from './compact.js';
 import type { IspriteFrame } from './model.js';
 import { ATTACHMENT, COLLISION_CIRCLE, COLLISION_RECT, ELEMENT, EXPANDED_GRAPHIC, MARKER, NO_NAME } from './records.js';
@@ -327,12 +327,12 @@ function* framesText(frames: readonly IspriteFrame[], compact: CompactElements[]
 }
 
 /**
- * The frames' JSON as a JsonText written from their records, when every
- * frame is compact and its numbers are those the text writes (a whole hold
- * time, a boolean loop point, strings); else null (the caller makes the
- * JSON from objects). `plain` gives the same JSON as objects (toJSON).
+ * `list` (the frames' JSON, made as objects) as a JsonText whose text is
+ * written from the records, when every frame is compact and its fields are
+ * what the text writes (a whole hold time, a boolean loop point, strings);
+ * else null (the caller writes `list`).
  */
-export function framesJsonText(frames: readonly IspriteFrame[], plain: () => unknown): JsonText | null {
+export function framesJsonText(frames: readonly IspriteFrame[], list: JsonList<unknown>): JsonText | null {
   const compact: CompactElements[] = new Array(frames.length);
   for (let f = 0; f < frames.length; f++) {
     const fr = frames[f]!;
@@ -342,5 +342,9 @@ export function framesJsonText(frames: readonly IspriteFrame[], plain: () => unk
     if (typeof fr.label !== 'string' || typeof fr.triggers !== 'string' || typeof fr.notes !== 'string') return null;
     compact[f] = c;
   }
-  return new JsonText((depth, pad) => framesText(frames, compact, depth, pad), plain);
+  return new JsonText(
+    list.length,
+    (i) => list.at(i),
+    (depth, pad) => framesText(frames, compact, depth, pad),
+  );
 }

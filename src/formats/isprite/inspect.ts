@@ -134,7 +134,7 @@ export function inspectIspriteJson(doc: IspriteDocument): unknown {
     names: [...doc.names],
     tree: treeJson(doc),
     // Written from the element records when the frames are as read (frames-json.ts), else made as objects.
-    frames: framesJsonText(doc.frames, () => framesJson(doc).toJSON()) ?? framesJson(doc),
+    frames: framesJsonText(doc.frames, framesJson(doc)) ?? framesJson(doc),
     unknownChunks: doc.unknownChunks.map((c) => ({ id: c.id, size: c.data.length })),
   };
 }
