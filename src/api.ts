@@ -6,7 +6,16 @@
 import { FormatError, diagnosticFromError, isFormatError, oneLine, type Diagnostic } from './binary/errors.js';
 import { detectFormat, extensionOf, formatsForExtension } from './detect.js';
 import { FORMATS, getFormat } from './registry.js';
-import type { CommandOptions, FormatHandler, LinePosition, OutputFile, RenderResult, RenderView, ResourceLoader } from './formats/types.js';
+import type {
+  CommandOptions,
+  FormatHandler,
+  LinePosition,
+  OutputFile,
+  ReadContext,
+  RenderResult,
+  RenderView,
+  ResourceLoader,
+} from './formats/types.js';
 import { budgetFrom, type Budget } from './binary/limits.js';
 import { drawPicture, nextFrame, withLayerChoices, type DrawnPicture, type PictureLayer } from './render/pipeline.js';
 import { layerChoices } from './formats/options.js';
@@ -44,11 +53,21 @@ export interface Loaded<Doc = unknown> {
   warnings: Diagnostic[];
 }
 
-/** Reads a document of any known format. Throws FormatError for bad input. */
-export function load(bytes: Uint8Array, fileName = '', format?: string, options?: CommandOptions): Loaded {
+/**
+ * Reads a document of any known format. Throws FormatError for bad input.
+ * `how.keepBytes`: the caller will never change `bytes`, so the document may
+ * share them (see ReadContext).
+ */
+export function load(
+  bytes: Uint8Array,
+  fileName = '',
+  format?: string,
+  options?: CommandOptions,
+  how: Pick<ReadContext, 'keepBytes'> = {},
+): Loaded {
   const handler = formatOf(bytes, fileName, format);
   const warnings: Diagnostic[] = [];
-  const doc = handler.read(bytes, { warn: (d) => warnings.push(d), options });
+  const doc = handler.read(bytes, { warn: (d) => warnings.push(d), options, keepBytes: how.keepBytes });
   return { handler, doc, warnings };
 }
 

@@ -13,6 +13,8 @@ import { byteRanges, linePositions, load, play, validate, type Loaded } from '..
 import type { Diagnostic } from '../src/binary/errors.js';
 import { plainJson } from '../src/binary/json-array.js';
 import type { IspritePlayRecord } from '../src/formats/isprite/play-cli.js';
+import { elementsOf } from '../src/formats/isprite/compact.js';
+import type { IspriteFrame } from '../src/formats/isprite/model.js';
 import type { CommandOptions, LinePosition, ResourceLoader } from '../src/formats/types.js';
 import type { RgbaImage } from '../src/render/image.js';
 import { encodeRender, type ImageFormat } from '../src/render/output.js';
@@ -1256,10 +1258,11 @@ function baseName(p: string): string {
 
 /** The names of an ISPRITE document's attachment points. */
 function attachmentNames(doc: unknown): string[] {
-  const d = doc as { names?: string[]; frames?: { elements?: { type: string; name: number | null }[] }[] };
+  const d = doc as { names?: string[]; frames?: IspriteFrame[] };
   const out = new Set<string>();
+  // (elementsOf leaves a big file's frames compact: src/formats/isprite/compact.ts.)
   for (const f of Array.isArray(d.frames) ? d.frames : [])
-    for (const e of f.elements ?? [])
+    for (const e of elementsOf(f))
       if (e.type === 'attachment' && e.name !== null && d.names?.[e.name] !== undefined) out.add(d.names[e.name]!);
   return [...out].sort();
 }

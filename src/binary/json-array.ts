@@ -62,6 +62,26 @@ export function jsonMap<S, T>(source: readonly S[], map: (s: S, i: number) => T)
   return new JsonList(source.length, (i) => map(source[i]!, i));
 }
 
+/**
+ * A JsonList whose JSON text its maker can also write itself, a piece at a
+ * time: for a big part of a document that would otherwise be millions of
+ * small objects made only to be written (an ISPRITE file's elements).
+ * sprat's JSON writer writes the pieces `text(depth, pad)` gives as they
+ * are: they must be exactly what it would write for the items at that depth
+ * (`depth` is the list's own, `pad(n)` the indentation of a line at depth n;
+ * the text starts with `[` and ends with `]`). The items are still there for
+ * everything else (`at`, `toJSON`, plainJson).
+ */
+export class JsonText<T = unknown> extends JsonList<T> {
+  constructor(
+    length: number,
+    item: (i: number) => T,
+    readonly text: (depth: number, pad: (n: number) => string) => Iterable<string>,
+  ) {
+    super(length, item);
+  }
+}
+
 /** Whether `v` is a view made by jsonNumbers. */
 export function isJsonNumbers(v: unknown): v is JsonNumbers {
   return ArrayBuffer.isView(v) && viewClasses.get(Object.getPrototypeOf(Object.getPrototypeOf(v)).constructor) === v.constructor;

@@ -18,7 +18,8 @@ export const inspectCommand: Command = {
     const file = positionals[0]!;
     try {
       const bytes = await readInput(io, file, options);
-      const { handler, doc, warnings } = load(bytes, file, stringOption(options, FORMAT_OPTION), options);
+      // (The bytes are this command's own: the document may share them instead of copying.)
+      const { handler, doc, warnings } = load(bytes, file, stringOption(options, FORMAT_OPTION), options, { keepBytes: true });
       rejectForeignOptions(this, [handler], options);
       for (const w of warnings) io.err(`${file}: warning: ${w.message}\n`);
       if (options.json) {

@@ -10,7 +10,7 @@
  * LimitError, found before the text is built.
  */
 import { Budget, DEFAULT_LIMITS, type Limits } from '../binary/limits.js';
-import { isJsonNumbers, JsonList } from '../binary/json-array.js';
+import { isJsonNumbers, JsonList, JsonText } from '../binary/json-array.js';
 
 export const MAX_INDENT_DEPTH = 100;
 
@@ -67,6 +67,8 @@ interface Frame {
   depth: number;
   /** An object's first included entry, found (and prepared, once) when it was opened to tell `{}` from `{...}`. */
   peeked: { key: string; value: unknown } | null;
+  /** A JsonText's pieces, written as they come (not its items). */
+  pieces?: Iterator<string>;
 }
 
 /**
@@ -116,6 +118,13 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
     if (active.has(v)) throw new TypeError('Converting circular structure to JSON');
     let f: Frame;
     let open: string;
+    if (v instanceof JsonText) {
+      const pieces = v.text(depth, pad)[Symbol.iterator]();
+      f = { holder: v, array: null, at: null, keys: null, close: '', i: 0, written: 0, depth, peeked: null, pieces };
+      active.add(v);
+      stack.push(f);
+      return;
+    }
     if (Array.isArray(v) || isJsonNumbers(v) || v instanceof JsonList) {
       if ((v as ArrayLike<unknown>).length === 0) {
         size += 2;
@@ -151,6 +160,17 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
       cur = '';
     }
     const f = stack[stack.length - 1]!;
+    if (f.pieces) {
+      const r = f.pieces.next();
+      if (r.done) {
+        active.delete(f.holder);
+        stack.pop();
+      } else {
+        size += r.value.length;
+        cur += r.value;
+      }
+      continue;
+    }
     if (f.array) {
       const a = f.array;
       // A run of plain numbers, strings, booleans and nulls: written here, a chunk at most.

@@ -101,6 +101,11 @@ export interface OptionSpec {
 export interface ReadContext {
   /** Called for every non-fatal problem the reader notices. */
   warn?(d: Diagnostic): void;
+  /**
+   * The reader may keep views of `bytes` in the document instead of copies:
+   * the caller will never change them (a file the CLI has just read).
+   */
+  keepBytes?: boolean;
 }
 
 /** The result of `render` (defined in src/render, which sits below formats/). */

@@ -27,6 +27,7 @@ import {
   type IspriteSlice,
 } from './model.js';
 import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates, setSequenceFrameRate } from './paths.js';
+import { elementsOf } from './compact.js';
 
 /** A sequence name the model reads as a direction of the animation named by its group (how fromModel stores them). */
 const DIRECTION = /^(north|east|south|west|\d+)$/i;
@@ -153,7 +154,7 @@ function frameToModel(doc: IspriteDocument, fr: IspriteFrame, rate: number): Mod
   const hold = fr.holdTime || 1;
   const frame: ModelFrame = { durationMs: rate > 0 ? (hold * 1000) / rate : Infinity, parts: [] };
   const shapes: ModelShape[] = [];
-  for (const el of fr.elements) {
+  for (const el of elementsOf(fr)) {
     const name = el.name !== null ? (doc.names[el.name] ?? '') : '';
     if (el.type === 'graphic') {
       const part = graphicPart(doc, el);

@@ -24,6 +24,7 @@ import { ispriteByteRanges } from './ranges.js';
 export * from './model.js';
 export { readIsprite, readIspriteDetailed, isIsprite, ISPRITE_MAGIC, type IspriteReadInfo } from './read.js';
 export { writeIsprite } from './write.js';
+export { elementsOf as ispriteElementsOf, elementCount as ispriteElementCount, elementAt as ispriteElementAt } from './compact.js';
 export { validateIsprite, checkIsprite } from './validate.js';
 export { inspectIspriteJson, inspectIspriteText } from './inspect.js';
 export { ispriteToModel, ispriteFromModel, graphicPart } from './convert.js';

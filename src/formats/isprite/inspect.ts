@@ -2,8 +2,10 @@
  * `inspect` for ISPRITE: the contract's JSON (keys in the contract's order)
  * and a readable summary.
  */
-import { jsonMap } from '../../binary/json-array.js';
-import { expandedFields, type IspriteDate, type IspriteDocument, type IspriteElement } from './model.js';
+import { JsonList, jsonMap } from '../../binary/json-array.js';
+import { compactElements, elementCount } from './compact.js';
+import { framesJsonText } from './frames-json.js';
+import { expandedFields, type IspriteDate, type IspriteDocument, type IspriteElement, type IspriteFrame } from './model.js';
 import { allSequences, frameRateOverrides, getDefaultSequence, walkTree } from './paths.js';
 
 function dateJson(d: IspriteDate | null): unknown {
@@ -47,6 +49,42 @@ export function elementJson(el: IspriteElement, doc?: IspriteDocument): unknown 
     case 'unknown':
       return { type: 'unknown', marker: el.marker, name: el.name, size: el.data.length };
   }
+}
+
+/**
+ * A frame's elements as JSON, each made when it is written: a compact
+ * frame's (compact.ts) straight from its records, the frame left compact.
+ * An element made from a record has the keys of its JSON, in order, and
+ * every expanded field: it is its own JSON (but an unknown one).
+ */
+function elementsJson(f: IspriteFrame, doc: IspriteDocument): JsonList<unknown> {
+  const c = compactElements(f);
+  if (!c) return jsonMap(f.elements, (e) => elementJson(e, doc));
+  const store = c.store;
+  // The writer asks for the items in order: each record is found from the one before.
+  let last = 0;
+  let q = c.at;
+  return new JsonList(c.count, (j) => {
+    if (j < last) {
+      last = 0;
+      q = c.at;
+    }
+    for (; last < j; last++) q = store.next(q);
+    const el = store.element(q);
+    return el.type === 'unknown' ? elementJson(el, doc) : el;
+  });
+}
+
+/** The frames' JSON as objects, each frame's made when it is written. */
+function framesJson(doc: IspriteDocument): JsonList<unknown> {
+  return jsonMap(doc.frames, (f) => ({
+    holdTime: f.holdTime,
+    loopPoint: f.loopPoint,
+    label: f.label,
+    triggers: f.triggers,
+    notes: f.notes,
+    elements: elementsJson(f, doc),
+  }));
 }
 
 /** The tree as JSON, built without recursion. */
@@ -95,14 +133,8 @@ export function inspectIspriteJson(doc: IspriteDocument): unknown {
     slices: jsonMap(doc.slices, (s) => ({ texture: s.texture, rotated: s.rotated, x: s.x, y: s.y, width: s.width, height: s.height })),
     names: [...doc.names],
     tree: treeJson(doc),
-    frames: jsonMap(doc.frames, (f) => ({
-      holdTime: f.holdTime,
-      loopPoint: f.loopPoint,
-      label: f.label,
-      triggers: f.triggers,
-      notes: f.notes,
-      elements: f.elements.map((e) => elementJson(e, doc)),
-    })),
+    // Written from the element records when the frames are as read (frames-json.ts), else made as objects.
+    frames: framesJsonText(doc.frames, framesJson(doc)) ?? framesJson(doc),
     unknownChunks: doc.unknownChunks.map((c) => ({ id: c.id, size: c.data.length })),
   };
 }
@@ -144,7 +176,7 @@ export function inspectIspriteText(doc: IspriteDocument): string {
     L.push(`extra metadata (${doc.extraMeta.length}):`);
     for (const [k, v] of doc.extraMeta) L.push(`  ${k} = ${v}`);
   }
-  const elements = doc.frames.reduce((n, f) => n + f.elements.length, 0);
+  const elements = doc.frames.reduce((n, f) => n + elementCount(f), 0);
   const seqs = allSequences(doc);
   L.push(
     `${doc.textures.length} texture${doc.textures.length === 1 ? '' : 's'}, ${doc.slices.length} slice${doc.slices.length === 1 ? '' : 's'}, ` +

@@ -44,8 +44,9 @@ import {
   TEX,
   TEXTURE,
   readFields,
-  readElements,
+  scanElements,
 } from './records.js';
+import { IspriteElementStore, StoredFrame } from './compact.js';
 
 const FORMAT = 'isprite';
 export const ISPRITE_MAGIC = 'ISPRITE ';
@@ -166,7 +167,7 @@ export function isIsprite(bytes: Uint8Array): boolean {
 
 /** Reads an ISPRITE file. Throws FormatError (with the byte offset) for anything it cannot read. */
 export function readIsprite(bytes: Uint8Array, ctx?: ReadContext): IspriteDocument {
-  return readIspriteDetailed(bytes, ctx?.warn?.bind(ctx), false).doc;
+  return readIspriteDetailed(bytes, ctx?.warn?.bind(ctx), false, ctx?.keepBytes === true).doc;
 }
 
 /** The reader, also returning where things are (for `validate`). */
@@ -174,6 +175,7 @@ export function readIspriteDetailed(
   bytes: Uint8Array,
   warn: ((d: Diagnostic) => void) | undefined,
   track: boolean,
+  keepBytes = false,
 ): { doc: IspriteDocument; info: IspriteReadInfo } {
   const c = new Context(warn);
   const info: IspriteReadInfo = {
@@ -267,7 +269,7 @@ export function readIspriteDetailed(
         doc.tree = readTier(cr, c, track ? info.sequenceOffsets : null);
         break;
       case 'FRAM': {
-        const res = readFrames(cr, c, track ? info.frameOffsets : null);
+        const res = readFrames(cr, c, track ? info.frameOffsets : null, keepBytes);
         doc.frames = res.frames;
         info.maxElementCount = res.maxElementCount;
         c.leftover(cr, 'the FRAM chunk');
@@ -441,7 +443,12 @@ function readTier(r: ByteReader, c: Context, offsets: Map<IspriteSequence, numbe
 
 const F = FRAME.at;
 
-function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { frames: IspriteFrame[]; maxElementCount: number } {
+function readFrames(
+  r: ByteReader,
+  c: Context,
+  offsets: number[] | null,
+  keepBytes: boolean,
+): { frames: IspriteFrame[]; maxElementCount: number } {
   r.need(FRAM.size, 'the FRAM chunk');
   const countAt = r.pos + FRAM.at.count;
   const count = r.u32At(countAt);
@@ -451,8 +458,13 @@ function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { fram
   const strict = c.minor === 0;
   const end = r.end;
   const frames: IspriteFrame[] = new Array(count);
+  // The elements stay as they are in the file (compact.ts): in a copy of the
+  // chunk's bytes (the caller's may change; unless it said they will not).
+  const base = r.pos;
+  const store = new IspriteElementStore(keepBytes ? r.bytes.subarray(base, end) : r.bytes.slice(base, end));
   // One reader, aimed at each frame in turn (not one per frame: reading speed).
   const fr = r.sub(0);
+  const b = r.bytes;
   for (let f = 0; f < count; f++) {
     const p = r.pos;
     if (p + F.elementCount > end) throw err(`unexpected end of the FRAM chunk: frame ${f} is missing`, p);
@@ -478,12 +490,12 @@ function readFrames(r: ByteReader, c: Context, offsets: number[] | null): { fram
     // (Checked here first so that the message is only built for a bad count.)
     if (elementCount * ELEMENT.size > fr.remaining)
       fr.checkCount(elementCount, ELEMENT.size, `frame ${f}: element`, p + F.elementCount, ' in the frame');
-    const elements = readElements(fr, fr.pos, elementCount, fend, strict, f);
-    const q = fr.pos;
+    const first = fr.pos;
+    const q = scanElements(b, first, elementCount, fend, strict, f);
     if (q < fend && strict) {
       throw err(`frame ${f}: ${fend - q} unexpected byte${fend - q === 1 ? '' : 's'} after its elements (the frame size says ${size})`, q);
     }
-    frames[f] = { holdTime, loopPoint: (flags & 1) !== 0, label, triggers, notes, elements };
+    frames[f] = new StoredFrame(holdTime, (flags & 1) !== 0, label, triggers, notes, store, first - base, elementCount);
   }
   return { frames, maxElementCount };
 }

@@ -479,20 +479,15 @@ const R = COLLISION_RECT.at;
 const CI = COLLISION_CIRCLE.at;
 
 /**
- * Reads the `count` elements of frame `f` that start at `q` and end by
- * `fend` (the end of the frame), and moves `r` to the end of the last. An
- * element's size byte must be its layout's in version 1.0 (`strict`), at
- * least that later (erratum 15); an element this version does not know is
- * kept as its bytes. The loop and every kind's reads are one function, with
- * inline reads (reading speed: a call per element, or calls to the reader's
- * `*At` getters that are not all inlined, each returning a boxed number,
- * cost a third more).
+ * Checks the `count` elements of frame `f` that start at `q` and end by
+ * `fend` (the end of the frame) without making them, and returns the
+ * position after the last. An element's size byte must be its layout's in version 1.0
+ * (`strict`), at least that later (erratum 15); an element this version does
+ * not know is kept as its bytes. Everything `decodeElement` assumes of a
+ * record is checked here, so that a record that passed decodes without a
+ * check (and the same bytes decode to the same element every time).
  */
-export function readElements(r: ByteReader, q: number, count: number, fend: number, strict: boolean, f: number): IspriteElement[] {
-  if (!primed) primeShapes();
-  const b = r.bytes;
-  const v = r.view;
-  const elements: IspriteElement[] = new Array(count);
+export function scanElements(b: Uint8Array, q: number, count: number, fend: number, strict: boolean, f: number): number {
   for (let e = 0; e < count; e++) {
     if (q + ELEMENT.size > fend) throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: unexpected end of the frame`, q);
     const marker = b[q]!;
@@ -505,58 +500,16 @@ export function readElements(r: ByteReader, q: number, count: number, fend: numb
         q + EL_SIZE,
       );
     }
-    let el: IspriteElement;
-    const n = v.getUint16(q + EL_NAME, true);
-    const name = n === NO_NAME ? null : n;
-    if (marker === MARKER.simple || marker === MARKER.expanded) {
-      const expanded = marker === MARKER.expanded;
-      const want = expanded ? EXPANDED_SIZE : SIMPLE_SIZE;
-      if (esize !== want && (strict || esize < want)) {
-        throw badSize(f, e, expanded ? 'expanded graphic ("G")' : 'simple graphic ("g")', esize, want, strict, q + EL_SIZE);
-      }
-      const m = b[q + G.mirror]!;
-      const slice = v.getUint16(q + G.slice, true);
-      const x = v.getInt16(q + G.x, true) + b[q + G.x + 2]! / 256;
-      const y = v.getInt16(q + G.y, true) + b[q + G.y + 2]! / 256;
-      const flipX = (m & 1) !== 0;
-      const flipY = (m & 2) !== 0;
-      // Two literals, so that each kind keeps one object shape (reading speed).
-      el = expanded
-        ? {
-            type: 'graphic',
-            expanded,
-            name,
-            slice,
-            x,
-            y,
-            flipX,
-            flipY,
-            originX: v.getInt16(q + G.originX, true) + b[q + G.originX + 2]! / 256,
-            originY: v.getInt16(q + G.originY, true) + b[q + G.originY + 2]! / 256,
-            rotation: v.getInt16(q + G.rotation, true) + b[q + G.rotation + 2]! / 256,
-            scaleX: v.getInt16(q + G.scaleX, true) + b[q + G.scaleX + 2]! / 256,
-            scaleY: v.getInt16(q + G.scaleY, true) + b[q + G.scaleY + 2]! / 256,
-            opacity: v.getUint16(q + G.opacity, true),
-          }
-        : { type: 'graphic', expanded, name, slice, x, y, flipX, flipY };
+    if (marker === MARKER.simple) {
+      if (esize !== SIMPLE_SIZE && (strict || esize < SIMPLE_SIZE))
+        throw badSize(f, e, 'simple graphic ("g")', esize, SIMPLE_SIZE, strict, q + EL_SIZE);
+    } else if (marker === MARKER.expanded) {
+      if (esize !== EXPANDED_SIZE && (strict || esize < EXPANDED_SIZE))
+        throw badSize(f, e, 'expanded graphic ("G")', esize, EXPANDED_SIZE, strict, q + EL_SIZE);
     } else if (marker === MARKER.attachment) {
       if (esize !== ATTACHMENT_SIZE && (strict || esize < ATTACHMENT_SIZE)) {
         throw badSize(f, e, 'attachment point ("A")', esize, ATTACHMENT_SIZE, strict, q + EL_SIZE);
       }
-      const m = v.getUint16(q + A.mirror, true);
-      el = {
-        type: 'attachment',
-        name,
-        id: v.getUint16(q + A.id, true),
-        x: v.getInt16(q + A.x, true) + b[q + A.x + 2]! / 256,
-        y: v.getInt16(q + A.y, true) + b[q + A.y + 2]! / 256,
-        flipX: (m & 1) !== 0,
-        flipY: (m & 2) !== 0,
-        rotation: v.getInt16(q + A.rotation, true) + b[q + A.rotation + 2]! / 256,
-        scaleX: v.getInt16(q + A.scaleX, true) + b[q + A.scaleX + 2]! / 256,
-        scaleY: v.getInt16(q + A.scaleY, true) + b[q + A.scaleY + 2]! / 256,
-        opacity: v.getUint16(q + A.opacity, true),
-      };
     } else if (marker === MARKER.collision) {
       // Collision objects: the type letter decides the layout (erratum 3).
       if (esize < R.shape + 1 - ELEMENT.size) {
@@ -570,40 +523,114 @@ export function readElements(r: ByteReader, q: number, count: number, fend: numb
       if (shape === MARKER.rect) {
         if (esize !== RECT_SIZE && (strict || esize < RECT_SIZE))
           throw badSize(f, e, 'collision rectangle', esize, RECT_SIZE, strict, q + EL_SIZE);
-        el = {
-          type: 'rect',
-          name,
-          id: v.getUint16(q + R.id, true),
-          x: v.getInt16(q + R.x, true) + b[q + R.x + 2]! / 256,
-          y: v.getInt16(q + R.y, true) + b[q + R.y + 2]! / 256,
-          width: v.getInt16(q + R.width, true) + b[q + R.width + 2]! / 256,
-          height: v.getInt16(q + R.height, true) + b[q + R.height + 2]! / 256,
-          rotation: v.getInt16(q + R.rotation, true) + b[q + R.rotation + 2]! / 256,
-        };
       } else if (shape === MARKER.circle) {
         if (esize !== CIRCLE_SIZE && (strict || esize < CIRCLE_SIZE))
           throw badSize(f, e, 'collision circle', esize, CIRCLE_SIZE, strict, q + EL_SIZE);
-        el = {
-          type: 'circle',
-          name,
-          id: v.getUint16(q + CI.id, true),
-          x: v.getInt16(q + CI.x, true) + b[q + CI.x + 2]! / 256,
-          y: v.getInt16(q + CI.y, true) + b[q + CI.y + 2]! / 256,
-          radius: v.getInt16(q + CI.radius, true) + b[q + CI.radius + 2]! / 256,
-        };
       } else if (strict) {
         const c = shape >= 0x20 && shape < 0x7f ? `"${String.fromCharCode(shape)}" (0x${hex2(shape)})` : `0x${hex2(shape)}`;
         throw FormatError.atByte(FORMAT, `frame ${f} element ${e}: unknown collision type ${c} (expected "r" or "c")`, q + R.shape);
-      } else {
-        el = unknownElement(b, q, marker, name, esize);
       }
-    } else {
-      el = unknownElement(b, q, marker, name, esize);
     }
-    elements[e] = el;
     q = eend;
   }
-  r.pos = q;
+  return q;
+}
+
+/**
+ * The element whose record starts at `q` of `b` (`v` a DataView of the same
+ * bytes), made anew. The record has passed `scanElements`: its kind follows
+ * from its marker (and a collision object's type letter) alone, and its size
+ * is at least its layout's. The reads are inline (reading speed: calls to
+ * the reader's `*At` getters that are not all inlined, each returning a
+ * boxed number, cost a third more).
+ */
+export function decodeElement(b: Uint8Array, v: DataView, q: number): IspriteElement {
+  if (!primed) primeShapes();
+  const marker = b[q]!;
+  const n = v.getUint16(q + EL_NAME, true);
+  const name = n === NO_NAME ? null : n;
+  if (marker === MARKER.simple || marker === MARKER.expanded) {
+    const m = b[q + G.mirror]!;
+    const slice = v.getUint16(q + G.slice, true);
+    const x = v.getInt16(q + G.x, true) + b[q + G.x + 2]! / 256;
+    const y = v.getInt16(q + G.y, true) + b[q + G.y + 2]! / 256;
+    const flipX = (m & 1) !== 0;
+    const flipY = (m & 2) !== 0;
+    // Two literals, so that each kind keeps one object shape.
+    return marker === MARKER.expanded
+      ? {
+          type: 'graphic',
+          expanded: true,
+          name,
+          slice,
+          x,
+          y,
+          flipX,
+          flipY,
+          originX: v.getInt16(q + G.originX, true) + b[q + G.originX + 2]! / 256,
+          originY: v.getInt16(q + G.originY, true) + b[q + G.originY + 2]! / 256,
+          rotation: v.getInt16(q + G.rotation, true) + b[q + G.rotation + 2]! / 256,
+          scaleX: v.getInt16(q + G.scaleX, true) + b[q + G.scaleX + 2]! / 256,
+          scaleY: v.getInt16(q + G.scaleY, true) + b[q + G.scaleY + 2]! / 256,
+          opacity: v.getUint16(q + G.opacity, true),
+        }
+      : { type: 'graphic', expanded: false, name, slice, x, y, flipX, flipY };
+  }
+  if (marker === MARKER.attachment) {
+    const m = v.getUint16(q + A.mirror, true);
+    return {
+      type: 'attachment',
+      name,
+      id: v.getUint16(q + A.id, true),
+      x: v.getInt16(q + A.x, true) + b[q + A.x + 2]! / 256,
+      y: v.getInt16(q + A.y, true) + b[q + A.y + 2]! / 256,
+      flipX: (m & 1) !== 0,
+      flipY: (m & 2) !== 0,
+      rotation: v.getInt16(q + A.rotation, true) + b[q + A.rotation + 2]! / 256,
+      scaleX: v.getInt16(q + A.scaleX, true) + b[q + A.scaleX + 2]! / 256,
+      scaleY: v.getInt16(q + A.scaleY, true) + b[q + A.scaleY + 2]! / 256,
+      opacity: v.getUint16(q + A.opacity, true),
+    };
+  }
+  if (marker === MARKER.collision) {
+    const shape = b[q + R.shape]!;
+    if (shape === MARKER.rect) {
+      return {
+        type: 'rect',
+        name,
+        id: v.getUint16(q + R.id, true),
+        x: v.getInt16(q + R.x, true) + b[q + R.x + 2]! / 256,
+        y: v.getInt16(q + R.y, true) + b[q + R.y + 2]! / 256,
+        width: v.getInt16(q + R.width, true) + b[q + R.width + 2]! / 256,
+        height: v.getInt16(q + R.height, true) + b[q + R.height + 2]! / 256,
+        rotation: v.getInt16(q + R.rotation, true) + b[q + R.rotation + 2]! / 256,
+      };
+    }
+    if (shape === MARKER.circle) {
+      return {
+        type: 'circle',
+        name,
+        id: v.getUint16(q + CI.id, true),
+        x: v.getInt16(q + CI.x, true) + b[q + CI.x + 2]! / 256,
+        y: v.getInt16(q + CI.y, true) + b[q + CI.y + 2]! / 256,
+        radius: v.getInt16(q + CI.radius, true) + b[q + CI.radius + 2]! / 256,
+      };
+    }
+  }
+  return unknownElement(b, q, marker, name, b[q + EL_SIZE]!);
+}
+
+/**
+ * Reads the `count` elements of frame `f` that start at `q` and end by
+ * `fend` as objects (scanElements, then decodeElement for each), and moves
+ * `r` to the end of the last. (The reader keeps a file's elements compact
+ * instead: src/formats/isprite/compact.ts.)
+ */
+export function readElements(r: ByteReader, q: number, count: number, fend: number, strict: boolean, f: number): IspriteElement[] {
+  r.pos = scanElements(r.bytes, q, count, fend, strict, f);
+  const b = r.bytes;
+  const elements: IspriteElement[] = new Array(count);
+  for (let e = 0; e < count; e++, q += ELEMENT.size + b[q + EL_SIZE]!) elements[e] = decodeElement(b, r.view, q);
   return elements;
 }
 

@@ -39,6 +39,7 @@ import type { IspriteAttachment, IspriteDocument, IspriteFrame, IspriteSequence 
 import { pointTransform, toPlacement } from './attach.js';
 import { elementName } from './interpolate.js';
 import { readIsprite } from './read.js';
+import { elementsOf } from './compact.js';
 import { Player } from './play.js';
 import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, namesEqual } from './paths.js';
 
@@ -113,7 +114,7 @@ function union(a: Rect | null, b: Rect): Rect {
 /** The bounds of a frame in sprite space (graphics, and shapes when asked). */
 export function frameBounds(doc: IspriteDocument, frame: IspriteFrame, withShapes = false): Rect | null {
   let r: Rect | null = null;
-  for (const e of frame.elements) {
+  for (const e of elementsOf(frame)) {
     if (e.type === 'graphic') {
       const p = graphicPart(doc, e);
       if (!p?.sw || !p.sh) continue;
@@ -136,7 +137,7 @@ const BLUE = [30, 90, 230, 255] as const;
 function shapeOverlays(frame: IspriteFrame): Overlay[] {
   const out: Overlay[] = [];
   const line = (x0: number, y0: number, x1: number, y1: number, colour: Rgba) => out.push({ kind: 'line', x0, y0, x1, y1, colour });
-  for (const e of frame.elements) {
+  for (const e of elementsOf(frame)) {
     if (e.type === 'rect') {
       for (const o of rectOutline(compose(rotate(e.rotation), translate(e.x, e.y)), e.width, e.height, RED)) out.push(o);
     } else if (e.type === 'circle') {
@@ -169,7 +170,7 @@ export function framePicture(
 ): PictureFrame {
   const parts: PicturePart[] = [];
   let attachedAny = false;
-  for (const e of frame.elements) {
+  for (const e of elementsOf(frame)) {
     if (e.type === 'attachment' && opts.attached) {
       // Drawn where the point is in the display order: elements after it appear over it.
       for (const p of opts.attached(e)) {
@@ -335,7 +336,7 @@ export async function ispritePicture(doc: IspriteDocument, options: CommandOptio
     }
   }
   const needed = new Set<number>();
-  for (const f of frames) for (const e of f.elements) if (e.type === 'graphic') needed.add(doc.slices[e.slice]?.texture ?? -1);
+  for (const f of frames) for (const e of elementsOf(f)) if (e.type === 'graphic') needed.add(doc.slices[e.slice]?.texture ?? -1);
   const textures = await loadTextures(doc, resources, needed, options);
   const filter = filterOpt as 'nearest' | 'bilinear' | undefined;
   const child = await attachedSprite(options, resources, filter);

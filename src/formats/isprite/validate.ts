@@ -8,6 +8,7 @@
 import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import type { IspriteDate, IspriteDocument, IspriteSequence } from './model.js';
 import { readIspriteDetailed, type IspriteReadInfo } from './read.js';
+import { elementCount, elementsOf } from './compact.js';
 import { DEFAULT_SEQUENCE_KEY, allGroups, allSequences, foldName, playbackMetaEntries, resolveFollowUps } from './paths.js';
 
 /** At most this many diagnostics of one kind are listed; the rest are counted. */
@@ -42,7 +43,7 @@ export function checkIsprite(doc: IspriteDocument, info?: IspriteReadInfo): Diag
     for (const id of ['TEX ', 'SLIC', 'NAME', 'TIER', 'FRAM']) {
       if (!ids.has(id)) add('missing', 'warning', `no ${id.trim()} chunk (read as empty)`);
     }
-    const maxEls = doc.frames.reduce((m, f) => Math.max(m, f.elements.length), 0);
+    const maxEls = doc.frames.reduce((m, f) => Math.max(m, elementCount(f)), 0);
     if (info.maxElementCount !== null && info.maxElementCount < maxEls) {
       const fram = info.chunks.find((c) => c.id === 'FRAM');
       add(
@@ -82,7 +83,7 @@ export function checkIsprite(doc: IspriteDocument, info?: IspriteReadInfo): Diag
   doc.frames.forEach((fr, f) => {
     const at = frameAt(f);
     if (fr.holdTime === 0) add('hold', 'warning', `frame ${f} has hold time 0 (invalid; played as 1)`, at);
-    fr.elements.forEach((el, e) => {
+    elementsOf(fr).forEach((el, e) => {
       if (el.name !== null && el.name >= nNames) {
         add(
           'elname',

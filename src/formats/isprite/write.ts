@@ -10,10 +10,14 @@ import { FormatError } from '../../binary/errors.js';
 import { ByteWriter } from '../../binary/writer.js';
 import type { IspriteDocument, IspriteElement, IspriteMeta, IspriteNode } from './model.js';
 import { KNOWN_CHUNKS } from './read.js';
+import { compactElements, type CompactElements } from './compact.js';
 import {
+  ATTACHMENT,
   CHUNK,
   CLOSE_MARKER,
+  COLLISION_CIRCLE,
   COLLISION_RECT,
+  EXPANDED_GRAPHIC,
   ELEMENT,
   FRAM,
   FRAME,
@@ -29,6 +33,7 @@ import {
   NO_NAME,
   SEQUENCE,
   SEQUENCE_MARKER,
+  SIMPLE_GRAPHIC,
   SLIC,
   SLICE,
   TEX,
@@ -174,8 +179,10 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
   let maxElements = 0;
   for (let f = 0; f < frames.length; f++) {
     const fr = frames[f]!;
-    const els = fr.elements;
-    const ne = els.length;
+    // A frame as read, its elements still compact (compact.ts): written from their records.
+    const c = compactElements(fr);
+    const els = c ? EMPTY : fr.elements;
+    const ne = c ? c.count : els.length;
     if (ne > 0xffff) throw fail(`frame ${f} has ${ne} elements; at most 65535 fit`);
     if (ne > maxElements) maxElements = ne;
     const hold = fr.holdTime;
@@ -192,6 +199,11 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
     w.str(fr.label, 'frame # label', f);
     w.str(fr.triggers, 'frame # triggers', f);
     w.str(fr.notes, 'frame # notes', f);
+    if (c) {
+      writeCompact(w, c, f, minor);
+      w.u32At(start + F.size, w.pos - start - 4);
+      continue;
+    }
     // Room for every element (exactly when all are known: unknown ones reserve their own).
     if (w.pos + ne * MAX_ELEMENT_SIZE > w.buffer.length) w.ensure(elementsSize(els, 0));
     b = w.buffer;
@@ -214,6 +226,119 @@ function writeFrames(w: Writer, doc: IspriteDocument): void {
   w.endChunk(at);
 }
 
+const EMPTY: IspriteElement[] = [];
+
+/** The record sizes each known marker gets in the canonical file, by marker (0: unknown, or a collision object). */
+const CANONICAL = new Uint8Array(256);
+CANONICAL[MARKER.simple] = SIMPLE_GRAPHIC.size;
+CANONICAL[MARKER.expanded] = EXPANDED_GRAPHIC.size;
+CANONICAL[MARKER.attachment] = ATTACHMENT.size;
+const EL_SIZE = ELEMENT.at.size;
+const G_MIRROR = SIMPLE_GRAPHIC.at.mirror;
+const A_MIRROR = ATTACHMENT.at.mirror;
+
+/** The size of a compact element record in the canonical file (what `elementSize` gives for it made into an element). */
+function canonicalSize(sb: Uint8Array, o: number): number {
+  const m = sb[o]!;
+  const n = CANONICAL[m]!;
+  if (n) return n;
+  if (m === MARKER.collision) {
+    const shape = sb[o + COLLISION_SHAPE];
+    if (shape === MARKER.rect) return COLLISION_RECT.size;
+    if (shape === MARKER.circle) return COLLISION_CIRCLE.size;
+  }
+  return ELEMENT.size + sb[o + EL_SIZE]!;
+}
+
+/** The canonical size of a compact frame's elements. */
+function compactSize(c: CompactElements): number {
+  const sb = c.store.bytes;
+  let n = 0;
+  for (let i = 0, o = c.at; i < c.count; i++, o += ELEMENT.size + sb[o + EL_SIZE]!) n += canonicalSize(sb, o);
+  return n;
+}
+
+/**
+ * Writes a compact frame's elements (compact.ts) from their records: the
+ * bytes writeKnownElement writes for the element the record reads as. A
+ * known record is its layout's part of the bytes read, with the size byte
+ * of the layout, the mirror bits other than 0 and 1 and the reserved bytes
+ * cleared (the fields read as they are: a fixed-point value read and
+ * written again gives the same three bytes); an unknown one is written as
+ * writeUnknown writes it (with its checks).
+ */
+function writeCompact(w: Writer, c: CompactElements, f: number, minor: number): void {
+  const sb = c.store.bytes;
+  const span = canonicalSpan(sb, c.at, c.count);
+  if (span >= 0) {
+    // Every record already as the writer writes it: one copy.
+    w.ensure(span);
+    w.buffer.set(sb.subarray(c.at, c.at + span), w.pos);
+    w.pos += span;
+    return;
+  }
+  w.ensure(compactSize(c));
+  let b = w.buffer;
+  let p = w.pos;
+  let next = c.at;
+  for (let e = 0; e < c.count; e++) {
+    const o = next;
+    next = o + ELEMENT.size + sb[o + EL_SIZE]!;
+    const m = sb[o]!;
+    let n = CANONICAL[m]!;
+    if (n === 0 && m === MARKER.collision) {
+      const shape = sb[o + COLLISION_SHAPE];
+      if (shape === MARKER.rect) n = COLLISION_RECT.size;
+      else if (shape === MARKER.circle) n = COLLISION_CIRCLE.size;
+    }
+    if (n === 0) {
+      w.pos = p;
+      writeUnknownRecord(w, c.store.element(o) as Extract<IspriteElement, { type: 'unknown' }>, f, e, minor);
+      b = w.buffer;
+      p = w.pos;
+      continue;
+    }
+    for (let i = 0; i < n; i++) b[p + i] = sb[o + i]!;
+    b[p + EL_SIZE] = n - ELEMENT.size;
+    if (m === MARKER.attachment) {
+      b[p + A_MIRROR] = b[p + A_MIRROR]! & 3;
+      b[p + A_MIRROR + 1] = 0;
+    } else if (m === MARKER.collision) {
+      b[p + COLLISION_RECT.at.reserved] = 0;
+      if (n === COLLISION_RECT.size) b[p + COLLISION_RECT.at.reserved2] = 0;
+    } else b[p + G_MIRROR] = b[p + G_MIRROR]! & 3;
+    p += n;
+  }
+  w.pos = p;
+}
+
+/**
+ * The length of `count` records from `at` when every one of them is a known
+ * element's record exactly as writeCompact would write it (its layout's
+ * size, no mirror bits but 0 and 1, zero reserved bytes), else -1.
+ */
+function canonicalSpan(sb: Uint8Array, at: number, count: number): number {
+  let o = at;
+  for (let e = 0; e < count; e++) {
+    const m = sb[o]!;
+    const size = sb[o + EL_SIZE]!;
+    const n = ELEMENT.size + size;
+    if (m === MARKER.simple || m === MARKER.expanded) {
+      if (n !== CANONICAL[m] || sb[o + G_MIRROR]! & ~3) return -1;
+    } else if (m === MARKER.attachment) {
+      if (n !== ATTACHMENT.size || sb[o + A_MIRROR]! & ~3 || sb[o + A_MIRROR + 1]) return -1;
+    } else if (m === MARKER.collision) {
+      const shape = sb[o + COLLISION_SHAPE];
+      if (sb[o + COLLISION_RECT.at.reserved]) return -1;
+      if (shape === MARKER.rect) {
+        if (n !== COLLISION_RECT.size || sb[o + COLLISION_RECT.at.reserved2]) return -1;
+      } else if (shape !== MARKER.circle || n !== COLLISION_CIRCLE.size) return -1;
+    } else return -1;
+    o += n;
+  }
+  return o - at;
+}
+
 /** Writes an element of a kind this version does not know, as it was read. */
 function writeUnknown(
   w: Writer,
@@ -223,6 +348,13 @@ function writeUnknown(
   minor: number,
   els: IspriteElement[],
 ): void {
+  // Keep the room the frame reserved for the elements after this one.
+  if (w.pos + ELEMENT.size + el.data.length + MAX_ELEMENT_SIZE * (els.length - e - 1) > w.buffer.length) w.ensure(elementsSize(els, e));
+  writeUnknownRecord(w, el, f, e, minor);
+}
+
+/** An unknown element's record, after the checks that it can be written (and reads back as itself). */
+function writeUnknownRecord(w: Writer, el: Extract<IspriteElement, { type: 'unknown' }>, f: number, e: number, minor: number): void {
   const m = el.marker;
   const data = el.data;
   const name = el.name === null || el.name === undefined ? NO_NAME : el.name;
@@ -241,8 +373,6 @@ function writeUnknown(
       );
     }
   }
-  // Keep the room the frame reserved for the elements after this one.
-  if (w.pos + ELEMENT.size + data.length + MAX_ELEMENT_SIZE * (els.length - e - 1) > w.buffer.length) w.ensure(elementsSize(els, e));
   w.record(ELEMENT, { marker: m, name, size: data.length }, `frame ${f} element ${e}`);
   w.bytes(data);
 }
@@ -289,6 +419,11 @@ function estimateSize(doc: IspriteDocument): number {
   for (let f = 0; f < frames.length; f++) {
     const fr = frames[f]!;
     n += FRAME.size + 3 * STR + fr.label.length + fr.triggers.length + fr.notes.length;
+    const c = compactElements(fr);
+    if (c) {
+      n += compactSize(c);
+      continue;
+    }
     const els = fr.elements;
     for (let e = 0; e < els.length; e++) n += elementSize(els[e]!);
   }
