@@ -80,7 +80,7 @@ const INTO_WASM_FROM = 512;
 export function decompressInto(input: Uint8Array, dest: Uint8Array, options: DecompressIntoOptions = {}): number {
   const engine = options.engine ?? 'auto';
   if (engine === 'wasm' || (engine === 'auto' && input.length >= INTO_WASM_FROM)) {
-    const n = decompressIntoWasm(input, dest, measure);
+    const n = decompressIntoWasm(input, dest);
     if (typeof n === 'number') return n;
     if (n === 'damaged') measure(input, dest.length); // throws the error that names the problem
   }
