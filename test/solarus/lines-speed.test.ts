@@ -16,7 +16,7 @@ import * as path from 'node:path';
 
 const int = (min: number, max: number) => fc.integer({ min, max });
 const direction = fc.record({
-  x: int(-50, 5000),
+  x: fc.oneof(int(-50, 5000), int(-2147483647, 2147483647)),
   y: int(-50, 5000),
   frameWidth: int(1, 300),
   frameHeight: int(1, 300),
@@ -74,9 +74,32 @@ const laidOut = fc
 const damaged = fc
   .tuple(
     laidOut,
-    fc.array(fc.tuple(fc.nat(), fc.constantFrom('', '-', '0', '9', 'a', '\r', '\v', '\f', '\n', ' ', '99999999999', '\u00e9')), {
-      maxLength: 4,
-    }),
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.constantFrom(
+          '',
+          '-',
+          '0',
+          '9',
+          'a',
+          '\r',
+          '\v',
+          '\f',
+          '\n',
+          ' ',
+          '99999999999',
+          '2147483647',
+          '2147483648',
+          '4294967297',
+          '0000000001',
+          '\u00e9',
+        ),
+      ),
+      {
+        maxLength: 4,
+      },
+    ),
   )
   .map(([text, edits]) => {
     let t = text;

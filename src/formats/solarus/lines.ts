@@ -47,6 +47,8 @@ export function readLines(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSh
 class Scratch {
   readonly starts = new Int32Array(MAX_TOKENS);
   readonly ends = new Int32Array(MAX_TOKENS);
+  /** A direction line's eight numbers (the fast path). */
+  readonly vals = new Int32Array(8);
   readonly dirs: SolarusDirection[] = [];
   readonly dirLines: number[] = [];
   readonly dirCols: number[] = [];
@@ -124,7 +126,7 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
 }
 
 function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet {
-  const { starts, ends, dirs: dirScratch, dirLines, dirCols, animations, seen } = sc;
+  const { starts, ends, vals, dirs: dirScratch, dirLines, dirCols, animations, seen } = sc;
   const n = text.length;
   let line = 0;
   let pos = 0;
@@ -143,6 +145,59 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
     // Next line: [lineStart, lineEnd), CR before LF dropped.
     line++;
     lineStart = pos;
+    if (inAnimation) {
+      // The common direction line, read in one pass: eight whole numbers of at most 9 digits separated by
+      // spaces or tabs, the frame size, frames and columns at least 1, nothing after them but spaces or
+      // tabs and the line's end. Anything else (an error, a warning, a blank line) is left to the general
+      // path below, which reads the line again from its start.
+      let i = pos;
+      let c = text.charCodeAt(i);
+      let k = 0;
+      let first = 0;
+      for (; k < 8; k++) {
+        while (c === 32 || c === 9) c = text.charCodeAt(++i);
+        if (k === 0) first = i;
+        const neg = c === 45;
+        if (neg) c = text.charCodeAt(++i);
+        const d0 = i;
+        let v = 0;
+        while (c >= 48 && c <= 57) {
+          v = v * 10 + c - 48;
+          c = text.charCodeAt(++i);
+        }
+        if (i === d0 || i - d0 > 9 || !(c === 32 || c === 9 || c === 10 || c === 13 || i >= n)) break;
+        vals[k] = neg ? -v : v;
+      }
+      if (k === 8) {
+        while (c === 32 || c === 9) c = text.charCodeAt(++i);
+        const end = i >= n ? n : c === 10 ? i : c === 13 && text.charCodeAt(i + 1) === 10 ? i : -1;
+        if (end >= 0 && vals[2]! >= 1 && vals[3]! >= 1 && vals[6]! >= 1 && vals[7]! >= 1) {
+          lineEnd = end;
+          pos = end >= n ? n + 1 : c === 10 ? end + 1 : end + 2;
+          dirScratch[found] = {
+            x: vals[0]!,
+            y: vals[1]!,
+            frameWidth: vals[2]!,
+            frameHeight: vals[3]!,
+            originX: vals[4]!,
+            originY: vals[5]!,
+            frameCount: vals[6]!,
+            columns: vals[7]!,
+          };
+          dirLines[found] = line;
+          dirCols[found] = first - lineStart + 1;
+          if (++found === wanted) {
+            const anim: SolarusAnimation = { name, image, frameDelay, loopOnFrame, directions: dirScratch.slice(0, found) };
+            sc.headerLine = headerLine;
+            sc.found = found;
+            checkAnimation(FORMAT, anim, sc.positions, seen, opts);
+            animations.push(anim);
+            inAnimation = false;
+          }
+          continue;
+        }
+      }
+    }
     let nl = text.indexOf('\n', pos);
     if (nl < 0) nl = n;
     lineEnd = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
