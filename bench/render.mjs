@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beginSuite, compare, config, pixelsWithin, tolText } from './lib.mjs';
 import { tempDir } from './native.mjs';
-import { LIB, sprat } from './sprat.mjs';
+import { LIB, mod, sprat } from './sprat.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,7 +29,18 @@ const {
   decodePng,
   encodeGif,
   encodeApng,
+  setZlibDeflate,
 } = sprat;
+// PNG writing in Node uses node's zlib (the command line and `sprat/node` install it), in browsers fflate's: both are measured.
+const { nodeDeflate } = await mod('node/zlib');
+const withNodeZlib = (f) => () => {
+  setZlibDeflate(nodeDeflate);
+  return f();
+};
+const withFflate = (f) => () => {
+  setZlibDeflate(null);
+  return f();
+};
 
 /** The reference compositor from test/render/reference.ts (transpiled for dist/). */
 async function loadReference() {
@@ -262,12 +273,13 @@ async function pngs(skia) {
     amount: px,
     unit: 'Mpx/s',
     peers: [
-      { name: 'sprat encodePng', fn: () => decoded(encodePng(img)) },
+      { name: 'sprat encodePng (node zlib)', fn: withNodeZlib(() => decoded(encodePng(img))) },
       {
         name: 'pngjs (node zlib)',
         fn: () => decoded(PNG.sync.write({ width: W, height: W, data: Buffer.from(img.data.buffer) })),
         checkNote: 'decodes to the same pixels',
       },
+      { name: 'sprat encodePng, fflate (browsers)', fn: withFflate(() => decoded(encodePng(img))) },
       { name: 'fast-png encode', fn: () => decoded(fastPng.encode({ width: W, height: W, data: img.data, channels: 4, depth: 8 })) },
       {
         name: 'Skia encodeSync',
@@ -283,7 +295,8 @@ async function pngs(skia) {
   });
   // The timed calls encode only (decoding was for the check above).
   const sizes = {
-    sprat: encodePng(img).length,
+    sprat: withNodeZlib(() => encodePng(img))().length,
+    fflate: withFflate(() => encodePng(img))().length,
     pngjs: PNG.sync.write({ width: W, height: W, data: Buffer.from(img.data.buffer) }).length,
     skia: c.encodeSync('png').length,
   };
@@ -291,10 +304,16 @@ async function pngs(skia) {
     amount: px,
     unit: 'Mpx/s',
     peers: [
-      { name: 'sprat encodePng', fn: () => encodePng(img) },
+      { name: 'sprat encodePng (node zlib)', fn: withNodeZlib(() => encodePng(img)) },
       {
         name: 'pngjs (node zlib)',
         fn: () => PNG.sync.write({ width: W, height: W, data: Buffer.from(img.data.buffer) }),
+        check: false,
+        checkNote: 'pixels checked above',
+      },
+      {
+        name: 'sprat encodePng, fflate (browsers)',
+        fn: withFflate(() => encodePng(img)),
         check: false,
         checkNote: 'pixels checked above',
       },
@@ -307,8 +326,10 @@ async function pngs(skia) {
       },
     ],
     target: { peer: 'pngjs (node zlib)', ratio: 0.9 },
-    note: `PNG sizes: sprat ${sizes.sprat}, pngjs ${sizes.pngjs}, Skia ${sizes.skia}, fast-png ${fastPng.encode({ width: W, height: W, data: img.data, channels: 4, depth: 8 }).length} bytes`,
+    note: `PNG sizes: sprat ${sizes.sprat} (fflate ${sizes.fflate}), pngjs ${sizes.pngjs}, Skia ${sizes.skia}, fast-png ${fastPng.encode({ width: W, height: W, data: img.data, channels: 4, depth: 8 }).length} bytes`,
   });
+  // From here on as the command line writes them (node's zlib).
+  setZlibDeflate(nodeDeflate);
   const png = encodePng(img);
   await compare(`PNG decode, RGBA ${W}x${W} sheet (${png.length} bytes)`, {
     amount: px,

@@ -37,7 +37,10 @@ function tooBig(limit: number, at: number): FormatError {
  * input offset of the control byte that starts it. A first pass over the
  * control bytes checks the stream and measures the exact output size (so a
  * bomb is refused before anything is allocated); the second pass decodes
- * without further checks.
+ * without further checks. The result is a new array each call (from 4 KiB
+ * inputs decoded in WebAssembly memory and copied out): to decode many
+ * streams without allocating, use `decompressInto` (a buffer of the
+ * caller's) or `decompressView` (no copy at all).
  */
 export function decompress(input: Uint8Array, options: DecompressOptions = {}): Uint8Array {
   const limit = options.limit ?? DEFAULT_LZF_LIMIT;
@@ -80,7 +83,7 @@ const INTO_WASM_FROM = 512;
 export function decompressInto(input: Uint8Array, dest: Uint8Array, options: DecompressIntoOptions = {}): number {
   const engine = options.engine ?? 'auto';
   if (engine === 'wasm' || (engine === 'auto' && input.length >= INTO_WASM_FROM)) {
-    const n = decompressIntoWasm(input, dest, measure);
+    const n = decompressIntoWasm(input, dest);
     if (typeof n === 'number') return n;
     if (n === 'damaged') measure(input, dest.length); // throws the error that names the problem
   }

@@ -225,6 +225,22 @@
               (then
                 (if (i32.gt_u (local.get $end) (local.get $limitEnd)) (then (return (i32.const -1))))
                 (global.set $gip (local.get $tok)) (global.set $gop (local.get $op)) (return (i32.const 1))))
+            (if (i32.and (i32.le_u (local.get $end) (local.get $fast)) (i32.ge_u (local.get $dist) (i32.const 8)))
+              (then
+                ;; 17-264 bytes, 8 or more back (overlapping or not): 32
+                ;; bytes a step, word by word, each word read only after the
+                ;; words before it are written (so it reads final bytes);
+                ;; cheaper than a memory.copy call for these short lengths
+                (loop $quad
+                  (i64.store (local.get $op) (i64.load (local.get $ref)))
+                  (i64.store offset=8 (local.get $op) (i64.load offset=8 (local.get $ref)))
+                  (i64.store offset=16 (local.get $op) (i64.load offset=16 (local.get $ref)))
+                  (i64.store offset=24 (local.get $op) (i64.load offset=24 (local.get $ref)))
+                  (local.set $op (i32.add (local.get $op) (i32.const 32)))
+                  (local.set $ref (i32.add (local.get $ref) (i32.const 32)))
+                  (br_if $quad (i32.lt_u (local.get $op) (local.get $end))))
+                (local.set $op (local.get $end))
+                (br $top)))
             (if (i32.ge_u (local.get $dist) (local.get $len))
               (then
                 (memory.copy (local.get $op) (local.get $ref) (local.get $len))

@@ -147,18 +147,54 @@ export function decompressViewWasm(input: Uint8Array, limit: number, measure: Me
   return view;
 }
 
+/** decompressIntoWasm's window: the part of the output decoded in WebAssembly memory before it is copied into `dest`. */
+const WINDOW = 128 * 1024;
+/** The farthest an LZF back reference reaches: (31 << 8 | 255) + 1 bytes. */
+const HISTORY = 8192;
+
 /**
- * Decodes a whole stream in WebAssembly and copies the output into `dest`
- * (whose length is the limit). Returns the output length, 'damaged' (the
- * stream is bad or does not fit `dest`), or null without WebAssembly.
+ * Decodes a whole stream in WebAssembly into `dest` (whose length is the
+ * limit), a window at a time: each window of output is copied into `dest`
+ * while it is still in the cache, and its last 8 KiB (what later back
+ * references can reach) moved before the next one. So the module's memory
+ * stays small (the input plus 136 KiB) whatever the output size, and the
+ * output is written to main memory once, as a C decoder writes it. Returns
+ * the output length, 'damaged' (the stream is bad or does not fit `dest`),
+ * or null without WebAssembly.
  */
-export function decompressIntoWasm(input: Uint8Array, dest: Uint8Array, measure: Measure): number | 'damaged' | null {
-  const r = decodeIntoMemory(input, dest.length, measure);
-  if (r === null || r === 'damaged') return r;
-  const n = r.end - r.outAt;
-  dest.set(new Uint8Array(r.d.memory.buffer, r.outAt, n));
-  release(r.d);
-  return n;
+export function decompressIntoWasm(input: Uint8Array, dest: Uint8Array): number | 'damaged' | null {
+  const n = input.length;
+  const hist = (n + 7) & ~7;
+  const win = hist + HISTORY;
+  const winEnd = win + WINDOW;
+  let d: Decoder | null;
+  try {
+    // (32 bytes past the window: the word reads of the last tokens, never kept)
+    d = winEnd + 64 > KEEP_BYTES ? instantiate() : (shared ??= instantiate());
+    if (!d) return null;
+    grow(d, winEnd + 64);
+  } catch {
+    return null;
+  }
+  const mem = new Uint8Array(d.memory.buffer);
+  mem.set(input, 0);
+  const limit = dest.length;
+  let ip = 0;
+  let done = 0; // bytes already in dest
+  let outStart = win; // the oldest byte a reference may reach
+  for (;;) {
+    const limitEnd = win + Math.min(limit - done, 0x7fff0000 - win);
+    const r = d.run(ip, n, win, outStart, Math.min(winEnd, limitEnd), limitEnd);
+    const op = d.gop.value as number;
+    if (r < 0 || (r === 1 && op === win)) return 'damaged';
+    dest.set(mem.subarray(win, op), done);
+    done += op - win;
+    if (r === 0) return done;
+    ip = d.gip.value as number;
+    const keep = Math.min(HISTORY, done);
+    mem.copyWithin(win - keep, op - keep, op);
+    outStart = win - keep;
+  }
 }
 
 /** Four arrays split from 7-byte records (SpriteTile cells). */

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { compress, decompress, decompressInto, decompressView } from '../../src/lzf/index.js';
 import { FormatError } from '../../src/binary/errors.js';
 import { structuredBytes } from './arbitraries.js';
+import { decompressIntoWasm } from '../../src/lzf/wasm.js';
 
 const anyBytes = fc.oneof(fc.uint8Array({ maxLength: 3000 }), structuredBytes);
 const flavours = fc.constantFrom('clzf2', 'liblzf', 'best') as fc.Arbitrary<'clzf2' | 'liblzf' | 'best'>;
@@ -96,6 +97,130 @@ describe('decompressInto', () => {
         expect(Buffer.from(decompress(c, { engine: 'wasm' })).equals(Buffer.from(x))).toBe(true);
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+/**
+ * Inputs of 100-600 KB (several of decompressInto's 128 KiB WebAssembly
+ * windows) made of random blocks and copies of earlier stretches from up to
+ * 8 KiB back (references of every length and distance, across the window
+ * boundaries).
+ */
+const longStructured = fc
+  .tuple(
+    fc.integer({ min: 100_000, max: 600_000 }),
+    fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 8192 }), fc.integer({ min: 1, max: 600 }), fc.boolean()), {
+      minLength: 1,
+      maxLength: 60,
+    }),
+    fc.nat(),
+  )
+  .map(([n, ops, seed]) => {
+    const out = new Uint8Array(n);
+    let s = seed | 1;
+    for (let i = 0; i < n; i++) {
+      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+      out[i] = (s >>> 24) & 7; // a small alphabet: short matches everywhere
+    }
+    // long copies from `dist` back, overlapping when dist < len
+    for (const [at, dist, len, random] of ops) {
+      const o = dist + (at % (n - dist));
+      for (let k = 0; k < len && o + k < n; k++) out[o + k] = random ? (s = (s * 33 + k) >>> 0) & 255 : out[o + k - dist]!;
+    }
+    // stretches of long runs (8 KiB back) every 64 KiB
+    for (let o = 8192; o + 4096 < n; o += 65536) out.copyWithin(o, o - 8192, o - 4096);
+    return out;
+  });
+
+/**
+ * A random valid LZF stream (tokens written directly, not by a compressor):
+ * literal runs and back references of every length (3-264) and distance
+ * (1-8192, often the farthest), `size` bytes of output or a little more.
+ */
+function randomStream(size: number, seed: number): Uint8Array {
+  let s = seed >>> 0 || 1;
+  const rnd = (n: number) => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return (s >>> 8) % n;
+  };
+  const out: number[] = [];
+  let produced = 0;
+  while (produced < size) {
+    if (produced === 0 || rnd(3) === 0) {
+      const len = 1 + rnd(32);
+      out.push(len - 1);
+      for (let k = 0; k < len; k++) out.push(rnd(256));
+      produced += len;
+    } else {
+      const far = Math.min(produced, 8192);
+      const dist = rnd(4) === 0 ? far : rnd(4) === 0 ? 1 + rnd(Math.min(far, 40)) : 1 + rnd(far);
+      const len = rnd(3) === 0 ? 3 + rnd(262) : 3 + rnd(30);
+      const l = len - 2;
+      const off = dist - 1;
+      if (l < 7) out.push((l << 5) | (off >> 8));
+      else out.push(224 | (off >> 8), l - 7);
+      out.push(off & 255);
+      produced += len;
+    }
+  }
+  return new Uint8Array(out);
+}
+
+describe('decompressInto over several WebAssembly windows', () => {
+  it('decodes random valid streams (references of every distance across the window boundaries) as decompress does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 700_000 }), fc.nat(), (size, seed) => {
+        const c = randomStream(size, seed);
+        const want = decompress(c, { engine: 'js' });
+        const direct = new Uint8Array(want.length);
+        expect(decompressIntoWasm(c, direct)).toBe(want.length);
+        expect(Buffer.from(direct).equals(Buffer.from(want))).toBe(true);
+        const dest = new Uint8Array(want.length + 3).fill(1);
+        expect(decompressInto(c, dest)).toBe(want.length);
+        expect(Buffer.from(dest.subarray(0, want.length)).equals(Buffer.from(want))).toBe(true);
+        expect(Buffer.from(decompress(c, { engine: 'wasm' })).equals(Buffer.from(want))).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('gives what decompress gives (both engines), with the exact buffer, a larger one, and one byte short', () => {
+    fc.assert(
+      fc.property(longStructured, flavours, (x, flavour) => {
+        const c = compress(x, flavour === 'best' ? 'liblzf' : flavour);
+        expect(Buffer.from(decompress(c, { engine: 'js' })).equals(Buffer.from(x))).toBe(true);
+        for (const engine of engines) {
+          const exact = new Uint8Array(x.length);
+          expect(decompressInto(c, exact, { engine })).toBe(x.length);
+          expect(Buffer.from(exact).equals(Buffer.from(x))).toBe(true);
+          const roomy = new Uint8Array(x.length + 1000).fill(0x5a);
+          expect(decompressInto(c, roomy, { engine })).toBe(x.length);
+          expect(Buffer.from(roomy.subarray(0, x.length)).equals(Buffer.from(x))).toBe(true);
+          expect(roomy.subarray(x.length).every((b) => b === 0x5a)).toBe(true);
+          const short = outcome(() => decompressInto(c, new Uint8Array(x.length - 1), { engine }));
+          expect(short).toBe(outcome(() => decompress(c, { limit: x.length - 1, engine: 'js' })));
+        }
+        expect(Buffer.from(decompressView(c)).equals(Buffer.from(x))).toBe(true);
+        // The WebAssembly path itself decodes a valid stream (no quiet fallback to JavaScript).
+        const direct = new Uint8Array(x.length);
+        expect(decompressIntoWasm(c, direct)).toBe(x.length);
+        expect(Buffer.from(direct).equals(Buffer.from(x))).toBe(true);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('names the same damage as decompress wherever a long stream is cut or changed', () => {
+    fc.assert(
+      fc.property(longStructured, fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 4 }), fc.nat(), (x, muts, cut) => {
+        const c = compress(x, 'liblzf');
+        const b = c.slice(0, c.length - (cut % 64));
+        for (const [i, v] of muts) b[i % b.length] = v;
+        const want = outcome(() => decompress(b, { engine: 'js', limit: x.length }));
+        expect(outcome(() => decompressInto(b, new Uint8Array(x.length), { engine: 'wasm' }))).toBe(want);
+      }),
+      { numRuns: 25 },
     );
   });
 });

@@ -8,10 +8,10 @@
 import { diagnostic, FormatError } from '../../binary/errors.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
 import {
-  stringPool,
   checkAnimation,
   checkWritable,
   MAX_INT,
+  stringPool,
   type AnimationPositions,
   type ParseOptions,
   type SolarusAnimation,
@@ -36,69 +36,170 @@ export function readLines(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSh
   return sheet;
 }
 
+/**
+ * What a parse works with besides its result, reused from call to call (a
+ * sheet is small, and allocating these per sheet made reading many sheets
+ * spend its time in the garbage collector): the token starts and ends of
+ * the current line, the current animation's directions and where they are,
+ * the animations so far, the names seen, and the source positions of the
+ * current animation with the one function that builds them for
+ * checkAnimation when it needs them.
+ */
+class Scratch {
+  readonly starts = new Int32Array(MAX_TOKENS);
+  readonly ends = new Int32Array(MAX_TOKENS);
+  /** A direction line's eight numbers (the fast path). */
+  readonly vals = new Int32Array(8);
+  readonly dirs: SolarusDirection[] = [];
+  readonly dirLines: number[] = [];
+  readonly dirCols: number[] = [];
+  readonly animations: SolarusAnimation[] = [];
+  seen = new Set<string>();
+  headerLine = 0;
+  nameCol = 0;
+  delayCol = 0;
+  loopCol = 0;
+  found = 0;
+  readonly positions = (): AnimationPositions => {
+    const directions: { line: number; column: number }[] = [];
+    for (let k = 0; k < this.found; k++) directions.push({ line: this.dirLines[k]!, column: this.dirCols[k]! });
+    return {
+      name: { line: this.headerLine, column: this.nameCol },
+      frameDelay: { line: this.headerLine, column: this.delayCol },
+      loopOnFrame: { line: this.headerLine, column: this.loopCol },
+      directions,
+    };
+  };
+
+  /** Lets go of what the last parse left (the caller's objects). */
+  clear(): void {
+    this.dirs.length = 0;
+    this.animations.length = 0;
+    // (A new Set: Set.prototype.clear allocates more, measured.)
+    if (this.seen.size > 0) this.seen = new Set();
+  }
+}
+
+const SHARED = new Scratch();
+let sharedBusy = false;
+
+/** Token [s, e) of `text` as a whole number (at most MAX_INT in magnitude); `field` names it in errors. */
+function fieldInt(text: string, s: number, e: number, field: string, line: number, lineStart: number): number {
+  let i = s;
+  let neg = false;
+  if (text.charCodeAt(i) === 45) {
+    neg = true;
+    i++;
+  }
+  if (i === e) notWhole(text, s, e, field, line, lineStart);
+  let v = 0;
+  for (; i < e; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) notWhole(text, s, e, field, line, lineStart);
+    v = v * 10 + c;
+    if (v > MAX_INT) throw FormatError.atLine(FORMAT, `${field} ${text.slice(s, e)} is out of range`, line, s - lineStart + 1);
+  }
+  return neg ? 0 - v : v; // (0 - 0 is +0: "-0" reads as 0)
+}
+
+function notWhole(text: string, s: number, e: number, field: string, line: number, lineStart: number): never {
+  throw FormatError.atLine(FORMAT, `${field} must be a whole number, not "${text.slice(s, e)}"`, line, s - lineStart + 1);
+}
+
+/**
+ * Parses the line syntax. One pass over the text with no per-line or
+ * per-sheet allocation besides the result (no regular expressions, split
+ * lines or token strings: tokens are index pairs, numbers are read in
+ * place; the arrays of the result are copied at their exact length), as it
+ * is the hot path of reading many sheets.
+ */
 export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet {
-  const animations: SolarusAnimation[] = [];
-  const seen = new Set<string>();
+  // A call nested in another (from a warn callback) gets scratch of its own.
+  const nested = sharedBusy;
+  const scratch = nested ? new Scratch() : SHARED;
+  sharedBusy = true;
+  try {
+    return parseWith(text, opts, scratch);
+  } finally {
+    scratch.clear();
+    if (!nested) sharedBusy = false;
+  }
+}
+
+function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet {
+  const { starts, ends, vals, dirs: dirScratch, dirLines, dirCols, animations, seen } = sc;
   const sharedImage = stringPool();
   const n = text.length;
-  // Token starts and ends of the current line (reused; tokens past MAX_TOKENS are only counted).
-  const starts = new Int32Array(MAX_TOKENS);
-  const ends = new Int32Array(MAX_TOKENS);
-  // Where the current animation's fields are: its header line and columns, and each direction's line and column.
-  let nameCol = 0;
-  let delayCol = 0;
-  let loopCol = 0;
-  const dirLines: number[] = [];
-  const dirCols: number[] = [];
   let line = 0;
   let pos = 0;
   let lineStart = 0;
   let lineEnd = 0;
-  let current: SolarusAnimation | null = null;
+  let inAnimation = false;
+  let name = '';
+  let image = '';
+  let frameDelay = 0;
+  let loopOnFrame = 0;
+  let found = 0;
   let wanted = 0;
   let headerLine = 0;
-
-  const col = (i: number) => i - lineStart + 1;
-  const fail = (reason: string, i: number): never => {
-    throw FormatError.atLine(FORMAT, reason, line, col(i));
-  };
-  const int = (k: number, field: string): number => {
-    const s = starts[k]!;
-    const e = ends[k]!;
-    let i = s;
-    let neg = false;
-    if (text.charCodeAt(i) === 45) {
-      neg = true;
-      i++;
-    }
-    if (i === e) fail(`${field} must be a whole number, not "${text.slice(s, e)}"`, s);
-    let v = 0;
-    for (; i < e; i++) {
-      const c = text.charCodeAt(i) - 48;
-      if (c < 0 || c > 9) fail(`${field} must be a whole number, not "${text.slice(s, e)}"`, s);
-      v = v * 10 + c;
-      if (v > MAX_INT) fail(`${field} ${text.slice(s, e)} is out of range`, s);
-    }
-    return neg ? 0 - v : v; // (0 - 0 is +0: "-0" reads as 0)
-  };
-  const positions = (): AnimationPositions => ({
-    name: { line: headerLine, column: nameCol },
-    frameDelay: { line: headerLine, column: delayCol },
-    loopOnFrame: { line: headerLine, column: loopCol },
-    directions: current!.directions.map((_, k) => ({ line: dirLines[k]!, column: dirCols[k]! })),
-  });
-  const finish = () => {
-    // The list at its length (a pushed-to array keeps room for 17).
-    current!.directions = current!.directions.slice();
-    checkAnimation(FORMAT, current!, positions, seen, opts);
-    animations.push(current!);
-    current = null;
-  };
 
   while (pos <= n) {
     // Next line: [lineStart, lineEnd), CR before LF dropped.
     line++;
     lineStart = pos;
+    if (inAnimation) {
+      // The common direction line, read in one pass: eight whole numbers of at most 9 digits separated by
+      // spaces or tabs, the frame size, frames and columns at least 1, nothing after them but spaces or
+      // tabs and the line's end. Anything else (an error, a warning, a blank line) is left to the general
+      // path below, which reads the line again from its start.
+      let i = pos;
+      let c = text.charCodeAt(i);
+      let k = 0;
+      let first = 0;
+      for (; k < 8; k++) {
+        while (c === 32 || c === 9) c = text.charCodeAt(++i);
+        if (k === 0) first = i;
+        const neg = c === 45;
+        if (neg) c = text.charCodeAt(++i);
+        const d0 = i;
+        let v = 0;
+        while (c >= 48 && c <= 57) {
+          v = v * 10 + c - 48;
+          c = text.charCodeAt(++i);
+        }
+        if (i === d0 || i - d0 > 9 || !(c === 32 || c === 9 || c === 10 || c === 13 || i >= n)) break;
+        vals[k] = neg ? -v : v;
+      }
+      if (k === 8) {
+        while (c === 32 || c === 9) c = text.charCodeAt(++i);
+        const end = i >= n ? n : c === 10 ? i : c === 13 && text.charCodeAt(i + 1) === 10 ? i : -1;
+        if (end >= 0 && vals[2]! >= 1 && vals[3]! >= 1 && vals[6]! >= 1 && vals[7]! >= 1) {
+          lineEnd = end;
+          pos = end >= n ? n + 1 : c === 10 ? end + 1 : end + 2;
+          dirScratch[found] = {
+            x: vals[0]!,
+            y: vals[1]!,
+            frameWidth: vals[2]!,
+            frameHeight: vals[3]!,
+            originX: vals[4]!,
+            originY: vals[5]!,
+            frameCount: vals[6]!,
+            columns: vals[7]!,
+          };
+          dirLines[found] = line;
+          dirCols[found] = first - lineStart + 1;
+          if (++found === wanted) {
+            const anim: SolarusAnimation = { name, image, frameDelay, loopOnFrame, directions: dirScratch.slice(0, found) };
+            sc.headerLine = headerLine;
+            sc.found = found;
+            checkAnimation(FORMAT, anim, sc.positions, seen, opts);
+            animations.push(anim);
+            inAnimation = false;
+          }
+          continue;
+        }
+      }
+    }
     let nl = text.indexOf('\n', pos);
     if (nl < 0) nl = n;
     lineEnd = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
@@ -113,16 +214,21 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
         continue;
       }
       const s0 = i;
-      while (i < lineEnd && (c = text.charCodeAt(i)) !== 32 && c !== 9) {
+      for (;;) {
         // CR (not before LF), vertical tab and form feed: white space to the engine (it splits tokens
         // there, C++ `>>`), a character of the token to this syntax's "spaces or tabs" rule. Refused, so
         // that no file means one thing here and another to the engine, and every token read can be written.
-        if (c === 13 || c === 11 || c === 12)
-          fail(
+        if (c <= 13 && (c === 13 || c === 11 || c === 12)) {
+          throw FormatError.atLine(
+            FORMAT,
             `a ${c === 13 ? 'carriage return not followed by a line feed' : c === 11 ? 'vertical tab' : 'form feed'} inside a token (separate tokens with spaces or tabs)`,
-            i,
+            line,
+            i - lineStart + 1,
           );
-        i++;
+        }
+        if (++i === lineEnd) break;
+        c = text.charCodeAt(i);
+        if (c === 32 || c === 9) break;
       }
       if (count < MAX_TOKENS) {
         starts[count] = s0;
@@ -131,59 +237,94 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
       count++;
     }
     if (count === 0) continue;
-    if (current === null) {
-      if (count < 5) fail(`line cut short: expected ${HEADER_FIELDS[count]} (an animation header is: ${HEADER_FIELDS.join(' ')})`, lineEnd);
-      const name = text.slice(starts[0], ends[0]);
-      const image = sharedImage(text.slice(starts[1], ends[1]));
-      const dirs = int(2, 'directions');
-      if (dirs < 1) fail(`directions must be at least 1, not ${dirs}`, starts[2]!);
-      const frameDelay = int(3, 'frame_delay');
-      if (frameDelay < 0) fail(`frame_delay must not be negative (${frameDelay})`, starts[3]!);
-      const loopOnFrame = int(4, 'loop_on_frame');
-      if (loopOnFrame < -1) fail(`loop_on_frame must be -1 or a frame number, not ${loopOnFrame}`, starts[4]!);
-      if (count > 5) opts.warn?.(diagnostic('warning', `extra tokens after loop_on_frame are ignored`, { line, column: col(starts[5]!) }));
-      current = { name, image, frameDelay, loopOnFrame, directions: [] };
-      nameCol = col(starts[0]!);
-      delayCol = col(starts[3]!);
-      loopCol = col(starts[4]!);
+    if (!inAnimation) {
+      if (count < 5) {
+        throw FormatError.atLine(
+          FORMAT,
+          `line cut short: expected ${HEADER_FIELDS[count]} (an animation header is: ${HEADER_FIELDS.join(' ')})`,
+          line,
+          lineEnd - lineStart + 1,
+        );
+      }
+      name = text.slice(starts[0], ends[0]);
+      image = sharedImage(text.slice(starts[1], ends[1]));
+      const s2 = starts[2]!;
+      const dirs = fieldInt(text, s2, ends[2]!, 'directions', line, lineStart);
+      if (dirs < 1) throw FormatError.atLine(FORMAT, `directions must be at least 1, not ${dirs}`, line, s2 - lineStart + 1);
+      const s3 = starts[3]!;
+      frameDelay = fieldInt(text, s3, ends[3]!, 'frame_delay', line, lineStart);
+      if (frameDelay < 0) throw FormatError.atLine(FORMAT, `frame_delay must not be negative (${frameDelay})`, line, s3 - lineStart + 1);
+      const s4 = starts[4]!;
+      loopOnFrame = fieldInt(text, s4, ends[4]!, 'loop_on_frame', line, lineStart);
+      if (loopOnFrame < -1) {
+        throw FormatError.atLine(FORMAT, `loop_on_frame must be -1 or a frame number, not ${loopOnFrame}`, line, s4 - lineStart + 1);
+      }
+      sc.nameCol = starts[0]! - lineStart + 1;
+      sc.delayCol = s3 - lineStart + 1;
+      sc.loopCol = s4 - lineStart + 1;
+      if (count > 5) {
+        opts.warn?.(diagnostic('warning', `extra tokens after loop_on_frame are ignored`, { line, column: starts[5]! - lineStart + 1 }));
+      }
+      inAnimation = true;
+      found = 0;
       wanted = dirs;
       headerLine = line;
       continue;
     }
-    if (count < 8)
-      fail(`line cut short: expected ${DIRECTION_FIELDS[count]} (a direction line is: ${DIRECTION_FIELDS.join(' ')})`, lineEnd);
+    if (count < 8) {
+      throw FormatError.atLine(
+        FORMAT,
+        `line cut short: expected ${DIRECTION_FIELDS[count]} (a direction line is: ${DIRECTION_FIELDS.join(' ')})`,
+        line,
+        lineEnd - lineStart + 1,
+      );
+    }
     const d: SolarusDirection = {
-      x: int(0, 'x'),
-      y: int(1, 'y'),
-      frameWidth: int(2, 'frame_width'),
-      frameHeight: int(3, 'frame_height'),
-      originX: int(4, 'origin_x'),
-      originY: int(5, 'origin_y'),
-      frameCount: int(6, 'frames'),
-      columns: int(7, 'columns'),
+      x: fieldInt(text, starts[0]!, ends[0]!, 'x', line, lineStart),
+      y: fieldInt(text, starts[1]!, ends[1]!, 'y', line, lineStart),
+      frameWidth: fieldInt(text, starts[2]!, ends[2]!, 'frame_width', line, lineStart),
+      frameHeight: fieldInt(text, starts[3]!, ends[3]!, 'frame_height', line, lineStart),
+      originX: fieldInt(text, starts[4]!, ends[4]!, 'origin_x', line, lineStart),
+      originY: fieldInt(text, starts[5]!, ends[5]!, 'origin_y', line, lineStart),
+      frameCount: fieldInt(text, starts[6]!, ends[6]!, 'frames', line, lineStart),
+      columns: fieldInt(text, starts[7]!, ends[7]!, 'columns', line, lineStart),
     };
-    if (d.frameWidth < 1) fail(`frame_width must be at least 1, not ${d.frameWidth}`, starts[2]!);
-    if (d.frameHeight < 1) fail(`frame_height must be at least 1, not ${d.frameHeight}`, starts[3]!);
-    if (d.frameCount < 1) fail(`frames must be at least 1, not ${d.frameCount}`, starts[6]!);
-    if (d.columns < 1) fail(`columns must be at least 1, not ${d.columns}`, starts[7]!);
-    if (count > 8) opts.warn?.(diagnostic('warning', `extra tokens after columns are ignored`, { line, column: col(starts[8]!) }));
-    current.directions.push(d);
-    const k = current.directions.length - 1;
-    dirLines[k] = line;
-    dirCols[k] = col(starts[0]!);
-    if (current.directions.length === wanted) finish();
+    if (d.frameWidth < 1 || d.frameHeight < 1 || d.frameCount < 1 || d.columns < 1) {
+      const [k, what, v] =
+        d.frameWidth < 1
+          ? [2, 'frame_width', d.frameWidth]
+          : d.frameHeight < 1
+            ? [3, 'frame_height', d.frameHeight]
+            : d.frameCount < 1
+              ? [6, 'frames', d.frameCount]
+              : [7, 'columns', d.columns];
+      throw FormatError.atLine(FORMAT, `${what} must be at least 1, not ${v}`, line, starts[k]! - lineStart + 1);
+    }
+    if (count > 8) {
+      opts.warn?.(diagnostic('warning', `extra tokens after columns are ignored`, { line, column: starts[8]! - lineStart + 1 }));
+    }
+    dirScratch[found] = d;
+    dirLines[found] = line;
+    dirCols[found] = starts[0]! - lineStart + 1;
+    if (++found === wanted) {
+      const anim: SolarusAnimation = { name, image, frameDelay, loopOnFrame, directions: dirScratch.slice(0, found) };
+      sc.headerLine = headerLine;
+      sc.found = found;
+      checkAnimation(FORMAT, anim, sc.positions, seen, opts);
+      animations.push(anim);
+      inAnimation = false;
+    }
   }
-  if (current !== null) {
-    const a = current as SolarusAnimation;
+  if (inAnimation) {
     throw FormatError.atLine(
       FORMAT,
-      `end of file inside animation "${a.name}" (line ${headerLine}): ${wanted} direction${wanted === 1 ? '' : 's'} announced, ${a.directions.length} found`,
+      `end of file inside animation "${name}" (line ${headerLine}): ${wanted} direction${wanted === 1 ? '' : 's'} announced, ${found} found`,
       line,
       lineEnd - lineStart + 1,
     );
   }
   if (animations.length === 0) opts.warn?.(diagnostic('warning', 'no animation (the engine needs at least one)', { line: 1, column: 1 }));
-  return { animations };
+  return { animations: animations.slice() };
 }
 
 function checkToken(s: string, what: string): string {

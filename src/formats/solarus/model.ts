@@ -127,40 +127,67 @@ export function checkAnimation(
   seen: Set<string>,
   opts: ParseOptions,
 ): void {
-  const names = FIELD_NAMES[format];
-  // Positions are built only when something needs them.
-  let cached: AnimationPositions | undefined;
-  const where = (): AnimationPositions => (cached ??= typeof positions === 'function' ? positions() : positions);
+  // Positions are built only when something needs them (and once). No closures here: this runs per animation.
+  let pos: AnimationPositions | undefined;
   if (seen.has(anim.name)) {
-    const pos = where();
+    pos = resolvePositions(positions);
     throw FormatError.atLine(format, `duplicate animation name "${anim.name}"`, pos.name.line, pos.name.column);
   }
   seen.add(anim.name);
-  if (opts.positions) opts.positions.push(where());
-  const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
-  if (anim.loopOnFrame >= 0) {
-    const short = anim.directions.findIndex((d) => anim.loopOnFrame >= d.frameCount);
+  if (opts.positions) opts.positions.push((pos ??= resolvePositions(positions)));
+  const dirs = anim.directions;
+  const loop = anim.loopOnFrame;
+  if (loop >= 0) {
+    let short = -1;
+    for (let i = 0; i < dirs.length; i++) {
+      if (loop >= dirs[i]!.frameCount) {
+        short = i;
+        break;
+      }
+    }
     if (short >= 0) {
-      const d = anim.directions[short]!;
-      const pos = where();
-      const reason = `animation "${anim.name}": ${names.loopOnFrame} ${anim.loopOnFrame} is not a frame of direction ${short} (${d.frameCount} frame${d.frameCount === 1 ? '' : 's'})`;
+      const names = FIELD_NAMES[format];
+      const d = dirs[short]!;
+      pos ??= resolvePositions(positions);
+      const reason = `animation "${anim.name}": ${names.loopOnFrame} ${loop} is not a frame of direction ${short} (${d.frameCount} frame${d.frameCount === 1 ? '' : 's'})`;
       if (opts.strict) throw FormatError.atLine(format, reason, pos.loopOnFrame.line, pos.loopOnFrame.column);
-      warn(reason + '; the engine would crash on it', pos.loopOnFrame);
+      opts.warn?.(diagnostic('warning', reason + '; the engine would crash on it', pos.loopOnFrame));
     }
   }
-  if (anim.frameDelay === 0 && anim.directions.some((d) => d.frameCount > 1)) {
-    warn(`animation "${anim.name}": ${names.frameDelay} 0 with several frames: the first frame shows forever`, where().frameDelay);
+  if (anim.frameDelay === 0 && opts.warn) {
+    let several = false;
+    for (let i = 0; i < dirs.length; i++) if (dirs[i]!.frameCount > 1) several = true;
+    if (several) {
+      pos ??= resolvePositions(positions);
+      const names = FIELD_NAMES[format];
+      opts.warn(
+        diagnostic(
+          'warning',
+          `animation "${anim.name}": ${names.frameDelay} 0 with several frames: the first frame shows forever`,
+          pos.frameDelay,
+        ),
+      );
+    }
   }
-  if (format === 'solarus-lua') {
-    anim.directions.forEach((d, i) => {
+  if (format === 'solarus-lua' && opts.warn) {
+    for (let i = 0; i < dirs.length; i++) {
+      const d = dirs[i]!;
       if (d.columns > d.frameCount) {
-        warn(
-          `animation "${anim.name}" direction ${i}: num_columns ${d.columns} > num_frames ${d.frameCount} (one row; Solarus 1.x rejects this)`,
-          where().directions[i]!,
+        pos ??= resolvePositions(positions);
+        opts.warn(
+          diagnostic(
+            'warning',
+            `animation "${anim.name}" direction ${i}: num_columns ${d.columns} > num_frames ${d.frameCount} (one row; Solarus 1.x rejects this)`,
+            pos.directions[i]!,
+          ),
         );
       }
-    });
+    }
   }
+}
+
+function resolvePositions(positions: AnimationPositions | (() => AnimationPositions)): AnimationPositions {
+  return typeof positions === 'function' ? positions() : positions;
 }
 
 /** Where frame j of a direction is in the image. */

@@ -1,0 +1,164 @@
+// The line-syntax parser was tuned for speed (issue 16: shared scratch
+// arrays, no closures per animation, exact-length result arrays). These
+// properties hold it to the parser as it was (lines-reference.ts): the same
+// sheets, warnings, positions and errors (message, line, column) for random
+// sheets, random layouts and random damage, and nested calls from a warn
+// callback do not disturb the outer parse.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/binary/errors.js';
+import { FormatError } from '../../src/binary/errors.js';
+import { formatLines, parseLines, type AnimationPositions, type SolarusSheet } from '../../src/formats/solarus/index.js';
+import { referenceParseLines } from './lines-reference.js';
+import { corpusFiles, ZSDX } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+const int = (min: number, max: number) => fc.integer({ min, max });
+const direction = fc.record({
+  x: fc.oneof(int(-50, 5000), int(-2147483647, 2147483647)),
+  y: int(-50, 5000),
+  frameWidth: int(1, 300),
+  frameHeight: int(1, 300),
+  originX: int(-100, 300),
+  originY: int(-100, 300),
+  frameCount: int(1, 12),
+  columns: int(1, 12),
+});
+const token = fc.stringMatching(/^[A-Za-z0-9_./-]{1,16}$/);
+/** Sheets with duplicate names, zero delays and loops past the frames allowed: every check gets its turn. */
+const sheet: fc.Arbitrary<SolarusSheet> = fc
+  .array(
+    fc.record({
+      name: fc.oneof(token, fc.constantFrom('walking', 'stopped')),
+      image: token,
+      frameDelay: fc.oneof(int(0, 3), int(0, 5000)),
+      loopOnFrame: int(-1, 14),
+      directions: fc.array(direction, { minLength: 1, maxLength: 5 }),
+    }),
+    { maxLength: 6 },
+  )
+  .map((animations) => ({ animations }));
+
+/** The outcome of a parse: the sheet, the warnings and positions, or the error. */
+function outcome(parse: typeof parseLines, text: string, strict: boolean): unknown {
+  const warnings: Diagnostic[] = [];
+  const positions: AnimationPositions[] = [];
+  try {
+    const s = parse(text, { warn: (d) => warnings.push(d), positions, strict });
+    return { sheet: JSON.parse(JSON.stringify(s)), warnings, positions };
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    return { error: e.message, line: e.line, column: e.column, warnings };
+  }
+}
+
+/** A text of a sheet with a random layout: spaces or tabs between tokens, CR LF or LF, blank lines, extra tokens. */
+const laidOut = fc
+  .tuple(
+    sheet,
+    fc.array(fc.constantFrom(' ', '\t', '  ', ' \t', '\r\n', '\n', '\n\n', ' x', '\t9'), { minLength: 1, maxLength: 40 }),
+    fc.nat(),
+  )
+  .map(([s, seps, seed]) => {
+    let k = seed;
+    const next = () => seps[k++ % seps.length]!;
+    return formatLines(s, null).replace(/[ \t\n]+/g, (m) => {
+      const sep = next();
+      // keep line structure where the original had a line break
+      return m.includes('\n') ? (sep.includes('\n') ? sep : `${sep}\n`) : sep.includes('\n') ? ' ' : sep;
+    });
+  });
+
+/** Damage: characters replaced, inserted or removed (digits, signs, CR, vertical tab, NUL, letters). */
+const damaged = fc
+  .tuple(
+    laidOut,
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.constantFrom(
+          '',
+          '-',
+          '0',
+          '9',
+          'a',
+          '\r',
+          '\v',
+          '\f',
+          '\n',
+          ' ',
+          '99999999999',
+          '2147483647',
+          '2147483648',
+          '4294967297',
+          '0000000001',
+          '\u00e9',
+        ),
+      ),
+      {
+        maxLength: 4,
+      },
+    ),
+  )
+  .map(([text, edits]) => {
+    let t = text;
+    for (const [at, what] of edits) {
+      const i = t.length ? at % t.length : 0;
+      t = t.slice(0, i) + what + t.slice(i + (at % 2));
+    }
+    return t;
+  });
+
+describe('parseLines (tuned) gives what the reference parser gives', () => {
+  it('on random sheets in random layouts', () => {
+    fc.assert(
+      fc.property(laidOut, fc.boolean(), (text, strict) => {
+        expect(outcome(parseLines, text, strict)).toEqual(outcome(referenceParseLines, text, strict));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('on damaged texts (the same error, line and column)', () => {
+    fc.assert(
+      fc.property(damaged, fc.boolean(), (text, strict) => {
+        expect(outcome(parseLines, text, strict)).toEqual(outcome(referenceParseLines, text, strict));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('on every zsdx corpus sheet, and on many sheets in a row (reused scratch leaves nothing behind)', () => {
+    const texts = corpusFiles().map((id) => readFileSync(path.join(ZSDX, 'old', id), 'utf8'));
+    const kept = texts.map((t) => parseLines(t));
+    texts.forEach((t, i) => {
+      expect(outcome(parseLines, t, false)).toEqual(outcome(referenceParseLines, t, false));
+      expect(kept[i]).toEqual(referenceParseLines(t));
+    });
+  });
+
+  it('a parse nested in a warn callback does not disturb the outer one', () => {
+    fc.assert(
+      fc.property(laidOut, laidOut, (outer, inner) => {
+        const innerWant = outcome(referenceParseLines, inner, false);
+        const innerGot: unknown[] = [];
+        let got: unknown;
+        try {
+          got = parseLines(outer, { warn: () => innerGot.push(outcome(parseLines, inner, false)) });
+        } catch (e) {
+          got = (e as Error).message;
+        }
+        let want: unknown;
+        try {
+          want = referenceParseLines(outer, { warn: () => {} });
+        } catch (e) {
+          want = (e as Error).message;
+        }
+        expect(got).toEqual(want);
+        for (const g of innerGot) expect(g).toEqual(innerWant);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
