@@ -1,6 +1,6 @@
 /** Hand-built ISPRITE bytes for tests: every field spelled out. */
 // The byte primitives, the chunk and the file header are the conformance suite's (scripts/conformance/bytes.ts).
-import { ascii, cat, chunk, str, u16, u32, u8, type Part } from '../../scripts/conformance/bytes.js';
+import { cat, chunk, str, u16, u32, u8, type Part } from '../../scripts/conformance/bytes.js';
 
 export { ascii, cat, chunk, file, fx, fxp, str, u16, u32, u8, type HeaderOptions, type Part } from '../../scripts/conformance/bytes.js';
 
