@@ -108,6 +108,17 @@ export async function run() {
       amount: bytes.length,
       peers: [
         { name: 'sprat readIsprite', fn: () => readIsprite(bytes) },
+        {
+          name: "sprat readIsprite, then every frame's elements as objects",
+          fn: () => {
+            const d = readIsprite(bytes);
+            let n = 0;
+            for (const fr of d.frames) n += fr.elements.length;
+            return n;
+          },
+          check: false,
+          checkNote: 'more work: the reader checks and indexes the records, frames make their element objects on first use',
+        },
         { name: 'plain copy (slice)', fn: () => bytes.slice(), check: false, checkNote: 'a floor, not a peer' },
       ],
       target: { rate: 150 },
@@ -117,6 +128,12 @@ export async function run() {
       amount: bytes.length,
       peers: [
         { name: 'sprat writeIsprite', fn: () => writeIsprite(back) },
+        {
+          name: 'sprat writeIsprite of the document built in code (element objects)',
+          fn: () => writeIsprite(doc),
+          check: false,
+          checkNote: 'the same bytes (checked above); every element encoded, where a read document copies its records',
+        },
         { name: 'plain copy (slice)', fn: () => bytes.slice(), check: false, checkNote: 'a floor, not a peer' },
       ],
       target: { rate: 150 },
