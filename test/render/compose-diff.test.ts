@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { div255, drawImage, type DrawOptions } from '../../src/render/compose.js';
 import type { RgbaImage } from '../../src/render/image.js';
-import { compose, rotate, scale, translate, type Matrix } from '../../src/render/matrix.js';
+import { compose, rotate, scale, translate, } from '../../src/render/matrix.js';
+import { drawArbitraries } from '../helpers/draw-arbitraries.js';
 import { refBlend, refDrawImage } from './reference.js';
 
 /** Alpha biased towards 0 and 255, as in real sprites. */
@@ -21,42 +22,7 @@ function image(maxW: number, maxH: number, unaligned = fc.boolean()): fc.Arbitra
   );
 }
 
-const small = fc.integer({ min: -6, max: 20 });
-const factor = fc.constantFrom(-3, -2, -1.5, -1, -0.5, 0.5, 1, 1.25, 2, 3);
-const transform: fc.Arbitrary<Matrix | undefined> = fc.oneof(
-  fc.constant(undefined),
-  fc.tuple(small, small).map(([x, y]) => translate(x, y)),
-  fc.tuple(factor, factor, small, small).map(([a, b, x, y]) => compose(scale(a, b), translate(x, y))),
-  fc
-    .tuple(fc.constantFrom(90, 180, 270, -90), factor, small, small)
-    .map(([r, k, x, y]) => compose(scale(k, 1), rotate(r), translate(x, y))),
-  fc
-    .tuple(fc.double({ min: -360, max: 360, noNaN: true }), fc.double({ min: 0.3, max: 3, noNaN: true }), small, small)
-    .map(([r, k, x, y]) => compose(rotate(r), scale(k, k * 0.8), translate(x + 0.37, y - 0.21))),
-  fc
-    .tuple(
-      fc.double({ min: -2, max: 2, noNaN: true }),
-      fc.double({ min: -2, max: 2, noNaN: true }),
-      fc.double({ min: -2, max: 2, noNaN: true }),
-      fc.double({ min: -2, max: 2, noNaN: true }),
-      fc.double({ min: -8, max: 16, noNaN: true }),
-      fc.double({ min: -8, max: 16, noNaN: true }),
-    )
-    .map((m) => m as Matrix),
-);
-
-const options: fc.Arbitrary<DrawOptions> = fc.record(
-  {
-    sx: fc.integer({ min: -3, max: 8 }),
-    sy: fc.integer({ min: -3, max: 8 }),
-    sw: fc.integer({ min: 0, max: 14 }),
-    sh: fc.integer({ min: 0, max: 14 }),
-    transform,
-    opacity: fc.oneof(fc.constant(1), fc.constant(0.5), fc.double({ min: 0, max: 1, noNaN: true })),
-    filter: fc.constantFrom('nearest' as const, 'bilinear' as const),
-  },
-  { requiredKeys: ['transform', 'filter'] },
-);
+const { small, options } = drawArbitraries({ maxShift: 20, maxMatrixShift: 16, maxSource: 14 });
 
 function maxDiff(a: Uint8Array, b: Uint8Array): number {
   let m = 0;
