@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { div255, drawImage, type DrawOptions } from '../../src/render/compose.js';
 import type { RgbaImage } from '../../src/render/image.js';
-import { compose, rotate, scale, translate, } from '../../src/render/matrix.js';
+import { compose, rotate, scale, translate } from '../../src/render/matrix.js';
 import { drawArbitraries } from '../helpers/draw-arbitraries.js';
 import { refBlend, refDrawImage } from './reference.js';
 
