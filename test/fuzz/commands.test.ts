@@ -66,6 +66,17 @@ const FIXED_FINDINGS: KnownFinding[] = [
         `{"frames":{"a":{"frame":{"x":0,"y":0,"w":16,"h":65535},"rotated":true,"trimmed":false,"spriteSourceSize":{"x":0,"y":0,"w":16,"h":16},"sourceSize":{"w":16,"h":16}}},"animations":{"a":[${Array(10000).fill('"a"').join(',')}]},"meta":{"image":"hero.png","format":"RGBA8888","size":{"w":48,"h":16},"scale":"0.0001"}}`,
       ),
   },
+  {
+    seed: 'mutation of hostile:chunks.tmj',
+    format: 'tiled',
+    commands: /^render-/,
+    reason:
+      'a finite Tiled map (the "infinite" key mutated) whose layer has chunks at -2^31 and 2^31-1: the chunks were merged into one dense grid of their bounds, RangeError "Invalid array length"; the grid is now charged to --max-pixels first',
+    bytes: () =>
+      new TextEncoder().encode(
+        '{"type":"map","orientation":"orthogonal","renderorder":"right-down","width":1,"height":1,"tilewidth":8,"tileheight":8,"xnfinite":true,"layers":[{"type":"tilelayer","name":"a","startx":-2147483648,"starty":0,"width":1,"height":1,"x":0,"y":0,"chunks":[{"x":-2147483648,"y":2147483647,"width":1,"height":1,"data":[1]},{"x":2147483647,"y":-2147483648,"width":1,"height":1,"data":[1]}]}],"tilesets":[{"firstgid":1,"name":"t","image":"tiles.png","imagewidth":16,"imageheight":16,"tilewidth":8,"tileheight":8,"tilecount":4,"columns":2}]}',
+      ),
+  },
 ];
 
 /** Findings not fixed yet: the short run leaves them out; FUZZ_KNOWN=1 runs them. */

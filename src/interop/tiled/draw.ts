@@ -530,6 +530,8 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       gy = b.y0;
       width = b.x1 - b.x0;
       height = b.y1 - b.y0;
+      // The chunks are walked as one grid of their bounds: each cell covers at least a pixel of the drawing.
+      budget.spend('maxPixels', width * height, `the ${width}x${height} cells of the chunks of layer "${l.name}"`);
       data = new Array(width * height).fill(0);
       for (const c of l.chunks) {
         for (let i = 0; i < c.data.length; i++) {
