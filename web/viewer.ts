@@ -750,6 +750,24 @@ function layerOptions(): CommandOptions {
 function buildLevelLayers(layers: PictureLayer[], rerender: () => void): void {
   const box = $('levellayers');
   box.hidden = layers.length === 0;
+  // A layer in a group the user hides is not drawn either: shown unchecked and disabled while its group is hidden.
+  const groupHidden = (i: number): boolean => {
+    for (let p = layers[i]?.parent, n = 0; p !== undefined && n < layers.length; p = layers[p]?.parent, n++) {
+      if (levelChoice.hidden.has(p)) return true;
+    }
+    return false;
+  };
+  const boxes: HTMLInputElement[] = [];
+  const refresh = () => {
+    layers.forEach((l, i) => {
+      const cb = boxes[i];
+      if (!cb || l.hidden) return;
+      const inHidden = groupHidden(i);
+      cb.checked = !inHidden && !levelChoice.hidden.has(i);
+      cb.disabled = inHidden;
+      cb.title = inHidden ? 'in a hidden group: not drawn' : '';
+    });
+  };
   box.replaceChildren(
     ...(layers.length ? ['layers:'] : []),
     ...layers.map((l, i) => {
@@ -762,9 +780,11 @@ function buildLevelLayers(layers: PictureLayer[], rerender: () => void): void {
       if (l.hidden) label.title = 'hidden in the file: not drawn';
       shown.dataset.layer = String(i);
       shown.setAttribute('aria-label', `show layer ${l.name}`);
+      boxes[i] = shown;
       shown.onchange = () => {
         if (shown.checked) levelChoice.hidden.delete(i);
         else levelChoice.hidden.add(i);
+        refresh();
         saveState();
         rerender();
       };
@@ -789,6 +809,7 @@ function buildLevelLayers(layers: PictureLayer[], rerender: () => void): void {
       return label;
     }),
   );
+  refresh();
 }
 
 /** The cell or object under the pointer, in picture coordinates (null: none); pinned by a click. */

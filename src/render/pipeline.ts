@@ -87,6 +87,8 @@ export interface PictureLayer {
   objects?: { x: number; y: number; width: number; height: number; fields: Record<string, unknown> }[];
   /** Not drawn whatever the layer choices (an Aseprite layer the file hides, a reference layer). */
   hidden?: boolean;
+  /** The index of the group layer holding it (an Aseprite group): hiding the group hides it too. */
+  parent?: number;
 }
 
 export interface Picture {

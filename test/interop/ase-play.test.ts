@@ -290,15 +290,15 @@ describe('ase: --hide-layers and --layer-opacity', () => {
     expect(performance.now() - started).toBeLessThan(20_000);
   });
 
-  it('the picture lists every layer by its path, those the file hides marked', async () => {
+  it('the picture lists every layer by its path, those the file hides marked, each with its group', async () => {
     const p = await aseHandler.picture!(aseHandler.read(groupedAse()), {}, loader);
     expect(p.layers).toEqual([
       { name: 'bg' },
       { name: 'body' },
-      { name: 'body/arm' },
-      { name: 'body/hat' },
+      { name: 'body/arm', parent: 1 },
+      { name: 'body/hat', parent: 1 },
       { name: 'fx', hidden: true },
-      { name: 'fx/glow', hidden: true },
+      { name: 'fx/glow', hidden: true, parent: 4 },
       { name: 'ref', hidden: true },
       { name: 'top' },
     ]);

@@ -173,6 +173,10 @@ describe.skipIf(!haveChromium)('viewer: native Aseprite files', () => {
     await page.uncheck('#levellayers input[data-layer="1"]');
     await page.waitForFunction(() => /"hide-layers":"1"/.test(document.body.dataset.renderOptions ?? ''));
     expect(await sameAsRender(page, grouped)).toBe(18);
+    // Its children are shown unchecked and cannot be changed while it is hidden.
+    const arm = (prop: 'checked' | 'disabled') =>
+      page.$eval('#levellayers input[data-layer="2"]', (e, p) => (e as HTMLInputElement)[p], prop);
+    expect([await arm('checked'), await arm('disabled')]).toEqual([false, true]);
     await chooseAnimation(page, 'all frames');
     await showFrame(page, 0);
     const hidden = await canvasPixels(page);
@@ -182,6 +186,7 @@ describe.skipIf(!haveChromium)('viewer: native Aseprite files', () => {
     expect(byName.data).toEqual((await rendered(grouped, { 'hide-layers': 'body/arm,body/hat', frame: '0' }))[0]!.data);
     // Fading the top layer to half.
     await page.check('#levellayers input[data-layer="1"]');
+    expect([await arm('checked'), await arm('disabled')]).toEqual([true, false]);
     await page.$eval('#levellayers input[data-layer-opacity="7"]', (r) => {
       (r as HTMLInputElement).value = '50';
       r.dispatchEvent(new Event('change'));

@@ -361,7 +361,11 @@ export function aseSelection(doc: AseDoc, options: CommandOptions): { frames: nu
 function pictureLayers(doc: AseDoc): PictureLayer[] {
   const paths = aseLayerPaths(doc);
   const t = layerTree(doc);
-  return doc.layers.map((l, i) => (t.visible[i] && !l.reference ? { name: paths[i]! } : { name: paths[i]!, hidden: true }));
+  return doc.layers.map((l, i) => ({
+    name: paths[i]!,
+    ...(t.visible[i] && !l.reference ? {} : { hidden: true }),
+    ...(l.parent === null ? {} : { parent: l.parent }),
+  }));
 }
 
 export function asePicture(doc: AseDoc, options: CommandOptions): Picture {
