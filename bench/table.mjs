@@ -46,11 +46,9 @@ export function mergeRuns(runs) {
 
 export function tables(run) {
   const m = run.machine;
-  const load = Math.max(
-    m.loadavg[0],
-    run.loadavgAtEnd?.[0] ?? 0,
-    ...(run.others ?? []).flatMap((o) => [o.machine.loadavg[0], o.loadavgAtEnd?.[0] ?? 0]),
-  );
+  // Other jobs show in the load average at the start of a run; at its end it also counts the benchmark's own
+  // processes (the run, its C peers and the garbage collector's threads: about 1.5 on a quiet machine).
+  const load = Math.max(m.loadavg[0], ...(run.others ?? []).map((o) => o.machine.loadavg[0]));
   const out = [];
   out.push(
     `Measured ${m.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.cores} cores, ${m.platform}, node ${m.node}; ` +
@@ -64,7 +62,7 @@ export function tables(run) {
   if (load > m.cores * 0.5)
     out.push(
       '',
-      `**The machine was loaded** (load average ${load} on ${m.cores} cores, other jobs running): CPU time keeps the figures comparable within a run, but caches and turbo are shared; the figures will be re-run on a quiet machine.`,
+      `**The machine was loaded** (load average ${load} on ${m.cores} cores at the start of a run: other jobs running): CPU time keeps the figures comparable within a run, but caches and turbo are shared; the figures will be re-run on a quiet machine.`,
     );
   out.push('', '| benchmark | sprat | peer | sprat vs peer (min-max of rounds) | target |', '| --- | --- | --- | --- | --- |');
   for (const r of run.results.filter((r) => r.kind === 'compare')) {
