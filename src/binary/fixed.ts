@@ -9,6 +9,11 @@ export function fixed24FromParts(int16: number, frac: number): number {
   return int16 + frac / 256;
 }
 
+/** The value stored at `at` of `bytes` (`view` over the same memory); the caller has checked the 3 bytes are there. */
+export function fixed24At(view: DataView, bytes: Uint8Array, at: number): number {
+  return fixed24FromParts(view.getInt16(at, true), bytes[at + 2]!);
+}
+
 /** Splits a value into [int16, u8], rounding to the nearest 1/256. Returns null when out of range. */
 export function fixed24ToParts(value: number): [number, number] | null {
   if (!Number.isFinite(value)) return null;

@@ -1,5 +1,5 @@
 import { FormatError } from './errors.js';
-import { fixed24FromParts } from './fixed.js';
+import { fixed24At } from './fixed.js';
 import { decodeUtf8 } from './utf8.js';
 
 export interface ReaderOptions {
@@ -187,7 +187,7 @@ export class ByteReader {
   /** 24-bit fixed point (int16 LE then u8 fraction). */
   fixed24(): number {
     if (this.pos + 3 > this.end) this.need(3);
-    const v = fixed24FromParts(this.view.getInt16(this.pos, true), this.bytes[this.pos + 2]!);
+    const v = fixed24At(this.view, this.bytes, this.pos);
     this.pos += 3;
     return v;
   }

@@ -18,7 +18,7 @@
  */
 import type { ByteReader } from '../../binary/reader.js';
 import { FormatError } from '../../binary/errors.js';
-import { FIXED24_MAX, FIXED24_MIN } from '../../binary/fixed.js';
+import { FIXED24_MAX, FIXED24_MIN, fixed24At } from '../../binary/fixed.js';
 import { fitInt } from '../../binary/writer.js';
 import {
   sliceCentre,
@@ -552,8 +552,8 @@ export function decodeElement(b: Uint8Array, v: DataView, q: number): IspriteEle
   if (marker === MARKER.simple || marker === MARKER.expanded) {
     const m = b[q + G.mirror]!;
     const slice = v.getUint16(q + G.slice, true);
-    const x = v.getInt16(q + G.x, true) + b[q + G.x + 2]! / 256;
-    const y = v.getInt16(q + G.y, true) + b[q + G.y + 2]! / 256;
+    const x = fixed24At(v, b, q + G.x);
+    const y = fixed24At(v, b, q + G.y);
     const flipX = (m & 1) !== 0;
     const flipY = (m & 2) !== 0;
     // Two literals, so that each kind keeps one object shape.
@@ -567,11 +567,11 @@ export function decodeElement(b: Uint8Array, v: DataView, q: number): IspriteEle
           y,
           flipX,
           flipY,
-          originX: v.getInt16(q + G.originX, true) + b[q + G.originX + 2]! / 256,
-          originY: v.getInt16(q + G.originY, true) + b[q + G.originY + 2]! / 256,
-          rotation: v.getInt16(q + G.rotation, true) + b[q + G.rotation + 2]! / 256,
-          scaleX: v.getInt16(q + G.scaleX, true) + b[q + G.scaleX + 2]! / 256,
-          scaleY: v.getInt16(q + G.scaleY, true) + b[q + G.scaleY + 2]! / 256,
+          originX: fixed24At(v, b, q + G.originX),
+          originY: fixed24At(v, b, q + G.originY),
+          rotation: fixed24At(v, b, q + G.rotation),
+          scaleX: fixed24At(v, b, q + G.scaleX),
+          scaleY: fixed24At(v, b, q + G.scaleY),
           opacity: v.getUint16(q + G.opacity, true),
         }
       : { type: 'graphic', expanded: false, name, slice, x, y, flipX, flipY };
@@ -582,13 +582,13 @@ export function decodeElement(b: Uint8Array, v: DataView, q: number): IspriteEle
       type: 'attachment',
       name,
       id: v.getUint16(q + A.id, true),
-      x: v.getInt16(q + A.x, true) + b[q + A.x + 2]! / 256,
-      y: v.getInt16(q + A.y, true) + b[q + A.y + 2]! / 256,
+      x: fixed24At(v, b, q + A.x),
+      y: fixed24At(v, b, q + A.y),
       flipX: (m & 1) !== 0,
       flipY: (m & 2) !== 0,
-      rotation: v.getInt16(q + A.rotation, true) + b[q + A.rotation + 2]! / 256,
-      scaleX: v.getInt16(q + A.scaleX, true) + b[q + A.scaleX + 2]! / 256,
-      scaleY: v.getInt16(q + A.scaleY, true) + b[q + A.scaleY + 2]! / 256,
+      rotation: fixed24At(v, b, q + A.rotation),
+      scaleX: fixed24At(v, b, q + A.scaleX),
+      scaleY: fixed24At(v, b, q + A.scaleY),
       opacity: v.getUint16(q + A.opacity, true),
     };
   }
@@ -599,11 +599,11 @@ export function decodeElement(b: Uint8Array, v: DataView, q: number): IspriteEle
         type: 'rect',
         name,
         id: v.getUint16(q + R.id, true),
-        x: v.getInt16(q + R.x, true) + b[q + R.x + 2]! / 256,
-        y: v.getInt16(q + R.y, true) + b[q + R.y + 2]! / 256,
-        width: v.getInt16(q + R.width, true) + b[q + R.width + 2]! / 256,
-        height: v.getInt16(q + R.height, true) + b[q + R.height + 2]! / 256,
-        rotation: v.getInt16(q + R.rotation, true) + b[q + R.rotation + 2]! / 256,
+        x: fixed24At(v, b, q + R.x),
+        y: fixed24At(v, b, q + R.y),
+        width: fixed24At(v, b, q + R.width),
+        height: fixed24At(v, b, q + R.height),
+        rotation: fixed24At(v, b, q + R.rotation),
       };
     }
     if (shape === MARKER.circle) {
@@ -611,9 +611,9 @@ export function decodeElement(b: Uint8Array, v: DataView, q: number): IspriteEle
         type: 'circle',
         name,
         id: v.getUint16(q + CI.id, true),
-        x: v.getInt16(q + CI.x, true) + b[q + CI.x + 2]! / 256,
-        y: v.getInt16(q + CI.y, true) + b[q + CI.y + 2]! / 256,
-        radius: v.getInt16(q + CI.radius, true) + b[q + CI.radius + 2]! / 256,
+        x: fixed24At(v, b, q + CI.x),
+        y: fixed24At(v, b, q + CI.y),
+        radius: fixed24At(v, b, q + CI.radius),
       };
     }
   }
