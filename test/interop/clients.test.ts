@@ -25,7 +25,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convert, formatByName, load, render } from '../../src/api.js';
 import type { CommandOptions } from '../../src/formats/types.js';
@@ -34,8 +34,9 @@ import type { SpriteModel } from '../../src/model/types.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import type { DrawnPicture } from '../../src/render/pipeline.js';
 import type { RgbaImage } from '../../src/render/image.js';
-import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from '../web/harness.js';
-import { ROOT, SAMPLES } from '../helpers/paths.js';
+import { haveChromium } from '../web/harness.js';
+import { openClientPage } from './client-page.js';
+import { SAMPLES } from '../helpers/paths.js';
 
 /** Every sample that converts to the sheet formats, with the options its conversion needs. */
 const SOURCES: { file: string; options?: CommandOptions }[] = [
@@ -117,29 +118,10 @@ beforeAll(async () => {
     }
   }
   if (!haveChromium) return;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const served: Record<string, string> = {
-    '/pixi.js': path.join(ROOT, 'node_modules/pixi.js/dist/pixi.min.js'),
-    '/phaser.js': path.join(ROOT, 'node_modules/phaser/dist/phaser.min.js'),
-    '/page.js': path.join(ROOT, 'test/interop/clients-page.js'),
-  };
-  await page.route('http://sprat.test/**', async (route) => {
-    const p = new URL(route.request().url()).pathname;
-    if (p === '/') {
-      const html =
-        '<!doctype html><body><script src="pixi.js"></script><script src="phaser.js"></script><script src="page.js"></script></body>';
-      return route.fulfill({ status: 200, contentType: 'text/html', body: html });
-    }
-    const file = served[p] ?? (p.startsWith('/files/') ? path.join(dir, path.basename(p)) : undefined);
-    if (!file || !fs.existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-    const type = p.endsWith('.png') ? 'image/png' : p.endsWith('.json') ? 'application/json' : 'text/javascript';
-    return route.fulfill({ status: 200, contentType: type, body: fs.readFileSync(file) });
-  });
-  await page.goto('http://sprat.test/');
-  await page.waitForFunction(() => 'pixiDraw' in window && 'phaserDraw' in window);
+  const opened = await openClientPage('clients-page.js', (p) => path.join(dir, path.basename(p)), ['pixiDraw', 'phaserDraw']);
+  browser = opened.browser;
+  page = opened.page;
+  const errors = opened.errors;
   expect(errors).toEqual([]);
 }, 120_000);
 

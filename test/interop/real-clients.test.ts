@@ -15,14 +15,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { load } from '../../src/api.js';
 import type { RgbaImage } from '../../src/render/image.js';
-import { ROOT } from '../helpers/paths.js';
 import { filesUnder, haveSource } from '../helpers/real.js';
 import { drawer, framesOf, type Json, type JsonFrame, jsonFrames, modelOf, SHEETS, sheetOptions } from '../helpers/real-sheets.js';
-import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from '../web/harness.js';
+import { haveChromium } from '../web/harness.js';
+import { openClientPage } from './client-page.js';
 
 const BG: [number, number, number, number] = [23, 41, 67, 255];
 /** Where each frame's source-size canvas goes (its upper-left corner). */
@@ -66,31 +66,18 @@ let page: Page;
 
 beforeAll(async () => {
   if (!haveChromium || !sheets.length) return;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const served: Record<string, string> = {
-    '/pixi.js': path.join(ROOT, 'node_modules/pixi.js/dist/pixi.min.js'),
-    '/phaser.js': path.join(ROOT, 'node_modules/phaser/dist/phaser.min.js'),
-    '/page.js': path.join(ROOT, 'test/interop/real-clients-page.js'),
-  };
   // /files/N/NAME: sheet N's folder (its JSON and images, as the package installs them).
-  await page.route('http://sprat.test/**', async (route) => {
-    const p = decodeURIComponent(new URL(route.request().url()).pathname);
-    if (p === '/') {
-      const html =
-        '<!doctype html><body><script src="pixi.js"></script><script src="phaser.js"></script><script src="page.js"></script></body>';
-      return route.fulfill({ status: 200, contentType: 'text/html', body: html });
-    }
-    const m = /^\/files\/(\d+)\/([^/]+)$/.exec(p);
-    const file = served[p] ?? (m ? path.join(path.dirname(sheets[Number(m[1])]!.file), m[2]!) : undefined);
-    if (!file || !fs.existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-    const type = p.endsWith('.png') ? 'image/png' : p.endsWith('.json') ? 'application/json' : 'text/javascript';
-    return route.fulfill({ status: 200, contentType: type, body: fs.readFileSync(file) });
-  });
-  await page.goto('http://sprat.test/');
-  await page.waitForFunction(() => 'pixiFrames' in window && 'phaserFrames' in window);
+  const opened = await openClientPage(
+    'real-clients-page.js',
+    (p) => {
+      const m = /^\/files\/(\d+)\/([^/]+)$/.exec(p);
+      return m ? path.join(path.dirname(sheets[Number(m[1])]!.file), m[2]!) : undefined;
+    },
+    ['pixiFrames', 'phaserFrames'],
+  );
+  browser = opened.browser;
+  page = opened.page;
+  const errors = opened.errors;
   expect(errors).toEqual([]);
 }, 120_000);
 
