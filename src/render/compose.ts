@@ -218,6 +218,11 @@ function alphaTable(opacity: number): Uint8Array {
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/** Whether two views share bytes (a source drawn onto itself is copied first; one beside it in the same memory is not). */
+function overlaps(a: Uint8Array, b: Uint8Array): boolean {
+  return a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.length && b.byteOffset < a.byteOffset + a.length;
+}
+
 function view32(a: Uint8Array): Uint32Array | null {
   return a.byteOffset % 4 === 0 ? new Uint32Array(a.buffer, a.byteOffset, a.length >> 2) : null;
 }
@@ -234,12 +239,12 @@ export function drawImage(dst: RgbaImage, src: RgbaImage, opts: DrawOptions = {}
   const p = normalise(src, opts);
   if (!p) return;
   if (opts.blend) {
-    if (src.data.buffer === dst.data.buffer) src = { width: src.width, height: src.height, data: src.data.slice() };
+    if (overlaps(src.data, dst.data)) src = { width: src.width, height: src.height, data: src.data.slice() };
     blendDraw(dst, src, p, opts.blend);
     return;
   }
   if (p.opacity === 0) return;
-  if (src.data.buffer === dst.data.buffer) src = { width: src.width, height: src.height, data: src.data.slice() };
+  if (overlaps(src.data, dst.data)) src = { width: src.width, height: src.height, data: src.data.slice() };
   const { m, inv, sw, sh } = p;
   const bb = transformedBounds(sw, sh, m);
   let x0 = Math.max(0, Math.floor(bb.x));
@@ -1134,6 +1139,8 @@ function simdDraw(
   // A canvas image (createCanvasImage): drawn in place, the source copied to the scratch area after its pixels.
   let canvas = dst.data.byteOffset % 4 === 0 ? canvasKernels(dst.data) : undefined;
   if (canvas && dst.data.byteOffset + dst.data.length > canvas.scratch) canvas = undefined; // a view reaching the scratch area
+  // A source in the canvas's own memory (placeOnCanvas, or another part of the canvas): its texels are read where they are.
+  let resident = canvas !== undefined && src.data.buffer === dst.data.buffer;
   const layout = (base: number) => {
     const LUT = base + 256;
     const T = base + 512;
@@ -1141,7 +1148,7 @@ function simdDraw(
     const G = (tw + 3) >> 2;
     const C = align16(T + tw * 4);
     const S = align16(C + G * 16); // cols: whole groups of four (table4)
-    const M = align16(S + bw * bh * 4 + 16); // 16: table4 reads a whole vector from a texel near the end
+    const M = align16(S + (resident ? 0 : bw * bh * 4 + 16)); // 16: table4 reads a whole vector from a texel near the end
     const B = M + G * 16;
     const D = align16(B + G * 4);
     return { LUT, T, G, C, S, M, B, D };
@@ -1149,6 +1156,7 @@ function simdDraw(
   let L = layout(canvas ? canvas.scratch : 0);
   if (canvas && L.D > canvas.end) {
     canvas = undefined;
+    resident = false;
     L = layout(0);
   }
   const { LUT, T, G, C, S, M, B, D } = L;
@@ -1162,19 +1170,19 @@ function simdDraw(
   const mem = k.bytes;
   const plain = alut === NO_OPACITY;
   mem.set(alut, LUT);
-  stageRect(src.data, W, bx0, by0, bw, bh, mem, S);
+  if (!resident) stageRect(src.data, W, bx0, by0, bw, bh, mem, S);
   const inPlace = canvas !== undefined;
   if (boxed && !inPlace) stageRect(dst.data, DW, x0, y0, tw, th, mem, D);
-  const stride = bw * 4;
+  const stride = resident ? W * 4 : bw * 4;
   // Address of texel (0, 0) of the whole image (i32 arithmetic wraps: only existing texels are read).
-  const org = (S - (by0 * bw + bx0) * 4) | 0;
+  const org = resident ? src.data.byteOffset : (S - (by0 * bw + bx0) * 4) | 0;
   const dOff = dst.data.byteOffset;
   const rowAt = inPlace
     ? (y: number, x: number): number => dOff + (y * DW + x) * 4
     : (y: number, x: number): number => D + ((y - y0) * tw + (x - x0)) * 4;
   if (blitDraw) {
     // Same width and order on both sides: one span.
-    if (inPlace) k.blit(rowAt(y0, x0), DW * 4, S, tw * 4, tw, th, plain ? 0 : LUT);
+    if (inPlace) k.blit(rowAt(y0, x0), DW * 4, (org + by0 * stride + bx0 * 4) | 0, stride, tw, th, plain ? 0 : LUT);
     else k.over(D, S, tw * th, plain ? 0 : LUT);
   } else if (tableDraw) {
     // tableDraw: a column (or, swapped, row) of texels per destination column.

@@ -1,4 +1,4 @@
-import { canvasMemory } from './simd.js';
+import { canvasAlloc, canvasMemory } from './simd.js';
 
 /**
  * An RGBA image: `width` × `height` pixels, 4 bytes each (R, G, B, A),
@@ -37,17 +37,39 @@ export function createImage(width: number, height: number): RgbaImage {
  * be transferred to a worker (copy `data` for that). Falls back to
  * createImage.
  */
-export function createCanvasImage(width: number, height: number): RgbaImage {
+export function createCanvasImage(width: number, height: number, sourceBytes = 0): RgbaImage {
   const img = createImage(0, 0);
   if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) return createImage(width, height);
   const bytes = width * height * 4;
-  // Room for the source texels of a draw: half the canvas, 1-16 MiB (bigger sources are copied as for other images).
-  const data = canvasMemory(bytes, Math.min(16 << 20, Math.max(1 << 20, bytes >> 1)));
+  // Room for the source texels of a draw: half the canvas, 1-16 MiB (bigger sources are copied as for other images),
+  // and for the sources to place there (placeOnCanvas).
+  const extra = Number.isInteger(sourceBytes) && sourceBytes > 0 ? sourceBytes : 0;
+  const data = canvasMemory(bytes, Math.min(16 << 20, Math.max(1 << 20, bytes >> 1)) + extra);
   if (!data) return createImage(width, height);
   img.width = width;
   img.height = height;
   img.data = data;
   return img;
+}
+
+/**
+ * A copy of `image` placed in the memory of the canvas image `canvas`
+ * (createCanvasImage; give it `sourceBytes` to make room): drawImage onto
+ * `canvas` then reads its texels where they are instead of copying them for
+ * each draw (as Skia draws an SkImage already in its memory). A snapshot:
+ * later changes to `image` do not reach it. The room goes with the canvas
+ * (it is not freed before). Returns `image` itself where there is no room,
+ * no WebAssembly SIMD, `canvas` is not a canvas image or `image` is at an
+ * odd byte offset: drawing it then gives the same pixels.
+ */
+export function placeOnCanvas(canvas: RgbaImage, image: RgbaImage): RgbaImage {
+  const n = image.width * image.height * 4;
+  // (Not a source at an odd byte offset: the compositor's opaque-quad shortcut depends on the alignment, so the copy could draw differently.)
+  if (n === 0 || image.data.length < n || image.data.byteOffset % 4 !== 0) return image;
+  const data = canvasAlloc(canvas.data, n);
+  if (!data) return image;
+  data.set(image.data.subarray(0, n));
+  return { width: image.width, height: image.height, data };
 }
 
 /** A copy of the rectangle (x, y, w, h); pixels outside the source are transparent. */

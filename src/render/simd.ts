@@ -92,10 +92,13 @@ export function releaseKernels(keepBytes: number): void {
 /** An image made by createCanvasImage: its kernels (over its memory) and the scratch area after its pixels. */
 export interface CanvasKernels {
   k: ComposeKernels;
-  /** First byte of the scratch area (after the pixels), and the end of the memory. */
+  /** First byte of the scratch area (after the pixels and the sources placed there), and the end of the memory. */
   scratch: number;
   end: number;
 }
+
+/** Scratch room a canvas image keeps when sources are placed in its memory (the draws' tables and temporary rows). */
+const MIN_SCRATCH = 256 * 1024;
 
 // A cache of derived data: the kernels instantiated over each canvas image's memory (keyed by its
 // buffer, so they go with the image).
@@ -125,4 +128,21 @@ export function canvasMemory(bytes: number, scratchBytes: number): Uint8Array | 
   } catch {
     return null;
   }
+}
+
+/**
+ * `bytes` bytes for a source image in the memory of the canvas image whose
+ * pixels are `canvas` (taken from the start of its scratch area, for good:
+ * they go with the canvas), or null when `canvas` is not a canvas image or
+ * the scratch area would keep less than MIN_SCRATCH.
+ */
+export function canvasAlloc(canvas: Uint8Array, bytes: number): Uint8Array | null {
+  const c = canvases.get(canvas.buffer);
+  if (!c) return null;
+  // 16 bytes after it: a kernel may read a whole vector from its last texel.
+  const next = (c.scratch + bytes + 16 + 15) & ~15;
+  if (next + MIN_SCRATCH > c.end) return null;
+  const at = c.scratch;
+  c.scratch = next;
+  return new Uint8Array(c.k.memory.buffer, at, bytes);
 }

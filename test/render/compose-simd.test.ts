@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { composeSimdAvailable, type DrawOptions, drawImage, setComposeKernels } from '../../src/render/compose.js';
-import { createCanvasImage, createImage, type RgbaImage } from '../../src/render/image.js';
+import { createCanvasImage, createImage, placeOnCanvas, type RgbaImage } from '../../src/render/image.js';
 import { compose, rotate, scale, translate } from '../../src/render/matrix.js';
 import { drawArbitraries } from '../helpers/draw-arbitraries.js';
 
@@ -258,6 +258,79 @@ run('canvas images (createCanvasImage)', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('draws sources placed in the canvas memory (placeOnCanvas) in place, with the same pixels as plain images', () => {
+    fc.assert(
+      fc.property(
+        fc.array(image(50, 40), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 90 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.array(fc.tuple(fc.nat(), options), { minLength: 1, maxLength: 5 }),
+        (srcs, w, h, draws) => {
+          const canvas = createCanvasImage(w, h, 1 << 16);
+          const placed = srcs.map((s) => placeOnCanvas(canvas, s));
+          for (const [i, s] of placed.entries()) {
+            // Aligned sources are copied into the canvas memory; others are left where they are.
+            expect(s.data.buffer === canvas.data.buffer).toBe(srcs[i]!.data.byteOffset % 4 === 0);
+            expectSame(srcs[i]!.data, s.data);
+          }
+          const plain = createImage(w, h);
+          for (let i = 0; i < plain.data.length; i++) plain.data[i] = canvas.data[i] = (i * 29) & 255;
+          for (const [i, o] of draws) {
+            setComposeKernels('js');
+            drawImage(plain, srcs[i % srcs.length]!, o);
+            setComposeKernels('wasm');
+            drawImage(canvas, placed[i % srcs.length]!, o);
+          }
+          expectSame(plain.data, canvas.data);
+          // The placed copies are snapshots, untouched by the draws.
+          for (const [i, s] of placed.entries()) expectSame(srcs[i]!.data, s.data);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads a source beside the destination in the same memory in place, and copies one that overlaps it', () => {
+    const canvas = createCanvasImage(64, 64);
+    const plain = createImage(64, 64);
+    for (let i = 0; i < plain.data.length; i++) plain.data[i] = canvas.data[i] = (i * 53) & 255;
+    const half = (img: RgbaImage, top: boolean): RgbaImage => ({
+      width: 64,
+      height: 32,
+      data: img.data.subarray(top ? 0 : 64 * 32 * 4, top ? 64 * 32 * 4 : 64 * 64 * 4),
+    });
+    const rows = (img: RgbaImage): RgbaImage => ({ width: 64, height: 40, data: img.data.subarray(64 * 12 * 4, 64 * 52 * 4) });
+    for (const opts of [
+      { transform: translate(3, 2) },
+      { transform: translate(-5, 1), opacity: 0.4 },
+      { transform: compose(rotate(33), translate(12, -4)), filter: 'bilinear' as const },
+      { transform: compose(rotate(-20), translate(2, 9)) },
+      { transform: compose(scale(-2, 2), translate(60, 0)), opacity: 0.7 },
+      { transform: compose(rotate(90), translate(40, 0)) },
+    ]) {
+      setComposeKernels('js');
+      drawImage(half(plain, false), half(plain, true), opts);
+      drawImage(half(plain, true), rows(plain), opts);
+      setComposeKernels('wasm');
+      drawImage(half(canvas, false), half(canvas, true), opts);
+      drawImage(half(canvas, true), rows(canvas), opts);
+      expectSame(plain.data, canvas.data);
+    }
+  });
+
+  it('places a source only where there is room, else returns it (same pixels either way)', () => {
+    const canvas = createCanvasImage(8, 8);
+    const big = createImage(1200, 1200);
+    for (let i = 0; i < big.data.length; i++) big.data[i] = (i * 11) & 255;
+    expect(placeOnCanvas(canvas, big)).toBe(big);
+    const plainDst = createImage(8, 8);
+    expect(placeOnCanvas(plainDst, createImage(2, 2)).data.buffer).not.toBe(plainDst.data.buffer);
+    const small = createImage(4, 4);
+    const placed = placeOnCanvas(canvas, small);
+    expect(placed).not.toBe(small);
+    expect(placed.data.buffer).toBe(canvas.data.buffer);
   });
 
   it('draws sources bigger than the scratch area through the shared memory, and views of part of a canvas', () => {
