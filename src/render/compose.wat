@@ -82,36 +82,163 @@
         (local.get $den))
       (local.get $den2)))
 
+  ;; `over` with opacity (lut: the 256-byte table of final alphas, lut[255]
+  ;; its alpha for opaque texels): the same pixels as `over` with that table.
+  ;; Four opaque texels onto four opaque pixels (the usual case) blend with
+  ;; the constant alpha lut[255], without looking anything up.
+  (func $overOp (param $d i32) (param $s i32) (param $n i32) (param $lut i32)
+    (local $end i32) (local $sv v128) (local $dv v128) (local $sv2 v128) (local $dv2 v128) (local $q i32) (local $opq i32) (local $opqv v128)
+    (local $ov v128) (local $iov v128) (local $av v128) (local $iav v128) (local $lo v128) (local $hi v128)
+    (local.set $opq (i32.load8_u offset=255 (local.get $lut)))
+    (local.set $opqv (i32x4.splat (i32.shl (local.get $opq) (i32.const 24))))
+    (local.set $ov (i8x16.splat (local.get $opq)))
+    (local.set $iov (i8x16.splat (i32.sub (i32.const 255) (local.get $opq))))
+    (local.set $end (i32.add (local.get $d) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
+    (block $done
+      (loop $quad
+        (br_if $done (i32.ge_u (local.get $d) (local.get $end)))
+        ;; Eight opaque texels onto eight opaque pixels: two vectors, one test each.
+        (if (i32.le_u (i32.add (local.get $d) (i32.const 32)) (local.get $end))
+          (then
+            (local.set $sv (v128.load align=1 (local.get $s)))
+            (local.set $sv2 (v128.load offset=16 align=1 (local.get $s)))
+            (if (i32.and (i32.ne (local.get $opq) (i32.const 255)) (i32x4.all_true (i32x4.eq (v128.or (v128.and (local.get $sv) (local.get $sv2)) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1))))
+              (then
+                (local.set $dv (v128.load align=1 (local.get $d)))
+                (local.set $dv2 (v128.load offset=16 align=1 (local.get $d)))
+                (if (i32x4.all_true (i32x4.eq (v128.or (v128.and (local.get $dv) (local.get $dv2)) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1)))
+                  (then
+                    (v128.store align=1 (local.get $d)
+                      (v128.or
+                        (i8x16.narrow_i16x8_u
+                          (i16x8.shr_u (i16x8.add (local.tee $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv) (local.get $ov))
+                                                                             (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $iov)))
+                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                  (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
+                          (i16x8.shr_u (i16x8.add (local.tee $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv) (local.get $ov))
+                                                                             (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $iov)))
+                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                  (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
+                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+                    (v128.store offset=16 align=1 (local.get $d)
+                      (v128.or
+                        (i8x16.narrow_i16x8_u
+                          (i16x8.shr_u (i16x8.add (local.tee $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv2) (local.get $ov))
+                                                                             (i16x8.extmul_low_i8x16_u (local.get $dv2) (local.get $iov)))
+                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                  (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
+                          (i16x8.shr_u (i16x8.add (local.tee $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv2) (local.get $ov))
+                                                                             (i16x8.extmul_high_i8x16_u (local.get $dv2) (local.get $iov)))
+                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                  (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
+                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+                    (local.set $d (i32.add (local.get $d) (i32.const 32)))
+                    (local.set $s (i32.add (local.get $s) (i32.const 32)))
+                    (br $quad)))))))
+        (local.set $sv (v128.load align=1 (local.get $s)))
+        (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1)))
+          (then
+            ;; Four opaque texels: all take the alpha lut[255].
+            (if (i32.eq (local.get $opq) (i32.const 255))
+              (then (v128.store align=1 (local.get $d) (local.get $sv)))
+              (else
+                (local.set $dv (v128.load align=1 (local.get $d)))
+                (if (i32x4.all_true (i32x4.eq (v128.or (local.get $dv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1)))
+                  (then
+                    (v128.store align=1 (local.get $d)
+                      (v128.or
+                        (i8x16.narrow_i16x8_u
+                          (i16x8.shr_u (i16x8.add (local.tee $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv) (local.get $ov))
+                                                                             (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $iov)))
+                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                  (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
+                          (i16x8.shr_u (i16x8.add (local.tee $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv) (local.get $ov))
+                                                                             (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $iov)))
+                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                  (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
+                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+                  (else
+                    (local.set $sv (v128.or (v128.and (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                                            (local.get $opqv)))
+                    (call $px (local.get $d) (i32x4.extract_lane 0 (local.get $sv)) (i8x16.extract_lane_u 3 (local.get $sv)))
+                    (call $px (i32.add (local.get $d) (i32.const 4)) (i32x4.extract_lane 1 (local.get $sv)) (i8x16.extract_lane_u 7 (local.get $sv)))
+                    (call $px (i32.add (local.get $d) (i32.const 8)) (i32x4.extract_lane 2 (local.get $sv)) (i8x16.extract_lane_u 11 (local.get $sv)))
+                    (call $px (i32.add (local.get $d) (i32.const 12)) (i32x4.extract_lane 3 (local.get $sv)) (i8x16.extract_lane_u 15 (local.get $sv))))))))
+          (else
+            (if (v128.any_true (v128.and (local.get $sv) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+              (then
+                ;; Some texels not opaque (none is opaque after the table: lut[a] <= a).
+                (local.set $sv (i8x16.replace_lane 3 (local.get $sv)
+                  (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 3 (local.get $sv))))))
+                (local.set $sv (i8x16.replace_lane 7 (local.get $sv)
+                  (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 7 (local.get $sv))))))
+                (local.set $sv (i8x16.replace_lane 11 (local.get $sv)
+                  (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 11 (local.get $sv))))))
+                (local.set $sv (i8x16.replace_lane 15 (local.get $sv)
+                  (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 15 (local.get $sv))))))
+                (if (v128.any_true (v128.and (local.get $sv) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+                  (then
+                    (local.set $dv (v128.load align=1 (local.get $d)))
+                    (if (i32x4.all_true (i32x4.eq (v128.or (local.get $dv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1)))
+                      (then
+                        (local.set $av (i8x16.swizzle (local.get $sv)
+                          (v128.const i8x16 3 3 3 3 7 7 7 7 11 11 11 11 15 15 15 15)))
+                        (local.set $iav (i8x16.sub (v128.const i32x4 -1 -1 -1 -1) (local.get $av)))
+                        (v128.store align=1 (local.get $d)
+                          (v128.or
+                        (i8x16.narrow_i16x8_u
+                          (i16x8.shr_u (i16x8.add (local.tee $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv) (local.get $av))
+                                                                             (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $iav)))
+                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                  (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
+                          (i16x8.shr_u (i16x8.add (local.tee $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv) (local.get $av))
+                                                                             (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $iav)))
+                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                  (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
+                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+                      (else
+                        (call $px (local.get $d) (i32x4.extract_lane 0 (local.get $sv)) (i8x16.extract_lane_u 3 (local.get $sv)))
+                    (call $px (i32.add (local.get $d) (i32.const 4)) (i32x4.extract_lane 1 (local.get $sv)) (i8x16.extract_lane_u 7 (local.get $sv)))
+                    (call $px (i32.add (local.get $d) (i32.const 8)) (i32x4.extract_lane 2 (local.get $sv)) (i8x16.extract_lane_u 11 (local.get $sv)))
+                    (call $px (i32.add (local.get $d) (i32.const 12)) (i32x4.extract_lane 3 (local.get $sv)) (i8x16.extract_lane_u 15 (local.get $sv)))))))))))
+        (local.set $d (i32.add (local.get $d) (i32.const 16)))
+        (local.set $s (i32.add (local.get $s) (i32.const 16)))
+        (br $quad)))
+    ;; The last 0-3 pixels.
+    (local.set $end (i32.add (local.get $end) (i32.shl (i32.and (local.get $n) (i32.const 3)) (i32.const 2))))
+    (block $done2
+      (loop $one
+        (br_if $done2 (i32.ge_u (local.get $d) (local.get $end)))
+        (local.set $q (i32.load (local.get $s)))
+        (call $px (local.get $d) (local.get $q) (i32.load8_u (i32.add (local.get $lut) (i32.shr_u (local.get $q) (i32.const 24)))))
+        (local.set $d (i32.add (local.get $d) (i32.const 4)))
+        (local.set $s (i32.add (local.get $s) (i32.const 4)))
+        (br $one))))
+
   ;; Source-over of the n pixels at s onto the n pixels at d. lut: 0, or the
   ;; address of a 256-byte table mapping each source alpha (opacity).
   (func $over (export "over") (param $d i32) (param $s i32) (param $n i32) (param $lut i32)
-    (local $end i32) (local $sv v128) (local $dv v128) (local $av v128) (local $q i32) (local $opq v128)
-    (local $iav v128) (local $lo v128) (local $hi v128)
-    (if (local.get $lut)
-      (then (local.set $opq (i32x4.splat (i32.shl (i32.load8_u offset=255 (local.get $lut)) (i32.const 24))))))
+    (local $end i32) (local $sv v128) (local $dv v128) (local $av v128) (local $q i32)
+    (local $iav v128) (local $lo v128) (local $hi v128) (local $sv2 v128)
+    (if (local.get $lut) (then (call $overOp (local.get $d) (local.get $s) (local.get $n) (local.get $lut)) (return)))
     (local.set $end (i32.add (local.get $d) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
     (block $done
       (loop $quad
         (br_if $done (i32.ge_u (local.get $d) (local.get $end)))
         (local.set $sv (v128.load align=1 (local.get $s)))
-        (if (local.get $lut)
+        ;; Eight opaque texels: copied, one test.
+        (if (i32.le_u (i32.add (local.get $d) (i32.const 32)) (local.get $end))
           (then
-            (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+            (local.set $sv2 (v128.load offset=16 align=1 (local.get $s)))
+            (if (i32x4.all_true (i32x4.eq (v128.or (v128.and (local.get $sv) (local.get $sv2))
+                                                   (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
                                           (v128.const i32x4 -1 -1 -1 -1)))
-              ;; Four opaque texels: all take the table's alpha for 255.
-              (then (local.set $sv (v128.or (v128.and (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
-                                            (local.get $opq))))
-              (else
-                (if (v128.any_true (v128.and (local.get $sv) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
-                  (then
-                    (local.set $sv (i8x16.replace_lane 3 (local.get $sv)
-                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 3 (local.get $sv))))))
-                    (local.set $sv (i8x16.replace_lane 7 (local.get $sv)
-                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 7 (local.get $sv))))))
-                    (local.set $sv (i8x16.replace_lane 11 (local.get $sv)
-                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 11 (local.get $sv))))))
-                    (local.set $sv (i8x16.replace_lane 15 (local.get $sv)
-                      (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 15 (local.get $sv))))))))))))
+              (then
+                (v128.store align=1 (local.get $d) (local.get $sv))
+                (v128.store offset=16 align=1 (local.get $d) (local.get $sv2))
+                (local.set $d (i32.add (local.get $d) (i32.const 32)))
+                (local.set $s (i32.add (local.get $s) (i32.const 32)))
+                (br $quad)))))
         (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
                                       (v128.const i32x4 -1 -1 -1 -1)))
           (then (v128.store align=1 (local.get $d) (local.get $sv)))
@@ -153,10 +280,7 @@
       (loop $one
         (br_if $done2 (i32.ge_u (local.get $d) (local.get $end)))
         (local.set $q (i32.load (local.get $s)))
-        (call $px (local.get $d) (local.get $q)
-          (if (result i32) (local.get $lut)
-            (then (i32.load8_u (i32.add (local.get $lut) (i32.shr_u (local.get $q) (i32.const 24)))))
-            (else (i32.shr_u (local.get $q) (i32.const 24)))))
+        (call $px (local.get $d) (local.get $q) (i32.shr_u (local.get $q) (i32.const 24)))
         (local.set $d (i32.add (local.get $d) (i32.const 4)))
         (local.set $s (i32.add (local.get $s) (i32.const 4)))
         (br $one))))

@@ -112,6 +112,27 @@ run('WebAssembly SIMD compositor kernels against the JavaScript paths', () => {
     );
   });
 
+  it('is exact for mostly opaque sources onto mostly opaque canvases (the eight-texel paths), with and without opacity', () => {
+    fc.assert(
+      fc.property(
+        image(45, 8, fc.constant(false)),
+        canvas(50, 10),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: -12, max: 20 }),
+        fc.integer({ min: -3, max: 5 }),
+        fc.constantFrom(1, 0.5, 0.3, 0.999, 0.001),
+        (src, dst, holes, x, y, op) => {
+          // Opaque but for a few texels (and destination pixels) of another alpha.
+          for (let i = 3; i < src.data.length; i += 4) if ((i >> 2) % (holes + 1) !== holes || !holes) src.data[i] = 255;
+          for (let i = 3; i < dst.data.length; i += 4) if ((i >> 2) % 37 !== 5) dst.data[i] = 255;
+          const [js, wasm] = both(dst, src, { transform: translate(x, y), opacity: op });
+          expectSame(js, wasm);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('is exact for nearest and bilinear draws of larger images (rotations, scales, flips, quarter turns)', () => {
     fc.assert(
       fc.property(
