@@ -29,7 +29,7 @@ import { Budget } from '../binary/limits.js';
 import type { RenderResult } from './image.js';
 import { drawBounds, drawImage, type DrawOptions, type Rect } from './compose.js';
 import { drawText, GLYPH_HEIGHT, textWidth } from './font.js';
-import { createImage, fillImage, type RgbaImage } from './image.js';
+import { createCanvasImage, createImage, fillImage, placeOnCanvas, type RgbaImage } from './image.js';
 import { applyMatrix, IDENTITY, multiply, translate, type Matrix } from './matrix.js';
 
 export type Rgba = readonly [number, number, number, number];
@@ -197,20 +197,87 @@ function drawOverlay(img: RgbaImage, o: Overlay, dx: number, dy: number): void {
   for (let i = 0; i <= n; i++) plot(img, x0 + ((x1 - x0) * i) / n, y0 + ((y1 - y0) * i) / n, o.colour);
 }
 
-/** The pixels of a part's image, decoding a lazy one once (its pixels spent from maxPixels first). */
+/**
+ * The pixels of a part's image, decoding a lazy one once (its pixels spent
+ * from maxPixels first); with a surface (see drawPicture), the images chosen
+ * for it are copied into its memory once, on first use, and drawn from there.
+ */
 class Sources {
   private decoded = new Map<LazyImage, RgbaImage>();
-  constructor(private budget: Budget) {}
+  private placed = new Map<RgbaImage | LazyImage, RgbaImage>();
+  constructor(
+    private budget: Budget,
+    private surface: RgbaImage | null = null,
+    private toPlace: ReadonlySet<RgbaImage | LazyImage> = new Set(),
+  ) {}
   get(image: RgbaImage | LazyImage): RgbaImage {
-    if (!isLazy(image)) return image;
-    let img = this.decoded.get(image);
-    if (!img) {
-      this.budget.spend('maxPixels', image.width * image.height, `an image of ${image.width}x${image.height}`);
-      img = image.pixels();
-      this.decoded.set(image, img);
+    const done = this.placed.get(image);
+    if (done) return done;
+    let img: RgbaImage | undefined;
+    if (!isLazy(image)) img = image;
+    else {
+      img = this.decoded.get(image);
+      if (!img) {
+        this.budget.spend('maxPixels', image.width * image.height, `an image of ${image.width}x${image.height}`);
+        img = image.pixels();
+        this.decoded.set(image, img);
+      }
+    }
+    if (this.surface && this.toPlace.has(image)) {
+      // A snapshot: the picture is drawn in one call, during which nobody changes its images.
+      img = placeOnCanvas(this.surface, img);
+      this.placed.set(image, img);
     }
     return img;
   }
+}
+
+/** Draws at least this big (destination pixels) make a picture worth drawing on a surface (the SIMD kernels take them). */
+const SURFACE_MIN_DRAW = 4096;
+/** Sources placed in a surface's memory: at most this many bytes together. */
+const SURFACE_MAX_SOURCE_BYTES = 64 << 20;
+
+/**
+ * Where the SIMD kernels can draw a picture's frames in place: one canvas
+ * image (createCanvasImage) for all of them, each frame drawn there and
+ * copied out, with the part images that pay for it (the texels big draws
+ * take from them add up to at least the image: copying it once costs no
+ * more than copying those texels for each draw) placed in its memory. Null
+ * when no draw is big enough, when the parts come from a generator, or
+ * without WebAssembly SIMD. The frames get the same pixels either way.
+ */
+function pictureSurface(picture: Picture, c: Rect): { surface: RgbaImage; toPlace: Set<RgbaImage | LazyImage> } | null {
+  const shift = translate(-c.x, -c.y);
+  const taken = new Map<RgbaImage | LazyImage, number>();
+  let big = false;
+  for (const f of picture.frames) {
+    if (!Array.isArray(f.parts)) return null;
+    for (const p of f.parts as PicturePart[]) {
+      if (p.blend) continue; // Aseprite's blend modes are drawn in JavaScript
+      if (drawArea(p, shift, c.width, c.height).area < SURFACE_MIN_DRAW) continue;
+      big = true;
+      const { width, height } = sizeOf(p.image);
+      const sx = Math.max(0, Math.floor(p.sx ?? 0));
+      const sy = Math.max(0, Math.floor(p.sy ?? 0));
+      const sw = Math.min(width, Math.floor((p.sx ?? 0) + (p.sw ?? width))) - sx;
+      const sh = Math.min(height, Math.floor((p.sy ?? 0) + (p.sh ?? height))) - sy;
+      if (sw > 0 && sh > 0) taken.set(p.image, (taken.get(p.image) ?? 0) + sw * sh);
+    }
+  }
+  if (!big) return null;
+  const toPlace = new Set<RgbaImage | LazyImage>();
+  let bytes = 0;
+  for (const [image, texels] of taken) {
+    const { width, height } = sizeOf(image);
+    const n = width * height * 4;
+    if (texels < width * height || bytes + n + 32 > SURFACE_MAX_SOURCE_BYTES) continue;
+    toPlace.add(image);
+    bytes += n + 32;
+  }
+  const surface = createCanvasImage(c.width, c.height, bytes);
+  // No WebAssembly SIMD: a plain image, no better than drawing each frame where it goes.
+  if (surface.data.buffer.byteLength === surface.data.length) return null;
+  return { surface, toPlace };
 }
 
 /**
@@ -311,12 +378,18 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
   const total = totalDrawArea(picture, c);
   if (total !== null) budget.spend('maxDrawPixels', total, `drawing ${what} (${many})`);
   else if (picture.background) budget.spend('maxDrawPixels', c.width * c.height * n, `drawing ${what}`);
-  const sources = new Sources(budget);
+  const onSurface = total !== null ? pictureSurface(picture, c) : null;
+  const surface = onSurface?.surface ?? null;
+  const sources = new Sources(budget, surface, onSurface?.toPlace);
   const frames = picture.frames.map((f) => {
     const image = createImage(c.width, c.height);
+    // Drawn on the surface (in place) and copied out, or where it goes.
+    const canvas = surface ?? image;
+    if (surface) surface.data.fill(0);
     const bg = picture.background;
-    if (bg) fillImage(image, bg[0], bg[1], bg[2], bg[3]);
-    drawFrameOnto(image, f, c.x, c.y, budget, sources, what, total !== null);
+    if (bg) fillImage(canvas, bg[0], bg[1], bg[2], bg[3]);
+    drawFrameOnto(canvas, f, c.x, c.y, budget, sources, what, total !== null);
+    if (surface) image.data.set(surface.data);
     return image;
   });
   const out: DrawnPicture = { frames, originX: 0 - c.x, originY: 0 - c.y };

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { Budget, LimitError, limitsFrom } from '../../src/binary/limits.js';
-import { createImage, type RgbaImage } from '../../src/render/image.js';
-import { scale, translate } from '../../src/render/matrix.js';
-import { drawPicture, nextFrame, pictureCanvas, solidImage, type LazyImage } from '../../src/render/pipeline.js';
+import { drawImage, setComposeKernels } from '../../src/render/compose.js';
+import { createImage, fillImage, type RgbaImage } from '../../src/render/image.js';
+import { compose, rotate, scale, translate } from '../../src/render/matrix.js';
+import {
+  drawPicture,
+  type LazyImage,
+  nextFrame,
+  type Picture,
+  type PicturePart,
+  pictureCanvas,
+  solidImage,
+} from '../../src/render/pipeline.js';
 
 function solid(w: number, h: number, px: number[]): RgbaImage {
   const img = createImage(w, h);
@@ -140,5 +149,90 @@ describe('budgets', () => {
     expect(() => drawPicture({ frames: [{ parts: [{ image: huge }] }], canvas: { x: 0, y: 0, width: 1, height: 1 } })).toThrow(
       /--max-pixels/,
     );
+  });
+});
+
+describe('drawing on a surface (issue 16: the SIMD kernels in place)', () => {
+  /** A w × h sprite with a soft edge, opaque inside, transparent corners. */
+  function disc(n: number, seed: number): RgbaImage {
+    const img = createImage(n, n);
+    const c = n / 2;
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        const r = Math.hypot(x + 0.5 - c, y + 0.5 - c);
+        img.data.set(
+          [(x * seed) & 255, (y + seed) & 255, (x ^ y) & 255, r < c - 4 ? 255 : r < c ? Math.round(((c - r) / 4) * 255) : 0],
+          (y * n + x) * 4,
+        );
+      }
+    }
+    return img;
+  }
+
+  it('gives the same frames as drawing each part onto a plain image with the JavaScript kernels, and leaves the sources alone', () => {
+    const a = disc(96, 3);
+    const b = disc(64, 7);
+    const aCopy = a.data.slice();
+    let decoded = 0;
+    const lazy: LazyImage = {
+      width: 64,
+      height: 64,
+      pixels: () => {
+        decoded++;
+        return b;
+      },
+    };
+    const parts = (k: number): PicturePart[] => [
+      { image: a, transform: translate(10 + k, 5) },
+      {
+        image: lazy,
+        transform: compose(translate(-32, -32), rotate(25 + k * 10), scale(1.3), translate(90, 70)),
+        filter: 'bilinear',
+        opacity: 0.6,
+      },
+      { image: a, sx: 8, sy: 8, sw: 70, sh: 60, transform: compose(scale(-1.5, 1.5), translate(160, 20 + k)), opacity: 0.5 },
+      { image: solidImage(9, 200, 30), transform: compose(scale(5, 4), translate(3, 3)) },
+    ];
+    const picture: Picture = {
+      frames: [0, 1, 2].map((k) => ({
+        parts: parts(k),
+        overlays: [{ kind: 'line', x0: 0, y0: 0, x1: 40, y1: 30, colour: [255, 0, 255, 255] }],
+      })),
+      background: [20, 30, 40, 255],
+      canvas: { x: 0, y: 0, width: 180, height: 150 },
+    };
+    const r = drawPicture(picture);
+    expect(decoded).toBe(1);
+    const was = setComposeKernels('js');
+    try {
+      for (let k = 0; k < 3; k++) {
+        const want = createImage(180, 150);
+        fillImage(want, 20, 30, 40, 255);
+        for (const p of parts(k)) drawImage(want, p.image === lazy ? b : (p.image as RgbaImage), p);
+        for (let i = 0; i <= 40; i++) {
+          const x = Math.round((40 * i) / 40);
+          const y = Math.round((30 * i) / 40);
+          want.data.set([255, 0, 255, 255], (y * 180 + x) * 4);
+        }
+        const got = r.frames[k]!;
+        // A plain image of its own (not a view of a WebAssembly memory).
+        expect(got.data.buffer.byteLength).toBe(180 * 150 * 4);
+        expect(Buffer.from(got.data).equals(Buffer.from(want.data))).toBe(true);
+      }
+    } finally {
+      setComposeKernels(was);
+    }
+    expect(Buffer.from(a.data).equals(Buffer.from(aCopy))).toBe(true);
+  });
+
+  it('draws many pictures in a row without running out of memory (each surface goes with its call)', () => {
+    const a = disc(128, 5);
+    for (let i = 0; i < 300; i++) {
+      const r = drawPicture({
+        frames: [{ parts: [{ image: a, transform: compose(rotate(i), translate(200, 200)), filter: 'bilinear' }] }],
+        canvas: { x: 0, y: 0, width: 400, height: 400 },
+      });
+      expect(r.frames[0]!.data.buffer.byteLength).toBe(400 * 400 * 4);
+    }
   });
 });
