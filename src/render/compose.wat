@@ -3,7 +3,9 @@
 ;; same floating-point expressions in the same order). Pixels are straight
 ;; RGBA words (little-endian: R is the low byte). The memory is imported:
 ;; compose.ts gives a private one, grown as needed, and copies the source
-;; rectangle and the destination box into it for each draw.
+;; rectangle and the destination box into it for each draw, or a canvas
+;; image's own memory, drawn in place (its sources copied in, or read in
+;; place when placed there by placeOnCanvas).
 ;;
 ;; Every row kernel works in two steps: it writes the row's source pixels,
 ;; with their final alpha, to a temporary row, then `over` blends that row
@@ -102,6 +104,12 @@
           (then
             (local.set $sv (v128.load align=1 (local.get $s)))
             (local.set $sv2 (v128.load offset=16 align=1 (local.get $s)))
+            ;; Eight transparent texels: nothing to draw.
+            (if (i32.eqz (v128.any_true (v128.and (v128.or (local.get $sv) (local.get $sv2)) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+              (then
+                (local.set $d (i32.add (local.get $d) (i32.const 32)))
+                (local.set $s (i32.add (local.get $s) (i32.const 32)))
+                (br $quad)))
             (if (i32.and (i32.ne (local.get $opq) (i32.const 255)) (i32x4.all_true (i32x4.eq (v128.or (v128.and (local.get $sv) (local.get $sv2)) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1))))
               (then
                 (local.set $dv (v128.load align=1 (local.get $d)))
@@ -236,6 +244,12 @@
               (then
                 (v128.store align=1 (local.get $d) (local.get $sv))
                 (v128.store offset=16 align=1 (local.get $d) (local.get $sv2))
+                (local.set $d (i32.add (local.get $d) (i32.const 32)))
+                (local.set $s (i32.add (local.get $s) (i32.const 32)))
+                (br $quad)))
+            ;; Eight transparent texels: nothing to draw.
+            (if (i32.eqz (v128.any_true (v128.and (v128.or (local.get $sv) (local.get $sv2)) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+              (then
                 (local.set $d (i32.add (local.get $d) (i32.const 32)))
                 (local.set $s (i32.add (local.get $s) (i32.const 32)))
                 (br $quad)))))

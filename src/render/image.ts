@@ -34,7 +34,8 @@ export function createImage(width: number, height: number): RgbaImage {
  * WebAssembly memory of its own (fixed size, so `data` stays valid), and
  * drawImage onto it does not copy them in and out of the kernels' memory.
  * `data.buffer` is then that memory's: larger than the pixels, and it cannot
- * be transferred to a worker (copy `data` for that). Falls back to
+ * be transferred to a worker (copy `data` for that). `sourceBytes`: room
+ * for sources placed in its memory (placeOnCanvas). Falls back to
  * createImage.
  */
 export function createCanvasImage(width: number, height: number, sourceBytes = 0): RgbaImage {
