@@ -27,7 +27,7 @@
  */
 import { Budget } from '../binary/limits.js';
 import type { RenderResult } from './image.js';
-import { drawBounds, drawImage, type DrawOptions, type Rect } from './compose.js';
+import { composeSimdAvailable, drawBounds, drawImage, type DrawOptions, type Rect } from './compose.js';
 import { drawText, GLYPH_HEIGHT, textWidth } from './font.js';
 import { createCanvasImage, createImage, fillImage, placeOnCanvas, type RgbaImage } from './image.js';
 import { applyMatrix, IDENTITY, multiply, translate, type Matrix } from './matrix.js';
@@ -236,6 +236,8 @@ class Sources {
 const SURFACE_MIN_DRAW = 4096;
 /** Sources placed in a surface's memory: at most this many bytes together. */
 const SURFACE_MAX_SOURCE_BYTES = 64 << 20;
+/** Canvases bigger than this (pixels) are drawn where they go: a surface would add as much memory again. */
+const SURFACE_MAX_PIXELS = 16 << 20;
 
 /**
  * Where the SIMD kernels can draw a picture's frames in place: one canvas
@@ -243,10 +245,12 @@ const SURFACE_MAX_SOURCE_BYTES = 64 << 20;
  * copied out, with the part images that pay for it (the texels big draws
  * take from them add up to at least the image: copying it once costs no
  * more than copying those texels for each draw) placed in its memory. Null
- * when no draw is big enough, when the parts come from a generator, or
- * without WebAssembly SIMD. The frames get the same pixels either way.
+ * when no draw is big enough, when the parts come from a generator, for a
+ * canvas over SURFACE_MAX_PIXELS, or without WebAssembly SIMD. The frames
+ * get the same pixels either way.
  */
 function pictureSurface(picture: Picture, c: Rect): { surface: RgbaImage; toPlace: Set<RgbaImage | LazyImage> } | null {
+  if (c.width * c.height > SURFACE_MAX_PIXELS || !composeSimdAvailable()) return null;
   const shift = translate(-c.x, -c.y);
   const taken = new Map<RgbaImage | LazyImage, number>();
   let big = false;
@@ -275,7 +279,7 @@ function pictureSurface(picture: Picture, c: Rect): { surface: RgbaImage; toPlac
     bytes += n + 32;
   }
   const surface = createCanvasImage(c.width, c.height, bytes);
-  // No WebAssembly SIMD: a plain image, no better than drawing each frame where it goes.
+  // No WebAssembly memory to be had: a plain image, no better than drawing each frame where it goes.
   if (surface.data.buffer.byteLength === surface.data.length) return null;
   return { surface, toPlace };
 }
