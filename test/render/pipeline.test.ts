@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Budget, LimitError, limitsFrom } from '../../src/binary/limits.js';
 import { drawImage, setComposeKernels } from '../../src/render/compose.js';
 import { createImage, fillImage, type RgbaImage } from '../../src/render/image.js';
@@ -223,6 +223,26 @@ describe('drawing on a surface (issue 16: the SIMD kernels in place)', () => {
       setComposeKernels(was);
     }
     expect(Buffer.from(a.data).equals(Buffer.from(aCopy))).toBe(true);
+  });
+
+  it('draws the same frames without WebAssembly SIMD (no surface)', async () => {
+    const a = disc(100, 9);
+    const picture: Picture = {
+      frames: [{ parts: [{ image: a, transform: compose(rotate(17), translate(60, 10)), filter: 'bilinear', opacity: 0.7 }] }],
+      background: [1, 2, 3, 255],
+    };
+    const want = drawPicture(picture).frames[0]!;
+    const validate = WebAssembly.validate;
+    vi.resetModules();
+    WebAssembly.validate = () => false;
+    try {
+      const p = await import('../../src/render/pipeline.js');
+      const got = p.drawPicture(picture).frames[0]!;
+      expect(Buffer.from(got.data).equals(Buffer.from(want.data))).toBe(true);
+    } finally {
+      WebAssembly.validate = validate;
+      vi.resetModules();
+    }
   });
 
   it('draws many pictures in a row without running out of memory (each surface goes with its call)', () => {
