@@ -1140,7 +1140,10 @@ function simdDraw(
   let canvas = dst.data.byteOffset % 4 === 0 ? canvasKernels(dst.data) : undefined;
   if (canvas && dst.data.byteOffset + dst.data.length > canvas.scratch) canvas = undefined; // a view reaching the scratch area
   // A source in the canvas's own memory (placeOnCanvas, or another part of the canvas): its texels are read where they are.
-  let resident = canvas !== undefined && src.data.buffer === dst.data.buffer;
+  const sameMemory = src.data.buffer === dst.data.buffer;
+  // A source view reaching the scratch area, which the draw writes: drawn through the shared memory.
+  if (canvas && sameMemory && src.data.byteOffset + src.data.length > canvas.scratch) canvas = undefined;
+  let resident = canvas !== undefined && sameMemory;
   const layout = (base: number) => {
     const LUT = base + 256;
     const T = base + 512;

@@ -341,6 +341,27 @@ run('canvas images (createCanvasImage)', () => {
     }
   });
 
+  it('draws a source whose view reaches the scratch area after the pixels from a snapshot, as the JavaScript paths', () => {
+    const canvas = createCanvasImage(40, 30);
+    const plain = createImage(40, 30);
+    for (let i = 0; i < plain.data.length; i++) plain.data[i] = canvas.data[i] = (i * 31) & 255;
+    // 20 × 10 texels right after the pixels, in the scratch area (a view of data.buffer).
+    const view = new Uint8Array(canvas.data.buffer, 40 * 30 * 4, 200 * 4);
+    for (let i = 0; i < 800; i++) view[i] = (i * 7) & 255;
+    const snapshot: RgbaImage = { width: 20, height: 10, data: view.slice() };
+    for (const opts of [
+      { transform: translate(3, 2), opacity: 0.6 },
+      { transform: compose(rotate(33), translate(12, -4)), filter: 'bilinear' as const },
+    ]) {
+      setComposeKernels('js');
+      drawImage(plain, snapshot, opts);
+      setComposeKernels('wasm');
+      for (let i = 0; i < 800; i++) view[i] = (i * 7) & 255; // the scratch bytes as before (an earlier draw used them)
+      drawImage(canvas, { width: 20, height: 10, data: view }, opts);
+      expectSame(plain.data, canvas.data);
+    }
+  });
+
   it('places a source only where there is room, else returns it (same pixels either way)', () => {
     const canvas = createCanvasImage(8, 8);
     const big = createImage(1200, 1200);
