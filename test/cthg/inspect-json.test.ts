@@ -63,10 +63,9 @@ describe('CTHG inspect --json lists written from the records', () => {
       frames: fc.array(
         fc.record({
           sound: num,
-          elements: fc.array(
-            fc.record({ sprite: fc.option(num), x: num, y: num, layerClass: num, layerId: num, flags: num }),
-            { maxLength: 3 },
-          ),
+          elements: fc.array(fc.record({ sprite: fc.option(num), x: num, y: num, layerClass: num, layerId: num, flags: num }), {
+            maxLength: 3,
+          }),
         }),
         { maxLength: 5 },
       ),
