@@ -86,19 +86,31 @@ export function tables(run) {
       'Peak memory over a process that loaded the library, as a multiple of the input (SpriteTile: of the decompressed level); targets: read <= 4x, `inspect --json` <= 3x.',
       '',
     );
-    out.push('| format | input MB | read | inspect --json |', '| --- | --- | --- | --- |');
-    for (const r of mem.rows) out.push(`| ${r.format} | ${num(r.readMB, 1)} | ${x(r.read)} | ${x(r.inspect)} |`);
+    // One column per size from 10 MB when the run measured several (`--full`: 10 and 100 MB), else the largest size.
+    const sizes = mem.sizesMB?.length > 1 && mem.rows.every((r) => r.bySize) ? mem.sizesMB : null;
+    if (sizes) {
+      const both = (r, op) => r.bySize.map((b) => (b[op] === null ? 'failed' : x(b[op])));
+      const cols = [...sizes.map((s) => `read ${s} MB`), ...sizes.map((s) => `inspect --json ${s} MB`)];
+      out.push(`| format | ${cols.join(' | ')} |`, `| --- |${cols.map(() => ' --- |').join('')}`);
+      for (const r of mem.rows) out.push(`| ${r.format} | ${[...both(r, 'read'), ...both(r, 'inspect')].join(' | ')} |`);
+    } else {
+      out.push('| format | input MB | read | inspect --json |', '| --- | --- | --- | --- |');
+      for (const r of mem.rows) out.push(`| ${r.format} | ${num(r.readMB, 1)} | ${x(r.read)} | ${x(r.inspect)} |`);
+    }
   }
   const sweep = run.results.find((r) => r.kind === 'sweep');
   if (sweep) {
     const sizes = sweep.sizesMB;
+    // Growth per 10x at each step (1 -> 10 MB, 10 -> 100 MB with --full), flagged above 13x.
+    const steps = sizes.slice(1).map((s, i) => `${sizes[i]}→${s} MB`);
+    const per = steps.length > 1 ? ` (${steps.join(', ')})` : '';
     out.push(
       '',
       `Size sweep (a fresh process per point): CPU seconds / peak MB over the baseline at ${sizes.join(', ')} MB, and growth per 10x of input (linear: 10x; flagged above 13x).`,
       '',
     );
     out.push(
-      `| format | operation | ${sizes.map((s) => `${s} MB`).join(' | ')} | time per 10x | memory per 10x |`,
+      `| format | operation | ${sizes.map((s) => `${s} MB`).join(' | ')} | time per 10x${per} | memory per 10x${per} |`,
       `| --- | --- |${sizes.map(() => ' --- |').join('')} --- | --- |`,
     );
     const groups = new Map();
@@ -109,18 +121,26 @@ export function tables(run) {
     }
     for (const [k, rs] of groups) {
       const [f, label] = k.split('|');
-      const last = rs.at(-1);
       const cells = sizes.map((s) => {
         const p = rs.find((r) => r.mb === s);
         return !p ? '-' : p.error ? cell(p.error) : `${num(p.cpuMs / 1000)} s / ${num(p.extraKB / 1024, 0)} MB`;
       });
       const g = (v, small) =>
         v === null || v === undefined ? '-' : `${num(v, 1)}x${v > 13 ? (small ? ' (too small to judge)' : ' **superlinear**') : ''}`;
-      // From a point under 50 ms of CPU or 16 MB of memory, growth is too small to judge (as bench/sweep.mjs marks it).
-      const prev = rs.at(-2);
-      const smallT = Boolean(prev && prev.cpuMs < 50);
-      const smallM = Boolean(prev && prev.extraKB < 16 * 1024);
-      out.push(`| ${f} | ${cell(label)} | ${cells.join(' | ')} | ${g(last.timeGrowth, smallT)} | ${g(last.memoryGrowth, smallM)} |`);
+      // Each step's growth is on its larger point; from a point under 50 ms of CPU or 16 MB of memory it is too
+      // small to judge (as bench/sweep.mjs marks it).
+      const grow = (key, small) =>
+        sizes
+          .slice(1)
+          .map((s, i) => {
+            const p = rs.find((r) => r.mb === s);
+            const prev = rs.find((r) => r.mb === sizes[i]);
+            return g(p?.[key], Boolean(prev && small(prev)));
+          })
+          .join(' / ');
+      out.push(
+        `| ${f} | ${cell(label)} | ${cells.join(' | ')} | ${grow('timeGrowth', (p) => p.cpuMs < 50)} | ${grow('memoryGrowth', (p) => p.extraKB < 16 * 1024)} |`,
+      );
     }
   }
   if (run.failures?.length)

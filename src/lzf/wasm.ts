@@ -238,7 +238,8 @@ export function decompressRetained(input: Uint8Array, limit: number, measure: Me
   const { d, outAt, end } = r;
   const scratch = (end + 7) & ~7;
   try {
-    grow(d, scratch + (end - outAt));
+    // Room after the output for one slice of split records, not for all of them (the memory stays the input and the output).
+    grow(d, scratch + SLICE_RECORDS * 7);
   } catch {
     const data = new Uint8Array(d.memory.buffer).slice(outAt, end);
     release(d);
@@ -247,9 +248,45 @@ export function decompressRetained(input: Uint8Array, limit: number, measure: Me
   const data = new Uint8Array(d.memory.buffer, outAt, end - outAt);
   return {
     data,
-    split: (at, n, le) => (at >= 0 && n * 7 <= end - outAt - at ? splitAt(d, outAt + at, n, le, scratch) : null),
-    done: () => release(d),
+    split: (at, n, le) => (at >= 0 && n * 7 <= end - outAt - at ? splitSlices(d, outAt + at, n, le, scratch) : null),
+    done: () => {
+      // The first big level a process reads lets the memory go (a command reads one level: issue 16, memory);
+      // from the second on it is kept for the next read (up to KEEP_BYTES), as for every other call.
+      const big = d.memory.buffer.byteLength > LET_GO_FIRST_BYTES;
+      if (big && !bigBefore && d === shared) shared = null;
+      else release(d);
+      bigBefore ||= big;
+    },
   };
+}
+
+/** decompressRetained's memory above this is let go after the first such read of a process (see its done). */
+const LET_GO_FIRST_BYTES = 4 * 1024 * 1024;
+let bigBefore = false;
+
+/** Records split per call of the module's split by splitSlices: 32768 (224 KiB of scratch). */
+const SLICE_RECORDS = 1 << 15;
+
+/**
+ * Splits `n` 7-byte records at memory[src] into four new arrays, a slice of
+ * SLICE_RECORDS at a time through the scratch at `dst`, each slice copied
+ * into the arrays while it is in the cache: the arrays or the index of the
+ * first bad record.
+ */
+function splitSlices(d: Decoder, src: number, n: number, le: boolean, dst: number): Records7 | number {
+  if (n <= SLICE_RECORDS) return splitAt(d, src, n, le, dst);
+  const out: Records7 = { a: new Int16Array(n), b: new Uint16Array(n), c: new Int16Array(n), d: new Uint8Array(n) };
+  const buf = d.memory.buffer;
+  for (let i = 0; i < n; i += SLICE_RECORDS) {
+    const m = Math.min(SLICE_RECORDS, n - i);
+    const bad = d.split(src + i * 7, m, le ? 1 : 0, dst);
+    if (bad >= 0) return i + bad;
+    out.a.set(new Int16Array(buf, dst, m), i);
+    out.b.set(new Uint16Array(buf, dst + 2 * m, m), i);
+    out.c.set(new Int16Array(buf, dst + 4 * m, m), i);
+    out.d.set(new Uint8Array(buf, dst + 6 * m, m), i);
+  }
+  return out;
 }
 
 /** Splits `n` 7-byte records at data[at] (copied into memory first); null without WebAssembly. */

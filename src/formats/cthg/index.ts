@@ -20,7 +20,7 @@ export const cthgHandler: FormatHandler<CthgDocument> = {
   title: 'CorsixTH animation file (CTHG 513)',
   extensions: ['.dat'],
   sniff: sniffCthg,
-  read: (bytes, ctx) => readCthg(bytes, { warn: ctx?.warn }),
+  read: (bytes, ctx) => readCthg(bytes, { warn: ctx?.warn, keepBytes: ctx?.keepBytes }),
   write: (doc) => writeCthg(doc),
   validate: (bytes) => validateCthg(bytes),
   inspectJson: inspectCthgJson,

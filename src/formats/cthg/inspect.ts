@@ -1,5 +1,6 @@
-import { jsonMap } from '../../binary/json-array.js';
-import { VIEWS, countsOf, type CthgDocument } from './model.js';
+import { JsonText, jsonMap, type JsonList } from '../../binary/json-array.js';
+import { isJsonPrimitive as prim, jsonBytes, jsonListText, objectParts, type JsonOut } from '../../binary/json-out.js';
+import { VIEWS, countsOf, type CthgAnimation, type CthgDocument, type CthgFrame, type CthgSprite } from './model.js';
 
 /** The contract's `inspect --json` object (keys in the contract's order). */
 export function inspectCthgJson(doc: CthgDocument): unknown {
@@ -15,25 +16,152 @@ export function inspectCthgJson(doc: CthgDocument): unknown {
       spriteBytes: header.spriteBytes,
     },
     blockOrder: doc.blockOrder ?? '',
-    animations: jsonMap(doc.animations, (a) => ({
-      name: a.name,
-      tileSize: a.tileSize,
-      frameCount: a.frameCount,
-      views: { north: a.views.north, east: a.views.east, south: a.views.south, west: a.views.west },
-    })),
-    frames: jsonMap(doc.frames, (f) => ({
-      sound: f.sound,
-      elements: f.elements.map((e) => ({
-        sprite: e.sprite,
-        x: e.x,
-        y: e.y,
-        layerClass: e.layerClass,
-        layerId: e.layerId,
-        flags: e.flags,
+    animations: asText(
+      jsonMap(doc.animations, (a) => ({
+        name: a.name,
+        tileSize: a.tileSize,
+        frameCount: a.frameCount,
+        views: { north: a.views.north, east: a.views.east, south: a.views.south, west: a.views.west },
       })),
-    })),
-    sprites: jsonMap(doc.sprites, (s) => ({ width: s.width, height: s.height, dataLength: s.data.length })),
+      doc.animations,
+      plainAnimation,
+      animationsText,
+    ),
+    frames: asText(
+      jsonMap(doc.frames, (f) => ({
+        sound: f.sound,
+        elements: f.elements.map((e) => ({
+          sprite: e.sprite,
+          x: e.x,
+          y: e.y,
+          layerClass: e.layerClass,
+          layerId: e.layerId,
+          flags: e.flags,
+        })),
+      })),
+      doc.frames,
+      plainFrame,
+      framesText,
+    ),
+    sprites: asText(
+      jsonMap(doc.sprites, (s) => ({ width: s.width, height: s.height, dataLength: s.data.length })),
+      doc.sprites,
+      plainSprite,
+      spritesText,
+    ),
   };
+}
+
+// The three lists' text written straight from the records (src/binary/json-out.ts: no object or string per
+// record, so the young generation stays small), when every record's fields are numbers, strings, booleans or
+// null as the objects above would hold them; else the objects are written. The text is the same either way
+// (test/cthg/inspect-json.test.ts compares it with JSON.stringify's).
+
+type Pad = (n: number) => string;
+
+function asText<S, T>(
+  list: JsonList<T>,
+  source: readonly S[],
+  plain: (s: S) => boolean,
+  text: (source: readonly S[], depth: number, pad: Pad) => Iterable<string>,
+): JsonList<T> {
+  for (let i = 0; i < source.length; i++) if (!plain(source[i]!)) return list;
+  return new JsonText(
+    list.length,
+    (i) => list.at(i),
+    (depth, pad) => text(source, depth, pad),
+  );
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
+
+function plainAnimation(a: CthgAnimation): boolean {
+  if (!isObject(a) || !prim(a.name) || !prim(a.tileSize) || !prim(a.frameCount) || !isObject(a.views)) return false;
+  for (const v of VIEWS) if (!prim(a.views[v])) return false;
+  return true;
+}
+
+function plainFrame(f: CthgFrame): boolean {
+  if (!isObject(f) || !prim(f.sound) || !Array.isArray(f.elements)) return false;
+  for (const e of f.elements) {
+    if (!isObject(e) || !prim(e.sprite) || !prim(e.x) || !prim(e.y) || !prim(e.layerClass) || !prim(e.layerId) || !prim(e.flags))
+      return false;
+  }
+  return true;
+}
+
+function plainSprite(s: CthgSprite): boolean {
+  return isObject(s) && prim(s.width) && prim(s.height) && isObject(s.data) && prim(s.data.length);
+}
+
+function animationsText(list: readonly CthgAnimation[], depth: number, pad: Pad): Iterable<string> {
+  const a = objectParts(['name', 'tileSize', 'frameCount', 'views'], depth + 1, pad);
+  const v = objectParts(VIEWS, depth + 2, pad);
+  return jsonListText(list, depth, pad, (o: JsonOut, x) => {
+    o.raw(a.lead[0]!);
+    o.value(x.name);
+    o.raw(a.lead[1]!);
+    o.value(x.tileSize);
+    o.raw(a.lead[2]!);
+    o.value(x.frameCount);
+    o.raw(a.lead[3]!);
+    for (let k = 0; k < VIEWS.length; k++) {
+      o.raw(v.lead[k]!);
+      o.value(x.views[VIEWS[k]!]);
+    }
+    o.raw(v.close);
+    o.raw(a.close);
+  });
+}
+
+function framesText(list: readonly CthgFrame[], depth: number, pad: Pad): Iterable<string> {
+  const f = objectParts(['sound', 'elements'], depth + 1, pad);
+  const e = objectParts(['sprite', 'x', 'y', 'layerClass', 'layerId', 'flags'], depth + 3, pad);
+  const empty = jsonBytes('[]');
+  const first = jsonBytes(`[\n${pad(depth + 3)}`);
+  const next = jsonBytes(`,\n${pad(depth + 3)}`);
+  const close = jsonBytes(`\n${pad(depth + 2)}]`);
+  return jsonListText(list, depth, pad, (o: JsonOut, x) => {
+    o.raw(f.lead[0]!);
+    o.value(x.sound);
+    o.raw(f.lead[1]!);
+    const els = x.elements;
+    if (els.length === 0) o.raw(empty);
+    else {
+      for (let i = 0; i < els.length; i++) {
+        const el = els[i]!;
+        o.raw(i === 0 ? first : next);
+        o.raw(e.lead[0]!);
+        o.value(el.sprite);
+        o.raw(e.lead[1]!);
+        o.value(el.x);
+        o.raw(e.lead[2]!);
+        o.value(el.y);
+        o.raw(e.lead[3]!);
+        o.value(el.layerClass);
+        o.raw(e.lead[4]!);
+        o.value(el.layerId);
+        o.raw(e.lead[5]!);
+        o.value(el.flags);
+        o.raw(e.close);
+      }
+      o.raw(close);
+    }
+    o.raw(f.close);
+  });
+}
+
+function spritesText(list: readonly CthgSprite[], depth: number, pad: Pad): Iterable<string> {
+  const s = objectParts(['width', 'height', 'dataLength'], depth + 1, pad);
+  return jsonListText(list, depth, pad, (o: JsonOut, x) => {
+    o.raw(s.lead[0]!);
+    o.value(x.width);
+    o.raw(s.lead[1]!);
+    o.value(x.height);
+    o.raw(s.lead[2]!);
+    o.value(x.data.length);
+    o.raw(s.close);
+  });
 }
 
 function flagWords(flags: number): string {

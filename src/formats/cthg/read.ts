@@ -20,6 +20,8 @@ export const HEADER_SIZE = 26;
 export interface CthgReadOptions {
   /** Called for non-fatal problems (header counts that differ from the blocks, invalid UTF-8 names). */
   warn?(d: Diagnostic): void;
+  /** The sprites' pixel data may be views of `bytes` instead of copies (the caller never changes them: ReadContext.keepBytes). */
+  keepBytes?: boolean;
 }
 
 /** True when the bytes start with the CTHG magic. */
@@ -156,7 +158,7 @@ export function readCthg(bytes: Uint8Array, options: CthgReadOptions = {}): Cthg
       const length = r.u32();
       r.checkCount(length, 1, 'sprite data byte', lenAt);
       checkPixelData(bytes, r.pos, r.pos + length, width, height);
-      sprites.push({ width, height, data: r.bytesCopy(length, 'sprite data') });
+      sprites.push({ width, height, data: options.keepBytes ? r.bytesView(length, 'sprite data') : r.bytesCopy(length, 'sprite data') });
       order += 'S';
     } else {
       const shown = [a, b].map((c) => (c >= 0x20 && c < 0x7f ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`)).join('');

@@ -1,0 +1,153 @@
+/**
+ * JSON text built as UTF-8 bytes in one reused buffer and taken out as a
+ * string a chunk at a time: for a JsonText (json-array.ts) that writes a big
+ * part of `inspect --json` straight from a document's records. Writing a
+ * record this way makes no object, number string or key string: made through
+ * objects and sprat's JSON writer, a few MB of output leaves tens of MB of
+ * short-lived garbage, and the young generation grows to hold it (the peak
+ * memory of `inspect --json`; issue 16). Every value is written exactly as
+ * JSON.stringify writes it.
+ */
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The text is handed out in pieces of about this many bytes. */
+export const JSON_OUT_CHUNK = 1 << 16;
+
+/** Whether JsonOut.value writes `v` (a number, string, boolean or null), as JSON.stringify does in an object or array. */
+export function isJsonPrimitive(v: unknown): v is number | string | boolean | null {
+  return v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean';
+}
+
+export class JsonOut {
+  private buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
+  /** Bytes written since the last take(). */
+  pos = 0;
+
+  /** Whether a chunk's worth is waiting (then take() it). */
+  get full(): boolean {
+    return this.pos >= JSON_OUT_CHUNK;
+  }
+
+  private room(n: number): Uint8Array {
+    if (this.pos + n > this.buf.length) {
+      const next = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
+      next.set(this.buf.subarray(0, this.pos));
+      this.buf = next;
+    }
+    return this.buf;
+  }
+
+  /** Bytes as they are (constant parts, made once by `bytes`). */
+  raw(a: Uint8Array): void {
+    const b = this.room(a.length);
+    let p = this.pos;
+    for (let i = 0; i < a.length; i++) b[p++] = a[i]!;
+    this.pos = p;
+  }
+
+  /** A number as JSON.stringify writes it: whole numbers digit by digit, others through String, non-finite as null. */
+  num(v: number): void {
+    if (!Number.isSafeInteger(v)) {
+      this.ascii(Number.isFinite(v) ? String(v) : 'null');
+      return;
+    }
+    const b = this.room(17);
+    let p = this.pos;
+    if (v < 0) {
+      b[p++] = 45; // -
+      v = -v;
+    }
+    let digits = 1;
+    for (let m = v; m >= 10; m = Math.floor(m / 10)) digits++;
+    p += digits;
+    this.pos = p;
+    do {
+      b[--p] = 48 + (v % 10);
+      v = Math.floor(v / 10);
+    } while (v > 0);
+  }
+
+  /** A string as JSON.stringify writes it. */
+  str(v: string): void {
+    const t = JSON.stringify(v);
+    const b = this.room(3 * t.length);
+    let p = this.pos;
+    for (let i = 0; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      if (c >= 0x80) {
+        // (JSON.stringify escapes lone surrogates: the text is well-formed UTF-16)
+        this.pos += encoder.encodeInto(t, b.subarray(this.pos)).written;
+        return;
+      }
+      b[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  /** Text known to be ASCII. */
+  ascii(t: string): void {
+    const b = this.room(t.length);
+    let p = this.pos;
+    for (let i = 0; i < t.length; i++) b[p++] = t.charCodeAt(i);
+    this.pos = p;
+  }
+
+  /** A number, string, boolean or null (see isJsonPrimitive) as JSON.stringify writes it. */
+  value(v: number | string | boolean | null): void {
+    if (typeof v === 'number') this.num(v);
+    else if (typeof v === 'string') this.str(v);
+    else this.ascii(v === null ? 'null' : v ? 'true' : 'false');
+  }
+
+  /** The text written since the last take(). */
+  take(): string {
+    const s = decoder.decode(this.buf.subarray(0, this.pos));
+    this.pos = 0;
+    return s;
+  }
+}
+
+/** Text as UTF-8 bytes, for JsonOut.raw. */
+export const jsonBytes = (s: string): Uint8Array => encoder.encode(s);
+
+/**
+ * The constant text of an object with `keys` (in order) whose `{` is at
+ * `depth`: `lead[k]` comes before the value of `keys[k]` (`{` and the first
+ * key, or `,` and the next), `close` after the last value; as JSON.stringify
+ * writes them with the indentation `pad` (pad(n): a line at depth n).
+ */
+export function objectParts(keys: readonly string[], depth: number, pad: (n: number) => string): { lead: Uint8Array[]; close: Uint8Array } {
+  const p = pad(depth + 1);
+  return {
+    lead: keys.map((k, i) => jsonBytes(`${i === 0 ? '{' : ','}\n${p}${JSON.stringify(k)}: `)),
+    close: jsonBytes(`\n${pad(depth)}}`),
+  };
+}
+
+/**
+ * The text of the JSON array of `items` at `depth`, in chunks: `write` writes
+ * one item (at depth + 1) into the JsonOut; for JsonText's `text`.
+ */
+export function* jsonListText<T>(
+  items: ArrayLike<T>,
+  depth: number,
+  pad: (n: number) => string,
+  write: (o: JsonOut, item: T, i: number) => void,
+): Generator<string, void, undefined> {
+  if (items.length === 0) {
+    yield '[]';
+    return;
+  }
+  const o = new JsonOut();
+  const first = jsonBytes(`[\n${pad(depth + 1)}`);
+  const next = jsonBytes(`,\n${pad(depth + 1)}`);
+  for (let i = 0; i < items.length; i++) {
+    o.raw(i === 0 ? first : next);
+    write(o, items[i]!, i);
+    if (o.full) yield o.take();
+  }
+  o.raw(jsonBytes(`\n${pad(depth)}]`));
+  yield o.take();
+}
