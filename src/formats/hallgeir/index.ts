@@ -62,7 +62,7 @@ function writeOptionsFor(options: CommandOptions | undefined, _format: string): 
 
 function readWith<K extends HallgeirKind>(kind: K) {
   return (bytes: Uint8Array, ctx?: ReadContext & { options?: CommandOptions }) =>
-    readHallgeir(bytes, kind, { endian: choiceOption(ctx?.options, ENDIAN_OPTION), warn: ctx?.warn });
+    readHallgeir(bytes, kind, { endian: choiceOption(ctx?.options, ENDIAN_OPTION), warn: ctx?.warn, keepBytes: ctx?.keepBytes });
 }
 
 export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
