@@ -183,7 +183,7 @@ export function frameCount(a: HallgeirAnimation): number {
 }
 
 /** Frame `i` of an animation (0 <= i < frameCount(a)); of a compact animation, made anew and not kept. */
-export function frameAt(a: HallgeirAnimation, i: number): HallgeirFrame | undefined {
+export function frameByIndex(a: HallgeirAnimation, i: number): HallgeirFrame | undefined {
   const c = compactFrames(a);
   if (!c) return a.frames[i];
   if (!(Number.isInteger(i) && i >= 0 && i < c.count)) return undefined;

@@ -12,7 +12,7 @@ import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../options.js';
 import type { HallgeirAnimation, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
-import { frameAt, frameCount, framesOf, objectPaths, objectsOf } from './compact.js';
+import { frameByIndex, frameCount, framesOf, objectPaths, objectsOf } from './compact.js';
 import { frameChain } from './play.js';
 import { readObject, readSprite } from './read.js';
 import { dirOf, frameSizeOption, joinPath, loadTextureByName, requireFrameSize, textureRequest, type FrameSize } from './resources.js';
@@ -187,7 +187,7 @@ export async function mapPicture(map: HallgeirMap, options: CommandOptions, reso
     const objPath = joinPath('', o.object);
     const { path: sprPath, sprite } = await spriteFor(objPath);
     const first = sprite.animations[0];
-    const frame = first && frameAt(first, 0);
+    const frame = first && frameByIndex(first, 0);
     if (!frame) continue; // nothing to draw
     const mapTex = map.textures.find((t) => t.name === sprite.texture);
     let image: RgbaImage;
