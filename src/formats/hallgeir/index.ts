@@ -8,6 +8,7 @@
 import { budgetFrom } from '../../binary/limits.js';
 import { choiceOption, intOption, LAYER_OPTIONS, stringOption } from '../options.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
+import { frameCount } from './compact.js';
 import { spriteFromModel, spriteToModel } from './convert.js';
 import { inspectJson, inspectText } from './inspect.js';
 import type { HallgeirDocument, HallgeirKind, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
@@ -84,7 +85,7 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
     budgetFrom(options).spend('maxRecords', Math.ceil(ms / step), `--ms ${ms} at --step-ms ${step}`);
     const { records, stuck } = playRecords(anim, ms, step);
     const warnings: string[] = [];
-    if (anim.frames.length === 0) warnings.push(`animation ${JSON.stringify(anim.name)} has no frames`);
+    if (frameCount(anim) === 0) warnings.push(`animation ${JSON.stringify(anim.name)} has no frames`);
     if (stuck)
       warnings.push(
         `animation ${JSON.stringify(anim.name)}: its delays are too small to advance the time at double precision; the frame stays`,
