@@ -39,11 +39,19 @@ import {
   type HallgeirSprite,
 } from '../../src/formats/hallgeir/index.js';
 import { documentWarnings, validateHallgeir } from '../../src/formats/hallgeir/validate.js';
-import { makeSprite } from '../../bench/hallgeir.mjs';
 import { SAMPLES } from '../helpers/paths.js';
 import { runCli } from '../helpers/cli.js';
 import { Builder } from './bytes.js';
 import { memoryLoader } from './memory.js';
+
+/** A sprite of `animations` x `frames` frames, as bench/hallgeir.mjs makes them. */
+function makeSprite(animations: number, frames: number): HallgeirSprite {
+  const anims = Array.from({ length: animations }, (_, a) => ({
+    name: `animation_${a}`,
+    frames: Array.from({ length: frames }, (_, f) => ({ x: f * 32, y: a * 32, delay: 0.05 + (f % 7) / 100, next: (f + 1) % frames })),
+  }));
+  return { kind: 'sprite', littleEndian: true, name: 'bench', texture: 'bench_tex', animations: anims };
+}
 
 /** The document with every frame and object made (as the readers made them before). */
 function made<D extends HallgeirDocument>(doc: D): D {
@@ -155,7 +163,7 @@ describe('Hallgeir compact documents', () => {
       const kind = ({ '.spr': 'sprite', '.map': 'map', '.obj': 'object' } as const)[path.extname(f)];
       if (kind) checkSame(new Uint8Array(readFileSync(path.join(SAMPLES, 'hallgeir', f))), kind);
     }
-    const big = makeSprite(20, 50) as HallgeirSprite;
+    const big = makeSprite(20, 50);
     checkSame(writeHallgeir(big), 'sprite');
     checkSame(writeHallgeir(big, { endian: 'big' }), 'sprite');
     const objects = Array.from({ length: 5000 }, (_, i) => ({ x: i * 37 - 9000, y: (i * 91) % 4096, object: `obj/o${i % 50}.obj` }));
@@ -223,7 +231,7 @@ describe('Hallgeir compact documents', () => {
   });
 
   it('change like plain documents: made on first use, then the arrays the user changes', () => {
-    const bytes = writeHallgeir(makeSprite(3, 4) as HallgeirSprite);
+    const bytes = writeHallgeir(makeSprite(3, 4));
     const s = readHallgeir(bytes, 'sprite');
     const frames = s.animations[1]!.frames;
     expect(s.animations[1]!.frames).toBe(frames); // kept
@@ -249,7 +257,7 @@ describe('Hallgeir compact documents', () => {
   });
 
   it('keep the caller’s bytes only when told they never change', () => {
-    const bytes = writeHallgeir(makeSprite(2, 3) as HallgeirSprite);
+    const bytes = writeHallgeir(makeSprite(2, 3));
     const copy = readHallgeir(bytes.slice(), 'sprite');
     const input = bytes.slice();
     const kept = readHallgeir(input, 'sprite', { keepBytes: true });
@@ -267,7 +275,8 @@ describe('Hallgeir compact documents', () => {
     const spr = readHallgeir(files['hero.spr']!, 'sprite');
     const map = readHallgeir(files['level1.map']!, 'map');
     await renderSprite(spr, { 'frame-size': '16x16' }, loader);
-    await spriteToModel(spr, loader, { 'frame-size': '16x16' });
+    const model = await spriteToModel(spr, loader, { 'frame-size': '16x16' });
+    expect(model).toEqual(await spriteToModel(made(readHallgeir(files['hero.spr']!, 'sprite')), loader, { 'frame-size': '16x16' }));
     await renderMap(map, {}, loader);
     await hallgeirMapHandler.references!(map, loader);
     await hallgeirMapHandler.checkResources!(map, loader, {});
@@ -280,7 +289,7 @@ describe('Hallgeir compact documents', () => {
   });
 
   it('inspect --json: the text at any depth, and the command line’s output', async () => {
-    const doc = readHallgeir(writeHallgeir(makeSprite(2, 3) as HallgeirSprite), 'sprite');
+    const doc = readHallgeir(writeHallgeir(makeSprite(2, 3)), 'sprite');
     const json = hallgeirInspectJson(doc) as { animations: { at(i: number): { frames: unknown } } };
     const frames = json.animations.at(0).frames;
     expect(frames).toBeInstanceOf(JsonText);

@@ -41,6 +41,14 @@ export {
   type EndianOption,
 } from './read.js';
 export { writeHallgeir, type HallgeirWriteOptions } from './write.js';
+export {
+  framesOf as hallgeirFramesOf,
+  frameCount as hallgeirFrameCount,
+  frameByIndex as hallgeirFrameByIndex,
+  objectsOf as hallgeirObjectsOf,
+  type FrameTable as HallgeirFrameTable,
+  type ObjectTable as HallgeirObjectTable,
+} from './compact.js';
 export { HallgeirPlayer, frameAt, frameAtTimes, frameChain, playRecords, type PlayRecord } from './play.js';
 export { inspectJson as hallgeirInspectJson, inspectText as hallgeirInspectText } from './inspect.js';
 export { renderSprite, renderMap, renderObject, spritePicture, objectPicture, mapPicture, inferFrameSize } from './render.js';
