@@ -303,6 +303,29 @@ describe('Hallgeir compact documents', () => {
       }
       expect(stringifyJson(a), `depth ${depth}`).toBe(stringifyJson(b));
     }
+    // The animations of a document share one buffer: their texts can be taken in turns.
+    const two = readHallgeir(writeHallgeir(makeSprite(2, 3000)), 'sprite');
+    const lists = [0, 1].map(
+      (i) => (hallgeirInspectJson(two) as { animations: { at(i: number): { frames: JsonText } } }).animations.at(i).frames,
+    );
+    const pad = (n: number) => ' '.repeat(2 * n);
+    const alone = lists.map((l) => [...l.text(3, pad)].join(''));
+    const its = lists.map((l) => l.text(3, pad)[Symbol.iterator]());
+    const turns = ['', ''];
+    let pieces = 0;
+    for (let done = [false, false]; !done[0] || !done[1]; ) {
+      for (const i of [0, 1]) {
+        const r = its[i]!.next();
+        if (r.done) done[i] = true;
+        else {
+          turns[i] += r.value;
+          pieces++;
+        }
+      }
+    }
+    expect(pieces).toBeGreaterThan(4);
+    expect(turns).toEqual(alone);
+    expect(JSON.parse(alone[1]!)).toEqual(two.animations[1]!.frames);
     const file = path.join(SAMPLES, 'hallgeir', 'level1.map');
     const r = await runCli(['inspect', file, '--json']);
     expect(r.code).toBe(0);

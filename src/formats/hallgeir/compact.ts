@@ -27,14 +27,30 @@ import { FRAME_SIZE } from './model.js';
 
 /** Frame records as read: the bytes they are in, and their byte order. */
 export class FrameStore {
-  readonly view: DataView;
+  #bytes: Uint8Array;
+  #view: DataView;
 
   /** `bytes`: a copy of the bytes the records are in, or bytes their owner never changes. */
   constructor(
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     readonly littleEndian: boolean,
   ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#bytes = bytes;
+    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  get bytes(): Uint8Array {
+    return this.#bytes;
+  }
+
+  get view(): DataView {
+    return this.#view;
+  }
+
+  /** For the reader, once every record is checked: the records' bytes from now on (a copy of those read). */
+  hold(bytes: Uint8Array): void {
+    this.#bytes = bytes;
+    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 }
 

@@ -4,11 +4,12 @@ import { FORMAT_NAMES } from './model.js';
 import { frameChain } from './play.js';
 import { JsonList, jsonMap } from '../../binary/json-array.js';
 import { compactFrames, compactObjects, framesOf, objectsOf } from './compact.js';
-import { framesJsonText, objectsJsonText } from './json-text.js';
+import { TextContext, framesJsonText, objectsJsonText } from './json-text.js';
 
 export function inspectJson(doc: HallgeirDocument): unknown {
   const format = FORMAT_NAMES[doc.kind];
   if (doc.kind === 'sprite') {
+    const ctx = new TextContext();
     return {
       format,
       littleEndian: doc.littleEndian,
@@ -20,7 +21,7 @@ export function inspectJson(doc: HallgeirDocument): unknown {
         // A compact animation: the text written from its records (the items made from them when asked for).
         const t = framesOf(a);
         const list = new JsonList(t.length, (i) => ({ x: t.x(i), y: t.y(i), delay: t.delay(i), next: t.next(i) }));
-        return { name: a.name, frames: framesJsonText(c, list) };
+        return { name: a.name, frames: framesJsonText(c, list, ctx) };
       }),
     };
   }

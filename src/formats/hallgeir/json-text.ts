@@ -61,8 +61,36 @@ class Out {
   take(): string {
     const s = decoder.decode(this.buf.subarray(0, this.pos));
     this.pos = 0;
+    // A buffer grown for a long string is not kept.
+    if (this.buf.length > 4 * CHUNK) this.buf = new Uint8Array(CHUNK + 1024);
     return s;
   }
+}
+
+/**
+ * What the lists of one document share while their text is written: the
+ * buffer (each list takes its text out before it yields, and starts its
+ * writing anew when resumed, so the lists can take turns), the constant
+ * parts at each depth and the text of delays and paths met. A document of
+ * many small animations would otherwise pay for a buffer and parts each.
+ */
+export class TextContext {
+  readonly out = new Out();
+  readonly parts = new Map<string, Parts>();
+  readonly delays = new Map<number, Uint8Array>();
+}
+
+type Parts = ReturnType<typeof parts>;
+
+function partsFor(ctx: TextContext, depth: number, pad: (n: number) => string, keys: string[]): Parts {
+  // `pad` is the same function for the whole of one text; the key names tell the lists apart.
+  const k = `${depth} ${pad(1).length} ${keys[0]} ${keys.length}`;
+  let p = ctx.parts.get(k);
+  if (!p) {
+    p = parts(depth, pad, keys);
+    ctx.parts.set(k, p);
+  }
+  return p;
 }
 
 /** The UTF-8 text JSON.stringify gives a value. */
@@ -80,17 +108,18 @@ function parts(depth: number, pad: (n: number) => string, keys: string[]) {
   };
 }
 
-function* framesText(c: CompactFrames, depth: number, pad: (n: number) => string): Generator<string> {
+function* framesText(c: CompactFrames, ctx: TextContext, depth: number, pad: (n: number) => string): Generator<string> {
   if (c.count === 0) {
     yield '[]';
     return;
   }
-  const { first, next, leads, close } = parts(depth, pad, ['x', 'y', 'delay', 'next']);
+  const { first, next, leads, close } = partsFor(ctx, depth, pad, ['x', 'y', 'delay', 'next']);
   const [yLead, delayLead, nextLead] = leads as [Uint8Array, Uint8Array, Uint8Array];
   const v = c.store.view;
   const le = c.store.littleEndian;
-  const delays = new Map<number, Uint8Array>();
-  const o = new Out();
+  const delays = ctx.delays;
+  const o = ctx.out;
+  o.pos = 0;
   for (let i = 0, p = c.at; i < c.count; i++, p += FRAME_SIZE) {
     o.raw(i === 0 ? first : next);
     o.int(v.getInt32(p, le));
@@ -107,22 +136,26 @@ function* framesText(c: CompactFrames, depth: number, pad: (n: number) => string
     o.raw(t);
     o.raw(nextLead);
     o.int(v.getInt32(p + 16, le));
-    if (o.pos >= CHUNK) yield o.take();
+    if (o.pos >= CHUNK) {
+      yield o.take();
+      o.pos = 0; // another list may have used the buffer meanwhile
+    }
   }
   o.raw(close);
   yield o.take();
 }
 
-function* objectsText(c: CompactObjects, depth: number, pad: (n: number) => string): Generator<string> {
+function* objectsText(c: CompactObjects, ctx: TextContext, depth: number, pad: (n: number) => string): Generator<string> {
   const n = c.x.length;
   if (n === 0) {
     yield '[]';
     return;
   }
-  const { first, next, leads, close } = parts(depth, pad, ['x', 'y', 'object']);
+  const { first, next, leads, close } = partsFor(ctx, depth, pad, ['x', 'y', 'object']);
   const [yLead, objectLead] = leads as [Uint8Array, Uint8Array];
   const paths: (Uint8Array | undefined)[] = new Array(Math.min(c.paths.length, CACHED));
-  const o = new Out();
+  const o = ctx.out;
+  o.pos = 0;
   for (let i = 0; i < n; i++) {
     o.raw(i === 0 ? first : next);
     o.int(c.x[i]!);
@@ -136,26 +169,29 @@ function* objectsText(c: CompactObjects, depth: number, pad: (n: number) => stri
       if (id < CACHED) paths[id] = t;
     }
     o.raw(t);
-    if (o.pos >= CHUNK) yield o.take();
+    if (o.pos >= CHUNK) {
+      yield o.take();
+      o.pos = 0; // another list may have used the buffer meanwhile
+    }
   }
   o.raw(close);
   yield o.take();
 }
 
 /** `list` (an animation's frames as JSON objects) as a JsonText whose text is written from the records. */
-export function framesJsonText(c: CompactFrames, list: JsonList<unknown>): JsonText {
+export function framesJsonText(c: CompactFrames, list: JsonList<unknown>, ctx: TextContext): JsonText {
   return new JsonText(
     list.length,
     (i) => list.at(i),
-    (depth, pad) => framesText(c, depth, pad),
+    (depth, pad) => framesText(c, ctx, depth, pad),
   );
 }
 
 /** `list` (a map's objects as JSON objects) as a JsonText whose text is written from the typed arrays. */
-export function objectsJsonText(c: CompactObjects, list: JsonList<unknown>): JsonText {
+export function objectsJsonText(c: CompactObjects, list: JsonList<unknown>, ctx = new TextContext()): JsonText {
   return new JsonText(
     list.length,
     (i) => list.at(i),
-    (depth, pad) => objectsText(c, depth, pad),
+    (depth, pad) => objectsText(c, ctx, depth, pad),
   );
 }

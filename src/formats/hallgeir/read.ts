@@ -109,20 +109,20 @@ function readSpriteBody(r: ByteReader, keepBytes: boolean): HallgeirSprite {
   const texture = r.str32('texture name');
   // An animation is at least a name length and a frame count.
   const animCount = readCount(r, 8, 'animation');
-  // The frames stay as records (compact.ts): where each animation's start and how many.
-  const names: string[] = new Array(animCount);
-  const starts: number[] = new Array(animCount);
-  const counts: number[] = new Array(animCount);
+  // The frames stay as records (compact.ts): an animation is where its records start and how many.
+  // The records' bytes: the caller's when it says they never change, else a copy of the part they are
+  // in (from the first animation's records), made once all are checked.
   const v = r.view;
   const le = r.littleEndian;
+  const store = new FrameStore(r.bytes, le);
+  let base = -1;
+  const animations: HallgeirAnimation[] = new Array(animCount);
   for (let a = 0; a < animCount; a++) {
     const animName = r.str32('animation name');
     const frameCount = readCount(r, FRAME_SIZE, 'frame');
     // checkCount has made sure all frameCount records are there: read them straight from the view.
     let p = r.pos;
-    names[a] = animName;
-    starts[a] = p;
-    counts[a] = frameCount;
+    if (base < 0) base = keepBytes ? 0 : p;
     for (let f = 0; f < frameCount; f++, p += FRAME_SIZE) {
       const delay = v.getFloat64(p + 8, le);
       const next = v.getInt32(p + 16, le);
@@ -136,19 +136,11 @@ function readSpriteBody(r: ByteReader, keepBytes: boolean): HallgeirSprite {
         );
       }
     }
+    animations[a] = new StoredAnimation(animName, store, r.pos - base, frameCount);
     r.pos = p;
   }
   checkEnd(r);
-  // The records' bytes: the caller's when it says they never change, else a copy of the part they are in.
-  let base = 0;
-  let bytes = r.bytes;
-  if (!keepBytes) {
-    base = animCount > 0 ? starts[0]! : r.pos;
-    bytes = bytes.slice(base, r.pos);
-  }
-  const store = new FrameStore(bytes, le);
-  const animations: HallgeirAnimation[] = new Array(animCount);
-  for (let a = 0; a < animCount; a++) animations[a] = new StoredAnimation(names[a]!, store, starts[a]! - base, counts[a]!);
+  if (!keepBytes) store.hold(r.bytes.slice(Math.max(base, 0), r.pos));
   return { kind: 'sprite', littleEndian: le, name, texture, animations, ...form(id) };
 }
 
