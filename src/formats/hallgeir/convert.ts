@@ -12,13 +12,14 @@ import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../
 import { chooseFrameRate } from '../../model/timing.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
 import type { HallgeirAnimation, HallgeirFrame, HallgeirSprite } from './model.js';
+import { framesOf, type FrameTable } from './compact.js';
 import { frameChain } from './play.js';
 import { loadTextureByName, requireFrameSize } from './resources.js';
 
 const FORMAT = 'hallgeir-sprite';
 
-function holds(f: HallgeirFrame): boolean {
-  return f.next === -1 || !(f.delay > 0);
+function holds(frames: FrameTable, j: number): boolean {
+  return frames.next(j) === -1 || !(frames.delay(j) > 0);
 }
 
 /** Formats a number of milliseconds briefly (at most 3 decimals). */
@@ -43,7 +44,8 @@ export async function spriteToModel(doc: HallgeirSprite, resources: ResourceLoad
   const delays: number[] = [];
   for (const a of doc.animations) {
     const { chain, loopTo, dropped } = frameChain(a);
-    if (a.frames.length === 0) notes.push(`animation ${JSON.stringify(a.name)} has no frames`);
+    const frames = framesOf(a);
+    if (frames.length === 0) notes.push(`animation ${JSON.stringify(a.name)} has no frames`);
     if (dropped.length) {
       notes.push(
         `animation ${JSON.stringify(a.name)}: frame${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} never shown by playback, dropped`,
@@ -53,11 +55,12 @@ export async function spriteToModel(doc: HallgeirSprite, resources: ResourceLoad
       name: a.name,
       loopTo,
       frames: chain.map((j) => {
-        const f = a.frames[j]!;
-        if (!holds(f)) delays.push(f.delay);
+        const held = holds(frames, j);
+        const delay = frames.delay(j);
+        if (!held) delays.push(delay);
         return {
-          durationMs: holds(f) ? Infinity : f.delay * 1000,
-          parts: [{ sheet: 0, sx: f.x, sy: f.y, sw: size.width, sh: size.height, x: 0, y: 0 }],
+          durationMs: held ? Infinity : delay * 1000,
+          parts: [{ sheet: 0, sx: frames.x(j), sy: frames.y(j), sw: size.width, sh: size.height, x: 0, y: 0 }],
         };
       }),
     });

@@ -8,6 +8,7 @@
 import { budgetFrom } from '../../binary/limits.js';
 import { choiceOption, intOption, LAYER_OPTIONS, stringOption } from '../options.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
+import { frameCount } from './compact.js';
 import { spriteFromModel, spriteToModel } from './convert.js';
 import { inspectJson, inspectText } from './inspect.js';
 import type { HallgeirDocument, HallgeirKind, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
@@ -40,6 +41,14 @@ export {
   type EndianOption,
 } from './read.js';
 export { writeHallgeir, type HallgeirWriteOptions } from './write.js';
+export {
+  framesOf as hallgeirFramesOf,
+  frameCount as hallgeirFrameCount,
+  frameByIndex as hallgeirFrameByIndex,
+  objectsOf as hallgeirObjectsOf,
+  type FrameTable as HallgeirFrameTable,
+  type ObjectTable as HallgeirObjectTable,
+} from './compact.js';
 export { HallgeirPlayer, frameAt, frameAtTimes, frameChain, playRecords, type PlayRecord } from './play.js';
 export { inspectJson as hallgeirInspectJson, inspectText as hallgeirInspectText } from './inspect.js';
 export { renderSprite, renderMap, renderObject, spritePicture, objectPicture, mapPicture, inferFrameSize } from './render.js';
@@ -62,7 +71,7 @@ function writeOptionsFor(options: CommandOptions | undefined, _format: string): 
 
 function readWith<K extends HallgeirKind>(kind: K) {
   return (bytes: Uint8Array, ctx?: ReadContext & { options?: CommandOptions }) =>
-    readHallgeir(bytes, kind, { endian: choiceOption(ctx?.options, ENDIAN_OPTION), warn: ctx?.warn });
+    readHallgeir(bytes, kind, { endian: choiceOption(ctx?.options, ENDIAN_OPTION), warn: ctx?.warn, keepBytes: ctx?.keepBytes });
 }
 
 export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
@@ -84,7 +93,7 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
     budgetFrom(options).spend('maxRecords', Math.ceil(ms / step), `--ms ${ms} at --step-ms ${step}`);
     const { records, stuck } = playRecords(anim, ms, step);
     const warnings: string[] = [];
-    if (anim.frames.length === 0) warnings.push(`animation ${JSON.stringify(anim.name)} has no frames`);
+    if (frameCount(anim) === 0) warnings.push(`animation ${JSON.stringify(anim.name)} has no frames`);
     if (stuck)
       warnings.push(
         `animation ${JSON.stringify(anim.name)}: its delays are too small to advance the time at double precision; the frame stays`,

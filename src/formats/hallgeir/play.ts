@@ -6,6 +6,7 @@
  * of the delays so far, added in order, and a frame whose end equals the
  * current time has ended.
  */
+import { frameCount, framesOf, type FrameTable } from './compact.js';
 import type { HallgeirAnimation } from './model.js';
 
 /** Steps simulated one by one in one `advance` before whole cycles are skipped. */
@@ -22,12 +23,11 @@ export class HallgeirPlayer {
   stuck = false;
 
   constructor(readonly animation: HallgeirAnimation) {
-    if (animation.frames.length === 0) this.held = true;
+    if (frameCount(animation) === 0) this.held = true;
   }
 
-  private holds(j: number): boolean {
-    const f = this.animation.frames[j]!;
-    return f.next === -1 || !(f.delay > 0);
+  private holds(frames: FrameTable, j: number): boolean {
+    return frames.next(j) === -1 || !(frames.delay(j) > 0);
   }
 
   /**
@@ -35,23 +35,23 @@ export class HallgeirPlayer {
    * returns the frame showing at t, or null for an animation without frames.
    */
   advance(t: number): number | null {
-    const frames = this.animation.frames;
+    // The frames as they are now (the animation's `frames` may have changed since the last call).
+    const frames = framesOf(this.animation);
     if (frames.length === 0) return null;
     let steps = 0;
     const budget = Math.max(STEP_BUDGET, 4 * frames.length);
     while (!this.held && !this.stuck) {
-      if (this.holds(this.frame)) {
+      if (this.holds(frames, this.frame)) {
         this.held = true;
         break;
       }
-      const f = frames[this.frame]!;
-      const end = this.start + f.delay;
+      const end = this.start + frames.delay(this.frame);
       if (end > t) break;
       this.start = end;
-      this.frame = f.next;
+      this.frame = frames.next(this.frame);
       if (++steps >= budget) {
         steps = 0;
-        this.skipCycles(t);
+        this.skipCycles(frames, t);
       }
     }
     return this.frame;
@@ -64,7 +64,7 @@ export class HallgeirPlayer {
    */
   private lastSkipStart = NaN;
 
-  private skipCycles(t: number): void {
+  private skipCycles(frames: FrameTable, t: number): void {
     // A budget of steps covers at least one whole cycle: if the time has not moved since the last
     // check, a cycle adds nothing at double precision and never will.
     if (this.start === this.lastSkipStart) {
@@ -72,13 +72,12 @@ export class HallgeirPlayer {
       return;
     }
     this.lastSkipStart = this.start;
-    const frames = this.animation.frames;
     let period = 0;
     let j = this.frame;
     let n = 0;
     do {
-      period += frames[j]!.delay;
-      j = frames[j]!.next;
+      period += frames.delay(j);
+      j = frames.next(j);
       n++;
     } while (j !== this.frame && j !== -1 && n <= frames.length);
     if (j !== this.frame) return; // not a cycle after all: keep stepping
@@ -120,7 +119,7 @@ export function playRecords(animation: HallgeirAnimation, ms: number, stepMs: nu
  * frame already visited (the loop point) or a frame that holds forever.
  */
 export function frameChain(animation: HallgeirAnimation): { chain: number[]; loopTo: number | null; dropped: number[] } {
-  const frames = animation.frames;
+  const frames = framesOf(animation);
   const chain: number[] = [];
   const position = new Map<number, number>();
   let loopTo: number | null = null;
@@ -128,14 +127,14 @@ export function frameChain(animation: HallgeirAnimation): { chain: number[]; loo
   while (frames.length > 0) {
     position.set(j, chain.length);
     chain.push(j);
-    const f = frames[j]!;
-    if (f.next === -1 || !(f.delay > 0)) break;
-    const seen = position.get(f.next);
+    const next = frames.next(j);
+    if (next === -1 || !(frames.delay(j) > 0)) break;
+    const seen = position.get(next);
     if (seen !== undefined) {
       loopTo = seen;
       break;
     }
-    j = f.next;
+    j = next;
   }
   const dropped: number[] = [];
   for (let i = 0; i < frames.length; i++) if (!position.has(i)) dropped.push(i);

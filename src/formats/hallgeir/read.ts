@@ -9,13 +9,14 @@ import { checkOptionValue } from '../options.js';
 import type { OptionSpec } from '../types.js';
 import { FormatError, diagnostic, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import { ByteReader } from '../../binary/reader.js';
+import { decodeUtf8 } from '../../binary/utf8.js';
+import { FrameStore, StoredAnimation, StoredMap } from './compact.js';
 import {
   FORMAT_NAMES,
   FRAME_SIZE,
   IDENTIFIERS,
   type HallgeirAnimation,
   type HallgeirDocument,
-  type HallgeirFrame,
   type HallgeirKind,
   type HallgeirMap,
   type HallgeirObject,
@@ -34,6 +35,11 @@ export interface HallgeirReadOptions {
   endian?: EndianOption;
   /** Non-fatal problems (strings that are not valid UTF-8). */
   warn?: (d: Diagnostic) => void;
+  /**
+   * The caller will never change `bytes`: a sprite may keep its frame
+   * records in them instead of in a copy (as `ReadContext.keepBytes`).
+   */
+  keepBytes?: boolean;
 }
 
 /** The `--endian` option every Hallgeir command takes (for convert, the byte order written). */
@@ -97,21 +103,26 @@ function checkEnd(r: ByteReader): void {
   }
 }
 
-function readSpriteBody(r: ByteReader): HallgeirSprite {
+function readSpriteBody(r: ByteReader, keepBytes: boolean): HallgeirSprite {
   const id = readIdentifier(r, IDENTIFIERS.sprite);
   const name = r.str32('sprite name');
   const texture = r.str32('texture name');
   // An animation is at least a name length and a frame count.
   const animCount = readCount(r, 8, 'animation');
-  const animations: HallgeirAnimation[] = [];
+  // The frames stay as records (compact.ts): an animation is where its records start and how many.
+  // The records' bytes: the caller's when it says they never change, else a copy of the part they are
+  // in (from the first animation's records), made once all are checked.
+  const v = r.view;
+  const le = r.littleEndian;
+  const store = new FrameStore(r.bytes, le);
+  let base = -1;
+  const animations: HallgeirAnimation[] = new Array(animCount);
   for (let a = 0; a < animCount; a++) {
     const animName = r.str32('animation name');
     const frameCount = readCount(r, FRAME_SIZE, 'frame');
-    const frames: HallgeirFrame[] = new Array(frameCount);
     // checkCount has made sure all frameCount records are there: read them straight from the view.
-    const v = r.view;
-    const le = r.littleEndian;
     let p = r.pos;
+    if (base < 0) base = keepBytes ? 0 : p;
     for (let f = 0; f < frameCount; f++, p += FRAME_SIZE) {
       const delay = v.getFloat64(p + 8, le);
       const next = v.getInt32(p + 16, le);
@@ -124,13 +135,13 @@ function readSpriteBody(r: ByteReader): HallgeirSprite {
           p + 16,
         );
       }
-      frames[f] = { x: v.getInt32(p, le), y: v.getInt32(p + 4, le), delay, next };
     }
+    animations[a] = new StoredAnimation(animName, store, r.pos - base, frameCount);
     r.pos = p;
-    animations.push({ name: animName, frames });
   }
   checkEnd(r);
-  return { kind: 'sprite', littleEndian: r.littleEndian, name, texture, animations, ...form(id) };
+  if (!keepBytes) store.hold(r.bytes.slice(Math.max(base, 0), r.pos));
+  return { kind: 'sprite', littleEndian: le, name, texture, animations, ...form(id) };
 }
 
 function readObjectBody(r: ByteReader): HallgeirObject {
@@ -151,37 +162,77 @@ function readMapBody(r: ByteReader): HallgeirMap {
     textures.push({ path, name });
   }
   const objectCount = readCount(r, 12, 'object');
-  const objects: HallgeirMap['objects'] = new Array(objectCount);
-  // Maps place the same few objects many times: one string per distinct path (at most SHARED_PATHS kept).
-  const shared = new Map<string, string>();
+  // The objects stay in typed arrays (compact.ts); the path as an index into the table of paths.
+  const xs = new Int32Array(objectCount);
+  const ys = new Int32Array(objectCount);
+  const ids = new Int32Array(objectCount);
+  // Maps place the same few objects many times: a path's bytes met again (found by their hash, then
+  // compared) share its string, with no string made (at most SHARED_PATHS distinct paths shared).
+  const paths: string[] = [];
+  const invalid = new Set<number>();
+  const byHash = new Map<number, number>();
+  // Per shared path: its index in `paths`, where its bytes start and how many.
+  const sharedId: number[] = [];
+  const sharedAt: number[] = [];
+  const sharedLength: number[] = [];
+  const b = r.bytes;
   for (let i = 0; i < objectCount; i++) {
-    const x = r.i32();
-    const y = r.i32();
-    const read = r.str32('object path');
-    let object = shared.get(read);
-    if (object === undefined) {
-      object = read;
-      if (shared.size < SHARED_PATHS) shared.set(read, read);
+    xs[i] = r.i32();
+    ys[i] = r.i32();
+    // str32('object path'), with its checks and warnings
+    const at = r.pos;
+    const n = r.i32();
+    if (n < 0) throw r.error(`object path length ${n} is negative`, at);
+    if (n > r.remaining) throw r.error(`object path length ${n} is longer than the ${r.remaining} bytes left`, at);
+    const s = r.pos;
+    let h = 0x811c9dc5 ^ n;
+    for (let k = s; k < s + n; k++) h = Math.imul(h ^ b[k]!, 0x01000193);
+    h >>>= 0;
+    let pid = -1;
+    const slot = byHash.get(h);
+    if (slot !== undefined && sharedLength[slot] === n) {
+      const q = sharedAt[slot]!;
+      let k = 0;
+      while (k < n && b[q + k] === b[s + k]) k++;
+      if (k === n) pid = sharedId[slot]!;
     }
-    objects[i] = { x, y, object };
+    if (pid < 0) {
+      const { text, valid } = decodeUtf8(b.subarray(s, s + n));
+      pid = paths.length;
+      paths.push(text);
+      if (!valid) invalid.add(pid);
+      if (slot === undefined && byHash.size < SHARED_PATHS) {
+        byHash.set(h, sharedId.length);
+        sharedId.push(pid);
+        sharedAt.push(s);
+        sharedLength.push(n);
+      }
+    }
+    if (invalid.size > 0 && invalid.has(pid)) r.onInvalidUtf8?.(s);
+    ids[i] = pid;
+    r.pos = s + n;
   }
   checkEnd(r);
-  return { kind: 'map', littleEndian: r.littleEndian, textures, objects, ...form(id) };
+  return new StoredMap(r.littleEndian, textures, { x: xs, y: ys, path: ids, paths }, id);
 }
 
 /** Distinct object paths shared while reading a map (a map of all-different paths keeps only the first ones). */
 const SHARED_PATHS = 4096;
 
-const BODIES = { sprite: readSpriteBody, object: readObjectBody, map: readMapBody };
-
 /** Reads in one byte order; warnings are collected, not reported. */
-function readInOrder(bytes: Uint8Array, kind: HallgeirKind, littleEndian: boolean, warnings: Diagnostic[]): HallgeirDocument {
+function readInOrder(
+  bytes: Uint8Array,
+  kind: HallgeirKind,
+  littleEndian: boolean,
+  warnings: Diagnostic[],
+  keepBytes: boolean,
+): HallgeirDocument {
   const r = new ByteReader(bytes, {
     format: FORMAT_NAMES[kind],
     littleEndian,
     onInvalidUtf8: (offset) => warnings.push(diagnostic('warning', 'string is not valid UTF-8', { offset })),
   });
-  return BODIES[kind](r);
+  return kind === 'sprite' ? readSpriteBody(r, keepBytes) : kind === 'object' ? readObjectBody(r) : readMapBody(r);
 }
 
 /** Reads a document of the given kind. Throws FormatError for bad input (and nothing else). */
@@ -196,7 +247,7 @@ export function readHallgeir(bytes: Uint8Array, kind: HallgeirKind, opts: Hallge
   for (const le of [firstLittle, !firstLittle]) {
     const warnings: Diagnostic[] = [];
     try {
-      const doc = readInOrder(bytes, kind, le, warnings);
+      const doc = readInOrder(bytes, kind, le, warnings, opts.keepBytes === true);
       for (const w of warnings) opts.warn?.(w);
       return doc;
     } catch (e) {

@@ -12,6 +12,7 @@ import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../options.js';
 import type { HallgeirAnimation, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
+import { frameByIndex, frameCount, framesOf, objectPaths, objectsOf } from './compact.js';
 import { frameChain } from './play.js';
 import { readObject, readSprite } from './read.js';
 import { dirOf, frameSizeOption, joinPath, loadTextureByName, requireFrameSize, textureRequest, type FrameSize } from './resources.js';
@@ -40,7 +41,7 @@ export const FRAME_OPTION: OptionSpec = {
 
 function frameOpt(options: CommandOptions, anim: HallgeirAnimation): number | undefined {
   const n = intOption(options, FRAME_OPTION);
-  return n === undefined ? undefined : selectIndex('frame', n, anim.frames.length, 'frame', `animation ${JSON.stringify(anim.name)}`);
+  return n === undefined ? undefined : selectIndex('frame', n, frameCount(anim), 'frame', `animation ${JSON.stringify(anim.name)}`);
 }
 
 /** Milliseconds a frame shows in a rendered animation (frames that hold forever: their delay, else one second). */
@@ -60,17 +61,18 @@ export async function spritePicture(
   const size = requireFrameSize(options, format, 'rendering a sprite');
   const anim = pickAnimation(sprite, stringOption(options, ANIMATION_OPTION));
   const only = frameOpt(options, anim);
-  if (anim.frames.length === 0) throw new FormatError(format, `animation ${JSON.stringify(anim.name)} has no frames`);
+  const frames = framesOf(anim);
+  if (frames.length === 0) throw new FormatError(format, `animation ${JSON.stringify(anim.name)} has no frames`);
   const { image } = await loadTextureByName(resources, dir, sprite.texture, format, options);
   const frame = (j: number, delayMs?: number): PictureFrame => ({
-    parts: [{ image, sx: anim.frames[j]!.x, sy: anim.frames[j]!.y, sw: size.width, sh: size.height }],
+    parts: [{ image, sx: frames.x(j), sy: frames.y(j), sw: size.width, sh: size.height }],
     delayMs,
   });
   const canvas = { x: 0, y: 0, width: size.width, height: size.height };
   const what = `animation ${JSON.stringify(anim.name)}`;
   if (only !== undefined) return { frames: [frame(only)], canvas, what };
   const { chain, loopTo } = frameChain(anim);
-  return { frames: chain.map((j) => frame(j, renderDelayMs(anim.frames[j]!.delay))), canvas, loops: loopTo === null ? 1 : 0, what };
+  return { frames: chain.map((j) => frame(j, renderDelayMs(frames.delay(j)))), canvas, loops: loopTo === null ? 1 : 0, what };
 }
 
 export async function renderSprite(
@@ -89,8 +91,8 @@ export function spriteViews(sprite: HallgeirSprite): RenderView[] {
 
 /** A frame size guessed from a sprite's frame positions: the smallest step between frames, else the rest of the texture. */
 export function inferFrameSize(sprite: HallgeirSprite, texture: RgbaImage, x0: number, y0: number): FrameSize {
-  const step = (vals: number[]): number | undefined => {
-    const s = [...new Set(vals)].sort((a, b) => a - b);
+  const step = (vals: Set<number>): number | undefined => {
+    const s = [...vals].sort((a, b) => a - b);
     let best: number | undefined;
     for (let i = 1; i < s.length; i++) {
       const d = s[i]! - s[i - 1]!;
@@ -98,9 +100,17 @@ export function inferFrameSize(sprite: HallgeirSprite, texture: RgbaImage, x0: n
     }
     return best;
   };
-  const all = sprite.animations.flatMap((a) => a.frames);
-  const w = step(all.map((f) => f.x)) ?? texture.width - x0;
-  const h = step(all.map((f) => f.y)) ?? texture.height - y0;
+  const xs = new Set<number>();
+  const ys = new Set<number>();
+  for (const a of sprite.animations) {
+    const frames = framesOf(a);
+    for (let i = 0; i < frames.length; i++) {
+      xs.add(frames.x(i));
+      ys.add(frames.y(i));
+    }
+  }
+  const w = step(xs) ?? texture.width - x0;
+  const h = step(ys) ?? texture.height - y0;
   return { width: Math.max(1, Math.min(w, 65536)), height: Math.max(1, Math.min(h, 65536)) };
 }
 
@@ -171,10 +181,13 @@ export async function mapPicture(map: HallgeirMap, options: CommandOptions, reso
     return entry;
   };
 
-  for (const o of map.objects) {
+  const table = objectsOf(map);
+  for (let i = 0; i < table.length; i++) {
+    const o = { x: table.x(i), y: table.y(i), object: table.object(i) };
     const objPath = joinPath('', o.object);
     const { path: sprPath, sprite } = await spriteFor(objPath);
-    const frame = sprite.animations[0]?.frames[0];
+    const first = sprite.animations[0];
+    const frame = first && frameByIndex(first, 0);
     if (!frame) continue; // nothing to draw
     const mapTex = map.textures.find((t) => t.name === sprite.texture);
     let image: RgbaImage;
@@ -249,7 +262,7 @@ export async function hallgeirReferences(doc: HallgeirSprite | HallgeirObject | 
   else if (doc.kind === 'object') await objectChain(doc, '');
   else {
     await add(...doc.textures.map((t) => textureRequest(format, '', t.path)));
-    for (const objPath of new Set(doc.objects.map((o) => joinPath('', o.object)))) {
+    for (const objPath of new Set(objectPaths(doc).map((p) => joinPath('', p)))) {
       try {
         const { path, bytes } = await loadResource(resources, { format, what: 'object', name: objPath });
         found.add(path);
@@ -312,7 +325,7 @@ export async function hallgeirChainProblems(
         problem(e, `the map's texture "${t.name}"`);
       }
     }
-    for (const objPath of new Set(doc.objects.map((o) => joinPath('', o.object)))) {
+    for (const objPath of new Set(objectPaths(doc).map((p) => joinPath('', p)))) {
       let obj: HallgeirObject;
       try {
         const { bytes } = await loadResource(resources, { format, what: 'object', name: objPath });

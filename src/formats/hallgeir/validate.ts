@@ -8,6 +8,7 @@
 import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic } from '../../binary/errors.js';
 import type { CommandOptions } from '../types.js';
 import type { HallgeirDocument, HallgeirKind } from './model.js';
+import { frameCount } from './compact.js';
 import { frameChain } from './play.js';
 import { ENDIAN_OPTION, readHallgeir } from './read.js';
 import { choiceOption } from '../options.js';
@@ -25,7 +26,7 @@ export function documentWarnings(doc: HallgeirDocument): Diagnostic[] {
     for (const n of duplicates(doc.animations.map((a) => a.name)))
       out.push(diagnostic('warning', `two animations are named ${JSON.stringify(n)}`));
     for (const a of doc.animations) {
-      if (a.frames.length === 0) {
+      if (frameCount(a) === 0) {
         out.push(diagnostic('warning', `animation ${JSON.stringify(a.name)} has no frames`));
         continue;
       }

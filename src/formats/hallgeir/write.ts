@@ -6,7 +6,16 @@
  */
 import { FormatError } from '../../binary/errors.js';
 import { ByteWriter } from '../../binary/writer.js';
-import { FORMAT_NAMES, IDENTIFIERS, type HallgeirDocument, type HallgeirMap, type HallgeirObject, type HallgeirSprite } from './model.js';
+import { compactFrames, compactObjects, framesOf } from './compact.js';
+import {
+  FORMAT_NAMES,
+  FRAME_SIZE,
+  IDENTIFIERS,
+  type HallgeirDocument,
+  type HallgeirMap,
+  type HallgeirObject,
+  type HallgeirSprite,
+} from './model.js';
 
 export interface HallgeirWriteOptions {
   /** Byte order of the output; default: the document's own. */
@@ -38,9 +47,22 @@ function writeSprite(w: ByteWriter, s: HallgeirSprite): void {
   int(w, s.animations.length, 'animation count');
   for (const a of s.animations) {
     w.str32(a.name, 'animation name');
+    const c = compactFrames(a);
+    if (c) {
+      // Records as read (and checked then): copied as they are, or each field turned around.
+      w.i32(c.count);
+      const bytes = c.store.bytes.subarray(c.at, c.at + c.count * FRAME_SIZE);
+      if (c.store.littleEndian === w.littleEndian) w.bytes(bytes);
+      else {
+        const t = framesOf(a);
+        w.ensure(bytes.length);
+        for (let i = 0; i < c.count; i++) w.i32(t.x(i)).i32(t.y(i)).f64(t.delay(i)).i32(t.next(i));
+      }
+      continue;
+    }
     int(w, a.frames.length, 'frame count');
     const n = a.frames.length;
-    w.ensure(n * 20);
+    w.ensure(n * FRAME_SIZE);
     for (let i = 0; i < n; i++) {
       const f = a.frames[i]!;
       const where = () => `frame ${i} of animation ${JSON.stringify(a.name)}`;
@@ -69,6 +91,14 @@ function writeMap(w: ByteWriter, m: HallgeirMap): void {
   for (const t of m.textures) {
     w.str32(t.path, 'texture path');
     w.str32(t.name, 'texture name');
+  }
+  const c = compactObjects(m);
+  if (c) {
+    // Read (and checked) as 32-bit integers.
+    const n = c.x.length;
+    w.i32(n);
+    for (let i = 0; i < n; i++) w.i32(c.x[i]!).i32(c.y[i]!).str32(c.paths[c.path[i]!]!, 'object path');
+    return;
   }
   int(w, m.objects.length, 'object count');
   m.objects.forEach((o, i) => {
