@@ -120,6 +120,8 @@ export class SheetFrameStore {
 // ---------------------------------------------------------------- the document's `frames`
 
 const STORES = new WeakMap<object, SheetFrameStore>();
+/** The frames of a document that could not take them as its own property (frozen, sealed). */
+const LISTS = new WeakMap<object, SheetJsonFrame[]>();
 
 interface WithFrames {
   frames: SheetJsonFrame[];
@@ -130,12 +132,17 @@ export function attachFrames<D extends WithFrames>(doc: D, store: SheetFrameStor
   STORES.set(doc, store);
   const settle = (self: object, value: SheetJsonFrame[]) => {
     STORES.delete(self);
-    Object.defineProperty(self, 'frames', { value, writable: true, enumerable: true, configurable: true });
+    try {
+      Object.defineProperty(self, 'frames', { value, writable: true, enumerable: true, configurable: true });
+    } catch {
+      LISTS.set(self, value);
+    }
   };
   Object.defineProperty(doc, 'frames', {
     get(this: object): SheetJsonFrame[] {
-      const s = STORES.get(this) ?? store;
-      const list = s.toArray();
+      const had = LISTS.get(this);
+      if (had) return had;
+      const list = (STORES.get(this) ?? store).toArray();
       settle(this, list);
       return list;
     },

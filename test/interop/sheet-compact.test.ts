@@ -256,6 +256,14 @@ describe('a compact document', () => {
     expect(asepriteHandler.inspectText(doc2)).toContain('0 frame(s)');
   });
 
+  it('gives a frozen document its frames too (made once)', () => {
+    const doc = Object.freeze(texturePackerHandler.read(enc(text), {}));
+    expect(doc.frames).toHaveLength(5);
+    expect(doc.frames).toBe(doc.frames);
+    expect(compactFrames(doc)).toBeNull();
+    expect(texturePackerHandler.inspectText(doc)).toContain('5 frame(s)');
+  });
+
   it('prints the same `inspect --json` as before through the CLI', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sprat-compact-'));
     const file = path.join(dir, 'big.json');
