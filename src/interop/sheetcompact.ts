@@ -28,11 +28,16 @@ import { frameRecord, type SheetJsonFrame } from './sheetjson.js';
 
 /** Numbers per frame: frame x y w h, spriteSourceSize x y w h, sourceSize w h, duration, pivot x y, anchor x y. */
 const STRIDE = 15;
+const ascii = new TextDecoder();
 const ROTATED = 1;
 const TRIMMED = 2;
 const DURATION = 4;
 const PIVOT = 8;
 const ANCHOR = 16;
+/** No name in the record (array layout): named by its index. */
+const INDEX_NAME = 32;
+/** A name with an escape or a byte outside printable ASCII: kept as a string (`SheetFrameStore.special`). */
+const SPECIAL_NAME = 64;
 
 /** Frame records as numbers: see the file's comment. */
 export class SheetFrameStore {
@@ -40,11 +45,51 @@ export class SheetFrameStore {
   /** Whole numbers in an Int32Array while every number is one (the usual sheet), else all in a Float64Array. */
   nums: Int32Array | Float64Array;
   flags: Uint8Array;
-  names: string[] = [];
+  /**
+   * The names: frame i's is `nameBytes[nameStart[i] .. nameStart[i + 1])` (printable ASCII without escapes: its
+   * text in the file is its JSON), else `special.get(i)`, or its index (INDEX_NAME). No string per frame.
+   */
+  nameBytes: Uint8Array;
+  nameStart: Uint32Array;
+  special = new Map<number, string>();
 
   constructor(capacity = 256) {
     this.nums = new Int32Array(capacity * STRIDE);
     this.flags = new Uint8Array(capacity);
+    this.nameStart = new Uint32Array(capacity + 1);
+    this.nameBytes = new Uint8Array(capacity * 16);
+  }
+
+  /** The name of frame `i` (a new string each time). */
+  name(i: number): string {
+    const fl = this.flags[i]!;
+    if (fl & INDEX_NAME) return String(i);
+    if (fl & SPECIAL_NAME) return this.special.get(i)!;
+    return ascii.decode(this.nameBytes.subarray(this.nameStart[i]!, this.nameStart[i + 1]!));
+  }
+
+  /** Sets the name of the last frame added: `src[a..z)`, printable ASCII without escapes. */
+  plainName(src: Uint8Array, a: number, z: number): void {
+    const f = this.count - 1;
+    const at = this.nameStart[f]!;
+    const end = at + (z - a);
+    if (end > this.nameBytes.length) {
+      const grown = new Uint8Array(Math.max(end, Math.ceil(this.nameBytes.length * 1.5)));
+      grown.set(this.nameBytes.subarray(0, at));
+      this.nameBytes = grown;
+    }
+    this.nameBytes.set(src.subarray(a, z), at);
+    this.nameStart[f + 1] = end;
+    this.flags[f] = this.flags[f]! & ~(INDEX_NAME | SPECIAL_NAME);
+    this.special.delete(f);
+  }
+
+  /** Sets the name of the last frame added to a string (see SPECIAL_NAME). */
+  specialName(name: string): void {
+    const f = this.count - 1;
+    this.nameStart[f + 1] = this.nameStart[f]!;
+    this.flags[f] = (this.flags[f]! & ~INDEX_NAME) | SPECIAL_NAME;
+    this.special.set(f, name);
   }
 
   /** Room for one more frame; its index. */
@@ -52,7 +97,8 @@ export class SheetFrameStore {
     const i = this.count;
     if (i >= this.flags.length) this.resize(Math.max(256, Math.ceil(this.flags.length * 1.5)));
     this.nums.fill(0, i * STRIDE, i * STRIDE + STRIDE);
-    this.flags[i] = 0;
+    this.flags[i] = INDEX_NAME;
+    this.nameStart[i + 1] = this.nameStart[i]!;
     this.count++;
     return i;
   }
@@ -64,6 +110,11 @@ export class SheetFrameStore {
     flags.set(this.flags.subarray(0, Math.min(this.flags.length, cap)));
     this.nums = nums;
     this.flags = flags;
+    if (cap + 1 !== this.nameStart.length) {
+      const starts = new Uint32Array(cap + 1);
+      starts.set(this.nameStart.subarray(0, Math.min(this.nameStart.length, cap + 1)));
+      this.nameStart = starts;
+    }
   }
 
   /** Sets number `k` of the store (frame * STRIDE + field): held as a double from the first that is no int32. */
@@ -77,6 +128,8 @@ export class SheetFrameStore {
   /** Drops the room not used (when it is much). */
   trim(): void {
     if (this.flags.length - this.count > this.count / 8) this.resize(this.count);
+    const used = this.nameStart[this.count]!;
+    if (this.nameBytes.length - used > used / 8) this.nameBytes = this.nameBytes.slice(0, used);
   }
 
   /** Frame `i` as the reader made it before (a new object each time). */
@@ -85,7 +138,7 @@ export class SheetFrameStore {
     const b = i * STRIDE;
     const fl = this.flags[i]!;
     const f: SheetJsonFrame = {
-      filename: this.names[i]!,
+      filename: this.name(i),
       frame: { x: n[b]!, y: n[b + 1]!, w: n[b + 2]!, h: n[b + 3]! },
       rotated: (fl & ROTATED) !== 0,
       trimmed: (fl & TRIMMED) !== 0,
@@ -175,7 +228,7 @@ export function frameAt(doc: WithFrames, i: number): SheetJsonFrame {
 /** The name of frame `i`. */
 export function frameNameAt(doc: WithFrames, i: number): string {
   const s = STORES.get(doc);
-  return s ? s.names[i]! : doc.frames[i]!.filename;
+  return s ? s.name(i) : doc.frames[i]!.filename;
 }
 
 /** The duration of frame `i`, when it has one. */
@@ -216,23 +269,22 @@ class FramesText extends JsonText<unknown> {
       (depth, pad) => framesText(store, layout, withPivot, depth, pad),
     );
     this.record = (i) => frameRecord(store.frame(i), layout, withPivot);
-    this.names = store.names;
+    this.name = (i) => store.name(i);
   }
 
   private readonly record: (i: number) => Record<string, unknown>;
-  private readonly names: string[];
+  private readonly name: (i: number) => string;
 
   override toJSON(): unknown[] {
     if (this.layout === 'array') return super.toJSON();
     const out: Record<string, unknown> = {};
-    for (let i = 0; i < this.length; i++) out[this.names[i]!] = this.record(i);
+    for (let i = 0; i < this.length; i++) out[this.name(i)] = this.record(i);
     return out as unknown as unknown[];
   }
 }
 
 /** Pieces of about this many characters. */
 const PIECE = 1 << 15;
-const ascii = new TextDecoder();
 
 /**
  * The text of a store's frames at `depth`, as JSON.stringify(records, null, 2) indents it there: written as
@@ -308,8 +360,26 @@ function* framesText(
       for (let c = 0; c < t.length; c++) buf[p++] = t.charCodeAt(c);
     }
   };
-  /** A name as JSON.stringify writes it: its characters when they need no escape and are ASCII, else a piece of its own. */
-  const name = (t: string) => {
+  /** Frame i's name as JSON.stringify writes it: its bytes (printable ASCII, no escape), its index, or a piece of its own. */
+  const name = (i: number) => {
+    const fl = s.flags[i]!;
+    if (fl & SPECIAL_NAME) return nameText(s.special.get(i)!);
+    buf[p++] = 34;
+    if (fl & INDEX_NAME) num(i);
+    else {
+      const a = s.nameStart[i]!;
+      const z = s.nameStart[i + 1]!;
+      if (z - a > 4096) {
+        text += ascii.decode(buf.subarray(0, p)) + ascii.decode(s.nameBytes.subarray(a, z));
+        p = 0;
+      } else {
+        const nb = s.nameBytes;
+        for (let k = a; k < z; k++) buf[p++] = nb[k]!;
+      }
+    }
+    buf[p++] = 34;
+  };
+  const nameText = (t: string) => {
     let plain = t.length <= 1024;
     for (let c = 0; plain && c < t.length; c++) {
       const x = t.charCodeAt(c);
@@ -341,11 +411,11 @@ function* framesText(
     const fl = s.flags[i]!;
     put(i > 0 ? sep : firstSep);
     if (layout === 'hash') {
-      name(s.names[i]!);
+      name(i);
       put(hashOpen);
     } else {
       put(arrayOpen);
-      name(s.names[i]!);
+      name(i);
     }
     put(kFrame);
     rect4(b);
@@ -432,8 +502,9 @@ class Scanner {
   i = 0;
   readonly n: number;
   readonly store: SheetFrameStore;
-  /** Frame names in a hash (each once: a duplicate name makes the scanner give up). */
-  readonly seen = new Set<string>();
+  /** The frames of a hash by their name's hash (open addressing, frame + 1; 0: free): a duplicate name makes the scanner give up. */
+  table = new Int32Array(1024);
+  tableUsed = 0;
 
   constructor(
     readonly b: Uint8Array,
@@ -511,12 +582,10 @@ class Scanner {
     }
     for (;;) {
       this.ws();
-      const name = this.string();
-      if (this.seen.has(name) || isIndexKey(name)) throw GIVE_UP;
-      this.seen.add(name);
-      this.expect(58);
       const f = this.store.add();
-      this.store.names.push(name);
+      this.name();
+      this.unique(f);
+      this.expect(58);
       this.record(f, false);
       this.ws();
       const c = b[this.i++];
@@ -535,7 +604,6 @@ class Scanner {
     }
     for (;;) {
       const f = this.store.add();
-      this.store.names.push(String(f));
       this.record(f, true);
       this.ws();
       const c = b[this.i++];
@@ -583,7 +651,7 @@ class Scanner {
         fl |= DURATION;
       } else if (array && len === 8 && c0 === 102 && this.keyIs(k0, 'filename')) {
         if (b[this.i] !== 34) throw GIVE_UP;
-        s.names[f] = this.string();
+        this.name();
       } else if (this.pivots && len === 5 && c0 === 112 && this.keyIs(k0, 'pivot')) {
         this.xy(at + 11);
         fl |= PIVOT;
@@ -608,7 +676,7 @@ class Scanner {
       nums[at + 8] = nums[at + 2]!;
       nums[at + 9] = nums[at + 3]!;
     }
-    s.flags[f] = fl;
+    s.flags[f] = (s.flags[f]! & (INDEX_NAME | SPECIAL_NAME)) | fl;
   }
 
   /** {x, y, w, h} (`xy`: with x and y; w, h >= 0) into nums[at...]; other keys skipped, the last of duplicates kept. */
@@ -719,6 +787,104 @@ class Scanner {
 
   /** Whether the last string read had an escape. */
   escaped = false;
+
+  /** The name of the last frame added: a string (its opening quote at i). */
+  name(): void {
+    const b = this.b;
+    if (b[this.i] !== 34) throw GIVE_UP;
+    const start = this.i + 1;
+    let i = start;
+    for (;;) {
+      const c = b[i];
+      if (c === 34) break;
+      if (c === undefined || c < 32 || c > 126 || c === 92) {
+        // An escape or a byte outside printable ASCII: decoded as JSON.parse decodes it.
+        this.i = start - 1;
+        this.store.specialName(this.string());
+        return;
+      }
+      i++;
+    }
+    this.store.plainName(b, start, i);
+    this.i = i + 1;
+  }
+
+  /** Gives up when frame f's name is a numeric key (JSON.parse puts those first) or another frame's (it keeps the last). */
+  unique(f: number): void {
+    const s = this.store;
+    const fl = s.flags[f]!;
+    let h = 0x811c9dc5;
+    let digits = true;
+    if (fl & SPECIAL_NAME) {
+      const t = s.special.get(f)!;
+      for (let k = 0; k < t.length; k++) h = Math.imul(h ^ t.charCodeAt(k), 0x01000193);
+      if (isIndexKey(t)) throw GIVE_UP;
+      digits = false;
+    } else {
+      const nb = s.nameBytes;
+      const a = s.nameStart[f]!;
+      const z = s.nameStart[f + 1]!;
+      for (let k = a; k < z; k++) {
+        const c = nb[k]!;
+        h = Math.imul(h ^ c, 0x01000193);
+        if (c < 48 || c > 57) digits = false;
+      }
+      if (digits && isIndexKey(s.name(f))) throw GIVE_UP;
+    }
+    if ((this.tableUsed + 1) * 2 > this.table.length) this.rehash();
+    const table = this.table;
+    const mask = table.length - 1;
+    for (let k = (h >>> 0) & mask; ; k = (k + 1) & mask) {
+      const v = table[k]!;
+      if (v === 0) {
+        table[k] = f + 1;
+        this.tableUsed++;
+        return;
+      }
+      if (this.sameName(v - 1, f)) throw GIVE_UP;
+    }
+  }
+
+  sameName(x: number, y: number): boolean {
+    const s = this.store;
+    const special = SPECIAL_NAME | INDEX_NAME;
+    if (!((s.flags[x]! | s.flags[y]!) & special)) {
+      const nb = s.nameBytes;
+      const a = s.nameStart[x]!;
+      const c = s.nameStart[y]!;
+      const len = s.nameStart[x + 1]! - a;
+      if (len !== s.nameStart[y + 1]! - c) return false;
+      for (let k = 0; k < len; k++) if (nb[a + k] !== nb[c + k]) return false;
+      return true;
+    }
+    return s.name(x) === s.name(y);
+  }
+
+  rehash(): void {
+    const old = this.table;
+    const table = new Int32Array(old.length * 2);
+    const mask = table.length - 1;
+    for (const v of old) {
+      if (v === 0) continue;
+      let k = this.nameHash(v - 1) & mask;
+      while (table[k] !== 0) k = (k + 1) & mask;
+      table[k] = v;
+    }
+    this.table = table;
+  }
+
+  nameHash(f: number): number {
+    const s = this.store;
+    let h = 0x811c9dc5;
+    if (s.flags[f]! & SPECIAL_NAME) {
+      const t = s.special.get(f)!;
+      for (let k = 0; k < t.length; k++) h = Math.imul(h ^ t.charCodeAt(k), 0x01000193);
+    } else {
+      const nb = s.nameBytes;
+      for (let k = s.nameStart[f]!; k < s.nameStart[f + 1]!; k++) h = Math.imul(h ^ nb[k]!, 0x01000193);
+    }
+    return h >>> 0;
+  }
 
   /** A string (its opening quote at i), decoded as JSON.parse decodes it. */
   string(): string {

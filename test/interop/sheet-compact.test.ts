@@ -187,6 +187,16 @@ describe('the compact sheet reader gives what the old one gave', () => {
       '{"frames":{"b":{"frame":{"x":1,"y":2,"w":3,"h":4}}',
       '{"frames":{"b":{"frame":{"x":1,"y":2,"w":3,"h":4}}},"meta":{"image":"a\x01.png"}}',
     ];
+    // Names: the same name written with an escape, two filenames in one record, a long one, many (the hash table grows).
+    docs.push(
+      '{"frames":{"a":{"frame":{"x":1,"y":2,"w":3,"h":4}},"\\u0061":{"frame":{"x":5,"y":6,"w":7,"h":8}}},"meta":{}}',
+      '{"frames":{"\\u00e9":{"frame":{"x":1,"y":2,"w":3,"h":4}},"é":{"frame":{"x":5,"y":6,"w":7,"h":8}}},"meta":{}}',
+      '{"frames":[{"filename":"a","frame":{"x":1,"y":2,"w":3,"h":4},"filename":"b\\n"},{"filename":"é","filename":"c"}],"meta":{}}',
+      `{"frames":{"${'n'.repeat(5000)}":{"frame":{"x":1,"y":2,"w":3,"h":4}}},"meta":{}}`,
+    );
+    const many = (last: string) =>
+      `{"frames":{${Array.from({ length: 1200 }, (_, i) => `"f${i}":{"frame":{"x":${i},"y":2,"w":3,"h":4}}`).join(',')},${last}:{"frame":{"x":1,"y":2,"w":3,"h":4}}},"meta":{}}`;
+    docs.push(many('"f2999"'), many('"f\\u0031"'), many('"g"'), many('"4294967295"'), many('"4294967294"'));
     for (const d of docs) same(enc(d));
     // Invalid UTF-8 in a name and outside strings.
     same(new Uint8Array([...enc('{"frames":{"a'), 0xff, 0xc3, ...enc('":{"frame":{"x":1,"y":2,"w":3,"h":4}}},"meta":{}}')]));

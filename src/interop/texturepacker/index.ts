@@ -119,7 +119,7 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
     ({ layout, frames } = readFrames(r, root.frames, '$.frames', pivots));
   }
   const count = store ? store.count : frames.length;
-  const nameAt = (i: number) => (store ? store.names[i]! : frames[i]!.filename);
+  const nameAt = (i: number) => (store ? store.name(i) : frames[i]!.filename);
   let names: Set<string> | undefined;
   // A multipack's animations may name frames of the other files: checked when they are read (withMultipack).
   const mo = root.meta;
