@@ -172,30 +172,37 @@ export class SheetFrameStore {
 
 // ---------------------------------------------------------------- the document's `frames`
 
-const STORES = new WeakMap<object, SheetFrameStore>();
-/** The frames of a document that could not take them as its own property (frozen, sealed). */
-const LISTS = new WeakMap<object, SheetJsonFrame[]>();
+/**
+ * A document whose frames may be compact: `frameStore` (non-enumerable, like `jsonSource`: not part of the
+ * document's data) holds them until `frames` is asked for.
+ */
+export interface CompactFrames {
+  frameStore?: SheetFrameStore;
+}
+
+/** A cache of the frames made for a document that could not take them as its own property (frozen, sealed). */
+const FROZEN_FRAMES_CACHE = new WeakMap<object, SheetJsonFrame[]>();
 
 interface WithFrames {
   frames: SheetJsonFrame[];
 }
 
 /** Makes `doc.frames` the store's frames, made on first use (see the file's comment). */
-export function attachFrames<D extends WithFrames>(doc: D, store: SheetFrameStore): D {
-  STORES.set(doc, store);
+export function attachFrames<D extends WithFrames & CompactFrames>(doc: D, store: SheetFrameStore): D {
+  Object.defineProperty(doc, 'frameStore', { value: store, writable: true, enumerable: false, configurable: true });
   const settle = (self: object, value: SheetJsonFrame[]) => {
-    STORES.delete(self);
     try {
       Object.defineProperty(self, 'frames', { value, writable: true, enumerable: true, configurable: true });
+      delete (self as CompactFrames).frameStore;
     } catch {
-      LISTS.set(self, value);
+      FROZEN_FRAMES_CACHE.set(self, value);
     }
   };
   Object.defineProperty(doc, 'frames', {
     get(this: object): SheetJsonFrame[] {
-      const had = LISTS.get(this);
+      const had = FROZEN_FRAMES_CACHE.get(this);
       if (had) return had;
-      const list = (STORES.get(this) ?? store).toArray();
+      const list = ((this as CompactFrames).frameStore ?? store).toArray();
       settle(this, list);
       return list;
     },
@@ -210,30 +217,31 @@ export function attachFrames<D extends WithFrames>(doc: D, store: SheetFrameStor
 
 /** The store of a document whose `frames` have not been asked for; null otherwise (read `doc.frames` then). */
 export function compactFrames(doc: object): SheetFrameStore | null {
-  return STORES.get(doc) ?? null;
+  const s = (doc as CompactFrames).frameStore;
+  return s && !FROZEN_FRAMES_CACHE.has(doc) ? s : null;
 }
 
 /** How many frames a document has (a compact document stays compact). */
 export function frameCount(doc: WithFrames): number {
-  const s = STORES.get(doc);
+  const s = compactFrames(doc);
   return s ? s.count : doc.frames.length;
 }
 
 /** Frame `i` (0 <= i < frameCount): of a compact document made anew, not kept; not to be changed. */
 export function frameAt(doc: WithFrames, i: number): SheetJsonFrame {
-  const s = STORES.get(doc);
+  const s = compactFrames(doc);
   return s ? s.frame(i) : doc.frames[i]!;
 }
 
 /** The name of frame `i`. */
 export function frameNameAt(doc: WithFrames, i: number): string {
-  const s = STORES.get(doc);
+  const s = compactFrames(doc);
   return s ? s.name(i) : doc.frames[i]!.filename;
 }
 
 /** The duration of frame `i`, when it has one. */
 export function frameDurationAt(doc: WithFrames, i: number): number | undefined {
-  const s = STORES.get(doc);
+  const s = compactFrames(doc);
   return s ? s.duration(i) : doc.frames[i]!.duration;
 }
 
@@ -247,7 +255,7 @@ export function* eachFrame(doc: WithFrames): Generator<SheetJsonFrame> {
 
 /** The frames of a document as its JSON has them (hash or array layout); with `compact`, of a compact document, a JsonText. */
 export function framesJsonValue(doc: WithFrames, layout: 'hash' | 'array', withPivot: boolean, compact: boolean): unknown {
-  const s = compact ? STORES.get(doc) : undefined;
+  const s = compact ? compactFrames(doc) : null;
   if (!s) {
     return layout === 'array'
       ? Array.from(eachFrame(doc), (f) => frameRecord(f, 'array', withPivot))

@@ -239,6 +239,10 @@ describe('a compact document', () => {
   it('stays compact through inspect, the model and validation; its frames are made when asked for, then are the document', () => {
     const doc = texturePackerHandler.read(enc(text), {});
     expect(compactFrames(doc)).not.toBeNull();
+    // The store is a document extra: non-enumerable, out of the document's data.
+    expect(Object.keys(doc)).not.toContain('frameStore');
+    expect(JSON.stringify(texturePackerHandler.read(enc(text), {}))).not.toContain('frameStore');
+    expect('frameStore' in { ...texturePackerHandler.read(enc(text), {}) }).toBe(false);
     stringifyJson(texturePackerHandler.inspectJson(doc));
     texturePackerHandler.inspectText(doc);
     texturePackerModel(doc);
@@ -248,6 +252,7 @@ describe('a compact document', () => {
     expect(compactFrames(doc)).toBeNull();
     expect(doc.frames).toBe(frames);
     expect(Object.keys(doc)).toEqual(['layout', 'frames', 'animations', 'meta']);
+    expect(Object.hasOwn(doc, 'frameStore')).toBe(false);
     frames[0]!.frame.x = 40;
     frames.pop();
     const json = JSON.parse(stringifyJson(texturePackerHandler.inspectJson(doc))!);

@@ -17,6 +17,7 @@ import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
 import { framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
 import {
   attachFrames,
+  type CompactFrames,
   frameAt,
   frameCount,
   frameDurationAt,
@@ -73,7 +74,7 @@ export interface AsepriteSlice {
   keys: AsepriteSliceKey[];
 }
 
-export interface AsepriteDoc extends FromJson {
+export interface AsepriteDoc extends FromJson, CompactFrames {
   layout: 'hash' | 'array';
   frames: SheetJsonFrame[];
   meta: {

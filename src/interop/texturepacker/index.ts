@@ -29,6 +29,7 @@ import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame }
 import { framePart, readFrames, type SheetJsonFrame } from '../sheetjson.js';
 import {
   attachFrames,
+  type CompactFrames,
   eachFrame,
   frameAt,
   frameCount,
@@ -50,7 +51,7 @@ export interface TexturePackerTexture {
   at: string;
 }
 
-export interface TexturePackerDoc extends FromJson {
+export interface TexturePackerDoc extends FromJson, CompactFrames {
   layout: 'hash' | 'array';
   /** Every frame; `sheet` says which texture holds it (multiatlas, multipack). */
   frames: SheetJsonFrame[];
