@@ -16,7 +16,8 @@
  *
  * The document does not change for its users: `doc.frames` is an own,
  * enumerable property whose getter makes the frame objects once, on first
- * use, and keeps them (a plain array from then on, to change or assign). The
+ * use, and keeps them (a plain array from then on, to change or assign);
+ * until then the store is the document's non-enumerable `frameStore`. The
  * library's own code reads frames through `frameCount` / `frameAt` /
  * `frameNameAt`, which leave a compact document compact, and `inspect
  * --json` writes the frames' text straight from the store (`framesJsonValue`:
