@@ -399,6 +399,16 @@ export class JsonReader {
     return value;
   }
 
+  /**
+   * Keeps `bytes` to place later errors, as `parse` does, for a caller that
+   * checked them as JSON itself (the sheet scanner, src/interop/sheetcompact.ts).
+   */
+  keep(bytes: Uint8Array): void {
+    this.source = bytes;
+    this.sourcePrint = fingerprint(bytes);
+    this.textCache = undefined;
+  }
+
   /** The text parsed, decoded again from its bytes (once), or undefined when they have changed since. */
   private get text(): string | undefined {
     if (this.textCache !== undefined || this.source === undefined) return this.textCache;

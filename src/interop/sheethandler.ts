@@ -15,6 +15,7 @@ import type { RgbaImage } from '../render/image.js';
 import { encodePng } from '../render/png.js';
 import { baseName, errorIn, jsonBytes, JsonReader } from './json.js';
 import { frameWarnings, type SheetJsonFrame } from './sheetjson.js';
+import { eachFrame } from './sheetcompact.js';
 
 /** The JSON sheet formats' options (Aseprite, TexturePacker). */
 export const LAYOUT_OPTION = {
@@ -223,7 +224,7 @@ export function validateSheetDoc(
   try {
     const r = new JsonReader(format);
     const doc = read(bytes, r);
-    const out = frameWarnings(doc.frames, doc.meta.size, '$.frames', doc.layout, r);
+    const out = frameWarnings(eachFrame(doc), doc.meta.size, '$.frames', doc.layout, r);
     const textures = (doc as { textures?: { image?: string; at: string }[] }).textures;
     if (textures) {
       // A multiatlas: each texture names its image.

@@ -100,7 +100,7 @@ export function framePart(f: SheetJsonFrame, ox: number, oy: number): ModelPart 
 
 /** Warnings about frames that reach outside the sheet, placed at the frame's `frame` value when `r` parsed the document. */
 export function frameWarnings(
-  frames: SheetJsonFrame[],
+  frames: Iterable<SheetJsonFrame>,
   size: { w: number; h: number } | undefined,
   path: string,
   layout: 'hash' | 'array' = 'hash',
@@ -108,8 +108,9 @@ export function frameWarnings(
 ): Diagnostic[] {
   if (!size) return [];
   const out: Diagnostic[] = [];
-  for (let i = 0; i < frames.length; i++) {
-    const f = frames[i]!;
+  let i = -1;
+  for (const f of frames) {
+    i++;
     const w = f.rotated ? f.frame.h : f.frame.w;
     const h = f.rotated ? f.frame.w : f.frame.h;
     if (f.frame.x < 0 || f.frame.y < 0 || f.frame.x + w > size.w || f.frame.y + h > size.h) {

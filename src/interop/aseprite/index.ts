@@ -14,7 +14,18 @@ import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
 import { baseName, has, JsonReader, jsonLinePositions, type FromJson, sniffText } from '../json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
-import { frameRecord, framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
+import { framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
+import {
+  attachFrames,
+  type CompactFrames,
+  frameAt,
+  frameCount,
+  frameDurationAt,
+  frameNameAt,
+  framesJsonValue,
+  scanSheet,
+  type SheetFrameStore,
+} from '../sheetcompact.js';
 import {
   ANIMATION_OPTION,
   FRAME_OPTION,
@@ -63,7 +74,7 @@ export interface AsepriteSlice {
   keys: AsepriteSliceKey[];
 }
 
-export interface AsepriteDoc extends FromJson {
+export interface AsepriteDoc extends FromJson, CompactFrames {
   layout: 'hash' | 'array';
   frames: SheetJsonFrame[];
   meta: {
@@ -184,8 +195,19 @@ function innerTag(tags: AsepriteTag[], i: number): AsepriteTag | undefined {
 }
 
 export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): AsepriteDoc {
-  const root = r.obj(r.parse(bytes), '$');
-  const { layout, frames } = readFrames(r, root.frames, '$.frames');
+  // The frames straight from the bytes into a store (src/interop/sheetcompact.ts); anything unusual the old way.
+  const scanned = scanSheet(bytes, r, false);
+  let root: Record<string, unknown>;
+  let layout: 'hash' | 'array';
+  let frames: SheetJsonFrame[] = [];
+  let store: SheetFrameStore | undefined;
+  if (scanned) {
+    ({ root, layout, store } = scanned);
+  } else {
+    root = r.obj(r.parse(bytes), '$');
+    ({ layout, frames } = readFrames(r, root.frames, '$.frames'));
+  }
+  const count = store ? store.count : frames.length;
   const m = r.obj(root.meta ?? {}, '$.meta');
   const meta: AsepriteDoc['meta'] = { frameTags: [], layers: [], slices: [] };
   meta.app = r.optStr(m, 'app', '$.meta');
@@ -198,11 +220,11 @@ export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): Ase
     meta.frameTags = r.arr(m.frameTags, '$.meta.frameTags').map((v, i) => {
       const p = `$.meta.frameTags[${i}]`;
       const o = r.obj(v, p);
-      if (frames.length === 0) throw r.error(p, 'a tag in a sheet without frames');
+      if (count === 0) throw r.error(p, 'a tag in a sheet without frames');
       const tag: AsepriteTag = {
         name: r.str(o.name, `${p}.name`),
-        from: r.num(o.from, `${p}.from`, { int: true, min: 0, max: Math.max(0, frames.length - 1) }),
-        to: r.num(o.to, `${p}.to`, { int: true, min: 0, max: Math.max(0, frames.length - 1) }),
+        from: r.num(o.from, `${p}.from`, { int: true, min: 0, max: Math.max(0, count - 1) }),
+        to: r.num(o.to, `${p}.to`, { int: true, min: 0, max: Math.max(0, count - 1) }),
         direction: (r.optStr(o, 'direction', p) ?? 'forward') as AsepriteDirection,
       };
       if (!DIRECTIONS.includes(tag.direction)) throw r.error(`${p}.direction`, `unknown direction "${tag.direction}"`);
@@ -258,14 +280,17 @@ export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): Ase
       return slice;
     });
   }
-  return r.remember({ layout, frames, meta });
+  const doc: AsepriteDoc = { layout, frames, meta };
+  if (store) attachFrames(doc, store);
+  return r.remember(doc);
 }
 
-export function asepriteToJson(doc: AsepriteDoc): Record<string, unknown> {
-  const frames =
-    doc.layout === 'array'
-      ? doc.frames.map((f) => frameRecord(f, 'array', false))
-      : Object.fromEntries(doc.frames.map((f) => [f.filename, frameRecord(f, 'hash', false)]));
+/**
+ * The document as Aseprite's JSON. `compact`: the frames of a document read from a file (while its `frames`
+ * were not asked for) as a JsonText made from the compact frames, whose text `inspect --json` writes straight.
+ */
+export function asepriteToJson(doc: AsepriteDoc, compact = false): Record<string, unknown> {
+  const frames = framesJsonValue(doc, doc.layout, false, compact);
   const m = doc.meta;
   const meta: Record<string, unknown> = {};
   if (m.app !== undefined) meta.app = m.app;
@@ -295,11 +320,11 @@ function asepriteOrigin(doc: AsepriteDoc): { x: number; y: number } {
 /** The model without pixels (sheet image not loaded). */
 export function asepriteModel(doc: AsepriteDoc): SpriteModel {
   const origin = asepriteOrigin(doc);
-  const frames: ModelFrame[] = doc.frames.map((f) => ({
-    durationMs: f.duration ?? 100,
-    parts: [framePart(f, origin.x, origin.y)],
-    label: f.filename,
-  }));
+  const frames: ModelFrame[] = new Array(frameCount(doc));
+  for (let i = 0; i < frames.length; i++) {
+    const f = frameAt(doc, i);
+    frames[i] = { durationMs: f.duration ?? 100, parts: [framePart(f, origin.x, origin.y)], label: f.filename };
+  }
   const notes: string[] = [];
   const animations: ModelAnimation[] = [];
   const name = doc.meta.image ? baseName(doc.meta.image) : 'sprite';
@@ -437,8 +462,8 @@ interface BatchFile {
 /** Files from `{title} {frame}.{extension}` names: two titles or more, each numbered 0, 1, ... in a run. */
 function titledRuns(doc: AsepriteDoc): BatchFile[] | undefined {
   const files: BatchFile[] = [];
-  for (let i = 0; i < doc.frames.length; i++) {
-    const m = /^(.*?)(?: (\d+))?\.([A-Za-z0-9]+)$/.exec(doc.frames[i]!.filename);
+  for (let i = 0, n = frameCount(doc); i < n; i++) {
+    const m = /^(.*?)(?: (\d+))?\.([A-Za-z0-9]+)$/.exec(frameNameAt(doc, i));
     if (!m) return undefined;
     const n = m[2] === undefined ? 0 : Number(m[2]);
     const title = `${m[1]}.${m[3]}`;
@@ -454,8 +479,8 @@ function titledRuns(doc: AsepriteDoc): BatchFile[] | undefined {
 /** Files from names ending in the frame's number in its file (`{tag} {frame}`): runs 0, 1, ... restarting at 0. */
 function numberedRuns(doc: AsepriteDoc): BatchFile[] | undefined {
   const files: BatchFile[] = [];
-  for (let i = 0; i < doc.frames.length; i++) {
-    const m = /(\d+)(?:\.[A-Za-z0-9]+)?$/.exec(doc.frames[i]!.filename);
+  for (let i = 0, n = frameCount(doc); i < n; i++) {
+    const m = /(\d+)(?:\.[A-Za-z0-9]+)?$/.exec(frameNameAt(doc, i));
     if (!m) return undefined;
     const n = Number(m[1]);
     const last = files[files.length - 1];
@@ -658,13 +683,14 @@ export function sniffAseprite(bytes: Uint8Array): boolean {
 
 export function asepriteInspectText(doc: AsepriteDoc): string {
   const lines = [
-    `Aseprite sheet (${doc.layout} layout), ${doc.frames.length} frame(s), image ${doc.meta.image ?? '(none)'}` +
+    `Aseprite sheet (${doc.layout} layout), ${frameCount(doc)} frame(s), image ${doc.meta.image ?? '(none)'}` +
       (doc.meta.size ? ` ${doc.meta.size.w}x${doc.meta.size.h}` : ''),
   ];
   for (const t of doc.meta.frameTags) {
     lines.push(`  tag "${t.name}": frames ${t.from}-${t.to}, ${t.direction}${t.repeat ? `, ${t.repeat} time(s)` : ''}`);
   }
-  const total = doc.frames.reduce((s, f) => s + (f.duration ?? 0), 0);
+  let total = 0;
+  for (let i = 0, n = frameCount(doc); i < n; i++) total += frameDurationAt(doc, i) ?? 0;
   lines.push(`  total duration ${total} ms`);
   return lines.join('\n') + '\n';
 }
@@ -683,14 +709,19 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
     return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readAseprite),
-  inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
+  inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc, true) }),
   // The inspect JSON is the file's own (plus format and layout): each value's place in the file.
   linePositions: (_doc, bytes) => jsonLinePositions(bytes),
   inspectText: asepriteInspectText,
   // Tags as Aseprite plays them, each frame for its `duration` (src/interop/aseprite/play.ts, as for .aseprite files).
   play: (doc, options) =>
     playAseprite(
-      { durations: doc.frames.map((f) => f.duration ?? 100), tags: doc.meta.frameTags, format: FORMAT, firstTag: true },
+      {
+        durations: Array.from({ length: frameCount(doc) }, (_, i) => frameDurationAt(doc, i) ?? 100),
+        tags: doc.meta.frameTags,
+        format: FORMAT,
+        firstTag: true,
+      },
       options,
       ANIMATION_OPTION,
     ),

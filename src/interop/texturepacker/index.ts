@@ -26,7 +26,18 @@ import { choiceOption } from '../../formats/options.js';
 import { baseName, errorIn, has, JsonReader, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
-import { frameRecord, framePart, readFrames, type SheetJsonFrame } from '../sheetjson.js';
+import { framePart, readFrames, type SheetJsonFrame } from '../sheetjson.js';
+import {
+  attachFrames,
+  type CompactFrames,
+  eachFrame,
+  frameAt,
+  frameCount,
+  frameNameAt,
+  framesJsonValue,
+  scanSheet,
+  type SheetFrameStore,
+} from '../sheetcompact.js';
 
 /** One sheet of a Phaser multiatlas (`textures: [...]`), or of a TexturePacker multipack once its siblings are read. */
 export interface TexturePackerTexture {
@@ -40,7 +51,7 @@ export interface TexturePackerTexture {
   at: string;
 }
 
-export interface TexturePackerDoc extends FromJson {
+export interface TexturePackerDoc extends FromJson, CompactFrames {
   layout: 'hash' | 'array';
   /** Every frame; `sheet` says which texture holds it (multiatlas, multipack). */
   frames: SheetJsonFrame[];
@@ -68,7 +79,9 @@ const FORMAT = 'texturepacker';
 export const DEFAULT_DURATION_MS = 100;
 
 export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT)): TexturePackerDoc {
-  const root = r.obj(r.parse(bytes), '$');
+  // The frames straight from the bytes into a store (src/interop/sheetcompact.ts); anything unusual (a multiatlas too) the old way.
+  const scanned = scanSheet(bytes, r, true);
+  const root = scanned ? scanned.root : r.obj(r.parse(bytes), '$');
   const pivots = (o: Record<string, unknown>, p: string, f: SheetJsonFrame) => {
     // TexturePacker writes `pivot`; PixiJS reads `anchor` (Phaser: `anchor`, else `pivot`).
     for (const name of ['pivot', 'anchor'] as const) {
@@ -78,9 +91,12 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
     }
   };
   let layout: 'hash' | 'array';
-  let frames: SheetJsonFrame[];
+  let frames: SheetJsonFrame[] = [];
+  let store: SheetFrameStore | undefined;
   let textures: TexturePackerTexture[] | undefined;
-  if (has(root, 'textures') && !has(root, 'frames')) {
+  if (scanned) {
+    ({ layout, store } = scanned);
+  } else if (has(root, 'textures') && !has(root, 'frames')) {
     // Phaser's multiatlas: several sheets, each with its image and frames, read as one document.
     textures = [];
     frames = [];
@@ -103,7 +119,9 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
   } else {
     ({ layout, frames } = readFrames(r, root.frames, '$.frames', pivots));
   }
-  const names = new Set(frames.map((f) => f.filename));
+  const count = store ? store.count : frames.length;
+  const nameAt = (i: number) => (store ? store.name(i) : frames[i]!.filename);
+  let names: Set<string> | undefined;
   // A multipack's animations may name frames of the other files: checked when they are read (withMultipack).
   const mo = root.meta;
   const multipack =
@@ -113,15 +131,16 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
     ((mo as Record<string, unknown[]>).related_multi_packs!.length ?? 0) > 0;
   // PixiJS names the frames of the array layout by their index ("0", "1", ...): an entry that is no file name may be one.
   const indexName = (v: string): string | undefined =>
-    layout === 'array' && /^(0|[1-9]\d*)$/.test(v) ? frames[Number(v)]?.filename : undefined;
+    layout === 'array' && /^(0|[1-9]\d*)$/.test(v) && Number(v) < count ? nameAt(Number(v)) : undefined;
   const animations: [string, string[]][] = [];
   if (has(root, 'animations')) {
     const ao = r.obj(root.animations, '$.animations');
+    const known = (names ??= new Set(Array.from({ length: count }, (_, i) => nameAt(i))));
     for (const name of Object.keys(ao)) {
       const p = `$.animations${key(name)}`;
       const list = r.arr(ao[name], p).map((v, i) => {
         const f = r.str(v, `${p}[${i}]`);
-        if (names.has(f)) return f;
+        if (known.has(f)) return f;
         const byIndex = indexName(f);
         if (byIndex !== undefined) return byIndex;
         if (!multipack) throw r.error(`${p}[${i}]`, `names no frame "${f}"`);
@@ -146,17 +165,16 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
   }
   for (const k of Object.keys(meta) as (keyof typeof meta)[]) if (meta[k] === undefined) delete meta[k];
   const doc: TexturePackerDoc = { layout, frames, animations, meta };
+  if (store) attachFrames(doc, store);
   if (textures) doc.textures = textures;
   return r.remember(doc);
 }
 
-function framesJson(frames: SheetJsonFrame[], layout: 'hash' | 'array'): unknown {
-  return layout === 'array'
-    ? frames.map((f) => frameRecord(f, 'array', true))
-    : Object.fromEntries(frames.map((f) => [f.filename, frameRecord(f, 'hash', true)]));
-}
-
-export function texturePackerToJson(doc: TexturePackerDoc): Record<string, unknown> {
+/**
+ * The document as TexturePacker's JSON. `compact`: the frames of a document read from a file (while its `frames`
+ * were not asked for) as a JsonText made from the compact frames, whose text `inspect --json` writes straight.
+ */
+export function texturePackerToJson(doc: TexturePackerDoc, compact = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (doc.textures) {
     out.textures = doc.textures.map((t, i) => {
@@ -165,13 +183,10 @@ export function texturePackerToJson(doc: TexturePackerDoc): Record<string, unkno
       if (t.format !== undefined) o.format = t.format;
       if (t.size !== undefined) o.size = t.size;
       if (t.scale !== undefined) o.scale = t.scale;
-      o.frames = framesJson(
-        doc.frames.filter((f) => (f.sheet ?? 0) === i),
-        t.layout,
-      );
+      o.frames = framesJsonValue({ frames: Array.from(eachFrame(doc)).filter((f) => (f.sheet ?? 0) === i) }, t.layout, true, false);
       return o;
     });
-  } else out.frames = framesJson(doc.frames, doc.layout);
+  } else out.frames = framesJsonValue(doc, doc.layout, true, compact);
   if (doc.animations.length) out.animations = Object.fromEntries(doc.animations);
   out.meta = doc.meta;
   return out;
@@ -182,7 +197,7 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
   const notes: string[] = [];
   const byName = new Map<string, ModelFrame>();
   let untimed = false;
-  for (const f of doc.frames) {
+  for (const f of eachFrame(doc)) {
     // Rounded to a millionth so that a pivot written as origin / size gives the origin back exactly.
     const pivot = f.anchor ?? f.pivot; // as Phaser reads them; PixiJS reads only `anchor`
     const px = Math.round((pivot?.x ?? 0) * f.sourceSize.w * 1e6) / 1e6;
@@ -190,7 +205,7 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
     if (f.duration === undefined) untimed = true;
     byName.set(f.filename, { durationMs: f.duration ?? DEFAULT_DURATION_MS, parts: [framePart(f, px, py)], label: f.filename });
   }
-  if (untimed && doc.frames.length) notes.push(`texturepacker: frame durations are not stored; ${DEFAULT_DURATION_MS} ms assumed`);
+  if (untimed && frameCount(doc)) notes.push(`texturepacker: frame durations are not stored; ${DEFAULT_DURATION_MS} ms assumed`);
   // (A multipack's animations may name frames of files not read yet: left out until they are.)
   const known = (list: string[]) => list.filter((n) => byName.has(n));
   const copy = (name: string): ModelFrame => {
@@ -201,13 +216,15 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
   const name = first ? baseName(first) : 'sprite';
   const animations: ModelAnimation[] = doc.animations.length
     ? doc.animations.map(([n, list]) => ({ name: n, frames: known(list).map(copy), loopTo: known(list).length ? 0 : null }))
-    : [{ name, frames: doc.frames.map((f) => copy(f.filename)), loopTo: doc.frames.length ? 0 : null }];
+    : [{ name, frames: Array.from({ length: frameCount(doc) }, (_, i) => copy(frameNameAt(doc, i))), loopTo: frameCount(doc) ? 0 : null }];
   // Frames no animation plays are kept (as an animation marked unused).
   if (doc.animations.length) {
     const played = new Set(doc.animations.flatMap(([, list]) => list));
     const rest = unusedAnimation(
       animations,
-      doc.frames.filter((f) => !played.has(f.filename)).map((f) => copy(f.filename)),
+      Array.from({ length: frameCount(doc) }, (_, i) => frameNameAt(doc, i))
+        .filter((n) => !played.has(n))
+        .map(copy),
     );
     if (rest) animations.push(rest);
   }
@@ -387,21 +404,27 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
     return sheetFiles((image) => texturePackerToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readTexturePacker),
-  inspectJson: (doc) => ({ format: 'texturepacker', layout: doc.layout, ...texturePackerToJson(doc) }),
+  inspectJson: (doc) => ({ format: 'texturepacker', layout: doc.layout, ...texturePackerToJson(doc, true) }),
   // The inspect JSON is the file's own (plus format and layout): each value's place in the file.
   linePositions: (_doc, bytes) => jsonLinePositions(bytes),
   inspectText(doc) {
     const lines = [
-      `TexturePacker sheet (${doc.layout} layout), ${doc.frames.length} frame(s), image ${doc.meta.image ?? '(none)'}` +
+      `TexturePacker sheet (${doc.layout} layout), ${frameCount(doc)} frame(s), image ${doc.meta.image ?? '(none)'}` +
         (doc.meta.size ? ` ${doc.meta.size.w}x${doc.meta.size.h}` : ''),
     ];
     for (const [i, t] of (doc.textures ?? []).entries()) {
-      const n = doc.frames.filter((f) => (f.sheet ?? 0) === i).length;
+      let n = 0;
+      for (const f of eachFrame(doc)) if ((f.sheet ?? 0) === i) n++;
       lines.push(`  texture ${i}: ${t.image ?? '(no image)'}${t.size ? ` ${t.size.w}x${t.size.h}` : ''}, ${n} frame(s)`);
     }
     if (doc.meta.related_multi_packs?.length) lines.push(`  multipack with ${doc.meta.related_multi_packs.join(', ')}`);
-    const rotated = doc.frames.filter((f) => f.rotated).length;
-    const trimmed = doc.frames.filter((f) => f.trimmed).length;
+    let rotated = 0;
+    let trimmed = 0;
+    for (let i = 0, n = frameCount(doc); i < n; i++) {
+      const f = frameAt(doc, i);
+      if (f.rotated) rotated++;
+      if (f.trimmed) trimmed++;
+    }
     lines.push(`  ${rotated} rotated, ${trimmed} trimmed`);
     for (const [n, list] of doc.animations) lines.push(`  animation "${n}": ${list.length} frame(s)`);
     return lines.join('\n') + '\n';
