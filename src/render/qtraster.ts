@@ -515,7 +515,8 @@ export function strokeOutline(input: PathOp[], width: number): PathOp[] {
       const type = intersect(prev, next);
       const shortCut: Line = [prev[2], prev[3], next[0], next[1]];
       const angle = angleTo(shortCut, prev);
-      if (type === 1 || (angle > 90 && !fuzzyCompare(angle, 90))) {
+      // The inside of the turn (Qt 5.15: only when the next segment is longer than half the pen).
+      if ((type === 1 || angle > 90.01) && lineLength(next) > offset) {
         emitLineTo(fx, fy);
         emitLineTo(next[0], next[1]);
         return;
