@@ -329,10 +329,15 @@ export function shapeObjectPart(
   if (x1 <= x0 || y1 <= y0) return undefined;
   if (QT_EXACT) {
     // Painted straight onto the frame as Qt paints it (the image only gives the box it covers).
-    const clip = { x0: canvas.x, y0: canvas.y, x1: canvas.x + canvas.width, y1: canvas.y + canvas.height };
+    // Qt's device is tmxrasterizer's image: the canvas, picture point (canvas.x, canvas.y) at (0, 0).
+    const clip = { x0: 0, y0: 0, x1: canvas.width, y1: canvas.height };
     const pos = { x: num(o.x), y: num(o.y) };
     const paint = (dst: RgbaImage, dx: number, dy: number, partOpacity: number) => {
-      const p = new QtPainter(dst, dx, dy, clip, (n) => budget.spend('maxDrawPixels', n, `drawing object ${num(o.id)}`));
+      const p = new QtPainter(dst, dx - canvas.x, dy - canvas.y, clip, (n) =>
+        budget.spend('maxDrawPixels', n, `drawing object ${num(o.id)}`),
+      );
+      // tmxrasterizer's translate by the margins that layer offsets add round the map.
+      p.matrix.translate(-canvas.x, -canvas.y);
       p.opacity = opacity * partOpacity;
       paintShape(p, o, colour, pos, offset, rotation);
     };
