@@ -1343,7 +1343,8 @@ export function rasterizeLine(ax: number, ay: number, bx: number, by: number, wi
     for (let i = 0; i < cov.length; i++) {
       // Q16Dot16Multiply (64-bit product >> 16), then to an integer (>> 16).
       const c = Math.floor(Math.floor((rowHeight * cov[i]!) / 65536) / 65536);
-      if (c > 0 && lens[i]! > 0) sink(xs[i]!, y, lens[i]!, Math.min(255, c));
+      // QSpanBuffer::addSpan takes the coverage as an unsigned char (a one-pixel band wraps round).
+      if ((c & 255) !== 0 && lens[i]! > 0) sink(xs[i]!, y, lens[i]!, c & 255);
     }
   }
   return;
