@@ -925,6 +925,8 @@ export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, s
   if (minX < -lim || minY < -lim || maxX > lim || maxY > lim) {
     contours = contours.map((c) => clipContour(c, -lim, -lim, lim, lim));
   }
+  // What cannot be drawn (a point at infinity or not a number) is not.
+  contours = contours.filter((c) => c.every(Number.isFinite));
   let minEx = Math.floor(minX / 64);
   let minEy = Math.floor(minY / 64);
   let maxEx = Math.floor((maxX + 63) / 64);
@@ -1202,12 +1204,14 @@ export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, s
 function clipContour(c: number[], x0: number, y0: number, x1: number, y1: number): number[] {
   let pts: [number, number][] = [];
   for (let i = 0; i < c.length; i += 2) pts.push([c[i]!, c[i + 1]!]);
+  const at = (a: number, b: number, v: number) => (v - a) / (b - a);
   const edges: [(p: [number, number]) => boolean, (a: [number, number], b: [number, number]) => [number, number]][] = [
-    [(p) => p[0] >= x0, (a, b) => [x0, a[1] + ((b[1] - a[1]) * (x0 - a[0])) / (b[0] - a[0])]],
-    [(p) => p[0] <= x1, (a, b) => [x1, a[1] + ((b[1] - a[1]) * (x1 - a[0])) / (b[0] - a[0])]],
-    [(p) => p[1] >= y0, (a, b) => [a[0] + ((b[0] - a[0]) * (y0 - a[1])) / (b[1] - a[1]), y0]],
-    [(p) => p[1] <= y1, (a, b) => [a[0] + ((b[0] - a[0]) * (y1 - a[1])) / (b[1] - a[1]), y1]],
+    [(p) => p[0] >= x0, (a, b) => [x0, a[1] + (b[1] - a[1]) * at(a[0], b[0], x0)]],
+    [(p) => p[0] <= x1, (a, b) => [x1, a[1] + (b[1] - a[1]) * at(a[0], b[0], x1)]],
+    [(p) => p[1] >= y0, (a, b) => [a[0] + (b[0] - a[0]) * at(a[1], b[1], y0), y0]],
+    [(p) => p[1] <= y1, (a, b) => [a[0] + (b[0] - a[0]) * at(a[1], b[1], y1), y1]],
   ];
+
   for (const [inside, cut] of edges) {
     const next: [number, number][] = [];
     for (let i = 0; i < pts.length; i++) {
