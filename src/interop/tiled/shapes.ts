@@ -5,7 +5,9 @@
  * one pixel down and right, a fill in the object's colour at alpha 50
  * (rectangles, ellipses, polygons with the even-odd rule; not polylines), a
  * 2-pixel outline with round caps and joins, an 8-pixel dot on a polygon's
- * or polyline's first point, a pin for a point; a rectangle or ellipse of
+ * or polyline's first point, a pin for a point (painted pixel for pixel as
+ * Qt 5.15 paints them, by src/render/qtraster.ts; the outlines of
+ * src/render/path.ts only give the box each covers); a rectangle or ellipse of
  * no size as a 20 × 20 one centred on its place. The colour is the object
  * layer's `color`, else gray #a0a0a4 (tmxrasterizer reads no object types,
  * so a type's colour never applies); the layer's opacity multiplies each
@@ -22,8 +24,6 @@ import {
   arcTo,
   ellipsePath,
   type FillRule,
-  fillPolygons,
-  fillWork,
   flattenPath,
   linePath,
   type Path,
@@ -32,13 +32,9 @@ import {
   polygonsBounds,
   strokePath,
   transformPath,
-  transformPolygons,
 } from '../../render/path.js';
 import type { PicturePart } from '../../render/pipeline.js';
 import { QPainterPathBuilder, QtPainter } from '../../render/qtraster.js';
-
-/** Draw shapes with the port of Qt's raster engine (src/render/qtraster.ts). */
-const QT_EXACT = true;
 
 /**
  * Paints a shape or point object as tmxrasterizer does: the painter's matrix built as its drawMapLayers
@@ -327,7 +323,7 @@ export function shapeObjectPart(
   const x1 = Math.min(canvas.x + canvas.width, b.x1 + 1);
   const y1 = Math.min(canvas.y + canvas.height, b.y1 + 1);
   if (x1 <= x0 || y1 <= y0) return undefined;
-  if (QT_EXACT) {
+  {
     // Painted straight onto the frame as Qt paints it (the image only gives the box it covers).
     // Qt's device is tmxrasterizer's image: the canvas, picture point (canvas.x, canvas.y) at (0, 0).
     const clip = { x0: 0, y0: 0, x1: canvas.width, y1: canvas.height };
@@ -353,13 +349,4 @@ export function shapeObjectPart(
     };
     return { image, transform: translate(x0, y0), layer, paint };
   }
-  budget.spend('maxPixels', (x1 - x0) * (y1 - y0), `object ${num(o.id)} (${x1 - x0}x${y1 - y0})`);
-  const image = createImage(x1 - x0, y1 - y0);
-  const local = translate(-x0, -y0);
-  for (const f of fills) {
-    const polys = transformPolygons(f.polys, local);
-    budget.spend('maxDrawPixels', fillWork(polys, 0, image.height, image.width), `drawing object ${num(o.id)}`);
-    fillPolygons(image, polys, f.colour, f.rule, opacity);
-  }
-  return { image, transform: translate(x0, y0), layer };
 }
