@@ -441,11 +441,15 @@ const byteMul = (v: number, a: number) => {
   return (t + (t >> 8) + 0x80) >> 8;
 };
 const div65535 = (x: number) => Math.floor((x + Math.floor(x / 65536) + 0x8000) / 65536);
-const div257 = (x: number) => (x - (x >> 8) + 0x80) >> 8;
+/** A 16-bit channel to 8 bits, rounded to nearest (QRgba64::toArgb32 as Debian's Qt 5.15 computes it). */
+const div257 = (x: number) => Math.round(x / 257);
 
-/** A straight colour as Qt's raster engine holds a solid pen or brush under a painter opacity: premultiplied ARGB32. */
+/**
+ * A straight colour as Qt's raster engine holds a solid pen or brush under a painter opacity:
+ * premultiplied ARGB32 (the opacity as QRasterPaintEngine keeps it, int(opacity * 256)).
+ */
 export function qtSolid(colour: readonly [number, number, number, number], opacity = 1): [number, number, number, number] {
-  const io = Math.round(Math.min(1, Math.max(0, opacity)) * 256);
+  const io = Math.trunc(Math.min(1, Math.max(0, opacity)) * 256);
   let a16 = colour[3] * 257;
   if (io < 256) a16 = (a16 * io) >> 8;
   const pm = (c: number) => div257(div65535(c * 257 * a16));

@@ -51,6 +51,12 @@ export interface PicturePart extends DrawOptions {
   image: RgbaImage | LazyImage;
   /** A level's layer the part belongs to (an index into `Picture.layers`): hidden or faded by the layer choices. */
   layer?: number;
+  /**
+   * Paints the part straight onto the frame instead of drawing its image (which then only gives the
+   * box it covers, for the canvas and budgets): dst's pixel (0, 0) is picture point (x0, y0), `opacity`
+   * the part's. Tiled's shape objects, blended onto what lies below as Qt blends them.
+   */
+  paint?(dst: RgbaImage, x0: number, y0: number, opacity: number): void;
 }
 
 /** Drawn over the parts, in picture coordinates. */
@@ -326,6 +332,10 @@ function drawFrameOnto(
     const { area, transform } = drawArea(p, shift, image.width, image.height);
     if (area === 0) continue;
     if (!prepaid) budget.spend('maxDrawPixels', area, `drawing ${what}`);
+    if (p.paint) {
+      p.paint(image, ox, oy, p.opacity ?? 1);
+      continue;
+    }
     drawImage(image, sources.get(p.image), {
       sx: p.sx,
       sy: p.sy,

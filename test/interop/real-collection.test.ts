@@ -53,10 +53,6 @@ const QT_BLEND = 'translucent texels: Qt rounds premultiplied ARGB32 blends its 
 const QT_SAMPLING =
   "scaled and flipped objects at fractional places: Qt's nearest sampling takes the texel before an edge and repeats the edge texel";
 
-/** Shape objects: Qt antialiases their outlines its own way (test/interop/tiled-objects.test.ts); measured, rounded up. */
-const QT_SHAPES =
-  "shape objects: Qt's antialiased outlines (its curve flattening, its blend rounding) differ by a few levels at a few pixels";
-
 const MAPS: { source: RealSource; match: RegExp; expect: Record<string, Expect> }[] = [
   {
     source: SOURCES.tiled,
@@ -64,9 +60,7 @@ const MAPS: { source: RealSource; match: RegExp; expect: Record<string, Expect> 
     expect: {
       'sewers.tmx': { tolerance: 1, why: QT_BLEND },
       // Two flipped tile objects (21 and 32) at y = n + 0.5.
-      'orthogonal-outside.tmx': { tolerance: 4, allow: 240, why: `${QT_SAMPLING}; ${QT_SHAPES}` },
-      'rpg/island.tmx': { tolerance: 4, allow: 20, why: QT_SHAPES },
-      'sewer_automap/rule_009.tmx': { tolerance: 4, allow: 8, why: QT_SHAPES },
+      'orthogonal-outside.tmx': { tolerance: 4, allow: 240, why: QT_SAMPLING },
       'sticker-knight/map/sandbox.tmx': { tolerance: 2, allow: ALLOW.sandbox, why: `${QT_BLEND}; ${QT_SAMPLING}` },
       'sticker-knight/map/sandbox2.tmx': { tolerance: 2, allow: ALLOW.sandbox2, why: `${QT_BLEND}; ${QT_SAMPLING}` },
       'sticker-knight/ui/title.json': {
@@ -110,10 +104,6 @@ const MAPS: { source: RealSource; match: RegExp; expect: Record<string, Expect> 
         notCompared:
           'its tileset says tiles.png is 256x256, the shipped one is 64x192: Tiled draws the tiles past the image as red "missing" marks, sprat leaves them empty',
       },
-      'lemming-level1.tmx': { tolerance: 4, allow: 40, why: QT_SHAPES },
-      ...Object.fromEntries(
-        ['b64gzip', 'b64raw', 'b64zlib', 'csv', 'xml'].map((e) => [`lemming-level3-${e}.tmx`, { tolerance: 4, allow: 30, why: QT_SHAPES }]),
-      ),
       // The package ships tiles.png and implicit_tiles.png, not the other maps' images.
       'animation.tmx': { missing: /"effect_fire\.png" not found/ },
       'collision.tmx': { missing: /not found/ },

@@ -436,7 +436,7 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
         const text = shapeOf(o) === 'text' ? (parseColour((o.text as J).color) ?? [0, 0, 0, 255]) : undefined;
         const colour = text ?? parseColour(raw.color) ?? DEFAULT_OBJECT_COLOUR;
         const at = { x: num(o.x) + w.dx, y: num(o.y) + w.dy };
-        const part = shapeObjectPart(o, colour, at, num(o.rotation), w.opacity, canvas, budget, indexOf.get(w));
+        const part = shapeObjectPart(o, colour, at, num(o.rotation), w.opacity, canvas, budget, indexOf.get(w), { x: w.dx, y: w.dy });
         if (part) parts.push(part);
         if (text && part) texts++;
         continue;

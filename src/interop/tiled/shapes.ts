@@ -5,7 +5,9 @@
  * one pixel down and right, a fill in the object's colour at alpha 50
  * (rectangles, ellipses, polygons with the even-odd rule; not polylines), a
  * 2-pixel outline with round caps and joins, an 8-pixel dot on a polygon's
- * or polyline's first point, a pin for a point; a rectangle or ellipse of
+ * or polyline's first point, a pin for a point (painted pixel for pixel as
+ * Qt 5.15 paints them, by src/render/qtraster.ts; the outlines of
+ * src/render/path.ts only give the box each covers); a rectangle or ellipse of
  * no size as a 20 × 20 one centred on its place. The colour is the object
  * layer's `color`, else gray #a0a0a4 (tmxrasterizer reads no object types,
  * so a type's colour never applies); the layer's opacity multiplies each
@@ -22,8 +24,6 @@ import {
   arcTo,
   ellipsePath,
   type FillRule,
-  fillPolygons,
-  fillWork,
   flattenPath,
   linePath,
   type Path,
@@ -32,9 +32,97 @@ import {
   polygonsBounds,
   strokePath,
   transformPath,
-  transformPolygons,
 } from '../../render/path.js';
 import type { PicturePart } from '../../render/pipeline.js';
+import { QPainterPathBuilder, QtPainter } from '../../render/qtraster.js';
+
+/**
+ * Paints a shape or point object as tmxrasterizer does: the painter's matrix built as its drawMapLayers
+ * and OrthogonalRenderer::drawMapObject build it (the layer's offset, the rotation about the object's
+ * place, the place), then the shadow, fill and outline calls of drawMapObject / drawPointObject.
+ */
+function paintShape(
+  p: QtPainter,
+  o: J,
+  colour: Rgba,
+  pos: { x: number; y: number },
+  offset: { x: number; y: number },
+  rotation: number,
+): void {
+  p.matrix.translate(offset.x, offset.y);
+  if (rotation !== 0) {
+    p.matrix.translate(pos.x, pos.y);
+    p.matrix.rotate(rotation);
+    p.matrix.translate(-pos.x, -pos.y);
+  }
+  p.matrix.translate(pos.x, pos.y);
+  const line = { colour, width: LINE };
+  const shadow = { colour: BLACK, width: LINE };
+  const brush: Rgba = [colour[0], colour[1], colour[2], 50];
+  const s = LINE / 2;
+  let w = num(o.width);
+  let h = num(o.height);
+  let kind = shapeOf(o);
+  if (kind === 'ellipse' && (w === 0) !== (h === 0)) kind = 'rectangle';
+  let x = 0;
+  let y = 0;
+  if ((kind === 'rectangle' || kind === 'ellipse') && w === 0 && h === 0) [x, y, w, h] = [-10, -10, 20, 20];
+  switch (kind) {
+    case 'rectangle':
+    case 'ellipse': {
+      const draw = (dx: number) => (kind === 'rectangle' ? p.drawRect(x + dx, y + dx, w, h) : p.drawEllipse(x + dx, y + dx, w, h));
+      p.pen = shadow;
+      p.brush = null;
+      draw(s);
+      p.pen = line;
+      p.brush = brush;
+      draw(0);
+      break;
+    }
+    case 'polygon':
+    case 'polyline': {
+      const pts = points(kind === 'polygon' ? o.polygon : o.polyline);
+      if (!pts.length) break;
+      const flat = pts.flat();
+      const moved = pts.flatMap(([a, b]) => [a + s, b + s]);
+      const closed = kind === 'polygon';
+      p.pen = shadow;
+      p.brush = null;
+      p.drawPolygon(moved, closed);
+      p.pen = { colour: BLACK, width: LINE * 4 };
+      p.drawPoint(pts[0]![0] + s, pts[0]![1] + s);
+      p.pen = line;
+      p.brush = brush;
+      p.drawPolygon(flat, closed);
+      p.pen = { colour, width: LINE * 4 };
+      p.drawPoint(pts[0]![0], pts[0]![1]);
+      break;
+    }
+    case 'point': {
+      const r = POINT_RADIUS;
+      const sweep = 235;
+      const start = 90 - sweep / 2;
+      const path = new QPainterPathBuilder()
+        .moveTo(r * Math.cos((start * Math.PI) / 180), -r * Math.sin((start * Math.PI) / 180))
+        .arcTo(-r, -r, r * 2, r * 2, start, sweep)
+        .lineTo(0, 2 * r)
+        .closeSubpath();
+      p.matrix.translate(0, -2 * r);
+      p.pen = shadow;
+      p.brush = null;
+      p.drawPath(path.translated(s, s));
+      p.pen = line;
+      p.brush = brush;
+      p.drawPath(path.ops);
+      p.brush = colour;
+      const small = r / 3;
+      p.drawEllipse(-small, -small, small * 2, small * 2);
+      break;
+    }
+    default:
+      break;
+  }
+}
 
 type J = Record<string, unknown>;
 type Rgba = [number, number, number, number];
@@ -219,6 +307,7 @@ export function shapeObjectPart(
   canvas: Rect,
   budget: Budget,
   layer: number | undefined,
+  offset: { x: number; y: number } = { x: 0, y: 0 },
 ): PicturePart | undefined {
   const m = compose(rotate(rotation), translate(at.x, at.y));
   if (shapeOf(o) === 'text') {
@@ -234,13 +323,30 @@ export function shapeObjectPart(
   const x1 = Math.min(canvas.x + canvas.width, b.x1 + 1);
   const y1 = Math.min(canvas.y + canvas.height, b.y1 + 1);
   if (x1 <= x0 || y1 <= y0) return undefined;
-  budget.spend('maxPixels', (x1 - x0) * (y1 - y0), `object ${num(o.id)} (${x1 - x0}x${y1 - y0})`);
-  const image = createImage(x1 - x0, y1 - y0);
-  const local = translate(-x0, -y0);
-  for (const f of fills) {
-    const polys = transformPolygons(f.polys, local);
-    budget.spend('maxDrawPixels', fillWork(polys, 0, image.height, image.width), `drawing object ${num(o.id)}`);
-    fillPolygons(image, polys, f.colour, f.rule, opacity);
+  {
+    // Painted straight onto the frame as Qt paints it (the image only gives the box it covers).
+    // Qt's device is tmxrasterizer's image: the canvas, picture point (canvas.x, canvas.y) at (0, 0).
+    const clip = { x0: 0, y0: 0, x1: canvas.width, y1: canvas.height };
+    const pos = { x: num(o.x), y: num(o.y) };
+    const paint = (dst: RgbaImage, dx: number, dy: number, partOpacity: number) => {
+      const p = new QtPainter(dst, dx - canvas.x, dy - canvas.y, clip, (n) =>
+        budget.spend('maxDrawPixels', n, `drawing object ${num(o.id)}`),
+      );
+      // tmxrasterizer's translate by the margins that layer offsets add round the map.
+      p.matrix.translate(-canvas.x, -canvas.y);
+      p.opacity = opacity * partOpacity;
+      paintShape(p, o, colour, pos, offset, rotation);
+    };
+    const box = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+    const image = {
+      width: box.w,
+      height: box.h,
+      pixels: () => {
+        const img = createImage(box.w, box.h);
+        paint(img, box.x, box.y, 1);
+        return img;
+      },
+    };
+    return { image, transform: translate(x0, y0), layer, paint };
   }
-  return { image, transform: translate(x0, y0), layer };
 }
