@@ -399,6 +399,17 @@ export class JsonReader {
     return value;
   }
 
+  /**
+   * Keeps `bytes` as the source of a document its caller parsed itself (a
+   * leaner parse of the same text, e.g. Tiled's GID arrays read straight into
+   * typed arrays): later errors are placed in it as after `parse`.
+   */
+  parsedFrom(bytes: Uint8Array): void {
+    this.source = bytes;
+    this.sourcePrint = fingerprint(bytes);
+    this.textCache = undefined;
+  }
+
   /** The text parsed, decoded again from its bytes (once), or undefined when they have changed since. */
   private get text(): string | undefined {
     if (this.textCache !== undefined || this.source === undefined) return this.textCache;

@@ -297,6 +297,41 @@ export function csvGids(text: string): unknown[] {
   return out;
 }
 
+/**
+ * A `<data encoding="csv">` text straight into GIDs (4 bytes a cell) when
+ * every entry is plain digits (0..4294967295) between ASCII spaces; else
+ * null, and csvGids gives the entries (a bad one for the reader to name).
+ */
+export function csvGidArray(text: string): Uint32Array | null {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSpace(text.charCodeAt(start))) start++;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  if (start === end) return text.trim() === '' ? new Uint32Array(0) : null;
+  let count = 1;
+  for (let k = text.indexOf(',', start); k >= 0 && k < end; k = text.indexOf(',', k + 1)) count++;
+  const out = new Uint32Array(count);
+  let at = 0;
+  let i = start;
+  for (;;) {
+    let c = text.charCodeAt(i);
+    while (isSpace(c)) c = text.charCodeAt(++i);
+    let n = 0;
+    const d0 = i;
+    while (c >= 48 && c <= 57) {
+      n = n * 10 + (c - 48);
+      c = text.charCodeAt(++i);
+    }
+    if (i === d0 || i - d0 > 10 || n > 0xffffffff) return null;
+    while (i < end && isSpace(c)) c = text.charCodeAt(++i);
+    out[at++] = n;
+    if (i >= end) break;
+    if (c !== 44) return null;
+    i++;
+  }
+  return out;
+}
+
 /** The order of an `<image>`'s attributes as read (on the object holding image, imagewidth...; not enumerable). */
 export const IMAGE_ORDER = Symbol('image attribute order');
 const rank = (order: string[], k: string) => {
@@ -404,7 +439,7 @@ class ToJson {
   /** A list of tile GIDs in any XML encoding (csv text, `<tile>` elements) or base64 text kept as a string. */
   gidData(el: XmlElement, encoding: string | undefined, path: string): unknown {
     if (encoding === 'base64') return el.text.trim();
-    if (encoding === 'csv') return csvGids(el.text);
+    if (encoding === 'csv') return csvGidArray(el.text) ?? csvGids(el.text);
     if (encoding !== undefined) return el.text.trim();
     this.place(path, el);
     return el.children.filter((c) => c.name === 'tile').map((c) => (c.attrs.gid === undefined ? 0 : typed('gid', c.attrs.gid)));
@@ -898,7 +933,7 @@ function imageXml(o: J, out: Out): ((d: number) => void)[] {
 function gidText(data: unknown, width: number, encoding: string | undefined, depth: number): string {
   const pad = ' '.repeat(depth + 1);
   if (typeof data === 'string') return `\n${pad}${data}\n`;
-  const arr = Array.isArray(data) ? (data as number[]) : [];
+  const arr = Array.isArray(data) || data instanceof Uint32Array ? (data as number[]) : [];
   if (encoding === 'base64') return `\n${pad}${base64OfGids(arr)}\n`;
   const rows: string[] = [];
   const w = Math.max(1, width);
@@ -911,10 +946,10 @@ function closing(text: string, encoding: string, depth: number): string {
   return encoding === 'base64' ? text.replace(/\n$/, `\n${' '.repeat(depth)}`) : text;
 }
 
-function base64OfGids(arr: readonly number[]): string {
+function base64OfGids(arr: ArrayLike<number>): string {
   const bytes = new Uint8Array(arr.length * 4);
   const dv = new DataView(bytes.buffer);
-  arr.forEach((g, i) => dv.setUint32(i * 4, g >>> 0, true));
+  for (let i = 0; i < arr.length; i++) dv.setUint32(i * 4, arr[i]! >>> 0, true);
   let s = '';
   for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
   return btoa(s);
