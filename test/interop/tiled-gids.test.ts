@@ -11,7 +11,7 @@ import { jsonChunks } from '../../src/cli/json.js';
 import { JsonReader } from '../../src/interop/json.js';
 import { readTiledObject, tiledHandler, tiledJsonText, type TiledDoc, type TiledTileLayer } from '../../src/interop/tiled/index.js';
 import { cutGidArrays, parseTiledJson } from '../../src/interop/tiled/json-gids.js';
-import { csvGidArray, csvGids } from '../../src/interop/tiled/xml.js';
+import { csvGidArray, csvGids, cutCsvBytes, readXmlDocument, type XmlReader } from '../../src/interop/tiled/xml.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -242,5 +242,101 @@ describe('tmx: csv read straight into a Uint32Array', () => {
         },
       ),
     );
+  });
+});
+
+/** Everything reading gives: the document, inspect --json, the places of values, warnings, or the error. */
+function tmxOutcome(text: string) {
+  const warnings: unknown[] = [];
+  try {
+    const doc = tiledHandler.read(enc(text), { warn: (d: unknown) => warnings.push(d) } as never) as TiledDoc;
+    const src = doc.jsonSource as XmlReader;
+    return {
+      doc,
+      json: [...jsonChunks(tiledHandler.inspectJson!(doc, {}), 2)].join(''),
+      places: src.linePositions(),
+      warnings,
+      doctype: readXmlDocument('tiled', enc(text)).doctype,
+    };
+  } catch (e) {
+    return { error: String(e) + JSON.stringify(e), warnings };
+  }
+}
+
+/** ASCII text read from its bytes (csv cut out of them) gives what the decoded text gives: a non-ASCII comment after the root makes the reader take the text path. */
+function sameTmx(text: string, cuts?: number) {
+  if (cuts !== undefined) expect(cutCsvBytes(enc(text))?.gids.size ?? 0).toBe(cuts);
+  const viaText = tmxOutcome(`${text}\n<!-- \u00e9 -->\n`);
+  expect(cutCsvBytes(enc(`${text}<!-- \u00e9 -->`))).toBeNull();
+  expect(tmxOutcome(text)).toEqual(viaText);
+}
+
+describe('tmx: csv read straight from ASCII bytes', () => {
+  const W = 20;
+  const rows = (seed: number, h = 3) =>
+    Array.from({ length: h }, (_, y) =>
+      gids(W, seed + y)
+        .map((g) => g)
+        .join(','),
+    ).join(',\n');
+  const tmx = (layers: string, head = '') => `<?xml version="1.0" encoding="UTF-8"?>
+${head}<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="${W}" height="3" tilewidth="16" tileheight="16" infinite="0" nextlayerid="9" nextobjectid="1">
+ <tileset firstgid="1" name="t" tilewidth="16" tileheight="16" tilecount="64" columns="8">
+  <image source="t.png" width="128" height="128"/>
+ </tileset>
+${layers}
+</map>`;
+  const layer = (id: number, data: string) => ` <layer id="${id}" name="L${id}" width="${W}" height="3">\n  ${data}\n </layer>`;
+
+  it('gives the document, inspect text, places and warnings the text path gives', () => {
+    const csv = (seed: number) => `<data encoding="csv">\n${rows(seed)}\n</data>`;
+    sameTmx(tmx([layer(1, csv(1)), layer(2, csv(2))].join('\n')), 2);
+    // CRLF, a comment and CDATA that look like data, a long property text of digits, base64 of digits only.
+    const crlf = tmx(
+      [
+        layer(1, csv(1)).replace(/\n/g, '\r\n'),
+        `<!-- <data encoding="csv">${rows(3)}</data> -->`,
+        ` <layer id="2" name="P" width="${W}" height="3">\n  <properties><property name="p">${'1234,'.repeat(20)}1</property></properties>\n  ${csv(4)}\n </layer>`,
+        ` <layer id="3" name="B" width="1" height="1"><data encoding="base64">${'0000'.repeat(30)}</data></layer>`,
+        ` <objectgroup id="4" name="O"><object id="1"><text><![CDATA[<data encoding="csv">${rows(5)}</data>]]></text></object></objectgroup>`,
+      ].join('\n'),
+    );
+    sameTmx(crlf, 2);
+    // An unknown <data> element (kept as it is: its text read from the bytes when asked) and a DOCTYPE.
+    sameTmx(tmx(`${layer(1, csv(1))}\n <imagelayer id="2" name="I">${csv(6)}</imagelayer>`, '<!DOCTYPE map SYSTEM "x.dtd">\n'), 2);
+    // An infinite map's chunks.
+    const chunk = (x: number, seed: number) => `<chunk x="${x}" y="0" width="${W}" height="3">\n${rows(seed)}\n</chunk>`;
+    const inf = tmx(
+      ` <layer id="1" name="C" width="${W}" height="3">\n  <data encoding="csv">\n${chunk(0, 1)}\n${chunk(W, 2)}\n</data>\n </layer>`,
+    ).replace('infinite="0"', 'infinite="1"');
+    sameTmx(inf, 2);
+    const doc = tiledHandler.read(enc(inf)) as TiledDoc;
+    expect(Array.from((doc.layers[0] as TiledTileLayer).chunks![1]!.data)).toEqual(rows(2).split(/,\n?/).map(Number));
+  });
+
+  it('errors at the same line and column: bad entries, wrong counts, broken XML after a cut payload', () => {
+    const csv = (seed: number, h = 3) => `<data encoding="csv">\n${rows(seed, h)}\n</data>`;
+    sameTmx(tmx(layer(1, csv(1).replace(/,(\d+),/, ',x7,'))), 0);
+    sameTmx(tmx(layer(1, csv(1).replace(/,(\d+),/, ',4294967296,'))), 0);
+    sameTmx(tmx(layer(1, csv(1).replace(/,(\d+),/, ',,'))), 0);
+    sameTmx(tmx([layer(1, csv(1, 4)), layer(2, csv(2))].join('\n')), 2);
+    sameTmx(
+      tmx(
+        [
+          layer(1, csv(1)),
+          layer(2, csv(2)),
+          ' <layer id="3" name="bad" width="1" height="1"><data encoding="zip">AAAA</data></layer>',
+        ].join('\n'),
+      ),
+    );
+    sameTmx(tmx([layer(1, csv(1)), ' <layer id="2"><data encoding="csv">1</data></layer', layer(3, csv(3))].join('\n')));
+    sameTmx(tmx([layer(1, csv(1)), ' <bogus>', layer(3, csv(3))].join('\n')));
+    sameTmx(
+      tmx(layer(1, csv(1)))
+        .replace('<map', '<mop')
+        .replace('</map>', '</mop>'),
+    );
+    // An internal DTD subset: nothing is cut.
+    expect(cutCsvBytes(enc(tmx(layer(1, csv(1)), '<!DOCTYPE map [ <!ENTITY e "1"> ]>\n')))).toBeNull();
   });
 });
