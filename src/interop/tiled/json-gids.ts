@@ -92,8 +92,17 @@ export function cutGidArrays(bytes: Uint8Array): { text: string; arrays: Uint32A
   const parts: string[] = [];
   const arrays: Uint32Array[] = [];
   let pieceStart = i;
-  // Containers open: true for an object.
-  const stack: boolean[] = [];
+  // Containers open, 1 for an object (a byte each: a hostile file of 10^8 '[' costs 10^8 bytes here).
+  let stack = new Uint8Array(64);
+  let depth = 0;
+  const push = (v: number) => {
+    if (depth === stack.length) {
+      const grown = new Uint8Array(depth * 2);
+      grown.set(stack);
+      stack = grown;
+    }
+    stack[depth++] = v;
+  };
   let expectKey = false;
   /** The last key read was "data" and only its ':' (and white space) came since. */
   let afterDataKey = false;
@@ -138,15 +147,15 @@ export function cutGidArrays(bytes: Uint8Array): { text: string; arrays: Uint32A
     }
     afterDataKey = false;
     if (c === 123) {
-      stack.push(true);
+      push(1);
       expectKey = true;
     } else if (c === 91) {
-      stack.push(false);
+      push(0);
       expectKey = false;
     } else if (c === 125 || c === 93) {
-      stack.pop();
+      if (depth > 0) depth--;
       expectKey = false;
-    } else if (c === 44) expectKey = stack[stack.length - 1] === true;
+    } else if (c === 44) expectKey = depth > 0 && stack[depth - 1] === 1;
     i++;
   }
   if (!arrays.length) return null;
