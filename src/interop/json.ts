@@ -401,7 +401,9 @@ export class JsonReader {
 
   /**
    * Keeps `bytes` to place later errors, as `parse` does, for a caller that
-   * checked them as JSON itself (the sheet scanner, src/interop/sheetcompact.ts).
+   * checked them as JSON itself (a leaner parse of the same text: the sheet
+   * scanner, src/interop/sheetcompact.ts; Tiled's GID arrays read straight
+   * into typed arrays, src/interop/tiled/json-gids.ts).
    */
   keep(bytes: Uint8Array): void {
     this.source = bytes;

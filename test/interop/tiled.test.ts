@@ -162,7 +162,7 @@ describe('tiled: reading a map', () => {
         tilesets: [{ firstgid: 1, name: 't', tilewidth: 8, tileheight: 8, columns: 2, tilecount: 4, image: 't.png' }],
       };
       const doc = tiledHandler.read(new TextEncoder().encode(JSON.stringify(map))) as TiledDoc;
-      expect((doc.layers[0] as any).data, compression).toEqual([1, 0x80000002, 0, 3]);
+      expect((doc.layers[0] as any).data, compression).toEqual(new Uint32Array([1, 0x80000002, 0, 3]));
     }
   });
 

@@ -110,7 +110,7 @@ describe('tmx: layer data read in place', () => {
     ];
     for (const d of datas) {
       const doc = tiledHandler.read(enc(map(d))) as TiledDoc;
-      expect((doc.layers[0] as TiledTileLayer).data, d.slice(0, 50)).toEqual(gids);
+      expect(Array.from((doc.layers[0] as TiledTileLayer).data), d.slice(0, 50)).toEqual(gids);
     }
     // A bad entry is named by its index, at the line and column of its <data> element.
     const bad = map(`<data encoding="csv">\n${rows.replace(/^(\d+),/, '$1,x7,')}\n</data>`);

@@ -250,7 +250,7 @@ async function drawSet(ts: TiledTileset, dir: string, loadImage: ReturnType<type
 
 /** The 16-aligned chunks of a layer that hold a tile (Tiled's TileLayer::bounds), in tiles. */
 function layerBounds(l: {
-  data: number[];
+  data: ArrayLike<number>;
   width: number;
   height: number;
   chunks?: TiledChunk[];
@@ -532,7 +532,7 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       height = b.y1 - b.y0;
       // The chunks are walked as one grid of their bounds: each cell covers at least a pixel of the drawing.
       budget.spend('maxPixels', width * height, `the ${width}x${height} cells of the chunks of layer "${l.name}"`);
-      data = new Array(width * height).fill(0);
+      data = new Uint32Array(width * height);
       for (const c of l.chunks) {
         for (let i = 0; i < c.data.length; i++) {
           const g = c.data[i]!;

@@ -23,6 +23,8 @@ import { baseName, errorIn, has, JsonReader, jsonLinePositions, type FromJson, k
 import { IMAGE_ORDER, looksLikeXml, readXmlDocument, XmlReader, xmlRootName, xmlText } from './xml.js';
 import { tiledPicture } from './draw.js';
 import { tiledResourceProblems } from './check.js';
+import { parseTiledJson } from './json-gids.js';
+import { jsonNumbers } from '../../binary/json-array.js';
 
 export const FLIP_H = 0x80000000;
 export const FLIP_V = 0x40000000;
@@ -51,7 +53,8 @@ export interface TiledChunk {
   y: number;
   width: number;
   height: number;
-  data: number[];
+  /** GIDs (flip bits included), rows top first. */
+  data: Uint32Array;
 }
 
 export interface TiledTileset extends Raw {
@@ -81,8 +84,8 @@ export interface TiledTileLayer extends Raw {
   y: number;
   opacity: number;
   visible: boolean;
-  /** GIDs (flip bits included, unsigned), rows top first; empty for an infinite map's layer (see chunks). */
-  data: number[];
+  /** GIDs (flip bits included, unsigned), rows top first; empty for an infinite map's layer (see chunks). 4 bytes a cell. */
+  data: Uint32Array;
   /** An infinite map's layer: its chunks. */
   chunks?: TiledChunk[];
   /** How the data was stored ('csv', 'base64'; XML `<tile>` elements read as csv) and compressed ('', zlib, gzip, zstd). */
@@ -334,19 +337,27 @@ function readLayerData(
   layer: Record<string, unknown> = o,
   layerPath = path,
   decoded: Decoded = { cells: 0 },
-): number[] {
+): Uint32Array {
   const encoding = r.optStr(layer, 'encoding', layerPath) ?? 'csv';
   if (encoding === 'csv') {
+    // Read straight into a Uint32Array (JSON: parseTiledJson; TMX csv: csvGidArray), already checked: the layer's as it is.
+    if (o.data instanceof Uint32Array) {
+      if (o.data.length !== cells) throw r.error(`${path}.data`, `has ${o.data.length} entries for ${cells} cells`);
+      return o.data;
+    }
     const arr = r.arr(o.data, `${path}.data`);
     if (arr.length !== cells) throw r.error(`${path}.data`, `has ${arr.length} entries for ${cells} cells`);
+    const out = new Uint32Array(cells);
     for (let i = 0; i < cells; i++) {
       const v = arr[i];
       // The common case checked inline; the path is built only for an error (r.num throws for anything else).
       if (!(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff))
         r.num(v, `${path}.data[${i}]`, { int: true, min: 0, max: 0xffffffff });
+      out[i] = v as number;
     }
-    // Every entry checked: the array as read is the layer's data (no copy of millions of cells; the raw layer shares it).
-    return arr as number[];
+    // The raw layer shares the layer's GIDs (not a second array of millions of cells).
+    o.data = out;
+    return out;
   }
   if (encoding !== 'base64') throw r.error(`${layerPath}.encoding`, `unknown encoding "${encoding}"`);
   const compression = r.optStr(layer, 'compression', layerPath) ?? '';
@@ -378,8 +389,17 @@ function readLayerData(
     throw r.error(`${layerPath}.compression`, `compression "${compression}" is not supported`);
   }
   if (bytes.length !== expected) throw r.error(`${path}.data`, `holds ${bytes.length} bytes for ${cells} cells (${expected} needed)`);
+  return gidsOfBytes(bytes, cells);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** `cells` little-endian 32-bit words as GIDs: the decoded bytes' own memory when it can be (no copy). */
+function gidsOfBytes(bytes: Uint8Array, cells: number): Uint32Array {
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0 && bytes.byteLength === cells * 4 && bytes.buffer.byteLength === bytes.byteLength)
+    return new Uint32Array(bytes.buffer, bytes.byteOffset, cells);
+  const out = new Uint32Array(cells);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out: number[] = new Array(cells);
   for (let i = 0; i < cells; i++) out[i] = dv.getUint32(i * 4, true);
   return out;
 }
@@ -431,7 +451,7 @@ function readLayers(
         y: r.optNum(o, 'y', p) ?? 0,
         opacity: r.optNum(o, 'opacity', p, { min: 0, max: 1 }) ?? 1,
         visible: r.optBool(o, 'visible', p) ?? true,
-        data: chunked ? [] : readLayerData(r, o, p, width * height, o, p, decoded),
+        data: chunked ? new Uint32Array(0) : readLayerData(r, o, p, width * height, o, p, decoded),
         properties: readProperties(r, o.properties, `${p}.properties`, warn),
       };
       if (chunked) layer.chunks = readChunks(r, o, p, decoded);
@@ -479,7 +499,7 @@ export function readTiled(bytes: Uint8Array, warn?: (d: Diagnostic) => void, r?:
     return x.reader.remember(doc);
   }
   const reader = r ?? new JsonReader(FORMAT);
-  const o = reader.obj(reader.parse(bytes), '$');
+  const o = reader.obj(parseTiledJson(reader, bytes), '$');
   return reader.remember(readTiledObject(reader, o, warn));
 }
 
@@ -546,10 +566,10 @@ function propsJson(props: TiledProperty[]): unknown[] {
 }
 
 /** GIDs as Tiled stores them with base64: little-endian 32-bit words, compressed (zstd is written as zlib: sprat has no zstd encoder; `writeNotes` says so). */
-function encodeGids(data: readonly number[], compression: string | undefined): { data: string; compression?: string } {
+function encodeGids(data: ArrayLike<number>, compression: string | undefined): { data: string; compression?: string } {
   const bytes = new Uint8Array(data.length * 4);
   const dv = new DataView(bytes.buffer);
-  data.forEach((g, i) => dv.setUint32(i * 4, g >>> 0, true));
+  for (let i = 0; i < data.length; i++) dv.setUint32(i * 4, data[i]! >>> 0, true);
   let out = bytes;
   let comp = compression || undefined;
   if (comp === 'zlib' || comp === 'zstd') {
@@ -565,7 +585,7 @@ function encodeGids(data: readonly number[], compression: string | undefined): {
 }
 
 /** True when base64 text `read` (in the layer's compression) decodes to exactly `data`. */
-function sameGids(read: string, l: TiledTileLayer, data: number[]): boolean {
+function sameGids(read: string, l: TiledTileLayer, data: ArrayLike<number>): boolean {
   try {
     const got = readLayerData(
       new JsonReader(FORMAT),
@@ -575,7 +595,8 @@ function sameGids(read: string, l: TiledTileLayer, data: number[]): boolean {
       { encoding: 'base64', compression: l.compression ?? '' },
       '$',
     );
-    return got.every((g, i) => g === data[i]);
+    for (let i = 0; i < got.length; i++) if (got[i] !== data[i]) return false;
+    return true;
   } catch {
     return false;
   }
@@ -626,7 +647,7 @@ function layerJson(l: TiledLayer): Record<string, unknown> {
   }
   const o = rest(l.raw, LAYER_OWNED);
   const base64 = l.encoding === 'base64';
-  const put = (target: Record<string, unknown>, data: number[], read: unknown) => {
+  const put = (target: Record<string, unknown>, data: ArrayLike<number>, read: unknown) => {
     if (!base64) target.data = data;
     else if (typeof read === 'string' && l.compression !== 'zstd' && sameGids(read, l, data)) {
       // Unchanged: the text as read (another zlib gives other bytes for the same GIDs).
@@ -764,6 +785,8 @@ function xmlLayers(json: unknown[], layers: TiledLayer[]): unknown[] {
 
 /** A copy with the keys of every plain object in alphabetical order, as Tiled writes JSON. */
 function sorted(v: unknown): unknown {
+  // GIDs in a typed array: the same array.
+  if (ArrayBuffer.isView(v)) return v;
   if (Array.isArray(v)) {
     // A list of numbers (a layer's GIDs: millions) has nothing to sort: the same array, not a copy.
     let plain = true;
@@ -1064,14 +1087,15 @@ export async function tiledToModel(
       budget.spend('maxItems', b.width * b.height * flat.length, `the cells of the infinite map's layers (${b.width}x${b.height} each)`);
       notes.push(`tiled: the infinite map's chunks became layers of ${b.width}x${b.height} tiles starting at tile (${b.x}, ${b.y})`);
     }
-    for (const f of flat) f.layer = { ...f.layer, ...(b ? gridOf(f.layer, b) : { width: 0, height: 0, data: [] }), chunks: undefined };
+    for (const f of flat)
+      f.layer = { ...f.layer, ...(b ? gridOf(f.layer, b) : { width: 0, height: 0, data: new Uint32Array(0) }), chunks: undefined };
   }
   let badGids = 0;
   const bad = new Set<number>();
   const decoded = new Map<number, ModelCell>();
   const layers: ModelTileLayer[] = flat.map(({ layer: l, name }) => {
     const records = cellRecords(l);
-    const cells: ModelCell[] = l.data.map((gid, i) => {
+    const cells: ModelCell[] = Array.from(l.data, (gid, i) => {
       let proto = decoded.get(gid);
       if (!proto) {
         const id = gid & GID_MASK;
@@ -1156,7 +1180,7 @@ export function chunkBounds(layers: TiledLayer[]): { x: number; y: number; width
 
 /** An infinite layer's chunks as one grid over `b` (rows top first). */
 export function gridOf(l: TiledTileLayer, b: { x: number; y: number; width: number; height: number }) {
-  const data: number[] = new Array(b.width * b.height).fill(0);
+  const data = new Uint32Array(b.width * b.height);
   for (const c of l.chunks ?? []) {
     for (let y = 0; y < c.height; y++) {
       for (let x = 0; x < c.width; x++) {
@@ -1290,7 +1314,8 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
   const offAngleValues = new Set<number>();
   const layers: TiledTileLayer[] = model.layers.map((l, li) => {
     const records: Record<string, CellRecord> = {};
-    const data = l.cells.map((c, i) => {
+    const data = new Uint32Array(l.cells.length);
+    l.cells.forEach((c, i) => {
       let gid = 0;
       let tile = -1;
       let set = -1;
@@ -1324,7 +1349,7 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
         if (c.extra && Object.keys(c.extra).length) rec.extra = c.extra;
         records[i] = rec;
       }
-      return gid;
+      data[i] = gid;
     });
     const properties = toProps(l.properties);
     if (l.tileWidth !== tw) properties.push(tiledProp(P_TILE_W, l.tileWidth));
@@ -1376,11 +1401,11 @@ export function tiledFromModel(model: SpriteModel | LevelModel): TiledDoc {
 
 /** JSON text with two-space indentation, layer data written a map row per line (as Tiled does) instead of a number per line. */
 export function tiledJsonText(map: Record<string, unknown>): string {
-  const arrays: { data: number[]; width: number }[] = [];
+  const arrays: { data: ArrayLike<number> & { slice(a: number, b: number): { join(s: string): string } }; width: number }[] = [];
   const text = JSON.stringify(
     map,
     function (this: Record<string, unknown>, k: string, v: unknown) {
-      if (k === 'data' && Array.isArray(v) && typeof this.width === 'number') {
+      if (k === 'data' && (Array.isArray(v) || v instanceof Uint32Array) && typeof this.width === 'number') {
         arrays.push({ data: v as number[], width: this.width });
         return `\u0000data${arrays.length - 1}`;
       }
@@ -1413,6 +1438,21 @@ export async function tiledFiles(doc: TiledDoc, outName: string): Promise<Output
 }
 
 // ---------------------------------------------------------------- handler
+
+/** The GID arrays of a document in the JSON shape shown as JSON arrays (views of the same memory: sprat's JSON writer reads them as they are). */
+function jsonGids<T extends Record<string, unknown>>(o: T): T {
+  const layers = (ls: unknown) => {
+    if (!Array.isArray(ls)) return;
+    for (const l of ls as Record<string, unknown>[]) {
+      if (l.data instanceof Uint32Array) l.data = jsonNumbers(l.data);
+      if (Array.isArray(l.chunks))
+        for (const c of l.chunks as Record<string, unknown>[]) if (c.data instanceof Uint32Array) c.data = jsonNumbers(c.data);
+      if (l.type === 'group') layers(l.layers);
+    }
+  };
+  layers(o.layers);
+  return o;
+}
 
 export function sniffTiled(bytes: Uint8Array): boolean {
   if (isTiledXml(bytes)) return true;
@@ -1485,7 +1525,7 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
     }
     return out;
   },
-  inspectJson: (doc) => ({ format: 'tiled', ...tiledToJson(doc) }),
+  inspectJson: (doc) => jsonGids({ format: 'tiled', ...tiledToJson(doc) }),
   // The inspect JSON has the shape of Tiled's JSON: each value's place in a JSON file, each element's in a TMX/TSX file.
   linePositions: (doc, bytes) => {
     const src = doc.jsonSource;

@@ -18,6 +18,8 @@ export interface XmlElement {
   children: XmlElement[];
   text: string;
   start: number;
+  /** A csv payload read straight from the bytes (cutCsvBytes): its GIDs (`text` then gives its text when asked). */
+  gids?: Uint32Array;
 }
 
 const PARSER_OPTIONS = {
@@ -159,6 +161,169 @@ export function cutPayloads(text: string): { text: string; texts: Map<number, st
   return { text: pieces.join(''), texts, original };
 }
 
+/** True when every byte is ASCII: then the text's offsets are the bytes' offsets. */
+function isAscii(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i]! > 127) return false;
+  return true;
+}
+
+/** `b` holds the ASCII text `s` at `at`. */
+function bytesAt(b: Uint8Array, at: number, s: string): boolean {
+  for (let k = 0; k < s.length; k++) if (b[at + k] !== s.charCodeAt(k)) return false;
+  return true;
+}
+
+function skipPastBytes(b: Uint8Array, end: string, from: number): number {
+  const first = end.charCodeAt(0);
+  for (let k = b.indexOf(first, from); k >= 0; k = b.indexOf(first, k + 1)) if (bytesAt(b, k, end)) return k + end.length;
+  return b.length;
+}
+
+/** csv GIDs in b[start..end) when it is only plain digits (0..4294967295), commas and ASCII spaces (see csvGidArray); else null. */
+function csvGidBytes(b: Uint8Array, start: number, end: number): Uint32Array | null {
+  const sp = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+  while (start < end && sp(b[start]!)) start++;
+  while (end > start && sp(b[end - 1]!)) end--;
+  if (start === end) return null;
+  let count = 1;
+  for (let k = start; k < end; k++) {
+    const c = b[k]!;
+    if (c === 44) count++;
+    else if (!(c >= 48 && c <= 57) && !sp(c)) return null;
+  }
+  const out = new Uint32Array(count);
+  let at = 0;
+  let i = start;
+  for (;;) {
+    while (i < end && sp(b[i]!)) i++;
+    const d0 = i;
+    let v = 0;
+    while (i < end && b[i]! >= 48 && b[i]! <= 57) v = v * 10 + (b[i++]! - 48);
+    if (i === d0 || i - d0 > 10 || v > 0xffffffff) return null;
+    while (i < end && sp(b[i]!)) i++;
+    out[at++] = v;
+    if (i >= end) break;
+    if (b[i] !== 44) return null;
+    i++;
+  }
+  return out;
+}
+
+const ENCODING_CSV = /\sencoding\s*=\s*(?:"csv"|'csv')/;
+
+/**
+ * For ASCII bytes (most TMX files): the text less the csv payloads of
+ * `<data encoding="csv">` (and its `<chunk>`s) that are plain GIDs, those
+ * read straight from the bytes into Uint32Arrays by where their element
+ * starts, the place in the bytes of a place in the shorter text, and where
+ * the lines start: a layer's csv is never a string (the text of the whole
+ * file is not made). Null when the bytes are not ASCII or hold no such
+ * payload (then cutPayloads does the work on the decoded text). The same
+ * rules as cutPayloads: a leaf element's text of CUT_LENGTH characters or
+ * more without `&`, comments, CDATA and processing instructions skipped, a
+ * document with an internal DTD subset left whole.
+ */
+export function cutCsvBytes(bytes: Uint8Array): {
+  text: string;
+  gids: Map<number, { gids: Uint32Array; start: number; end: number }>;
+  original: (at: number) => number;
+  lineStarts: number[];
+} | null {
+  if (!isAscii(bytes)) return null;
+  const n = bytes.length;
+  const gids = new Map<number, { gids: Uint32Array; start: number; end: number }>();
+  const decoder = new TextDecoder('utf-8');
+  const pieces: string[] = [];
+  const cutAt: number[] = [];
+  const cutSum: number[] = [];
+  let removed = 0;
+  let from = 0;
+  let i = 0;
+  let inCsv = false;
+  for (;;) {
+    const lt = bytes.indexOf(60, i);
+    if (lt < 0) break;
+    if (bytesAt(bytes, lt, '<!--')) i = skipPastBytes(bytes, '-->', lt + 4);
+    else if (bytesAt(bytes, lt, '<![CDATA[')) i = skipPastBytes(bytes, ']]>', lt + 9);
+    else if (bytesAt(bytes, lt, '<?')) i = skipPastBytes(bytes, '?>', lt + 2);
+    else if (bytesAt(bytes, lt, '<!')) {
+      const gt = bytes.indexOf(62, lt);
+      const br = bytes.indexOf(91, lt);
+      if (br >= 0 && (gt < 0 || br < gt)) return null;
+      i = gt < 0 ? n : gt + 1;
+    } else if (bytesAt(bytes, lt, '</')) {
+      if (bytesAt(bytes, lt, '</data')) inCsv = false;
+      i = skipPastBytes(bytes, '>', lt + 2);
+    } else {
+      let j = lt + 1;
+      let quote = 0;
+      for (; j < n; j++) {
+        const c = bytes[j]!;
+        if (quote) {
+          if (c === quote) quote = 0;
+        } else if (c === 34 || c === 39) quote = c;
+        else if (c === 62) break;
+      }
+      if (j >= n) return null;
+      i = j + 1;
+      if (bytes[j - 1] === 47) continue; // <empty/>
+      const isData = bytesAt(bytes, lt, '<data') && !/[A-Za-z0-9_:.-]/.test(String.fromCharCode(bytes[lt + 5]!));
+      const isChunk = bytesAt(bytes, lt, '<chunk') && !/[A-Za-z0-9_:.-]/.test(String.fromCharCode(bytes[lt + 6]!));
+      if (isData) inCsv = ENCODING_CSV.test(decoder.decode(bytes.subarray(lt, j)));
+      if (!inCsv || !(isData || isChunk)) continue;
+      const end = bytes.indexOf(60, i);
+      if (end < 0 || end - i < CUT_LENGTH || bytes[end + 1] !== 47) continue;
+      const g = csvGidBytes(bytes, i, end);
+      if (!g) continue;
+      gids.set(lt, { gids: g, start: i, end });
+      pieces.push(decoder.decode(bytes.subarray(from, i)));
+      from = end;
+      removed += end - i;
+      cutAt.push(i - (removed - (end - i)));
+      cutSum.push(removed);
+      i = end;
+    }
+  }
+  if (!gids.size) return null;
+  pieces.push(decoder.decode(bytes.subarray(from)));
+  const original = (at: number) => {
+    let lo = 0;
+    let hi = cutAt.length - 1;
+    let k = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (cutAt[mid]! <= at) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return k < 0 ? at : at + cutSum[k]!;
+  };
+  const lineStarts = [0];
+  for (let k = bytes.indexOf(10); k >= 0; k = bytes.indexOf(10, k + 1)) lineStarts.push(k + 1);
+  return { text: pieces.join(''), gids, original, lineStarts };
+}
+
+/** The element tree read from the text cutCsvBytes made: starts placed in the bytes, the cut payloads put back. */
+function placeCut(root: XmlElement, bytes: Uint8Array, cut: NonNullable<ReturnType<typeof cutCsvBytes>>): void {
+  const todo = [root];
+  while (todo.length) {
+    const el = todo.pop()!;
+    el.start = cut.original(el.start);
+    const g = cut.gids.get(el.start);
+    if (g) {
+      el.gids = g.gids;
+      // Its text only when something other than csv GIDs reads it (an unknown element kept as it is).
+      Object.defineProperty(el, 'text', {
+        get: () => new TextDecoder().decode(bytes.subarray(g.start, g.end)).replace(/\r\n?/g, '\n'),
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    for (const c of el.children) todo.push(c);
+  }
+}
+
 function skipPast(text: string, end: string, from: number): number {
   const k = text.indexOf(end, from);
   return k < 0 ? text.length : k + end.length;
@@ -297,6 +462,41 @@ export function csvGids(text: string): unknown[] {
   return out;
 }
 
+/**
+ * A `<data encoding="csv">` text straight into GIDs (4 bytes a cell) when
+ * every entry is plain digits (0..4294967295) between ASCII spaces; else
+ * null, and csvGids gives the entries (a bad one for the reader to name).
+ */
+export function csvGidArray(text: string): Uint32Array | null {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSpace(text.charCodeAt(start))) start++;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  if (start === end) return text.trim() === '' ? new Uint32Array(0) : null;
+  let count = 1;
+  for (let k = text.indexOf(',', start); k >= 0 && k < end; k = text.indexOf(',', k + 1)) count++;
+  const out = new Uint32Array(count);
+  let at = 0;
+  let i = start;
+  for (;;) {
+    let c = text.charCodeAt(i);
+    while (isSpace(c)) c = text.charCodeAt(++i);
+    let n = 0;
+    const d0 = i;
+    while (c >= 48 && c <= 57) {
+      n = n * 10 + (c - 48);
+      c = text.charCodeAt(++i);
+    }
+    if (i === d0 || i - d0 > 10 || n > 0xffffffff) return null;
+    while (i < end && isSpace(c)) c = text.charCodeAt(++i);
+    out[at++] = n;
+    if (i >= end) break;
+    if (c !== 44) return null;
+    i++;
+  }
+  return out;
+}
+
 /** The order of an `<image>`'s attributes as read (on the object holding image, imagewidth...; not enumerable). */
 export const IMAGE_ORDER = Symbol('image attribute order');
 const rank = (order: string[], k: string) => {
@@ -313,6 +513,8 @@ class ToJson {
     readonly places: Places,
     readonly warn?: (d: Diagnostic) => void,
     readonly text = '',
+    /** Line and column of an offset (when the text was not made: cutCsvBytes). */
+    readonly lineColumnAt?: (at: number) => { line: number; column: number },
   ) {}
 
   place(path: string, el: XmlElement) {
@@ -323,7 +525,7 @@ class ToJson {
     this.warn?.({
       severity: 'warning',
       message: `unknown element <${el.name}> in <${parent}> kept as it is`,
-      ...lineColumn(this.text, el.start),
+      ...(this.lineColumnAt ? this.lineColumnAt(el.start) : lineColumn(this.text, el.start)),
     } as Diagnostic);
   }
 
@@ -404,7 +606,7 @@ class ToJson {
   /** A list of tile GIDs in any XML encoding (csv text, `<tile>` elements) or base64 text kept as a string. */
   gidData(el: XmlElement, encoding: string | undefined, path: string): unknown {
     if (encoding === 'base64') return el.text.trim();
-    if (encoding === 'csv') return csvGids(el.text);
+    if (encoding === 'csv') return el.gids ?? csvGidArray(el.text) ?? csvGids(el.text);
     if (encoding !== undefined) return el.text.trim();
     this.place(path, el);
     return el.children.filter((c) => c.name === 'tile').map((c) => (c.attrs.gid === undefined ? 0 : typed('gid', c.attrs.gid)));
@@ -588,14 +790,24 @@ export class XmlReader extends JsonReader {
 
   constructor(
     format: string,
-    source: string,
+    /** The text, or where its lines start. */
+    source: string | number[],
     private readonly placesOf: Places,
     root = '$',
   ) {
     super(format, root);
+    if (typeof source !== 'string') {
+      this.lineStarts = source;
+      return;
+    }
     const starts = [0];
     for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
     this.lineStarts = starts;
+  }
+
+  /** 1-based line and column of an offset in the text. */
+  lineColumnAt(at: number): { line: number; column: number } {
+    return this.lineColumnOf(at);
   }
 
   /** 1-based line and column of an offset in the text, as lineColumn gives them. */
@@ -685,10 +897,31 @@ export function readXmlDocument(
   warn?: (d: Diagnostic) => void,
   root = '$',
 ): { json: Record<string, unknown>; reader: XmlReader; doctype?: string } {
-  const text = decodeText(bytes);
-  const el = parseXml(format, text);
+  // ASCII bytes: csv payloads read straight from them, the rest as text (any error: the whole text read as before, for its place).
+  let cut = cutCsvBytes(bytes);
+  let text = '';
+  let el: XmlElement | undefined;
+  if (cut) {
+    try {
+      el = parseXml(format, cut.text);
+      text = cut.text;
+      placeCut(el, bytes, cut);
+    } catch {
+      cut = null;
+    }
+  }
+  if (!cut || !el) {
+    text = decodeText(bytes);
+    el = parseXml(format, text);
+  }
+  const lines = cut ? new XmlReader(format, cut.lineStarts, new Map()) : undefined;
+  const lineColumnAt = lines ? (at: number) => lines.lineColumnAt(at) : undefined;
+  const lc = (at: number): [number, number] => {
+    const p = lineColumnAt ? lineColumnAt(at) : lineColumn(text, at);
+    return [p.line, p.column];
+  };
   const places: Places = new Map();
-  const t = new ToJson(format, places, warn, text);
+  const t = new ToJson(format, places, warn, text, lineColumnAt);
   let json: Record<string, unknown>;
   if (el.name === 'map') json = t.map(el);
   else if (el.name === 'tileset') json = t.tileset(el, '$', true);
@@ -700,19 +933,13 @@ export function readXmlDocument(
       else if (c.name === 'object') json.object = t.object(c, '$.object');
       else setOwn(json, c.name, t.generic(c, `$.${c.name}`));
     }
-  } else
-    throw FormatError.atLine(format, `expected a <map>, <tileset> or <template> root element, found <${el.name}>`, ...lc(text, el.start));
+  } else throw FormatError.atLine(format, `expected a <map>, <tileset> or <template> root element, found <${el.name}>`, ...lc(el.start));
   // A simple DOCTYPE before the root (old Tiled wrote one) is kept for writing back.
   const before = text.slice(0, el.start);
   const dt = before.indexOf('<!DOCTYPE');
   const end = dt >= 0 ? before.indexOf('>', dt) : -1;
   const doctype = end > dt && !before.slice(dt, end).includes('[') ? before.slice(dt, end + 1) : undefined;
-  return { json, reader: new XmlReader(format, text, places, root), doctype };
-}
-
-function lc(text: string, at: number): [number, number] {
-  const { line, column } = lineColumn(text, at);
-  return [line, column];
+  return { json, reader: new XmlReader(format, cut ? cut.lineStarts : text, places, root), doctype };
 }
 
 // ---------------------------------------------------------------- the JSON shape to XML
@@ -898,7 +1125,7 @@ function imageXml(o: J, out: Out): ((d: number) => void)[] {
 function gidText(data: unknown, width: number, encoding: string | undefined, depth: number): string {
   const pad = ' '.repeat(depth + 1);
   if (typeof data === 'string') return `\n${pad}${data}\n`;
-  const arr = Array.isArray(data) ? (data as number[]) : [];
+  const arr = Array.isArray(data) || data instanceof Uint32Array ? (data as number[]) : [];
   if (encoding === 'base64') return `\n${pad}${base64OfGids(arr)}\n`;
   const rows: string[] = [];
   const w = Math.max(1, width);
@@ -911,10 +1138,10 @@ function closing(text: string, encoding: string, depth: number): string {
   return encoding === 'base64' ? text.replace(/\n$/, `\n${' '.repeat(depth)}`) : text;
 }
 
-function base64OfGids(arr: readonly number[]): string {
+function base64OfGids(arr: ArrayLike<number>): string {
   const bytes = new Uint8Array(arr.length * 4);
   const dv = new DataView(bytes.buffer);
-  arr.forEach((g, i) => dv.setUint32(i * 4, g >>> 0, true));
+  for (let i = 0; i < arr.length; i++) dv.setUint32(i * 4, arr[i]! >>> 0, true);
   let s = '';
   for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
   return btoa(s);
