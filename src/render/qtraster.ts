@@ -1584,7 +1584,7 @@ function rasterizeSlanted(pax: number, pay: number, pbx: number, pby: number, wi
  * float). Intel's RCPSS may differ in the last bits, and with it a pixel's colour by one level at a
  * few (value, alpha) pairs.
  */
-const RCP_MANTISSA = (
+export const RCP_MANTISSA: readonly number[] = (
   '8384512,8384512,2795520,8384512,5029888,2795520,1196032,8384512,6520832,5029888,3811328,2795520,' +
   '1935360,1196032,557056,8384512,7397376,6520832,5736448,5029888,4392960,3811328,3280896,2795520,' +
   '2347008,1935360,1552384,1196032,866304,557056,270336,8384512,7878656,7397376,6948864,6520832,' +
