@@ -7,17 +7,8 @@
  */
 import { diagnostic, FormatError } from '../../binary/errors.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
-import {
-  checkAnimation,
-  checkWritable,
-  MAX_INT,
-  stringPool,
-  type AnimationPositions,
-  type ParseOptions,
-  type SolarusAnimation,
-  type SolarusDirection,
-  type SolarusSheet,
-} from './model.js';
+import { checkAnimation, checkWritable, MAX_INT, type AnimationPositions, type ParseOptions, type SolarusSheet } from './model.js';
+import { animationAt, animationCount, IntList, LineStore, StoredSheet } from './compact.js';
 import { decodeText } from './text.js';
 import { detectLinesStyle, rememberStyle, styleOf, type FillerLine, type LineShape, type LinesStyle } from './style.js';
 
@@ -40,20 +31,24 @@ export function readLines(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSh
  * What a parse works with besides its result, reused from call to call (a
  * sheet is small, and allocating these per sheet made reading many sheets
  * spend its time in the garbage collector): the token starts and ends of
- * the current line, the current animation's directions and where they are,
- * the animations so far, the names seen, and the source positions of the
- * current animation with the one function that builds them for
- * checkAnimation when it needs them.
+ * the current line, the current animation's directions (frames and columns)
+ * and where they are, the records so far, the names seen, and the source
+ * positions of the current animation with the one function that builds them
+ * for checkAnimation when it needs them.
  */
 class Scratch {
   readonly starts = new Int32Array(MAX_TOKENS);
   readonly ends = new Int32Array(MAX_TOKENS);
   /** A direction line's eight numbers (the fast path). */
   readonly vals = new Int32Array(8);
-  readonly dirs: SolarusDirection[] = [];
+  /** The current animation's directions: frames and columns of each, one after the other. */
+  readonly fc: number[] = [];
   readonly dirLines: number[] = [];
   readonly dirCols: number[] = [];
-  readonly animations: SolarusAnimation[] = [];
+  /** Per animation: where its header's first token starts, its first direction, its direction count. */
+  anims = new IntList(96);
+  /** Per direction: where its line's first token starts. */
+  dirs = new IntList(256);
   seen = new Set<string>();
   headerLine = 0;
   nameCol = 0;
@@ -73,8 +68,11 @@ class Scratch {
 
   /** Lets go of what the last parse left (the caller's objects). */
   clear(): void {
+    // (Kept for the next call unless a big sheet made them big.)
+    if (this.anims.data.length > 1 << 16) this.anims = new IntList(96);
+    if (this.dirs.data.length > 1 << 16) this.dirs = new IntList(256);
+    this.anims.length = 0;
     this.dirs.length = 0;
-    this.animations.length = 0;
     // (A new Set: Set.prototype.clear allocates more, measured.)
     if (this.seen.size > 0) this.seen = new Set();
   }
@@ -127,8 +125,7 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
 }
 
 function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet {
-  const { starts, ends, vals, dirs: dirScratch, dirLines, dirCols, animations, seen } = sc;
-  const sharedImage = stringPool();
+  const { starts, ends, vals, fc, dirLines, dirCols, anims, dirs, seen } = sc;
   const n = text.length;
   let line = 0;
   let pos = 0;
@@ -136,7 +133,7 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
   let lineEnd = 0;
   let inAnimation = false;
   let name = '';
-  let image = '';
+  let nameAt = 0;
   let frameDelay = 0;
   let loopOnFrame = 0;
   let found = 0;
@@ -176,24 +173,18 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
         if (end >= 0 && vals[2]! >= 1 && vals[3]! >= 1 && vals[6]! >= 1 && vals[7]! >= 1) {
           lineEnd = end;
           pos = end >= n ? n + 1 : c === 10 ? end + 1 : end + 2;
-          dirScratch[found] = {
-            x: vals[0]!,
-            y: vals[1]!,
-            frameWidth: vals[2]!,
-            frameHeight: vals[3]!,
-            originX: vals[4]!,
-            originY: vals[5]!,
-            frameCount: vals[6]!,
-            columns: vals[7]!,
-          };
+          dirs.push(first);
+          fc[found * 2] = vals[6]!;
+          fc[found * 2 + 1] = vals[7]!;
           dirLines[found] = line;
           dirCols[found] = first - lineStart + 1;
           if (++found === wanted) {
-            const anim: SolarusAnimation = { name, image, frameDelay, loopOnFrame, directions: dirScratch.slice(0, found) };
             sc.headerLine = headerLine;
             sc.found = found;
-            checkAnimation(FORMAT, anim, sc.positions, seen, opts);
-            animations.push(anim);
+            checkAnimation(FORMAT, name, frameDelay, loopOnFrame, found, fc, 0, 2, sc.positions, seen, opts);
+            anims.push(nameAt);
+            anims.push(dirs.length - found);
+            anims.push(found);
             inAnimation = false;
           }
           continue;
@@ -246,8 +237,8 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
           lineEnd - lineStart + 1,
         );
       }
-      name = text.slice(starts[0], ends[0]);
-      image = sharedImage(text.slice(starts[1], ends[1]));
+      nameAt = starts[0]!;
+      name = text.slice(nameAt, ends[0]);
       const s2 = starts[2]!;
       const dirs = fieldInt(text, s2, ends[2]!, 'directions', line, lineStart);
       if (dirs < 1) throw FormatError.atLine(FORMAT, `directions must be at least 1, not ${dirs}`, line, s2 - lineStart + 1);
@@ -279,7 +270,7 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
         lineEnd - lineStart + 1,
       );
     }
-    const d: SolarusDirection = {
+    const d = {
       x: fieldInt(text, starts[0]!, ends[0]!, 'x', line, lineStart),
       y: fieldInt(text, starts[1]!, ends[1]!, 'y', line, lineStart),
       frameWidth: fieldInt(text, starts[2]!, ends[2]!, 'frame_width', line, lineStart),
@@ -303,15 +294,18 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
     if (count > 8) {
       opts.warn?.(diagnostic('warning', `extra tokens after columns are ignored`, { line, column: starts[8]! - lineStart + 1 }));
     }
-    dirScratch[found] = d;
+    dirs.push(starts[0]!);
+    fc[found * 2] = d.frameCount;
+    fc[found * 2 + 1] = d.columns;
     dirLines[found] = line;
     dirCols[found] = starts[0]! - lineStart + 1;
     if (++found === wanted) {
-      const anim: SolarusAnimation = { name, image, frameDelay, loopOnFrame, directions: dirScratch.slice(0, found) };
       sc.headerLine = headerLine;
       sc.found = found;
-      checkAnimation(FORMAT, anim, sc.positions, seen, opts);
-      animations.push(anim);
+      checkAnimation(FORMAT, name, frameDelay, loopOnFrame, found, fc, 0, 2, sc.positions, seen, opts);
+      anims.push(nameAt);
+      anims.push(dirs.length - found);
+      anims.push(found);
       inAnimation = false;
     }
   }
@@ -323,8 +317,13 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
       lineEnd - lineStart + 1,
     );
   }
-  if (animations.length === 0) opts.warn?.(diagnostic('warning', 'no animation (the engine needs at least one)', { line: 1, column: 1 }));
-  return { animations: animations.slice() };
+  const count = anims.length / 3;
+  if (count === 0) opts.warn?.(diagnostic('warning', 'no animation (the engine needs at least one)', { line: 1, column: 1 }));
+  // The records at their length: the animations', then the directions'.
+  const recs = new Int32Array(anims.length + dirs.length);
+  recs.set(anims.data.subarray(0, anims.length));
+  recs.set(dirs.data.subarray(0, dirs.length), anims.length);
+  return new StoredSheet(new LineStore(text, recs, count));
 }
 
 function checkToken(s: string, what: string): string {
@@ -368,7 +367,9 @@ export function formatLines(sheet: SolarusSheet, style?: LinesStyle | null): str
     ends.push(f.eol);
   };
   for (const f of st?.before ?? []) filler(f);
-  sheet.animations.forEach((a, i) => {
+  const count = animationCount(sheet);
+  for (let i = 0; i < count; i++) {
+    const a = animationAt(sheet, i);
     const layout = st?.animations[i];
     line(
       [
@@ -385,7 +386,7 @@ export function formatLines(sheet: SolarusSheet, style?: LinesStyle | null): str
       line([d.x, d.y, d.frameWidth, d.frameHeight, d.originX, d.originY, d.frameCount, d.columns].map(String), shape);
     });
     for (const f of layout ? layout.after : [{ text: '', eol }]) filler(f);
-  });
+  }
   let out = st?.bom ? '\ufeff' : '';
   for (let k = 0; k < parts.length; k++) out += parts[k]! + (ends[k] || (k + 1 < parts.length ? eol : ''));
   return out;

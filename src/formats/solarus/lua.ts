@@ -14,10 +14,9 @@ import {
   type AnimationPositions,
   type ParseOptions,
   type Pos,
-  type SolarusAnimation,
-  type SolarusDirection,
   type SolarusSheet,
 } from './model.js';
+import { animationAt, animationCount, StoredSheet, ValueStoreBuilder } from './compact.js';
 import { decodeText } from './text.js';
 import { detectLuaStyle, luaStyle, rememberStyle, styleOf, type LuaStyle, type LuaStyleKind } from './style.js';
 
@@ -369,7 +368,7 @@ export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusShee
 export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
   const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
   const lx = new Lexer(text, (line, column) => warn('string escapes make invalid UTF-8 (read as U+FFFD)', { line, column }));
-  const animations: SolarusAnimation[] = [];
+  const out = new ValueStoreBuilder();
   const seen = new Set<string>();
   const sharedImage = stringPool();
   // Where the last integer() began (its sign or its digits).
@@ -489,7 +488,8 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
   const values = [0, 0, 0, 0, 0, 0, 0, 0];
   let given = 0;
 
-  const direction = (anim: string, index: number): SolarusDirection => {
+  /** Reads a direction table into `out` (a pending direction). */
+  const direction = (anim: string, index: number): void => {
     const line = lx.tLine;
     const column = lx.tCol;
     const ctx = () => `in direction ${index} of animation "${anim}"`;
@@ -519,16 +519,16 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
       if (!(given & (1 << s))) lx.fail(`direction ${index} of animation "${anim}" has no ${DIRECTION_NAMES[s]}`, line, column);
     }
     const frames = given & (1 << NF) ? values[NF]! : 1;
-    return {
-      x: values[DX]!,
-      y: values[DY]!,
-      frameWidth: values[DW]!,
-      frameHeight: values[DH]!,
-      originX: given & (1 << OX) ? values[OX]! : 0,
-      originY: given & (1 << OY) ? values[OY]! : 0,
-      frameCount: frames,
-      columns: given & (1 << NC) ? values[NC]! : frames,
-    };
+    out.direction(
+      values[DX]!,
+      values[DY]!,
+      values[DW]!,
+      values[DH]!,
+      given & (1 << OX) ? values[OX]! : 0,
+      given & (1 << OY) ? values[OY]! : 0,
+      frames,
+      given & (1 << NC) ? values[NC]! : frames,
+    );
   };
 
   const animationCtx = () => 'in an animation';
@@ -539,7 +539,7 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     let image: string | undefined;
     let frameDelay = 0;
     let loopOnFrame = -1;
-    let directions: SolarusDirection[] | undefined;
+    let directions = false;
     const positions: AnimationPositions = { name: start, frameDelay: start, loopOnFrame: start, directions: [] };
     let seenKeys = 0;
     if (open(() => 'after "animation"')) {
@@ -579,17 +579,18 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
           default: {
             const dLine = lx.tLine;
             const dCol = lx.tCol;
-            const list: SolarusDirection[] = [];
+            // Given twice: the last list counts.
+            out.dropPending();
             const where: Pos[] = [];
             if (open(directionsCtx)) {
               do {
                 if (lx.type !== T.Punct || lx.punct !== 123) lx.fail(`expected a direction table {...}, found ${lx.describe()}`);
                 where.push({ line: lx.tLine, column: lx.tCol });
-                list.push(direction(name ?? '?', list.length));
+                direction(name ?? '?', out.pending);
               } while (separator(directionsCtx));
             }
-            if (list.length === 0) lx.fail('directions must hold at least one direction', dLine, dCol);
-            directions = list;
+            if (out.pending === 0) lx.fail('directions must hold at least one direction', dLine, dCol);
+            directions = true;
             positions.directions = where;
           }
         }
@@ -597,11 +598,23 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     }
     if (name === undefined) lx.fail('animation has no name', start.line, start.column);
     if (image === undefined) lx.fail(`animation "${name}" has no src_image`, start.line, start.column);
-    if (directions === undefined) lx.fail(`animation "${name}" has no directions`, start.line, start.column);
-    // The list at its length (a pushed-to array keeps room for 17), and one string per distinct image.
-    const anim: SolarusAnimation = { name: name!, image: sharedImage(image!), frameDelay, loopOnFrame, directions: directions!.slice() };
-    checkAnimation(FORMAT, anim, positions, seen, opts);
-    animations.push(anim);
+    if (!directions) lx.fail(`animation "${name}" has no directions`, start.line, start.column);
+    const dirs = out.dirs;
+    checkAnimation(
+      FORMAT,
+      name!,
+      frameDelay,
+      loopOnFrame,
+      out.pending,
+      dirs.data,
+      dirs.length - out.pending * 8 + 6,
+      8,
+      positions,
+      seen,
+      opts,
+    );
+    // One string per distinct image.
+    out.animation(name!, sharedImage(image!), frameDelay, loopOnFrame);
   };
 
   while (lx.type !== T.EOF) {
@@ -620,8 +633,8 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     }
     if (lx.isPunct(59)) lx.next();
   }
-  if (animations.length === 0) warn('no animation (the engine needs at least one)', { line: 1, column: 1 });
-  return { animations };
+  if (out.names.length === 0) warn('no animation (the engine needs at least one)', { line: 1, column: 1 });
+  return new StoredSheet(out.store());
 }
 
 /** A Lua string literal: double quotes, with escapes only where needed. */
@@ -663,7 +676,9 @@ export function formatLua(sheet: SolarusSheet, warn?: (message: string) => void,
   const i1 = st.indent;
   const i2 = st.indent + st.indent;
   let out = st.bom ? '\ufeff' : '';
-  sheet.animations.forEach((a, n) => {
+  const count = animationCount(sheet);
+  for (let n = 0; n < count; n++) {
+    const a = animationAt(sheet, n);
     if (n > 0) out += nl.repeat(st.between);
     out += `animation{${nl}`;
     out += `${i1}name = ${luaString(a.name)},${nl}`;
@@ -684,8 +699,8 @@ export function formatLua(sheet: SolarusSheet, warn?: (message: string) => void,
       out += ` },${nl}`;
     });
     out += `${i1}},${nl}}`;
-  });
-  if (sheet.animations.length > 0) out += nl.repeat(st.final);
+  }
+  if (count > 0) out += nl.repeat(st.final);
   return out;
 }
 
