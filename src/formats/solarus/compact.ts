@@ -292,8 +292,8 @@ function tokenStart(text: string, at: number, t: number): number {
   return i;
 }
 
-/** Where the token starting at `s` ends (a space, tab, line break or the end of the text). */
-function tokenEnd(text: string, s: number): number {
+/** Where the token starting at `s` ends (a space, tab, line feed, CR LF or the end of the text). */
+export function tokenEnd(text: string, s: number): number {
   const n = text.length;
   let i = s;
   while (i < n) {

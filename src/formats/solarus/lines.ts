@@ -8,7 +8,7 @@
 import { diagnostic, FormatError } from '../../binary/errors.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
 import { checkAnimation, checkWritable, MAX_INT, type AnimationPositions, type ParseOptions, type SolarusSheet } from './model.js';
-import { animationAt, animationCount, IntList, LineStore, StoredSheet } from './compact.js';
+import { animationAt, animationCount, IntList, LineStore, StoredSheet, tokenEnd } from './compact.js';
 import { decodeText } from './text.js';
 import { detectLinesStyle, rememberStyle, styleOf, type FillerLine, type LineShape, type LinesStyle } from './style.js';
 
@@ -49,7 +49,7 @@ class Scratch {
   anims = new IntList(96);
   /** Per direction: where its line's first token starts. */
   dirs = new IntList(256);
-  seen = new Set<string>();
+  seen = new NameTable();
   headerLine = 0;
   nameCol = 0;
   delayCol = 0;
@@ -74,8 +74,69 @@ class Scratch {
     this.anims.length = 0;
     this.dirs.length = 0;
     // (A new Set: Set.prototype.clear allocates more, measured.)
-    if (this.seen.size > 0) this.seen = new Set();
+    this.seen.clear();
   }
+}
+
+/**
+ * The names of a sheet's animations, for rule 3 (no two alike): where each
+ * is in the text (its start + 1; 0 empty) in an open-addressing table, so
+ * that reading makes no string or set entry per animation.
+ */
+class NameTable {
+  table = new Int32Array(256);
+  count = 0;
+
+  /** Adds the name at [s, e) of `text`; false when the table has it already. */
+  add(text: string, s: number, e: number): boolean {
+    if (2 * (this.count + 1) > this.table.length) this.grow(text);
+    const t = this.table;
+    const mask = t.length - 1;
+    for (let h = hashRange(text, s, e) & mask; ; h = (h + 1) & mask) {
+      const at = t[h]!;
+      if (at === 0) {
+        t[h] = s + 1;
+        this.count++;
+        return true;
+      }
+      if (sameToken(text, at - 1, s, e)) return false;
+    }
+  }
+
+  private grow(text: string): void {
+    const old = this.table;
+    const t = new Int32Array(old.length * 2);
+    const mask = t.length - 1;
+    for (let i = 0; i < old.length; i++) {
+      const at = old[i]!;
+      if (at === 0) continue;
+      let h = hashRange(text, at - 1, tokenEnd(text, at - 1)) & mask;
+      while (t[h] !== 0) h = (h + 1) & mask;
+      t[h] = at;
+    }
+    this.table = t;
+  }
+
+  clear(): void {
+    if (this.count === 0) return;
+    if (this.table.length > 1 << 12) this.table = new Int32Array(256);
+    else this.table.fill(0);
+    this.count = 0;
+  }
+}
+
+function hashRange(text: string, s: number, e: number): number {
+  let h = 0x811c9dc5;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Whether the token at `a` is [s, e) of the same text. */
+function sameToken(text: string, a: number, s: number, e: number): boolean {
+  const len = e - s;
+  for (let k = 0; k < len; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(s + k)) return false;
+  const c = text.charCodeAt(a + len);
+  return a + len >= text.length || c === 32 || c === 9 || c === 10 || (c === 13 && text.charCodeAt(a + len + 1) === 10);
 }
 
 const SHARED = new Scratch();
@@ -98,6 +159,11 @@ function fieldInt(text: string, s: number, e: number, field: string, line: numbe
     if (v > MAX_INT) throw FormatError.atLine(FORMAT, `${field} ${text.slice(s, e)} is out of range`, line, s - lineStart + 1);
   }
   return neg ? 0 - v : v; // (0 - 0 is +0: "-0" reads as 0)
+}
+
+function duplicate(name: string, positions: () => AnimationPositions): never {
+  const pos = positions();
+  throw FormatError.atLine(FORMAT, `duplicate animation name "${name}"`, pos.name.line, pos.name.column);
 }
 
 function notWhole(text: string, s: number, e: number, field: string, line: number, lineStart: number): never {
@@ -181,7 +247,8 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
           if (++found === wanted) {
             sc.headerLine = headerLine;
             sc.found = found;
-            checkAnimation(FORMAT, name, frameDelay, loopOnFrame, found, fc, 0, 2, sc.positions, seen, opts);
+            if (!seen.add(text, nameAt, nameAt + name.length)) duplicate(name, sc.positions);
+            checkAnimation(FORMAT, name, frameDelay, loopOnFrame, found, fc, 0, 2, sc.positions, null, opts);
             anims.push(nameAt);
             anims.push(dirs.length - found);
             anims.push(found);
@@ -302,7 +369,8 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
     if (++found === wanted) {
       sc.headerLine = headerLine;
       sc.found = found;
-      checkAnimation(FORMAT, name, frameDelay, loopOnFrame, found, fc, 0, 2, sc.positions, seen, opts);
+      if (!seen.add(text, nameAt, nameAt + name.length)) duplicate(name, sc.positions);
+      checkAnimation(FORMAT, name, frameDelay, loopOnFrame, found, fc, 0, 2, sc.positions, null, opts);
       anims.push(nameAt);
       anims.push(dirs.length - found);
       anims.push(found);

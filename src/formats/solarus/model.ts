@@ -122,7 +122,8 @@ export function positionsOf(sheet: SolarusSheet, index: number): AnimationPositi
  * 1, 2 and 4 are checked by each parser where the token is). The animation
  * is given by its fields (the readers make no object of it): `count`
  * directions, the frames of direction k at `fc[base + k * stride]` and its
- * columns just after.
+ * columns just after. `seen`: the names so far (rule 3), or null when the
+ * caller checks it.
  */
 export function checkAnimation(
   format: SolarusSyntax,
@@ -134,16 +135,18 @@ export function checkAnimation(
   base: number,
   stride: number,
   positions: AnimationPositions | (() => AnimationPositions),
-  seen: Set<string>,
+  seen: Set<string> | null,
   opts: ParseOptions,
 ): void {
   // Positions are built only when something needs them (and once). No closures here: this runs per animation.
   let pos: AnimationPositions | undefined;
-  if (seen.has(name)) {
-    pos = resolvePositions(positions);
-    throw FormatError.atLine(format, `duplicate animation name "${name}"`, pos.name.line, pos.name.column);
+  if (seen) {
+    if (seen.has(name)) {
+      pos = resolvePositions(positions);
+      throw FormatError.atLine(format, `duplicate animation name "${name}"`, pos.name.line, pos.name.column);
+    }
+    seen.add(name);
   }
-  seen.add(name);
   if (opts.positions) opts.positions.push((pos ??= resolvePositions(positions)));
   if (loop >= 0) {
     let short = -1;
