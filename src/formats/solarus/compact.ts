@@ -32,6 +32,8 @@ export interface AnimationStore {
   directionCount(a: number): number;
   /** Direction `k` of animation `a`, made anew. */
   direction(a: number, k: number): SolarusDirection;
+  /** Direction `k` of animation `a` into `out`: x, y, frame size, origin, frames, columns. */
+  values(a: number, k: number, out: Int32Array): void;
 }
 
 /** Animation `a` of `store`, made anew (its directions too). */
@@ -198,6 +200,10 @@ export class ValueStore implements AnimationStore {
   directionCount(a: number): number {
     return this.anims[a * A_SIZE + A_COUNT]!;
   }
+  values(a: number, k: number, out: Int32Array): void {
+    const q = (this.anims[a * A_SIZE + A_FIRST]! + k) * 8;
+    out.set(this.dirs.subarray(q, q + 8));
+  }
   direction(a: number, k: number): SolarusDirection {
     const d = this.dirs;
     const q = (this.anims[a * A_SIZE + A_FIRST]! + k) * 8;
@@ -355,6 +361,11 @@ export class LineStore implements AnimationStore {
   }
   directionCount(a: number): number {
     return this.recs[a * 3 + 2]!;
+  }
+  values(a: number, k: number, out: Int32Array): void {
+    const text = this.text;
+    cursor = this.recs[this.count * 3 + this.recs[a * 3 + 1]! + k]!;
+    for (let f = 0; f < 8; f++) out[f] = nextInt(text);
   }
   direction(a: number, k: number): SolarusDirection {
     const text = this.text;

@@ -7,7 +7,8 @@ import { diagnostic, FormatError, type Diagnostic } from '../../binary/errors.js
 import { JsonList } from '../../binary/json-array.js';
 import type { RgbaImage } from '../../render/image.js';
 import type { KeyCounts, SolarusStyle } from './style.js';
-import { animationAt, animationCount } from './compact.js';
+import { animationAt, animationCount, animationStore } from './compact.js';
+import { animationsJson } from './json.js';
 
 export interface SolarusDirection {
   /** Upper-left corner of the first frame in the image. */
@@ -221,28 +222,28 @@ export function stringPool(max = 4096): (s: string) => string {
 
 /** The contract's `inspect --json` object. */
 export function inspectJson(format: SolarusSyntax, sheet: SolarusSheet): unknown {
-  return {
-    format,
-    animations: new JsonList(animationCount(sheet), (i) => {
-      const a = animationAt(sheet, i);
-      return {
-        name: a.name,
-        image: a.image,
-        frameDelay: a.frameDelay,
-        loopOnFrame: a.loopOnFrame,
-        directions: a.directions.map((d) => ({
-          x: d.x,
-          y: d.y,
-          frameWidth: d.frameWidth,
-          frameHeight: d.frameHeight,
-          originX: d.originX,
-          originY: d.originY,
-          frameCount: d.frameCount,
-          columns: d.columns,
-        })),
-      };
-    }),
+  const item = (i: number) => {
+    const a = animationAt(sheet, i);
+    return {
+      name: a.name,
+      image: a.image,
+      frameDelay: a.frameDelay,
+      loopOnFrame: a.loopOnFrame,
+      directions: a.directions.map((d) => ({
+        x: d.x,
+        y: d.y,
+        frameWidth: d.frameWidth,
+        frameHeight: d.frameHeight,
+        originX: d.originX,
+        originY: d.originY,
+        frameCount: d.frameCount,
+        columns: d.columns,
+      })),
+    };
   };
+  // A sheet as read: its text written straight from the store (json.ts).
+  const store = animationStore(sheet);
+  return { format, animations: store ? animationsJson(store, item) : new JsonList(animationCount(sheet), item) };
 }
 
 export function inspectText(format: SolarusSyntax, sheet: SolarusSheet): string {
