@@ -27,7 +27,7 @@ import {
 } from '../../src/formats/solarus/index.js';
 import { makeInput } from '../../bench/inputs.mjs';
 import { runCli } from '../helpers/cli.js';
-import { corpusBytes, corpusFiles, enc } from './helpers.js';
+import { corpusBytes, corpusFiles, enc, NO_FILES } from './helpers.js';
 import * as path from 'node:path';
 import { ZSDX } from './helpers.js';
 
@@ -198,13 +198,13 @@ describe('Solarus compact sheets', () => {
       ['solarus-lua', solarusLuaHandler, corpusBytes('new', corpusFiles()[0]!)],
     ] as const) {
       const sheet = handler.read(bytes);
-      handler.write(sheet);
-      handler.write(sheet, { style: format === 'solarus' ? undefined : 'editor' });
+      handler.write!(sheet);
+      handler.write!(sheet, { style: format === 'solarus' ? undefined : 'editor' });
       stringifyJson(handler.inspectJson(sheet));
       inspectText(format, sheet);
       handler.linePositions?.(sheet, bytes);
       convertSyntax(sheet, format === 'solarus' ? 'solarus-lua' : 'solarus');
-      await handler.toModel!(sheet, { load: async () => ({ width: 1, height: 1, data: new Uint8Array(4) }), exists: async () => true });
+      await handler.toModel!(sheet, NO_FILES);
       handler.play!(sheet, {});
       handler.renderViews!(sheet);
       expect(animationStore(sheet), format).not.toBeNull();

@@ -382,3 +382,105 @@ export class LineStore implements AnimationStore {
     };
   }
 }
+
+/** Where the token starting at `s` of ASCII bytes ends (as tokenEnd). */
+export function byteTokenEnd(bytes: Uint8Array, s: number): number {
+  const n = bytes.length;
+  let i = s;
+  while (i < n) {
+    const c = bytes[i]!;
+    if (c === 32 || c === 9 || c === 10 || (c === 13 && bytes[i + 1] === 10)) break;
+    i++;
+  }
+  return i;
+}
+
+/** Where token `t` of the line whose first token starts at `at` starts (as tokenStart). */
+function byteTokenStart(bytes: Uint8Array, at: number, t: number): number {
+  let i = at;
+  for (; t > 0; t--) {
+    for (;;) {
+      const c = bytes[i];
+      if (c === 32 || c === 9) break;
+      i++;
+    }
+    let c = bytes[i];
+    while (c === 32 || c === 9) c = bytes[++i];
+  }
+  return i;
+}
+
+/** The checked whole number after `cursor` in ASCII bytes (as nextInt). */
+function nextByteInt(bytes: Uint8Array): number {
+  let i = cursor;
+  let c = bytes[i]!;
+  while (c === 32 || c === 9) c = bytes[++i]!;
+  const neg = c === 45;
+  if (neg) c = bytes[++i]!;
+  let v = 0;
+  while (c >= 48 && c <= 57) {
+    v = v * 10 + c - 48;
+    c = bytes[++i]!;
+  }
+  cursor = i;
+  return neg ? 0 - v : v;
+}
+
+const latin1 = new TextDecoder('latin1');
+
+/** A token of ASCII bytes as a string. */
+function byteToken(bytes: Uint8Array, s: number): string {
+  const e = byteTokenEnd(bytes, s);
+  if (e - s <= 16) {
+    let out = '';
+    for (let i = s; i < e; i++) out += String.fromCharCode(bytes[i]!);
+    return out;
+  }
+  return latin1.decode(bytes.subarray(s, e));
+}
+
+/** A LineStore over a file's ASCII bytes (readLines keeps those, not a decoded text): the same records, in bytes. */
+export class ByteLineStore implements AnimationStore {
+  constructor(
+    readonly bytes: Uint8Array,
+    private readonly recs: Int32Array,
+    readonly count: number,
+  ) {}
+
+  name(a: number): string {
+    return byteToken(this.bytes, this.recs[a * 3]!);
+  }
+  image(a: number): string {
+    return byteToken(this.bytes, byteTokenStart(this.bytes, this.recs[a * 3]!, 1));
+  }
+  frameDelay(a: number): number {
+    cursor = byteTokenStart(this.bytes, this.recs[a * 3]!, 3);
+    return nextByteInt(this.bytes);
+  }
+  loopOnFrame(a: number): number {
+    cursor = byteTokenStart(this.bytes, this.recs[a * 3]!, 4);
+    return nextByteInt(this.bytes);
+  }
+  directionCount(a: number): number {
+    return this.recs[a * 3 + 2]!;
+  }
+  values(a: number, k: number, out: Int32Array): void {
+    const b = this.bytes;
+    cursor = this.recs[this.count * 3 + this.recs[a * 3 + 1]! + k]!;
+    for (let f = 0; f < 8; f++) out[f] = nextByteInt(b);
+  }
+  direction(a: number, k: number): SolarusDirection {
+    const b = this.bytes;
+    cursor = this.recs[this.count * 3 + this.recs[a * 3 + 1]! + k]!;
+    return {
+      x: nextByteInt(b),
+      y: nextByteInt(b),
+      frameWidth: nextByteInt(b),
+      frameHeight: nextByteInt(b),
+      originX: nextByteInt(b),
+      originY: nextByteInt(b),
+      frameCount: nextByteInt(b),
+      columns: nextByteInt(b),
+    };
+  }
+}

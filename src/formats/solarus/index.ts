@@ -99,7 +99,8 @@ function linePositions(sheet: SolarusSheet): Record<string, LinePosition> {
 }
 
 function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
-  const read = (bytes: Uint8Array, opts: ParseOptions) => (name === 'solarus' ? readLines(bytes, opts) : readLua(bytes, opts));
+  const read = (bytes: Uint8Array, opts: ParseOptions, keepBytes = false) =>
+    name === 'solarus' ? readLines(bytes, opts, keepBytes) : readLua(bytes, opts);
   return {
     name,
     text: true,
@@ -107,7 +108,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     extensions: name === 'solarus' ? ['.dat'] : ['.dat', '.lua'],
     sniff: name === 'solarus' ? looksLikeLines : looksLikeLua,
     read(bytes, ctx) {
-      const sheet = read(bytes, { warn: ctx?.warn });
+      const sheet = read(bytes, { warn: ctx?.warn }, ctx?.keepBytes === true);
       let cache: AnimationPositions[] | undefined;
       rememberSource(sheet, () => {
         if (!cache) {
