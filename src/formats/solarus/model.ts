@@ -275,6 +275,8 @@ export function inspectText(format: SolarusSyntax, sheet: SolarusSheet): string 
  * loop_on_frame -1 or more.
  */
 export function checkWritable(format: SolarusSyntax, sheet: SolarusSheet): void {
+  // A sheet as a reader made it: every number was checked when it was read.
+  if (animationStore(sheet)) return;
   const names = FIELD_NAMES[format];
   const check = (v: number, min: number, what: () => string) => {
     if (Number.isInteger(v) && v >= min && v <= MAX_INT) return;
