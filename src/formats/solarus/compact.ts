@@ -247,16 +247,6 @@ export class ValueStoreBuilder {
     this.pending++;
   }
 
-  /** Frames of pending direction `k` (0 = the first added since the last animation). */
-  frames(k: number): number {
-    return this.dirs.data[this.dirs.length - (this.pending - k) * 8 + 6]!;
-  }
-
-  /** Columns of pending direction `k`. */
-  columns(k: number): number {
-    return this.dirs.data[this.dirs.length - (this.pending - k) * 8 + 7]!;
-  }
-
   /** Drops the pending directions (a direction list given again replaces the first). */
   dropPending(): void {
     this.dirs.length -= this.pending * 8;
