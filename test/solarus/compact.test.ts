@@ -211,6 +211,18 @@ describe('Solarus compact sheets', () => {
     }
   });
 
+  it('a sheet read from bytes the caller may change keeps a copy (a Node Buffer too); with keepBytes, the bytes themselves', () => {
+    const text = 'walk a.png 1 100 0\n0 0 16 16 8 13 3 3\n';
+    for (const bytes of [enc(text), Buffer.from(text)]) {
+      const sheet = readLines(bytes);
+      bytes.fill(0x31);
+      expect(animationsOf(sheet)[0]!.name).toBe('walk');
+    }
+    const kept = enc(text);
+    const sheet = solarusHandler.read(kept, { keepBytes: true });
+    expect(animationsOf(sheet)[0]!.directions[0]!.x).toBe(0);
+  });
+
   it('Lua: a directions list given twice keeps the last one only (and the animations before keep theirs)', () => {
     const d = (x: number) => `{ x = ${x}, y = 0, frame_width = 1, frame_height = 1 }`;
     const sheet = parseLua(

@@ -26,7 +26,8 @@ export function readLines(bytes: Uint8Array, opts: ParseOptions = {}, keepBytes 
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   if (isAscii(bytes, bom ? 3 : 0)) {
     // ASCII (most files): the sheet keeps the bytes (or a copy), not a decoded text, read a piece at a time.
-    const src = keepBytes ? bytes : bytes.slice();
+    // (A copy: new Uint8Array, as a Node Buffer's slice is a view.)
+    const src = keepBytes ? bytes : new Uint8Array(bytes);
     const sheet = parseBytes(src, bom ? 3 : 0, opts);
     rememberStyle(sheet, () => {
       const text = decodeText(src, {});
