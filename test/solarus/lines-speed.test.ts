@@ -8,7 +8,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/binary/errors.js';
 import { FormatError } from '../../src/binary/errors.js';
-import { formatLines, parseLines, type AnimationPositions, type SolarusSheet } from '../../src/formats/solarus/index.js';
+import { formatLines, parseLines, readLines, type AnimationPositions, type SolarusSheet } from '../../src/formats/solarus/index.js';
+import { animationStore } from '../../src/formats/solarus/compact.js';
+import { decodeText } from '../../src/formats/solarus/text.js';
 import { referenceParseLines } from './lines-reference.js';
 import { corpusFiles, ZSDX } from './helpers.js';
 import { readFileSync } from 'node:fs';
@@ -159,6 +161,55 @@ describe('parseLines (tuned) gives what the reference parser gives', () => {
         for (const g of innerGot) expect(g).toEqual(innerWant);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+/** A big sheet's text (more than a few 64 KB pieces), its lines laid out in turn with spaces, tabs, CR LF and blank lines. */
+function bigText(animations: number): string {
+  const seps = [' ', '\t', '  ', ' \t'];
+  const ends = ['\n', '\r\n', '\n\n', ' \n'];
+  let out = '';
+  for (let i = 0; i < animations; i++) {
+    const s = seps[i % 4]!;
+    out += `anim_${i}${s}img/${i % 7}.png ${1 + (i % 4)}${s}${(i % 5) * 10} ${(i % 3) - 1}${ends[i % 4]}`;
+    for (let k = 0; k <= i % 4; k++) out += `${s}${k}\t${k * 16}${s}16 16 8 13 ${1 + (k % 3)} ${1 + (k % 3)}${ends[(i + k) % 4]}`;
+  }
+  return out;
+}
+
+describe('readLines of ASCII bytes (read in 64 KB pieces, the sheet over the bytes) gives what parseLines of the text gives', () => {
+  const readBytes = (text: string, opts: Parameters<typeof parseLines>[1]) => readLines(new TextEncoder().encode(text), opts);
+  /** readLines as it was: the whole text decoded (a BOM dropped), then parsed. */
+  const readText = (text: string, opts: Parameters<typeof parseLines>[1] = {}) =>
+    parseLines(decodeText(new TextEncoder().encode(text), opts), opts);
+  const base = bigText(4000);
+
+  it('on a big sheet, whole, with a BOM, cut anywhere, and with lines longer than a piece', () => {
+    expect(base.length).toBeGreaterThan(3 * 65536);
+    for (const text of [base, `\ufeff${base}`, base.slice(0, 65536), base.slice(0, 65537), base.slice(0, 131071)]) {
+      expect(outcome(readBytes, text, false)).toEqual(outcome(readText, text, false));
+    }
+    const long = `${' '.repeat(70000)}${base}${'\t'.repeat(140000)}\nlast x.png 1 0 -1\n${' '.repeat(70000)}1 2 3 4 5 6 7 8`;
+    expect(outcome(readBytes, long, false)).toEqual(outcome(readText, long, false));
+    const sheet = readBytes(base, {});
+    expect(animationStore(sheet)).not.toBeNull();
+    expect(sheet).toEqual(referenceParseLines(base));
+  });
+
+  it('on damaged big texts (the same error, line and column, warnings and positions)', () => {
+    const edit = fc.tuple(
+      fc.oneof(fc.nat({ max: base.length - 1 }), fc.constantFrom(65535, 65536, 65537, 131071, 131072)),
+      fc.constantFrom('', '-', '0', '9', 'a', '\r', '\v', '\n', ' ', '2147483648', 'anim_3', '\r\n'),
+      fc.boolean(),
+    );
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 3 }), fc.boolean(), (edits, strict) => {
+        let t = base;
+        for (const [at, what, cut] of edits) t = t.slice(0, at) + what + t.slice(at + (cut ? 1 : 0));
+        expect(outcome(readBytes, t, strict)).toEqual(outcome(readText, t, strict));
+      }),
+      { numRuns: 40 },
     );
   });
 });

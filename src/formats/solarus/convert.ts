@@ -24,6 +24,7 @@ import {
 } from './model.js';
 import { sheetCache } from './resources.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
+import { animationsOf } from './compact.js';
 
 export async function sheetToModel(
   format: SolarusSyntax,
@@ -33,7 +34,9 @@ export async function sheetToModel(
 ): Promise<SpriteModel> {
   // nb_frames is a number in the text: 10^9 frames fit in 40 bytes. Count them before making any.
   const budget = budgetFrom(options);
-  for (const a of sheet.animations) {
+  // The animations made once (a sheet read from a file stays compact).
+  const all = animationsOf(sheet);
+  for (const a of all) {
     a.directions.forEach((d, k) =>
       budget.spend('maxItems', d.frameCount, `the ${d.frameCount} frames of animation "${a.name}" direction ${k}`),
     );
@@ -42,7 +45,7 @@ export async function sheetToModel(
   const index = new Map<string, number>();
   const notes: string[] = [];
   const loadSheet = sheetCache(format, resources, options);
-  for (const a of sheet.animations) {
+  for (const a of all) {
     if (index.has(a.image)) continue;
     index.set(a.image, sheets.length);
     const s: ModelSheet = { path: a.image, nearest: true };
@@ -56,7 +59,7 @@ export async function sheetToModel(
     sheets.push(s);
   }
   const animations: ModelAnimation[] = [];
-  for (const [i, a] of sheet.animations.entries()) {
+  for (const [i, a] of all.entries()) {
     const where = a.directions.some((d) => d.columns > d.frameCount) || a.loopOnFrame >= 0 ? positionsOf(sheet, i) : undefined;
     a.directions.forEach((d, k) => {
       if (d.columns > d.frameCount) {
@@ -86,7 +89,7 @@ export async function sheetToModel(
     });
   }
   const model: SpriteModel = { kind: 'sprite', name: 'sprite', sheets, animations };
-  if (sheet.animations.some((a) => a.loopOnFrame === -1)) {
+  if (all.some((a) => a.loopOnFrame === -1)) {
     notes.push('animations with loop_on_frame -1 disappear after their last frame in Solarus; the model stops on the last frame');
   }
   if (notes.length) model.notes = notes;
@@ -104,7 +107,7 @@ export function convertSyntax(sheet: SolarusSheet, target: string): { doc: Solar
   if (target !== 'solarus' && target !== 'solarus-lua') return undefined;
   const notes: string[] = [];
   if (target === 'solarus-lua') {
-    sheet.animations.forEach((a, i) => {
+    animationsOf(sheet).forEach((a, i) => {
       a.directions.forEach((d, k) => {
         if (d.columns <= d.frameCount) return;
         const at = positionsOf(sheet, i)?.directions[k];

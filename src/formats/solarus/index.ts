@@ -27,6 +27,7 @@ import { STYLE_OPTION, type LuaStyleKind } from './style.js';
 import { choiceOption } from '../options.js';
 import { sheetReferences } from './resources.js';
 import { solarusPicture, solarusViews, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
+import { animationCount, animationsOf } from './compact.js';
 
 export * from './model.js';
 export { readLines, writeLines, formatLines, parseLines } from './lines.js';
@@ -76,9 +77,10 @@ function styleFor(name: SolarusSyntax, options: CommandOptions | undefined): Lua
 /** Where each animation (its name), its fields and its directions were in the file read (inspect JSON pointers). */
 function linePositions(sheet: SolarusSheet): Record<string, LinePosition> {
   const out: Record<string, LinePosition> = {};
-  sheet.animations.forEach((_, i) => {
+  const n = animationCount(sheet);
+  for (let i = 0; i < n; i++) {
     const p = positionsOf(sheet, i);
-    if (!p) return;
+    if (!p) continue;
     const ap = `/animations/${i}`;
     // The animation starts at its first field; a field the file leaves out (Lua) is placed at that start and not listed.
     const before = (a: Pos, b: Pos) => a.line < b.line || (a.line === b.line && a.column < b.column);
@@ -92,12 +94,13 @@ function linePositions(sheet: SolarusSheet): Record<string, LinePosition> {
     p.directions.forEach((d, k) => {
       out[`${ap}/directions/${k}`] = d;
     });
-  });
+  }
   return out;
 }
 
 function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
-  const read = (bytes: Uint8Array, opts: ParseOptions) => (name === 'solarus' ? readLines(bytes, opts) : readLua(bytes, opts));
+  const read = (bytes: Uint8Array, opts: ParseOptions, keepBytes = false) =>
+    name === 'solarus' ? readLines(bytes, opts, keepBytes) : readLua(bytes, opts);
   return {
     name,
     text: true,
@@ -105,7 +108,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     extensions: name === 'solarus' ? ['.dat'] : ['.dat', '.lua'],
     sniff: name === 'solarus' ? looksLikeLines : looksLikeLua,
     read(bytes, ctx) {
-      const sheet = read(bytes, { warn: ctx?.warn });
+      const sheet = read(bytes, { warn: ctx?.warn }, ctx?.keepBytes === true);
       let cache: AnimationPositions[] | undefined;
       rememberSource(sheet, () => {
         if (!cache) {
@@ -132,7 +135,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
           .replace(/\.[^.]*$/, '')
           .replace(/\s+/g, '_') || 'sprite';
       const imageName = `${stem}.png`;
-      const animations = doc.animations.map((a) => (a.image === BAKED_IMAGE ? { ...a, image: imageName } : a));
+      const animations = animationsOf(doc).map((a) => (a.image === BAKED_IMAGE ? { ...a, image: imageName } : a));
       return [
         { name: outName, bytes: write({ animations }) },
         { name: imageName, bytes: encodePng(doc.bakedImage) },
@@ -159,7 +162,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     resourceOptions: RESOURCE_OPTIONS,
     convertTo: (doc, target) => convertSyntax(doc, target.name),
     toModel: (doc, resources, options) => sheetToModel(name, doc, resources, options),
-    references: (doc, resources, options) => sheetReferences(name, doc.animations, resources, options),
+    references: (doc, resources, options) => sheetReferences(name, animationsOf(doc), resources, options),
     fromModel: (model, options) => modelToSheet(name, model, options),
   };
 }

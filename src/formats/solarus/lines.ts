@@ -7,17 +7,8 @@
  */
 import { diagnostic, FormatError } from '../../binary/errors.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
-import {
-  checkAnimation,
-  checkWritable,
-  MAX_INT,
-  stringPool,
-  type AnimationPositions,
-  type ParseOptions,
-  type SolarusAnimation,
-  type SolarusDirection,
-  type SolarusSheet,
-} from './model.js';
+import { checkAnimation, checkWritable, MAX_INT, type AnimationPositions, type ParseOptions, type SolarusSheet } from './model.js';
+import { animationAt, animationCount, byteTokenEnd, ByteLineStore, IntList, LineStore, StoredSheet, tokenEnd } from './compact.js';
 import { decodeText } from './text.js';
 import { detectLinesStyle, rememberStyle, styleOf, type FillerLine, type LineShape, type LinesStyle } from './style.js';
 
@@ -26,11 +17,26 @@ const MAX_TOKENS = 16;
 const HEADER_FIELDS = ['name', 'image', 'directions', 'frame_delay', 'loop_on_frame'] as const;
 const DIRECTION_FIELDS = ['x', 'y', 'frame_width', 'frame_height', 'origin_x', 'origin_y', 'frames', 'columns'] as const;
 
-/** Reads the line syntax. Throws FormatError (with line and column) for bad input. */
-export function readLines(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
+/**
+ * Reads the line syntax. Throws FormatError (with line and column) for bad
+ * input. `keepBytes`: the caller will never change `bytes`, so the sheet may
+ * keep them instead of a copy.
+ */
+export function readLines(bytes: Uint8Array, opts: ParseOptions = {}, keepBytes = false): SolarusSheet {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  if (isAscii(bytes, bom ? 3 : 0)) {
+    // ASCII (most files): the sheet keeps the bytes (or a copy), not a decoded text, read a piece at a time.
+    // (A copy: new Uint8Array, as a Node Buffer's slice is a view.)
+    const src = keepBytes ? bytes : new Uint8Array(bytes);
+    const sheet = parseBytes(src, bom ? 3 : 0, opts);
+    rememberStyle(sheet, () => {
+      const text = decodeText(src, {});
+      return detectLinesStyle(text, bom, parseLines(text));
+    });
+    return sheet;
+  }
   const text = decodeText(bytes, opts);
   const sheet = parseLines(text, opts);
-  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   // The layout of the file as read (parsed again, since the sheet may have changed by the time it is asked for).
   rememberStyle(sheet, () => detectLinesStyle(text, bom, parseLines(text)));
   return sheet;
@@ -40,22 +46,34 @@ export function readLines(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSh
  * What a parse works with besides its result, reused from call to call (a
  * sheet is small, and allocating these per sheet made reading many sheets
  * spend its time in the garbage collector): the token starts and ends of
- * the current line, the current animation's directions and where they are,
- * the animations so far, the names seen, and the source positions of the
- * current animation with the one function that builds them for
- * checkAnimation when it needs them.
+ * the current line, the current animation's directions (frames and columns)
+ * and where they are, the records so far, the names seen, and the source
+ * positions of the current animation with the one function that builds them
+ * for checkAnimation when it needs them.
  */
 class Scratch {
   readonly starts = new Int32Array(MAX_TOKENS);
   readonly ends = new Int32Array(MAX_TOKENS);
   /** A direction line's eight numbers (the fast path). */
   readonly vals = new Int32Array(8);
-  readonly dirs: SolarusDirection[] = [];
+  /** The current animation's directions: frames and columns of each, one after the other. */
+  readonly fc: number[] = [];
   readonly dirLines: number[] = [];
   readonly dirCols: number[] = [];
-  readonly animations: SolarusAnimation[] = [];
-  seen = new Set<string>();
+  /** Per animation: where its header's first token starts, its first direction, its direction count. */
+  anims = new IntList(96);
+  /** Per direction: where its line's first token starts. */
+  dirs = new IntList(256);
+  seen = new NameTable();
   headerLine = 0;
+  /** Where a parse is between the pieces of a text (parseBytes): see parseWith's variables. */
+  line = 0;
+  inAnimation = false;
+  name = '';
+  nameAt = 0;
+  frameDelay = 0;
+  loopOnFrame = 0;
+  wanted = 0;
   nameCol = 0;
   delayCol = 0;
   loopCol = 0;
@@ -73,11 +91,86 @@ class Scratch {
 
   /** Lets go of what the last parse left (the caller's objects). */
   clear(): void {
+    // (Kept for the next call unless a big sheet made them big.)
+    if (this.anims.data.length > 1 << 16) this.anims = new IntList(96);
+    if (this.dirs.data.length > 1 << 16) this.dirs = new IntList(256);
+    this.anims.length = 0;
     this.dirs.length = 0;
-    this.animations.length = 0;
     // (A new Set: Set.prototype.clear allocates more, measured.)
-    if (this.seen.size > 0) this.seen = new Set();
+    this.seen.clear();
+    this.line = 0;
+    this.inAnimation = false;
+    this.name = '';
+    this.found = 0;
   }
+}
+
+/**
+ * The names of a sheet's animations, for rule 3 (no two alike): where each
+ * is in the text (its start + 1; 0 empty) in an open-addressing table, so
+ * that reading makes no string or set entry per animation.
+ */
+class NameTable {
+  table = new Int32Array(256);
+  count = 0;
+
+  /** Adds the name at [s, e) of `text` (ASCII bytes: the same codes); false when the table has it already. */
+  add(text: string | Uint8Array, s: number, e: number): boolean {
+    if (2 * (this.count + 1) > this.table.length) this.grow(text);
+    const t = this.table;
+    const mask = t.length - 1;
+    for (let h = hashRange(text, s, e) & mask; ; h = (h + 1) & mask) {
+      const at = t[h]!;
+      if (at === 0) {
+        t[h] = s + 1;
+        this.count++;
+        return true;
+      }
+      if (sameToken(text, at - 1, s, e)) return false;
+    }
+  }
+
+  private grow(text: string | Uint8Array): void {
+    const old = this.table;
+    const t = new Int32Array(old.length * 2);
+    const mask = t.length - 1;
+    for (let i = 0; i < old.length; i++) {
+      const at = old[i]!;
+      if (at === 0) continue;
+      let h = hashRange(text, at - 1, typeof text === 'string' ? tokenEnd(text, at - 1) : byteTokenEnd(text, at - 1)) & mask;
+      while (t[h] !== 0) h = (h + 1) & mask;
+      t[h] = at;
+    }
+    this.table = t;
+  }
+
+  clear(): void {
+    if (this.count === 0) return;
+    if (this.table.length > 1 << 12) this.table = new Int32Array(256);
+    else this.table.fill(0);
+    this.count = 0;
+  }
+}
+
+function hashRange(text: string | Uint8Array, s: number, e: number): number {
+  let h = 0x811c9dc5;
+  if (typeof text === 'string') for (let i = s; i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  else for (let i = s; i < e; i++) h = Math.imul(h ^ text[i]!, 0x01000193);
+  return h; // (an int32: `>>> 0` would make a heap number of half of them)
+}
+
+/** Whether the token at `a` is [s, e) of the same text. */
+function sameToken(text: string | Uint8Array, a: number, s: number, e: number): boolean {
+  if (typeof text !== 'string') {
+    const len = e - s;
+    for (let k = 0; k < len; k++) if (text[a + k] !== text[s + k]) return false;
+    const c = text[a + len];
+    return c === undefined || c === 32 || c === 9 || c === 10 || (c === 13 && text[a + len + 1] === 10);
+  }
+  const len = e - s;
+  for (let k = 0; k < len; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(s + k)) return false;
+  const c = text.charCodeAt(a + len);
+  return a + len >= text.length || c === 32 || c === 9 || c === 10 || (c === 13 && text.charCodeAt(a + len + 1) === 10);
 }
 
 const SHARED = new Scratch();
@@ -102,6 +195,11 @@ function fieldInt(text: string, s: number, e: number, field: string, line: numbe
   return neg ? 0 - v : v; // (0 - 0 is +0: "-0" reads as 0)
 }
 
+function duplicate(name: string, positions: () => AnimationPositions): never {
+  const pos = positions();
+  throw FormatError.atLine(FORMAT, `duplicate animation name "${name}"`, pos.name.line, pos.name.column);
+}
+
 function notWhole(text: string, s: number, e: number, field: string, line: number, lineStart: number): never {
   throw FormatError.atLine(FORMAT, `${field} must be a whole number, not "${text.slice(s, e)}"`, line, s - lineStart + 1);
 }
@@ -119,31 +217,90 @@ export function parseLines(text: string, opts: ParseOptions = {}): SolarusSheet 
   const scratch = nested ? new Scratch() : SHARED;
   sharedBusy = true;
   try {
-    return parseWith(text, opts, scratch);
+    parseWith(text, 0, true, text, opts, scratch);
+    return new StoredSheet(new LineStore(text, records(scratch), scratch.anims.length / 3));
   } finally {
     scratch.clear();
     if (!nested) sharedBusy = false;
   }
 }
 
-function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet {
-  const { starts, ends, vals, dirs: dirScratch, dirLines, dirCols, animations, seen } = sc;
-  const sharedImage = stringPool();
+/** The records of the parse in `sc`, at their length: the animations', then the directions'. */
+function records(sc: Scratch): Int32Array {
+  const { anims, dirs } = sc;
+  const recs = new Int32Array(anims.length + dirs.length);
+  recs.set(anims.data.subarray(0, anims.length));
+  recs.set(dirs.data.subarray(0, dirs.length), anims.length);
+  return recs;
+}
+
+/** The pieces a big file is read in (decoded one at a time: no string of the whole file is made). */
+const PIECE = 1 << 16;
+const ascii = new TextDecoder();
+
+function isAscii(bytes: Uint8Array, from: number): boolean {
+  for (let i = from; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+/**
+ * Parses ASCII bytes from `from` (after a BOM) a piece of whole lines at a
+ * time, each decoded alone; the sheet reads its animations from `bytes`
+ * (where a character is a byte: the same offsets, lines and columns).
+ */
+function parseBytes(bytes: Uint8Array, from: number, opts: ParseOptions): SolarusSheet {
+  const nested = sharedBusy;
+  const scratch = nested ? new Scratch() : SHARED;
+  sharedBusy = true;
+  try {
+    const n = bytes.length;
+    let pos = from;
+    for (;;) {
+      let cut = n;
+      if (pos + PIECE < n) {
+        // Up to the last line feed in the window (or the first after it, for a longer line).
+        const lf = bytes.lastIndexOf(10, pos + PIECE - 1);
+        const at = lf >= pos ? lf : bytes.indexOf(10, pos + PIECE);
+        cut = at < 0 ? n : at + 1;
+      }
+      const last = cut === n;
+      parseWith(ascii.decode(bytes.subarray(pos, cut)), pos, last, bytes, opts, scratch);
+      if (last) break;
+      pos = cut;
+    }
+    return new StoredSheet(new ByteLineStore(bytes, records(scratch), scratch.anims.length / 3));
+  } finally {
+    scratch.clear();
+    if (!nested) sharedBusy = false;
+  }
+}
+
+/**
+ * Parses `text`, a piece of a sheet's text that starts at `base` in the
+ * whole (in the units of `names`: characters of a string, bytes of ASCII
+ * bytes) and ends at the end of a line or of the whole (`last`); `names`
+ * holds the whole text, for the names seen. The parse's state is carried
+ * from one piece to the next in `sc`; the records go to `sc.anims` and
+ * `sc.dirs`.
+ */
+function parseWith(text: string, base: number, last: boolean, names: string | Uint8Array, opts: ParseOptions, sc: Scratch): void {
+  const { starts, ends, vals, fc, dirLines, dirCols, anims, dirs, seen } = sc;
   const n = text.length;
-  let line = 0;
+  let line = sc.line;
   let pos = 0;
   let lineStart = 0;
   let lineEnd = 0;
-  let inAnimation = false;
-  let name = '';
-  let image = '';
-  let frameDelay = 0;
-  let loopOnFrame = 0;
-  let found = 0;
-  let wanted = 0;
-  let headerLine = 0;
+  let inAnimation = sc.inAnimation;
+  let name = sc.name;
+  let nameAt = sc.nameAt;
+  let frameDelay = sc.frameDelay;
+  let loopOnFrame = sc.loopOnFrame;
+  let found = sc.found;
+  let wanted = sc.wanted;
+  let headerLine = sc.headerLine;
 
-  while (pos <= n) {
+  // (A piece that is not the last ends with a line feed: the empty line after it is the next piece's first.)
+  while (pos < n || (last && pos === n)) {
     // Next line: [lineStart, lineEnd), CR before LF dropped.
     line++;
     lineStart = pos;
@@ -176,24 +333,19 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
         if (end >= 0 && vals[2]! >= 1 && vals[3]! >= 1 && vals[6]! >= 1 && vals[7]! >= 1) {
           lineEnd = end;
           pos = end >= n ? n + 1 : c === 10 ? end + 1 : end + 2;
-          dirScratch[found] = {
-            x: vals[0]!,
-            y: vals[1]!,
-            frameWidth: vals[2]!,
-            frameHeight: vals[3]!,
-            originX: vals[4]!,
-            originY: vals[5]!,
-            frameCount: vals[6]!,
-            columns: vals[7]!,
-          };
+          dirs.push(base + first);
+          fc[found * 2] = vals[6]!;
+          fc[found * 2 + 1] = vals[7]!;
           dirLines[found] = line;
           dirCols[found] = first - lineStart + 1;
           if (++found === wanted) {
-            const anim: SolarusAnimation = { name, image, frameDelay, loopOnFrame, directions: dirScratch.slice(0, found) };
             sc.headerLine = headerLine;
             sc.found = found;
-            checkAnimation(FORMAT, anim, sc.positions, seen, opts);
-            animations.push(anim);
+            if (!seen.add(names, nameAt, nameAt + name.length)) duplicate(name, sc.positions);
+            checkAnimation(FORMAT, name, frameDelay, loopOnFrame, found, fc, 0, 2, sc.positions, null, opts);
+            anims.push(nameAt);
+            anims.push(dirs.length - found);
+            anims.push(found);
             inAnimation = false;
           }
           continue;
@@ -246,8 +398,8 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
           lineEnd - lineStart + 1,
         );
       }
+      nameAt = base + starts[0]!;
       name = text.slice(starts[0], ends[0]);
-      image = sharedImage(text.slice(starts[1], ends[1]));
       const s2 = starts[2]!;
       const dirs = fieldInt(text, s2, ends[2]!, 'directions', line, lineStart);
       if (dirs < 1) throw FormatError.atLine(FORMAT, `directions must be at least 1, not ${dirs}`, line, s2 - lineStart + 1);
@@ -279,7 +431,7 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
         lineEnd - lineStart + 1,
       );
     }
-    const d: SolarusDirection = {
+    const d = {
       x: fieldInt(text, starts[0]!, ends[0]!, 'x', line, lineStart),
       y: fieldInt(text, starts[1]!, ends[1]!, 'y', line, lineStart),
       frameWidth: fieldInt(text, starts[2]!, ends[2]!, 'frame_width', line, lineStart),
@@ -303,17 +455,33 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
     if (count > 8) {
       opts.warn?.(diagnostic('warning', `extra tokens after columns are ignored`, { line, column: starts[8]! - lineStart + 1 }));
     }
-    dirScratch[found] = d;
+    dirs.push(base + starts[0]!);
+    fc[found * 2] = d.frameCount;
+    fc[found * 2 + 1] = d.columns;
     dirLines[found] = line;
     dirCols[found] = starts[0]! - lineStart + 1;
     if (++found === wanted) {
-      const anim: SolarusAnimation = { name, image, frameDelay, loopOnFrame, directions: dirScratch.slice(0, found) };
       sc.headerLine = headerLine;
       sc.found = found;
-      checkAnimation(FORMAT, anim, sc.positions, seen, opts);
-      animations.push(anim);
+      if (!seen.add(names, nameAt, nameAt + name.length)) duplicate(name, sc.positions);
+      checkAnimation(FORMAT, name, frameDelay, loopOnFrame, found, fc, 0, 2, sc.positions, null, opts);
+      anims.push(nameAt);
+      anims.push(dirs.length - found);
+      anims.push(found);
       inAnimation = false;
     }
+  }
+  if (!last) {
+    sc.line = line;
+    sc.inAnimation = inAnimation;
+    sc.name = name;
+    sc.nameAt = nameAt;
+    sc.frameDelay = frameDelay;
+    sc.loopOnFrame = loopOnFrame;
+    sc.found = found;
+    sc.wanted = wanted;
+    sc.headerLine = headerLine;
+    return;
   }
   if (inAnimation) {
     throw FormatError.atLine(
@@ -323,8 +491,7 @@ function parseWith(text: string, opts: ParseOptions, sc: Scratch): SolarusSheet 
       lineEnd - lineStart + 1,
     );
   }
-  if (animations.length === 0) opts.warn?.(diagnostic('warning', 'no animation (the engine needs at least one)', { line: 1, column: 1 }));
-  return { animations: animations.slice() };
+  if (anims.length === 0) opts.warn?.(diagnostic('warning', 'no animation (the engine needs at least one)', { line: 1, column: 1 }));
 }
 
 function checkToken(s: string, what: string): string {
@@ -368,7 +535,9 @@ export function formatLines(sheet: SolarusSheet, style?: LinesStyle | null): str
     ends.push(f.eol);
   };
   for (const f of st?.before ?? []) filler(f);
-  sheet.animations.forEach((a, i) => {
+  const count = animationCount(sheet);
+  for (let i = 0; i < count; i++) {
+    const a = animationAt(sheet, i);
     const layout = st?.animations[i];
     line(
       [
@@ -385,7 +554,7 @@ export function formatLines(sheet: SolarusSheet, style?: LinesStyle | null): str
       line([d.x, d.y, d.frameWidth, d.frameHeight, d.originX, d.originY, d.frameCount, d.columns].map(String), shape);
     });
     for (const f of layout ? layout.after : [{ text: '', eol }]) filler(f);
-  });
+  }
   let out = st?.bom ? '\ufeff' : '';
   for (let k = 0; k < parts.length; k++) out += parts[k]! + (ends[k] || (k + 1 < parts.length ? eol : ''));
   return out;

@@ -14,10 +14,9 @@ import {
   type AnimationPositions,
   type ParseOptions,
   type Pos,
-  type SolarusAnimation,
-  type SolarusDirection,
   type SolarusSheet,
 } from './model.js';
+import { animationAt, animationCount, StoredSheet, ValueStoreBuilder } from './compact.js';
 import { decodeText } from './text.js';
 import { detectLuaStyle, luaStyle, rememberStyle, styleOf, type LuaStyle, type LuaStyleKind } from './style.js';
 
@@ -30,6 +29,38 @@ enum T {
   String,
   Number,
   Punct,
+}
+
+/** The names the syntax uses: read as these strings (a name token makes no new string). */
+const KNOWN_NAMES: string[][] = [];
+for (const k of [
+  'animation',
+  'name',
+  'src_image',
+  'frame_delay',
+  'frame_to_loop_on',
+  'directions',
+  'x',
+  'y',
+  'frame_width',
+  'frame_height',
+  'origin_x',
+  'origin_y',
+  'num_frames',
+  'num_columns',
+  'true',
+  'false',
+  'nil',
+]) {
+  (KNOWN_NAMES[k.length] ??= []).push(k);
+}
+
+/** The known name that `s` holds at [i, k), if any. */
+function knownName(s: string, i: number, k: number): string | undefined {
+  const list = KNOWN_NAMES[k - i];
+  if (list === undefined) return undefined;
+  for (let m = 0; m < list.length; m++) if (s.startsWith(list[m]!, i)) return list[m];
+  return undefined;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
@@ -161,7 +192,7 @@ class Lexer {
         else break;
       }
       this.type = T.Name;
-      this.str = s.slice(i, k);
+      this.str = knownName(s, i, k) ?? s.slice(i, k);
       this.i = k;
       return;
     }
@@ -204,6 +235,26 @@ class Lexer {
   }
 
   private string(quote: number): void {
+    const s = this.text;
+    const n = s.length;
+    // The common string, without escapes: its text as it is (no scratch made).
+    let j = this.i + 1;
+    for (;;) {
+      const c = j < n ? s.charCodeAt(j) : -1;
+      if (c === quote) {
+        this.type = T.String;
+        this.str = s.slice(this.i + 1, j);
+        this.i = j + 1;
+        return;
+      }
+      if (c === 92 || c === 10 || c === 13 || c < 0) break;
+      j++;
+    }
+    this.escaped(quote);
+  }
+
+  /** A string with escapes (or unfinished). */
+  private escaped(quote: number): void {
     const s = this.text;
     const n = s.length;
     let i = this.i + 1;
@@ -369,7 +420,7 @@ export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusShee
 export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
   const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
   const lx = new Lexer(text, (line, column) => warn('string escapes make invalid UTF-8 (read as U+FFFD)', { line, column }));
-  const animations: SolarusAnimation[] = [];
+  const out = new ValueStoreBuilder();
   const seen = new Set<string>();
   const sharedImage = stringPool();
   // Where the last integer() began (its sign or its digits).
@@ -461,10 +512,12 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     kLine = lx.tLine;
     kCol = lx.tCol;
     lx.next();
-    if (lx.type !== T.Punct || lx.punct !== 61) expect(61, () => `after "${k}"`);
+    if (lx.type !== T.Punct || lx.punct !== 61) noEquals(k);
     else lx.next();
     return k;
   };
+  // (Apart from key: a closure over `k` there would make a context object at every call.)
+  const noEquals = (k: string): void => expect(61, () => `after "${k}"`);
 
   const DX = 0,
     DY = 1,
@@ -485,14 +538,22 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     ['num_columns', NC],
   ]);
   const DIRECTION_NAMES = ['x', 'y', 'frame_width', 'frame_height', 'origin_x', 'origin_y', 'num_frames', 'num_columns'];
-  const MINIMUM = [-Infinity, -Infinity, 1, 1, -Infinity, -Infinity, 1, 1];
-  const values = [0, 0, 0, 0, 0, 0, 0, 0];
+  // (Int32Arrays: a number read from a plain array of doubles is a new heap number each time.)
+  const NONE = -2147483648;
+  const MINIMUM = Int32Array.of(NONE, NONE, 1, 1, NONE, NONE, 1, 1);
+  const values = new Int32Array(8);
   let given = 0;
 
-  const direction = (anim: string, index: number): SolarusDirection => {
+  /** Reads a direction table into `out` (a pending direction). */
+  // The direction being read, for messages (one closure for all of them).
+  let dirAnim = '';
+  let dirIndex = 0;
+  const ctx = () => `in direction ${dirIndex} of animation "${dirAnim}"`;
+  const direction = (anim: string, index: number): void => {
     const line = lx.tLine;
     const column = lx.tCol;
-    const ctx = () => `in direction ${index} of animation "${anim}"`;
+    dirAnim = anim;
+    dirIndex = index;
     given = 0;
     if (open(ctx)) {
       do {
@@ -519,30 +580,51 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
       if (!(given & (1 << s))) lx.fail(`direction ${index} of animation "${anim}" has no ${DIRECTION_NAMES[s]}`, line, column);
     }
     const frames = given & (1 << NF) ? values[NF]! : 1;
-    return {
-      x: values[DX]!,
-      y: values[DY]!,
-      frameWidth: values[DW]!,
-      frameHeight: values[DH]!,
-      originX: given & (1 << OX) ? values[OX]! : 0,
-      originY: given & (1 << OY) ? values[OY]! : 0,
-      frameCount: frames,
-      columns: given & (1 << NC) ? values[NC]! : frames,
-    };
+    out.direction(
+      values[DX]!,
+      values[DY]!,
+      values[DW]!,
+      values[DH]!,
+      given & (1 << OX) ? values[OX]! : 0,
+      given & (1 << OY) ? values[OY]! : 0,
+      frames,
+      given & (1 << NC) ? values[NC]! : frames,
+    );
   };
 
   const animationCtx = () => 'in an animation';
   const directionsCtx = () => 'in directions';
+  const afterAnimation = () => 'after "animation"';
+  // Where the current animation's fields are: start, name, frame_delay and frame_to_loop_on (line, column
+  // each), and its directions (line, column each); made into an AnimationPositions only when needed.
+  const at = new Int32Array(8);
+  const dirAt: number[] = [];
+  let dirAtCount = 0;
+  const positions = (): AnimationPositions => {
+    const directions: Pos[] = [];
+    for (let k = 0; k < dirAtCount; k++) directions.push({ line: dirAt[2 * k]!, column: dirAt[2 * k + 1]! });
+    return {
+      name: { line: at[2]!, column: at[3]! },
+      frameDelay: { line: at[4]!, column: at[5]! },
+      loopOnFrame: { line: at[6]!, column: at[7]! },
+      directions,
+    };
+  };
   const animation = (): void => {
-    const start: Pos = { line: lx.tLine, column: lx.tCol };
+    const startLine = lx.tLine;
+    const startCol = lx.tCol;
+    for (let k = 0; k < 8; k += 2) {
+      at[k] = startLine;
+      at[k + 1] = startCol;
+    }
+    dirAtCount = 0;
     let name: string | undefined;
     let image: string | undefined;
     let frameDelay = 0;
     let loopOnFrame = -1;
-    let directions: SolarusDirection[] | undefined;
-    const positions: AnimationPositions = { name: start, frameDelay: start, loopOnFrame: start, directions: [] };
+    let directions = false;
     let seenKeys = 0;
-    if (open(() => 'after "animation"')) {
+    if (open(afterAnimation)) {
       do {
         const k = key(animationCtx);
         const bit =
@@ -556,7 +638,8 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
         seenKeys |= bit;
         switch (bit) {
           case 1:
-            positions.name = { line: lx.tLine, column: lx.tCol };
+            at[2] = lx.tLine;
+            at[3] = lx.tCol;
             name = string(k);
             break;
           case 2:
@@ -566,42 +649,58 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
             const v = integer(k);
             if (v < 0) lx.fail(`frame_delay must not be negative (${v})`, vLine, vCol);
             frameDelay = v;
-            positions.frameDelay = { line: vLine, column: vCol };
+            at[4] = vLine;
+            at[5] = vCol;
             break;
           }
           case 8: {
             const v = integer(k);
             if (v < -1) lx.fail(`frame_to_loop_on must be -1 or a frame number, not ${v}`, vLine, vCol);
             loopOnFrame = v;
-            positions.loopOnFrame = { line: vLine, column: vCol };
+            at[6] = vLine;
+            at[7] = vCol;
             break;
           }
           default: {
             const dLine = lx.tLine;
             const dCol = lx.tCol;
-            const list: SolarusDirection[] = [];
-            const where: Pos[] = [];
+            // Given twice: the last list counts.
+            out.dropPending();
+            dirAtCount = 0;
             if (open(directionsCtx)) {
               do {
                 if (lx.type !== T.Punct || lx.punct !== 123) lx.fail(`expected a direction table {...}, found ${lx.describe()}`);
-                where.push({ line: lx.tLine, column: lx.tCol });
-                list.push(direction(name ?? '?', list.length));
+                dirAt[2 * dirAtCount] = lx.tLine;
+                dirAt[2 * dirAtCount + 1] = lx.tCol;
+                dirAtCount++;
+                direction(name ?? '?', out.pending);
               } while (separator(directionsCtx));
             }
-            if (list.length === 0) lx.fail('directions must hold at least one direction', dLine, dCol);
-            directions = list;
-            positions.directions = where;
+            if (out.pending === 0) lx.fail('directions must hold at least one direction', dLine, dCol);
+            directions = true;
           }
         }
       } while (separator(animationCtx));
     }
-    if (name === undefined) lx.fail('animation has no name', start.line, start.column);
-    if (image === undefined) lx.fail(`animation "${name}" has no src_image`, start.line, start.column);
-    if (directions === undefined) lx.fail(`animation "${name}" has no directions`, start.line, start.column);
-    // The list at its length (a pushed-to array keeps room for 17), and one string per distinct image.
-    const anim: SolarusAnimation = { name: name!, image: sharedImage(image!), frameDelay, loopOnFrame, directions: directions!.slice() };
-    checkAnimation(FORMAT, anim, positions, seen, opts);
-    animations.push(anim);
+    if (name === undefined) lx.fail('animation has no name', startLine, startCol);
+    if (image === undefined) lx.fail(`animation "${name}" has no src_image`, startLine, startCol);
+    if (!directions) lx.fail(`animation "${name}" has no directions`, startLine, startCol);
+    const dirs = out.dirs;
+    checkAnimation(
+      FORMAT,
+      name!,
+      frameDelay,
+      loopOnFrame,
+      out.pending,
+      dirs.data,
+      dirs.length - out.pending * 8 + 6,
+      8,
+      positions,
+      seen,
+      opts,
+    );
+    // One string per distinct image.
+    out.animation(name!, sharedImage(image!), frameDelay, loopOnFrame);
   };
 
   while (lx.type !== T.EOF) {
@@ -620,8 +719,8 @@ export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
     }
     if (lx.isPunct(59)) lx.next();
   }
-  if (animations.length === 0) warn('no animation (the engine needs at least one)', { line: 1, column: 1 });
-  return { animations };
+  if (out.names.length === 0) warn('no animation (the engine needs at least one)', { line: 1, column: 1 });
+  return new StoredSheet(out.store());
 }
 
 /** A Lua string literal: double quotes, with escapes only where needed. */
@@ -663,7 +762,9 @@ export function formatLua(sheet: SolarusSheet, warn?: (message: string) => void,
   const i1 = st.indent;
   const i2 = st.indent + st.indent;
   let out = st.bom ? '\ufeff' : '';
-  sheet.animations.forEach((a, n) => {
+  const count = animationCount(sheet);
+  for (let n = 0; n < count; n++) {
+    const a = animationAt(sheet, n);
     if (n > 0) out += nl.repeat(st.between);
     out += `animation{${nl}`;
     out += `${i1}name = ${luaString(a.name)},${nl}`;
@@ -684,8 +785,8 @@ export function formatLua(sheet: SolarusSheet, warn?: (message: string) => void,
       out += ` },${nl}`;
     });
     out += `${i1}},${nl}}`;
-  });
-  if (sheet.animations.length > 0) out += nl.repeat(st.final);
+  }
+  if (count > 0) out += nl.repeat(st.final);
   return out;
 }
 

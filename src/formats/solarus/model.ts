@@ -4,9 +4,11 @@
  * the contract's JSON (../shared/contract/solarus.md).
  */
 import { diagnostic, FormatError, type Diagnostic } from '../../binary/errors.js';
-import { jsonMap } from '../../binary/json-array.js';
+import { JsonList } from '../../binary/json-array.js';
 import type { RgbaImage } from '../../render/image.js';
 import type { KeyCounts, SolarusStyle } from './style.js';
+import { animationAt, animationCount, animationStore } from './compact.js';
+import { animationsJson } from './json.js';
 
 export interface SolarusDirection {
   /** Upper-left corner of the first frame in the image. */
@@ -113,71 +115,82 @@ export function positionsOf(sheet: SolarusSheet, index: number): AnimationPositi
     return undefined;
   }
   // Only while the document still matches the file.
-  return list.length === sheet.animations.length ? list[index] : undefined;
+  return list.length === animationCount(sheet) ? list[index] : undefined;
 }
 
 /**
  * Rules 3, 5, 6 and 7 of the contract, once an animation is complete (rules
- * 1, 2 and 4 are checked by each parser where the token is).
+ * 1, 2 and 4 are checked by each parser where the token is). The animation
+ * is given by its fields (the readers make no object of it): `count`
+ * directions, the frames of direction k at `fc[base + k * stride]` and its
+ * columns just after. `seen`: the names so far (rule 3), or null when the
+ * caller checks it.
  */
 export function checkAnimation(
   format: SolarusSyntax,
-  anim: SolarusAnimation,
+  name: string,
+  frameDelay: number,
+  loop: number,
+  count: number,
+  fc: ArrayLike<number>,
+  base: number,
+  stride: number,
   positions: AnimationPositions | (() => AnimationPositions),
-  seen: Set<string>,
+  seen: Set<string> | null,
   opts: ParseOptions,
 ): void {
   // Positions are built only when something needs them (and once). No closures here: this runs per animation.
   let pos: AnimationPositions | undefined;
-  if (seen.has(anim.name)) {
-    pos = resolvePositions(positions);
-    throw FormatError.atLine(format, `duplicate animation name "${anim.name}"`, pos.name.line, pos.name.column);
+  if (seen) {
+    if (seen.has(name)) {
+      pos = resolvePositions(positions);
+      throw FormatError.atLine(format, `duplicate animation name "${name}"`, pos.name.line, pos.name.column);
+    }
+    seen.add(name);
   }
-  seen.add(anim.name);
   if (opts.positions) opts.positions.push((pos ??= resolvePositions(positions)));
-  const dirs = anim.directions;
-  const loop = anim.loopOnFrame;
   if (loop >= 0) {
     let short = -1;
-    for (let i = 0; i < dirs.length; i++) {
-      if (loop >= dirs[i]!.frameCount) {
+    for (let i = 0; i < count; i++) {
+      if (loop >= fc[base + i * stride]!) {
         short = i;
         break;
       }
     }
     if (short >= 0) {
       const names = FIELD_NAMES[format];
-      const d = dirs[short]!;
+      const frames = fc[base + short * stride]!;
       pos ??= resolvePositions(positions);
-      const reason = `animation "${anim.name}": ${names.loopOnFrame} ${loop} is not a frame of direction ${short} (${d.frameCount} frame${d.frameCount === 1 ? '' : 's'})`;
+      const reason = `animation "${name}": ${names.loopOnFrame} ${loop} is not a frame of direction ${short} (${frames} frame${frames === 1 ? '' : 's'})`;
       if (opts.strict) throw FormatError.atLine(format, reason, pos.loopOnFrame.line, pos.loopOnFrame.column);
       opts.warn?.(diagnostic('warning', reason + '; the engine would crash on it', pos.loopOnFrame));
     }
   }
-  if (anim.frameDelay === 0 && opts.warn) {
+  if (frameDelay === 0 && opts.warn) {
     let several = false;
-    for (let i = 0; i < dirs.length; i++) if (dirs[i]!.frameCount > 1) several = true;
+    for (let i = 0; i < count; i++) if (fc[base + i * stride]! > 1) several = true;
     if (several) {
       pos ??= resolvePositions(positions);
       const names = FIELD_NAMES[format];
       opts.warn(
         diagnostic(
           'warning',
-          `animation "${anim.name}": ${names.frameDelay} 0 with several frames: the first frame shows forever`,
+          `animation "${name}": ${names.frameDelay} 0 with several frames: the first frame shows forever`,
           pos.frameDelay,
         ),
       );
     }
   }
   if (format === 'solarus-lua' && opts.warn) {
-    for (let i = 0; i < dirs.length; i++) {
-      const d = dirs[i]!;
-      if (d.columns > d.frameCount) {
+    for (let i = 0; i < count; i++) {
+      const frames = fc[base + i * stride]!;
+      const columns = fc[base + i * stride + 1]!;
+      if (columns > frames) {
         pos ??= resolvePositions(positions);
         opts.warn(
           diagnostic(
             'warning',
-            `animation "${anim.name}" direction ${i}: num_columns ${d.columns} > num_frames ${d.frameCount} (one row; Solarus 1.x rejects this)`,
+            `animation "${name}" direction ${i}: num_columns ${columns} > num_frames ${frames} (one row; Solarus 1.x rejects this)`,
             pos.directions[i]!,
           ),
         );
@@ -209,9 +222,9 @@ export function stringPool(max = 4096): (s: string) => string {
 
 /** The contract's `inspect --json` object. */
 export function inspectJson(format: SolarusSyntax, sheet: SolarusSheet): unknown {
-  return {
-    format,
-    animations: jsonMap(sheet.animations, (a) => ({
+  const item = (i: number) => {
+    const a = animationAt(sheet, i);
+    return {
       name: a.name,
       image: a.image,
       frameDelay: a.frameDelay,
@@ -226,15 +239,19 @@ export function inspectJson(format: SolarusSyntax, sheet: SolarusSheet): unknown
         frameCount: d.frameCount,
         columns: d.columns,
       })),
-    })),
+    };
   };
+  // A sheet as read: its text written straight from the store (json.ts).
+  const store = animationStore(sheet);
+  return { format, animations: store ? animationsJson(store, item) : new JsonList(animationCount(sheet), item) };
 }
 
 export function inspectText(format: SolarusSyntax, sheet: SolarusSheet): string {
   const title = format === 'solarus' ? 'Solarus sprite sheet (0.9 line syntax)' : 'Solarus sprite sheet (Lua syntax)';
-  const n = sheet.animations.length;
+  const n = animationCount(sheet);
   const lines = [`${title}: ${n} animation${n === 1 ? '' : 's'}`];
-  sheet.animations.forEach((a, i) => {
+  for (let i = 0; i < n; i++) {
+    const a = animationAt(sheet, i);
     const delay = a.frameDelay === 0 ? 'still' : `${a.frameDelay} ms/frame`;
     const loop = a.loopOnFrame < 0 ? 'plays once' : `loops on frame ${a.loopOnFrame}`;
     lines.push(
@@ -245,7 +262,7 @@ export function inspectText(format: SolarusSyntax, sheet: SolarusSheet): string 
         `    direction ${k}: ${d.frameCount} frame${d.frameCount === 1 ? '' : 's'} of ${d.frameWidth}x${d.frameHeight} at (${d.x}, ${d.y}), ${d.columns} column${d.columns === 1 ? '' : 's'}, origin (${d.originX}, ${d.originY})`,
       );
     });
-  });
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -258,13 +275,17 @@ export function inspectText(format: SolarusSyntax, sheet: SolarusSheet): string 
  * loop_on_frame -1 or more.
  */
 export function checkWritable(format: SolarusSyntax, sheet: SolarusSheet): void {
+  // A sheet as a reader made it: every number was checked when it was read.
+  if (animationStore(sheet)) return;
   const names = FIELD_NAMES[format];
   const check = (v: number, min: number, what: () => string) => {
     if (Number.isInteger(v) && v >= min && v <= MAX_INT) return;
     const range = `${min === -MAX_INT ? `-${MAX_INT}` : min} to ${MAX_INT}`;
     throw new FormatError(format, `${what()} ${v} cannot be written: it must be a whole number from ${range}`);
   };
-  for (const a of sheet.animations) {
+  const n = animationCount(sheet);
+  for (let i = 0; i < n; i++) {
+    const a = animationAt(sheet, i);
     const at = `animation "${a.name}"`;
     if (a.directions.length === 0) throw new FormatError(format, `${at} has no direction; at least 1 is needed`);
     check(a.frameDelay, 0, () => `${at} ${names.frameDelay}`);

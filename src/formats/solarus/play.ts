@@ -9,6 +9,7 @@ import { budgetFrom } from '../../binary/limits.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import type { SolarusAnimation, SolarusDirection, SolarusSheet, SolarusSyntax } from './model.js';
+import { animationAt, animationCount, animationsOf } from './compact.js';
 
 const ANIMATION_OPTION: OptionSpec = {
   name: 'animation',
@@ -41,9 +42,11 @@ export function select(
 ): { a: SolarusAnimation; d: SolarusDirection; k: number } {
   const name = stringOption(options, ANIMATION_OPTION);
   const given = intOption(options, DIRECTION_OPTION);
-  if (sheet.animations.length === 0) throw new FormatError(format, 'the sheet has no animation');
+  if (animationCount(sheet) === 0) throw new FormatError(format, 'the sheet has no animation');
   const a =
-    name === undefined ? sheet.animations[0]! : selectNamed('animation', name, sheet.animations, (x) => x.name, 'animation', 'the sheet');
+    name === undefined
+      ? animationAt(sheet, 0)
+      : selectNamed('animation', name, animationsOf(sheet), (x) => x.name, 'animation', 'the sheet');
   const k = given === undefined ? 0 : selectIndex('direction', given, a.directions.length, 'direction', `animation "${a.name}"`);
   if (k >= a.directions.length) throw new FormatError(format, `animation "${a.name}" has no directions`);
   return { a, d: a.directions[k]!, k };

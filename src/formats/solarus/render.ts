@@ -9,6 +9,7 @@ import { frameRect, type SolarusDirection, type SolarusSheet, type SolarusSyntax
 import { PLAY_OPTIONS, select } from './play.js';
 import { IMAGES_OPTION, TILESET_OPTION, sheetCache } from './resources.js';
 import { flagOption, intOption, ORIGIN_OPTION, selectIndex } from '../options.js';
+import { animationsOf } from './compact.js';
 
 const FRAME_OPTION: OptionSpec = {
   name: 'frame',
@@ -65,7 +66,7 @@ export async function solarusPicture(
 const DIRECTION_NAMES = ['right', 'up', 'left', 'down'];
 
 export function solarusViews(sheet: SolarusSheet): RenderView[] {
-  return sheet.animations.flatMap((a) =>
+  return animationsOf(sheet).flatMap((a) =>
     a.directions.map((_, k) => ({
       label: `${a.name} (${a.directions.length === 4 ? DIRECTION_NAMES[k] : k})`,
       options: { animation: a.name, direction: String(k) },
@@ -82,7 +83,7 @@ const FRAME_BOX = [70, 70, 84, 255] as const;
 /** Every animation and direction: one row each, a label then the frames left to right. */
 async function sheetPicture(format: SolarusSyntax, sheet: SolarusSheet, load: (image: string) => Promise<RgbaImage>): Promise<Picture> {
   const rows: { label: string; d: SolarusDirection; image: string }[] = [];
-  for (const a of sheet.animations) {
+  for (const a of animationsOf(sheet)) {
     a.directions.forEach((d, k) => rows.push({ label: `${a.name} ${k}`, d, image: a.image }));
   }
   if (rows.length === 0) throw new FormatError(format, 'the sheet has no animation to draw');

@@ -21,6 +21,7 @@
  * has; new ones get the contract's layout.
  */
 import type { ParseOptions, SolarusSheet } from './model.js';
+import { animationCount, directionCountAt } from './compact.js';
 import type { OptionSpec } from '../types.js';
 
 export const LUA_STYLES = ['converter', 'editor'] as const;
@@ -155,7 +156,7 @@ export function detectLuaStyle(text: string, bom: boolean, parse: (opts: ParseOp
     eol: lineEnding(text),
     indent: indentMatch ? indentMatch[1]! : base.indent,
     // One animation: no break between to see; the one after it tells.
-    between: betweenBreaks ?? (sheet.animations.length <= 1 && finalBreaks ? finalBreaks : base.between),
+    between: betweenBreaks ?? (animationCount(sheet) <= 1 && finalBreaks ? finalBreaks : base.between),
     final: finalBreaks ?? base.final,
     bom,
   };
@@ -222,9 +223,8 @@ export function detectLinesStyle(text: string, bom: boolean, sheet: SolarusSheet
     }
     if (wanted === 0) {
       a++;
-      const anim = sheet.animations[a];
-      if (!anim) break;
-      wanted = anim.directions.length;
+      if (a >= animationCount(sheet)) break;
+      wanted = directionCountAt(sheet, a);
       style.animations.push({ header: shape(gaps, eol), directions: [], after: [] });
     } else {
       style.animations[a]!.directions.push(shape(gaps, eol));
