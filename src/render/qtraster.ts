@@ -336,11 +336,11 @@ export function curvesForArc(
   const curves: number[] = [];
   if (startAngle === 0) {
     if (sweep === 360) {
-      for (let i = 11; i >= 0; i--) curves.push(...P[i]!);
+      for (let i = 11; i >= 0; i--) curves.push(P[i]![0]!, P[i]![1]!);
       return { start: P[12]!, curves };
     }
     if (sweep === -360) {
-      for (let i = 1; i <= 12; i++) curves.push(...P[i]!);
+      for (let i = 1; i <= 12; i++) curves.push(P[i]![0]!, P[i]![1]!);
       return { start: P[0]!, curves };
     }
   }
@@ -831,7 +831,7 @@ function shiftedBezier(src: readonly number[], offset: number, maxSegments = 16,
         stack.pop();
       } else if (res === 3 && maxSegments - out.length >= 2) {
         const c: Bez[] = [];
-        if (addCircle(b, offset, c)) out.push(...c);
+        if (addCircle(b, offset, c)) for (const q of c) out.push(q);
         stack.pop();
       } else {
         const [f, s] = splitHalves(b);
