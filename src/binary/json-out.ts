@@ -21,7 +21,7 @@ export function isJsonPrimitive(v: unknown): v is number | string | boolean | nu
 }
 
 export class JsonOut {
-  private buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
+  protected buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
   /** Bytes written since the last take(). */
   pos = 0;
 
@@ -30,7 +30,8 @@ export class JsonOut {
     return this.pos >= JSON_OUT_CHUNK;
   }
 
-  private room(n: number): Uint8Array {
+  /** The buffer, with room for `n` more bytes at `pos`. */
+  protected room(n: number): Uint8Array {
     if (this.pos + n > this.buf.length) {
       const next = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
       next.set(this.buf.subarray(0, this.pos));
@@ -45,6 +46,11 @@ export class JsonOut {
     let p = this.pos;
     for (let i = 0; i < a.length; i++) b[p++] = a[i]!;
     this.pos = p;
+  }
+
+  /** A boolean. */
+  bool(v: boolean): void {
+    this.ascii(v ? 'true' : 'false');
   }
 
   /** A number as JSON.stringify writes it: whole numbers digit by digit, others through String, non-finite as null. */
@@ -105,6 +111,8 @@ export class JsonOut {
   take(): string {
     const s = decoder.decode(this.buf.subarray(0, this.pos));
     this.pos = 0;
+    // A buffer grown for a long string is not kept.
+    if (this.buf.length > 4 * JSON_OUT_CHUNK) this.buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
     return s;
   }
 }

@@ -8,64 +8,14 @@
  * test/hallgeir/compact.test.ts compares the two.
  */
 import { JsonText, type JsonList } from '../../binary/json-array.js';
+import { JSON_OUT_CHUNK as CHUNK, JsonOut } from '../../binary/json-out.js';
 import { FRAME_SIZE } from './model.js';
 import type { CompactFrames, CompactObjects } from './compact.js';
 
-/** The text is handed out in pieces of about this many bytes. */
-const CHUNK = 1 << 16;
 /** Distinct delays and paths whose text is kept while a list is written. */
 const CACHED = 4096;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** JSON text built as UTF-8 bytes, taken out as strings. */
-class Out {
-  buf = new Uint8Array(CHUNK + 1024);
-  pos = 0;
-
-  room(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-  }
-
-  raw(a: Uint8Array): void {
-    this.room(a.length);
-    const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < a.length; i++) b[p++] = a[i]!;
-    this.pos = p;
-  }
-
-  /** A 32-bit integer. */
-  int(v: number): void {
-    this.room(11);
-    const b = this.buf;
-    let m = v;
-    if (m < 0) {
-      b[this.pos++] = 45; // -
-      m = -m;
-    }
-    let digits = 1;
-    for (let k = m; k >= 10; k = Math.floor(k / 10)) digits++;
-    let p = this.pos + digits;
-    this.pos = p;
-    do {
-      b[--p] = 48 + (m % 10);
-      m = Math.floor(m / 10);
-    } while (m > 0);
-  }
-
-  take(): string {
-    const s = decoder.decode(this.buf.subarray(0, this.pos));
-    this.pos = 0;
-    // A buffer grown for a long string is not kept.
-    if (this.buf.length > 4 * CHUNK) this.buf = new Uint8Array(CHUNK + 1024);
-    return s;
-  }
-}
 
 /**
  * What the lists of one document share while their text is written: the
@@ -75,7 +25,7 @@ class Out {
  * many small animations would otherwise pay for a buffer and parts each.
  */
 export class TextContext {
-  readonly out = new Out();
+  readonly out = new JsonOut();
   readonly parts = new Map<string, Parts>();
   readonly delays = new Map<number, Uint8Array>();
 }
@@ -122,9 +72,9 @@ function* framesText(c: CompactFrames, ctx: TextContext, depth: number, pad: (n:
   o.pos = 0;
   for (let i = 0, p = c.at; i < c.count; i++, p += FRAME_SIZE) {
     o.raw(i === 0 ? first : next);
-    o.int(v.getInt32(p, le));
+    o.num(v.getInt32(p, le));
     o.raw(yLead);
-    o.int(v.getInt32(p + 4, le));
+    o.num(v.getInt32(p + 4, le));
     o.raw(delayLead);
     // A finite double (the reader checked): its text as JSON.stringify gives it, kept for the next frames.
     const d = v.getFloat64(p + 8, le);
@@ -135,7 +85,7 @@ function* framesText(c: CompactFrames, ctx: TextContext, depth: number, pad: (n:
     }
     o.raw(t);
     o.raw(nextLead);
-    o.int(v.getInt32(p + 16, le));
+    o.num(v.getInt32(p + 16, le));
     if (o.pos >= CHUNK) {
       yield o.take();
       o.pos = 0; // another list may have used the buffer meanwhile
@@ -158,9 +108,9 @@ function* objectsText(c: CompactObjects, ctx: TextContext, depth: number, pad: (
   o.pos = 0;
   for (let i = 0; i < n; i++) {
     o.raw(i === 0 ? first : next);
-    o.int(c.x[i]!);
+    o.num(c.x[i]!);
     o.raw(yLead);
-    o.int(c.y[i]!);
+    o.num(c.y[i]!);
     o.raw(objectLead);
     const id = c.path[i]!;
     let t = id < CACHED ? paths[id] : undefined;

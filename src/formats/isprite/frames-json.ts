@@ -9,58 +9,16 @@
  * test/isprite/inspect-json.test.ts compares the two.
  */
 import { JsonText, type JsonList } from '../../binary/json-array.js';
+import { JSON_OUT_CHUNK as CHUNK, JsonOut } from '../../binary/json-out.js';
 import { compactElements, type CompactElements } from './compact.js';
 import type { IspriteFrame } from './model.js';
 import { ATTACHMENT, COLLISION_CIRCLE, COLLISION_RECT, ELEMENT, EXPANDED_GRAPHIC, MARKER, NO_NAME } from './records.js';
 
-/** The text is handed out in pieces of about this many bytes. */
-const CHUNK = 1 << 16;
-
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-const TRUE = encoder.encode('true');
-const FALSE = encoder.encode('false');
 const NULL = encoder.encode('null');
 
-/** JSON text built as UTF-8 bytes, taken out as strings. */
-class Out {
-  buf = new Uint8Array(CHUNK + 1024);
-  pos = 0;
-
-  room(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-  }
-
-  raw(a: Uint8Array): void {
-    this.room(a.length);
-    const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < a.length; i++) b[p++] = a[i]!;
-    this.pos = p;
-  }
-
-  bool(v: boolean): void {
-    this.raw(v ? TRUE : FALSE);
-  }
-
-  /** A whole number 0 <= n < 2^32. */
-  uint(n: number): void {
-    this.room(10);
-    const b = this.buf;
-    let digits = 1;
-    for (let m = n; m >= 10; m = Math.floor(m / 10)) digits++;
-    let p = this.pos + digits;
-    this.pos = p;
-    let m = n;
-    do {
-      b[--p] = 48 + (m % 10);
-      m = Math.floor(m / 10);
-    } while (m > 0);
-  }
-
+/** JSON text built as UTF-8 bytes (the shared JsonOut), with ISPRITE's fixed-point values and name indices. */
+class Out extends JsonOut {
   /**
    * The 24-bit fixed-point value at `p` of `s` (int16, then a u8 of 1/256)
    * as String(value) writes it: value = units / 256 has at most 5 integer
@@ -71,14 +29,14 @@ class Out {
   fx(s: Uint8Array, p: number): void {
     // int16 * 256 + the fraction byte.
     let units = (((s[p]! | (s[p + 1]! << 8)) << 16) >> 8) + s[p + 2]!;
-    // Room for all of it ("-32768.99609375"), so that `b` stays the buffer.
-    this.room(16);
-    const b = this.buf;
+    // Room for all of it ("-32768.99609375") and for num's own request after
+    // the sign, so that `b` stays the buffer.
+    const b = this.room(32);
     if (units < 0) {
       b[this.pos++] = 45; // -
       units = -units;
     }
-    this.uint(units >>> 8);
+    this.num(units >>> 8);
     const frac = units & 255;
     if (frac === 0) return;
     // frac / 256 = frac * 390625 / 10^8: eight digits, trailing zeros dropped.
@@ -98,30 +56,7 @@ class Out {
   /** A u16 name index as the JSON shows it (null for none). */
   name(n: number): void {
     if (n === NO_NAME) this.raw(NULL);
-    else this.uint(n);
-  }
-
-  /** A string, as JSON.stringify writes it. */
-  str(v: string): void {
-    const t = v === '' ? '""' : JSON.stringify(v);
-    this.room(3 * t.length);
-    let p = this.pos;
-    const b = this.buf;
-    for (let i = 0; i < t.length; i++) {
-      const c = t.charCodeAt(i);
-      if (c >= 0x80) {
-        this.pos += encoder.encodeInto(t, b.subarray(this.pos)).written;
-        return;
-      }
-      b[p++] = c;
-    }
-    this.pos = p;
-  }
-
-  take(): string {
-    const s = decoder.decode(this.buf.subarray(0, this.pos));
-    this.pos = 0;
-    return s;
+    else this.num(n);
   }
 }
 
@@ -195,7 +130,7 @@ function writeElement(o: Out, c: Parts, s: Uint8Array, q: number): void {
     o.raw(c.name);
     o.name(name);
     o.raw(c.slice);
-    o.uint(s[q + G.slice]! | (s[q + G.slice + 1]! << 8));
+    o.num(s[q + G.slice]! | (s[q + G.slice + 1]! << 8));
     o.raw(c.x);
     o.fx(s, q + G.x);
     o.raw(c.y);
@@ -217,7 +152,7 @@ function writeElement(o: Out, c: Parts, s: Uint8Array, q: number): void {
       o.raw(c.scaleY);
       o.fx(s, q + G.scaleY);
       o.raw(c.opacity);
-      o.uint(s[q + G.opacity]! | (s[q + G.opacity + 1]! << 8));
+      o.num(s[q + G.opacity]! | (s[q + G.opacity + 1]! << 8));
     }
     return;
   }
@@ -226,7 +161,7 @@ function writeElement(o: Out, c: Parts, s: Uint8Array, q: number): void {
     o.raw(c.name);
     o.name(name);
     o.raw(c.id);
-    o.uint(s[q + A.id]! | (s[q + A.id + 1]! << 8));
+    o.num(s[q + A.id]! | (s[q + A.id + 1]! << 8));
     o.raw(c.x);
     o.fx(s, q + A.x);
     o.raw(c.y);
@@ -243,7 +178,7 @@ function writeElement(o: Out, c: Parts, s: Uint8Array, q: number): void {
     o.raw(c.scaleY);
     o.fx(s, q + A.scaleY);
     o.raw(c.opacity);
-    o.uint(s[q + A.opacity]! | (s[q + A.opacity + 1]! << 8));
+    o.num(s[q + A.opacity]! | (s[q + A.opacity + 1]! << 8));
     return;
   }
   const shape = m === MARKER.collision ? s[q + R.shape] : -1;
@@ -252,7 +187,7 @@ function writeElement(o: Out, c: Parts, s: Uint8Array, q: number): void {
     o.raw(c.name);
     o.name(name);
     o.raw(c.id);
-    o.uint(s[q + R.id]! | (s[q + R.id + 1]! << 8));
+    o.num(s[q + R.id]! | (s[q + R.id + 1]! << 8));
     o.raw(c.x);
     o.fx(s, q + R.x);
     o.raw(c.y);
@@ -268,7 +203,7 @@ function writeElement(o: Out, c: Parts, s: Uint8Array, q: number): void {
     o.raw(c.name);
     o.name(name);
     o.raw(c.id);
-    o.uint(s[q + CI.id]! | (s[q + CI.id + 1]! << 8));
+    o.num(s[q + CI.id]! | (s[q + CI.id + 1]! << 8));
     o.raw(c.x);
     o.fx(s, q + CI.x);
     o.raw(c.y);
@@ -278,11 +213,11 @@ function writeElement(o: Out, c: Parts, s: Uint8Array, q: number): void {
   } else {
     o.raw(c.unknown);
     o.raw(c.marker);
-    o.uint(m);
+    o.num(m);
     o.raw(c.name);
     o.name(name);
     o.raw(c.size);
-    o.uint(s[q + EL_SIZE]!);
+    o.num(s[q + EL_SIZE]!);
   }
 }
 
@@ -297,7 +232,7 @@ function* framesText(frames: readonly IspriteFrame[], compact: CompactElements[]
   for (let f = 0; f < frames.length; f++) {
     const fr = frames[f]!;
     o.raw(f === 0 ? c.frameOpen : c.nextFrameOpen);
-    o.uint(fr.holdTime);
+    o.num(fr.holdTime);
     o.raw(c.loopPoint);
     o.bool(fr.loopPoint);
     o.raw(c.label);

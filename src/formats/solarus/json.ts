@@ -8,74 +8,10 @@
  * test/solarus/inspect-json.test.ts compares the two.
  */
 import { JsonText } from '../../binary/json-array.js';
+import { JSON_OUT_CHUNK as CHUNK, JsonOut } from '../../binary/json-out.js';
 import type { AnimationStore } from './compact.js';
 
-/** The text is handed out in pieces of about this many bytes. */
-const CHUNK = 1 << 16;
-
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** JSON text built as UTF-8 bytes, taken out as strings. */
-class Out {
-  buf = new Uint8Array(CHUNK + 1024);
-  pos = 0;
-
-  room(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-  }
-
-  raw(a: Uint8Array): void {
-    this.room(a.length);
-    this.buf.set(a, this.pos);
-    this.pos += a.length;
-  }
-
-  /** A whole number of at most 10 digits and a sign, as String writes it. */
-  int(v: number): void {
-    this.room(11);
-    const b = this.buf;
-    let m = v;
-    if (m < 0) {
-      b[this.pos++] = 45;
-      m = -m;
-    }
-    let digits = 1;
-    for (let t = m; t >= 10; t = Math.floor(t / 10)) digits++;
-    let p = this.pos + digits;
-    this.pos = p;
-    do {
-      b[--p] = 48 + (m % 10);
-      m = Math.floor(m / 10);
-    } while (m > 0);
-  }
-
-  /** A string, as JSON.stringify writes it. */
-  str(v: string): void {
-    const t = JSON.stringify(v);
-    this.room(3 * t.length);
-    let p = this.pos;
-    const b = this.buf;
-    for (let i = 0; i < t.length; i++) {
-      const c = t.charCodeAt(i);
-      if (c >= 0x80) {
-        this.pos += encoder.encodeInto(t, b.subarray(this.pos)).written;
-        return;
-      }
-      b[p++] = c;
-    }
-    this.pos = p;
-  }
-
-  take(): string {
-    const s = decoder.decode(this.buf.subarray(0, this.pos));
-    this.pos = 0;
-    return s;
-  }
-}
 
 const DIRECTION_KEYS = ['x', 'y', 'frameWidth', 'frameHeight', 'originX', 'originY', 'frameCount', 'columns'];
 
@@ -114,18 +50,18 @@ function* pieces(store: AnimationStore, depth: number, pad: (n: number) => strin
     return;
   }
   const c = parts(depth, pad);
-  const o = new Out();
+  const o = new JsonOut();
   const v = new Int32Array(8);
-  o.buf[o.pos++] = 91; // [
+  o.ascii('[');
   for (let a = 0; a < store.count; a++) {
     o.raw(a === 0 ? c.first : c.next);
     o.str(store.name(a));
     o.raw(c.image);
     o.str(store.image(a));
     o.raw(c.frameDelay);
-    o.int(store.frameDelay(a));
+    o.num(store.frameDelay(a));
     o.raw(c.loopOnFrame);
-    o.int(store.loopOnFrame(a));
+    o.num(store.loopOnFrame(a));
     const n = store.directionCount(a);
     if (n === 0) o.raw(c.directionsEmpty);
     else {
@@ -134,7 +70,7 @@ function* pieces(store: AnimationStore, depth: number, pad: (n: number) => strin
         store.values(a, k, v);
         for (let f = 0; f < 8; f++) {
           o.raw(f === 0 && k > 0 ? c.dirNext : c.dirFirst[f]!);
-          o.int(v[f]!);
+          o.num(v[f]!);
         }
         o.raw(c.dirEnd);
       }
