@@ -1,16 +1,11 @@
 /**
- * Filling and stroking paths (polygons made of straight lines), as Qt's
- * raster engine does with antialiasing on: each pixel's exact covered area
- * (FreeType's / Qt's "gray raster": the signed areas of the edges summed
- * along each row, then clamped for the nonzero rule or folded for
- * even-odd, in 1/256 steps);
- * strokes as Qt's stroker builds them with round caps and round joins (an
- * arc round the outside of a turn, the inside through the vertex); solid
- * colours blended as Qt blends them onto a straight-alpha (ARGB32) image:
- * premultiplied in 16 bits, the coverage and the source-over in 8, stored
- * back unpremultiplied. Browser-safe; used for Tiled's shape objects.
+ * Paths (straight lines, arcs, cubic Béziers) made, transformed and
+ * flattened, strokes outlined with round caps and joins, and Qt's solid
+ * colour under a painter opacity (qtSolid): the geometry of Tiled's shape
+ * objects (their boxes, src/interop/tiled/shapes.ts). Their pixels are
+ * drawn by src/render/qtraster.ts, a port of Qt's raster engine.
+ * Browser-safe.
  */
-import type { RgbaImage } from './image.js';
 import { applyMatrix, type Matrix } from './matrix.js';
 
 export type Point = readonly [number, number];
@@ -34,29 +29,6 @@ export function polygonsBounds(polys: Polygons): { x0: number; y0: number; x1: n
   }
   if (!(x1 >= x0 && y1 >= y0) || !Number.isFinite(x0 + x1 + y0 + y1)) return null;
   return { x0: Math.floor(x0), y0: Math.floor(y0), x1: Math.ceil(x1), y1: Math.ceil(y1) };
-}
-
-/**
- * About how much work filling the polygons in rows y0 … y1 is: the box's pixels plus, for every edge, the
- * rows it crosses there (spend it from a budget before `coverage`).
- */
-export function fillWork(polys: Polygons, y0: number, y1: number, width: number): number {
-  let rows = 0;
-  for (const p of polys) {
-    for (let i = 0; i < p.length; i++) {
-      const a = p[i]![1];
-      const b = p[(i + 1) % p.length]![1];
-      const lo = Math.max(y0, Math.min(a, b));
-      const hi = Math.min(y1, Math.max(a, b));
-      rows += hi > lo ? Math.ceil(hi - lo) + 1 : 1;
-    }
-  }
-  return rows + Math.max(0, y1 - y0) * width;
-}
-
-/** The polygons under m. */
-export function transformPolygons(polys: Polygons, m: Matrix): Polygons {
-  return polys.map((p) => p.map(([x, y]) => applyMatrix(m, x, y)));
 }
 
 /**
@@ -333,113 +305,6 @@ export function strokePath(path: Path, width: number, fine = false): Polygons {
   return [out];
 }
 
-/** strokePath of the polygon (or polyline) through `points`. */
-export function strokePolygons(points: readonly Point[], closed: boolean, width: number, fine = false): Polygons {
-  return points.length ? strokePath(linePath(points, closed), width, fine) : [];
-}
-
-/**
- * The coverage (0 … 255, Qt's span coverage) of every pixel of a width × height box at (x0, y0) by
- * the polygons, filled with `rule`.
- */
-export function coverage(polys: Polygons, x0: number, y0: number, width: number, height: number, rule: FillRule): Uint8Array {
-  const stride = width + 2;
-  const acc = new Float64Array(stride * height);
-  const addLine = (ax: number, ay: number, bx: number, by: number) => {
-    if (ay === by) return;
-    let dir = 1;
-    if (ay > by) {
-      dir = -1;
-      [ax, ay, bx, by] = [bx, by, ax, ay];
-    }
-    if (by <= 0 || ay >= height) return;
-    const dxdy = (bx - ax) / (by - ay);
-    let x = ax;
-    if (ay < 0) {
-      x -= ay * dxdy;
-      ay = 0;
-    }
-    const yEnd = Math.min(height, Math.ceil(by));
-    for (let y = Math.floor(ay); y < yEnd; y++) {
-      const row = y * stride;
-      const dy = Math.min(y + 1, by) - Math.max(y, ay);
-      const xnext = x + dxdy * dy;
-      const d = dy * dir;
-      const xa = Math.min(x, xnext);
-      const xb = Math.max(x, xnext);
-      const xaf = Math.floor(xa);
-      const xbc = Math.ceil(xb);
-      if (xbc <= xaf + 1) {
-        const xm = 0.5 * (x + xnext) - xaf;
-        acc[row + xaf] = acc[row + xaf]! + d - d * xm;
-        acc[row + xaf + 1] = acc[row + xaf + 1]! + d * xm;
-      } else {
-        const s = 1 / (xb - xa);
-        const f0 = xa - xaf;
-        const a0 = 0.5 * s * (1 - f0) * (1 - f0);
-        const f1 = xb - xbc + 1;
-        const am = 0.5 * s * f1 * f1;
-        acc[row + xaf] = acc[row + xaf]! + d * a0;
-        if (xbc === xaf + 2) acc[row + xaf + 1] = acc[row + xaf + 1]! + d * (1 - a0 - am);
-        else {
-          const a1 = s * (1.5 - f0);
-          acc[row + xaf + 1] = acc[row + xaf + 1]! + d * (a1 - a0);
-          for (let xi = xaf + 2; xi < xbc - 1; xi++) acc[row + xi] = acc[row + xi]! + d * s;
-          const a2 = a1 + (xbc - xaf - 3) * s;
-          acc[row + xbc - 1] = acc[row + xbc - 1]! + d * (1 - a2 - am);
-        }
-        acc[row + xbc] = acc[row + xbc]! + d * am;
-      }
-      x = xnext;
-    }
-  };
-  // Every edge cut where it crosses the box's sides; what lies left of it counts as on it, what lies right as nothing.
-  const edge = (ax: number, ay: number, bx: number, by: number) => {
-    const cuts = [0, 1];
-    for (const cx of [0, width]) {
-      if ((ax - cx) * (bx - cx) < 0) cuts.push((cx - ax) / (bx - ax));
-    }
-    cuts.sort((p, q) => p - q);
-    const clampX = (v: number) => Math.min(width, Math.max(0, v));
-    for (let i = 0; i + 1 < cuts.length; i++) {
-      const t0 = cuts[i]!;
-      const t1 = cuts[i + 1]!;
-      const px = clampX(ax + (bx - ax) * t0);
-      const qx = clampX(ax + (bx - ax) * t1);
-      // The ends of a cut piece sit exactly on the box's side.
-      addLine(px, ay + (by - ay) * t0, qx, ay + (by - ay) * t1);
-    }
-  };
-  for (const p of polys) {
-    for (let i = 0; i < p.length; i++) {
-      const a = p[i]!;
-      const b = p[(i + 1) % p.length]!;
-      edge(a[0] - x0, a[1] - y0, b[0] - x0, b[1] - y0);
-    }
-  }
-  const out = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    let sum = 0;
-    const row = y * stride;
-    for (let x = 0; x < width; x++) {
-      sum += acc[row + x]!;
-      let a = Math.abs(sum);
-      if (rule === 'evenodd') {
-        a %= 2;
-        if (a > 1) a = 2 - a;
-      }
-      const c = Math.floor(a * 256 + 1e-6);
-      out[y * width + x] = c >= 255 ? 255 : c;
-    }
-  }
-  return out;
-}
-
-/** (x + (x >> 8) + 0x80) >> 8 on one channel: Qt's BYTE_MUL and qPremultiply. */
-const byteMul = (v: number, a: number) => {
-  const t = v * a;
-  return (t + (t >> 8) + 0x80) >> 8;
-};
 const div65535 = (x: number) => Math.floor((x + Math.floor(x / 65536) + 0x8000) / 65536);
 /** A 16-bit channel to 8 bits, rounded to nearest (QRgba64::toArgb32 as Debian's Qt 5.15 computes it). */
 const div257 = (x: number) => Math.round(x / 257);
@@ -454,84 +319,4 @@ export function qtSolid(colour: readonly [number, number, number, number], opaci
   if (io < 256) a16 = (a16 * io) >> 8;
   const pm = (c: number) => div257(div65535(c * 257 * a16));
   return [pm(colour[0]), pm(colour[1]), pm(colour[2]), div257(a16)];
-}
-
-/**
- * Paints the premultiplied colour `pm` (qtSolid) onto the straight-alpha image `img` where `cov` (a
- * width × height coverage from `coverage`, at (x0, y0) of the image) covers it: Qt's solid source-over
- * on an ARGB32 image, pixel by pixel.
- */
-export function paintCoverage(
-  img: RgbaImage,
-  cov: Uint8Array,
-  x0: number,
-  y0: number,
-  width: number,
-  height: number,
-  pm: readonly number[],
-): void {
-  const d = img.data;
-  const [pr, pg, pb, pa] = pm as [number, number, number, number];
-  for (let y = 0; y < height; y++) {
-    const iy = y + y0;
-    if (iy < 0 || iy >= img.height) continue;
-    for (let x = 0; x < width; x++) {
-      const c = cov[y * width + x]!;
-      if (!c) continue;
-      const ix = x + x0;
-      if (ix < 0 || ix >= img.width) continue;
-      const o = (iy * img.width + ix) * 4;
-      if ((c & pa) === 255) {
-        d[o] = pr;
-        d[o + 1] = pg;
-        d[o + 2] = pb;
-        d[o + 3] = 255;
-        continue;
-      }
-      const sr = c === 255 ? pr : byteMul(pr, c);
-      const sg = c === 255 ? pg : byteMul(pg, c);
-      const sb = c === 255 ? pb : byteMul(pb, c);
-      const sa = c === 255 ? pa : byteMul(pa, c);
-      const da = d[o + 3]!;
-      const ia = 255 - sa;
-      // The destination premultiplied (qPremultiply), the source-over, then back (qUnpremultiply).
-      const r = sr + byteMul(byteMul(d[o]!, da), ia);
-      const g = sg + byteMul(byteMul(d[o + 1]!, da), ia);
-      const b = sb + byteMul(byteMul(d[o + 2]!, da), ia);
-      const a = sa + byteMul(da, ia);
-      if (a === 0) {
-        d[o] = d[o + 1] = d[o + 2] = d[o + 3] = 0;
-      } else if (a === 255) {
-        d[o] = r;
-        d[o + 1] = g;
-        d[o + 2] = b;
-        d[o + 3] = 255;
-      } else {
-        const inv = Math.floor(0x00ff00ff / a);
-        d[o] = Math.min(255, (r * inv + 0x8000) >>> 16);
-        d[o + 1] = Math.min(255, (g * inv + 0x8000) >>> 16);
-        d[o + 2] = Math.min(255, (b * inv + 0x8000) >>> 16);
-        d[o + 3] = a;
-      }
-    }
-  }
-}
-
-/** Fills the polygons (in the image's pixel coordinates) with a straight colour, as Qt would with antialiasing. */
-export function fillPolygons(
-  img: RgbaImage,
-  polys: Polygons,
-  colour: readonly [number, number, number, number],
-  rule: FillRule = 'nonzero',
-  opacity = 1,
-): void {
-  const b = polygonsBounds(polys);
-  if (!b) return;
-  const x0 = Math.max(0, b.x0);
-  const y0 = Math.max(0, b.y0);
-  const x1 = Math.min(img.width, b.x1 + 1);
-  const y1 = Math.min(img.height, b.y1 + 1);
-  if (x1 <= x0 || y1 <= y0) return;
-  const cov = coverage(polys, x0, y0, x1 - x0, y1 - y0, rule);
-  paintCoverage(img, cov, x0, y0, x1 - x0, y1 - y0, qtSolid(colour, opacity));
 }

@@ -21,7 +21,6 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createImage, type RgbaImage } from '../../src/render/image.js';
-import { coverage, ellipsePolygon, strokePolygons } from '../../src/render/path.js';
 import { decodePng, encodePng } from '../../src/render/png.js';
 import { runCli } from '../helpers/cli.js';
 import { machineReciprocals, qtUnpremultiplyTolerance } from '../helpers/qt-rcp.js';
@@ -334,65 +333,6 @@ describe.skipIf(!haveTiled)('tiled: shape and point objects drawn as tmxrasteriz
     expect(Math.abs((t3!.y0 + t3!.y1) / 2 - 30)).toBeLessThanOrEqual(4);
     // The wrapped text takes two lines in sprat's font.
     expect(s1!.y1 - s1!.y0).toBe(11);
-  });
-});
-
-describe('path filling (src/render/path.ts): exact coverage as Qt computes it', () => {
-  it('covers whole, half and quarter-disc pixels as their areas say (in 1/256, at most 255)', () => {
-    expect([
-      ...coverage(
-        [
-          [
-            [0, 0],
-            [2, 0],
-            [2, 1.5],
-            [0, 1.5],
-          ],
-        ],
-        0,
-        0,
-        2,
-        2,
-        'nonzero',
-      ),
-    ]).toEqual([255, 255, 128, 128]);
-    // A disc of radius 1 on a pixel corner: four quarter discs, pi/4 of a pixel each (Qt: 201).
-    expect([...coverage([ellipsePolygon(-1, -1, 2, 2, 0.01)], -1, -1, 2, 2, 'nonzero')]).toEqual([201, 201, 201, 201]);
-  });
-
-  it('fills overlapping loops by the nonzero or even-odd rule, and clips to its box', () => {
-    const sq = (x: number, y: number, s: number): [number, number][] => [
-      [x, y],
-      [x + s, y],
-      [x + s, y + s],
-      [x, y + s],
-    ];
-    const polys = [sq(0, 0, 4), sq(1, 1, 2)];
-    const nz = coverage(polys, 0, 0, 4, 4, 'nonzero');
-    const eo = coverage(polys, 0, 0, 4, 4, 'evenodd');
-    expect(nz[5]).toBe(255);
-    expect(eo[5]).toBe(0);
-    expect(eo[0]).toBe(255);
-    // A shape far bigger than the box: only the box is covered, wholly.
-    expect([...coverage([sq(-1e6, -1e6, 2e6)], 0, 0, 3, 2, 'nonzero')]).toEqual([255, 255, 255, 255, 255, 255]);
-  });
-
-  it('strokes with round joins: a whole-pixel rectangle of width 2 has quarter-disc corners', () => {
-    const polys = strokePolygons(
-      [
-        [0, 0],
-        [10, 0],
-        [10, 5],
-        [0, 5],
-      ],
-      true,
-      2,
-      true,
-    );
-    const c = coverage(polys, -1, -1, 12, 7, 'nonzero');
-    expect(c[0]).toBe(201); // the outer corner
-    expect(c[1]).toBe(255);
-    expect(c[12 * 2 + 2]).toBe(0); // inside the rectangle, off the line
   });
 });
 
