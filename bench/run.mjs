@@ -19,6 +19,7 @@ const LOADERS = {
   solarus: () => import('./solarus.mjs'),
   hallgeir: () => import('./hallgeir.mjs'),
   interop: () => import('./interop.mjs'),
+  json: () => import('./json.mjs'),
   cli: () => import('./cli.mjs'),
   sweep: () => import('./sweep.mjs'),
   batch: () => import('./batch.mjs'),

@@ -95,6 +95,31 @@ describe('the CLI JSON writer', () => {
     );
   });
 
+  it('prints typed-array views of every element type at any depth and indent as JSON.stringify prints their numbers', () => {
+    const kinds = [Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array] as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...kinds),
+        fc.array(fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -0, NaN, Infinity, 2 ** 31, 2 ** 32 - 1))),
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 1, max: 8 }),
+        (Kind, values, depth, indent) => {
+          const typed = new Kind(values);
+          const nest = (a: unknown) => {
+            let v: unknown = { cells: a, more: [1, a] };
+            for (let d = 0; d < depth; d++) v = d % 2 ? [v] : { x: v };
+            return v;
+          };
+          expect(stringifyJson(nest(jsonNumbers(typed)), indent)).toBe(JSON.stringify(nest(Array.from(typed)), null, indent));
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // Longer than one piece of text, and than the window of numbers copied at a time.
+    const big = new Int16Array(40_000).map((_, i) => (i * 7919) % 65536);
+    expect(stringifyJson({ a: { b: jsonNumbers(big) } })).toBe(JSON.stringify({ a: { b: Array.from(big) } }, null, 2));
+  });
+
   it('rejects cycles and BigInt like JSON.stringify', () => {
     const a: Record<string, unknown> = {};
     a.self = a;
