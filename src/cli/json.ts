@@ -11,6 +11,7 @@
  */
 import { Budget, DEFAULT_LIMITS, type Limits } from '../binary/limits.js';
 import { isJsonNumbers, JsonList, JsonText } from '../binary/json-array.js';
+import { NumberRun } from '../binary/json-out.js';
 
 export const MAX_INDENT_DEPTH = 100;
 
@@ -50,7 +51,8 @@ function primitive(value: unknown): string | undefined {
 const CHUNK_PIECES = 4096;
 const CHUNK_CHARS = 1 << 16;
 /** Text of numbers made as bytes (ASCII only). */
-const ascii = new TextDecoder();
+const text = new TextDecoder();
+const encoder = new TextEncoder();
 
 interface Frame {
   holder: object;
@@ -93,7 +95,9 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
   const over = (): never => budget.check('maxJsonBytes', size, 'the JSON output') as never;
   const stack: Frame[] = [];
   const active = new Set<object>();
-  let scratch = new Uint8Array(0);
+  const numbers = new NumberRun();
+  /** `lead` (below) as bytes, by depth. */
+  const leadBytes: Uint8Array[] = [];
 
   /** The next entry of an object frame that JSON includes, prepared; null at the end. */
   const nextObjectEntry = (f: Frame): { key: string; value: unknown } | null => {
@@ -179,38 +183,10 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
       if (!f.at && typeof a[i] === 'number') {
         // A run of numbers (a level's cells, a map's GIDs): their text written as bytes, one string per
         // chunk. A string per number was copied out of the young generation and left for the old
-        // generation's collector: the output's size again in memory.
-        if (scratch.length < CHUNK_CHARS + lead.length + 64) scratch = new Uint8Array(CHUNK_CHARS + lead.length + 64);
-        const buf = scratch;
-        let p = 0;
-        while (i < a.length && p < CHUNK_CHARS) {
-          const item = a[i];
-          if (typeof item !== 'number') break;
-          for (let k = i > 0 ? 0 : 1; k < lead.length; k++) buf[p++] = lead.charCodeAt(k);
-          if (Number.isSafeInteger(item)) {
-            let v = item;
-            if (v < 0) {
-              buf[p++] = 45;
-              v = -v;
-            }
-            const s0 = p;
-            do {
-              const d = v % 10;
-              buf[p++] = 48 + d;
-              v = (v - d) / 10;
-            } while (v > 0);
-            for (let x = s0, y = p - 1; x < y; x++, y--) {
-              const t = buf[x]!;
-              buf[x] = buf[y]!;
-              buf[y] = t;
-            }
-          } else {
-            const t = Number.isFinite(item) ? '' + item : 'null';
-            for (let k = 0; k < t.length; k++) buf[p++] = t.charCodeAt(k);
-          }
-          i++;
-        }
-        const piece = ascii.decode(buf.subarray(0, p));
+        // generation's collector: the output's size again in memory. (NumberRun writes them: the loop in this
+        // generator made V8 compile the whole generator again and again, several MB each time.)
+        i = numbers.write(a, i, (leadBytes[f.depth + 1] ??= encoder.encode(lead)), CHUNK_CHARS);
+        const piece = text.decode(numbers.buf.subarray(0, numbers.end));
         size += piece.length;
         cur += piece;
         f.written += i - f.i;
