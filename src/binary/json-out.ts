@@ -159,3 +159,78 @@ export function* jsonListText<T>(
   o.raw(jsonBytes(`\n${pad(depth)}]`));
   yield o.take();
 }
+
+/**
+ * The text of runs of numbers in an array (a level's cells, a map's GIDs),
+ * written as bytes into one reused buffer, for sprat's JSON writer
+ * (src/cli/json.ts). A small function of its own: inside the writer's big
+ * generator, the loop made V8 compile that whole generator again and again
+ * (deoptimized by the arrays' different shapes), each compile taking several
+ * MB for a moment, which was the peak memory of `inspect --json` of a 10 MB
+ * map (issue 16); and a number in the loop's unoptimized code is a heap box.
+ */
+export class NumberRun {
+  /** The bytes written by the last write(), from 0 to `end`. */
+  buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
+  end = 0;
+
+  /**
+   * Writes `a[i]`, `a[i + 1]` ... as JSON.stringify writes them, each after
+   * `lead` (whose first byte, the comma, is left out before `a[0]`), until
+   * an item that is not a number, the end of `a`, or `max` bytes; returns
+   * the index of the first item not written.
+   */
+  write(a: ArrayLike<unknown>, i: number, lead: Uint8Array, max: number): number {
+    const n = a.length;
+    const ll = lead.length;
+    if (this.buf.length < max + ll + 32) this.buf = new Uint8Array(max + ll + 32);
+    const b = this.buf;
+    let p = 0;
+    while (i < n && p < max) {
+      const item = a[i];
+      if (typeof item !== 'number') break;
+      for (let k = i > 0 ? 0 : 1; k < ll; k++) b[p++] = lead[k]!;
+      if (item >= 0 && item <= 0xffffffff && item === Math.floor(item)) {
+        // (a Uint32Array's numbers and every other small whole number; -0 is "0", as JSON.stringify writes it)
+        let v = item;
+        let digits = 1;
+        for (let m = 10; m <= v; m *= 10) digits++;
+        p += digits;
+        let q = p;
+        do {
+          const d = v % 10;
+          b[--q] = 48 + d;
+          v = (v - d) / 10;
+        } while (v > 0);
+      } else p = this.other(item, p);
+      i++;
+    }
+    this.end = p;
+    return i;
+  }
+
+  /** A number that is not a whole number in 0..2^32-1, at `p`; returns where it ends. */
+  private other(item: number, p: number): number {
+    const b = this.buf;
+    if (Number.isSafeInteger(item)) {
+      let v = item;
+      if (v < 0) {
+        b[p++] = 45; // -
+        v = -v;
+      }
+      let digits = 1;
+      for (let m = 10; m <= v; m *= 10) digits++;
+      p += digits;
+      let q = p;
+      do {
+        const d = v % 10;
+        b[--q] = 48 + d;
+        v = (v - d) / 10;
+      } while (v > 0);
+      return p;
+    }
+    const t = Number.isFinite(item) ? String(item) : 'null';
+    for (let k = 0; k < t.length; k++) b[p++] = t.charCodeAt(k);
+    return p;
+  }
+}

@@ -11,6 +11,7 @@
  */
 import { Budget, DEFAULT_LIMITS, type Limits } from '../binary/limits.js';
 import { isJsonNumbers, JsonList, JsonText } from '../binary/json-array.js';
+import { NumberRun } from '../binary/json-out.js';
 
 export const MAX_INDENT_DEPTH = 100;
 
@@ -50,21 +51,8 @@ function primitive(value: unknown): string | undefined {
 const CHUNK_PIECES = 4096;
 const CHUNK_CHARS = 1 << 16;
 /** Text of numbers made as bytes (ASCII only). */
-const ascii = new TextDecoder();
-const leadCache = new Map<string, Uint8Array>();
-/** Where a typed array's numbers are copied to be written (see jsonChunks). */
-const numberWindow = new Float64Array(8192);
-/** Numbers per piece of text JSON.stringify makes (see jsonChunks). */
-const NUMBERS_PER_PIECE = 4096;
-/** The bytes of an array's separator (ASCII: a comma, a newline and spaces), made once. */
-function leadBytesOf(lead: string): Uint8Array {
-  let b = leadCache.get(lead);
-  if (!b) {
-    b = Uint8Array.from(lead, (c) => c.charCodeAt(0));
-    leadCache.set(lead, b);
-  }
-  return b;
-}
+const text = new TextDecoder();
+const encoder = new TextEncoder();
 
 interface Frame {
   holder: object;
@@ -83,59 +71,6 @@ interface Frame {
   peeked: { key: string; value: unknown } | null;
   /** A JsonText's pieces, written as they come (not its items). */
   pieces?: Iterator<string>;
-}
-
-/** Bytes numberRun wrote (its second result). */
-let runBytes = 0;
-
-/**
- * Writes the numbers src[i - base] ... (up to `stop`, a non-number, or about CHUNK_CHARS bytes) as
- * JSON text into `buf`, each after `lead` (the first item of the array without its comma); returns
- * where it stopped, and the bytes written in runBytes. A function of its own, not part of the
- * generator, so that it is compiled as the hot loop it is.
- */
-function numberRun(src: ArrayLike<unknown>, base: number, i: number, stop: number, buf: Uint8Array, leadBytes: Uint8Array): number {
-  let p = 0;
-  while (i < stop && p < CHUNK_CHARS) {
-    const item = src[i - base];
-    if (typeof item !== 'number') break;
-    for (let k = i > 0 ? 0 : 1; k < leadBytes.length; k++) buf[p++] = leadBytes[k]!;
-    if (item >= 0 && item < 2147483648 && (item | 0) === item) {
-      // The common case (cells, GIDs): digits by int32 arithmetic, written in place.
-      let v = item | 0;
-      let n = 1;
-      for (let m = v; m >= 10; m = (m / 10) | 0) n++;
-      p += n;
-      for (let q = p - 1; n > 0; n--, q--) {
-        const d = (v / 10) | 0;
-        buf[q] = 48 + v - d * 10;
-        v = d;
-      }
-    } else if (Number.isSafeInteger(item)) {
-      let v = item;
-      if (v < 0) {
-        buf[p++] = 45;
-        v = -v;
-      }
-      const s0 = p;
-      do {
-        const d = v % 10;
-        buf[p++] = 48 + d;
-        v = (v - d) / 10;
-      } while (v > 0);
-      for (let x = s0, y = p - 1; x < y; x++, y--) {
-        const t = buf[x]!;
-        buf[x] = buf[y]!;
-        buf[y] = t;
-      }
-    } else {
-      const t = Number.isFinite(item) ? '' + item : 'null';
-      for (let k = 0; k < t.length; k++) buf[p++] = t.charCodeAt(k);
-    }
-    i++;
-  }
-  runBytes = p;
-  return i;
 }
 
 /**
@@ -160,7 +95,9 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
   const over = (): never => budget.check('maxJsonBytes', size, 'the JSON output') as never;
   const stack: Frame[] = [];
   const active = new Set<object>();
-  let scratch = new Uint8Array(0);
+  const numbers = new NumberRun();
+  /** `lead` (below) as bytes, by depth. */
+  const leadBytes: Uint8Array[] = [];
 
   /** The next entry of an object frame that JSON includes, prepared; null at the end. */
   const nextObjectEntry = (f: Frame): { key: string; value: unknown } | null => {
@@ -246,44 +183,10 @@ export function* jsonChunks(value: unknown, indent = 2, limits: Partial<Limits> 
       if (!f.at && typeof a[i] === 'number') {
         // A run of numbers (a level's cells, a map's GIDs): their text written as bytes, one string per
         // chunk. A string per number was copied out of the young generation and left for the old
-        // generation's collector: the output's size again in memory.
-        if (scratch.length < CHUNK_CHARS + lead.length + 64) scratch = new Uint8Array(CHUNK_CHARS + lead.length + 64);
-        const buf = scratch;
-        const leadBytes = leadBytesOf(lead);
-        // A typed array's numbers are read from a window copied into one Float64Array: each
-        // element type's view is a class of its own, and reading them all at one place here
-        // made that read megamorphic (most of the writer's time).
-        let src: ArrayLike<unknown> = a;
-        let base = 0;
-        let stop = a.length;
-        if (isJsonNumbers(a)) {
-          const m = Math.min(a.length - i, numberWindow.length);
-          numberWindow.set(a.subarray(i, i + m));
-          src = numberWindow;
-          base = i;
-          stop = i + m;
-        }
-        let piece: string;
-        const gap = pad(f.depth + 1);
-        if (gap.length <= 10 && indent > 0) {
-          // JSON.stringify's own text of the numbers with this gap (its limit is 10 characters):
-          // "[\n" + gap + "1,\n" + gap + "2\n]", the brackets cut off.
-          let j = i;
-          const end = Math.min(stop, i + NUMBERS_PER_PIECE);
-          while (j < end && typeof src[j - base] === 'number') j++;
-          const part = new Array<unknown>(j - i);
-          for (let k = i; k < j; k++) {
-            // Whole numbers as small integers: JSON.stringify writes those faster than doubles.
-            const v = src[k - base] as number;
-            part[k - i] = (v | 0) === v ? v | 0 : v;
-          }
-          const t = JSON.stringify(part, null, gap);
-          piece = (i > 0 ? ',' : '') + t.slice(1, -2);
-          i = j;
-        } else {
-          i = numberRun(src, base, i, stop, buf, leadBytes);
-          piece = ascii.decode(buf.subarray(0, runBytes));
-        }
+        // generation's collector: the output's size again in memory. (NumberRun writes them: the loop in this
+        // generator made V8 compile the whole generator again and again, several MB each time.)
+        i = numbers.write(a, i, (leadBytes[f.depth + 1] ??= encoder.encode(lead)), CHUNK_CHARS);
+        const piece = text.decode(numbers.buf.subarray(0, numbers.end));
         size += piece.length;
         cur += piece;
         f.written += i - f.i;

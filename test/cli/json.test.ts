@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { jsonChunks, stringifyJson } from '../../src/cli/json.js';
 import { isJsonNumbers, JsonList, jsonNumbers, plainJson } from '../../src/binary/json-array.js';
+import { NumberRun } from '../../src/binary/json-out.js';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import { createIsprite, writeIsprite, type IspriteGroup } from '../../src/formats/isprite/index.js';
@@ -115,9 +116,41 @@ describe('the CLI JSON writer', () => {
       ),
       { numRuns: 400 },
     );
-    // Longer than one piece of text, and than the window of numbers copied at a time.
+    // Longer than one piece of text.
     const big = new Int16Array(40_000).map((_, i) => (i * 7919) % 65536);
     expect(stringifyJson({ a: { b: jsonNumbers(big) } })).toBe(JSON.stringify({ a: { b: Array.from(big) } }, null, 2));
+  });
+
+  it('writes every kind of jsonNumbers view as JSON.stringify writes its plain array (NumberRun: a number run cut at any byte count)', () => {
+    const kinds = [Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...kinds),
+        fc.array(fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -0, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 0xa0000001, -1)), {
+          maxLength: 60,
+        }),
+        fc.integer({ min: 0, max: 4 }),
+        (Kind, v, depth) => {
+          const a = new Kind(v.length);
+          for (let i = 0; i < v.length; i++) a[i] = v[i]!;
+          let doc: unknown = { data: jsonNumbers(a) };
+          for (let d = 0; d < depth; d++) doc = [doc];
+          expect(stringifyJson(doc)).toBe(JSON.stringify(doc, null, 2));
+          // Cut anywhere: the pieces join to the same items.
+          const run = new NumberRun();
+          const lead = new TextEncoder().encode(',\n  ');
+          const parts: string[] = [];
+          for (let i = 0, max = 1 + (v.length % 7); i < a.length; ) {
+            const next = run.write(a, i, lead, max);
+            expect(next).toBeGreaterThan(i);
+            parts.push(new TextDecoder().decode(run.buf.subarray(0, run.end)));
+            i = next;
+          }
+          if (a.length) expect(`[${parts.join('')}\n]`).toBe(JSON.stringify(Array.from(a), null, 2));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('rejects cycles and BigInt like JSON.stringify', () => {
