@@ -195,6 +195,30 @@ describe('readLua (bytes) gives what parseLua (text) gives', () => {
     );
   });
 
+  it('on random layouts (the style found: line endings, indentation, breaks between and after)', () => {
+    const BREAKS = ['', ' ', '\n', '\r\n', '\n\n', '\r\n\r\n', '\n\r\n', '\r', ' \n', '\n\n\n', '\n-- x\n'];
+    const layout = fc.tuple(
+      sheet,
+      fc.constantFrom('converter', 'editor' as const),
+      fc.array(fc.constantFrom(...BREAKS), { minLength: 1, maxLength: 6 }),
+      fc.constantFrom(...BREAKS, '\n}', '}\n'),
+      fc.constantFrom('  ', '\t', ' \t', '', '    '),
+    );
+    fc.assert(
+      fc.property(layout, fc.boolean(), ([sh, kind, seps, tail, indent], bom) => {
+        let k = 0;
+        const text =
+          formatLua(sh, undefined, kind)
+            .replace(/\}\n+animation/g, () => `}${seps[k++ % seps.length]}animation`)
+            .replace(/\n {2}/g, `\n${indent}`)
+            .replace(/\n+$/, '') + tail;
+        const [a, b] = both(enc(bom ? `\ufeff${text}` : text));
+        expect(a).toEqual(b);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('on damaged texts (the same error, line and column), ASCII or not', () => {
     fc.assert(
       fc.property(damaged, fc.boolean(), (text, strict) => {

@@ -100,7 +100,7 @@ function linePositions(sheet: SolarusSheet): Record<string, LinePosition> {
 
 function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
   const read = (bytes: Uint8Array, opts: ParseOptions, keepBytes = false) =>
-    name === 'solarus' ? readLines(bytes, opts, keepBytes) : readLua(bytes, opts, keepBytes);
+    name === 'solarus' ? readLines(bytes, opts, keepBytes) : readLua(bytes, opts);
   return {
     name,
     text: true,

@@ -18,7 +18,16 @@ import {
 } from './model.js';
 import { animationAt, animationCount, StoredSheet, ValueStoreBuilder } from './compact.js';
 import { decodeText } from './text.js';
-import { detectLuaStyle, luaStyle, rememberStyle, styleOf, type LuaStyle, type LuaStyleKind } from './style.js';
+import {
+  detectLuaStyle,
+  luaStyle,
+  luaStyleFrom,
+  type KeyCounts,
+  rememberStyle,
+  styleOf,
+  type LuaStyle,
+  type LuaStyleKind,
+} from './style.js';
 
 const FORMAT = 'solarus-lua';
 const MAX_DEPTH = 64;
@@ -766,6 +775,59 @@ function isWordOrDot(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46;
 }
 
+const isWord = (c: number | undefined) =>
+  c !== undefined && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
+
+/** How many line feeds [i, k) of `b` holds. */
+function breaksIn(b: Uint8Array, i: number, k: number): number {
+  let n = 0;
+  for (; i < k; i++) if (b[i] === 10) n++;
+  return n;
+}
+
+/** What detectLuaStyle finds in the text (its regular expressions, over ASCII bytes from `from`). */
+function byteLuaStyle(b: Uint8Array, from: number, bom: boolean, counts: KeyCounts, animations: number): LuaStyle {
+  const n = b.length;
+  const nl = b.indexOf(10, from);
+  const eol = nl > from && b[nl - 1] === 13 ? '\r\n' : '\n';
+  // /\n([ \t]+)[A-Za-z_]/
+  let indent: string | undefined;
+  for (let i = nl; i >= 0; i = b.indexOf(10, i + 1)) {
+    let k = i + 1;
+    while (b[k] === 32 || b[k] === 9) k++;
+    const c = b[k];
+    if (k > i + 1 && c !== undefined && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) {
+      indent = asciiSlice(b, i + 1, k);
+      break;
+    }
+  }
+  // /\}((?:\r?\n)+)animation\b/
+  let between: number | undefined;
+  for (let i = b.indexOf(125, from); i >= 0; i = b.indexOf(125, i + 1)) {
+    let k = i + 1;
+    for (;;) {
+      if (b[k] === 10) k++;
+      else if (b[k] === 13 && b[k + 1] === 10) k += 2;
+      else break;
+    }
+    if (k === i + 1) continue;
+    let w = 0;
+    while (w < 9 && b[k + w] === 'animation'.charCodeAt(w)) w++;
+    if (w === 9 && !isWord(b[k + 9])) {
+      between = breaksIn(b, i + 1, k);
+      break;
+    }
+  }
+  // /\}((?:\r?\n)*)$/
+  let j = n;
+  while (j > from && b[j - 1] === 10) {
+    j--;
+    if (j > from && b[j - 1] === 13) j--;
+  }
+  const final = j > from && b[j - 1] === 125 ? breaksIn(b, j, n) : undefined;
+  return luaStyleFrom(counts, animations, eol, indent, between, final, bom);
+}
+
 function isAscii(bytes: Uint8Array, from: number): boolean {
   for (let i = from; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
   return true;
@@ -774,22 +836,20 @@ function isAscii(bytes: Uint8Array, from: number): boolean {
 /** The lexer interface the parser reads tokens through (Lexer over a text, ByteLexer over ASCII bytes). */
 type LuaLexer = Lexer | ByteLexer;
 
-/**
- * Reads the Lua syntax. Throws FormatError (with line and column) for bad
- * input. `keepBytes`: the caller will never change `bytes`, so the sheet may
- * keep them (for its style, read when asked for) instead of a copy.
- */
-export function readLua(bytes: Uint8Array, opts: ParseOptions = {}, keepBytes = false): SolarusSheet {
+/** Reads the Lua syntax. Throws FormatError (with line and column) for bad input. */
+export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   if (isAscii(bytes, bom ? 3 : 0)) {
-    // ASCII (most files): lexed from the bytes, no string of the whole file (the same tokens and positions).
-    const sheet = parseWith((invalid) => new ByteLexer(bytes, bom ? 3 : 0, invalid), opts);
-    // (A copy: new Uint8Array, as a Node Buffer's slice is a view.)
-    const src = keepBytes ? bytes : new Uint8Array(bytes);
-    rememberStyle(sheet, () => {
-      const text = decodeText(src, {});
-      return detectLuaStyle(text, bom, (o) => parseLua(text, o));
-    });
+    // ASCII (most files): lexed from the bytes, no string of the whole file (the same tokens and positions);
+    // the style is found while reading (what detectLuaStyle finds in the text), so nothing of the file is kept.
+    const counts: KeyCounts = { originOmitted: 0, originZero: 0 };
+    const sheet = parseWith((invalid) => new ByteLexer(bytes, bom ? 3 : 0, invalid), { ...opts, keyCounts: counts });
+    if (opts.keyCounts) {
+      opts.keyCounts.originOmitted += counts.originOmitted;
+      opts.keyCounts.originZero += counts.originZero;
+    }
+    const style = byteLuaStyle(bytes, bom ? 3 : 0, bom, counts, animationCount(sheet));
+    rememberStyle(sheet, () => style);
     return sheet;
   }
   const text = decodeText(bytes, opts);
