@@ -18,7 +18,16 @@ import {
 } from './model.js';
 import { animationAt, animationCount, StoredSheet, ValueStoreBuilder } from './compact.js';
 import { decodeText } from './text.js';
-import { detectLuaStyle, luaStyle, rememberStyle, styleOf, type LuaStyle, type LuaStyleKind } from './style.js';
+import {
+  detectLuaStyle,
+  luaStyle,
+  luaStyleFrom,
+  type KeyCounts,
+  rememberStyle,
+  styleOf,
+  type LuaStyle,
+  type LuaStyleKind,
+} from './style.js';
 
 const FORMAT = 'solarus-lua';
 const MAX_DEPTH = 64;
@@ -408,18 +417,454 @@ class Lexer {
   }
 }
 
+/** Short ASCII runs as strings (a TextDecoder call costs more than the loop for a few characters). */
+const asciiText = new TextDecoder();
+function asciiSlice(b: Uint8Array, i: number, k: number): string {
+  if (k - i <= 32) return String.fromCharCode.apply(null, b.subarray(i, k) as unknown as number[]);
+  return asciiText.decode(b.subarray(i, k));
+}
+
+/** The known name that `b` holds at [i, k), if any. */
+function knownNameAt(b: Uint8Array, i: number, k: number): string | undefined {
+  const list = KNOWN_NAMES[k - i];
+  if (list === undefined) return undefined;
+  outer: for (let m = 0; m < list.length; m++) {
+    const w = list[m]!;
+    for (let j = 0; j < w.length; j++) if (b[i + j] !== w.charCodeAt(j)) continue outer;
+    return w;
+  }
+  return undefined;
+}
+
+/**
+ * The same lexer over ASCII bytes (a file without a byte >= 0x80 after its
+ * BOM): a character is a byte, so the same offsets, lines, columns, tokens
+ * and messages, with no string of the whole file (issue 16: a whole-file
+ * string is promoted while the parse runs and grows V8's young generation).
+ */
+class ByteLexer {
+  i: number;
+  line = 1;
+  lineStart: number;
+  type: T = T.EOF;
+  start = 0;
+  tLine = 1;
+  tCol = 1;
+  punct = 0;
+  str = '';
+  num = 0;
+
+  /** `from`: where the text starts (3 after a BOM, which is not part of the text). */
+  constructor(
+    readonly bytes: Uint8Array,
+    from: number,
+    private readonly invalid?: (line: number, column: number) => void,
+  ) {
+    this.i = from;
+    this.lineStart = from;
+    this.next();
+  }
+
+  fail(reason: string, line = this.tLine, column = this.tCol): never {
+    throw FormatError.atLine(FORMAT, reason, line, column);
+  }
+
+  describe(): string {
+    switch (this.type) {
+      case T.EOF:
+        return 'the end of the file';
+      case T.Name:
+        return `"${this.str}"`;
+      case T.String:
+        return 'a string';
+      case T.Number:
+        return `the number ${this.num}`;
+      default:
+        return `"${String.fromCharCode(this.punct)}"`;
+    }
+  }
+
+  private skip(): void {
+    const s = this.bytes;
+    const n = s.length;
+    let i = this.i;
+    for (;;) {
+      if (i >= n) break;
+      const c = s[i]!;
+      if (c === 10) {
+        i++;
+        this.line++;
+        this.lineStart = i;
+      } else if (c === 32 || c === 9 || c === 13 || c === 11 || c === 12) {
+        i++;
+      } else if (c === 45 && s[i + 1] === 45) {
+        const cLine = this.line;
+        const cCol = i - this.lineStart + 1;
+        i += 2;
+        const level = this.longBracket(i);
+        if (level >= 0) {
+          i = this.longBody(i + level + 2, level, cLine, cCol, 'comment');
+        } else {
+          while (i < n && s[i] !== 10) i++;
+        }
+      } else break;
+    }
+    this.i = i;
+  }
+
+  private longBracket(i: number): number {
+    const s = this.bytes;
+    if (s[i] !== 91) return -1;
+    let k = i + 1;
+    while (s[k] === 61) k++;
+    return s[k] === 91 ? k - i - 1 : -1;
+  }
+
+  private longBody(i: number, level: number, line: number, column: number, what: string): number {
+    const s = this.bytes;
+    const n = s.length;
+    for (;;) {
+      const j = s.indexOf(93, i);
+      const end = j < 0 ? n : j;
+      for (let k = i; k < end; k++) {
+        if (s[k] === 10) {
+          this.line++;
+          this.lineStart = k + 1;
+        }
+      }
+      if (j < 0) this.fail(`unfinished long ${what}`, line, column);
+      let k = j + 1;
+      while (s[k] === 61) k++;
+      if (k - j - 1 === level && s[k] === 93) return k + 1;
+      i = j + 1;
+    }
+  }
+
+  next(): void {
+    this.skip();
+    const s = this.bytes;
+    const n = s.length;
+    const i = this.i;
+    this.start = i;
+    this.tLine = this.line;
+    this.tCol = i - this.lineStart + 1;
+    if (i >= n) {
+      this.type = T.EOF;
+      return;
+    }
+    const c = s[i]!;
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95) {
+      let k = i + 1;
+      while (k < n) {
+        const d = s[k]!;
+        if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95 || (d >= 48 && d <= 57)) k++;
+        else break;
+      }
+      this.type = T.Name;
+      this.str = knownNameAt(s, i, k) ?? asciiSlice(s, i, k);
+      this.i = k;
+      return;
+    }
+    if (c >= 48 && c <= 57) {
+      let k = i;
+      let v = 0;
+      let big = false;
+      while (k < n) {
+        const d = s[k]! - 48;
+        if (d < 0 || d > 9) break;
+        v = v * 10 + d;
+        if (v > MAX_INT) big = true;
+        k++;
+      }
+      const d = k < n ? s[k]! : -1;
+      if (d === 46 || (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95) {
+        let e = k;
+        while (e < n && isWordOrDot(s[e]!)) e++;
+        this.fail(`"${asciiSlice(s, i, e)}" is not a decimal integer (numbers are whole numbers here)`);
+      }
+      if (big) this.fail(`the number ${asciiSlice(s, i, k)} is out of range`);
+      this.type = T.Number;
+      this.num = v;
+      this.i = k;
+      return;
+    }
+    if (c === 34 || c === 39) {
+      this.string(c);
+      return;
+    }
+    if (c === 123 || c === 125 || c === 40 || c === 41 || c === 61 || c === 44 || c === 59 || c === 45) {
+      this.type = T.Punct;
+      this.punct = c;
+      this.i = i + 1;
+      return;
+    }
+    if (c === 91 && this.longBracket(i) >= 0) this.fail('long strings are not part of the sprite data syntax');
+    this.fail(`unexpected character "${String.fromCharCode(c)}"`);
+  }
+
+  private string(quote: number): void {
+    const s = this.bytes;
+    const n = s.length;
+    let j = this.i + 1;
+    for (;;) {
+      const c = j < n ? s[j]! : -1;
+      if (c === quote) {
+        this.type = T.String;
+        this.str = asciiSlice(s, this.i + 1, j);
+        this.i = j + 1;
+        return;
+      }
+      if (c === 92 || c === 10 || c === 13 || c < 0) break;
+      j++;
+    }
+    this.escaped(quote);
+  }
+
+  /** A string with escapes (or unfinished): as Lexer.escaped. */
+  private escaped(quote: number): void {
+    const s = this.bytes;
+    const n = s.length;
+    let i = this.i + 1;
+    let out = '';
+    let bytes: number[] = [];
+    let valid = true;
+    const flush = () => {
+      if (bytes.length) {
+        const b = new Uint8Array(bytes);
+        try {
+          out += utf8Strict.decode(b);
+        } catch {
+          valid = false;
+          out += utf8.decode(b);
+        }
+        bytes = [];
+      }
+    };
+    let runStart = i;
+    for (;;) {
+      if (i >= n) this.fail('unfinished string');
+      const c = s[i]!;
+      if (c === quote) break;
+      if (c === 10 || c === 13) this.fail('unfinished string (a line ends inside it)');
+      if (c !== 92) {
+        i++;
+        continue;
+      }
+      if (runStart < i) {
+        flush();
+        out += asciiSlice(s, runStart, i);
+      }
+      const escCol = i - this.lineStart + 1;
+      const bad = (what: string): never => this.fail(what, this.line, escCol);
+      const e = i + 1 < n ? s[i + 1]! : -1;
+      i += 2;
+      let byte = -1;
+      let text = '';
+      switch (e) {
+        case 110:
+          text = '\n';
+          break;
+        case 116:
+          text = '\t';
+          break;
+        case 114:
+          text = '\r';
+          break;
+        case 97:
+          text = '\x07';
+          break;
+        case 98:
+          text = '\b';
+          break;
+        case 102:
+          text = '\f';
+          break;
+        case 118:
+          text = '\v';
+          break;
+        case 92:
+          text = '\\';
+          break;
+        case 34:
+          text = '"';
+          break;
+        case 39:
+          text = "'";
+          break;
+        case 10:
+        case 13: {
+          const o = s[i];
+          if ((o === 10 || o === 13) && o !== e) i++;
+          text = '\n';
+          this.line++;
+          this.lineStart = i;
+          break;
+        }
+        case 122: {
+          for (;;) {
+            const w = s[i];
+            if (w === 10) {
+              i++;
+              this.line++;
+              this.lineStart = i;
+            } else if (w === 32 || w === 9 || w === 13 || w === 11 || w === 12) i++;
+            else break;
+          }
+          break;
+        }
+        case 120: {
+          const h = asciiSlice(s, Math.min(i, n), Math.min(i + 2, n));
+          if (!/^[0-9a-fA-F]{2}$/.test(h)) bad('\\x needs two hexadecimal digits');
+          byte = parseInt(h, 16);
+          i += 2;
+          break;
+        }
+        case 117: {
+          const m = /^\{([0-9a-fA-F]{1,8})\}/.exec(asciiSlice(s, Math.min(i, n), Math.min(i + 11, n)));
+          if (!m) bad('\\u needs {hexadecimal digits}');
+          const cp = parseInt(m![1]!, 16);
+          if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) bad('\\u escape out of range');
+          text = String.fromCodePoint(cp);
+          i += m![0].length;
+          break;
+        }
+        default: {
+          if (e >= 48 && e <= 57) {
+            let v = e - 48;
+            let k = 0;
+            while (k < 2 && i < n) {
+              const d = s[i]! - 48;
+              if (d < 0 || d > 9) break;
+              v = v * 10 + d;
+              i++;
+              k++;
+            }
+            if (v > 255) bad('decimal escape too large');
+            byte = v;
+          } else if (i - 1 >= n) {
+            this.fail('unfinished string');
+          } else {
+            bad(`invalid escape sequence "\\${String.fromCharCode(e)}"`);
+          }
+        }
+      }
+      if (byte >= 0x80) bytes.push(byte);
+      else {
+        flush();
+        out += byte >= 0 ? String.fromCharCode(byte) : text;
+      }
+      runStart = i;
+    }
+    if (runStart < i) {
+      flush();
+      out += asciiSlice(s, runStart, i);
+    }
+    flush();
+    if (!valid) this.invalid?.(this.tLine, this.tCol);
+    this.type = T.String;
+    this.str = out;
+    this.i = i + 1;
+  }
+
+  isPunct(c: number): boolean {
+    return this.type === T.Punct && this.punct === c;
+  }
+}
+
+function isWordOrDot(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46;
+}
+
+const isWord = (c: number | undefined) =>
+  c !== undefined && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
+
+/** How many line feeds [i, k) of `b` holds. */
+function breaksIn(b: Uint8Array, i: number, k: number): number {
+  let n = 0;
+  for (; i < k; i++) if (b[i] === 10) n++;
+  return n;
+}
+
+/** What detectLuaStyle finds in the text (its regular expressions, over ASCII bytes from `from`). */
+function byteLuaStyle(b: Uint8Array, from: number, bom: boolean, counts: KeyCounts, animations: number): LuaStyle {
+  const n = b.length;
+  const nl = b.indexOf(10, from);
+  const eol = nl > from && b[nl - 1] === 13 ? '\r\n' : '\n';
+  // /\n([ \t]+)[A-Za-z_]/
+  let indent: string | undefined;
+  for (let i = nl; i >= 0; i = b.indexOf(10, i + 1)) {
+    let k = i + 1;
+    while (b[k] === 32 || b[k] === 9) k++;
+    const c = b[k];
+    if (k > i + 1 && c !== undefined && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) {
+      indent = asciiSlice(b, i + 1, k);
+      break;
+    }
+  }
+  // /\}((?:\r?\n)+)animation\b/
+  let between: number | undefined;
+  for (let i = b.indexOf(125, from); i >= 0; i = b.indexOf(125, i + 1)) {
+    let k = i + 1;
+    for (;;) {
+      if (b[k] === 10) k++;
+      else if (b[k] === 13 && b[k + 1] === 10) k += 2;
+      else break;
+    }
+    if (k === i + 1) continue;
+    let w = 0;
+    while (w < 9 && b[k + w] === 'animation'.charCodeAt(w)) w++;
+    if (w === 9 && !isWord(b[k + 9])) {
+      between = breaksIn(b, i + 1, k);
+      break;
+    }
+  }
+  // /\}((?:\r?\n)*)$/
+  let j = n;
+  while (j > from && b[j - 1] === 10) {
+    j--;
+    if (j > from && b[j - 1] === 13) j--;
+  }
+  const final = j > from && b[j - 1] === 125 ? breaksIn(b, j, n) : undefined;
+  return luaStyleFrom(counts, animations, eol, indent, between, final, bom);
+}
+
+function isAscii(bytes: Uint8Array, from: number): boolean {
+  for (let i = from; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+/** The lexer interface the parser reads tokens through (Lexer over a text, ByteLexer over ASCII bytes). */
+type LuaLexer = Lexer | ByteLexer;
+
 /** Reads the Lua syntax. Throws FormatError (with line and column) for bad input. */
 export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  if (isAscii(bytes, bom ? 3 : 0)) {
+    // ASCII (most files): lexed from the bytes, no string of the whole file (the same tokens and positions);
+    // the style is found while reading (what detectLuaStyle finds in the text), so nothing of the file is kept.
+    const counts: KeyCounts = { originOmitted: 0, originZero: 0 };
+    const sheet = parseWith((invalid) => new ByteLexer(bytes, bom ? 3 : 0, invalid), { ...opts, keyCounts: counts });
+    if (opts.keyCounts) {
+      opts.keyCounts.originOmitted += counts.originOmitted;
+      opts.keyCounts.originZero += counts.originZero;
+    }
+    const style = byteLuaStyle(bytes, bom ? 3 : 0, bom, counts, animationCount(sheet));
+    rememberStyle(sheet, () => style);
+    return sheet;
+  }
   const text = decodeText(bytes, opts);
   const sheet = parseLua(text, opts);
-  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   rememberStyle(sheet, () => detectLuaStyle(text, bom, (o) => parseLua(text, o)));
   return sheet;
 }
 
 export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
+  return parseWith((invalid) => new Lexer(text, invalid), opts);
+}
+
+function parseWith(lexer: (invalid: (line: number, column: number) => void) => LuaLexer, opts: ParseOptions): SolarusSheet {
   const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
-  const lx = new Lexer(text, (line, column) => warn('string escapes make invalid UTF-8 (read as U+FFFD)', { line, column }));
+  const lx = lexer((line, column) => warn('string escapes make invalid UTF-8 (read as U+FFFD)', { line, column }));
   const out = new ValueStoreBuilder();
   const seen = new Set<string>();
   const sharedImage = stringPool();

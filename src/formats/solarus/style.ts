@@ -143,8 +143,31 @@ export function detectLuaStyle(text: string, bom: boolean, parse: (opts: ParseOp
   const indentMatch = /\n([ \t]+)[A-Za-z_]/.exec(text);
   const between = /\}((?:\r?\n)+)animation\b/.exec(text);
   const final = /\}((?:\r?\n)*)$/.exec(text);
-  const betweenBreaks = between ? countBreaks(between[1]!) : undefined;
-  const finalBreaks = final ? countBreaks(final[1]!) : undefined;
+  return luaStyleFrom(
+    counts,
+    animationCount(sheet),
+    lineEnding(text),
+    indentMatch ? indentMatch[1]! : undefined,
+    between ? countBreaks(between[1]!) : undefined,
+    final ? countBreaks(final[1]!) : undefined,
+    bom,
+  );
+}
+
+/**
+ * The Lua style from what detectLuaStyle finds in a text: the parse's key
+ * counts and animation count, the line ending, the first indentation, the
+ * line breaks between the first two animations and after the last.
+ */
+export function luaStyleFrom(
+  counts: KeyCounts,
+  animations: number,
+  eol: string,
+  indent: string | undefined,
+  betweenBreaks: number | undefined,
+  finalBreaks: number | undefined,
+  bom: boolean,
+): LuaStyle {
   let kind: LuaStyleKind;
   if (counts.originOmitted > 0) kind = 'converter';
   else if (counts.originZero > 0) kind = 'editor';
@@ -153,10 +176,10 @@ export function detectLuaStyle(text: string, bom: boolean, parse: (opts: ParseOp
   const base = luaStyle(kind);
   return {
     ...base,
-    eol: lineEnding(text),
-    indent: indentMatch ? indentMatch[1]! : base.indent,
+    eol,
+    indent: indent ?? base.indent,
     // One animation: no break between to see; the one after it tells.
-    between: betweenBreaks ?? (animationCount(sheet) <= 1 && finalBreaks ? finalBreaks : base.between),
+    between: betweenBreaks ?? (animations <= 1 && finalBreaks ? finalBreaks : base.between),
     final: finalBreaks ?? base.final,
     bom,
   };
