@@ -502,6 +502,73 @@
       (i32.or (i32x4.extract_lane 0 (local.get $rg)) (i32.shl (i32x4.extract_lane 1 (local.get $rg)) (i32.const 8)))
       (i32.or (i32.shl (local.get $B) (i32.const 16)) (i32.shl (local.get $A) (i32.const 24)))))
 
+  ;; bilinearExact for two soft-rim pixels at once, one per f64x2 lane: the
+  ;; same IEEE operations in the same order as the JavaScript for each (so
+  ;; the same bytes), one division for both. va, vb: the quads (q0 q1 q2 q3
+  ;; in i32 lanes); tx, ty: [A's, B's] fractions. Writes A's word at pa,
+  ;; returns B's (0 for none). A single pixel passes itself as both.
+  (func $exact2 (param $va v128) (param $vb v128) (param $tx v128) (param $ty v128) (param $lut i32) (param $pa i32)
+    (result i32)
+    (local $mx v128) (local $my v128) (local $w v128) (local $t v128) (local $p0 v128) (local $p1 v128) (local $p2 v128) (local $p3 v128)
+    (local $a v128) (local $f v128) (local $r v128) (local $g v128) (local $b v128) (local $ia v128) (local $rgb v128) (local $A v128)
+    (local $t1 v128) (local $t2 v128) (local $t3 v128) (local $x i32) (local $y i32)
+    (local.set $mx (f64x2.sub (v128.const f64x2 1 1) (local.get $tx)))
+    (local.set $my (f64x2.sub (v128.const f64x2 1 1) (local.get $ty)))
+    ;; Texel i of both quads: [A's word, B's word] in the low two i32 lanes.
+    (local.set $t (i8x16.shuffle 0 1 2 3 16 17 18 19 0 1 2 3 16 17 18 19 (local.get $va) (local.get $vb)))
+    (local.set $t1 (i8x16.shuffle 4 5 6 7 20 21 22 23 4 5 6 7 20 21 22 23 (local.get $va) (local.get $vb)))
+    (local.set $t2 (i8x16.shuffle 8 9 10 11 24 25 26 27 8 9 10 11 24 25 26 27 (local.get $va) (local.get $vb)))
+    (local.set $t3 (i8x16.shuffle 12 13 14 15 28 29 30 31 12 13 14 15 28 29 30 31 (local.get $va) (local.get $vb)))
+    ;; p_i = alpha_i * w_i (w0 = (1-tx)(1-ty), w1 = tx(1-ty), w2 = (1-tx)ty, w3 = tx ty).
+    (local.set $p0 (f64x2.mul (f64x2.convert_low_i32x4_u (i32x4.shr_u (local.get $t) (i32.const 24)))
+      (f64x2.mul (local.get $mx) (local.get $my))))
+    (local.set $p1 (f64x2.mul (f64x2.convert_low_i32x4_u (i32x4.shr_u (local.get $t1) (i32.const 24)))
+      (f64x2.mul (local.get $tx) (local.get $my))))
+    (local.set $p2 (f64x2.mul (f64x2.convert_low_i32x4_u (i32x4.shr_u (local.get $t2) (i32.const 24)))
+      (f64x2.mul (local.get $mx) (local.get $ty))))
+    (local.set $p3 (f64x2.mul (f64x2.convert_low_i32x4_u (i32x4.shr_u (local.get $t3) (i32.const 24)))
+      (f64x2.mul (local.get $tx) (local.get $ty))))
+    (local.set $a (f64x2.add (f64x2.add (f64x2.add (local.get $p0) (local.get $p1)) (local.get $p2)) (local.get $p3)))
+    ;; Math.round(a): floor, plus 1 when the fraction is at least 1/2.
+    (local.set $f (f64x2.floor (local.get $a)))
+    (local.set $A (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (local.get $f)
+      (v128.and (f64x2.ge (f64x2.sub (local.get $a) (local.get $f)) (v128.const f64x2 0.5 0.5)) (v128.const f64x2 1 1)))))
+    (local.set $mx (v128.const i32x4 0xff 0xff 0 0))
+    (local.set $r (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (local.get $t) (local.get $mx))) (local.get $p0)))
+    (local.set $g (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (i32x4.shr_u (local.get $t) (i32.const 8)) (local.get $mx))) (local.get $p0)))
+    (local.set $b (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (i32x4.shr_u (local.get $t) (i32.const 16)) (local.get $mx))) (local.get $p0)))
+    (local.set $r (f64x2.add (local.get $r) (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (local.get $t1) (local.get $mx))) (local.get $p1))))
+    (local.set $g (f64x2.add (local.get $g) (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (i32x4.shr_u (local.get $t1) (i32.const 8)) (local.get $mx))) (local.get $p1))))
+    (local.set $b (f64x2.add (local.get $b) (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (i32x4.shr_u (local.get $t1) (i32.const 16)) (local.get $mx))) (local.get $p1))))
+    (local.set $r (f64x2.add (local.get $r) (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (local.get $t2) (local.get $mx))) (local.get $p2))))
+    (local.set $g (f64x2.add (local.get $g) (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (i32x4.shr_u (local.get $t2) (i32.const 8)) (local.get $mx))) (local.get $p2))))
+    (local.set $b (f64x2.add (local.get $b) (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (i32x4.shr_u (local.get $t2) (i32.const 16)) (local.get $mx))) (local.get $p2))))
+    (local.set $r (f64x2.add (local.get $r) (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (local.get $t3) (local.get $mx))) (local.get $p3))))
+    (local.set $g (f64x2.add (local.get $g) (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (i32x4.shr_u (local.get $t3) (i32.const 8)) (local.get $mx))) (local.get $p3))))
+    (local.set $b (f64x2.add (local.get $b) (f64x2.mul (f64x2.convert_low_i32x4_u (v128.and (i32x4.shr_u (local.get $t3) (i32.const 16)) (local.get $mx))) (local.get $p3))))
+    ;; Times 1 / a, plus 1/2, truncated (a = 0 gives no pixel below, and trunc_sat does not trap).
+    (local.set $ia (f64x2.div (v128.const f64x2 1 1) (local.get $a)))
+    (local.set $rgb (v128.or
+      (v128.or
+        (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $r) (local.get $ia)) (v128.const f64x2 0.5 0.5)))
+        (i32x4.shl (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $g) (local.get $ia)) (v128.const f64x2 0.5 0.5))) (i32.const 8)))
+      (i32x4.shl (i32x4.trunc_sat_f64x2_s_zero (f64x2.add (f64x2.mul (local.get $b) (local.get $ia)) (v128.const f64x2 0.5 0.5))) (i32.const 16))))
+    ;; The final alphas through the table, lane by lane.
+    (local.set $x (i32x4.extract_lane 0 (local.get $A)))
+    (if (i32.gt_s (local.get $x) (i32.const 0))
+      (then
+        (if (i32.gt_s (local.get $x) (i32.const 255)) (then (local.set $x (i32.const 255))))
+        (local.set $x (i32.load8_u (i32.add (local.get $lut) (local.get $x))))))
+    (i32.store (local.get $pa)
+      (select (i32.or (i32x4.extract_lane 0 (local.get $rgb)) (i32.shl (local.get $x) (i32.const 24))) (i32.const 0)
+        (i32.gt_s (local.get $x) (i32.const 0))))
+    (local.set $y (i32x4.extract_lane 1 (local.get $A)))
+    (if (i32.le_s (local.get $y) (i32.const 0)) (then (return (i32.const 0))))
+    (if (i32.gt_s (local.get $y) (i32.const 255)) (then (local.set $y (i32.const 255))))
+    (local.set $y (i32.load8_u (i32.add (local.get $lut) (local.get $y))))
+    (if (i32.eqz (local.get $y)) (then (return (i32.const 0))))
+    (i32.or (i32x4.extract_lane 1 (local.get $rgb)) (i32.shl (local.get $y) (i32.const 24))))
+
   ;; Plain weighted mean of an opaque quad, rounded (affineBilinear's opaque case).
   (func $mean (param $q0 i32) (param $q1 i32) (param $q2 i32) (param $q3 i32) (param $sh i32)
     (param $w0 f64) (param $w1 f64) (param $w2 f64) (param $w3 f64) (result i32)
@@ -596,6 +663,7 @@
     (local $q0 i32) (local $q1 i32) (local $q2 i32) (local $q3 i32) (local $tx i32) (local $ty i32) (local $w i32)
     (local $fu f64) (local $fv f64) (local $iu i32) (local $iv i32) (local $txf f64) (local $tyf f64)
     (local $top v128) (local $bot v128) (local $all v128) (local $c0 v128) (local $tx4 v128)
+    (local $pend i32) (local $quad v128) (local $pquad v128) (local $ptx v128) (local $pty v128)
     (if (i32.ge_s (local.get $ia) (local.get $ib))
       (then (local.set $ia (local.get $xb)) (local.set $ib (local.get $xb))))
     (local.set $x (local.get $xa))
@@ -665,7 +733,8 @@
                 (if (i32.eqz (i32.shr_u (i32.or (i32x4.extract_lane 0 (local.get $all)) (i32x4.extract_lane 1 (local.get $all))) (i32.const 24)))
                   (then (local.set $w (i32.const 0)))
                   (else
-                    ;; bilinearExact at the exact position.
+                    ;; bilinearExact at the exact position, two rim pixels at a time
+                    ;; (the first waits in pend; its slot is written with the second's).
                     (local.set $cx (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
                     (local.set $fu (f64.sub (f64.add (local.get $sx) (f64.add (f64.mul (local.get $i0) (local.get $cx)) (local.get $ru))) (f64.const 0.5)))
                     (local.set $fv (f64.sub (f64.add (local.get $sy) (f64.add (f64.mul (local.get $i1) (local.get $cx)) (local.get $rv))) (f64.const 0.5)))
@@ -673,21 +742,22 @@
                     (local.set $iv (i32.trunc_sat_f64_s (local.get $fv)))
                     (local.set $o (i32.add (local.get $org)
                       (i32.add (i32.mul (local.get $iv) (local.get $stride)) (i32.shl (local.get $iu) (i32.const 2)))))
-                    (local.set $q0 (i32.load (local.get $o)))
-                    (local.set $q1 (i32.load offset=4 (local.get $o)))
-                    (local.set $q2 (i32.load (i32.add (local.get $o) (local.get $stride))))
-                    (local.set $q3 (i32.load offset=4 (i32.add (local.get $o) (local.get $stride))))
-                    (if (i32.eqz (i32.shr_u (i32.or (i32.or (local.get $q0) (local.get $q1)) (i32.or (local.get $q2) (local.get $q3))) (i32.const 24)))
-                      (then (local.set $w (i32.const 0)))
+                    (local.set $quad (v128.load64_lane 1 (i32.add (local.get $o) (local.get $stride)) (v128.load64_zero (local.get $o))))
+                    (local.set $txf (f64.sub (local.get $fu) (f64.convert_i32_s (local.get $iu))))
+                    (local.set $tyf (f64.sub (local.get $fv) (f64.convert_i32_s (local.get $iv))))
+                    (if (local.get $pend)
+                      (then
+                        (local.set $w (call $exact2 (local.get $pquad) (local.get $quad)
+                          (f64x2.replace_lane 1 (local.get $ptx) (local.get $txf))
+                          (f64x2.replace_lane 1 (local.get $pty) (local.get $tyf))
+                          (local.get $lut) (local.get $pend)))
+                        (local.set $pend (i32.const 0)))
                       (else
-                        (local.set $txf (f64.sub (local.get $fu) (f64.convert_i32_s (local.get $iu))))
-                        (local.set $tyf (f64.sub (local.get $fv) (f64.convert_i32_s (local.get $iv))))
-                        (local.set $w (call $mix4 (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3)
-                          (f64.mul (f64.sub (f64.const 1) (local.get $txf)) (f64.sub (f64.const 1) (local.get $tyf)))
-                          (f64.mul (local.get $txf) (f64.sub (f64.const 1) (local.get $tyf)))
-                          (f64.mul (f64.sub (f64.const 1) (local.get $txf)) (local.get $tyf))
-                          (f64.mul (local.get $txf) (local.get $tyf))
-                          (local.get $lut) (i32.const 1)))))))))
+                        (local.set $pend (local.get $p))
+                        (local.set $pquad (local.get $quad))
+                        (local.set $ptx (f64x2.splat (local.get $txf)))
+                        (local.set $pty (f64x2.splat (local.get $tyf)))
+                        (local.set $w (i32.const 0))))))))
             (i32.store (local.get $p) (local.get $w))
             (local.set $p (i32.add (local.get $p) (i32.const 4)))
             (local.set $x (i32.add (local.get $x) (i32.const 1)))
@@ -695,6 +765,9 @@
             (local.set $V (i32.add (local.get $V) (local.get $dV)))
             (br $rpx)))
         (br $block)))
+    ;; A rim pixel left waiting: alone (itself in both lanes).
+    (if (local.get $pend)
+      (then (drop (call $exact2 (local.get $pquad) (local.get $pquad) (local.get $ptx) (local.get $pty) (local.get $lut) (local.get $pend)))))
     ;; Checked pixels after the run.
     (block $done2
       (loop $px2
