@@ -1,11 +1,14 @@
 // The Lua syntax's ASCII files are lexed from their bytes (issue 16: no
-// string of the whole file). These properties hold the byte lexer to the
-// text lexer (parseLua over the decoded text, kept as the reference): the
-// same sheets, warnings, positions, style and errors (message, line, column)
-// on the corpus, a bench-sized input, random sheets in every style, random
-// escapes and random damage.
+// string of the whole file), any other text from its UTF-16 code units (one
+// lexer for both: values and messages sliced from the text). These properties
+// hold readLua (bytes) to parseLua over the decoded text with the style found
+// in the text (detectLuaStyle, kept as the reference): the same sheets,
+// warnings, positions, style and errors (message, line, column) on the
+// corpus, the benchmark's input, random sheets in every style, random escapes
+// and random damage, ASCII or not.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { makeInput } from '../../bench/inputs.mjs';
 import type { Diagnostic } from '../../src/binary/errors.js';
 import { FormatError } from '../../src/binary/errors.js';
 import { formatLua, parseLua, readLua, type AnimationPositions, type SolarusSheet } from '../../src/formats/solarus/index.js';
@@ -126,13 +129,13 @@ function capture(
   }
 }
 
-/** readLua's outcome (the byte lexer for ASCII files) and the text lexer's on the decoded text. */
+/** readLua's outcome (from the bytes for ASCII files) and parseLua's on the decoded text (from its code units). */
 function both(bytes: Uint8Array, strict = false): [Outcome, Outcome] {
   const read = capture(
     (warn, positions) => readLua(bytes, { warn, positions, strict }),
     (s) => styleOf(s, 'solarus-lua'),
   );
-  // The reference: the text lexer on the decoded text, and the style readLua remembered for it before.
+  // The reference: parseLua on the decoded text, and the style readLua remembered for it before.
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   let text = '';
   const reference = capture(
@@ -164,27 +167,9 @@ describe('readLua (bytes) gives what parseLua (text) gives', () => {
     }
   });
 
-  it('on a bench-like input (bench/inputs.mjs: 4 directions an animation)', () => {
-    const animations = [];
-    for (let i = 0; i < 2000; i++) {
-      animations.push({
-        name: `anim_${i}`,
-        image: `enemies/sheet_${i % 10}.png`,
-        frameDelay: 100 + (i % 5) * 10,
-        loopOnFrame: i % 3 === 0 ? -1 : 0,
-        directions: [0, 1, 2, 3].map((d) => ({
-          x: 0,
-          y: d * 16,
-          frameWidth: 16,
-          frameHeight: 16,
-          originX: 8,
-          originY: 13,
-          frameCount: 4,
-          columns: 4,
-        })),
-      });
-    }
-    const [a, b] = both(enc(formatLua({ animations })));
+  it('on the benchmark input (bench/inputs.mjs: 2000 animations of 4 directions)', async () => {
+    const { bytes } = await makeInput('solarus-lua', 2000 * 560);
+    const [a, b] = both(bytes);
     expect(a.error).toBeUndefined();
     expect(a).toEqual(b);
   });

@@ -64,22 +64,42 @@ for (const k of [
   (KNOWN_NAMES[k.length] ??= []).push(k);
 }
 
-/** The known name that `s` holds at [i, k), if any. */
-function knownName(s: string, i: number, k: number): string | undefined {
-  const list = KNOWN_NAMES[k - i];
-  if (list === undefined) return undefined;
-  for (let m = 0; m < list.length; m++) if (s.startsWith(list[m]!, i)) return list[m];
-  return undefined;
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
-/** A pull lexer over Lua source text; the current token is in its fields. */
+/** Short ASCII runs as strings (a TextDecoder call costs more than the loop for a few characters). */
+const asciiText = new TextDecoder();
+function asciiSlice(b: Uint8Array, i: number, k: number): string {
+  if (k - i <= 32) return String.fromCharCode.apply(null, b.subarray(i, k) as unknown as number[]);
+  return asciiText.decode(b.subarray(i, k));
+}
+
+/** The known name that `b` holds at [i, k), if any. */
+function knownName(b: Uint8Array, i: number, k: number): string | undefined {
+  const list = KNOWN_NAMES[k - i];
+  if (list === undefined) return undefined;
+  outer: for (let m = 0; m < list.length; m++) {
+    const w = list[m]!;
+    for (let j = 0; j < w.length; j++) if (b[i + j] !== w.charCodeAt(j)) continue outer;
+    return w;
+  }
+  return undefined;
+}
+
+/**
+ * A pull lexer over Lua source as one byte per character; the current token is
+ * in its fields. The characters are either an ASCII file's bytes (no byte
+ * >= 0x80 after its BOM), with no string of the whole file (issue 16: a
+ * whole-file string is promoted while the parse runs and grows V8's young
+ * generation), or a text's UTF-16 code units (`codeUnits`: each one >= 0x80
+ * read as 0x80, which no name, number, space or punctuation holds, so the same
+ * tokens, lines and columns), the values and messages then sliced from `text`.
+ * One class over one array type: the lexing loops stay monomorphic.
+ */
 class Lexer {
-  i = 0;
+  i: number;
   line = 1;
-  lineStart = 0;
+  lineStart: number;
   type: T = T.EOF;
   /** Start of the current token, and its line and column. */
   start = 0;
@@ -90,20 +110,30 @@ class Lexer {
   str = '';
   num = 0;
 
-  /** `invalid`: called with a string's position when its escapes make bytes that are not valid UTF-8. */
+  /**
+   * `from`: where the text starts (3 after a BOM, which is not part of the text); `text`: the text `bytes`
+   * holds the code units of; `invalid`: called with a string's position when its escapes make bytes that are
+   * not valid UTF-8.
+   */
   constructor(
-    readonly text: string,
+    readonly bytes: Uint8Array,
+    from: number,
+    private readonly text: string | undefined,
     private readonly invalid?: (line: number, column: number) => void,
   ) {
+    this.i = from;
+    this.lineStart = from;
     this.next();
+  }
+
+  /** The characters [i, k) as a string. */
+  private slice(i: number, k: number): string {
+    const t = this.text;
+    return t === undefined ? asciiSlice(this.bytes, i, k) : t.slice(i, k);
   }
 
   fail(reason: string, line = this.tLine, column = this.tCol): never {
     throw FormatError.atLine(FORMAT, reason, line, column);
-  }
-
-  pos(): Pos {
-    return { line: this.tLine, column: this.tCol };
   }
 
   describe(): string {
@@ -122,368 +152,6 @@ class Lexer {
   }
 
   /** Skips white space and comments. */
-  private skip(): void {
-    const s = this.text;
-    const n = s.length;
-    let i = this.i;
-    for (;;) {
-      if (i >= n) break;
-      const c = s.charCodeAt(i);
-      if (c === 10) {
-        i++;
-        this.line++;
-        this.lineStart = i;
-      } else if (c === 32 || c === 9 || c === 13 || c === 11 || c === 12) {
-        i++;
-      } else if (c === 45 && s.charCodeAt(i + 1) === 45) {
-        const cLine = this.line;
-        const cCol = i - this.lineStart + 1;
-        i += 2;
-        const level = this.longBracket(i);
-        if (level >= 0) {
-          i = this.longBody(i + level + 2, level, cLine, cCol, 'comment');
-        } else {
-          while (i < n && s.charCodeAt(i) !== 10) i++;
-        }
-      } else break;
-    }
-    this.i = i;
-  }
-
-  /** At `[` `=`* `[`: the level (count of `=`); else -1. */
-  private longBracket(i: number): number {
-    const s = this.text;
-    if (s.charCodeAt(i) !== 91) return -1;
-    let k = i + 1;
-    while (s.charCodeAt(k) === 61) k++;
-    return s.charCodeAt(k) === 91 ? k - i - 1 : -1;
-  }
-
-  /** Skips a long bracket body up to `]` `=`*level `]`; returns the index after it. */
-  private longBody(i: number, level: number, line: number, column: number, what: string): number {
-    const s = this.text;
-    const n = s.length;
-    for (;;) {
-      const j = s.indexOf(']', i);
-      // Count the lines passed over (by hand: indexOf('\n') could rescan the rest of the text each time).
-      const end = j < 0 ? n : j;
-      for (let k = i; k < end; k++) {
-        if (s.charCodeAt(k) === 10) {
-          this.line++;
-          this.lineStart = k + 1;
-        }
-      }
-      if (j < 0) this.fail(`unfinished long ${what}`, line, column);
-      let k = j + 1;
-      while (s.charCodeAt(k) === 61) k++;
-      if (k - j - 1 === level && s.charCodeAt(k) === 93) return k + 1;
-      i = j + 1;
-    }
-  }
-
-  next(): void {
-    this.skip();
-    const s = this.text;
-    const i = this.i;
-    this.start = i;
-    this.tLine = this.line;
-    this.tCol = i - this.lineStart + 1;
-    if (i >= s.length) {
-      this.type = T.EOF;
-      return;
-    }
-    const c = s.charCodeAt(i);
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95) {
-      let k = i + 1;
-      for (;;) {
-        const d = s.charCodeAt(k);
-        if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95 || (d >= 48 && d <= 57)) k++;
-        else break;
-      }
-      this.type = T.Name;
-      this.str = knownName(s, i, k) ?? s.slice(i, k);
-      this.i = k;
-      return;
-    }
-    if (c >= 48 && c <= 57) {
-      let k = i;
-      let v = 0;
-      let big = false;
-      while (k < s.length) {
-        const d = s.charCodeAt(k) - 48;
-        if (d < 0 || d > 9) break;
-        v = v * 10 + d;
-        if (v > MAX_INT) big = true;
-        k++;
-      }
-      const d = s.charCodeAt(k);
-      if (d === 46 || (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95) {
-        let e = k;
-        while (e < s.length && /[0-9A-Za-z_.]/.test(s[e]!)) e++;
-        this.fail(`"${s.slice(i, e)}" is not a decimal integer (numbers are whole numbers here)`);
-      }
-      if (big) this.fail(`the number ${s.slice(i, k)} is out of range`);
-      this.type = T.Number;
-      this.num = v;
-      this.i = k;
-      return;
-    }
-    if (c === 34 || c === 39) {
-      this.string(c);
-      return;
-    }
-    if (c === 123 || c === 125 || c === 40 || c === 41 || c === 61 || c === 44 || c === 59 || c === 45) {
-      this.type = T.Punct;
-      this.punct = c;
-      this.i = i + 1;
-      return;
-    }
-    if (c === 91 && this.longBracket(i) >= 0) this.fail('long strings are not part of the sprite data syntax');
-    const cp = s.codePointAt(i)!;
-    this.fail(`unexpected character "${String.fromCodePoint(cp)}"`);
-  }
-
-  private string(quote: number): void {
-    const s = this.text;
-    const n = s.length;
-    // The common string, without escapes: its text as it is (no scratch made).
-    let j = this.i + 1;
-    for (;;) {
-      const c = j < n ? s.charCodeAt(j) : -1;
-      if (c === quote) {
-        this.type = T.String;
-        this.str = s.slice(this.i + 1, j);
-        this.i = j + 1;
-        return;
-      }
-      if (c === 92 || c === 10 || c === 13 || c < 0) break;
-      j++;
-    }
-    this.escaped(quote);
-  }
-
-  /** A string with escapes (or unfinished). */
-  private escaped(quote: number): void {
-    const s = this.text;
-    const n = s.length;
-    let i = this.i + 1;
-    let out = '';
-    let bytes: number[] = [];
-    let valid = true;
-    const flush = () => {
-      if (bytes.length) {
-        const b = new Uint8Array(bytes);
-        try {
-          out += utf8Strict.decode(b);
-        } catch {
-          valid = false;
-          out += utf8.decode(b);
-        }
-        bytes = [];
-      }
-    };
-    let runStart = i;
-    for (;;) {
-      if (i >= n) this.fail('unfinished string');
-      const c = s.charCodeAt(i);
-      if (c === quote) break;
-      if (c === 10 || c === 13) this.fail('unfinished string (a line ends inside it)');
-      if (c !== 92) {
-        i++;
-        continue;
-      }
-      // An escape: flush the plain run first.
-      if (runStart < i) {
-        flush();
-        out += s.slice(runStart, i);
-      }
-      const escCol = i - this.lineStart + 1;
-      const bad = (what: string): never => this.fail(what, this.line, escCol);
-      const e = s.charCodeAt(i + 1);
-      i += 2;
-      let byte = -1;
-      let text = '';
-      switch (e) {
-        case 110:
-          text = '\n';
-          break;
-        case 116:
-          text = '\t';
-          break;
-        case 114:
-          text = '\r';
-          break;
-        case 97:
-          text = '\x07';
-          break;
-        case 98:
-          text = '\b';
-          break;
-        case 102:
-          text = '\f';
-          break;
-        case 118:
-          text = '\v';
-          break;
-        case 92:
-          text = '\\';
-          break;
-        case 34:
-          text = '"';
-          break;
-        case 39:
-          text = "'";
-          break;
-        case 10:
-        case 13: {
-          // An escaped line break (\r\n and \n\r count as one).
-          const o = s.charCodeAt(i);
-          if ((o === 10 || o === 13) && o !== e) i++;
-          text = '\n';
-          this.line++;
-          this.lineStart = i;
-          break;
-        }
-        case 122: {
-          // \z skips the following white space, line breaks included.
-          for (;;) {
-            const w = s.charCodeAt(i);
-            if (w === 10) {
-              i++;
-              this.line++;
-              this.lineStart = i;
-            } else if (w === 32 || w === 9 || w === 13 || w === 11 || w === 12) i++;
-            else break;
-          }
-          break;
-        }
-        case 120: {
-          const h = s.slice(i, i + 2);
-          if (!/^[0-9a-fA-F]{2}$/.test(h)) bad('\\x needs two hexadecimal digits');
-          byte = parseInt(h, 16);
-          i += 2;
-          break;
-        }
-        case 117: {
-          const m = /^\{([0-9a-fA-F]{1,8})\}/.exec(s.slice(i, i + 11));
-          if (!m) bad('\\u needs {hexadecimal digits}');
-          const cp = parseInt(m![1]!, 16);
-          if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) bad('\\u escape out of range');
-          text = String.fromCodePoint(cp);
-          i += m![0].length;
-          break;
-        }
-        default: {
-          if (e >= 48 && e <= 57) {
-            let v = e - 48;
-            let k = 0;
-            while (k < 2) {
-              const d = s.charCodeAt(i) - 48;
-              if (d < 0 || d > 9) break;
-              v = v * 10 + d;
-              i++;
-              k++;
-            }
-            if (v > 255) bad('decimal escape too large');
-            byte = v;
-          } else if (i - 1 >= n) {
-            this.fail('unfinished string');
-          } else {
-            bad(`invalid escape sequence "\\${s[i - 1]}"`);
-          }
-        }
-      }
-      if (byte >= 0x80) bytes.push(byte);
-      else {
-        flush();
-        out += byte >= 0 ? String.fromCharCode(byte) : text;
-      }
-      runStart = i;
-    }
-    if (runStart < i) {
-      flush();
-      out += s.slice(runStart, i);
-    }
-    flush();
-    // README: invalid sequences read as the replacement character, with a validation warning.
-    if (!valid) this.invalid?.(this.tLine, this.tCol);
-    this.type = T.String;
-    this.str = out;
-    this.i = i + 1;
-  }
-
-  isPunct(c: number): boolean {
-    return this.type === T.Punct && this.punct === c;
-  }
-}
-
-/** Short ASCII runs as strings (a TextDecoder call costs more than the loop for a few characters). */
-const asciiText = new TextDecoder();
-function asciiSlice(b: Uint8Array, i: number, k: number): string {
-  if (k - i <= 32) return String.fromCharCode.apply(null, b.subarray(i, k) as unknown as number[]);
-  return asciiText.decode(b.subarray(i, k));
-}
-
-/** The known name that `b` holds at [i, k), if any. */
-function knownNameAt(b: Uint8Array, i: number, k: number): string | undefined {
-  const list = KNOWN_NAMES[k - i];
-  if (list === undefined) return undefined;
-  outer: for (let m = 0; m < list.length; m++) {
-    const w = list[m]!;
-    for (let j = 0; j < w.length; j++) if (b[i + j] !== w.charCodeAt(j)) continue outer;
-    return w;
-  }
-  return undefined;
-}
-
-/**
- * The same lexer over ASCII bytes (a file without a byte >= 0x80 after its
- * BOM): a character is a byte, so the same offsets, lines, columns, tokens
- * and messages, with no string of the whole file (issue 16: a whole-file
- * string is promoted while the parse runs and grows V8's young generation).
- */
-class ByteLexer {
-  i: number;
-  line = 1;
-  lineStart: number;
-  type: T = T.EOF;
-  start = 0;
-  tLine = 1;
-  tCol = 1;
-  punct = 0;
-  str = '';
-  num = 0;
-
-  /** `from`: where the text starts (3 after a BOM, which is not part of the text). */
-  constructor(
-    readonly bytes: Uint8Array,
-    from: number,
-    private readonly invalid?: (line: number, column: number) => void,
-  ) {
-    this.i = from;
-    this.lineStart = from;
-    this.next();
-  }
-
-  fail(reason: string, line = this.tLine, column = this.tCol): never {
-    throw FormatError.atLine(FORMAT, reason, line, column);
-  }
-
-  describe(): string {
-    switch (this.type) {
-      case T.EOF:
-        return 'the end of the file';
-      case T.Name:
-        return `"${this.str}"`;
-      case T.String:
-        return 'a string';
-      case T.Number:
-        return `the number ${this.num}`;
-      default:
-        return `"${String.fromCharCode(this.punct)}"`;
-    }
-  }
-
   private skip(): void {
     const s = this.bytes;
     const n = s.length;
@@ -512,6 +180,7 @@ class ByteLexer {
     this.i = i;
   }
 
+  /** At `[` `=`* `[`: the level (count of `=`); else -1. */
   private longBracket(i: number): number {
     const s = this.bytes;
     if (s[i] !== 91) return -1;
@@ -520,11 +189,13 @@ class ByteLexer {
     return s[k] === 91 ? k - i - 1 : -1;
   }
 
+  /** Skips a long bracket body up to `]` `=`*level `]`; returns the index after it. */
   private longBody(i: number, level: number, line: number, column: number, what: string): number {
     const s = this.bytes;
     const n = s.length;
     for (;;) {
       const j = s.indexOf(93, i);
+      // Count the lines passed over (by hand: indexOf(10) could rescan the rest of the text each time).
       const end = j < 0 ? n : j;
       for (let k = i; k < end; k++) {
         if (s[k] === 10) {
@@ -561,7 +232,7 @@ class ByteLexer {
         else break;
       }
       this.type = T.Name;
-      this.str = knownNameAt(s, i, k) ?? asciiSlice(s, i, k);
+      this.str = knownName(s, i, k) ?? this.slice(i, k);
       this.i = k;
       return;
     }
@@ -580,9 +251,9 @@ class ByteLexer {
       if (d === 46 || (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95) {
         let e = k;
         while (e < n && isWordOrDot(s[e]!)) e++;
-        this.fail(`"${asciiSlice(s, i, e)}" is not a decimal integer (numbers are whole numbers here)`);
+        this.fail(`"${this.slice(i, e)}" is not a decimal integer (numbers are whole numbers here)`);
       }
-      if (big) this.fail(`the number ${asciiSlice(s, i, k)} is out of range`);
+      if (big) this.fail(`the number ${this.slice(i, k)} is out of range`);
       this.type = T.Number;
       this.num = v;
       this.i = k;
@@ -599,18 +270,20 @@ class ByteLexer {
       return;
     }
     if (c === 91 && this.longBracket(i) >= 0) this.fail('long strings are not part of the sprite data syntax');
-    this.fail(`unexpected character "${String.fromCharCode(c)}"`);
+    const t = this.text;
+    this.fail(`unexpected character "${t === undefined ? String.fromCharCode(c) : String.fromCodePoint(t.codePointAt(i)!)}"`);
   }
 
   private string(quote: number): void {
     const s = this.bytes;
     const n = s.length;
+    // The common string, without escapes: its text as it is (no scratch made).
     let j = this.i + 1;
     for (;;) {
       const c = j < n ? s[j]! : -1;
       if (c === quote) {
         this.type = T.String;
-        this.str = asciiSlice(s, this.i + 1, j);
+        this.str = this.slice(this.i + 1, j);
         this.i = j + 1;
         return;
       }
@@ -620,7 +293,7 @@ class ByteLexer {
     this.escaped(quote);
   }
 
-  /** A string with escapes (or unfinished): as Lexer.escaped. */
+  /** A string with escapes (or unfinished). */
   private escaped(quote: number): void {
     const s = this.bytes;
     const n = s.length;
@@ -650,9 +323,10 @@ class ByteLexer {
         i++;
         continue;
       }
+      // An escape: flush the plain run first.
       if (runStart < i) {
         flush();
-        out += asciiSlice(s, runStart, i);
+        out += this.slice(runStart, i);
       }
       const escCol = i - this.lineStart + 1;
       const bad = (what: string): never => this.fail(what, this.line, escCol);
@@ -693,6 +367,7 @@ class ByteLexer {
           break;
         case 10:
         case 13: {
+          // An escaped line break (\r\n and \n\r count as one).
           const o = s[i];
           if ((o === 10 || o === 13) && o !== e) i++;
           text = '\n';
@@ -701,6 +376,7 @@ class ByteLexer {
           break;
         }
         case 122: {
+          // \z skips the following white space, line breaks included.
           for (;;) {
             const w = s[i];
             if (w === 10) {
@@ -713,14 +389,14 @@ class ByteLexer {
           break;
         }
         case 120: {
-          const h = asciiSlice(s, Math.min(i, n), Math.min(i + 2, n));
+          const h = this.slice(Math.min(i, n), Math.min(i + 2, n));
           if (!/^[0-9a-fA-F]{2}$/.test(h)) bad('\\x needs two hexadecimal digits');
           byte = parseInt(h, 16);
           i += 2;
           break;
         }
         case 117: {
-          const m = /^\{([0-9a-fA-F]{1,8})\}/.exec(asciiSlice(s, Math.min(i, n), Math.min(i + 11, n)));
+          const m = /^\{([0-9a-fA-F]{1,8})\}/.exec(this.slice(Math.min(i, n), Math.min(i + 11, n)));
           if (!m) bad('\\u needs {hexadecimal digits}');
           const cp = parseInt(m![1]!, 16);
           if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) bad('\\u escape out of range');
@@ -744,7 +420,7 @@ class ByteLexer {
           } else if (i - 1 >= n) {
             this.fail('unfinished string');
           } else {
-            bad(`invalid escape sequence "\\${String.fromCharCode(e)}"`);
+            bad(`invalid escape sequence "\\${this.slice(i - 1, i)}"`);
           }
         }
       }
@@ -757,9 +433,10 @@ class ByteLexer {
     }
     if (runStart < i) {
       flush();
-      out += asciiSlice(s, runStart, i);
+      out += this.slice(runStart, i);
     }
     flush();
+    // README: invalid sequences read as the replacement character, with a validation warning.
     if (!valid) this.invalid?.(this.tLine, this.tCol);
     this.type = T.String;
     this.str = out;
@@ -833,9 +510,6 @@ function isAscii(bytes: Uint8Array, from: number): boolean {
   return true;
 }
 
-/** The lexer interface the parser reads tokens through (Lexer over a text, ByteLexer over ASCII bytes). */
-type LuaLexer = Lexer | ByteLexer;
-
 /** Reads the Lua syntax. Throws FormatError (with line and column) for bad input. */
 export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusSheet {
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
@@ -843,7 +517,7 @@ export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusShee
     // ASCII (most files): lexed from the bytes, no string of the whole file (the same tokens and positions);
     // the style is found while reading (what detectLuaStyle finds in the text), so nothing of the file is kept.
     const counts: KeyCounts = { originOmitted: 0, originZero: 0 };
-    const sheet = parseWith((invalid) => new ByteLexer(bytes, bom ? 3 : 0, invalid), { ...opts, keyCounts: counts });
+    const sheet = parseWith((invalid) => new Lexer(bytes, bom ? 3 : 0, undefined, invalid), { ...opts, keyCounts: counts });
     if (opts.keyCounts) {
       opts.keyCounts.originOmitted += counts.originOmitted;
       opts.keyCounts.originZero += counts.originZero;
@@ -859,10 +533,25 @@ export function readLua(bytes: Uint8Array, opts: ParseOptions = {}): SolarusShee
 }
 
 export function parseLua(text: string, opts: ParseOptions = {}): SolarusSheet {
-  return parseWith((invalid) => new Lexer(text, invalid), opts);
+  return parseWith((invalid) => new Lexer(codeUnits(text), 0, text, invalid), opts);
 }
 
-function parseWith(lexer: (invalid: (line: number, column: number) => void) => LuaLexer, opts: ParseOptions): SolarusSheet {
+const encoder = new TextEncoder();
+
+/** The text's UTF-16 code units as bytes for the lexer, each one >= 0x80 as 0x80 (ASCII text: its UTF-8 bytes). */
+function codeUnits(text: string): Uint8Array {
+  const n = text.length;
+  const units = new Uint8Array(n);
+  const { read, written } = encoder.encodeInto(text, units);
+  if (read === n && written === n) return units;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    units[i] = c < 0x80 ? c : 0x80;
+  }
+  return units;
+}
+
+function parseWith(lexer: (invalid: (line: number, column: number) => void) => Lexer, opts: ParseOptions): SolarusSheet {
   const warn = (reason: string, p: Pos) => opts.warn?.(diagnostic('warning', reason, p));
   const lx = lexer((line, column) => warn('string escapes make invalid UTF-8 (read as U+FFFD)', { line, column }));
   const out = new ValueStoreBuilder();
