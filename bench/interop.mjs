@@ -51,53 +51,61 @@ export function asepriteJson(n) {
   );
 }
 
+/** `n` GIDs for layer `seed`: a fifth of the cells empty, a quarter flipped. */
+export function tiledGids(n, seed) {
+  return Array.from({ length: n }, (_, i) => ((i * 7 + seed) % 5 === 0 ? 0 : (((i % 64) + 1) | (i % 4 === 0 ? 0xa0000000 : 0)) >>> 0));
+}
+
+/** Tile layer `l` (id l + 1) of a W x W map holding `data`. */
+export function tiledTileLayer(W, l, data) {
+  return { type: 'tilelayer', id: l + 1, name: `L${l}`, width: W, height: W, x: 0, y: 0, opacity: 1, visible: true, data };
+}
+
 /** A W x W Tiled JSON map with 3 layers, a quarter of the cells flipped. */
 export function tiledJson(W) {
-  const layers = [0, 1, 2].map((l) => ({
-    type: 'tilelayer',
-    id: l + 1,
-    name: `L${l}`,
-    width: W,
-    height: W,
-    x: 0,
-    y: 0,
-    opacity: 1,
-    visible: true,
-    data: Array.from({ length: W * W }, (_, i) => ((i * 7 + l) % 5 === 0 ? 0 : (((i % 64) + 1) | (i % 4 === 0 ? 0xa0000000 : 0)) >>> 0)),
-  }));
   return enc.encode(
-    JSON.stringify({
-      compressionlevel: -1,
-      height: W,
-      infinite: false,
-      layers,
-      nextlayerid: 4,
-      nextobjectid: 1,
-      orientation: 'orthogonal',
-      renderorder: 'right-down',
-      tiledversion: '1.10.2',
-      tileheight: 16,
-      tilesets: [
-        {
-          columns: 8,
-          firstgid: 1,
-          image: 't.png',
-          imageheight: 128,
-          imagewidth: 128,
-          margin: 0,
-          name: 't',
-          spacing: 0,
-          tilecount: 64,
-          tileheight: 16,
-          tilewidth: 16,
-        },
-      ],
-      tilewidth: 16,
-      type: 'map',
-      version: '1.10',
-      width: W,
-    }),
+    JSON.stringify(
+      tiledMap(
+        W,
+        [0, 1, 2].map((l) => tiledTileLayer(W, l, tiledGids(W * W, l))),
+      ),
+    ),
   );
+}
+
+/** A W x W Tiled map (the object) with these layers and one 8 x 8 tileset of 16 x 16 tiles. */
+export function tiledMap(W, layers) {
+  return {
+    compressionlevel: -1,
+    height: W,
+    infinite: false,
+    layers,
+    nextlayerid: 4,
+    nextobjectid: 1,
+    orientation: 'orthogonal',
+    renderorder: 'right-down',
+    tiledversion: '1.10.2',
+    tileheight: 16,
+    tilesets: [
+      {
+        columns: 8,
+        firstgid: 1,
+        image: 't.png',
+        imageheight: 128,
+        imagewidth: 128,
+        margin: 0,
+        name: 't',
+        spacing: 0,
+        tilecount: 64,
+        tileheight: 16,
+        tilewidth: 16,
+      },
+    ],
+    tilewidth: 16,
+    type: 'map',
+    version: '1.10',
+    width: W,
+  };
 }
 
 /** A sprite model of `frames` frames of 24x24 cut from one source sheet (for sheet building). */

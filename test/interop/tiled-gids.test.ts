@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { tiledGids, tiledMap, tiledTileLayer } from '../../bench/interop.mjs';
 import { jsonChunks } from '../../src/cli/json.js';
 import { JsonReader } from '../../src/interop/json.js';
 import { readTiledObject, tiledHandler, tiledJsonText, type TiledDoc, type TiledTileLayer } from '../../src/interop/tiled/index.js';
@@ -39,52 +40,10 @@ function same(text: string) {
   expect(cut.doc).toEqual(plain.doc);
 }
 
-const gids = (n: number, seed = 1) =>
-  Array.from({ length: n }, (_, i) => ((i * 7 + seed) % 5 === 0 ? 0 : (((i % 64) + 1) | (i % 4 === 0 ? 0xa0000000 : 0)) >>> 0));
-
-function map(layers: unknown[], extra: Record<string, unknown> = {}) {
-  return {
-    compressionlevel: -1,
-    height: 20,
-    infinite: false,
-    layers,
-    orientation: 'orthogonal',
-    renderorder: 'right-down',
-    tiledversion: '1.10.2',
-    tileheight: 16,
-    tilesets: [
-      {
-        columns: 8,
-        firstgid: 1,
-        image: 't.png',
-        imageheight: 128,
-        imagewidth: 128,
-        name: 't',
-        tilecount: 64,
-        tileheight: 16,
-        tilewidth: 16,
-      },
-    ],
-    tilewidth: 16,
-    type: 'map',
-    version: '1.10',
-    width: 20,
-    ...extra,
-  };
-}
-const tileLayer = (data: unknown, more: Record<string, unknown> = {}) => ({
-  type: 'tilelayer',
-  id: 1,
-  name: 'L',
-  width: 20,
-  height: 20,
-  x: 0,
-  y: 0,
-  opacity: 1,
-  visible: true,
-  data,
-  ...more,
-});
+// The interop bench's map (bench/interop.mjs), 20 x 20.
+const gids = (n: number, seed = 1) => tiledGids(n, seed);
+const map = (layers: unknown[], extra: Record<string, unknown> = {}) => ({ ...tiledMap(20, layers), ...extra });
+const tileLayer = (data: unknown, more: Record<string, unknown> = {}) => ({ ...tiledTileLayer(20, 0, data), ...more });
 
 describe('tiled JSON: GID arrays read straight into Uint32Arrays', () => {
   it('cuts the big data arrays out of the text and reads them as they are', () => {
