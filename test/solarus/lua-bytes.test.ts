@@ -229,3 +229,37 @@ describe('readLua (bytes) gives what parseLua (text) gives', () => {
     }
   });
 });
+
+describe('parseLua on non-ASCII text (its UTF-16 code units lexed as bytes, values and messages from the text)', () => {
+  const error = (text: string) =>
+    capture(
+      (warn) => parseLua(text, { warn }),
+      () => null,
+    );
+  const dir = 'directions = { { x = 0, y = 0, frame_width = 1, frame_height = 1 } }';
+
+  it('keeps the text of names and images, lone surrogates included', () => {
+    const s = parseLua(`animation{ name = "é😀\ud800", src_image = 'ü/x\\u{1F600}\\xC3\\xA9.png', ${dir} }`);
+    const [a] = JSON.parse(JSON.stringify(s)).animations;
+    expect(a.name).toBe('é😀\ud800');
+    expect(a.image).toBe('ü/x😀é.png');
+  });
+
+  it('counts columns in UTF-16 code units, after comments and strings', () => {
+    expect(error('-- é😀\n--[[ ü\n😀 ]] animation{ name = "é😀", src_image = 1 }')).toMatchObject({
+      error: 'src_image must be a string, found the number 1 (at line 3, column 44)',
+      line: 3,
+      column: 44,
+    });
+    expect(error('animation{ name = "😀", 😀')).toMatchObject({ error: 'unexpected character "😀" (at line 1, column 25)', column: 25 });
+    expect(error('animation{ name = "é\\😀" }')).toMatchObject({
+      error: 'invalid escape sequence "\\\ud83d" (at line 1, column 21)',
+      column: 21,
+    });
+    expect(error('animation{ name = "é\\xé" }')).toMatchObject({
+      error: '\\x needs two hexadecimal digits (at line 1, column 21)',
+      column: 21,
+    });
+    expect(error('\ufeffanimation{}')).toMatchObject({ error: 'unexpected character "\ufeff" (at line 1, column 1)' });
+  });
+});
