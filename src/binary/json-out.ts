@@ -20,6 +20,33 @@ export function isJsonPrimitive(v: unknown): v is number | string | boolean | nu
   return v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean';
 }
 
+const TRUE = encoder.encode('true');
+const FALSE = encoder.encode('false');
+const NULL = encoder.encode('null');
+
+/** How many decimal digits an int32 >= 0 has. */
+function digitCount(u: number): number {
+  return u < 100000
+    ? u < 100
+      ? u < 10
+        ? 1
+        : 2
+      : u < 1000
+        ? 3
+        : u < 10000
+          ? 4
+          : 5
+    : u < 10000000
+      ? u < 1000000
+        ? 6
+        : 7
+      : u < 100000000
+        ? 8
+        : u < 1000000000
+          ? 9
+          : 10;
+}
+
 export class JsonOut {
   protected buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
   /** Bytes written since the last take(). */
@@ -42,32 +69,64 @@ export class JsonOut {
 
   /** Bytes as they are (constant parts, made once by `bytes`). */
   raw(a: Uint8Array): void {
-    const b = this.room(a.length);
-    let p = this.pos;
-    for (let i = 0; i < a.length; i++) b[p++] = a[i]!;
-    this.pos = p;
+    // One copy by the engine, not a loop of byte stores: once any ArrayBuffer in the process has been
+    // detached (a WebAssembly memory that grew, a transfer), V8 checks the buffer on every typed-array
+    // access in optimized code, and a byte loop here took half as long again (docs/performance.md).
+    const n = a.length;
+    const b = this.pos + n > this.buf.length ? this.room(n) : this.buf;
+    b.set(a, this.pos);
+    this.pos += n;
   }
 
   /** A boolean. */
   bool(v: boolean): void {
-    this.ascii(v ? 'true' : 'false');
+    this.raw(v ? TRUE : FALSE);
   }
 
   /** A number as JSON.stringify writes it: whole numbers digit by digit, others through String, non-finite as null. */
   num(v: number): void {
+    if ((v | 0) === v) {
+      // An int32 (-0 included: "0", as JSON.stringify writes it), in int32 arithmetic.
+      const b = this.room(11);
+      let p = this.pos;
+      let u = v;
+      if (u < 0) {
+        b[p++] = 45; // -
+        u = -u;
+        if (u < 0) {
+          // -2^31: its magnitude is no int32.
+          this.pos = p;
+          this.digits(2147483648);
+          return;
+        }
+      }
+      const end = p + digitCount(u);
+      this.pos = end;
+      p = end;
+      do {
+        const q = (u / 10) | 0;
+        b[--p] = 48 + u - q * 10;
+        u = q;
+      } while (u > 0);
+      return;
+    }
     if (!Number.isSafeInteger(v)) {
       this.ascii(Number.isFinite(v) ? String(v) : 'null');
       return;
     }
-    const b = this.room(17);
-    let p = this.pos;
     if (v < 0) {
-      b[p++] = 45; // -
+      this.room(1)[this.pos++] = 45; // -
       v = -v;
     }
+    this.digits(v);
+  }
+
+  /** The digits of a safe whole number >= 0. */
+  private digits(v: number): void {
+    const b = this.room(16);
     let digits = 1;
     for (let m = v; m >= 10; m = Math.floor(m / 10)) digits++;
-    p += digits;
+    let p = this.pos + digits;
     this.pos = p;
     do {
       b[--p] = 48 + (v % 10);
@@ -104,7 +163,8 @@ export class JsonOut {
   value(v: number | string | boolean | null): void {
     if (typeof v === 'number') this.num(v);
     else if (typeof v === 'string') this.str(v);
-    else this.ascii(v === null ? 'null' : v ? 'true' : 'false');
+    else if (v === null) this.raw(NULL);
+    else this.raw(v ? TRUE : FALSE);
   }
 
   /** The text written since the last take(). */
