@@ -136,6 +136,26 @@ export class JsonOut {
 
   /** A string as JSON.stringify writes it. */
   str(v: string): void {
+    // ASCII without control characters, `"` or `\` is its own JSON text between quotes: copied as it is,
+    // with no JSON.stringify string made; a string with anything else (an escape, non-ASCII) is written anew
+    // by strSlow.
+    const n = v.length;
+    const b = this.room(n + 2);
+    let p = this.pos;
+    b[p++] = 34; // "
+    for (let i = 0; i < n; i++) {
+      const c = v.charCodeAt(i);
+      if (c < 0x20 || c >= 0x80 || c === 34 || c === 92) {
+        this.strSlow(v);
+        return;
+      }
+      b[p++] = c;
+    }
+    b[p++] = 34;
+    this.pos = p;
+  }
+
+  private strSlow(v: string): void {
     const t = JSON.stringify(v);
     const b = this.room(3 * t.length);
     let p = this.pos;
