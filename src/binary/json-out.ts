@@ -47,8 +47,15 @@ function digitCount(u: number): number {
           : 10;
 }
 
+/** A JsonOut's buffer: a chunk and room for the value that passes it. */
+const BUFFER_SIZE = JSON_OUT_CHUNK + 1024;
+const NO_BYTES = new Uint8Array(0);
+/** A buffer that a JsonOut gave back (end()), for the next one. */
+let spare: Uint8Array | null = null;
+
 export class JsonOut {
-  protected buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
+  /** Empty until the first write, and again after end(). */
+  protected buf: Uint8Array = NO_BYTES;
   /** Bytes written since the last take(). */
   pos = 0;
 
@@ -59,23 +66,37 @@ export class JsonOut {
 
   /** The buffer, with room for `n` more bytes at `pos`. */
   protected room(n: number): Uint8Array {
-    if (this.pos + n > this.buf.length) {
-      const next = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
-      next.set(this.buf.subarray(0, this.pos));
-      this.buf = next;
-    }
+    if (this.pos + n > this.buf.length) this.grow(this.pos + n);
     return this.buf;
+  }
+
+  private grow(size: number): void {
+    if (this.buf.length === 0 && spare && size <= spare.length) {
+      this.buf = spare;
+      spare = null;
+      return;
+    }
+    const next = new Uint8Array(Math.max(2 * this.buf.length, size, BUFFER_SIZE));
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
   }
 
   /** Bytes as they are (constant parts, made once by `bytes`). */
   raw(a: Uint8Array): void {
-    // One copy by the engine, not a loop of byte stores: once any ArrayBuffer in the process has been
-    // detached (a WebAssembly memory that grew, a transfer), V8 checks the buffer on every typed-array
-    // access in optimized code, and a byte loop here took half as long again (docs/performance.md).
+    // Longer parts in one copy by the engine, not a loop of byte stores: once any ArrayBuffer in the
+    // process has been detached (a WebAssembly memory that grew, a transfer), V8 checks the buffer on
+    // every typed-array access in optimized code, and a byte loop took half as long again; a few bytes
+    // are still quicker stored than handed to set (docs/performance.md).
     const n = a.length;
     const b = this.pos + n > this.buf.length ? this.room(n) : this.buf;
-    b.set(a, this.pos);
-    this.pos += n;
+    if (n > 8) {
+      b.set(a, this.pos);
+      this.pos += n;
+    } else {
+      let p = this.pos;
+      for (let i = 0; i < n; i++) b[p++] = a[i]!;
+      this.pos = p;
+    }
   }
 
   /** A boolean. */
@@ -192,7 +213,19 @@ export class JsonOut {
     const s = decoder.decode(this.buf.subarray(0, this.pos));
     this.pos = 0;
     // A buffer grown for a long string is not kept.
-    if (this.buf.length > 4 * JSON_OUT_CHUNK) this.buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
+    if (this.buf.length > 4 * JSON_OUT_CHUNK) this.buf = NO_BYTES;
+    return s;
+  }
+
+  /**
+   * The last text (as take()), the buffer left for the next JsonOut: a text of a few small lists (a CTHG
+   * file's) would otherwise allocate a buffer per list and call. Writing again afterwards is allowed (it
+   * takes a buffer anew).
+   */
+  end(): string {
+    const s = this.take();
+    if (this.buf.length === BUFFER_SIZE) spare = this.buf;
+    this.buf = NO_BYTES;
     return s;
   }
 }
@@ -237,7 +270,7 @@ export function* jsonListText<T>(
     if (o.full) yield o.take();
   }
   o.raw(jsonBytes(`\n${pad(depth)}]`));
-  yield o.take();
+  yield o.end();
 }
 
 /**

@@ -132,6 +132,28 @@ describe('JsonOut writes values as JSON.stringify does', () => {
     expect(o.take()).toBe(`truefalse${' '.repeat(5 * JSON_OUT_CHUNK)}ok`);
   });
 
+  it('end() gives its buffer to the next JsonOut: writers that take turns, end and write again keep their own text', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('value', 'take', 'end'), anyValue), { maxLength: 300 }),
+        (steps) => {
+          const outs = [new JsonOut(), new JsonOut(), new JsonOut()];
+          const texts = ['', '', ''];
+          const expected = ['', '', ''];
+          for (const [k, op, v] of steps) {
+            const o = outs[k]!;
+            if (op === 'value') {
+              o.value(v);
+              expected[k] += JSON.stringify(v);
+            } else texts[k] += op === 'take' ? o.take() : o.end();
+          }
+          for (let k = 0; k < 3; k++) expect(texts[k] + outs[k]!.end()).toBe(expected[k]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('jsonListText with objectParts writes what JSON.stringify writes for a list of records at any depth and indent', () => {
     fc.assert(
       fc.property(

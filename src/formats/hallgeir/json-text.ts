@@ -92,7 +92,7 @@ function* framesText(c: CompactFrames, ctx: TextContext, depth: number, pad: (n:
     }
   }
   o.raw(close);
-  yield o.take();
+  yield o.end();
 }
 
 function* objectsText(c: CompactObjects, ctx: TextContext, depth: number, pad: (n: number) => string): Generator<string> {
@@ -125,7 +125,7 @@ function* objectsText(c: CompactObjects, ctx: TextContext, depth: number, pad: (
     }
   }
   o.raw(close);
-  yield o.take();
+  yield o.end();
 }
 
 /** `list` (an animation's frames as JSON objects) as a JsonText whose text is written from the records. */

@@ -79,5 +79,5 @@ function* pieces(store: AnimationStore, depth: number, pad: (n: number) => strin
     if (o.pos >= CHUNK) yield o.take();
   }
   o.raw(c.close);
-  yield o.take();
+  yield o.end();
 }
