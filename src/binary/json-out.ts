@@ -20,8 +20,42 @@ export function isJsonPrimitive(v: unknown): v is number | string | boolean | nu
   return v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean';
 }
 
+const TRUE = encoder.encode('true');
+const FALSE = encoder.encode('false');
+const NULL = encoder.encode('null');
+
+/** How many decimal digits an int32 >= 0 has. */
+function digitCount(u: number): number {
+  return u < 100000
+    ? u < 100
+      ? u < 10
+        ? 1
+        : 2
+      : u < 1000
+        ? 3
+        : u < 10000
+          ? 4
+          : 5
+    : u < 10000000
+      ? u < 1000000
+        ? 6
+        : 7
+      : u < 100000000
+        ? 8
+        : u < 1000000000
+          ? 9
+          : 10;
+}
+
+/** A JsonOut's buffer: a chunk and room for the value that passes it. */
+const BUFFER_SIZE = JSON_OUT_CHUNK + 1024;
+const NO_BYTES = new Uint8Array(0);
+/** A buffer that a JsonOut gave back (end()), for the next one. */
+let spare: Uint8Array | null = null;
+
 export class JsonOut {
-  protected buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
+  /** Empty until the first write, and again after end(). */
+  protected buf: Uint8Array = NO_BYTES;
   /** Bytes written since the last take(). */
   pos = 0;
 
@@ -32,42 +66,88 @@ export class JsonOut {
 
   /** The buffer, with room for `n` more bytes at `pos`. */
   protected room(n: number): Uint8Array {
-    if (this.pos + n > this.buf.length) {
-      const next = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
-      next.set(this.buf.subarray(0, this.pos));
-      this.buf = next;
-    }
+    if (this.pos + n > this.buf.length) this.grow(this.pos + n);
     return this.buf;
+  }
+
+  private grow(size: number): void {
+    if (this.buf.length === 0 && spare && size <= spare.length) {
+      this.buf = spare;
+      spare = null;
+      return;
+    }
+    const next = new Uint8Array(Math.max(2 * this.buf.length, size, BUFFER_SIZE));
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
   }
 
   /** Bytes as they are (constant parts, made once by `bytes`). */
   raw(a: Uint8Array): void {
-    const b = this.room(a.length);
-    let p = this.pos;
-    for (let i = 0; i < a.length; i++) b[p++] = a[i]!;
-    this.pos = p;
+    // Longer parts in one copy by the engine, not a loop of byte stores: once any ArrayBuffer in the
+    // process has been detached (a WebAssembly memory that grew, a transfer), V8 checks the buffer on
+    // every typed-array access in optimized code, and a byte loop took half as long again; a few bytes
+    // are still quicker stored than handed to set (docs/performance.md).
+    const n = a.length;
+    const b = this.pos + n > this.buf.length ? this.room(n) : this.buf;
+    if (n > 8) {
+      b.set(a, this.pos);
+      this.pos += n;
+    } else {
+      let p = this.pos;
+      for (let i = 0; i < n; i++) b[p++] = a[i]!;
+      this.pos = p;
+    }
   }
 
   /** A boolean. */
   bool(v: boolean): void {
-    this.ascii(v ? 'true' : 'false');
+    this.raw(v ? TRUE : FALSE);
   }
 
   /** A number as JSON.stringify writes it: whole numbers digit by digit, others through String, non-finite as null. */
   num(v: number): void {
+    if ((v | 0) === v) {
+      // An int32 (-0 included: "0", as JSON.stringify writes it), in int32 arithmetic.
+      const b = this.room(11);
+      let p = this.pos;
+      let u = v;
+      if (u < 0) {
+        b[p++] = 45; // -
+        u = -u;
+        if (u < 0) {
+          // -2^31: its magnitude is no int32.
+          this.pos = p;
+          this.digits(2147483648);
+          return;
+        }
+      }
+      const end = p + digitCount(u);
+      this.pos = end;
+      p = end;
+      do {
+        const q = (u / 10) | 0;
+        b[--p] = 48 + u - q * 10;
+        u = q;
+      } while (u > 0);
+      return;
+    }
     if (!Number.isSafeInteger(v)) {
       this.ascii(Number.isFinite(v) ? String(v) : 'null');
       return;
     }
-    const b = this.room(17);
-    let p = this.pos;
     if (v < 0) {
-      b[p++] = 45; // -
+      this.room(1)[this.pos++] = 45; // -
       v = -v;
     }
+    this.digits(v);
+  }
+
+  /** The digits of a safe whole number >= 0. */
+  private digits(v: number): void {
+    const b = this.room(16);
     let digits = 1;
     for (let m = v; m >= 10; m = Math.floor(m / 10)) digits++;
-    p += digits;
+    let p = this.pos + digits;
     this.pos = p;
     do {
       b[--p] = 48 + (v % 10);
@@ -77,6 +157,26 @@ export class JsonOut {
 
   /** A string as JSON.stringify writes it. */
   str(v: string): void {
+    // ASCII without control characters, `"` or `\` is its own JSON text between quotes: copied as it is,
+    // with no JSON.stringify string made; a string with anything else (an escape, non-ASCII) is written anew
+    // by strSlow.
+    const n = v.length;
+    const b = this.room(n + 2);
+    let p = this.pos;
+    b[p++] = 34; // "
+    for (let i = 0; i < n; i++) {
+      const c = v.charCodeAt(i);
+      if (c < 0x20 || c >= 0x80 || c === 34 || c === 92) {
+        this.strSlow(v);
+        return;
+      }
+      b[p++] = c;
+    }
+    b[p++] = 34;
+    this.pos = p;
+  }
+
+  private strSlow(v: string): void {
     const t = JSON.stringify(v);
     const b = this.room(3 * t.length);
     let p = this.pos;
@@ -104,7 +204,8 @@ export class JsonOut {
   value(v: number | string | boolean | null): void {
     if (typeof v === 'number') this.num(v);
     else if (typeof v === 'string') this.str(v);
-    else this.ascii(v === null ? 'null' : v ? 'true' : 'false');
+    else if (v === null) this.raw(NULL);
+    else this.raw(v ? TRUE : FALSE);
   }
 
   /** The text written since the last take(). */
@@ -112,13 +213,36 @@ export class JsonOut {
     const s = decoder.decode(this.buf.subarray(0, this.pos));
     this.pos = 0;
     // A buffer grown for a long string is not kept.
-    if (this.buf.length > 4 * JSON_OUT_CHUNK) this.buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
+    if (this.buf.length > 4 * JSON_OUT_CHUNK) this.buf = NO_BYTES;
+    return s;
+  }
+
+  /**
+   * The last text (as take()), the buffer left for the next JsonOut: a text of a few small lists (a CTHG
+   * file's) would otherwise allocate a buffer per list and call. Writing again afterwards is allowed (it
+   * takes a buffer anew).
+   */
+  end(): string {
+    const s = this.take();
+    if (this.buf.length === BUFFER_SIZE) spare = this.buf;
+    this.buf = NO_BYTES;
     return s;
   }
 }
 
 /** Text as UTF-8 bytes, for JsonOut.raw. */
 export const jsonBytes = (s: string): Uint8Array => encoder.encode(s);
+
+/** Constant parts written one after the other, as one part (fewer JsonOut.raw calls per record). */
+export function joinBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
 
 /**
  * The constant text of an object with `keys` (in order) whose `{` is at
@@ -157,7 +281,7 @@ export function* jsonListText<T>(
     if (o.full) yield o.take();
   }
   o.raw(jsonBytes(`\n${pad(depth)}]`));
-  yield o.take();
+  yield o.end();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { JsonText, jsonMap, type JsonList } from '../../binary/json-array.js';
-import { isJsonPrimitive as prim, jsonBytes, jsonListText, objectParts, type JsonOut } from '../../binary/json-out.js';
+import { isJsonPrimitive as prim, joinBytes, jsonBytes, jsonListText, objectParts, type JsonOut } from '../../binary/json-out.js';
 import { VIEWS, countsOf, type CthgAnimation, type CthgDocument, type CthgFrame, type CthgSprite } from './model.js';
 
 /** The contract's `inspect --json` object (keys in the contract's order). */
@@ -97,6 +97,10 @@ function plainSprite(s: CthgSprite): boolean {
 function animationsText(list: readonly CthgAnimation[], depth: number, pad: Pad): Iterable<string> {
   const a = objectParts(['name', 'tileSize', 'frameCount', 'views'], depth + 1, pad);
   const v = objectParts(VIEWS, depth + 2, pad);
+  // Constant parts that follow each other joined (one copy instead of two).
+  const viewsOpen = joinBytes(a.lead[3]!, v.lead[0]!);
+  const viewsClose = joinBytes(v.close, a.close);
+  const [, east, south, west] = v.lead as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
   return jsonListText(list, depth, pad, (o: JsonOut, x) => {
     o.raw(a.lead[0]!);
     o.value(x.name);
@@ -104,50 +108,54 @@ function animationsText(list: readonly CthgAnimation[], depth: number, pad: Pad)
     o.value(x.tileSize);
     o.raw(a.lead[2]!);
     o.value(x.frameCount);
-    o.raw(a.lead[3]!);
-    for (let k = 0; k < VIEWS.length; k++) {
-      o.raw(v.lead[k]!);
-      o.value(x.views[VIEWS[k]!]);
-    }
-    o.raw(v.close);
-    o.raw(a.close);
+    const views = x.views;
+    o.raw(viewsOpen);
+    o.value(views.north);
+    o.raw(east);
+    o.value(views.east);
+    o.raw(south);
+    o.value(views.south);
+    o.raw(west);
+    o.value(views.west);
+    o.raw(viewsClose);
   });
 }
 
 function framesText(list: readonly CthgFrame[], depth: number, pad: Pad): Iterable<string> {
   const f = objectParts(['sound', 'elements'], depth + 1, pad);
   const e = objectParts(['sprite', 'x', 'y', 'layerClass', 'layerId', 'flags'], depth + 3, pad);
-  const empty = jsonBytes('[]');
-  const first = jsonBytes(`[\n${pad(depth + 3)}`);
-  const next = jsonBytes(`,\n${pad(depth + 3)}`);
-  const close = jsonBytes(`\n${pad(depth + 2)}]`);
-  return jsonListText(list, depth, pad, (o: JsonOut, x) => {
+  const [, x, y, layerClass, layerId, flags] = e.lead as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+  // Constant parts that follow each other joined: `"elements": [` to the first element's `"sprite": `, from
+  // one element's `}` to the next one's `"sprite": `, and from the last one's `}` to the frame's.
+  const empty = joinBytes(f.lead[1]!, jsonBytes('[]'), f.close);
+  const open = joinBytes(f.lead[1]!, jsonBytes(`[\n${pad(depth + 3)}`), e.lead[0]!);
+  const between = joinBytes(e.close, jsonBytes(`,\n${pad(depth + 3)}`), e.lead[0]!);
+  const close = joinBytes(e.close, jsonBytes(`\n${pad(depth + 2)}]`), f.close);
+  return jsonListText(list, depth, pad, (o: JsonOut, fr) => {
     o.raw(f.lead[0]!);
-    o.value(x.sound);
-    o.raw(f.lead[1]!);
-    const els = x.elements;
-    if (els.length === 0) o.raw(empty);
-    else {
-      for (let i = 0; i < els.length; i++) {
-        const el = els[i]!;
-        o.raw(i === 0 ? first : next);
-        o.raw(e.lead[0]!);
-        o.value(el.sprite);
-        o.raw(e.lead[1]!);
-        o.value(el.x);
-        o.raw(e.lead[2]!);
-        o.value(el.y);
-        o.raw(e.lead[3]!);
-        o.value(el.layerClass);
-        o.raw(e.lead[4]!);
-        o.value(el.layerId);
-        o.raw(e.lead[5]!);
-        o.value(el.flags);
-        o.raw(e.close);
-      }
-      o.raw(close);
+    o.value(fr.sound);
+    const els = fr.elements;
+    if (els.length === 0) {
+      o.raw(empty);
+      return;
     }
-    o.raw(f.close);
+    o.raw(open);
+    for (let i = 0; i < els.length; i++) {
+      const el = els[i]!;
+      if (i > 0) o.raw(between);
+      o.value(el.sprite);
+      o.raw(x);
+      o.value(el.x);
+      o.raw(y);
+      o.value(el.y);
+      o.raw(layerClass);
+      o.value(el.layerClass);
+      o.raw(layerId);
+      o.value(el.layerId);
+      o.raw(flags);
+      o.value(el.flags);
+    }
+    o.raw(close);
   });
 }
 

@@ -8,7 +8,7 @@
  * test/hallgeir/compact.test.ts compares the two.
  */
 import { JsonText, type JsonList } from '../../binary/json-array.js';
-import { JSON_OUT_CHUNK as CHUNK, JsonOut } from '../../binary/json-out.js';
+import { JSON_OUT_CHUNK as CHUNK, JsonOut, joinBytes } from '../../binary/json-out.js';
 import { FRAME_SIZE } from './model.js';
 import type { CompactFrames, CompactObjects } from './compact.js';
 
@@ -21,13 +21,12 @@ const encoder = new TextEncoder();
  * What the lists of one document share while their text is written: the
  * buffer (each list takes its text out before it yields, and starts its
  * writing anew when resumed, so the lists can take turns), the constant
- * parts at each depth and the text of delays and paths met. A document of
+ * parts at each depth with the text of delays met. A document of
  * many small animations would otherwise pay for a buffer and parts each.
  */
 export class TextContext {
   readonly out = new JsonOut();
   readonly parts = new Map<string, Parts>();
-  readonly delays = new Map<number, Uint8Array>();
 }
 
 type Parts = ReturnType<typeof parts>;
@@ -55,6 +54,8 @@ function parts(depth: number, pad: (n: number) => string, keys: string[]) {
     next: encoder.encode(`\n${item}},\n${item}{\n${key}"${keys[0]}": `),
     leads: keys.slice(1).map((k) => encoder.encode(`,\n${key}"${k}": `)),
     close: encoder.encode(`\n${item}}\n${pad(depth)}]`),
+    /** The text of delays met, between the leads of `delay` and `next` (at this depth). */
+    delays: new Map<number, Uint8Array>(),
   };
 }
 
@@ -63,11 +64,10 @@ function* framesText(c: CompactFrames, ctx: TextContext, depth: number, pad: (n:
     yield '[]';
     return;
   }
-  const { first, next, leads, close } = partsFor(ctx, depth, pad, ['x', 'y', 'delay', 'next']);
+  const { first, next, leads, close, delays } = partsFor(ctx, depth, pad, ['x', 'y', 'delay', 'next']);
   const [yLead, delayLead, nextLead] = leads as [Uint8Array, Uint8Array, Uint8Array];
   const v = c.store.view;
   const le = c.store.littleEndian;
-  const delays = ctx.delays;
   const o = ctx.out;
   o.pos = 0;
   for (let i = 0, p = c.at; i < c.count; i++, p += FRAME_SIZE) {
@@ -75,16 +75,15 @@ function* framesText(c: CompactFrames, ctx: TextContext, depth: number, pad: (n:
     o.num(v.getInt32(p, le));
     o.raw(yLead);
     o.num(v.getInt32(p + 4, le));
-    o.raw(delayLead);
-    // A finite double (the reader checked): its text as JSON.stringify gives it, kept for the next frames.
+    // A finite double (the reader checked): its text as JSON.stringify gives it, between the leads of
+    // `delay` and `next`, kept for the next frames (one copy for the three).
     const d = v.getFloat64(p + 8, le);
     let t = delays.get(d);
     if (t === undefined) {
-      t = jsonBytes(d);
+      t = joinBytes(delayLead, jsonBytes(d), nextLead);
       if (delays.size < CACHED) delays.set(d, t);
     }
     o.raw(t);
-    o.raw(nextLead);
     o.num(v.getInt32(p + 16, le));
     if (o.pos >= CHUNK) {
       yield o.take();
@@ -92,7 +91,7 @@ function* framesText(c: CompactFrames, ctx: TextContext, depth: number, pad: (n:
     }
   }
   o.raw(close);
-  yield o.take();
+  yield o.end();
 }
 
 function* objectsText(c: CompactObjects, ctx: TextContext, depth: number, pad: (n: number) => string): Generator<string> {
@@ -111,11 +110,11 @@ function* objectsText(c: CompactObjects, ctx: TextContext, depth: number, pad: (
     o.num(c.x[i]!);
     o.raw(yLead);
     o.num(c.y[i]!);
-    o.raw(objectLead);
+    // The path's text after the lead of `object`, kept for the next objects (one copy for the two).
     const id = c.path[i]!;
     let t = id < CACHED ? paths[id] : undefined;
     if (t === undefined) {
-      t = jsonBytes(c.paths[id]!);
+      t = joinBytes(objectLead, jsonBytes(c.paths[id]!));
       if (id < CACHED) paths[id] = t;
     }
     o.raw(t);
@@ -125,7 +124,7 @@ function* objectsText(c: CompactObjects, ctx: TextContext, depth: number, pad: (
     }
   }
   o.raw(close);
-  yield o.take();
+  yield o.end();
 }
 
 /** `list` (an animation's frames as JSON objects) as a JsonText whose text is written from the records. */

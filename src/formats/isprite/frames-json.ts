@@ -258,7 +258,7 @@ function* framesText(frames: readonly IspriteFrame[], compact: CompactElements[]
     if (o.pos >= CHUNK) yield o.take();
   }
   o.raw(c.close);
-  yield o.take();
+  yield o.end();
 }
 
 /**

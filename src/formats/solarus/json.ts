@@ -29,12 +29,14 @@ function parts(depth: number, pad: (n: number) => string) {
     frameDelay: e(`,\n${field}"frameDelay": `),
     loopOnFrame: e(`,\n${field}"loopOnFrame": `),
     directionsEmpty: e(`,\n${field}"directions": []\n${anim}}`),
-    directionsOpen: e(`,\n${field}"directions": [`),
-    directionsClose: e(`\n${field}]\n${anim}}`),
-    /** Before each value of a direction: the first's after `{`, the others' after the last value. */
-    dirFirst: DIRECTION_KEYS.map((k, i) => e(`${i === 0 ? `\n${dir}{\n` : ',\n'}${value}"${k}": `)),
-    dirNext: e(`,\n${dir}{\n${value}"x": `),
-    dirEnd: e(`\n${dir}}`),
+    /** From the last field to the first direction's first value. */
+    directionsOpen: e(`,\n${field}"directions": [\n${dir}{\n${value}"x": `),
+    /** Before each value of a direction after the first. */
+    dirLeads: DIRECTION_KEYS.map((k) => e(`,\n${value}"${k}": `)),
+    /** From one direction's last value to the next one's first (`}`, `,` and `{`: one copy). */
+    dirBetween: e(`\n${dir}},\n${dir}{\n${value}"x": `),
+    /** From the last direction's last value to the animation's end. */
+    dirLast: e(`\n${dir}}\n${field}]\n${anim}}`),
     close: e(`\n${pad(depth)}]`),
   };
 }
@@ -65,19 +67,19 @@ function* pieces(store: AnimationStore, depth: number, pad: (n: number) => strin
     const n = store.directionCount(a);
     if (n === 0) o.raw(c.directionsEmpty);
     else {
-      o.raw(c.directionsOpen);
       for (let k = 0; k < n; k++) {
         store.values(a, k, v);
-        for (let f = 0; f < 8; f++) {
-          o.raw(f === 0 && k > 0 ? c.dirNext : c.dirFirst[f]!);
+        o.raw(k > 0 ? c.dirBetween : c.directionsOpen);
+        o.num(v[0]!);
+        for (let f = 1; f < 8; f++) {
+          o.raw(c.dirLeads[f]!);
           o.num(v[f]!);
         }
-        o.raw(c.dirEnd);
       }
-      o.raw(c.directionsClose);
+      o.raw(c.dirLast);
     }
     if (o.pos >= CHUNK) yield o.take();
   }
   o.raw(c.close);
-  yield o.take();
+  yield o.end();
 }
