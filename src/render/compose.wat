@@ -651,6 +651,128 @@
     (call $mix4 (local.get $q0) (local.get $q1) (local.get $q2) (local.get $q3)
       (local.get $w0) (local.get $w1) (local.get $w2) (local.get $w3) (local.get $lut) (i32.const 0)))
 
+  ;; bilinearRun's opaque and transparent quads for up to n pixels from p
+  ;; (positions U, V in 16.16, steps dU, dV): stops at the first quad that is
+  ;; neither (the soft rim) and returns how many pixels it wrote. Opaque
+  ;; quads: bilinearRun's integer interpolation as two dot products of i16
+  ;; pairs: per channel c0*(4096 - tx) + c1*tx (= (c0 << 12) + (c1 - c0)*tx),
+  ;; >> 4, then rt*(4096 - ty) + rb*ty + 2^19 (= (rt << 12) + (rb - rt)*ty
+  ;; + 2^19), >> 20, with rt and rb taken as rt - 32768 and rb - 32768 (i16:
+  ;; kSign) and 2^27 + 2^19 added back (kRound). The constants come in as
+  ;; parameters so that the compiler keeps them in registers instead of
+  ;; rebuilding each one for every pixel.
+  (func $fastRun (param $p i32) (param $U i32) (param $V i32) (param $dU i32) (param $dV i32) (param $n i32)
+    (param $org i32) (param $stride i32) (param $opaqueA i32) (param $kSign v128) (param $kRound v128) (result i32)
+    (local $k i32) (local $o i32) (local $qa i64) (local $qb i64) (local $w i32) (local $A i32)
+    (local $tx4 v128) (local $quad v128) (local $c0 v128) (local $top v128) (local $bot v128) (local $all v128)
+    (local.set $A (i32.shl (local.get $opaqueA) (i32.const 24)))
+    (block $done
+      (loop $px
+        (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
+        (local.set $o (i32.add (local.get $org)
+          (i32.add (i32.mul (i32.shr_s (local.get $V) (i32.const 16)) (local.get $stride))
+               (i32.shl (i32.shr_s (local.get $U) (i32.const 16)) (i32.const 2)))))
+        ;; The quad's top (q0, q1) and bottom (q2, q3) pairs as two i64s, for the alpha tests.
+        (local.set $qa (i64.load (local.get $o)))
+        (local.set $qb (i64.load (i32.add (local.get $o) (local.get $stride))))
+        (if (i64.eq (i64.and (i64.and (local.get $qa) (local.get $qb)) (i64.const 0xff000000ff000000))
+                (i64.const 0xff000000ff000000))
+          (then
+            (local.set $w (i32.and (i32.shr_s (local.get $U) (i32.const 4)) (i32.const 4095)))
+            (local.set $tx4 (i32x4.splat (i32.sub (i32.or (i32.shl (local.get $w) (i32.const 16)) (i32.const 4096)) (local.get $w))))
+            ;; [q0 q1 q2 q3] and [q1 q2 q3 q0]: their bytes interleaved give the pairs
+            ;; (c0, c1) of the top row (low half) and (c2, c3) of the bottom row (high half).
+            (local.set $quad (i64x2.replace_lane 1 (i64x2.splat (local.get $qa)) (local.get $qb)))
+            (local.set $c0 (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 0 1 2 3 (local.get $quad) (local.get $quad)))
+            (local.set $top (i32x4.dot_i16x8_s
+              (i16x8.extend_low_i8x16_u (i8x16.shuffle 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23 (local.get $quad) (local.get $c0)))
+              (local.get $tx4)))
+            (local.set $bot (i32x4.dot_i16x8_s
+              (i16x8.extend_low_i8x16_u (i8x16.shuffle 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31 (local.get $quad) (local.get $c0)))
+              (local.get $tx4)))
+            (local.set $w (i32.and (i32.shr_s (local.get $V) (i32.const 4)) (i32.const 4095)))
+            ;; [rt rb gt gb bt bb at ab] in i16 lanes (rb = bot >> 4 from bot << 12's high half), minus 32768.
+            (local.set $all (i32x4.dot_i16x8_s
+              (v128.xor
+              (i8x16.shuffle 0 1 18 19 4 5 22 23 8 9 26 27 12 13 30 31
+                (i32x4.shr_u (local.get $top) (i32.const 4)) (i32x4.shl (local.get $bot) (i32.const 12)))
+              (local.get $kSign))
+              (i32x4.splat (i32.sub (i32.or (i32.shl (local.get $w) (i32.const 16)) (i32.const 4096)) (local.get $w)))))
+            (local.set $all (i32x4.shr_u (i32x4.add (local.get $all) (local.get $kRound)) (i32.const 20)))
+            (local.set $all (i16x8.narrow_i32x4_s (local.get $all) (local.get $all)))
+            (i32.store (local.get $p) (i32.or
+              (i32.and (i32x4.extract_lane 0 (i8x16.narrow_i16x8_u (local.get $all) (local.get $all))) (i32.const 0xffffff))
+              (local.get $A))))
+          (else
+            ;; Not transparent either: a rim quad.
+            (br_if $done (i64.ne (i64.and (i64.or (local.get $qa) (local.get $qb)) (i64.const 0xff000000ff000000)) (i64.const 0)))
+            (i32.store (local.get $p) (i32.const 0))))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (local.set $U (i32.add (local.get $U) (local.get $dU)))
+        (local.set $V (i32.add (local.get $V) (local.get $dV)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $px)))
+    (local.get $k))
+
+  ;; bilinearRun's soft-rim quads (neither opaque nor transparent at the
+  ;; fixed-point position U, V) for up to n pixels from p (destination x):
+  ;; bilinearExact at the exact position sx + (i0*cx + ru) - 1/2, sy + (i1*cx
+  ;; + rv) - 1/2 (k2 = [i0, i1], r2 = [ru, rv], s2 = [sx, sy]: u and v in one
+  ;; f64x2, the same IEEE operations), two pixels at a time in $exact2 (the
+  ;; first waits until the second comes; a lone one at the end takes both
+  ;; lanes). Stops at the first opaque or transparent quad; returns how many
+  ;; pixels it wrote.
+  (func $rimRun (param $p i32) (param $U i32) (param $V i32) (param $dU i32) (param $dV i32) (param $n i32) (param $x i32)
+    (param $org i32) (param $stride i32) (param $lut i32) (param $k2 v128) (param $r2 v128) (param $s2 v128) (result i32)
+    (local $k i32) (local $o i32) (local $all i64) (local $f v128) (local $i v128) (local $t v128)
+    (local $pend i32) (local $quad v128) (local $pquad v128) (local $pt v128) (local $cx v128)
+    (local.set $cx (f64x2.splat (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5))))
+    (block $done
+      (loop $px
+        (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
+        (local.set $o (i32.add (local.get $org)
+          (i32.add (i32.mul (i32.shr_s (local.get $V) (i32.const 16)) (local.get $stride))
+                   (i32.shl (i32.shr_s (local.get $U) (i32.const 16)) (i32.const 2)))))
+        ;; Alphas of the quad at U, V: stop when all are 255 or all 0.
+        (local.set $all (i64.and (i64.and (i64.load (local.get $o)) (i64.load (i32.add (local.get $o) (local.get $stride))))
+                                 (i64.const 0xff000000ff000000)))
+        (br_if $done (i64.eq (local.get $all) (i64.const 0xff000000ff000000)))
+        (br_if $done (i64.eqz (i64.and (i64.or (i64.load (local.get $o)) (i64.load (i32.add (local.get $o) (local.get $stride))))
+                                       (i64.const 0xff000000ff000000))))
+        ;; [fu, fv] at the exact position, [iu, iv] truncated, [tx, ty] = [fu - iu, fv - iv].
+        (local.set $f (f64x2.sub (f64x2.add (local.get $s2) (f64x2.add (f64x2.mul (local.get $k2) (local.get $cx)) (local.get $r2)))
+                                 (v128.const f64x2 0.5 0.5)))
+        (local.set $i (i32x4.trunc_sat_f64x2_s_zero (local.get $f)))
+        (local.set $t (f64x2.sub (local.get $f) (f64x2.convert_low_i32x4_s (local.get $i))))
+        (local.set $o (i32.add (local.get $org)
+          (i32.add (i32.mul (i32x4.extract_lane 1 (local.get $i)) (local.get $stride))
+                   (i32.shl (i32x4.extract_lane 0 (local.get $i)) (i32.const 2)))))
+        (local.set $quad (v128.load64_lane 1 (i32.add (local.get $o) (local.get $stride)) (v128.load64_zero (local.get $o))))
+        (if (local.get $pend)
+          (then
+            (i32.store (local.get $p)
+              (call $exact2 (local.get $pquad) (local.get $quad)
+                (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $pt) (local.get $t))
+                (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $pt) (local.get $t))
+                (local.get $lut) (local.get $pend)))
+            (local.set $pend (i32.const 0)))
+          (else
+            (local.set $pend (local.get $p))
+            (local.set $pquad (local.get $quad))
+            (local.set $pt (local.get $t))))
+        (local.set $cx (f64x2.add (local.get $cx) (v128.const f64x2 1 1)))
+        (local.set $p (i32.add (local.get $p) (i32.const 4)))
+        (local.set $U (i32.add (local.get $U) (local.get $dU)))
+        (local.set $V (i32.add (local.get $V) (local.get $dV)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $px)))
+    ;; A rim pixel left waiting: alone (itself in both lanes).
+    (if (local.get $pend)
+      (then (drop (call $exact2 (local.get $pquad) (local.get $pquad)
+        (f64x2.splat (f64x2.extract_lane 0 (local.get $pt))) (f64x2.splat (f64x2.extract_lane 1 (local.get $pt)))
+        (local.get $lut) (local.get $pend)))))
+    (local.get $k))
+
   ;; Bilinear pixels [xa, xb) of one row, as affineBilinear: [ia, ib) (empty
   ;; when ia >= ib) through bilinearRun's fixed-point steps (dU, dV), the
   ;; rest checked; then `over` at d.
@@ -659,11 +781,25 @@
     (param $bx0 f64) (param $bx1 f64) (param $by0 f64) (param $by1 f64)
     (param $xa i32) (param $xb i32) (param $ia i32) (param $ib i32) (param $dU i32) (param $dV i32)
     (param $d i32) (param $lut i32) (param $opaqueA i32) (param $aligned i32)
+    (call $bilinearRow (local.get $t) (local.get $org) (local.get $stride)
+      (local.get $i0) (local.get $i1) (local.get $ru) (local.get $rv) (local.get $sx) (local.get $sy) (local.get $sw) (local.get $sh)
+      (local.get $bx0) (local.get $bx1) (local.get $by0) (local.get $by1)
+      (local.get $xa) (local.get $xb) (local.get $ia) (local.get $ib) (local.get $dU) (local.get $dV)
+      (local.get $d) (local.get $lut) (local.get $opaqueA) (local.get $aligned)
+      (v128.const i32x4 0x80008000 0x80008000 0x80008000 0x80008000)
+      (v128.const i32x4 134742016 134742016 134742016 134742016)))
+
+  ;; The row of `bilinear`. kSign, kRound: the opaque quads' constants
+  ;; (0x8000 in each i16 lane; 2^27 + 2^19 in each i32 lane), passed in so
+  ;; that the compiler keeps them in registers instead of rebuilding each
+  ;; one for every pixel.
+  (func $bilinearRow (param $t i32) (param $org i32) (param $stride i32)
+    (param $i0 f64) (param $i1 f64) (param $ru f64) (param $rv f64) (param $sx f64) (param $sy f64) (param $sw f64) (param $sh f64)
+    (param $bx0 f64) (param $bx1 f64) (param $by0 f64) (param $by1 f64)
+    (param $xa i32) (param $xb i32) (param $ia i32) (param $ib i32) (param $dU i32) (param $dV i32)
+    (param $d i32) (param $lut i32) (param $opaqueA i32) (param $aligned i32) (param $kSign v128) (param $kRound v128)
     (local $x i32) (local $p i32) (local $end i32) (local $U i32) (local $V i32) (local $cx f64) (local $o i32)
-    (local $q0 i32) (local $q1 i32) (local $q2 i32) (local $q3 i32) (local $tx i32) (local $ty i32) (local $w i32)
-    (local $fu f64) (local $fv f64) (local $iu i32) (local $iv i32) (local $txf f64) (local $tyf f64)
-    (local $top v128) (local $bot v128) (local $all v128) (local $c0 v128) (local $tx4 v128)
-    (local $pend i32) (local $quad v128) (local $pquad v128) (local $ptx v128) (local $pty v128)
+    (local $w i32) (local $k2 v128) (local $r2 v128) (local $s2 v128)
     (if (i32.ge_s (local.get $ia) (local.get $ib))
       (then (local.set $ia (local.get $xb)) (local.set $ib (local.get $xb))))
     (local.set $x (local.get $xa))
@@ -680,6 +816,9 @@
         (local.set $x (i32.add (local.get $x) (i32.const 1)))
         (br $px)))
     ;; The run: 16 pixels per anchor.
+    (local.set $k2 (f64x2.replace_lane 1 (f64x2.splat (local.get $i0)) (local.get $i1)))
+    (local.set $r2 (f64x2.replace_lane 1 (f64x2.splat (local.get $ru)) (local.get $rv)))
+    (local.set $s2 (f64x2.replace_lane 1 (f64x2.splat (local.get $sx)) (local.get $sy)))
     (block $rdone
       (loop $block
         (br_if $rdone (i32.ge_s (local.get $x) (local.get $ib)))
@@ -693,81 +832,25 @@
         (block $bdone
           (loop $rpx
             (br_if $bdone (i32.ge_s (local.get $x) (local.get $end)))
-            (local.set $o (i32.add (local.get $org)
-              (i32.add (i32.mul (i32.shr_s (local.get $V) (i32.const 16)) (local.get $stride))
-                       (i32.shl (i32.shr_s (local.get $U) (i32.const 16)) (i32.const 2)))))
-            ;; The quad as two pairs of texels: top (q0, q1) and bottom (q2, q3).
-            (local.set $top (v128.load64_zero (local.get $o)))
-            (local.set $bot (v128.load64_zero (i32.add (local.get $o) (local.get $stride))))
-            (local.set $all (v128.and (local.get $top) (local.get $bot)))
-            (if (i32.eq (i32.shr_u (i32.and (i32x4.extract_lane 0 (local.get $all)) (i32x4.extract_lane 1 (local.get $all))) (i32.const 24))
-                        (i32.const 255))
-              (then
-                ;; bilinearRun's integer interpolation, the four channels in i32 lanes.
-                (local.set $tx4 (i32x4.splat (i32.and (i32.shr_s (local.get $U) (i32.const 4)) (i32.const 4095))))
-                (local.set $all (i16x8.extend_low_i8x16_u (local.get $top)))
-                (local.set $c0 (i32x4.extend_low_i16x8_u (local.get $all)))
-                (local.set $top (i32x4.shr_s
-                  (i32x4.add (i32x4.shl (local.get $c0) (i32.const 12))
-                             (i32x4.mul (i32x4.sub (i32x4.extend_high_i16x8_u (local.get $all)) (local.get $c0)) (local.get $tx4)))
-                  (i32.const 4)))
-                (local.set $all (i16x8.extend_low_i8x16_u (local.get $bot)))
-                (local.set $c0 (i32x4.extend_low_i16x8_u (local.get $all)))
-                (local.set $bot (i32x4.shr_s
-                  (i32x4.add (i32x4.shl (local.get $c0) (i32.const 12))
-                             (i32x4.mul (i32x4.sub (i32x4.extend_high_i16x8_u (local.get $all)) (local.get $c0)) (local.get $tx4)))
-                  (i32.const 4)))
-                (local.set $all (i32x4.shr_s
-                  (i32x4.add
-                    (i32x4.add (i32x4.shl (local.get $top) (i32.const 12))
-                               (i32x4.mul (i32x4.sub (local.get $bot) (local.get $top))
-                                          (i32x4.splat (i32.and (i32.shr_s (local.get $V) (i32.const 4)) (i32.const 4095)))))
-                    (v128.const i32x4 524288 524288 524288 524288))
-                  (i32.const 20)))
-                (local.set $all (i16x8.narrow_i32x4_s (local.get $all) (local.get $all)))
-                (local.set $w (i32.or
-                  (i32.and (i32x4.extract_lane 0 (i8x16.narrow_i16x8_u (local.get $all) (local.get $all))) (i32.const 0xffffff))
-                  (i32.shl (local.get $opaqueA) (i32.const 24)))))
-              (else
-                (local.set $all (v128.or (local.get $top) (local.get $bot)))
-                (if (i32.eqz (i32.shr_u (i32.or (i32x4.extract_lane 0 (local.get $all)) (i32x4.extract_lane 1 (local.get $all))) (i32.const 24)))
-                  (then (local.set $w (i32.const 0)))
-                  (else
-                    ;; bilinearExact at the exact position, two rim pixels at a time
-                    ;; (the first waits in pend; its slot is written with the second's).
-                    (local.set $cx (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
-                    (local.set $fu (f64.sub (f64.add (local.get $sx) (f64.add (f64.mul (local.get $i0) (local.get $cx)) (local.get $ru))) (f64.const 0.5)))
-                    (local.set $fv (f64.sub (f64.add (local.get $sy) (f64.add (f64.mul (local.get $i1) (local.get $cx)) (local.get $rv))) (f64.const 0.5)))
-                    (local.set $iu (i32.trunc_sat_f64_s (local.get $fu)))
-                    (local.set $iv (i32.trunc_sat_f64_s (local.get $fv)))
-                    (local.set $o (i32.add (local.get $org)
-                      (i32.add (i32.mul (local.get $iv) (local.get $stride)) (i32.shl (local.get $iu) (i32.const 2)))))
-                    (local.set $quad (v128.load64_lane 1 (i32.add (local.get $o) (local.get $stride)) (v128.load64_zero (local.get $o))))
-                    (local.set $txf (f64.sub (local.get $fu) (f64.convert_i32_s (local.get $iu))))
-                    (local.set $tyf (f64.sub (local.get $fv) (f64.convert_i32_s (local.get $iv))))
-                    (if (local.get $pend)
-                      (then
-                        (local.set $w (call $exact2 (local.get $pquad) (local.get $quad)
-                          (f64x2.replace_lane 1 (local.get $ptx) (local.get $txf))
-                          (f64x2.replace_lane 1 (local.get $pty) (local.get $tyf))
-                          (local.get $lut) (local.get $pend)))
-                        (local.set $pend (i32.const 0)))
-                      (else
-                        (local.set $pend (local.get $p))
-                        (local.set $pquad (local.get $quad))
-                        (local.set $ptx (f64x2.splat (local.get $txf)))
-                        (local.set $pty (f64x2.splat (local.get $tyf)))
-                        (local.set $w (i32.const 0))))))))
-            (i32.store (local.get $p) (local.get $w))
-            (local.set $p (i32.add (local.get $p) (i32.const 4)))
-            (local.set $x (i32.add (local.get $x) (i32.const 1)))
-            (local.set $U (i32.add (local.get $U) (local.get $dU)))
-            (local.set $V (i32.add (local.get $V) (local.get $dV)))
+            ;; Opaque and transparent quads (all but the soft rim): $fastRun, up to the next rim quad.
+            (local.set $w (call $fastRun (local.get $p) (local.get $U) (local.get $V) (local.get $dU) (local.get $dV)
+              (i32.sub (local.get $end) (local.get $x)) (local.get $org) (local.get $stride) (local.get $opaqueA)
+              (local.get $kSign) (local.get $kRound)))
+            (local.set $x (i32.add (local.get $x) (local.get $w)))
+            (local.set $p (i32.add (local.get $p) (i32.shl (local.get $w) (i32.const 2))))
+            (local.set $U (i32.add (local.get $U) (i32.mul (local.get $w) (local.get $dU))))
+            (local.set $V (i32.add (local.get $V) (i32.mul (local.get $w) (local.get $dV))))
+            (br_if $bdone (i32.ge_s (local.get $x) (local.get $end)))
+            ;; Soft-rim quads: $rimRun, up to the next opaque or transparent quad.
+            (local.set $w (call $rimRun (local.get $p) (local.get $U) (local.get $V) (local.get $dU) (local.get $dV)
+              (i32.sub (local.get $end) (local.get $x)) (local.get $x) (local.get $org) (local.get $stride) (local.get $lut)
+              (local.get $k2) (local.get $r2) (local.get $s2)))
+            (local.set $x (i32.add (local.get $x) (local.get $w)))
+            (local.set $p (i32.add (local.get $p) (i32.shl (local.get $w) (i32.const 2))))
+            (local.set $U (i32.add (local.get $U) (i32.mul (local.get $w) (local.get $dU))))
+            (local.set $V (i32.add (local.get $V) (i32.mul (local.get $w) (local.get $dV))))
             (br $rpx)))
         (br $block)))
-    ;; A rim pixel left waiting: alone (itself in both lanes).
-    (if (local.get $pend)
-      (then (drop (call $exact2 (local.get $pquad) (local.get $pquad) (local.get $ptx) (local.get $pty) (local.get $lut) (local.get $pend)))))
     ;; Checked pixels after the run.
     (block $done2
       (loop $px2
