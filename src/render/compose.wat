@@ -658,47 +658,99 @@
   ;; pairs: per channel c0*(4096 - tx) + c1*tx (= (c0 << 12) + (c1 - c0)*tx),
   ;; >> 4, then rt*(4096 - ty) + rb*ty + 2^19 (= (rt << 12) + (rb - rt)*ty
   ;; + 2^19), >> 20, with rt and rb taken as rt - 32768 and rb - 32768 (i16:
-  ;; kSign) and 2^27 + 2^19 added back (kRound). The constants come in as
-  ;; parameters so that the compiler keeps them in registers instead of
+  ;; kSign) and 2^27 + 2^19 added back (kRound); two pixels at a time where
+  ;; both quads are opaque. The constants (k4096: 4096 in each i32 lane) come
+  ;; in as parameters so that the compiler keeps them in registers instead of
   ;; rebuilding each one for every pixel.
   (func $fastRun (param $p i32) (param $U i32) (param $V i32) (param $dU i32) (param $dV i32) (param $n i32)
-    (param $org i32) (param $stride i32) (param $opaqueA i32) (param $kSign v128) (param $kRound v128) (result i32)
-    (local $k i32) (local $o i32) (local $qa i64) (local $qb i64) (local $w i32) (local $A i32)
-    (local $tx4 v128) (local $quad v128) (local $c0 v128) (local $top v128) (local $bot v128) (local $all v128)
+    (param $org i32) (param $stride i32) (param $opaqueA i32) (param $kSign v128) (param $kRound v128) (param $k4096 v128) (result i32)
+    (local $uv v128) (local $duv v128) (local $duv2 v128) (local $wv v128) (local $k i32) (local $o i32) (local $o2 i32)
+    (local $qa i64) (local $qb i64) (local $qc i64) (local $qd i64) (local $A i32) (local $A2 i64)
+    (local $quad v128) (local $quad2 v128) (local $c0 v128) (local $top v128) (local $bot v128) (local $all v128) (local $all2 v128)
     (local.set $A (i32.shl (local.get $opaqueA) (i32.const 24)))
+    (local.set $A2 (i64.or (i64.extend_i32_u (local.get $A)) (i64.shl (i64.extend_i32_u (local.get $A)) (i64.const 32))))
+    ;; [U, V, U + dU, V + dV] and their steps, for the weights.
+    (local.set $uv (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $U)) (local.get $V))
+      (i32.add (local.get $U) (local.get $dU))) (i32.add (local.get $V) (local.get $dV))))
+    (local.set $duv (i32x4.replace_lane 3 (i32x4.replace_lane 1 (i32x4.splat (local.get $dU)) (local.get $dV)) (local.get $dV)))
+    (local.set $duv2 (i32x4.add (local.get $duv) (local.get $duv)))
     (block $done
       (loop $px
         (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
         (local.set $o (i32.add (local.get $org)
           (i32.add (i32.mul (i32.shr_s (local.get $V) (i32.const 16)) (local.get $stride))
-               (i32.shl (i32.shr_s (local.get $U) (i32.const 16)) (i32.const 2)))))
+                   (i32.shl (i32.shr_s (local.get $U) (i32.const 16)) (i32.const 2)))))
         ;; The quad's top (q0, q1) and bottom (q2, q3) pairs as two i64s, for the alpha tests.
         (local.set $qa (i64.load (local.get $o)))
         (local.set $qb (i64.load (i32.add (local.get $o) (local.get $stride))))
-        (if (i64.eq (i64.and (i64.and (local.get $qa) (local.get $qb)) (i64.const 0xff000000ff000000))
-                (i64.const 0xff000000ff000000))
+        ;; Weights [tx, ty] = (U >> 4) & 4095, (V >> 4) & 4095 (the next pixel's in lanes 2, 3), as i16 pairs (4096 - t, t).
+        (local.set $wv (i32x4.shr_u (i32x4.shl (local.get $uv) (i32.const 16)) (i32.const 20)))
+        (local.set $wv (i32x4.add (i32x4.sub (i32x4.shl (local.get $wv) (i32.const 16)) (local.get $wv)) (local.get $k4096)))
+        (if (i64.eq (i64.and (i64.and (local.get $qa) (local.get $qb)) (i64.const 0xff000000ff000000)) (i64.const 0xff000000ff000000))
           (then
-            (local.set $w (i32.and (i32.shr_s (local.get $U) (i32.const 4)) (i32.const 4095)))
-            (local.set $tx4 (i32x4.splat (i32.sub (i32.or (i32.shl (local.get $w) (i32.const 16)) (i32.const 4096)) (local.get $w))))
             ;; [q0 q1 q2 q3] and [q1 q2 q3 q0]: their bytes interleaved give the pairs
             ;; (c0, c1) of the top row (low half) and (c2, c3) of the bottom row (high half).
             (local.set $quad (i64x2.replace_lane 1 (i64x2.splat (local.get $qa)) (local.get $qb)))
+            (if (i32.lt_s (i32.add (local.get $k) (i32.const 1)) (local.get $n))
+              (then
+                ;; The next pixel's quad opaque too: both at once.
+                (local.set $o2 (i32.add (local.get $org)
+          (i32.add (i32.mul (i32.shr_s (i32.add (local.get $V) (local.get $dV)) (i32.const 16)) (local.get $stride))
+                   (i32.shl (i32.shr_s (i32.add (local.get $U) (local.get $dU)) (i32.const 16)) (i32.const 2)))))
+                (local.set $qc (i64.load (local.get $o2)))
+                (local.set $qd (i64.load (i32.add (local.get $o2) (local.get $stride))))
+                (if (i64.eq (i64.and (i64.and (local.get $qc) (local.get $qd)) (i64.const 0xff000000ff000000)) (i64.const 0xff000000ff000000))
+                  (then
+                    (local.set $quad2 (i64x2.replace_lane 1 (i64x2.splat (local.get $qc)) (local.get $qd)))
+                    (local.set $c0 (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 0 1 2 3 (local.get $quad) (local.get $quad)))
+                    (local.set $top (i32x4.dot_i16x8_s
+                      (i16x8.extend_low_i8x16_u (i8x16.shuffle 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23 (local.get $quad) (local.get $c0)))
+                      (i8x16.shuffle 0 1 2 3 0 1 2 3 0 1 2 3 0 1 2 3 (local.get $wv) (local.get $wv))))
+                    (local.set $bot (i32x4.dot_i16x8_s
+                      (i16x8.extend_low_i8x16_u (i8x16.shuffle 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31 (local.get $quad) (local.get $c0)))
+                      (i8x16.shuffle 0 1 2 3 0 1 2 3 0 1 2 3 0 1 2 3 (local.get $wv) (local.get $wv))))
+                    (local.set $all (i32x4.shr_u (i32x4.add (local.get $kRound) (i32x4.dot_i16x8_s
+                      (v128.xor
+                        (i8x16.shuffle 0 1 18 19 4 5 22 23 8 9 26 27 12 13 30 31
+                          (i32x4.shr_u (local.get $top) (i32.const 4)) (i32x4.shl (local.get $bot) (i32.const 12)))
+                        (local.get $kSign))
+                      (i8x16.shuffle 4 5 6 7 4 5 6 7 4 5 6 7 4 5 6 7 (local.get $wv) (local.get $wv)))) (i32.const 20)))
+                    (local.set $c0 (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 0 1 2 3 (local.get $quad2) (local.get $quad2)))
+                    (local.set $top (i32x4.dot_i16x8_s
+                      (i16x8.extend_low_i8x16_u (i8x16.shuffle 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23 (local.get $quad2) (local.get $c0)))
+                      (i8x16.shuffle 8 9 10 11 8 9 10 11 8 9 10 11 8 9 10 11 (local.get $wv) (local.get $wv))))
+                    (local.set $bot (i32x4.dot_i16x8_s
+                      (i16x8.extend_low_i8x16_u (i8x16.shuffle 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31 (local.get $quad2) (local.get $c0)))
+                      (i8x16.shuffle 8 9 10 11 8 9 10 11 8 9 10 11 8 9 10 11 (local.get $wv) (local.get $wv))))
+                    (local.set $all2 (i32x4.shr_u (i32x4.add (local.get $kRound) (i32x4.dot_i16x8_s
+                      (v128.xor
+                        (i8x16.shuffle 0 1 18 19 4 5 22 23 8 9 26 27 12 13 30 31
+                          (i32x4.shr_u (local.get $top) (i32.const 4)) (i32x4.shl (local.get $bot) (i32.const 12)))
+                        (local.get $kSign))
+                      (i8x16.shuffle 12 13 14 15 12 13 14 15 12 13 14 15 12 13 14 15 (local.get $wv) (local.get $wv)))) (i32.const 20)))
+                    (local.set $all (i16x8.narrow_i32x4_s (local.get $all) (local.get $all2)))
+                    (i64.store (local.get $p) (i64.or
+                      (i64.and (i64x2.extract_lane 0 (i8x16.narrow_i16x8_u (local.get $all) (local.get $all))) (i64.const 0x00ffffff00ffffff))
+                      (local.get $A2)))
+                    (local.set $p (i32.add (local.get $p) (i32.const 8)))
+                    (local.set $U (i32.add (local.get $U) (i32.shl (local.get $dU) (i32.const 1))))
+                    (local.set $V (i32.add (local.get $V) (i32.shl (local.get $dV) (i32.const 1))))
+                    (local.set $uv (i32x4.add (local.get $uv) (local.get $duv2)))
+                    (local.set $k (i32.add (local.get $k) (i32.const 2)))
+                    (br $px)))))
             (local.set $c0 (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 0 1 2 3 (local.get $quad) (local.get $quad)))
             (local.set $top (i32x4.dot_i16x8_s
               (i16x8.extend_low_i8x16_u (i8x16.shuffle 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23 (local.get $quad) (local.get $c0)))
-              (local.get $tx4)))
+              (i8x16.shuffle 0 1 2 3 0 1 2 3 0 1 2 3 0 1 2 3 (local.get $wv) (local.get $wv))))
             (local.set $bot (i32x4.dot_i16x8_s
               (i16x8.extend_low_i8x16_u (i8x16.shuffle 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31 (local.get $quad) (local.get $c0)))
-              (local.get $tx4)))
-            (local.set $w (i32.and (i32.shr_s (local.get $V) (i32.const 4)) (i32.const 4095)))
-            ;; [rt rb gt gb bt bb at ab] in i16 lanes (rb = bot >> 4 from bot << 12's high half), minus 32768.
-            (local.set $all (i32x4.dot_i16x8_s
+              (i8x16.shuffle 0 1 2 3 0 1 2 3 0 1 2 3 0 1 2 3 (local.get $wv) (local.get $wv))))
+            (local.set $all (i32x4.shr_u (i32x4.add (local.get $kRound) (i32x4.dot_i16x8_s
               (v128.xor
-              (i8x16.shuffle 0 1 18 19 4 5 22 23 8 9 26 27 12 13 30 31
-                (i32x4.shr_u (local.get $top) (i32.const 4)) (i32x4.shl (local.get $bot) (i32.const 12)))
-              (local.get $kSign))
-              (i32x4.splat (i32.sub (i32.or (i32.shl (local.get $w) (i32.const 16)) (i32.const 4096)) (local.get $w)))))
-            (local.set $all (i32x4.shr_u (i32x4.add (local.get $all) (local.get $kRound)) (i32.const 20)))
+                (i8x16.shuffle 0 1 18 19 4 5 22 23 8 9 26 27 12 13 30 31
+                  (i32x4.shr_u (local.get $top) (i32.const 4)) (i32x4.shl (local.get $bot) (i32.const 12)))
+                (local.get $kSign))
+              (i8x16.shuffle 4 5 6 7 4 5 6 7 4 5 6 7 4 5 6 7 (local.get $wv) (local.get $wv)))) (i32.const 20)))
             (local.set $all (i16x8.narrow_i32x4_s (local.get $all) (local.get $all)))
             (i32.store (local.get $p) (i32.or
               (i32.and (i32x4.extract_lane 0 (i8x16.narrow_i16x8_u (local.get $all) (local.get $all))) (i32.const 0xffffff))
@@ -710,6 +762,7 @@
         (local.set $p (i32.add (local.get $p) (i32.const 4)))
         (local.set $U (i32.add (local.get $U) (local.get $dU)))
         (local.set $V (i32.add (local.get $V) (local.get $dV)))
+        (local.set $uv (i32x4.add (local.get $uv) (local.get $duv)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $px)))
     (local.get $k))
@@ -787,7 +840,8 @@
       (local.get $xa) (local.get $xb) (local.get $ia) (local.get $ib) (local.get $dU) (local.get $dV)
       (local.get $d) (local.get $lut) (local.get $opaqueA) (local.get $aligned)
       (v128.const i32x4 0x80008000 0x80008000 0x80008000 0x80008000)
-      (v128.const i32x4 134742016 134742016 134742016 134742016)))
+      (v128.const i32x4 134742016 134742016 134742016 134742016)
+      (v128.const i32x4 4096 4096 4096 4096)))
 
   ;; The row of `bilinear`. kSign, kRound: the opaque quads' constants
   ;; (0x8000 in each i16 lane; 2^27 + 2^19 in each i32 lane), passed in so
@@ -797,7 +851,7 @@
     (param $i0 f64) (param $i1 f64) (param $ru f64) (param $rv f64) (param $sx f64) (param $sy f64) (param $sw f64) (param $sh f64)
     (param $bx0 f64) (param $bx1 f64) (param $by0 f64) (param $by1 f64)
     (param $xa i32) (param $xb i32) (param $ia i32) (param $ib i32) (param $dU i32) (param $dV i32)
-    (param $d i32) (param $lut i32) (param $opaqueA i32) (param $aligned i32) (param $kSign v128) (param $kRound v128)
+    (param $d i32) (param $lut i32) (param $opaqueA i32) (param $aligned i32) (param $kSign v128) (param $kRound v128) (param $k4096 v128)
     (local $x i32) (local $p i32) (local $end i32) (local $U i32) (local $V i32) (local $cx f64) (local $o i32)
     (local $w i32) (local $k2 v128) (local $r2 v128) (local $s2 v128)
     (if (i32.ge_s (local.get $ia) (local.get $ib))
@@ -835,7 +889,7 @@
             ;; Opaque and transparent quads (all but the soft rim): $fastRun, up to the next rim quad.
             (local.set $w (call $fastRun (local.get $p) (local.get $U) (local.get $V) (local.get $dU) (local.get $dV)
               (i32.sub (local.get $end) (local.get $x)) (local.get $org) (local.get $stride) (local.get $opaqueA)
-              (local.get $kSign) (local.get $kRound)))
+              (local.get $kSign) (local.get $kRound) (local.get $k4096)))
             (local.set $x (i32.add (local.get $x) (local.get $w)))
             (local.set $p (i32.add (local.get $p) (i32.shl (local.get $w) (i32.const 2))))
             (local.set $U (i32.add (local.get $U) (i32.mul (local.get $w) (local.get $dU))))
