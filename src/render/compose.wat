@@ -663,20 +663,16 @@
   ;; in as parameters so that the compiler keeps them in registers instead of
   ;; rebuilding each one for every pixel.
   (func $fastRun (param $p i32) (param $U i32) (param $V i32) (param $dU i32) (param $dV i32) (param $n i32)
-    (param $org i32) (param $stride i32) (param $opaqueA i32) (param $kSign v128) (param $kRound v128) (param $k4096 v128)
+    (param $org i32) (param $stride i32) (param $A i32) (param $A2 i64) (param $blend i32) (param $duv v128) (param $duv2 v128)
+    (param $kSign v128) (param $kRound v128) (param $k4096 v128)
     (param $dd i32) (param $kA v128) (param $kIA v128) (param $k128 v128) (result i32)
-    (local $blend i32) (local $dq i64)
-    (local $uv v128) (local $duv v128) (local $duv2 v128) (local $wv v128) (local $k i32) (local $o i32) (local $o2 i32)
-    (local $qa i64) (local $qb i64) (local $qc i64) (local $qd i64) (local $A i32) (local $A2 i64)
+    (local $dq i64)
+    (local $uv v128) (local $wv v128) (local $k i32) (local $o i32) (local $o2 i32)
+    (local $qa i64) (local $qb i64) (local $qc i64) (local $qd i64)
     (local $quad v128) (local $quad2 v128) (local $c0 v128) (local $top v128) (local $bot v128) (local $all v128) (local $all2 v128)
-    (local.set $A (i32.shl (local.get $opaqueA) (i32.const 24)))
-    (local.set $blend (i32.lt_u (i32.sub (local.get $opaqueA) (i32.const 1)) (i32.const 254)))
-    (local.set $A2 (i64.or (i64.extend_i32_u (local.get $A)) (i64.shl (i64.extend_i32_u (local.get $A)) (i64.const 32))))
-    ;; [U, V, U + dU, V + dV] and their steps, for the weights.
-    (local.set $uv (i32x4.replace_lane 3 (i32x4.replace_lane 2 (i32x4.replace_lane 1 (i32x4.splat (local.get $U)) (local.get $V))
-      (i32.add (local.get $U) (local.get $dU))) (i32.add (local.get $V) (local.get $dV))))
-    (local.set $duv (i32x4.replace_lane 3 (i32x4.replace_lane 1 (i32x4.splat (local.get $dU)) (local.get $dV)) (local.get $dV)))
-    (local.set $duv2 (i32x4.add (local.get $duv) (local.get $duv)))
+    ;; [U, V, U + dU, V + dV], for the weights (steps: duv = [dU, dV, dU, dV], duv2 = 2 duv).
+    (local.set $uv (i32x4.add (i32x4.replace_lane 3 (i32x4.replace_lane 1 (i32x4.splat (local.get $U)) (local.get $V)) (local.get $V))
+      (v128.and (local.get $duv) (v128.const i32x4 0 0 -1 -1))))
     (block $done
       (loop $px
         (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
@@ -881,6 +877,7 @@
     (param $kA v128) (param $kIA v128) (param $k128 v128)
     (local $x i32) (local $p i32) (local $end i32) (local $U i32) (local $V i32) (local $cx f64) (local $o i32)
     (local $w i32) (local $k2 v128) (local $r2 v128) (local $s2 v128)
+    (local $A i32) (local $A2 i64) (local $blend i32) (local $duv v128)
     (if (i32.ge_s (local.get $ia) (local.get $ib))
       (then (local.set $ia (local.get $xb)) (local.set $ib (local.get $xb))))
     (local.set $x (local.get $xa))
@@ -897,6 +894,12 @@
         (local.set $x (i32.add (local.get $x) (i32.const 1)))
         (br $px)))
     ;; The run: 16 pixels per anchor.
+    ;; For $fastRun: the alpha of opaque quads in the top byte (of one word, of two), whether to blend it
+    ;; in the run (0 < A < 255), the steps [dU, dV, dU, dV].
+    (local.set $A (i32.shl (local.get $opaqueA) (i32.const 24)))
+    (local.set $A2 (i64.or (i64.extend_i32_u (local.get $A)) (i64.shl (i64.extend_i32_u (local.get $A)) (i64.const 32))))
+    (local.set $blend (i32.lt_u (i32.sub (local.get $opaqueA) (i32.const 1)) (i32.const 254)))
+    (local.set $duv (i32x4.replace_lane 3 (i32x4.replace_lane 1 (i32x4.splat (local.get $dU)) (local.get $dV)) (local.get $dV)))
     (local.set $k2 (f64x2.replace_lane 1 (f64x2.splat (local.get $i0)) (local.get $i1)))
     (local.set $r2 (f64x2.replace_lane 1 (f64x2.splat (local.get $ru)) (local.get $rv)))
     (local.set $s2 (f64x2.replace_lane 1 (f64x2.splat (local.get $sx)) (local.get $sy)))
@@ -915,7 +918,8 @@
             (br_if $bdone (i32.ge_s (local.get $x) (local.get $end)))
             ;; Opaque and transparent quads (all but the soft rim): $fastRun, up to the next rim quad.
             (local.set $w (call $fastRun (local.get $p) (local.get $U) (local.get $V) (local.get $dU) (local.get $dV)
-              (i32.sub (local.get $end) (local.get $x)) (local.get $org) (local.get $stride) (local.get $opaqueA)
+              (i32.sub (local.get $end) (local.get $x)) (local.get $org) (local.get $stride)
+              (local.get $A) (local.get $A2) (local.get $blend) (local.get $duv) (i32x4.add (local.get $duv) (local.get $duv))
               (local.get $kSign) (local.get $kRound) (local.get $k4096)
               (i32.sub (local.get $d) (local.get $t)) (local.get $kA) (local.get $kIA) (local.get $k128)))
             (local.set $x (i32.add (local.get $x) (local.get $w)))
