@@ -226,9 +226,20 @@
   ;; Source-over of the n pixels at s onto the n pixels at d. lut: 0, or the
   ;; address of a 256-byte table mapping each source alpha (opacity).
   (func $over (export "over") (param $d i32) (param $s i32) (param $n i32) (param $lut i32)
+    (if (local.get $lut) (then (call $overOp (local.get $d) (local.get $s) (local.get $n) (local.get $lut)) (return)))
+    (call $overK (local.get $d) (local.get $s) (local.get $n)
+      (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)
+      (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)
+      (v128.const i8x16 3 3 3 3 7 7 7 7 11 11 11 11 15 15 15 15)
+      (v128.const i16x8 128 128 128 128 128 128 128 128)))
+
+  ;; `over` without a table. Its constants come in as parameters (kRgb: 0xffffff
+  ;; in each lane, kA: 0xff000000, kSwz: the swizzle spreading each alpha
+  ;; over its pixel, k128: 128 in each i16 lane), so that the compiler keeps
+  ;; them in registers instead of rebuilding them for every four pixels.
+  (func $overK (param $d i32) (param $s i32) (param $n i32) (param $kRgb v128) (param $kA v128) (param $kSwz v128) (param $k128 v128)
     (local $end i32) (local $sv v128) (local $dv v128) (local $av v128) (local $q i32)
     (local $iav v128) (local $lo v128) (local $hi v128) (local $sv2 v128)
-    (if (local.get $lut) (then (call $overOp (local.get $d) (local.get $s) (local.get $n) (local.get $lut)) (return)))
     (local.set $end (i32.add (local.get $d) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
     (block $done
       (loop $quad
@@ -239,7 +250,7 @@
           (then
             (local.set $sv2 (v128.load offset=16 align=1 (local.get $s)))
             (if (i32x4.all_true (i32x4.eq (v128.or (v128.and (local.get $sv) (local.get $sv2))
-                                                   (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                                                   (local.get $kRgb))
                                           (v128.const i32x4 -1 -1 -1 -1)))
               (then
                 (v128.store align=1 (local.get $d) (local.get $sv))
@@ -248,38 +259,38 @@
                 (local.set $s (i32.add (local.get $s) (i32.const 32)))
                 (br $quad)))
             ;; Eight transparent texels: nothing to draw.
-            (if (i32.eqz (v128.any_true (v128.and (v128.or (local.get $sv) (local.get $sv2)) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+            (if (i32.eqz (v128.any_true (v128.and (v128.or (local.get $sv) (local.get $sv2)) (local.get $kA))))
               (then
                 (local.set $d (i32.add (local.get $d) (i32.const 32)))
                 (local.set $s (i32.add (local.get $s) (i32.const 32)))
                 (br $quad)))))
-        (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+        (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (local.get $kRgb))
                                       (v128.const i32x4 -1 -1 -1 -1)))
           (then (v128.store align=1 (local.get $d) (local.get $sv)))
           (else
-            (if (v128.any_true (v128.and (local.get $sv) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+            (if (v128.any_true (v128.and (local.get $sv) (local.get $kA)))
               (then
                 (local.set $dv (v128.load align=1 (local.get $d)))
-                (if (i32x4.all_true (i32x4.eq (v128.or (local.get $dv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                (if (i32x4.all_true (i32x4.eq (v128.or (local.get $dv) (local.get $kRgb))
                                               (v128.const i32x4 -1 -1 -1 -1)))
                   (then
                     ;; Onto opaque pixels: every lane at once (A = 255 gives the source, A = 0 the destination).
                     (local.set $av (i8x16.swizzle (local.get $sv)
-                      (v128.const i8x16 3 3 3 3 7 7 7 7 11 11 11 11 15 15 15 15)))
+                      (local.get $kSwz)))
                     (local.set $iav (i8x16.sub (v128.const i32x4 -1 -1 -1 -1) (local.get $av)))
                     ;; Per 16-bit lane: t = cs*A + cd*(255 - A) + 128, then (t + (t >> 8)) >> 8 (div255).
                     (local.set $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv) (local.get $av))
                                                          (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $iav)))
-                                              (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                              (local.get $k128)))
                     (local.set $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv) (local.get $av))
                                                          (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $iav)))
-                                              (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                              (local.get $k128)))
                     (v128.store align=1 (local.get $d)
                       (v128.or
                         (i8x16.narrow_i16x8_u
                           (i16x8.shr_u (i16x8.add (local.get $lo) (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
                           (i16x8.shr_u (i16x8.add (local.get $hi) (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
-                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+                        (local.get $kA))))
                   (else
                     (call $px (local.get $d) (i32x4.extract_lane 0 (local.get $sv)) (i8x16.extract_lane_u 3 (local.get $sv)))
                     (call $px (i32.add (local.get $d) (i32.const 4)) (i32x4.extract_lane 1 (local.get $sv)) (i8x16.extract_lane_u 7 (local.get $sv)))
