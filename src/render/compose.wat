@@ -89,6 +89,15 @@
   ;; Four opaque texels onto four opaque pixels (the usual case) blend with
   ;; the constant alpha lut[255], without looking anything up.
   (func $overOp (param $d i32) (param $s i32) (param $n i32) (param $lut i32)
+    (call $overOpK (local.get $d) (local.get $s) (local.get $n) (local.get $lut)
+      (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)
+      (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)
+      (v128.const i8x16 3 3 3 3 7 7 7 7 11 11 11 11 15 15 15 15)
+      (v128.const i16x8 128 128 128 128 128 128 128 128)))
+
+  ;; $overOp with its constants as parameters (as $overK).
+  (func $overOpK (param $d i32) (param $s i32) (param $n i32) (param $lut i32)
+    (param $kRgb v128) (param $kA v128) (param $kSwz v128) (param $k128 v128)
     (local $end i32) (local $sv v128) (local $dv v128) (local $sv2 v128) (local $dv2 v128) (local $q i32) (local $opq i32) (local $opqv v128)
     (local $ov v128) (local $iov v128) (local $av v128) (local $iav v128) (local $lo v128) (local $hi v128)
     (local.set $opq (i32.load8_u offset=255 (local.get $lut)))
@@ -105,75 +114,75 @@
             (local.set $sv (v128.load align=1 (local.get $s)))
             (local.set $sv2 (v128.load offset=16 align=1 (local.get $s)))
             ;; Eight transparent texels: nothing to draw.
-            (if (i32.eqz (v128.any_true (v128.and (v128.or (local.get $sv) (local.get $sv2)) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+            (if (i32.eqz (v128.any_true (v128.and (v128.or (local.get $sv) (local.get $sv2)) (local.get $kA))))
               (then
                 (local.set $d (i32.add (local.get $d) (i32.const 32)))
                 (local.set $s (i32.add (local.get $s) (i32.const 32)))
                 (br $quad)))
-            (if (i32.and (i32.ne (local.get $opq) (i32.const 255)) (i32x4.all_true (i32x4.eq (v128.or (v128.and (local.get $sv) (local.get $sv2)) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1))))
+            (if (i32.and (i32.ne (local.get $opq) (i32.const 255)) (i32x4.all_true (i32x4.eq (v128.or (v128.and (local.get $sv) (local.get $sv2)) (local.get $kRgb)) (v128.const i32x4 -1 -1 -1 -1))))
               (then
                 (local.set $dv (v128.load align=1 (local.get $d)))
                 (local.set $dv2 (v128.load offset=16 align=1 (local.get $d)))
-                (if (i32x4.all_true (i32x4.eq (v128.or (v128.and (local.get $dv) (local.get $dv2)) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1)))
+                (if (i32x4.all_true (i32x4.eq (v128.or (v128.and (local.get $dv) (local.get $dv2)) (local.get $kRgb)) (v128.const i32x4 -1 -1 -1 -1)))
                   (then
                     (v128.store align=1 (local.get $d)
                       (v128.or
                         (i8x16.narrow_i16x8_u
                           (i16x8.shr_u (i16x8.add (local.tee $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv) (local.get $ov))
                                                                              (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $iov)))
-                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                                  (local.get $k128)))
                                                   (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
                           (i16x8.shr_u (i16x8.add (local.tee $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv) (local.get $ov))
                                                                              (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $iov)))
-                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                                  (local.get $k128)))
                                                   (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
-                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+                        (local.get $kA)))
                     (v128.store offset=16 align=1 (local.get $d)
                       (v128.or
                         (i8x16.narrow_i16x8_u
                           (i16x8.shr_u (i16x8.add (local.tee $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv2) (local.get $ov))
                                                                              (i16x8.extmul_low_i8x16_u (local.get $dv2) (local.get $iov)))
-                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                                  (local.get $k128)))
                                                   (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
                           (i16x8.shr_u (i16x8.add (local.tee $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv2) (local.get $ov))
                                                                              (i16x8.extmul_high_i8x16_u (local.get $dv2) (local.get $iov)))
-                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                                  (local.get $k128)))
                                                   (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
-                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+                        (local.get $kA)))
                     (local.set $d (i32.add (local.get $d) (i32.const 32)))
                     (local.set $s (i32.add (local.get $s) (i32.const 32)))
                     (br $quad)))))))
         (local.set $sv (v128.load align=1 (local.get $s)))
-        (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1)))
+        (if (i32x4.all_true (i32x4.eq (v128.or (local.get $sv) (local.get $kRgb)) (v128.const i32x4 -1 -1 -1 -1)))
           (then
             ;; Four opaque texels: all take the alpha lut[255].
             (if (i32.eq (local.get $opq) (i32.const 255))
               (then (v128.store align=1 (local.get $d) (local.get $sv)))
               (else
                 (local.set $dv (v128.load align=1 (local.get $d)))
-                (if (i32x4.all_true (i32x4.eq (v128.or (local.get $dv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1)))
+                (if (i32x4.all_true (i32x4.eq (v128.or (local.get $dv) (local.get $kRgb)) (v128.const i32x4 -1 -1 -1 -1)))
                   (then
                     (v128.store align=1 (local.get $d)
                       (v128.or
                         (i8x16.narrow_i16x8_u
                           (i16x8.shr_u (i16x8.add (local.tee $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv) (local.get $ov))
                                                                              (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $iov)))
-                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                                  (local.get $k128)))
                                                   (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
                           (i16x8.shr_u (i16x8.add (local.tee $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv) (local.get $ov))
                                                                              (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $iov)))
-                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                                  (local.get $k128)))
                                                   (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
-                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+                        (local.get $kA))))
                   (else
-                    (local.set $sv (v128.or (v128.and (local.get $sv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff))
+                    (local.set $sv (v128.or (v128.and (local.get $sv) (local.get $kRgb))
                                             (local.get $opqv)))
                     (call $px (local.get $d) (i32x4.extract_lane 0 (local.get $sv)) (i8x16.extract_lane_u 3 (local.get $sv)))
                     (call $px (i32.add (local.get $d) (i32.const 4)) (i32x4.extract_lane 1 (local.get $sv)) (i8x16.extract_lane_u 7 (local.get $sv)))
                     (call $px (i32.add (local.get $d) (i32.const 8)) (i32x4.extract_lane 2 (local.get $sv)) (i8x16.extract_lane_u 11 (local.get $sv)))
                     (call $px (i32.add (local.get $d) (i32.const 12)) (i32x4.extract_lane 3 (local.get $sv)) (i8x16.extract_lane_u 15 (local.get $sv))))))))
           (else
-            (if (v128.any_true (v128.and (local.get $sv) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+            (if (v128.any_true (v128.and (local.get $sv) (local.get $kA)))
               (then
                 ;; Some texels not opaque (none is opaque after the table: lut[a] <= a).
                 (local.set $sv (i8x16.replace_lane 3 (local.get $sv)
@@ -184,26 +193,26 @@
                   (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 11 (local.get $sv))))))
                 (local.set $sv (i8x16.replace_lane 15 (local.get $sv)
                   (i32.load8_u (i32.add (local.get $lut) (i8x16.extract_lane_u 15 (local.get $sv))))))
-                (if (v128.any_true (v128.and (local.get $sv) (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000)))
+                (if (v128.any_true (v128.and (local.get $sv) (local.get $kA)))
                   (then
                     (local.set $dv (v128.load align=1 (local.get $d)))
-                    (if (i32x4.all_true (i32x4.eq (v128.or (local.get $dv) (v128.const i32x4 0xffffff 0xffffff 0xffffff 0xffffff)) (v128.const i32x4 -1 -1 -1 -1)))
+                    (if (i32x4.all_true (i32x4.eq (v128.or (local.get $dv) (local.get $kRgb)) (v128.const i32x4 -1 -1 -1 -1)))
                       (then
                         (local.set $av (i8x16.swizzle (local.get $sv)
-                          (v128.const i8x16 3 3 3 3 7 7 7 7 11 11 11 11 15 15 15 15)))
+                          (local.get $kSwz)))
                         (local.set $iav (i8x16.sub (v128.const i32x4 -1 -1 -1 -1) (local.get $av)))
                         (v128.store align=1 (local.get $d)
                           (v128.or
                         (i8x16.narrow_i16x8_u
                           (i16x8.shr_u (i16x8.add (local.tee $lo (i16x8.add (i16x8.add (i16x8.extmul_low_i8x16_u (local.get $sv) (local.get $av))
                                                                              (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $iav)))
-                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                                  (local.get $k128)))
                                                   (i16x8.shr_u (local.get $lo) (i32.const 8))) (i32.const 8))
                           (i16x8.shr_u (i16x8.add (local.tee $hi (i16x8.add (i16x8.add (i16x8.extmul_high_i8x16_u (local.get $sv) (local.get $av))
                                                                              (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $iav)))
-                                                                  (v128.const i16x8 128 128 128 128 128 128 128 128)))
+                                                                  (local.get $k128)))
                                                   (i16x8.shr_u (local.get $hi) (i32.const 8))) (i32.const 8)))
-                        (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))))
+                        (local.get $kA))))
                       (else
                         (call $px (local.get $d) (i32x4.extract_lane 0 (local.get $sv)) (i8x16.extract_lane_u 3 (local.get $sv)))
                     (call $px (i32.add (local.get $d) (i32.const 4)) (i32x4.extract_lane 1 (local.get $sv)) (i8x16.extract_lane_u 7 (local.get $sv)))
