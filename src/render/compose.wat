@@ -522,6 +522,8 @@
       (i32.or (i32x4.extract_lane 0 (local.get $rg)) (i32.shl (i32x4.extract_lane 1 (local.get $rg)) (i32.const 8)))
       (i32.or (i32.shl (local.get $B) (i32.const 16)) (i32.shl (local.get $A) (i32.const 24)))))
 
+  ;; (Bytes go to doubles with f64x2.convert_low_i32x4_s: the same values as
+  ;; the unsigned conversion, in one x64 instruction instead of four.)
   ;; bilinearExact for two soft-rim pixels at once, one per f64x2 lane: the
   ;; same IEEE operations in the same order as the JavaScript for each (so
   ;; the same bytes), one division for both. va, vb: the quads (q0 q1 q2 q3
