@@ -210,6 +210,59 @@ run('WebAssembly SIMD compositor kernels against the JavaScript paths', () => {
     );
   });
 
+  it('is exact for opaque bilinear quads two at a time and the opacity blended with them (long rows, 16-pixel blocks)', () => {
+    // Mostly opaque sources (opaque quads in pairs, broken by holes of other alphas) drawn rotated and scaled onto
+    // destinations that are opaque but for a few pixels (the opacity blended in the run where both pixels of a pair
+    // are opaque, left to `over` where not), with opacities near 0, 1/2 and 1.
+    const source = fc
+      .record({
+        w: fc.integer({ min: 2, max: 90 }),
+        h: fc.integer({ min: 2, max: 40 }),
+        holes: fc.integer({ min: 0, max: 60 }),
+        seed: fc.integer(),
+      })
+      .map(({ w, h, holes, seed }) => {
+        const data = new Uint8Array(w * h * 4);
+        let r = seed | 0;
+        for (let i = 0; i < data.length; i += 4) {
+          r = (Math.imul(r, 1103515245) + 12345) | 0;
+          data[i] = r & 255;
+          data[i + 1] = (r >> 8) & 255;
+          data[i + 2] = (r >> 16) & 255;
+          data[i + 3] = holes && (r >>> 8) % 61 < holes % 7 ? [0, (r >>> 24) & 255][(r >>> 4) & 1]! : 255;
+        }
+        return { width: w, height: h, data } as RgbaImage;
+      });
+    fc.assert(
+      fc.property(
+        source,
+        fc.record({ w: fc.integer({ min: 1, max: 140 }), h: fc.integer({ min: 1, max: 60 }), gaps: fc.integer({ min: 0, max: 40 }) }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: 0.4, max: 3, noNaN: true }),
+        fc.oneof(fc.constantFrom(1, 0.5, 1 / 255, 254 / 255, 0.998), fc.double({ min: 0, max: 1, noNaN: true })),
+        fc.integer({ min: 0, max: 4096 }),
+        (src, { w, h, gaps }, r, k, op, f) => {
+          const data = new Uint8Array(w * h * 4);
+          for (let i = 0; i < data.length; i += 4) {
+            data[i] = (i * 7) & 255;
+            data[i + 1] = (i * 13) & 255;
+            data[i + 2] = (i * 29) & 255;
+            data[i + 3] = gaps && (i >> 2) % (gaps + 3) === 1 ? (i >> 3) & 255 : 255;
+          }
+          const dst: RgbaImage = { width: w, height: h, data };
+          const opts: DrawOptions = {
+            transform: compose(translate(-src.width / 2, -src.height / 2), rotate(r), scale(k), translate(w / 2 + f / 4096, h / 2)),
+            filter: 'bilinear',
+            opacity: op,
+          };
+          const [js, wasm] = both(dst, src, opts);
+          expectSame(js, wasm);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('draws nothing for empty rectangles, zero-size images and huge offsets, as the JavaScript paths', () => {
     const src: RgbaImage = { width: 8, height: 8, data: new Uint8Array(256).fill(200) };
     const dst: RgbaImage = { width: 16, height: 16, data: new Uint8Array(1024).fill(90) };
