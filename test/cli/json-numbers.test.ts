@@ -9,16 +9,6 @@ import { NumberRun } from '../../src/binary/json-out.js';
 /** jsonNumbers's element types; NumberRun takes Uint8ClampedArray too. */
 const JSON_KINDS = [Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array] as const;
 const KINDS = [...JSON_KINDS, Uint8ClampedArray] as const;
-  Int8Array,
-  Uint8Array,
-  Uint8ClampedArray,
-  Int16Array,
-  Uint16Array,
-  Int32Array,
-  Uint32Array,
-  Float32Array,
-  Float64Array,
-] as const;
 
 /** Numbers that take every branch: digit counts, int32 and uint32 edges, safe and unsafe integers, fractions, exponents. */
 const EDGES = [
