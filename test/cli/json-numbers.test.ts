@@ -106,7 +106,7 @@ describe('NumberRun', () => {
         fc.integer({ min: 0, max: 12 }),
         fc.boolean(),
         (Kind, values, max, gap, odd) => {
-          const a = Kind === Array ? values : new Kind(values);
+          const a = Kind === Array ? values : new (Kind as (typeof KINDS)[number])(values);
           const plain = Array.from(a as ArrayLike<number>);
           // Indented JSON's lead, or one of another shape (the plain loop).
           const lead = odd ? `,${' '.repeat(gap)}\t` : `,\n${' '.repeat(gap)}`;
