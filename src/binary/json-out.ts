@@ -244,8 +244,9 @@ export class NumberRun {
   /** The bytes written by the last write(), from 0 to `end`. */
   buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
   end = 0;
-  private readonly ints = new Int32Array(WINDOW);
-  private readonly doubles = new Float64Array(WINDOW);
+  /** The windows, made on first use. */
+  private ints: Int32Array | null = null;
+  private doubles: Float64Array | null = null;
 
   /**
    * Writes `a[i]`, `a[i + 1]` ... as JSON.stringify writes them, each after
@@ -283,10 +284,10 @@ export class NumberRun {
       const part = typed.subarray(i, i + k);
       let j: number;
       if (wide) {
-        this.doubles.set(part);
+        (this.doubles ??= new Float64Array(WINDOW)).set(part);
         j = this.runDoubles(k, ll, max, p);
       } else {
-        this.ints.set(part);
+        (this.ints ??= new Int32Array(WINDOW)).set(part);
         j = this.runInts(k, ll, max, p);
       }
       p = this.end;
@@ -302,7 +303,7 @@ export class NumberRun {
   /** The window's first `k` ints, each after a lead of `ll` bytes (spaces already there), from `p`, until `max`; sets `end`, returns how many. */
   private runInts(k: number, ll: number, max: number, p: number): number {
     const b = this.buf;
-    const w = this.ints;
+    const w = this.ints!;
     let j = 0;
     while (j < k && p < max) {
       let v = w[j]!;
@@ -328,7 +329,7 @@ export class NumberRun {
   /** As runInts, for the doubles window. */
   private runDoubles(k: number, ll: number, max: number, p: number): number {
     const b = this.buf;
-    const w = this.doubles;
+    const w = this.doubles!;
     let j = 0;
     while (j < k && p < max) {
       const v = w[j]!;
