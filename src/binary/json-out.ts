@@ -284,6 +284,68 @@ export function* jsonListText<T>(
   yield o.end();
 }
 
+/** The two digits of 0..99, as bytes: DIGIT_PAIRS[2 * v], DIGIT_PAIRS[2 * v + 1]. */
+const DIGIT_PAIRS = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(200);
+  for (let v = 0; v < 100; v++) {
+    t[2 * v] = 48 + ((v / 10) | 0);
+    t[2 * v + 1] = 48 + (v % 10);
+  }
+  return t;
+})();
+
+/** How many digits 0 <= v < 2^31 has. */
+function digitCount(v: number): number {
+  if (v < 100) return v < 10 ? 1 : 2;
+  if (v < 10000) return v < 1000 ? 3 : 4;
+  if (v < 1000000) return v < 100000 ? 5 : 6;
+  if (v < 100000000) return v < 10000000 ? 7 : 8;
+  return v < 1000000000 ? 9 : 10;
+}
+
+/** Writes the digits of a whole number 0 <= v < 2^31 at `p` (int32 arithmetic, two digits a step); returns where they end. */
+function writeDigits(b: Uint8Array, p: number, v: number): number {
+  if (v < 10) {
+    b[p] = 48 + v;
+    return p + 1;
+  }
+  if (v < 100) {
+    b[p] = DIGIT_PAIRS[2 * v]!;
+    b[p + 1] = DIGIT_PAIRS[2 * v + 1]!;
+    return p + 2;
+  }
+  const end = p + digitCount(v);
+  let q = end;
+  while (v >= 100) {
+    const t = (v / 100) | 0;
+    const r = 2 * (v - 100 * t);
+    b[q - 1] = DIGIT_PAIRS[r + 1]!;
+    b[q - 2] = DIGIT_PAIRS[r]!;
+    q -= 2;
+    v = t;
+  }
+  if (v < 10) b[q - 1] = 48 + v;
+  else {
+    b[q - 1] = DIGIT_PAIRS[2 * v + 1]!;
+    b[q - 2] = DIGIT_PAIRS[2 * v]!;
+  }
+  return end;
+}
+
+/** Writes exactly 8 digits of 0 <= v < 10^8 (leading zeros kept) at `p`. */
+function writeDigits8(b: Uint8Array, p: number, v: number): void {
+  for (let q = p + 8; q > p; q -= 2) {
+    const t = (v / 100) | 0;
+    const r = 2 * (v - 100 * t);
+    b[q - 1] = DIGIT_PAIRS[r + 1]!;
+    b[q - 2] = DIGIT_PAIRS[r]!;
+    v = t;
+  }
+}
+
+/** Items of a typed array copied at once into a window of one element type (see NumberRun). */
+const WINDOW = 4096;
+
 /**
  * The text of runs of numbers in an array (a level's cells, a map's GIDs),
  * written as bytes into one reused buffer, for sprat's JSON writer
@@ -292,11 +354,23 @@ export function* jsonListText<T>(
  * (deoptimized by the arrays' different shapes), each compile taking several
  * MB for a moment, which was the peak memory of `inspect --json` of a 10 MB
  * map (issue 16); and a number in the loop's unoptimized code is a heap box.
+ *
+ * A typed array's items are copied a window at a time (a native copy) into
+ * an Int32Array (8- and 16-bit items, Int32Array) or a Float64Array (the
+ * others), so the loops that write them read one element type only: read
+ * straight from the arrays, every view class met made `a[i]` megamorphic,
+ * the slowest part of the writer. The digits are made in int32 arithmetic,
+ * two at a time from a table; when the lead is a comma, a newline and
+ * spaces (always, in indented JSON), the buffer is filled with spaces first
+ * and only the comma and newline are written for each item.
  */
 export class NumberRun {
   /** The bytes written by the last write(), from 0 to `end`. */
   buf = new Uint8Array(JSON_OUT_CHUNK + 1024);
   end = 0;
+  /** The windows, made on first use. */
+  private ints: Int32Array | null = null;
+  private doubles: Float64Array | null = null;
 
   /**
    * Writes `a[i]`, `a[i + 1]` ... as JSON.stringify writes them, each after
@@ -305,56 +379,153 @@ export class NumberRun {
    * the index of the first item not written.
    */
   write(a: ArrayLike<unknown>, i: number, lead: Uint8Array, max: number): number {
-    const n = a.length;
     const ll = lead.length;
     if (this.buf.length < max + ll + 32) this.buf = new Uint8Array(max + ll + 32);
     const b = this.buf;
     let p = 0;
+    const n = a.length;
+    if (i < n && i === 0) {
+      // The first item: the lead without its comma.
+      if (typeof a[0] !== 'number') {
+        this.end = 0;
+        return i;
+      }
+      for (let k = 1; k < ll; k++) b[p++] = lead[k]!;
+      p = this.item(a[0] as number, p);
+      i = 1;
+    }
+    const kind = windowKind(a);
+    if (kind === 0 || !(ll >= 2 && lead[0] === 44 && lead[1] === 10 && isSpaces(lead))) {
+      this.end = this.generic(a, i, lead, max, p);
+      return this.at;
+    }
+    b.fill(32, p, max + ll + 32);
+    const wide = kind === 2;
+    const typed = a as unknown as Int32Array;
     while (i < n && p < max) {
-      const item = a[i];
-      if (typeof item !== 'number') break;
-      for (let k = i > 0 ? 0 : 1; k < ll; k++) b[p++] = lead[k]!;
-      if (item >= 0 && item <= 0xffffffff && item === Math.floor(item)) {
-        // (a Uint32Array's numbers and every other small whole number; -0 is "0", as JSON.stringify writes it)
-        let v = item;
-        let digits = 1;
-        for (let m = 10; m <= v; m *= 10) digits++;
-        p += digits;
-        let q = p;
-        do {
-          const d = v % 10;
-          b[--q] = 48 + d;
-          v = (v - d) / 10;
-        } while (v > 0);
-      } else p = this.other(item, p);
-      i++;
+      // At least this many items fit: each takes the lead and a digit or more.
+      const k = Math.min(n - i, WINDOW, Math.ceil((max - p) / (ll + 1)));
+      const part = typed.subarray(i, i + k);
+      let j: number;
+      if (wide) {
+        (this.doubles ??= new Float64Array(WINDOW)).set(part);
+        j = this.runDoubles(k, ll, max, p);
+      } else {
+        (this.ints ??= new Int32Array(WINDOW)).set(part);
+        j = this.runInts(k, ll, max, p);
+      }
+      p = this.end;
+      i += j;
     }
     this.end = p;
     return i;
   }
 
-  /** A number that is not a whole number in 0..2^32-1, at `p`; returns where it ends. */
-  private other(item: number, p: number): number {
+  /** Where generic() stopped. */
+  private at = 0;
+
+  /** The window's first `k` ints, each after a lead of `ll` bytes (spaces already there), from `p`, until `max`; sets `end`, returns how many. */
+  private runInts(k: number, ll: number, max: number, p: number): number {
     const b = this.buf;
-    if (Number.isSafeInteger(item)) {
-      let v = item;
+    const w = this.ints!;
+    let j = 0;
+    while (j < k && p < max) {
+      let v = w[j]!;
+      b[p] = 44;
+      b[p + 1] = 10;
+      p += ll;
+      if (v < 0) {
+        if (v === -2147483648) {
+          p = this.item(v, p);
+          j++;
+          continue;
+        }
+        b[p++] = 45;
+        v = -v;
+      }
+      p = writeDigits(b, p, v);
+      j++;
+    }
+    this.end = p;
+    return j;
+  }
+
+  /** As runInts, for the doubles window. */
+  private runDoubles(k: number, ll: number, max: number, p: number): number {
+    const b = this.buf;
+    const w = this.doubles!;
+    let j = 0;
+    while (j < k && p < max) {
+      const v = w[j]!;
+      b[p] = 44;
+      b[p + 1] = 10;
+      p += ll;
+      if (v >= 0 && v < 2147483648 && (v | 0) === v) p = writeDigits(b, p, v | 0);
+      else p = this.item(v, p);
+      j++;
+    }
+    this.end = p;
+    return j;
+  }
+
+  /** The loop for any array (and any lead); sets `at`, returns the end. */
+  private generic(a: ArrayLike<unknown>, i: number, lead: Uint8Array, max: number, p: number): number {
+    const b = this.buf;
+    const n = a.length;
+    const ll = lead.length;
+    while (i < n && p < max) {
+      const v = a[i];
+      if (typeof v !== 'number') break;
+      for (let k = 0; k < ll; k++) b[p++] = lead[k]!;
+      if (v >= 0 && v < 2147483648 && (v | 0) === v) p = writeDigits(b, p, v | 0);
+      else p = this.item(v, p);
+      i++;
+    }
+    this.at = i;
+    return p;
+  }
+
+  /** Any number at `p`, as JSON.stringify writes it; returns where it ends. */
+  private item(v: number, p: number): number {
+    const b = this.buf;
+    if (v >= 0 && v < 2147483648 && (v | 0) === v) return writeDigits(b, p, v | 0);
+    if (Number.isInteger(v) && v > -1e16 && v < 1e16) {
+      // (-0 is "0", as JSON.stringify writes it)
       if (v < 0) {
         b[p++] = 45; // -
         v = -v;
       }
-      let digits = 1;
-      for (let m = 10; m <= v; m *= 10) digits++;
-      p += digits;
-      let q = p;
-      do {
-        const d = v % 10;
-        b[--q] = 48 + d;
-        v = (v - d) / 10;
-      } while (v > 0);
-      return p;
+      if (v < 2147483648) return writeDigits(b, p, v | 0);
+      let hi = Math.floor(v / 1e8);
+      let lo = v - hi * 1e8;
+      if (lo < 0) {
+        hi--;
+        lo += 1e8;
+      } else if (lo >= 1e8) {
+        hi++;
+        lo -= 1e8;
+      }
+      p = writeDigits(b, p, hi);
+      writeDigits8(b, p, lo);
+      return p + 8;
     }
-    const t = Number.isFinite(item) ? String(item) : 'null';
+    const t = Number.isFinite(v) ? String(v) : 'null';
     for (let k = 0; k < t.length; k++) b[p++] = t.charCodeAt(k);
     return p;
   }
+}
+
+/** 1: a typed array whose items are int32s (copied to an Int32Array window), 2: other typed arrays of numbers (a Float64Array window), 0: anything else. */
+function windowKind(a: ArrayLike<unknown>): number {
+  if (!ArrayBuffer.isView(a)) return 0;
+  if (a instanceof Uint8Array || a instanceof Int16Array || a instanceof Uint16Array || a instanceof Int32Array || a instanceof Int8Array)
+    return 1;
+  if (a instanceof Uint8ClampedArray) return 1;
+  return a instanceof Uint32Array || a instanceof Float64Array || a instanceof Float32Array ? 2 : 0;
+}
+
+/** Whether `lead` is `,` `\n` and spaces. */
+function isSpaces(lead: Uint8Array): boolean {
+  for (let k = 2; k < lead.length; k++) if (lead[k] !== 32) return false;
+  return true;
 }
