@@ -24,29 +24,6 @@ const TRUE = encoder.encode('true');
 const FALSE = encoder.encode('false');
 const NULL = encoder.encode('null');
 
-/** How many decimal digits an int32 >= 0 has. */
-function digitCount(u: number): number {
-  return u < 100000
-    ? u < 100
-      ? u < 10
-        ? 1
-        : 2
-      : u < 1000
-        ? 3
-        : u < 10000
-          ? 4
-          : 5
-    : u < 10000000
-      ? u < 1000000
-        ? 6
-        : 7
-      : u < 100000000
-        ? 8
-        : u < 1000000000
-          ? 9
-          : 10;
-}
-
 /** A JsonOut's buffer: a chunk and room for the value that passes it. */
 const BUFFER_SIZE = JSON_OUT_CHUNK + 1024;
 const NO_BYTES = new Uint8Array(0);
@@ -121,14 +98,7 @@ export class JsonOut {
           return;
         }
       }
-      const end = p + digitCount(u);
-      this.pos = end;
-      p = end;
-      do {
-        const q = (u / 10) | 0;
-        b[--p] = 48 + u - q * 10;
-        u = q;
-      } while (u > 0);
+      this.pos = writeDigits(b, p, u);
       return;
     }
     if (!Number.isSafeInteger(v)) {
