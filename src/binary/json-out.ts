@@ -76,6 +76,20 @@ export class JsonOut {
     }
   }
 
+  /** The bytes `src[start]` .. `src[end - 1]` as they are (text kept in a document's bytes; a short range is copied by a loop: a view for set would be an object per call). */
+  slice(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    const b = this.pos + n > this.buf.length ? this.room(n) : this.buf;
+    if (n > 64) {
+      b.set(src.subarray(start, end), this.pos);
+      this.pos += n;
+    } else {
+      let p = this.pos;
+      for (let i = start; i < end; i++) b[p++] = src[i]!;
+      this.pos = p;
+    }
+  }
+
   /** A boolean. */
   bool(v: boolean): void {
     this.raw(v ? TRUE : FALSE);

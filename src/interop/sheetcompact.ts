@@ -24,6 +24,7 @@
  * a JsonText, the same text as JSON.stringify of the plain records).
  */
 import { JsonText } from '../binary/json-array.js';
+import { JsonOut, jsonBytes } from '../binary/json-out.js';
 import type { JsonReader } from './json.js';
 import { frameRecord, type SheetJsonFrame } from './sheetjson.js';
 
@@ -292,9 +293,6 @@ class FramesText extends JsonText<unknown> {
   }
 }
 
-/** Pieces of about this many characters. */
-const PIECE = 1 << 15;
-
 /**
  * The text of a store's frames at `depth`, as JSON.stringify(records, null, 2) indents it there: written as
  * bytes into one buffer and made a string a piece at a time (a string per number or key would be garbage of
@@ -313,7 +311,7 @@ function* framesText(
     yield open + close;
     return;
   }
-  const bytes = (t: string) => Uint8Array.from(t, (c) => c.charCodeAt(0));
+  const bytes = jsonBytes;
   const p1 = pad(depth + 1);
   const p2 = pad(depth + 2);
   const p3 = pad(depth + 3);
@@ -337,72 +335,23 @@ function* framesText(
   const rEnd = bytes(`\n${p2}}`);
   const sw = bytes(`{\n${p3}"w": `);
   const recEnd = bytes(`\n${p1}}`);
-  const TRUE = bytes('true');
-  const FALSE = bytes('false');
-  // Room for a piece and one more record (its name written apart when it is long).
-  const buf = new Uint8Array(PIECE + 4096 + 40 * p3.length);
-  let p = 0;
-  let text = open;
-  const put = (t: Uint8Array) => {
-    buf.set(t, p);
-    p += t.length;
-  };
-  const num = (v: number) => {
-    if (Number.isSafeInteger(v)) {
-      if (v < 0) {
-        buf[p++] = 45;
-        v = -v;
-      }
-      const s0 = p;
-      do {
-        const d = v % 10;
-        buf[p++] = 48 + d;
-        v = (v - d) / 10;
-      } while (v > 0);
-      for (let x = s0, y = p - 1; x < y; x++, y--) {
-        const t = buf[x]!;
-        buf[x] = buf[y]!;
-        buf[y] = t;
-      }
-    } else {
-      const t = String(v);
-      for (let c = 0; c < t.length; c++) buf[p++] = t.charCodeAt(c);
-    }
-  };
-  /** Frame i's name as JSON.stringify writes it: its bytes (printable ASCII, no escape), its index, or a piece of its own. */
+  const QUOTE = bytes('"');
+  const o = new JsonOut();
+  o.ascii(open);
+  /** Frame i's name as JSON.stringify writes it: its bytes (printable ASCII, no escape), its index, or its string. */
   const name = (i: number) => {
     const fl = s.flags[i]!;
-    if (fl & SPECIAL_NAME) return nameText(s.special.get(i)!);
-    buf[p++] = 34;
-    if (fl & INDEX_NAME) num(i);
-    else {
-      const a = s.nameStart[i]!;
-      const z = s.nameStart[i + 1]!;
-      if (z - a > 4096) {
-        text += ascii.decode(buf.subarray(0, p)) + ascii.decode(s.nameBytes.subarray(a, z));
-        p = 0;
-      } else {
-        const nb = s.nameBytes;
-        for (let k = a; k < z; k++) buf[p++] = nb[k]!;
-      }
+    if (fl & SPECIAL_NAME) {
+      o.str(s.special.get(i)!);
+      return;
     }
-    buf[p++] = 34;
+    o.raw(QUOTE);
+    if (fl & INDEX_NAME) o.num(i);
+    else o.slice(s.nameBytes, s.nameStart[i]!, s.nameStart[i + 1]!);
+    o.raw(QUOTE);
   };
-  const nameText = (t: string) => {
-    let plain = t.length <= 1024;
-    for (let c = 0; plain && c < t.length; c++) {
-      const x = t.charCodeAt(c);
-      if (x < 32 || x > 126 || x === 34 || x === 92) plain = false;
-    }
-    if (plain) {
-      buf[p++] = 34;
-      for (let c = 0; c < t.length; c++) buf[p++] = t.charCodeAt(c);
-      buf[p++] = 34;
-    } else {
-      text += ascii.decode(buf.subarray(0, p)) + JSON.stringify(t);
-      p = 0;
-    }
-  };
+  const put = (t: Uint8Array) => o.raw(t);
+  const num = (v: number) => o.num(v);
   const rect4 = (b: number) => {
     put(rx);
     num(n[b]!);
@@ -429,9 +378,9 @@ function* framesText(
     put(kFrame);
     rect4(b);
     put(kRotated);
-    put(fl & ROTATED ? TRUE : FALSE);
+    o.bool((fl & ROTATED) !== 0);
     put(kTrimmed);
-    put(fl & TRIMMED ? TRUE : FALSE);
+    o.bool((fl & TRIMMED) !== 0);
     put(kSss);
     rect4(b + 4);
     put(kSource);
@@ -461,13 +410,10 @@ function* framesText(
       num(n[b + 10]!);
     }
     put(recEnd);
-    if (p >= PIECE || text.length >= PIECE) {
-      yield text + ascii.decode(buf.subarray(0, p));
-      text = '';
-      p = 0;
-    }
+    if (o.full) yield o.take();
   }
-  yield `${text}${ascii.decode(buf.subarray(0, p))}\n${pad(depth)}${close}`;
+  o.ascii(`\n${pad(depth)}${close}`);
+  yield o.end();
 }
 
 // ---------------------------------------------------------------- the scanner

@@ -132,6 +132,31 @@ describe('JsonOut writes values as JSON.stringify does', () => {
     expect(o.take()).toBe(`truefalse${' '.repeat(5 * JSON_OUT_CHUNK)}ok`);
   });
 
+  it('slice copies any range of a byte array as it is, short or long, across chunks', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 0, max: JSON_OUT_CHUNK + 50 }),
+        (src, a, b, lead) => {
+          const start = src.length ? a % (src.length + 1) : 0;
+          const end = start + (src.length ? b % (src.length - start + 1) : 0);
+          const o = new JsonOut();
+          o.raw(new Uint8Array(lead).fill(32));
+          o.slice(src, start, end);
+          o.raw(jsonBytes('|'));
+          const want = new Uint8Array(lead + end - start + 1).fill(32);
+          want.set(src.subarray(start, end), lead);
+          want[want.length - 1] = 124;
+          // take() decodes UTF-8: compare through the same decoder
+          expect(o.take()).toBe(new TextDecoder().decode(want));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('end() gives its buffer to the next JsonOut: writers that take turns, end and write again keep their own text', () => {
     fc.assert(
       fc.property(
