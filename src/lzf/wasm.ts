@@ -120,14 +120,16 @@ type Measure = (input: Uint8Array, limit: number) => number;
 
 /**
  * Checks and decodes a whole stream into the shared memory, in one pass,
- * with `extra` bytes of room kept after the output. The memory is sized
- * once from the start: room for 8 times the input, or twice the output
- * its first bytes suggest up to BIG_OUTPUT (pages never written cost no
- * RAM), or, when the suggested output comes near that room, the exact size `measure` finds (which throws for a damaged
- * stream or one over the limit, so a small bomb cannot make it allocate
- * much). A stream that outgrows its room anyway is measured then and moved
- * to a new memory of the exact size (before growing past BIG_OUTPUT, as
- * ever). The output is at [outAt, end).
+ * with `extra` bytes of room kept after the output. A new memory is sized
+ * once, from the start: room for 8 times the input, or twice the output
+ * its first 64 KiB suggest up to BIG_OUTPUT (pages never written cost no
+ * RAM), or, when the suggested output comes near that room, the exact size
+ * `measure` finds (which throws for a damaged stream or one over the
+ * limit, so a small bomb cannot make it allocate much). The shared memory
+ * is used whole when it holds 8 times the input. A stream that outgrows
+ * its room anyway is measured then (before its memory would pass
+ * BIG_OUTPUT, as ever) and moved, once, to a new memory of the exact size.
+ * The output is at [outAt, end).
  */
 function decodeIntoMemory(
   input: Uint8Array,
