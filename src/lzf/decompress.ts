@@ -100,8 +100,10 @@ export function decompressInto(input: Uint8Array, dest: Uint8Array, options: Dec
  * of the output there, without copying it out: the fastest way to read a
  * stream once. The view is valid only until the next call to any function
  * of `sprat/lzf` (or of a reader that decompresses, such as SpriteTile's):
- * read it right away, or `.slice()` it to keep it. Without WebAssembly it is
- * an ordinary array of its own. Errors and `limit` as for `decompress`.
+ * read it right away, or `.slice()` it to keep it (a later call may write
+ * over its bytes; its buffer is never detached, so it never becomes empty).
+ * Without WebAssembly it is an ordinary array of its own. Errors and
+ * `limit` as for `decompress`.
  */
 export function decompressView(input: Uint8Array, options: Omit<DecompressOptions, 'sizeHint'> = {}): Uint8Array {
   const limit = options.limit ?? DEFAULT_LZF_LIMIT;

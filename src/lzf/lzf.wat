@@ -3,9 +3,12 @@
 ;; every token (input bounds, references before the output, the output
 ;; limit) and only says "damaged"; the JavaScript `measure` then names the
 ;; problem. Assembled into wasm-bytes.ts by scripts/build-lzf-wasm.mjs
-;; (npm run build:wasm).
+;; (npm run build:wasm). The memory is imported: wasm.ts gives each
+;; instance one of the size a job needs and, where a job needs more, binds a
+;; new instance to a new, bigger memory (never `memory.grow`, which detaches
+;; the old buffer and so slows every typed-array access in the process).
 (module
-  (memory (export "memory") 1)
+  (import "env" "mem" (memory 1))
 
   ;; The hash-table slot of hval: liblzf 3.6 (HLOG 16, VERY_FAST) when lib,
   ;; else the editor's CLZF2 (2^14 entries, its own shift).

@@ -3,13 +3,20 @@
  * JavaScript loops on large data, with the same results. Each function
  * returns null where WebAssembly is unavailable; callers then use the
  * JavaScript code.
+ *
+ * No memory is ever grown (issue 16): `WebAssembly.Memory.grow` detaches
+ * the old buffer, and once any buffer of a process has been detached V8
+ * checks for detachment on every typed-array access of optimized code (up
+ * to 2x slower byte loops for the rest of the process). Where a job needs
+ * more room, a new instance is bound to a new, bigger memory (what must
+ * survive copied over) and the old one is left to the garbage collector;
+ * memories are sized for the whole job from the start wherever the size is
+ * known or can be guessed, so that this stays rare.
  */
 import { LZF_WASM_BASE64 } from './wasm-bytes.js';
 
 interface Decoder {
   memory: WebAssembly.Memory;
-  measure: (ip: number, inLen: number, limit: number) => number;
-  decode: (ip: number, inLen: number, op: number) => number;
   compress: (n: number, out: number, htab: number, lib: number) => number;
   run: (ip: number, inEnd: number, op: number, outStart: number, cap: number, limitEnd: number) => number;
   gip: WebAssembly.Global;
@@ -41,14 +48,14 @@ function compile(): WebAssembly.Module | null {
   return module;
 }
 
-function instantiate(): Decoder | null {
+/** An instance over a new memory of at least `bytes` bytes (throws when there is no memory for it). */
+function instantiate(bytes: number): Decoder | null {
   const m = compile();
   if (!m) return null;
-  const inst = new WebAssembly.Instance(m, {});
+  const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+  const inst = new WebAssembly.Instance(m, { env: { mem: memory } });
   return {
-    memory: inst.exports.memory as WebAssembly.Memory,
-    measure: inst.exports.measure as Decoder['measure'],
-    decode: inst.exports.decode as Decoder['decode'],
+    memory,
     compress: inst.exports.compress as Decoder['compress'],
     run: inst.exports.run as Decoder['run'],
     gip: inst.exports.gip as WebAssembly.Global,
@@ -57,55 +64,122 @@ function instantiate(): Decoder | null {
   };
 }
 
-function grow(d: Decoder, need: number): void {
-  const have = d.memory.buffer.byteLength;
-  if (need > have) d.memory.grow(Math.ceil((need - have) / 65536));
+/** The shared instance when its memory holds `need` bytes, else a new shared one that does (the old one is garbage). */
+function sharedWith(need: number): Decoder | null {
+  if (shared && shared.memory.buffer.byteLength >= need) return shared;
+  return (shared = instantiate(need));
 }
+
+/** A decoder for a job of `need` bytes: the shared one, or a throwaway one for a big job. */
+function decoderFor(need: number): Decoder | null {
+  return need > KEEP_BYTES ? instantiate(need) : sharedWith(need);
+}
+
+/**
+ * `d` when its memory holds `need` bytes, else a new instance over a new
+ * memory that does, with the first `keep` bytes of d's memory copied into
+ * it (it replaces d as the shared instance). Never grows a memory.
+ */
+function withRoom(d: Decoder, need: number, keep: number): Decoder {
+  if (d.memory.buffer.byteLength >= need) return d;
+  const e = instantiate(need);
+  if (!e) throw new Error('unreachable: the module compiled before');
+  new Uint8Array(e.memory.buffer).set(new Uint8Array(d.memory.buffer, 0, keep));
+  if (d === shared) shared = e;
+  return e;
+}
+
+/**
+ * The output size a stream's first PREFIX bytes suggest: their output per
+ * input byte (walked without checks, as `measure` walks) times the input
+ * length. A guess, to size the memory once: a wrong one only costs a copy.
+ */
+function guessOutput(input: Uint8Array): number {
+  const n = input.length;
+  const end = Math.min(n, PREFIX);
+  let ip = 0;
+  let op = 0;
+  while (ip < end) {
+    const ctrl = input[ip]!;
+    if (ctrl < 32) {
+      ip += ctrl + 2;
+      op += ctrl + 1;
+    } else {
+      const len = ctrl >> 5;
+      ip += len === 7 ? 3 : 2;
+      op += (len === 7 ? 7 + (input[ip - 2] ?? 0) : len) + 2;
+    }
+  }
+  return ip > 0 ? Math.ceil((op / ip) * n) : 0;
+}
+
+/** The input bytes guessOutput looks at (SpriteTile levels: their first 8 KiB are much less compressed than the rest). */
+const PREFIX = 65536;
 
 type Measure = (input: Uint8Array, limit: number) => number;
 
 /**
  * Checks and decodes a whole stream into the shared memory, in one pass,
- * growing the memory as the output needs (before growing past BIG_OUTPUT
- * it runs `measure`, which throws for a damaged stream or one over the
- * limit, so a small bomb cannot make it allocate much). The output is at
- * [outAt, end).
+ * with `extra` bytes of room kept after the output. A new memory is sized
+ * once, from the start: room for 8 times the input, or twice the output
+ * its first 64 KiB suggest up to BIG_OUTPUT (pages never written cost no
+ * RAM), or, when the suggested output comes near that room, the exact size
+ * `measure` finds (which throws for a damaged stream or one over the
+ * limit, so a small bomb cannot make it allocate much). The shared memory
+ * is used whole when it holds 8 times the input. A stream that outgrows
+ * its room anyway is measured then (before its memory would pass
+ * BIG_OUTPUT, as ever) and moved, once, to a new memory of the exact size.
+ * The output is at [outAt, end).
  */
 function decodeIntoMemory(
   input: Uint8Array,
   limit: number,
   measure: Measure,
+  extra = 0,
 ): { d: Decoder; outAt: number; end: number } | 'damaged' | null {
   const n = input.length;
   const outAt = (n + 7) & ~7;
   const limitEnd = outAt + Math.min(limit, 0x7fff0000 - outAt);
   let cap = Math.min(limitEnd, outAt + n * 8 + 65536);
+  let measured = false;
+  if (!compile()) return null;
+  if (!shared || shared.memory.buffer.byteLength < cap + extra) {
+    // A new memory: room for twice the output the stream's first bytes suggest, or the exact size when that is big.
+    const guess = guessOutput(input);
+    const room = Math.max(n * 8 + 65536, Math.min(guess * 2 + 65536, BIG_OUTPUT));
+    cap = Math.min(limitEnd, outAt + room);
+    if (guess * 1.25 > room) {
+      cap = outAt + measure(input, limit); // throws for a damaged stream or one over the limit
+      measured = true;
+    }
+  }
   let d: Decoder | null;
   try {
-    d = shared ??= instantiate();
+    d = sharedWith(cap + extra);
     if (!d) return null;
-    grow(d, cap);
   } catch {
-    return null; // no WebAssembly, or no memory for it: the caller falls back
+    return null; // no memory for it: the caller falls back
   }
+  cap = Math.min(limitEnd, d.memory.buffer.byteLength - extra); // all the room the memory has
   new Uint8Array(d.memory.buffer).set(input, 0);
   let ip = 0;
   let op = outAt;
-  let measured = false;
   for (;;) {
     const r = d.run(ip, n, op, outAt, cap, limitEnd);
     if (r === 0) break;
     if (r < 0) return 'damaged';
     ip = d.gip.value as number;
     op = d.gop.value as number;
-    if (!measured && cap * 2 > BIG_OUTPUT) {
+    const next = Math.min(limitEnd, Math.max(cap * 2, op + 65536));
+    if (!measured && (cap * 2 > BIG_OUTPUT || next + extra > d.memory.buffer.byteLength)) {
+      // (measured before a new memory is made, so that it is made once, at the exact size)
       cap = outAt + measure(input, limit);
       measured = true;
     } else {
-      cap = Math.min(limitEnd, Math.max(cap * 2, op + 65536));
+      cap = next;
     }
     try {
-      grow(d, cap);
+      d = withRoom(d, cap + extra, op);
     } catch {
       release(d);
       return null;
@@ -170,9 +244,8 @@ export function decompressIntoWasm(input: Uint8Array, dest: Uint8Array): number 
   let d: Decoder | null;
   try {
     // (32 bytes past the window: the word reads of the last tokens, never kept)
-    d = winEnd + 64 > KEEP_BYTES ? instantiate() : (shared ??= instantiate());
+    d = decoderFor(winEnd + 64);
     if (!d) return null;
-    grow(d, winEnd + 64);
   } catch {
     return null;
   }
@@ -233,14 +306,13 @@ export interface Retained {
  */
 export function decompressRetained(input: Uint8Array, limit: number, measure: Measure): Retained | 'damaged' | null {
   if (!LITTLE_ENDIAN_HOST) return null;
-  const r = decodeIntoMemory(input, limit, measure);
+  // Room after the output for one slice of split records, not for all of them (the memory stays the input and the output).
+  const r = decodeIntoMemory(input, limit, measure, 8 + SLICE_RECORDS * 7);
   if (r === null || r === 'damaged') return r;
   const { d, outAt, end } = r;
   const scratch = (end + 7) & ~7;
-  try {
-    // Room after the output for one slice of split records, not for all of them (the memory stays the input and the output).
-    grow(d, scratch + SLICE_RECORDS * 7);
-  } catch {
+  if (d.memory.buffer.byteLength < scratch + SLICE_RECORDS * 7) {
+    // (not reached: decodeIntoMemory kept the room)
     const data = new Uint8Array(d.memory.buffer).slice(outAt, end);
     release(d);
     return { data, split: () => null, done: () => {} };
@@ -296,9 +368,8 @@ export function splitRecords7(data: Uint8Array, at: number, n: number, littleEnd
   const dst = (size + 7) & ~7;
   let d: Decoder | null;
   try {
-    d = dst + size > KEEP_BYTES ? instantiate() : (shared ??= instantiate());
+    d = decoderFor(dst + size);
     if (!d) return null;
-    grow(d, dst + size);
   } catch {
     return null;
   }
@@ -317,9 +388,8 @@ export function compressWasm(input: Uint8Array, flavour: 'clzf2' | 'liblzf'): Ui
   const need = htab + (1 << 18);
   let d: Decoder | null;
   try {
-    d = need > KEEP_BYTES ? instantiate() : (shared ??= instantiate());
+    d = decoderFor(need);
     if (!d) return null;
-    grow(d, need);
   } catch {
     return null;
   }

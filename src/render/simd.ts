@@ -1,9 +1,9 @@
 /**
  * The WebAssembly SIMD kernels of the compositor (src/render/compose.wat,
  * assembled by scripts/build-lzf-wasm.mjs). One private instance whose
- * memory only this module and compose.ts see: callers never hold views of
- * it, so growing it (which detaches the old buffer) is safe; `bytes` is
- * refreshed after each growth. Null where WebAssembly or its SIMD
+ * memory only this module and compose.ts see (callers never hold views of
+ * it): a draw that needs more gets a new, bigger memory (never a grown one,
+ * which would detach the old buffer). Null where WebAssembly or its SIMD
  * instructions are unavailable (the module then fails validation): the
  * compositor uses its JavaScript loops.
  */
@@ -15,7 +15,7 @@ type F = number;
 
 export interface ComposeKernels {
   memory: WebAssembly.Memory;
-  /** A view of the whole memory (re-made after growth). */
+  /** A view of the whole memory. */
   bytes: Uint8Array;
   over: (d: I, s: I, n: I, lut: I) => void;
   blit: (d: I, ds: I, s: I, ss: I, n: I, h: I, lut: I) => void;
@@ -70,13 +70,9 @@ export function composeKernels(need: number): ComposeKernels | null {
   const m = compile();
   if (!m) return null;
   try {
-    if (!shared) {
+    // A bigger draw gets a new memory, never a grown one (growing detaches the old buffer: issue 16, src/lzf/wasm.ts).
+    if (!shared || shared.memory.buffer.byteLength < need) {
       shared = bind(m, new WebAssembly.Memory({ initial: Math.max(16, Math.ceil(need / 65536)) }));
-    }
-    const have = shared.memory.buffer.byteLength;
-    if (need > have) {
-      shared.memory.grow(Math.ceil((need - have) / 65536));
-      shared.bytes = new Uint8Array(shared.memory.buffer);
     }
     return shared;
   } catch {
