@@ -1,47 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JSON_OUT_CHUNK, JsonOut, jsonBytes, jsonListText, objectParts } from '../../src/binary/json-out.js';
-
-/** Numbers at the edges of every path of JsonOut.num. */
-const EDGE_NUMBERS = [
-  0,
-  -0,
-  1,
-  -1,
-  9,
-  10,
-  99,
-  100,
-  999999999,
-  1000000000,
-  2 ** 31 - 1,
-  2 ** 31,
-  -(2 ** 31),
-  -(2 ** 31) - 1,
-  2 ** 32 - 1,
-  2 ** 32,
-  -(2 ** 32),
-  2 ** 53 - 1,
-  2 ** 53,
-  2 ** 53 + 2,
-  -(2 ** 53) + 1,
-  -(2 ** 53),
-  1e21,
-  -1e21,
-  1e20,
-  123456789012345680000,
-  0.5,
-  -0.5,
-  0.1,
-  1 / 3,
-  1e-7,
-  5e-324,
-  Number.MAX_VALUE,
-  -Number.MAX_VALUE,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  Number.NEGATIVE_INFINITY,
-];
+import { EDGE_NUMBERS } from '../helpers/json-edges.js';
 
 const EDGE_STRINGS = [
   '',

@@ -5,72 +5,12 @@ import fc from 'fast-check';
 import { jsonChunks, stringifyJson } from '../../src/cli/json.js';
 import { jsonNumbers } from '../../src/binary/json-array.js';
 import { NumberRun } from '../../src/binary/json-out.js';
+import { EDGE_NUMBERS as EDGES } from '../helpers/json-edges.js';
 
 /** jsonNumbers's element types; NumberRun takes Uint8ClampedArray too. */
 const JSON_KINDS = [Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array] as const;
 const KINDS = [...JSON_KINDS, Uint8ClampedArray] as const;
 
-/** Numbers that take every branch: digit counts, int32 and uint32 edges, safe and unsafe integers, fractions, exponents. */
-const EDGES = [
-  0,
-  -0,
-  1,
-  -1,
-  9,
-  10,
-  99,
-  100,
-  999,
-  1000,
-  9999,
-  10000,
-  99999,
-  100000,
-  999999,
-  1e6,
-  1e7 - 1,
-  1e7,
-  1e8 - 1,
-  1e8,
-  1e9 - 1,
-  1e9,
-  2 ** 31 - 1,
-  2 ** 31,
-  -(2 ** 31),
-  -(2 ** 31) - 1,
-  2 ** 32 - 1,
-  2 ** 32,
-  0xa0000001,
-  1e10,
-  123456789012,
-  2 ** 53 - 1,
-  2 ** 53,
-  -(2 ** 53),
-  2 ** 53 + 2,
-  5e15 - 1,
-  1e16 - 2,
-  1e16,
-  1e16 + 2,
-  1e20,
-  1e21,
-  -1e21,
-  1.5,
-  -1.5,
-  0.1,
-  1e-7,
-  5e-324,
-  Number.MAX_VALUE,
-  -Number.MAX_VALUE,
-  NaN,
-  Infinity,
-  -Infinity,
-  127,
-  -128,
-  255,
-  32767,
-  -32768,
-  65535,
-];
 const anyNumber = fc.oneof(
   fc.integer(),
   fc.double(),
