@@ -8,6 +8,18 @@ import { createCanvasImage, createImage, placeOnCanvas, type RgbaImage } from '.
 import { compose, rotate, scale, translate } from '../../src/render/matrix.js';
 import { drawArbitraries } from '../helpers/draw-arbitraries.js';
 
+/** Random RGB from a linear congruential sequence seeded by `seed`, each pixel's alpha from its random word. */
+function fillPixels(data: Uint8Array, seed: number, alpha: (r: number) => number): void {
+  let r = seed | 0;
+  for (let i = 0; i < data.length; i += 4) {
+    r = (Math.imul(r, 1103515245) + 12345) | 0;
+    data[i] = r & 255;
+    data[i + 1] = (r >> 8) & 255;
+    data[i + 2] = (r >> 16) & 255;
+    data[i + 3] = alpha(r);
+  }
+}
+
 const channel = fc.integer({ min: 0, max: 255 });
 const alpha = fc.oneof(fc.constant(0), fc.constant(255), channel);
 
@@ -36,14 +48,7 @@ function canvas(maxW: number, maxH: number): fc.Arbitrary<RgbaImage> {
     .map(({ w, h, kind, seed, off }) => {
       // Sometimes at an odd byte offset (the JavaScript paths then take byte loops and no bilinear runs).
       const data = off ? new Uint8Array(w * h * 4 + 1).subarray(1) : new Uint8Array(w * h * 4);
-      let r = seed | 0;
-      for (let i = 0; i < data.length; i += 4) {
-        r = (Math.imul(r, 1103515245) + 12345) | 0;
-        data[i] = r & 255;
-        data[i + 1] = (r >> 8) & 255;
-        data[i + 2] = (r >> 16) & 255;
-        data[i + 3] = kind === 'opaque' ? 255 : kind === 'clear' ? 0 : [0, 255, (r >> 24) & 255][(r >>> 29) % 3]!;
-      }
+      fillPixels(data, seed, (r) => (kind === 'opaque' ? 255 : kind === 'clear' ? 0 : [0, 255, (r >> 24) & 255][(r >>> 29) % 3]!));
       return { width: w, height: h, data };
     });
 }
@@ -223,14 +228,7 @@ run('WebAssembly SIMD compositor kernels against the JavaScript paths', () => {
       })
       .map(({ w, h, holes, seed }) => {
         const data = new Uint8Array(w * h * 4);
-        let r = seed | 0;
-        for (let i = 0; i < data.length; i += 4) {
-          r = (Math.imul(r, 1103515245) + 12345) | 0;
-          data[i] = r & 255;
-          data[i + 1] = (r >> 8) & 255;
-          data[i + 2] = (r >> 16) & 255;
-          data[i + 3] = holes && (r >>> 8) % 61 < holes % 7 ? [0, (r >>> 24) & 255][(r >>> 4) & 1]! : 255;
-        }
+        fillPixels(data, seed, (r) => (holes && (r >>> 8) % 61 < holes % 7 ? [0, (r >>> 24) & 255][(r >>> 4) & 1]! : 255));
         return { width: w, height: h, data } as RgbaImage;
       });
     fc.assert(
