@@ -7,9 +7,9 @@
  * end right at the end of the memory (where a step would read past it).
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SPLIT_WASM_BASE64 } from '../../src/lzf/split-wasm-bytes.js';
-import { base64ToBytes, splitRecords7 } from '../../src/lzf/wasm.js';
+import { base64ToBytes, type Records7, splitRecords7 } from '../../src/lzf/wasm.js';
 import { LZF_WASM_BASE64 } from '../../src/lzf/wasm-bytes.js';
 
 type Split = (src: number, n: number, le: number, dst: number) => number;
@@ -47,6 +47,17 @@ function run(split: Split, cells: Uint8Array, n: number, le: boolean, src: numbe
   mem.set(cells, src);
   const bad = split(src, n, le ? 1 : 0, dst);
   return bad >= 0 ? bad : mem.slice(dst, dst + n * 7);
+}
+
+/** splitRecords7's result as reference() gives it: the four arrays' bytes, or the bad index. */
+function asBytes(got: Records7 | number | null, n: number): Uint8Array | number | null {
+  if (got === null || typeof got === 'number') return got;
+  const bytes = new Uint8Array(n * 7);
+  bytes.set(new Uint8Array(got.a.buffer, got.a.byteOffset, 2 * n), 0);
+  bytes.set(new Uint8Array(got.b.buffer, got.b.byteOffset, 2 * n), 2 * n);
+  bytes.set(new Uint8Array(got.c.buffer, got.c.byteOffset, 2 * n), 4 * n);
+  bytes.set(got.d, 6 * n);
+  return bytes;
 }
 
 const MAX_CELLS = 3000;
@@ -103,19 +114,7 @@ describe('SIMD split of SpriteTile cells', () => {
   it('is what splitRecords7 uses, with the same results', () => {
     fc.assert(
       fc.property(cellsArb, ({ cells, n, le }) => {
-        const want = reference(cells, n, le);
-        const got = splitRecords7(cells, 0, n, le);
-        if (typeof want === 'number') expect(got).toBe(want);
-        else {
-          expect(got).not.toBeNull();
-          if (got === null || typeof got === 'number') return;
-          const bytes = new Uint8Array(n * 7);
-          bytes.set(new Uint8Array(got.a.buffer, got.a.byteOffset, 2 * n), 0);
-          bytes.set(new Uint8Array(got.b.buffer, got.b.byteOffset, 2 * n), 2 * n);
-          bytes.set(new Uint8Array(got.c.buffer, got.c.byteOffset, 2 * n), 4 * n);
-          bytes.set(got.d, 6 * n);
-          expect(bytes).toEqual(want);
-        }
+        expect(asBytes(splitRecords7(cells, 0, n, le), n)).toEqual(reference(cells, n, le));
       }),
       { numRuns: 100 },
     );
@@ -134,6 +133,24 @@ describe('SIMD split of SpriteTile cells', () => {
           expect(run(simd, cells, n, le, 0, 512)).toBe(bad);
         }
       }
+    }
+  });
+
+  it("uses lzf.wat's scalar split where the engine rejects the SIMD module", async () => {
+    vi.resetModules();
+    const validate = vi.spyOn(WebAssembly, 'validate').mockReturnValue(false);
+    try {
+      const fresh = await import('../../src/lzf/wasm.js');
+      fc.assert(
+        fc.property(cellsArb, ({ cells, n, le }) => {
+          expect(asBytes(fresh.splitRecords7(cells, 0, n, le), n)).toEqual(reference(cells, n, le));
+        }),
+        { numRuns: 30 },
+      );
+      expect(validate).toHaveBeenCalled();
+    } finally {
+      validate.mockRestore();
+      vi.resetModules();
     }
   });
 });
