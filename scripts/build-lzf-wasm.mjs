@@ -1,4 +1,4 @@
-// Assembles the WebAssembly parts (src/lzf/lzf.wat, src/render/compose.wat)
+// Assembles the WebAssembly parts (src/lzf/lzf.wat, src/lzf/split.wat, src/render/compose.wat)
 // into TypeScript modules holding them as base64, with the devDependency `wabt`. Run after editing a .wat:
 // npm run build:wasm (add --check to only verify the committed modules).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import wabtInit from 'wabt';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODULES = [
   { wat: 'src/lzf/lzf.wat', out: 'src/lzf/wasm-bytes.ts', name: 'LZF_WASM_BASE64' },
+  { wat: 'src/lzf/split.wat', out: 'src/lzf/split-wasm-bytes.ts', name: 'SPLIT_WASM_BASE64' },
   { wat: 'src/render/compose.wat', out: 'src/render/compose-wasm-bytes.ts', name: 'COMPOSE_WASM_BASE64' },
 ];
 

@@ -13,6 +13,7 @@
  * memories are sized for the whole job from the start wherever the size is
  * known or can be guessed, so that this stays rare.
  */
+import { SPLIT_WASM_BASE64 } from './split-wasm-bytes.js';
 import { LZF_WASM_BASE64 } from './wasm-bytes.js';
 
 interface Decoder {
@@ -25,6 +26,8 @@ interface Decoder {
 }
 
 let module: WebAssembly.Module | null | undefined;
+/** The SIMD split (src/lzf/split.wat): null where the engine has no WebAssembly SIMD (lzf.wat's scalar split is used). */
+let splitModule: WebAssembly.Module | null | undefined;
 let shared: Decoder | null = null;
 /** Memory kept between calls is at most this big; larger jobs get a throwaway instance. */
 const KEEP_BYTES = 64 * 1024 * 1024;
@@ -48,19 +51,33 @@ function compile(): WebAssembly.Module | null {
   return module;
 }
 
+function compileSplit(): WebAssembly.Module | null {
+  if (splitModule !== undefined) return splitModule;
+  try {
+    const bytes = base64ToBytes(SPLIT_WASM_BASE64);
+    // Engines without SIMD reject the module here.
+    splitModule = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+  } catch {
+    splitModule = null;
+  }
+  return splitModule;
+}
+
 /** An instance over a new memory of at least `bytes` bytes (throws when there is no memory for it). */
 function instantiate(bytes: number): Decoder | null {
   const m = compile();
   if (!m) return null;
   const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
   const inst = new WebAssembly.Instance(m, { env: { mem: memory } });
+  const s = compileSplit();
+  const split = s ? new WebAssembly.Instance(s, { env: { mem: memory } }).exports.split : inst.exports.split;
   return {
     memory,
     compress: inst.exports.compress as Decoder['compress'],
     run: inst.exports.run as Decoder['run'],
     gip: inst.exports.gip as WebAssembly.Global,
     gop: inst.exports.gop as WebAssembly.Global,
-    split: inst.exports.split as Decoder['split'],
+    split: split as Decoder['split'],
   };
 }
 
