@@ -297,12 +297,19 @@
   ;; little-endian. Returns -1, or the index of the first cell with a tile
   ;; below -1 or a rotation above 1800 (the caller then reports it).
   (func (export "split") (param $src i32) (param $n i32) (param $le i32) (param $dst i32) (result i32)
+    (call $splitFrom (local.get $src) (i32.const 0) (local.get $n) (local.get $le) (local.get $dst)))
+
+  ;; splitFrom(src, from, n, le, dst): split's cells from index `from` on (the
+  ;; same layout for all n cells): the SIMD split of split.wat imports it for
+  ;; its tail and for a step with a bad cell.
+  (func $splitFrom (export "splitFrom") (param $src i32) (param $from i32) (param $n i32) (param $le i32) (param $dst i32) (result i32)
     (local $i i32) (local $p i32) (local $t i32) (local $f i32) (local $o i32)
     (local $fl i32) (local $or i32) (local $tr i32)
+    (local.set $i (local.get $from))
     (local.set $fl (i32.add (local.get $dst) (i32.shl (local.get $n) (i32.const 1))))
     (local.set $or (i32.add (local.get $dst) (i32.shl (local.get $n) (i32.const 2))))
     (local.set $tr (i32.add (local.get $or) (i32.shl (local.get $n) (i32.const 1))))
-    (local.set $p (local.get $src))
+    (local.set $p (i32.add (local.get $src) (i32.mul (local.get $from) (i32.const 7))))
     (block $done
       (loop $top
         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))

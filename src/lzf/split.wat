@@ -5,6 +5,8 @@
 ;; scripts/build-lzf-wasm.mjs (npm run build:wasm).
 (module
   (import "env" "mem" (memory 1))
+  ;; lzf.wat's scalar split from a cell on: the tail, or a step with a bad cell
+  (import "env" "splitFrom" (func $splitFrom (param i32 i32 i32 i32 i32) (result i32)))
 
   ;; split(src, n, le, dst): as lzf.wat's split (the n 7-byte cells at src
   ;; become i16 tiles at dst, u16 flags at dst + 2n, i16 order at dst + 4n
@@ -19,7 +21,7 @@
   ;; cells. A step with a bad cell, and the last n mod 16 cells, go through
   ;; the scalar loop (which so returns the same first bad index).
   (func (export "split") (param $src i32) (param $n i32) (param $le i32) (param $dst i32) (result i32)
-    (local $i i32) (local $p i32) (local $t i32) (local $f i32) (local $o i32)
+    (local $i i32) (local $p i32)
     (local $fl i32) (local $or i32) (local $tr i32) (local $stop i32) (local $last i32)
     (local $mask v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
@@ -91,28 +93,5 @@
         (local.set $i (i32.add (local.get $i) (i32.const 16)))
         (br $step)))
     ;; the scalar loop of lzf.wat: the tail, or the step with a bad cell
-    (block $done
-      (loop $top
-        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-        (if (local.get $le)
-          (then
-            (local.set $t (i32.load16_u (local.get $p)))
-            (local.set $f (i32.load16_u offset=2 (local.get $p)))
-            (local.set $o (i32.load16_u offset=4 (local.get $p))))
-          (else
-            (local.set $t (i32.or (i32.shl (i32.load8_u (local.get $p)) (i32.const 8)) (i32.load8_u offset=1 (local.get $p))))
-            (local.set $f (i32.or (i32.shl (i32.load8_u offset=2 (local.get $p)) (i32.const 8)) (i32.load8_u offset=3 (local.get $p))))
-            (local.set $o (i32.or (i32.shl (i32.load8_u offset=4 (local.get $p)) (i32.const 8)) (i32.load8_u offset=5 (local.get $p))))))
-        (if (i32.or
-              (i32.and (i32.ge_u (local.get $t) (i32.const 0x8000)) (i32.ne (local.get $t) (i32.const 0xffff)))
-              (i32.gt_u (i32.and (local.get $f) (i32.const 0x7ff)) (i32.const 1800)))
-          (then (return (local.get $i))))
-        (i32.store16 (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 1))) (local.get $t))
-        (i32.store16 (i32.add (local.get $fl) (i32.shl (local.get $i) (i32.const 1))) (local.get $f))
-        (i32.store16 (i32.add (local.get $or) (i32.shl (local.get $i) (i32.const 1))) (local.get $o))
-        (i32.store8 (i32.add (local.get $tr) (local.get $i)) (i32.load8_u offset=6 (local.get $p)))
-        (local.set $p (i32.add (local.get $p) (i32.const 7)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $top)))
-    (i32.const -1))
+    (call $splitFrom (local.get $src) (local.get $i) (local.get $n) (local.get $le) (local.get $dst)))
 )

@@ -70,7 +70,9 @@ function instantiate(bytes: number): Decoder | null {
   const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
   const inst = new WebAssembly.Instance(m, { env: { mem: memory } });
   const s = compileSplit();
-  const split = s ? new WebAssembly.Instance(s, { env: { mem: memory } }).exports.split : inst.exports.split;
+  const split = s
+    ? new WebAssembly.Instance(s, { env: { mem: memory, splitFrom: inst.exports.splitFrom as WebAssembly.ImportValue } }).exports.split
+    : inst.exports.split;
   return {
     memory,
     compress: inst.exports.compress as Decoder['compress'],

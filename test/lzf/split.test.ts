@@ -16,11 +16,12 @@ type Split = (src: number, n: number, le: number, dst: number) => number;
 
 const memory = new WebAssembly.Memory({ initial: 1 });
 const MEM = memory.buffer.byteLength;
-function splitOf(b64: string): Split {
-  return new WebAssembly.Instance(new WebAssembly.Module(base64ToBytes(b64)), { env: { mem: memory } }).exports.split as Split;
+function instanceOf(b64: string, env: Record<string, unknown>): WebAssembly.Exports {
+  return new WebAssembly.Instance(new WebAssembly.Module(base64ToBytes(b64)), { env: { mem: memory, ...env } }).exports;
 }
-const scalar = splitOf(LZF_WASM_BASE64);
-const simd = splitOf(SPLIT_WASM_BASE64);
+const lzf = instanceOf(LZF_WASM_BASE64, {});
+const scalar = lzf.split as Split;
+const simd = instanceOf(SPLIT_WASM_BASE64, { splitFrom: lzf.splitFrom }).split as Split;
 
 /** The JavaScript loop of src/formats/spritetile/read.ts: the four arrays as bytes, or the first bad index. */
 function reference(cells: Uint8Array, n: number, le: boolean): Uint8Array | number {
