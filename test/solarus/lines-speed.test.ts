@@ -8,39 +8,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/binary/errors.js';
 import { FormatError } from '../../src/binary/errors.js';
-import { formatLines, parseLines, readLines, type AnimationPositions, type SolarusSheet } from '../../src/formats/solarus/index.js';
+import { formatLines, parseLines, readLines, type AnimationPositions } from '../../src/formats/solarus/index.js';
 import { animationStore } from '../../src/formats/solarus/compact.js';
 import { decodeText } from '../../src/formats/solarus/text.js';
 import { referenceParseLines } from './lines-reference.js';
-import { corpusFiles, ZSDX } from './helpers.js';
+import { corpusFiles, parserSheet, ZSDX } from './helpers.js';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-const int = (min: number, max: number) => fc.integer({ min, max });
-const direction = fc.record({
-  x: fc.oneof(int(-50, 5000), int(-2147483647, 2147483647)),
-  y: int(-50, 5000),
-  frameWidth: int(1, 300),
-  frameHeight: int(1, 300),
-  originX: int(-100, 300),
-  originY: int(-100, 300),
-  frameCount: int(1, 12),
-  columns: int(1, 12),
-});
 const token = fc.stringMatching(/^[A-Za-z0-9_./-]{1,16}$/);
-/** Sheets with duplicate names, zero delays and loops past the frames allowed: every check gets its turn. */
-const sheet: fc.Arbitrary<SolarusSheet> = fc
-  .array(
-    fc.record({
-      name: fc.oneof(token, fc.constantFrom('walking', 'stopped')),
-      image: token,
-      frameDelay: fc.oneof(int(0, 3), int(0, 5000)),
-      loopOnFrame: int(-1, 14),
-      directions: fc.array(direction, { minLength: 1, maxLength: 5 }),
-    }),
-    { maxLength: 6 },
-  )
-  .map((animations) => ({ animations }));
+const sheet = parserSheet(token, 5, 6);
 
 /** The outcome of a parse: the sheet, the warnings and positions, or the error. */
 function outcome(parse: typeof parseLines, text: string, strict: boolean): unknown {

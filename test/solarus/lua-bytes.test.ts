@@ -14,19 +14,8 @@ import { FormatError } from '../../src/binary/errors.js';
 import { formatLua, parseLua, readLua, type AnimationPositions, type SolarusSheet } from '../../src/formats/solarus/index.js';
 import { detectLuaStyle, styleOf } from '../../src/formats/solarus/style.js';
 import { decodeText } from '../../src/formats/solarus/text.js';
-import { corpusBytes, corpusFiles, enc } from './helpers.js';
+import { corpusBytes, corpusFiles, enc, parserSheet } from './helpers.js';
 
-const int = (min: number, max: number) => fc.integer({ min, max });
-const direction = fc.record({
-  x: fc.oneof(int(-50, 5000), int(-2147483647, 2147483647)),
-  y: int(-50, 5000),
-  frameWidth: int(1, 300),
-  frameHeight: int(1, 300),
-  originX: int(-100, 300),
-  originY: int(-100, 300),
-  frameCount: int(1, 12),
-  columns: int(1, 12),
-});
 /** Names with quotes, backslashes and control characters (escaped by the writer). */
 const token = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9_./-]{1,16}$/),
@@ -34,18 +23,7 @@ const token = fc.oneof(
     .array(fc.constantFrom('a', ' ', '~', '\n', '\t', '\x01', '\x7f', '"', '\\', "'", '-', '['), { maxLength: 12 })
     .map((cs) => cs.join('')),
 );
-const sheet: fc.Arbitrary<SolarusSheet> = fc
-  .array(
-    fc.record({
-      name: fc.oneof(token, fc.constantFrom('walking', 'stopped')),
-      image: token,
-      frameDelay: fc.oneof(int(0, 3), int(0, 5000)),
-      loopOnFrame: int(-1, 14),
-      directions: fc.array(direction, { minLength: 1, maxLength: 4 }),
-    }),
-    { maxLength: 5 },
-  )
-  .map((animations) => ({ animations }));
+const sheet = parserSheet(token, 4, 5);
 const styled = fc.tuple(sheet, fc.constantFrom('converter', 'editor' as const), fc.boolean()).map(([s, kind, crlf]) => {
   const t = formatLua(s, undefined, kind);
   return crlf ? t.replace(/\n/g, '\r\n') : t;
