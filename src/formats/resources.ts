@@ -122,14 +122,17 @@ export async function foundResources(
   resources: ResourceLoader,
   requests: Iterable<ResourceRequest | Promise<ResourceRequest>>,
 ): Promise<string[]> {
+  // Every promise is given its handler now: one that fails while an earlier one is awaited is never an unhandled rejection.
+  const settled = [...requests].map((r) =>
+    Promise.resolve(r).then(
+      (req) => req,
+      () => undefined,
+    ),
+  );
   const found: string[] = [];
-  for (const r of requests) {
-    let req: ResourceRequest;
-    try {
-      req = await r;
-    } catch {
-      continue;
-    }
+  for (const r of settled) {
+    const req = await r;
+    if (req === undefined) continue;
     const p = await findResource(resources, req);
     if (p !== undefined && !found.includes(p)) found.push(p);
   }

@@ -144,3 +144,36 @@ describe('render never replaces a file the input names, drawn or not', () => {
     await refused(['render', 'quest/data/sprites/slime.dat', '--animation', 'stopped'], other, 'render');
   });
 });
+
+// A sheet drawn from an image and from the map's tileset (`src_image = "tileset"`), as Zelda-like quests'
+// bushes are (the Solarus sprite data file format: "tileset" names the map's tileset image).
+const MIXED = {
+  line: ['a x.png 1 100 -1\n0 0 8 8 0 0 1 1\n', 'b tileset 1 100 -1\n0 0 8 8 0 0 1 1\n'],
+  lua: [
+    'animation{\n  name = "on_ground",\n  src_image = "x.png",\n  directions = {\n    { x = 0, y = 0, frame_width = 8, frame_height = 8 },\n  },\n}\n',
+    'animation{\n  name = "stopped",\n  src_image = "tileset",\n  directions = {\n    { x = 0, y = 0, frame_width = 8, frame_height = 8 },\n  },\n}\n',
+  ],
+};
+
+describe("an animation drawn from the map's tileset names no file without --tileset", () => {
+  for (const [syntax, parts] of Object.entries(MIXED)) {
+    it(`Solarus ${syntax} syntax: convert .dat -> .dat outside a quest, in either order, with the image there or not`, async () => {
+      const to = syntax === 'line' ? 'solarus' : 'solarus-lua';
+      for (const order of [parts, [...parts].reverse()]) {
+        fs.writeFileSync(at('s.dat'), order.join(syntax === 'line' ? '\n' : ''));
+        for (const image of [false, true]) {
+          if (image) copy('solarus/sprites/enemies/slime.png', 'x.png');
+          fs.rmSync(at('o.dat'), { force: true });
+          const r = await runCli(['convert', 's.dat', 'o.dat'], dir);
+          expect([r.code, r.stdout, r.stderr]).toEqual([0, 'wrote o.dat\n', '']);
+          expect(fs.readFileSync(at('o.dat'), 'utf8')).toBe(fs.readFileSync(at('s.dat'), 'utf8'));
+        }
+        // The image sheet is still a file the input names; so is the --tileset image when one is given.
+        await refused(['s.dat', '--to', to], 'x.png');
+        fs.writeFileSync(at('ts.png'), 'not a png');
+        await refused(['s.dat', '--to', to, '--tileset', 'ts.png'], 'ts.png');
+        fs.rmSync(at('x.png'));
+      }
+    });
+  }
+});

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { load, preview } from '../../src/api.js';
 import { FormatError } from '../../src/binary/errors.js';
 import { LimitError } from '../../src/binary/limits.js';
-import { imageCache, joinPath, loadImage, loadResource, questRoot, sharingImages } from '../../src/formats/resources.js';
+import { foundResources, imageCache, joinPath, loadImage, loadResource, questRoot, sharingImages } from '../../src/formats/resources.js';
 import type { ResourceLoader } from '../../src/formats/types.js';
 import { decodeImage, IMAGE_DECODERS } from '../../src/render/decode.js';
 import { createImage } from '../../src/render/image.js';
@@ -82,6 +82,26 @@ describe('the resource layer', () => {
     const p = await preview(loaded, memory({ 'sprites/s.png': png(4, 4) }, log));
     expect(p.animations).toHaveLength(3);
     expect(log.filter((l) => l.startsWith('load'))).toEqual(['load sprites/s.png']);
+  });
+
+  it('foundResources: a request that cannot be made is left out, never an unhandled rejection while an earlier one is awaited', async () => {
+    const rejected: unknown[] = [];
+    const onRejection = (e: unknown) => rejected.push(e);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const files = memory({ 'a.png': png(1, 1), 'b.png': png(1, 1) });
+      const slow = new Promise<{ format: string; what: string; name: string }>((resolve) =>
+        setTimeout(() => resolve({ format: 't', what: 'image', name: 'a.png' }), 20),
+      );
+      const failing = Promise.reject(new Error('an option it needs is missing'));
+      const found = await foundResources(files, [slow, failing, { format: 't', what: 'image', name: 'b.png' }]);
+      expect(found).toEqual(['a.png', 'b.png']);
+      // A turn of the event loop: Node reports an unhandled rejection after the microtasks run.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(rejected).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 
   it('questRoot: the nearest folder up that holds quest.dat or a sprites/ folder', async () => {

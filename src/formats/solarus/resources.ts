@@ -67,7 +67,12 @@ export function sheetCache(format: string, resources: ResourceLoader, options: C
   };
 }
 
-/** The images the animations name (`references`): found as `sheetCache` finds them, by existence only. */
+/**
+ * The images the animations name (`references`): found as `sheetCache` finds
+ * them, by existence only. An animation drawn from the map's tileset names no
+ * file of its own: it references the --tileset image when one is given, and
+ * nothing without one (only drawing it needs the image).
+ */
 export async function sheetReferences(
   format: string,
   animations: readonly { image: string }[],
@@ -75,7 +80,8 @@ export async function sheetReferences(
   options: CommandOptions = {},
 ): Promise<string[]> {
   let root: Promise<string | undefined> | undefined;
-  const images = [...new Set(animations.map((a) => a.image))];
+  const tileset = stringOption(options, TILESET_OPTION) !== undefined;
+  const images = [...new Set(animations.map((a) => a.image))].filter((image) => image !== 'tileset' || tileset);
   return foundResources(
     resources,
     images.map((image) => sheetRequest(format, image, resources, options, () => (root ??= questRoot(resources)))),
