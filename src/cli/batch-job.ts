@@ -16,7 +16,7 @@ import { readFileBytes, recordingLoader } from '../node/fs.js';
 import { thDataSize, thPaletteProblems, thSpriteTableProblems } from '../formats/cthg/thdata.js';
 import { isTiledProjectName, tiledProjectProblems, undefinedPropertyTypes } from '../interop/tiled/check.js';
 import { allOptions, type Command } from './command.js';
-import { describeFsError, resourcesFor, type Io } from './io.js';
+import { describeFsError, EXIT_INTERNAL, internalErrorText, resourcesFor, type Io } from './io.js';
 
 /** The report of one file of `sprat check` (its --json schema). */
 export interface FileReport {
@@ -86,6 +86,22 @@ export async function runBatchJob(job: BatchJob): Promise<BatchReply> {
   return { kind: 'file', result: await fileOne(job) };
 }
 
+/**
+ * A job that failed with an unexpected exception (a bug), in a worker or the
+ * main thread: a file of convert or render gets the internal error line and
+ * exit 70 (src/cli/io.ts internalErrorText); a file of check, an error in
+ * its report.
+ */
+export function internalErrorReply(job: BatchJob, e: unknown): BatchReply {
+  if (job.kind === 'check') {
+    const message = internalErrorText(e, false)
+      .replace(/^sprat: /, '')
+      .replace(/ \(run with --debug for the stack\)\n$/, '');
+    return { kind: 'check', report: { path: job.shown, format: null, problems: [{ severity: 'error', message }] } };
+  }
+  return { kind: 'file', result: { status: 'failed', out: '', err: internalErrorText(e, job.debug, job.input), code: EXIT_INTERNAL } };
+}
+
 /** `sprat check` on one file: null when it is skipped quietly (not a file of a format sprat knows, found by a walk). */
 export async function checkOne(job: CheckJob): Promise<FileReport | null> {
   const io: Io = { out: () => {}, err: () => {}, cwd: job.cwd, debug: false };
@@ -151,7 +167,14 @@ async function fileOne(job: FileJob): Promise<FileResult> {
   let err = '';
   const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), cwd: job.cwd, debug: job.debug };
   const cmd = commands.get(job.command);
-  if (!cmd || !runMain) return { status: 'failed', out, err: `sprat: error: ${job.input}: internal error: no command ${job.command}\n` };
+  if (!cmd || !runMain) {
+    return {
+      status: 'failed',
+      out,
+      err: internalErrorText(new Error(`no command ${job.command}`), job.debug, job.input),
+      code: EXIT_INTERNAL,
+    };
+  }
   const options: CommandOptions = Object.fromEntries(job.options);
   const inputFormat = typeof options.from === 'string' ? options.from : typeof options.format === 'string' ? options.format : undefined;
   // A file found by a walk or a glob that is no sprite or level file is skipped quietly, as `sprat check` does.

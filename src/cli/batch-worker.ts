@@ -5,7 +5,7 @@
  * render job; `check` needs only the library).
  */
 import { serveJobs } from '../node/pool.js';
-import { runBatchJob, type BatchJob, type BatchReply, type WireJob, type WireReply } from './batch-job.js';
+import { internalErrorReply, runBatchJob, type BatchJob, type BatchReply, type WireJob, type WireReply } from './batch-job.js';
 
 let commandLine: Promise<unknown> | undefined;
 
@@ -16,10 +16,7 @@ async function one(job: BatchJob): Promise<BatchReply> {
     if (job.kind === 'file') await (commandLine ??= import('./main.js'));
     return await runBatchJob(job);
   } catch (e) {
-    const message = `internal error: ${(e as Error)?.message ?? String(e)}`;
-    if (job.kind === 'check')
-      return { kind: 'check', report: { path: job.shown, format: null, problems: [{ severity: 'error', message }] } };
-    return { kind: 'file', result: { status: 'failed', out: '', err: `sprat: error: ${job.input}: ${message}\n` } };
+    return internalErrorReply(job, e);
   }
 }
 

@@ -17,8 +17,17 @@ import { readFileBytes, removeOwnTempsSync, removePendingTempsSync } from '../no
 import { findFiles, isGlob, PlaceError, type FoundFile } from '../node/files.js';
 import { ThreadPool, workerModule } from '../node/pool.js';
 import { intOption, UsageError } from './args.js';
-import { runBatchJob, type BatchJob, type BatchReply, type FileJob, type FileResult, type WireJob, type WireReply } from './batch-job.js';
-import { describeFsError, FileError, resolvePath, type Io } from './io.js';
+import {
+  internalErrorReply,
+  runBatchJob,
+  type BatchJob,
+  type BatchReply,
+  type FileJob,
+  type FileResult,
+  type WireJob,
+  type WireReply,
+} from './batch-job.js';
+import { describeFsError, EXIT_INTERNAL, FileError, resolvePath, type Io } from './io.js';
 import { Progress } from './progress.js';
 import { withSignalCleanup } from './write.js';
 
@@ -54,8 +63,10 @@ export function workersFor(options: CommandOptions, files: number): number {
 /**
  * Runs the jobs, `workers` at a time in worker threads (0: here, one after
  * the other), and hands each reply to `done` in the jobs' order as soon as
- * it and every one before it are done. A job that fails unexpectedly (a
- * worker out of memory, a bug) gets `onStopped`'s reply.
+ * it and every one before it are done. A job that throws, or whose worker
+ * dies of an exception nothing caught (a bug), gets the internal error reply
+ * (internalErrorReply); one whose worker is stopped otherwise (out of
+ * memory), `onStopped`'s.
  */
 export async function runJobs(
   jobs: readonly BatchJob[],
@@ -79,7 +90,7 @@ export async function runJobs(
       try {
         settle(i, await runBatchJob(job));
       } catch (e) {
-        settle(i, onStopped(job, `internal error: ${(e as Error)?.message ?? String(e)}`));
+        settle(i, internalErrorReply(job, e));
       }
     }
     return;
@@ -88,11 +99,13 @@ export async function runJobs(
   const single = async (i: number) => {
     const job = jobs[i]!;
     const r = await pool.run(job);
-    settle(
-      i,
-      (r.reply as BatchReply | undefined) ??
-        onStopped(job, r.stopped!.cls === 'heap-out-of-memory' ? 'ran out of memory' : r.stopped!.message),
-    );
+    if (r.reply) return settle(i, r.reply as BatchReply);
+    const { cls, message, stack } = r.stopped;
+    // An exception nothing caught in the worker (a bug) is an internal error; its end for other reasons is the job's failure.
+    if (cls.startsWith('worker-crash:')) {
+      return settle(i, internalErrorReply(job, Object.assign(new Error(message), { name: cls.slice('worker-crash:'.length), stack })));
+    }
+    settle(i, onStopped(job, cls === 'heap-out-of-memory' ? 'ran out of memory' : message));
   };
   // Jobs go out in chunks (a few per worker, at most CHUNK_MAX files each): each message to a worker and back waits for
   // this thread to be scheduled, which on a loaded machine costs more than a small file's check.
@@ -290,7 +303,7 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   const skipped = counts.ignored ? ` (${counts.ignored} other files skipped)` : '';
   io.out(`${spec.command}: ${first}, ${counts.unchanged} unchanged, ${counts.failed} failed${skipped}\n`);
   // One file (IN OUT --changed or --dry-run): its command's status, 2 for a wrong command line included.
-  return single ? code : counts.failed ? 1 : 0;
+  return single ? code : counts.failed ? (code === EXIT_INTERNAL ? EXIT_INTERNAL : 1) : 0;
 }
 
 /** Whether a file found by a walk or a glob is one a batch works on (as `sprat check` decides; unreadable ones count). */

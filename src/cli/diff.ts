@@ -12,7 +12,7 @@ import { recordingLoader, readFileBytes, type WriteTarget } from '../node/fs.js'
 import { encodePng } from '../render/png.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, rejectForeignOptions, resolveUserPaths, type Command } from './command.js';
-import { describeFsError, readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
+import { describeFsError, EXIT_INTERNAL, readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
 import { jsonChunks } from './json.js';
 import { writeOutputs } from './write.js';
 
@@ -254,6 +254,7 @@ async function diffFolders(
   }
   const results: PairResult[] = [];
   let failed = false;
+  let internal = false;
   for (const rel of all) {
     if (!setB.has(rel)) {
       results.push({ path: rel, status: 'removed' });
@@ -278,9 +279,9 @@ async function diffFolders(
       if (e instanceof UsageError) throw e;
       failed = true;
       let text = '';
-      reportError({ ...io, err: (t) => (text += t) }, e, run.current || rel);
+      if (reportError({ ...io, err: (t) => (text += t) }, e, run.current || rel) === EXIT_INTERNAL) internal = true;
       io.err(text);
-      results.push({ path: rel, status: 'error', error: text.split('\n')[0]!.replace(/^sprat: error: /, '') });
+      results.push({ path: rel, status: 'error', error: text.split('\n')[0]!.replace(/^sprat: (error: )?/, '') });
     }
   }
   for (const n of run.notes) io.err(n + '\n');
@@ -297,7 +298,7 @@ async function diffFolders(
     }
   }
   const w = await run.write();
-  return w || exitFor(differ, failed);
+  return w || (internal ? EXIT_INTERNAL : exitFor(differ, failed));
 }
 
 /** `--textconv FILE`: the document's stable text form (src/diff.ts textForm). */

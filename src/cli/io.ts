@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import { isFormatError, OptionError } from '../binary/errors.js';
+import { isFormatError, oneLine, OptionError } from '../binary/errors.js';
 import { LimitError, limitsFrom } from '../binary/limits.js';
 import { describeFileError } from '../formats/resources.js';
 import type { CommandOptions, ResourceLoader } from '../formats/types.js';
-import { fsResourceLoader, readFileBytes } from '../node/fs.js';
+import { fsResourceLoader, readFileBytes, removePendingTempsSync } from '../node/fs.js';
 import { UnknownFormatError } from '../api.js';
 import { UsageError } from './args.js';
 
@@ -33,8 +33,77 @@ function guardOutput(): void {
   process.stderr.on('error', () => process.exit(process.exitCode ?? 1));
 }
 
+/** The exit status of an internal error (a bug in sprat): EX_SOFTWARE of sysexits.h. */
+export const EXIT_INTERNAL = 70;
+
+/** The longest message an internal error line quotes. */
+const INTERNAL_MESSAGE_MAX = 300;
+
+/** What was thrown, in words: its name (when not a plain Error) and message; never throws itself. */
+function thrownMessage(e: unknown): string {
+  try {
+    if (e instanceof Error || (typeof e === 'object' && e !== null && typeof (e as Error).message === 'string')) {
+      const { name, message } = e as Error;
+      const shown = message || '(no message)';
+      return typeof name === 'string' && name && name !== 'Error' ? `${name}: ${shown}` : shown;
+    }
+    return String(e);
+  } catch {
+    return 'an exception that cannot be shown';
+  }
+}
+
+/**
+ * An unexpected exception (a bug) as the command line prints it: one line,
+ * `sprat: internal error: MESSAGE (run with --debug for the stack)`, the
+ * message escaped to one line and cut short; with --debug the line and then
+ * the stack. Never the source text Node's own report quotes.
+ */
+export function internalErrorText(e: unknown, debug: boolean, file?: string): string {
+  let message = oneLine(`${file ? `${file}: ` : ''}${thrownMessage(e)}`);
+  if (message.length > INTERNAL_MESSAGE_MAX) message = `${message.slice(0, INTERNAL_MESSAGE_MAX - 3)}...`;
+  if (!debug) return `sprat: internal error: ${message} (run with --debug for the stack)\n`;
+  let stack: unknown;
+  try {
+    stack = (e as Error)?.stack;
+  } catch {
+    stack = undefined;
+  }
+  return `sprat: internal error: ${message}\n${typeof stack === 'string' ? `${stack}\n` : ''}`;
+}
+
+let processGuarded = false;
+let processDebug = false;
+
+/**
+ * An exception nothing caught, or a rejected promise nothing handled, in
+ * the command's process (the main thread; a batch's worker threads answer
+ * for theirs, src/cli/batch-worker.ts): the internal error line, the
+ * temporaries of writes under way removed, exit 70.
+ */
+function guardProcess(debug: boolean): void {
+  processDebug = debug;
+  if (processGuarded) return;
+  processGuarded = true;
+  const crash = (e: unknown) => {
+    try {
+      removePendingTempsSync();
+    } catch {
+      // the line matters more
+    }
+    try {
+      process.stderr.write(internalErrorText(e, processDebug));
+    } finally {
+      process.exit(EXIT_INTERNAL);
+    }
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+}
+
 export const processIo = (debug: boolean): Io => {
   guardOutput();
+  guardProcess(debug);
   return {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
@@ -80,43 +149,29 @@ export function resourcesFor(io: Io, inPath: string, options: CommandOptions): R
 
 /**
  * Turns any thrown error into the one-line message and exit status:
- * 2 for a wrong command line, 1 for bad input or a failed conversion.
+ * 2 for a wrong command line, 1 for bad input or a failed conversion,
+ * 70 for anything else (a bug: internalErrorText).
  */
 export function reportError(io: Io, e: unknown, file?: string): number {
-  if (e instanceof UsageError) {
-    io.err(`sprat: error: ${e.message}\n`);
-    return 2;
-  }
-  if (e instanceof OptionError) {
-    io.err(`sprat: error: ${file ? file + ': ' : ''}${e.message}\n`);
-    return 2;
-  }
-  if (e instanceof FileError) {
-    io.err(`sprat: error: ${e.file}: ${e.message}\n`);
-    if (io.debug && e.stack) io.err(e.stack + '\n');
-    return 1;
-  }
+  // Every message is one line: names from the input or the command line may hold line breaks.
+  const say = (message: string, code: number) => {
+    io.err(`sprat: error: ${oneLine(message)}\n`);
+    if (code === 1 && io.debug && (e as Error)?.stack) io.err(`${(e as Error).stack}\n`);
+    return code;
+  };
+  if (e instanceof UsageError) return say(e.message, 2);
   const prefix = file ? `${file}: ` : '';
-  if (isFormatError(e) || e instanceof UnknownFormatError || e instanceof LimitError) {
-    io.err(`sprat: error: ${prefix}${e.message}\n`);
-    if (io.debug && e.stack) io.err(e.stack + '\n');
-    return 1;
-  }
+  if (e instanceof OptionError) return say(prefix + e.message, 2);
+  if (e instanceof FileError) return say(`${e.file}: ${e.message}`, 1);
+  if (isFormatError(e) || e instanceof UnknownFormatError || e instanceof LimitError) return say(prefix + e.message, 1);
   const err = e as NodeJS.ErrnoException;
-  if (err && typeof err.code === 'string' && typeof err.message === 'string') {
-    io.err(`sprat: error: ${prefix}${describeFsError(err)}\n`);
-    if (io.debug && err.stack) io.err(err.stack + '\n');
-    return 1;
-  }
+  if (err && typeof err.code === 'string' && typeof err.message === 'string') return say(prefix + describeFsError(err), 1);
   if (e instanceof RangeError && /Invalid (typed )?array length|Array buffer allocation failed|Invalid string length/.test(e.message)) {
-    io.err(`sprat: error: ${prefix}the result is too large to make (${e.message})\n`);
-    if (io.debug && e.stack) io.err(e.stack + '\n');
-    return 1;
+    return say(`${prefix}the result is too large to make (${e.message})`, 1);
   }
   // A bug: still one line, with the stack only under --debug.
-  io.err(`sprat: error: ${prefix}internal error: ${(e as Error)?.message ?? String(e)}\n`);
-  if (io.debug && (e as Error)?.stack) io.err((e as Error).stack + '\n');
-  return 1;
+  io.err(internalErrorText(e, io.debug, file));
+  return EXIT_INTERNAL;
 }
 
 /** A failed write of an output file: one line naming the output, exit 1. */

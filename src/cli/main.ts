@@ -47,8 +47,19 @@ export function mainHelp(): string {
   );
 }
 
-/** Runs the command line; returns the exit status (0 ok, 1 bad input, 2 bad command line). */
+/**
+ * Runs the command line; returns the exit status (0 ok, 1 bad input, 2 bad
+ * command line, 70 an internal error: a bug, one line). Never rejects.
+ */
 export async function main(argv: string[], io: Io = processIo(argv.includes('--debug'))): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (e) {
+    return reportError(io, e);
+  }
+}
+
+async function dispatch(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     if (name === 'help' && rest[0]) {
@@ -82,11 +93,7 @@ export async function main(argv: string[], io: Io = processIo(argv.includes('--d
     io.out(commandHelp(cmd));
     return 0;
   }
-  try {
-    return await cmd.run(rest, io);
-  } catch (e) {
-    return reportError(io, e);
-  }
+  return await cmd.run(rest, io);
 }
 
 // A file of a batch runs through this same command line (src/cli/batch-job.ts).
