@@ -67,10 +67,8 @@ export function buildSheet(model: SpriteModel, format: string, budget: Budget = 
   for (const a of model.animations) for (const f of a.frames) for (const p of f.parts) used.add(p.sheet);
   model.sheets.forEach((s, i) => {
     if (used.has(i) && !s.image)
-      throw new FormatError(
-        format,
-        `cannot write the sheet: the pixels of "${s.path}" were not loaded${s.loadError ? ` (${s.loadError})` : ''}`,
-      );
+      // Why they were not loaded names the image (and where it was looked for) already.
+      throw new FormatError(format, `cannot write the sheet: ${s.loadError ?? `the pixels of "${s.path}" were not loaded`}`);
   });
   type Unique = { image: RgbaImage; key: string };
   const uniques: Unique[] = [];

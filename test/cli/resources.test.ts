@@ -165,7 +165,7 @@ describe("Solarus images: from the quest's sprites/ folder", () => {
     r = await runCli(['convert', 'lone/slime.dat', 'lone2.json', '--to', 'aseprite', '--images', 'nowhere'], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /the pixels of "enemies\/slime.png" were not loaded \(image "enemies\/slime.png" not found \(looked for nowhere\/enemies\/slime.png\)\)\n$/,
+      /: cannot write the sheet: image "enemies\/slime.png" not found \(looked for nowhere\/enemies\/slime.png\)\n$/,
     );
   });
 
