@@ -131,6 +131,22 @@ export function outputFormatFor(input: FormatHandler, outName: string, to?: stri
 }
 
 /**
+ * The note `convert` prints when `outputFormatFor` kept the input's format
+ * because OUT's extension is shared by several formats, none of them the
+ * input's (`tunic.dat` to `e9.json`: Solarus text in a `.json` file); else
+ * undefined. The contract's rule stands; the user is only told.
+ */
+export function outputFormatNote(input: FormatHandler, outName: string, to?: string): string | undefined {
+  if (to) return undefined;
+  const ext = extensionOf(outName);
+  if (!ext || input.compilesTo?.[ext] || input.extensions.includes(ext)) return undefined;
+  const names = formatsForExtension(outName).map((f) => f.name);
+  if (names.length < 2) return undefined;
+  const list = `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `${outName} is written as ${input.name}, the input's format (${ext} is shared by ${list}: give --to to choose one)`;
+}
+
+/**
  * Converts a loaded document to `target`. The same format re-encodes; a
  * format of the same family converts directly (`convertTo`); other formats
  * go through the common model. Returns the files to write (the first

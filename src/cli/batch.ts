@@ -12,6 +12,9 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { OptionSpec, CommandOptions } from '../formats/types.js';
 import { limitsFrom } from '../binary/limits.js';
+import { extensionOf } from '../detect.js';
+import { FORMATS } from '../registry.js';
+import { imageFormatFor } from '../render/output.js';
 import { checkFormatOf } from '../check.js';
 import { readFileBytes, removeOwnTempsSync, removePendingTempsSync } from '../node/fs.js';
 import { findFiles, isGlob, PlaceError, type FoundFile } from '../node/files.js';
@@ -153,6 +156,13 @@ export async function isBatchForm(io: Io, inputs: readonly string[], options: Co
   }
 }
 
+/** Whether `name` ends in an extension of a file `command` writes: an image for render, a written format's for convert. */
+function writesExtension(command: 'convert' | 'render', name: string): boolean {
+  if (command === 'render') return imageFormatFor(name) !== undefined;
+  const ext = extensionOf(name);
+  return ext !== '' && FORMATS.some((f) => (f.write || f.writeFiles) && f.extensions.includes(ext));
+}
+
 export interface BatchSpec {
   command: 'convert' | 'render';
   inputs: readonly string[];
@@ -175,13 +185,20 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   const single = spec.inputs.length === 1 && !isGlob(spec.inputs[0]!) && !(await isFolder(resolvePath(io, spec.inputs[0]!)));
   const found = await findPlaces(io, spec.inputs, outAbs);
   if (!single) {
+    let exists = false;
     try {
       const st = await fsp.stat(outAbs);
+      exists = true;
       if (!st.isDirectory()) throw new UsageError(`${spec.out}: is not a folder; a ${spec.command} of many files writes into a folder`);
     } catch (e) {
       if (e instanceof UsageError) throw e;
       // a folder that does not exist yet is made
     }
+    // A new folder named like a file this command writes (`-o e6.png`) is a mistake, not a folder the user meant.
+    if (!exists && writesExtension(spec.command, spec.out))
+      throw new UsageError(
+        `${spec.out}: OUT must be a folder for many inputs (a folder, a glob or several files), not a name ending in ${extensionOf(spec.out)}`,
+      );
   }
   const inputs = new Set(found.map((f) => f.abs));
   const outputs = new Map<string, number[]>();

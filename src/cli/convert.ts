@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { convert, load, outputFormatFor, references } from '../api.js';
+import { convert, load, outputFormatFor, outputFormatNote, references } from '../api.js';
 import { recordingLoader, sameFile, type WriteTarget } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, type Command } from './command.js';
@@ -73,6 +73,7 @@ export const convertCommand: Command = {
       const loaded = load(bytes, inFile, stringOption(options, FROM_OPTION), options);
       for (const w of loaded.warnings) io.err(`${inFile}: warning: ${w.message}\n`);
       const target = outputFormatFor(loaded.handler, outFile, stringOption(options, TO_OPTION));
+      const shared = outputFormatNote(loaded.handler, outFile, stringOption(options, TO_OPTION));
       rejectForeignOptions(this, [loaded.handler, target], options);
       resolveUserPaths(this, [loaded.handler, target], options, io.cwd);
       // Every file the conversion reads is recorded: no output may replace it.
@@ -80,7 +81,7 @@ export const convertCommand: Command = {
       const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options);
       // And every file it names, even those a conversion need not load (a same-format re-encode).
       await references(loaded, resources, options);
-      for (const n of notes) io.err(`${inFile}: note: ${n}\n`);
+      for (const n of shared ? [shared, ...notes] : notes) io.err(`${inFile}: note: ${n}\n`);
       const targets = outputTargets(outPath, files, outFile);
       const code = await writeOutputs(io, 'convert', targets, {
         protect: [inPath, ...resources.used],

@@ -186,8 +186,29 @@ export interface Cell extends Rect {
 }
 
 /**
- * The cells of a grid: `cell` size, `margin` pixels around the grid,
- * `spacing` pixels between cells; row by row, whole cells only.
+ * How many whole cells of `cell` size a `width` × `height` sheet holds with
+ * `margin` pixels before the first column and row and `spacing` between cells:
+ * the margin counts once, as Tiled's `Tileset::columnCountForWidth` and
+ * `rowCountForHeight` count it (`(width - margin + spacing) / (tileWidth +
+ * spacing)`), so a sheet without the right and bottom margin loses no cell.
+ * The one grid count of a sheet or tileset image (Tiled's drawing and
+ * converting, `sprat new --cell`).
+ */
+export function gridSize(
+  width: number,
+  height: number,
+  cell: { width: number; height: number },
+  margin = 0,
+  spacing = 0,
+): { columns: number; rows: number } {
+  const count = (size: number, step: number) => (step > 0 ? Math.max(0, Math.floor((size - margin + spacing) / step)) : 0);
+  return { columns: count(width, cell.width + spacing), rows: count(height, cell.height + spacing) };
+}
+
+/**
+ * The cells of a grid: `cell` size, `margin` pixels before the grid (left
+ * and top; the right and bottom ones may be missing), `spacing` pixels
+ * between cells; row by row, whole cells only (`gridSize`).
  */
 export function gridCells(
   width: number,
@@ -197,8 +218,7 @@ export function gridCells(
   spacing = 0,
   budget?: Budget,
 ): Cell[] {
-  const columns = Math.floor((width - 2 * margin + spacing) / (cell.width + spacing));
-  const rows = Math.floor((height - 2 * margin + spacing) / (cell.height + spacing));
+  const { columns, rows } = gridSize(width, height, cell, margin, spacing);
   if (columns < 1 || rows < 1) {
     throw new OptionError(
       `--cell ${cell.width}x${cell.height}: no whole cell fits the ${width}x${height} sheet${margin || spacing ? ` with margin ${margin} and spacing ${spacing}` : ''}`,

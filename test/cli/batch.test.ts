@@ -148,6 +148,46 @@ describe('sprat convert DIR OUTDIR', () => {
   });
 });
 
+describe('many inputs and an OUT named like a file', () => {
+  const hero = path.join(tmp, 'mixed/isprite/hero.isprite');
+  const fan = path.join(tmp, 'mixed/cthg/fan.dat');
+  it('render -o OUT.png|.gif|.apng for a folder, a glob or several files: exit 2, one line, nothing made', async () => {
+    for (const [inputs, out] of [
+      [[path.join(tmp, 'mixed')], 'e6.png'],
+      [[`${tmp}/mixed/**/*.isprite`], 'e6.gif'],
+      [[hero, fan], 'e6.apng'],
+    ] as const) {
+      const r = await runCli(['render', ...inputs, '-o', out], tmp);
+      expect([r.code, r.stdout], r.stderr).toEqual([2, '']);
+      expect(r.stderr.split('\n')[0]).toBe(
+        `sprat: error: ${out}: OUT must be a folder for many inputs (a folder, a glob or several files), not a name ending in ${path.extname(out)}`,
+      );
+      expect(fs.existsSync(path.join(tmp, out))).toBe(false);
+    }
+  });
+
+  it('convert DIR|GLOB|FILE... OUTDIR with the extension of a format sprat writes: exit 2, nothing made', async () => {
+    for (const [inputs, out] of [
+      [[path.join(tmp, 'mixed')], 'e9.json'],
+      [[hero, fan], 'e9.dat'],
+      [[`${tmp}/mixed/**/*.isprite`], 'e9.tmx'],
+    ] as const) {
+      const r = await runCli(['convert', ...inputs, out], tmp);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^sprat: error: ${out.replace('.', '\\.')}: OUT must be a folder for many inputs`));
+      expect(fs.existsSync(path.join(tmp, out))).toBe(false);
+    }
+  });
+
+  it('a folder that exists keeps its name, and a name without such an extension is a new folder', async () => {
+    fs.mkdirSync(path.join(tmp, 'made.png'), { recursive: true });
+    expect((await runCli(['render', hero, fan, '-o', 'made.png'], tmp)).code).toBe(0);
+    expect(tree(path.join(tmp, 'made.png')).length).toBe(2);
+    expect((await runCli(['render', hero, fan, '-o', 'pics.v2'], tmp)).code).toBe(0);
+    expect(tree(path.join(tmp, 'pics.v2')).length).toBe(2);
+  });
+});
+
 describe('sprat render DIR -o OUTDIR', () => {
   it('draws every sprite of the corpus quest with 2 workers, one picture each; --changed then skips them all', async () => {
     const out = path.join(tmp, 'quest-pics');

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { SAMPLES } from '../helpers/paths.js';
+import * as fs from 'node:fs';
+import { CORPUS, SAMPLES } from '../helpers/paths.js';
+import { tempTree } from '../helpers/tree.js';
 
 const hero = path.join(SAMPLES, 'isprite', 'hero.isprite');
 
@@ -50,5 +52,31 @@ describe('convert option values', () => {
     expect([r.code, r.stderr]).toEqual([2, 'sprat: error: option --lzf must be one of clzf2, liblzf, best, not "nope"\n']);
     r = await runCli(['convert', hero, 'x.isprite', '--endian', 'big']);
     expect([r.code, r.stderr]).toEqual([2, 'sprat: error: option --endian does not apply to isprite files\n']);
+  });
+});
+
+describe("convert without --to: OUT's extension shared by several formats", () => {
+  const { dir } = tempTree('sprat-shared-ext-');
+  const tunic = path.join(CORPUS, 'solarus/zsdx/new/hero/tunic1.dat');
+
+  it("keeps the input's format (the contract) and says so once, naming the formats that share the extension", async () => {
+    const r = await runCli(['convert', tunic, 'e9.json'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      `${tunic}: note: e9.json is written as solarus-lua, the input's format (.json is shared by aseprite, texturepacker and tiled: give --to to choose one)\n`,
+    );
+    // the bytes are the input's, re-encoded in its own format
+    expect(fs.readFileSync(path.join(dir, 'e9.json'))).toEqual(fs.readFileSync(tunic));
+  });
+
+  it("no note with --to, for the input's own extension, nor for an extension one format has", async () => {
+    for (const argv of [
+      ['convert', tunic, 'a.json', '--to', 'solarus-lua'],
+      ['convert', tunic, 'b.dat'],
+      ['convert', hero, 'c.isprite'],
+    ]) {
+      const r = await runCli(argv, dir);
+      expect([r.code, r.stderr], argv.join(' ')).toEqual([0, '']);
+    }
   });
 });

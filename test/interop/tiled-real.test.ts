@@ -261,6 +261,26 @@ describe.skipIf(!haveTiled)('tiled: sprat renders as tmxrasterizer', () => {
     });
   }
 
+  it('a tileset with margin and spacing and no right or bottom margin: every row as Tiled cuts it (the margin counted once)', async () => {
+    // 3 × 3 tiles of 8 × 8 after a margin of 3, 1 pixel apart: 29 × 29 (Tileset::columnCountForWidth: (29 - 3 + 1) / 9).
+    fs.writeFileSync(path.join(dir, 'edge.png'), encodePng(tilesetImage(29, 29, 9, 9, 3)));
+    const gids = Array.from({ length: W * HH }, (_, i) => (i % 10) + FLIPS[i % 8]!);
+    fs.writeFileSync(
+      path.join(dir, 'margin.tmx'),
+      `<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.8" tiledversion="1.8.2" orientation="orthogonal" renderorder="right-down" width="6" height="5" tilewidth="8" tileheight="8" infinite="0" nextlayerid="2" nextobjectid="1">
+ <tileset firstgid="1" name="edge" tilewidth="8" tileheight="8" tilecount="9" columns="3" margin="3" spacing="1">
+  <image source="edge.png" width="29" height="29"/>
+ </tileset>
+ <layer id="1" name="m" width="6" height="5">${csv(gids.map((g) => g >>> 0))}</layer>
+</map>
+`,
+    );
+    const tiled = tmxrasterize(path.join(dir, 'margin.tmx'), path.join(dir, 'margin-tiled.png'));
+    const sprat = await spratRender(dir, 'margin.tmx', 'margin-sprat.png');
+    expect(differences(tiled, sprat)).toEqual({ count: 0, first: undefined });
+  });
+
   it('zstd layers: the same pixels (when this Tiled reads zstd)', async () => {
     // A zstd frame of one raw block: valid for every decoder.
     const data = gidBytes(Array.from({ length: 30 }, (_, i) => ((i % 16) + 1 + FLIPS[i % 8]!) >>> 0));

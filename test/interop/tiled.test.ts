@@ -10,6 +10,7 @@ import {
   tiledHandler,
   type TiledDoc,
 } from '../../src/interop/tiled/index.js';
+import { gridSize } from '../../src/model/frames.js';
 import type { LevelModel, ModelCell } from '../../src/model/types.js';
 import { cropImage, createImage } from '../../src/render/image.js';
 import { decodePng, encodePng } from '../../src/render/png.js';
@@ -130,6 +131,31 @@ describe('tiled: reading a map', () => {
     const p = model.tilesets[1]!.image!;
     expect([p.width, p.height]).toEqual([8, 24]);
     expect(cropImage(p, 0, 16, 8, 8)).toEqual(cropImage(props, 1, 19, 8, 8));
+  });
+
+  it('cuts a tileset image with margin and spacing, the margin counted once (Tiled), when converting', async () => {
+    // 3 × 2 tiles of 8 × 8 after a margin of 3, 1 apart, no right or bottom margin: 29 × 20.
+    const img = patternImage(29, 20, 5);
+    const map = {
+      type: 'map',
+      orientation: 'orthogonal',
+      renderorder: 'right-down',
+      width: 6,
+      height: 1,
+      tilewidth: 8,
+      tileheight: 8,
+      infinite: false,
+      layers: [{ type: 'tilelayer', name: 'a', width: 6, height: 1, x: 0, y: 0, data: [1, 2, 3, 4, 5, 6] }],
+      tilesets: [
+        { firstgid: 1, name: 'e', image: 'e.png', imagewidth: 29, imageheight: 20, tilewidth: 8, tileheight: 8, margin: 3, spacing: 1 },
+      ],
+    };
+    const doc = tiledHandler.read(new TextEncoder().encode(JSON.stringify(map)));
+    const model = (await tiledHandler.toModel!(doc, memoryLoader({ 'e.png': encodePng(img) }))) as LevelModel;
+    const cut = model.tilesets[0]!.image!;
+    expect([cut.width, cut.height]).toEqual([24, 16]);
+    expect(cropImage(cut, 16, 8, 8, 8)).toEqual(cropImage(img, 21, 12, 8, 8));
+    expect(gridSize(29, 20, { width: 8, height: 8 }, 3, 1)).toEqual({ columns: 3, rows: 2 });
   });
 
   it('re-encodes a map to the same JSON values', async () => {

@@ -20,6 +20,7 @@ import { div255 } from '../../render/compose.js';
 import { createImage, type RgbaImage } from '../../render/image.js';
 import { compose, rotate, scale, translate, type Matrix } from '../../render/matrix.js';
 import type { Picture, PictureLayer, PicturePart } from '../../render/pipeline.js';
+import { gridSize } from '../../model/frames.js';
 import { errorIn, JsonReader } from '../json.js';
 import {
   bitsToOrientation,
@@ -225,9 +226,10 @@ async function drawSet(ts: TiledTileset, dir: string, loadImage: ReturnType<type
   }
   const tw = ts.tilewidth;
   const th = ts.tileheight;
-  // Tiled counts the columns from the image it loaded.
-  const columns = sheet ? Math.max(0, Math.floor((sheet.width - 2 * ts.margin + ts.spacing) / (tw + ts.spacing))) : 0;
-  const rows = sheet ? Math.max(0, Math.floor((sheet.height - 2 * ts.margin + ts.spacing) / (th + ts.spacing))) : 0;
+  // Tiled counts the columns and rows from the image it loaded (Tileset::columnCountForWidth: the margin once).
+  const { columns, rows } = sheet
+    ? gridSize(sheet.width, sheet.height, { width: tw, height: th }, ts.margin, ts.spacing)
+    : { columns: 0, rows: 0 };
   const grid = (id: number): TileImage | undefined => {
     const o = own.get(id);
     if (o) return o;

@@ -14,6 +14,7 @@ import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../../formats/types.js';
 import { drawPicture, type PicturePart } from '../../render/pipeline.js';
 import { translate } from '../../render/matrix.js';
+import { gridSize } from '../../model/frames.js';
 import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel } from '../../model/types.js';
 import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
@@ -936,8 +937,10 @@ function regrid(img: RgbaImage, t: TiledTileset): RgbaImage {
   const stepY = t.tileheight + t.spacing;
   const fitX = Math.max(0, Math.ceil((img.width - t.margin) / stepX));
   const fitY = Math.max(0, Math.ceil((img.height - t.margin) / stepY));
-  const cols = Math.max(1, t.columns || Math.floor((img.width - 2 * t.margin + t.spacing) / stepX));
-  const count = t.tilecount || cols * Math.floor((img.height - 2 * t.margin + t.spacing) / stepY);
+  // Tiled's Tileset::columnCountForWidth and rowCountForHeight: the margin counts once.
+  const fit = gridSize(img.width, img.height, { width: t.tilewidth, height: t.tileheight }, t.margin, t.spacing);
+  const cols = Math.max(1, t.columns || fit.columns);
+  const count = t.tilecount || cols * fit.rows;
   const rows = Math.max(1, Math.min(Math.ceil(count / cols), fitY));
   if (cols * t.tilewidth * rows * t.tileheight > 4 * img.width * img.height) {
     throw new FormatError(
