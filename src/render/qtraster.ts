@@ -1016,7 +1016,8 @@ export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, s
   const area = dense ? new Float64Array(stride * countEy) : new Float64Array(0);
   const cover = dense ? new Float64Array(stride * countEy) : new Float64Array(0);
   // The cells recorded: column (-1: left of the clip), area, cover, the row's next; each row's last recorded.
-  let cap = 1024;
+  // (room for the records the edges make, as rasterCells counts them: growing costs a copy each time)
+  let cap = dense ? 0 : Math.max(1024, Math.min(rasterCells(contours, clip), 1 << 24));
   let cellX = new Int32Array(cap);
   let cellArea = new Float64Array(cap);
   let cellCover = new Float64Array(cap);
@@ -1034,7 +1035,7 @@ export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, s
   let ry = 0;
 
   const grow = () => {
-    cap *= 2;
+    cap = Math.max(1024, cap * 2);
     const x = new Int32Array(cap);
     x.set(cellX);
     cellX = x;

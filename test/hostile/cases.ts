@@ -13,6 +13,7 @@ import { encodePng } from '../../src/render/png.js';
 import { SAMPLES } from '../helpers/paths.js';
 import { createImage, fillImage } from '../../src/render/image.js';
 import { buildCthgFromImages, writeCthg } from '../../src/formats/cthg/index.js';
+import { aseFile } from '../helpers/ase-writer.js';
 
 export interface HostileCase {
   id: string;
@@ -282,6 +283,49 @@ export function pngBomb(side = 30000): Uint8Array {
 }
 let bomb: Uint8Array | undefined;
 
+/** A PNG: IHDR of `ihdr` (13 bytes), one IDAT of `raw` (filter bytes included) compressed, IEND. */
+function rawPng(ihdr: Uint8Array, raw: Uint8Array): Uint8Array {
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlibSync(raw, { level: 9 })),
+    pngChunk('IEND', new Uint8Array(0)),
+  ];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/**
+ * A 1-bit grey PNG of side x side pixels cut into cell x cell cells that all differ: each cell's
+ * index in binary along its first rows, the rest black (8192 and 16: 262,144 distinct cells, ~1 MB).
+ */
+export function distinctCellsPng(side = 8192, cell = 16): Uint8Array {
+  const rowBytes = side / 8;
+  const raw = new Uint8Array((rowBytes + 1) * side);
+  const per = side / cell;
+  for (let cy = 0; cy < per; cy++) {
+    for (let cx = 0; cx < per; cx++) {
+      const index = cy * per + cx;
+      for (let b = 0; b < 32 && index >> b; b++) {
+        if (!((index >> b) & 1)) continue;
+        const x = cx * cell + (b % cell);
+        const y = cy * cell + Math.floor(b / cell);
+        raw[y * (rowBytes + 1) + 1 + (x >> 3)]! |= 0x80 >> (x & 7);
+      }
+    }
+  }
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, side);
+  new DataView(ihdr.buffer).setUint32(4, side);
+  ihdr.set([1, 0, 0, 0, 0], 8);
+  return rawPng(ihdr, raw);
+}
+
 function aseprite(image: string, w: number, h: number): string {
   return JSON.stringify({
     frames: {
@@ -306,6 +350,55 @@ function aseprite(image: string, w: number, h: number): string {
       slices: [],
     },
   });
+}
+
+// ------------------------------------------------------------------ work bombs
+
+/**
+ * A native .aseprite of `frames` frames of `layers` layers of side x side in "screen" blend mode,
+ * every cel of frame 0 one compressed opaque image, the later frames' cels linked to them
+ * (1024, 64, 16: about 90 KB, and 2^30 pixels to blend).
+ */
+export function asepriteBlendBomb(side: number, frames: number, layers: number): Uint8Array {
+  const pixels = new Uint8Array(side * side * 4);
+  for (let i = 0; i < pixels.length; i += 4) pixels.set([i & 255, 90, 160, 255], i);
+  return aseFile({
+    width: side,
+    height: side,
+    layers: Array.from({ length: layers }, (_, i) => ({ name: `l${i}`, blend: 2, opacity: 255 })),
+    frames: Array.from({ length: frames }, (_, f) => ({
+      duration: 100,
+      cels: Array.from({ length: layers }, (_, l) =>
+        f === 0 ? { layer: l, kind: 'compressed' as const, w: side, h: side, pixels } : { layer: l, kind: 'linked' as const, link: 0 },
+      ),
+    })),
+  });
+}
+
+/** A TMX map of side x side pixels (8-pixel tiles) with these objects in one object layer. */
+function tmx(objects: string, side = 8000): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="${side / 8}" height="${side / 8}" tilewidth="8" tileheight="8" infinite="0" nextlayerid="2" nextobjectid="2">\n` +
+    ` <objectgroup id="1" name="o">\n${objects}\n </objectgroup>\n</map>\n`
+  );
+}
+
+/**
+ * One polygon of `points` points on an 8000x8000 map: a star whose edges cross the whole map
+ * (`step` points round the circle from one to the next), or with a small step, a coil of short edges.
+ */
+export function tmxPolygon(points: number, step = Math.floor(points / 2) - 1): string {
+  const pts = Array.from({ length: points }, (_, k) => {
+    const a = (2 * Math.PI * k * step) / points;
+    return `${(4000 + 3900 * Math.cos(a)).toFixed(1)},${(4000 + 3900 * Math.sin(a)).toFixed(1)}`;
+  }).join(' ');
+  return tmx(`  <object id="1" x="0" y="0"><polygon points="${pts}"/></object>`);
+}
+
+/** `n` rectangles each covering the whole 8000x8000 map. */
+export function tmxRectangles(n: number): string {
+  return tmx(Array.from({ length: n }, (_, i) => `  <object id="${i + 1}" x="0" y="0" width="8000" height="8000"/>`).join('\n'));
 }
 
 // ------------------------------------------------------------------ the cases
