@@ -220,7 +220,13 @@ export function diffJson(a: unknown, b: unknown, budget: Budget = new Budget()):
 
 /** The changes between two loaded documents, through their `inspect --json` objects. */
 export function diffDocuments(a: Loaded, b: Loaded, options: CommandOptions = {}): DiffChange[] {
-  return diffJson(plainJson(a.handler.inspectJson(a.doc, options)), plainJson(b.handler.inspectJson(b.doc, options)), budgetFrom(options));
+  const budget = budgetFrom(options);
+  // The items of both sides, before either JSON is made (the diff's trees hold each of them once more).
+  for (const [side, l] of [['A', a] as const, ['B', b] as const]) {
+    const n = l.handler.jsonItems?.(l.doc);
+    if (n) budget.check('maxItems', n, `the diff of ${side}`);
+  }
+  return diffJson(plainJson(a.handler.inspectJson(a.doc, options)), plainJson(b.handler.inspectJson(b.doc, options)), budget);
 }
 
 const MAX_VALUE_TEXT = 80;

@@ -22,6 +22,11 @@ export interface Limits {
   maxFileBytes: number;
   /** Frames and tile cells one command may build (a conversion's common model; frames drawn from a document's count). */
   maxItems: number;
+  /**
+   * CPU work one command may do beyond plain compositing, in steps of about a nanosecond of one core
+   * (see WORK_STEPS): blend-mode compositing, path filling and stroking, cell splitting, JSON building.
+   */
+  maxWork: number;
 }
 
 export interface LimitSpec {
@@ -71,7 +76,45 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     unit: 'items',
     description: 'frames and tile cells one command may build (the common model of a conversion, frames drawn from a count)',
   },
+  {
+    key: 'maxWork',
+    option: 'max-work',
+    // about 4 s of one core: with the rest of a command, within the 10 s any input under 1 MB may cost
+    default: 2 ** 32,
+    unit: 'steps',
+    description:
+      'CPU work one command may do beyond plain compositing (blend modes, shape filling and stroking, cell splitting, JSON building), in steps of about a nanosecond',
+  },
 ];
+
+/**
+ * What one unit of each kind of CPU-heavy work costs from `maxWork`, in steps (about a nanosecond of
+ * one core each, measured on the 2-core machine of docs/performance.md with node 20). Charged before
+ * the work is done, like every budget.
+ */
+export const WORK_STEPS = {
+  /** One destination pixel composited in an Aseprite blend mode other than normal (about 130 ns). */
+  blendPixel: 160,
+  /** One cell of a shape's raster pass box swept (src/render/qtraster.ts grayRaster, a box of up to 4M cells). */
+  rasterSweep: 8,
+  /** One cell an edge of a shape crosses in such a pass, recorded. */
+  rasterCell: 24,
+  /** One cell an edge crosses in a pass over a bigger box: recorded, kept (24 bytes) and sorted. */
+  rasterSparseCell: 200,
+  /** One point of an outline rasterised (flattened, mapped, its edges walked). */
+  outlinePoint: 1000,
+  /** One point of a path stroked (the stroker, its round joins and caps flattened). */
+  strokePoint: 40000,
+  /**
+   * One cell a sheet is split into by `new` (cut, trimmed, hashed and compared, packed, and its entry
+   * in the JSON a sheet format writes: about 20 µs), besides its pixels (splitPixel).
+   */
+  splitCell: 20000,
+  /** One pixel of a cell cut, trimmed and hashed. */
+  splitPixel: 8,
+  /** One byte of JSON built as a value tree and written. */
+  jsonByte: 16,
+} as const;
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze(
   Object.fromEntries(LIMIT_SPECS.map((s) => [s.key, s.default])) as unknown as Limits,
@@ -130,6 +173,7 @@ export class Budget {
     maxJsonBytes: 0,
     maxFileBytes: 0,
     maxItems: 0,
+    maxWork: 0,
   };
 
   constructor(readonly limits: Limits = { ...DEFAULT_LIMITS }) {}

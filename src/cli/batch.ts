@@ -2,12 +2,12 @@
  * Batch forms of the commands that take files: `sprat convert DIR|GLOB|FILE...
  * OUTDIR`, `sprat render DIR|GLOB|FILE... -o OUTDIR`, and `sprat check`'s
  * files. The files are found once (src/node/files.ts), each is done by a
- * worker thread of the pool (src/node/pool.ts; --jobs, default the cores) or,
- * for one worker or a few files, here; one failing file never stops the
- * others, each file's outputs are written atomically by the single-file
+ * worker thread of the pool (src/node/pool.ts; --jobs, default the cores,
+ * see workerPlan), one file alone here; one failing or crashing file never
+ * stops the others, each file's outputs are written atomically by the single-file
  * command, results are printed in the files' order, then a summary.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { OptionSpec, CommandOptions } from '../formats/types.js';
@@ -39,7 +39,12 @@ export const JOBS_OPTION: OptionSpec = {
   type: 'int',
   min: 1,
   max: 256,
-  description: 'worker threads for many files (default: the cores)',
+  description: 'worker threads for many files (default: the cores; at most the cores and what memory allows, unless --oversubscribe)',
+};
+export const OVERSUBSCRIBE_OPTION: OptionSpec = {
+  name: 'oversubscribe',
+  type: 'flag',
+  description: 'with --jobs: as many workers as asked even above the cores (memory still counted)',
 };
 export const CHANGED_OPTION: OptionSpec = {
   name: 'changed',
@@ -47,7 +52,7 @@ export const CHANGED_OPTION: OptionSpec = {
   description: 'skip a file whose output is newer than it and every file it references',
 };
 export const DRY_RUN_OPTION: OptionSpec = { name: 'dry-run', type: 'flag', description: 'print what would be written; write nothing' };
-export const BATCH_OPTIONS: OptionSpec[] = [JOBS_OPTION, CHANGED_OPTION, DRY_RUN_OPTION];
+export const BATCH_OPTIONS: OptionSpec[] = [JOBS_OPTION, OVERSUBSCRIBE_OPTION, CHANGED_OPTION, DRY_RUN_OPTION];
 
 /** Most files sent to a worker in one message. */
 const CHUNK_MAX = 16;
@@ -55,12 +60,53 @@ const CHUNK_MAX = 16;
 /** Below this many files, with no --jobs given, the work is done in this thread (starting workers costs more). */
 const POOL_MIN_FILES = 16;
 
-/** The worker threads to use for `files` files: 0 means none (this thread). */
-export function workersFor(options: CommandOptions, files: number): number {
+/** The V8 heap each worker thread gets (resourceLimits): a file that needs more fails alone, "ran out of memory". */
+export const WORKER_HEAP_MB = 1024;
+/** The memory one worker is counted as needing: its heap, and the array buffers and code besides. */
+export const WORKER_MEMORY_MB = 1536;
+
+/** What a batch may use: the cores (os.availableParallelism) and the memory (os.totalmem) of the machine. */
+export interface Machine {
+  cores: number;
+  memoryMb: number;
+}
+
+export function thisMachine(): Machine {
+  return { cores: availableParallelism(), memoryMb: Math.floor(totalmem() / 2 ** 20) };
+}
+
+/**
+ * The worker threads for `files` files, and the notes to print when --jobs was lowered. At most
+ * the cores unless --oversubscribe, and never more than the machine's memory holds at
+ * WORKER_MEMORY_MB each; at most one a file. A batch of two files or more always runs in workers
+ * (one for a few files, without --jobs), so that a file that crashes its worker (out of memory)
+ * fails alone and the batch goes on to its summary; one file alone runs here (0).
+ */
+export function workerPlan(options: CommandOptions, files: number, machine: Machine = thisMachine()): { workers: number; notes: string[] } {
   const given = intOption(options, JOBS_OPTION);
-  const jobs = Math.min(given ?? availableParallelism(), files);
-  if (jobs <= 1 || (given === undefined && files < POOL_MIN_FILES)) return 0;
-  return jobs;
+  const notes: string[] = [];
+  let jobs = Math.min(given ?? machine.cores, files);
+  if (given !== undefined && jobs > machine.cores && options.oversubscribe !== true) {
+    notes.push(`--jobs ${given} is more than the ${machine.cores} cores: ${machine.cores} workers (--oversubscribe for more)`);
+    jobs = machine.cores;
+  }
+  const byMemory = Math.max(1, Math.floor(machine.memoryMb / WORKER_MEMORY_MB));
+  if (jobs > byMemory) {
+    notes.push(
+      `${jobs} workers would need ${jobs * WORKER_MEMORY_MB} MiB, more than the machine's ${machine.memoryMb} MiB: ${byMemory} workers`,
+    );
+    jobs = byMemory;
+  }
+  if (files < 2) return { workers: 0, notes };
+  if (given === undefined && files < POOL_MIN_FILES) jobs = 1;
+  return { workers: Math.max(1, jobs), notes };
+}
+
+/** The worker threads to use for `files` files (workerPlan), its notes printed to `err`. */
+export function workersFor(options: CommandOptions, files: number, err?: (s: string) => void): number {
+  const plan = workerPlan(options, files);
+  for (const n of plan.notes) err?.(`sprat: note: ${n}\n`);
+  return plan.workers;
 }
 
 /**
@@ -98,7 +144,7 @@ export async function runJobs(
     }
     return;
   }
-  const pool = new ThreadPool<WireJob, WireReply>(workerModule(import.meta.url, 'batch-worker'), { jobs: workers });
+  const pool = new ThreadPool<WireJob, WireReply>(workerModule(import.meta.url, 'batch-worker'), { jobs: workers, heapMb: WORKER_HEAP_MB });
   const single = async (i: number) => {
     const job = jobs[i]!;
     const r = await pool.run(job);
@@ -284,7 +330,7 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
       }
     }
   }
-  const workers = workersFor(batchOptions, runnable.length);
+  const workers = workersFor(batchOptions, runnable.length, (t) => io.err(t));
   // Planning errors are printed in their place among the others.
   let k = 0;
   const flushPlanned = (upTo: number) => {
@@ -347,7 +393,7 @@ async function isFolder(abs: string): Promise<boolean> {
 }
 
 /** Options that shape the batch itself, not each file's command. */
-const BATCH_ONLY = new Set(['jobs', 'changed', 'dry-run', 'output', 'image']);
+const BATCH_ONLY = new Set(['jobs', 'oversubscribe', 'changed', 'dry-run', 'output', 'image']);
 
 function perFileOptions(options: CommandOptions): CommandOptions {
   return Object.fromEntries(Object.entries(options).filter(([k]) => !BATCH_ONLY.has(k)));

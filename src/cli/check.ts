@@ -6,7 +6,7 @@ import { isTiledProjectName, projectFolderFollowed, tiledProjectProblems, type T
 import type { FoundFile } from '../node/files.js';
 import { fsResourceLoader, readFileBytes } from '../node/fs.js';
 import { parseArgs, UsageError } from './args.js';
-import { findPlaces, JOBS_OPTION, runJobs, workersFor } from './batch.js';
+import { findPlaces, JOBS_OPTION, OVERSUBSCRIBE_OPTION, runJobs, workersFor } from './batch.js';
 import type { BatchJob, BatchReply, CheckJob, FileReport } from './batch-job.js';
 import { readReports } from './check-merge.js';
 import { allOptions, resolveUserPaths, type Command } from './command.js';
@@ -21,12 +21,13 @@ export const checkCommand: Command = {
   summary:
     'Check every sprite and level file under folders: each validated, the sheets and textures it references found and decoded; one line per problem, a summary; exit 1 on any error.',
   usage:
-    'sprat check [DIR|FILE|GLOB...] [--json|--sarif] [--warnings-as-errors] [--jobs N]\n       sprat check --merge REPORT.json... [--json|--sarif] [--warnings-as-errors]',
+    'sprat check [DIR|FILE|GLOB...] [--json|--sarif] [--warnings-as-errors] [--jobs N [--oversubscribe]]\n       sprat check --merge REPORT.json... [--json|--sarif] [--warnings-as-errors]',
   options: [
     { name: 'json', type: 'flag', description: 'print one JSON report {files, summary}' },
     { name: 'warnings-as-errors', type: 'flag', description: 'exit 1 on warnings too' },
     { name: 'sarif', type: 'flag', description: 'print a SARIF 2.1.0 log instead (GitHub code scanning; docs/git.md)' },
     JOBS_OPTION,
+    OVERSUBSCRIBE_OPTION,
     { name: 'merge', type: 'flag', description: 'read check --json reports (of shards of a project) and report them as one' },
     {
       ...formatByName('cthg').renderOptions!.find((o) => o.name === 'recolour')!,
@@ -61,7 +62,7 @@ export const checkCommand: Command = {
     });
     await runJobs(
       jobs,
-      workersFor(options, jobs.length),
+      workersFor(options, jobs.length, (t) => io.err(t)),
       (reply) => {
         if (reply.kind === 'check' && reply.report) files.push(reply.report);
         progress.step();

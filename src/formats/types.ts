@@ -165,6 +165,12 @@ export interface FormatHandler<Doc = any> {
 
   /** The contract's `inspect --json` object; `options` carries the `--max-*` budgets (src/binary/limits.ts). */
   inspectJson(doc: Doc, options?: CommandOptions): unknown;
+  /**
+   * How many items (cells, frames) the `inspect --json` object lists, counted without making it: `diff`
+   * spends them from `--max-items` before it builds the JSON of each side. Formats whose readers already
+   * spend their items leave it out.
+   */
+  jsonItems?(doc: Doc): number;
   /** A readable summary for `inspect` without --json. */
   inspectText(doc: Doc): string;
   /**

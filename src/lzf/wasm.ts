@@ -63,11 +63,31 @@ function compileSplit(): WebAssembly.Module | null {
   return splitModule;
 }
 
-/** An instance over a new memory of at least `bytes` bytes (throws when there is no memory for it). */
+/**
+ * Set when a WebAssembly memory could not be had (an address-space limit: `ulimit -v`): the
+ * JavaScript code runs for the rest of the process instead of each call asking again (each failed
+ * `new WebAssembly.Memory` costs V8 full garbage collections first), as the compositor does
+ * (src/render/simd.ts).
+ */
+let memoryRefused = false;
+
+/** Whether a WebAssembly memory was refused in this process (LZF then stays in JavaScript). */
+export function lzfMemoryRefused(): boolean {
+  return memoryRefused;
+}
+
+/** An instance over a new memory of at least `bytes` bytes (throws when there is no memory for it, or none was once). */
 function instantiate(bytes: number): Decoder | null {
   const m = compile();
   if (!m) return null;
-  const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+  if (memoryRefused) throw new RangeError('WebAssembly memory was refused before');
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+  } catch (e) {
+    memoryRefused = true;
+    throw e;
+  }
   const inst = new WebAssembly.Instance(m, { env: { mem: memory } });
   const s = compileSplit();
   const split = s

@@ -21,7 +21,7 @@
  * Example: `walk:0-7@100;idle:8@500+9@100,once;attack:10-13@80,loop=2`.
  */
 import { OptionError } from '../binary/errors.js';
-import type { Budget } from '../binary/limits.js';
+import { type Budget, WORK_STEPS } from '../binary/limits.js';
 import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
 import { drawSheet, packShelves } from './pack.js';
@@ -225,6 +225,11 @@ export function gridCells(
     );
   }
   budget?.spend('maxItems', columns * rows, `the ${columns}x${rows} cells of the sheet`);
+  budget?.spend(
+    'maxWork',
+    columns * rows * (WORK_STEPS.splitCell + cell.width * cell.height * WORK_STEPS.splitPixel),
+    `splitting the sheet into ${columns}x${rows} cells of ${cell.width}x${cell.height}`,
+  );
   const out: Cell[] = [];
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < columns; c++) {
@@ -274,6 +279,11 @@ export function gutterCells(image: RgbaImage, budget?: Budget): Cell[] {
       return false;
     });
     budget?.spend('maxItems', colBands.length, `the cells of row ${row} of the sheet`);
+    budget?.spend(
+      'maxWork',
+      colBands.reduce((n, [x0, x1]) => n + WORK_STEPS.splitCell + (x1 - x0) * (y1 - y0) * WORK_STEPS.splitPixel, 0),
+      `splitting row ${row} of the sheet into cells`,
+    );
     for (const [x0, x1] of colBands) cells.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, row });
   });
   if (cells.length === 0) throw new OptionError('the sheet has no visible pixel: no cell found (give --cell WxH)');

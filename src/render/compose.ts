@@ -300,9 +300,14 @@ function blendDraw(dst: RgbaImage, src: RgbaImage, p: Normalised, mode: BlendMod
   const ry1 = Math.min(p.sy + p.sh, src.height);
   const s = src.data;
   const d = dst.data;
+  const [i0, i1, i2, i3, i4, i5] = p.inv;
   for (let y = y0; y < y1; y++) {
+    const cy = y + 0.5;
     for (let x = x0; x < x1; x++) {
-      const [u, v] = applyMatrix(p.inv, x + 0.5, y + 0.5);
+      // applyMatrix(p.inv, x + 0.5, y + 0.5), in the same order of operations
+      const cx = x + 0.5;
+      const u = i0 * cx + i2 * cy + i4;
+      const v = i1 * cx + i3 * cy + i5;
       const tx = Math.floor(u) + p.sx;
       const ty = Math.floor(v) + p.sy;
       if (tx < rx0 || tx >= rx1 || ty < ry0 || ty >= ry1) continue;

@@ -7,7 +7,7 @@
 import { decode, encode } from 'fast-png';
 import { FormatError } from '../binary/errors.js';
 import { DEFAULT_LIMITS } from '../binary/limits.js';
-import { checkDecodeSize, pngSize } from './png.js';
+import { checkDecodeSize, decodedChunks, pngSize } from './png.js';
 
 export const PNG_COLOR_TYPES: Record<number, string> = {
   0: 'greyscale',
@@ -37,7 +37,7 @@ export function decodeIndexedPng(
   }
   let png;
   try {
-    png = decode(bytes);
+    png = decode(decodedChunks(bytes));
   } catch (e) {
     throw new FormatError('png', `not a readable PNG image: ${(e as Error)?.message ?? String(e)}`);
   }

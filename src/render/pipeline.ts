@@ -19,13 +19,16 @@
  *   drawn: for frames that list their parts, all of them at once before
  *   the first draw; for parts given by a generator (a level's cells), each
  *   just before it is drawn. Either runs out with a LimitError naming its
- *   `--max-*` option.
+ *   `--max-*` option. CPU work beyond plain compositing is spent from
+ *   `maxWork` at the same moments: blend-mode draws (their area times
+ *   WORK_STEPS.blendPixel) and what painted parts measure they cost
+ *   (`PicturePart.cost`: Tiled's shapes).
  * - Timing: a picture with `loops` set is an animation: the result carries
  *   `loops` and one delay per frame (the frame's `delayMs`; missing, not
  *   finite or negative: 0). Without `loops` it is a still picture (no
  *   delays). `nextFrame` is the one rule for what plays after a frame.
  */
-import { Budget } from '../binary/limits.js';
+import { Budget, WORK_STEPS } from '../binary/limits.js';
 import type { RenderResult } from './image.js';
 import { composeSimdAvailable, drawBounds, drawImage, type DrawOptions, type Rect } from './compose.js';
 import { drawText, GLYPH_HEIGHT, textWidth } from './font.js';
@@ -57,6 +60,12 @@ export interface PicturePart extends DrawOptions {
    * the part's. Tiled's shape objects, blended onto what lies below as Qt blends them.
    */
   paint?(dst: RgbaImage, x0: number, y0: number, opacity: number): void;
+  /**
+   * What `paint` costs beyond the part's area (its raster passes: the boxes they cover as draw pixels,
+   * the cells and outline points as work steps), measured without painting: the pipeline spends it
+   * before the part is painted, with the rest of the frame's draws.
+   */
+  cost?(workLeft?: number): { drawPixels: number; work: number };
 }
 
 /** Drawn over the parts, in picture coordinates. */
@@ -74,6 +83,12 @@ export interface PictureFrame {
   extent?: Rect | null;
   /** How long the frame shows in an animation, in milliseconds. */
   delayMs?: number;
+  /**
+   * For `parts` given by a generator: the parts among them whose drawing costs beyond their area
+   * (painted shapes, blend modes), listed, so that they are paid for before anything is drawn (each
+   * still comes through `parts`, the same object, and is not spent again).
+   */
+  costly?: readonly PicturePart[];
 }
 
 /**
@@ -308,6 +323,21 @@ function drawArea(p: PicturePart, shift: Matrix, w: number, h: number): { area: 
   return { area: area > 0 ? Math.max(area, MIN_DRAW_CHARGE) : 0, transform };
 }
 
+/** A part's draw pixels (its area and what its painting adds) and work steps (blend modes, painting), for a draw of `area`. */
+function partCost(p: PicturePart, area: number, workLeft = Number.POSITIVE_INFINITY): { pixels: number; work: number } {
+  if (area === 0) return { pixels: 0, work: 0 };
+  // Aseprite's blend modes are composited pixel by pixel in JavaScript (compose.ts blendDraw).
+  let work = p.blend ? area * WORK_STEPS.blendPixel : 0;
+  let pixels = area;
+  if (p.paint && p.cost) {
+    // (measured no further than the work left: past it the spend fails anyway)
+    const c = p.cost(workLeft - work);
+    pixels += c.drawPixels;
+    work += c.work;
+  }
+  return { pixels, work };
+}
+
 function overlayArea(o: Overlay): number {
   return o.kind === 'text' ? textWidth(o.text) * GLYPH_HEIGHT : lineSteps(o) + 1;
 }
@@ -326,12 +356,17 @@ function drawFrameOnto(
   sources: Sources,
   what: string,
   prepaid: boolean,
+  paidParts: ReadonlySet<PicturePart> = new Set(),
 ): void {
   const shift: Matrix = translate(-ox, -oy);
   for (const p of f.parts) {
     const { area, transform } = drawArea(p, shift, image.width, image.height);
     if (area === 0) continue;
-    if (!prepaid) budget.spend('maxDrawPixels', area, `drawing ${what}`);
+    if (!prepaid && !paidParts.has(p)) {
+      const c = partCost(p, area, budget.left('maxWork'));
+      budget.spend('maxDrawPixels', c.pixels, `drawing ${what}`);
+      budget.spend('maxWork', c.work, `drawing ${what}`);
+    }
     if (p.paint) {
       p.paint(image, ox, oy, p.opacity ?? 1);
       continue;
@@ -353,16 +388,21 @@ function drawFrameOnto(
   }
 }
 
-/** The draw area of every frame together, when every frame lists its parts (not a generator); else null. */
-function totalDrawArea(picture: Picture, c: Rect): number | null {
-  let total = picture.background ? c.width * c.height * picture.frames.length : 0;
+/** The draw pixels and work steps of every frame together, when every frame lists its parts (not a generator); else null. */
+function totalDrawCost(picture: Picture, c: Rect, workLeft: number): { pixels: number; work: number } | null {
+  let pixels = picture.background ? c.width * c.height * picture.frames.length : 0;
+  let work = 0;
   const shift = translate(-c.x, -c.y);
   for (const f of picture.frames) {
     if (!Array.isArray(f.parts)) return null;
-    for (const p of f.parts as PicturePart[]) total += drawArea(p, shift, c.width, c.height).area;
-    for (const o of f.overlays ?? []) total += overlayArea(o);
+    for (const p of f.parts as PicturePart[]) {
+      const cost = partCost(p, drawArea(p, shift, c.width, c.height).area, workLeft - work);
+      pixels += cost.pixels;
+      work += cost.work;
+    }
+    for (const o of f.overlays ?? []) pixels += overlayArea(o);
   }
-  return total;
+  return { pixels, work };
 }
 
 export interface DrawnPicture extends RenderResult {
@@ -389,9 +429,27 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
   const many = n === 1 ? `${c.width}x${c.height}` : `${n} frames of ${c.width}x${c.height}`;
   budget.spend('maxPixels', c.width * c.height * n, `${what} (${many})`);
   // Listed parts are paid for all at once, before anything is drawn (a hostile file fails at once).
-  const total = totalDrawArea(picture, c);
-  if (total !== null) budget.spend('maxDrawPixels', total, `drawing ${what} (${many})`);
-  else if (picture.background) budget.spend('maxDrawPixels', c.width * c.height * n, `drawing ${what}`);
+  const total = totalDrawCost(picture, c, budget.left('maxWork'));
+  const paidParts = new Set<PicturePart>();
+  if (total !== null) {
+    budget.spend('maxDrawPixels', total.pixels, `drawing ${what} (${many})`);
+    budget.spend('maxWork', total.work, `drawing ${what} (${many})`);
+  } else {
+    // A generator's costly parts (listed beside it) are paid for now, with the background.
+    let pixels = picture.background ? c.width * c.height * n : 0;
+    let work = 0;
+    const shift = translate(-c.x, -c.y);
+    for (const f of picture.frames) {
+      for (const p of f.costly ?? []) {
+        const cost = partCost(p, drawArea(p, shift, c.width, c.height).area, budget.left('maxWork') - work);
+        pixels += cost.pixels;
+        work += cost.work;
+        paidParts.add(p);
+      }
+    }
+    budget.spend('maxDrawPixels', pixels, `drawing ${what}`);
+    budget.spend('maxWork', work, `drawing ${what}`);
+  }
   const onSurface = total !== null ? pictureSurface(picture, c) : null;
   const surface = onSurface?.surface ?? null;
   const sources = new Sources(budget, surface, onSurface?.toPlace);
@@ -402,7 +460,7 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
     if (surface) surface.data.fill(0);
     const bg = picture.background;
     if (bg) fillImage(canvas, bg[0], bg[1], bg[2], bg[3]);
-    drawFrameOnto(canvas, f, c.x, c.y, budget, sources, what, total !== null);
+    drawFrameOnto(canvas, f, c.x, c.y, budget, sources, what, total !== null, paidParts);
     if (surface) image.data.set(surface.data);
     return image;
   });
@@ -442,13 +500,16 @@ export function withLayerChoices(picture: Picture, hidden: ReadonlySet<number>, 
   const frames = picture.frames.map((f): PictureFrame => {
     const parts = f.parts;
     if (Array.isArray(parts)) return { ...f, parts: (parts as PicturePart[]).map(choose).filter((p) => p !== null) };
+    // The costly parts chosen once, so that the generator gives the very objects listed.
+    const costly = new Map((f.costly ?? []).map((p) => [p, choose(p)] as const));
     function* chosen(): Generator<PicturePart> {
       for (const p of parts) {
-        const c = choose(p);
+        const c = costly.has(p) ? costly.get(p)! : choose(p);
         if (c) yield c;
       }
     }
-    return { ...f, parts: { [Symbol.iterator]: chosen } };
+    const listed = [...costly.values()].filter((p) => p !== null);
+    return { ...f, parts: { [Symbol.iterator]: chosen }, ...(f.costly ? { costly: listed } : {}) };
   });
   return { ...picture, frames };
 }

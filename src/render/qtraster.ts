@@ -21,6 +21,7 @@
  * Everything is our own TypeScript written from the behaviour of those
  * sources. Browser-safe.
  */
+import { WORK_STEPS } from '../binary/limits.js';
 import type { RgbaImage } from './image.js';
 import { qtSolid } from './path.js';
 
@@ -901,11 +902,82 @@ export function outlineContours(path: PathOp[], m?: QTransform, threshold = 0.25
 /** Coordinates beyond this (in pixels) are not drawn exactly: Qt clips such paths first (QT_RASTER_COORD_LIMIT). */
 const COORD_LIMIT = 32767;
 
+/** The points a path's outline has before flattening: one a line, as many as a curve flattens to at most (QBezier: 2^9). */
+function pathPoints(path: PathOp[]): number {
+  let n = 0;
+  for (const e of path) n += e.op === 'C' ? 512 : 1;
+  return n;
+}
+
+/** Raster passes over at most this many cells (their box) keep every cell in place; bigger ones only the cells edges cross. */
+const DENSE_CELLS = 1 << 22;
+
+/**
+ * The work steps of a raster pass over `contours` (WORK_STEPS): a box of at most DENSE_CELLS, its cells
+ * swept and the edges' cells recorded; a bigger one, the edges' cells recorded, kept and sorted; and
+ * the outline's points either way.
+ */
+export function rasterWork(contours: number[][], clip: Clip): number {
+  let points = 0;
+  for (const c of contours) points += c.length / 2;
+  const box = rasterBox(contours, clip);
+  const cells = rasterCells(contours, clip);
+  return box <= DENSE_CELLS
+    ? box * WORK_STEPS.rasterSweep + cells * WORK_STEPS.rasterCell + points * WORK_STEPS.outlinePoint
+    : cells * WORK_STEPS.rasterSparseCell + points * WORK_STEPS.outlinePoint;
+}
+
+/** The device cells a raster pass over `contours` can touch within `clip` (its clipped box), or 0. */
+export function rasterBox(contours: number[][], clip: Clip): number {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const c of contours) {
+    for (let i = 0; i < c.length; i += 2) {
+      const x = c[i]!;
+      const y = c[i + 1]!;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+  }
+  if (!(maxX >= minX && maxY >= minY)) return 0;
+  const x0 = Math.max(Math.floor(minX / 64), clip.x0);
+  const y0 = Math.max(Math.floor(minY / 64), clip.y0);
+  const x1 = Math.min(Math.floor((maxX + 63) / 64), clip.x1);
+  const y1 = Math.min(Math.floor((maxY + 63) / 64), clip.y1);
+  return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
+}
+
+/**
+ * How many cells a raster pass over `contours` records at most (each edge: the rows and columns it
+ * crosses within the clip, plus its two ends): what it costs before the sweep, in memory and time.
+ */
+export function rasterCells(contours: number[][], clip: Clip): number {
+  const w = (clip.x1 - clip.x0) * 64;
+  const h = (clip.y1 - clip.y0) * 64;
+  let cells = 0;
+  for (const c of contours) {
+    for (let i = 0; i < c.length; i += 2) {
+      const j = (i + 2) % c.length;
+      const dx = Math.abs(c[j]! - c[i]!);
+      const dy = Math.abs(c[j + 1]! - c[i + 1]!);
+      cells += (Math.min(dx, w) + Math.min(dy, h)) / 64 + 2;
+    }
+  }
+  return Number.isFinite(cells) ? Math.ceil(cells) : Number.MAX_SAFE_INTEGER;
+}
+
 /**
  * The gray raster (qgrayraster.c) over contours of 26.6 points: spans of coverage, clipped to `clip`,
- * by the nonzero or even-odd rule. `spend` is told the cells it will sweep first.
+ * by the nonzero or even-odd rule. As ftgrays keeps them, only the cells the edges cross are stored
+ * (each row's as a list sorted by column), and the sweep gives the runs between them as one span
+ * each: memory and time go with the outline, not with the box it covers. A box of at most
+ * `denseCells` keeps every cell in place instead (the same spans; faster where edges are dense).
  */
-export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, sink: SpanSink, spend?: (n: number) => void): void {
+export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, sink: SpanSink, denseCells = DENSE_CELLS): void {
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
@@ -938,10 +1010,20 @@ export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, s
   maxEy = Math.min(maxEy, clip.y1);
   const countEx = maxEx - minEx;
   const countEy = maxEy - minEy;
-  spend?.(countEx * countEy);
+  // A small box: every cell of it in place (qgrayraster's cells, summed as they come); a big one: only the records.
+  const dense = countEx * countEy <= denseCells;
   const stride = countEx + 1;
-  const area = new Float64Array(stride * countEy);
-  const cover = new Float64Array(stride * countEy);
+  const area = dense ? new Float64Array(stride * countEy) : new Float64Array(0);
+  const cover = dense ? new Float64Array(stride * countEy) : new Float64Array(0);
+  // The cells recorded: column (-1: left of the clip), area, cover, the row's next; each row's last recorded.
+  // (room for the records the edges make, as rasterCells counts them: growing costs a copy each time)
+  let cap = dense ? 0 : Math.max(1024, Math.min(rasterCells(contours, clip), 1 << 24));
+  let cellX = new Int32Array(cap);
+  let cellArea = new Float64Array(cap);
+  let cellCover = new Float64Array(cap);
+  let cellNext = new Int32Array(cap);
+  let used = 0;
+  const rowHead = new Int32Array(countEy).fill(-1);
 
   // The worker's state (ftgrays' `ras`).
   let ex = 0;
@@ -952,12 +1034,37 @@ export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, s
   let rx = 0;
   let ry = 0;
 
+  const grow = () => {
+    cap = Math.max(1024, cap * 2);
+    const x = new Int32Array(cap);
+    x.set(cellX);
+    cellX = x;
+    const a = new Float64Array(cap);
+    a.set(cellArea);
+    cellArea = a;
+    const c = new Float64Array(cap);
+    c.set(cellCover);
+    cellCover = c;
+    const n = new Int32Array(cap);
+    n.set(cellNext);
+    cellNext = n;
+  };
+  /** gray_record_cell: the current cell's area and cover, added to its row (merged with the row's other records of the same column in the sweep). */
   const record = () => {
-    if (cArea || cCover) {
+    if (!(cArea || cCover)) return;
+    if (dense) {
       const i = ey * stride + ex + 1;
       area[i]! += cArea;
       cover[i]! += cCover;
+      return;
     }
+    if (used === cap) grow();
+    const i = used++;
+    cellX[i] = ex;
+    cellArea[i] = cArea;
+    cellCover[i] = cCover;
+    cellNext[i] = rowHead[ey]!;
+    rowHead[ey] = i;
   };
   const setCell = (nx: number, ny: number) => {
     ny -= minEy;
@@ -1178,24 +1285,83 @@ export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, s
   }
   if (!invalid) record();
 
-  // gray_sweep
+  // gray_sweep: each row's cells in order, the runs between them as spans (the coverage the cover so far gives).
+  const coverage = (a: number): number => {
+    let cov = Math.floor(a / 512);
+    if (cov < 0) cov = -cov;
+    if (evenOdd) {
+      cov &= 511;
+      if (cov > 256) cov = 512 - cov;
+      else if (cov === 256) cov = 255;
+    } else if (cov >= 256) cov = 255;
+    return cov;
+  };
+  if (dense) {
+    for (let y = 0; y < countEy; y++) {
+      let acc = 0;
+      const row = y * stride;
+      acc += cover[row]!; // the cells left of the clip
+      let run = -1; // a run of one coverage, given as one span
+      let runCov = 0;
+      for (let x = 0; x < countEx; x++) {
+        const i = row + x + 1;
+        acc += cover[i]!;
+        const a = acc * 512 - area[i]!;
+        const cov = a === 0 ? 0 : coverage(a);
+        if (cov === runCov && run >= 0) continue;
+        if (run >= 0 && runCov) sink(run + minEx, y + minEy, x - run, runCov);
+        run = x;
+        runCov = cov;
+      }
+      if (run >= 0 && runCov) sink(run + minEx, y + minEy, countEx - run, runCov);
+    }
+    return;
+  }
+  // A row's records by column: (column + 1) * 2^32 + record, sorted as numbers (exact below 2^53).
+  let keys = new Float64Array(256);
   for (let y = 0; y < countEy; y++) {
+    let n = 0;
+    for (let i = rowHead[y]!; i >= 0; i = cellNext[i]!) {
+      if (n === keys.length) {
+        const k = new Float64Array(n * 2);
+        k.set(keys);
+        keys = k;
+      }
+      keys[n++] = (cellX[i]! + 1) * 4294967296 + i;
+    }
+    if (n === 0) continue;
+    const row = keys.subarray(0, n).sort();
     let acc = 0;
-    const row = y * stride;
-    acc += cover[row]!; // the cells left of the clip
-    for (let x = 0; x < countEx; x++) {
-      const i = row + x + 1;
-      acc += cover[i]!;
-      const a = acc * 512 - area[i]!;
-      if (a === 0) continue;
-      let cov = Math.floor(a / 512);
-      if (cov < 0) cov = -cov;
-      if (evenOdd) {
-        cov &= 511;
-        if (cov > 256) cov = 512 - cov;
-        else if (cov === 256) cov = 255;
-      } else if (cov >= 256) cov = 255;
-      if (cov) sink(x + minEx, y + minEy, 1, cov);
+    let x = 0; // the first column not yet given
+    for (let j = 0; j < n; ) {
+      const cx = Math.floor(row[j]! / 4294967296) - 1;
+      // every record of this column, together
+      let area = 0;
+      let cover = 0;
+      for (; j < n && Math.floor(row[j]! / 4294967296) - 1 === cx; j++) {
+        const i = row[j]! % 4294967296;
+        area += cellArea[i]!;
+        cover += cellCover[i]!;
+      }
+      if (cx < 0) {
+        acc += cover; // the cells left of the clip: their cover only
+        continue;
+      }
+      if (cx > x && acc !== 0) {
+        const cov = coverage(acc * 512);
+        if (cov) sink(x + minEx, y + minEy, cx - x, cov);
+      }
+      acc += cover;
+      const a = acc * 512 - area;
+      if (a !== 0) {
+        const cov = coverage(a);
+        if (cov) sink(cx + minEx, y + minEy, 1, cov);
+      }
+      x = cx + 1;
+    }
+    if (x < countEx && acc !== 0) {
+      const cov = coverage(acc * 512);
+      if (cov) sink(x + minEx, y + minEy, countEx - x, cov);
     }
   }
 }
@@ -1698,7 +1864,8 @@ type Rgba = readonly [number, number, number, number];
 /**
  * A QPainter on a QImage (Format_ARGB32) with antialiasing on, a cosmetic pen with round caps and joins
  * (or none) and a solid brush (or none). Device pixel (x, y) is pixel (x - ox, y - oy) of `img`;
- * nothing is drawn outside `clip` (device pixels). `spend` is told the work of each raster pass first.
+ * nothing is drawn outside `clip` (device pixels). `spend` is told the cost of each raster pass first
+ * (work steps, draw pixels); with `measure` only that is done (the cost of a part, paid before drawing).
  */
 export class QtPainter {
   matrix = new QTransform();
@@ -1711,30 +1878,34 @@ export class QtPainter {
     private ox: number,
     private oy: number,
     private clip: Clip,
-    private spend: (n: number) => void = () => {},
+    private spend: (key: 'maxDrawPixels' | 'maxWork', n: number) => void = () => {},
+    /** Only spend what the calls would cost, painting nothing (a part's cost, before it is drawn). */
+    private measure = false,
+    /** While measuring: true once what was spent is over the budget (the rest is not measured). */
+    private stop: () => boolean = () => false,
   ) {}
 
   private sink(colour: Rgba): SpanSink {
     return solidBlender(this.img, colour, this.opacity, this.ox, this.oy);
   }
 
-  /** Fills device-space contours (26.6) with a colour. */
+  /**
+   * Fills device-space contours (26.6) with a colour: its cost spent first (the cells the edges cross
+   * and the outline's points as work, the box it covers as draw pixels); only that when measuring.
+   */
   private raster(contours: number[][], evenOdd: boolean, colour: Rgba): void {
-    let rows = 0;
-    for (const c of contours) {
-      for (let i = 1; i < c.length; i += 2) {
-        const a = c[i]!;
-        const b = c[(i + 2) % c.length]!;
-        rows += Math.min(Math.abs(a - b) / 64, this.clip.y1 - this.clip.y0) + 1;
-      }
-    }
-    this.spend(Math.ceil(rows));
-    grayRaster(contours, evenOdd, this.clip, this.sink(colour), this.spend);
+    if (this.stop()) return;
+    this.spend('maxWork', rasterWork(contours, this.clip));
+    this.spend('maxDrawPixels', rasterBox(contours, this.clip));
+    if (!this.measure) grayRaster(contours, evenOdd, this.clip, this.sink(colour));
   }
 
   /** QPaintEngineEx::stroke with the cosmetic pen: the path's points mapped to the device, stroked, filled (winding). */
   strokePath(path: PathOp[], implicitClose = false): void {
     if (!this.pen || !path.length) return;
+    // The stroker and the flattening of its joins and caps: spent before they run (measuring too).
+    this.spend('maxWork', pathPoints(path) * WORK_STEPS.strokePoint);
+    if (this.stop()) return;
     const m = this.matrix;
     const dev: PathOp[] = path.map((e) => {
       if (e.op === 'C') {
@@ -1755,6 +1926,8 @@ export class QtPainter {
   /** QRasterPaintEngine::fill for a path that is not a rectangle: the outline mapper, then the gray raster. */
   fillPath(path: PathOp[], evenOdd: boolean): void {
     if (!this.brush || !path.length) return;
+    this.spend('maxWork', pathPoints(path) * WORK_STEPS.outlinePoint);
+    if (this.stop()) return;
     this.raster(outlineContours(path, this.matrix), evenOdd, this.brush);
   }
 
@@ -1771,8 +1944,8 @@ export class QtPainter {
       else if (nw > 0 && nh > 0) {
         const [ax, ay] = m.map((nx + nx) * 0.5, (ny + (ny + nh)) * 0.5);
         const [bx, by] = m.map((nx + nw + (nx + nw)) * 0.5, (ny + (ny + nh)) * 0.5);
-        this.spend((this.clip.x1 - this.clip.x0) * (this.clip.y1 - this.clip.y0));
-        rasterizeLine(ax, ay, bx, by, nh / nw, this.clip, this.sink(this.brush));
+        this.spend('maxDrawPixels', (this.clip.x1 - this.clip.x0) * (this.clip.y1 - this.clip.y0));
+        if (!this.measure) rasterizeLine(ax, ay, bx, by, nh / nw, this.clip, this.sink(this.brush));
       }
     }
     this.strokePath(

@@ -29,6 +29,28 @@ export interface ComposeKernels {
 
 let module: WebAssembly.Module | null | undefined;
 let shared: ComposeKernels | null = null;
+/**
+ * Set when a WebAssembly memory could not be had (an address-space limit: `ulimit -v`): the
+ * JavaScript kernels draw for the rest of the process instead of every draw asking again (each
+ * failed `new WebAssembly.Memory` costs V8 full garbage collections first).
+ */
+let memoryRefused = false;
+
+/** A new memory of `pages` pages (fixed when `fixed`), or null, for good, once one is refused. */
+function newMemory(pages: number, fixed: boolean): WebAssembly.Memory | null {
+  if (memoryRefused) return null;
+  try {
+    return new WebAssembly.Memory(fixed ? { initial: pages, maximum: pages } : { initial: pages });
+  } catch {
+    memoryRefused = true;
+    return null;
+  }
+}
+
+/** Whether a WebAssembly memory was refused in this process (the compositor then stays in JavaScript). */
+export function wasmMemoryRefused(): boolean {
+  return memoryRefused;
+}
 
 function compile(): WebAssembly.Module | null {
   if (module !== undefined) return module;
@@ -69,15 +91,17 @@ export function simdAvailable(): boolean {
 export function composeKernels(need: number): ComposeKernels | null {
   const m = compile();
   if (!m) return null;
-  try {
-    // A bigger draw gets a new memory, never a grown one (growing detaches the old buffer: issue 16, src/lzf/wasm.ts).
-    if (!shared || shared.memory.buffer.byteLength < need) {
-      shared = bind(m, new WebAssembly.Memory({ initial: Math.max(16, Math.ceil(need / 65536)) }));
+  // A bigger draw gets a new memory, never a grown one (growing detaches the old buffer: issue 16, src/lzf/wasm.ts).
+  if (!shared || shared.memory.buffer.byteLength < need) {
+    const memory = newMemory(Math.max(16, Math.ceil(need / 65536)), false);
+    if (!memory) return null;
+    try {
+      shared = bind(m, memory);
+    } catch {
+      return null;
     }
-    return shared;
-  } catch {
-    return null;
   }
+  return shared;
 }
 
 /** Lets go of the memory when a draw made it big (the next draw starts a small one). */
@@ -115,10 +139,11 @@ export function canvasKernels(data: Uint8Array): CanvasKernels | undefined {
 export function canvasMemory(bytes: number, scratchBytes: number): Uint8Array | null {
   const m = compile();
   if (!m) return null;
+  const scratch = (bytes + 15) & ~15;
+  const pages = Math.ceil((scratch + scratchBytes) / 65536);
+  const memory = newMemory(pages, true);
+  if (!memory) return null;
   try {
-    const scratch = (bytes + 15) & ~15;
-    const pages = Math.ceil((scratch + scratchBytes) / 65536);
-    const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
     canvases.set(memory.buffer, { k: bind(m, memory), scratch, end: pages * 65536 });
     return new Uint8Array(memory.buffer, 0, bytes);
   } catch {

@@ -6,12 +6,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { zlibSync } from 'fflate';
 import { createIsprite, writeIsprite, type IspriteDocument, type IspriteFrame } from '../../src/formats/isprite/index.js';
 import { encodePng } from '../../src/render/png.js';
 import { SAMPLES } from '../helpers/paths.js';
 import { createImage, fillImage } from '../../src/render/image.js';
 import { buildCthgFromImages, writeCthg } from '../../src/formats/cthg/index.js';
+import { aseFile } from '../helpers/ase-writer.js';
 
 export interface HostileCase {
   id: string;
@@ -169,25 +171,97 @@ const tileLayer = (width: number, height: number, data: unknown, extra: Record<s
 
 // ------------------------------------------------------------------ PNG bomb
 
+/** One PNG chunk: length, type, data, CRC. */
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  let c = ~0;
+  for (let i = 4; i < 8 + data.length; i++) {
+    c ^= out[i]!;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  dv.setUint32(8 + data.length, ~c >>> 0);
+  return out;
+}
+
+/** `png` with `chunks` inserted after its IHDR (which encodePng writes first, 33 bytes in). */
+export function withChunks(png: Uint8Array, chunks: Uint8Array[]): Uint8Array {
+  const parts = [png.subarray(0, 33), ...chunks, png.subarray(33)];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/**
+ * A zlib stream of 1 + 258 x `matches` zero bytes at 1032 : 1, written by hand in no time: one
+ * dynamic-Huffman deflate block (RFC 1951 3.2.7) whose codes make a length-258, distance-1 match two
+ * zero bits (literal/length codes: 285 -> 0, 0 -> 10, 256 -> 11; one distance code, 0), so the
+ * block is its header, a literal 0, zero bytes, and the end code.
+ */
+export function zlibZeros(matches: number): Uint8Array {
+  const out = new Uint8Array(2 + 16 + Math.ceil((matches * 2 + 4) / 8) + 4);
+  out[0] = 0x78;
+  out[1] = 0x01;
+  let bit = 16;
+  const put = (value: number, n: number) => {
+    // LSB first (header fields, extra bits)
+    for (let i = 0; i < n; i++, bit++) if ((value >> i) & 1) out[bit >> 3]! |= 1 << (bit & 7);
+  };
+  const code = (c: string) => {
+    // Huffman codes: most significant bit first
+    for (const ch of c) put(ch === '1' ? 1 : 0, 1);
+  };
+  put(1, 1); // BFINAL
+  put(2, 2); // dynamic Huffman
+  put(29, 5); // 286 literal/length codes
+  put(0, 5); // 1 distance code
+  put(14, 4); // 18 code length codes
+  // code length code lengths in RFC order 16 17 18 0 8 7 9 6 10 5 11 4 12 3 13 2 14 1: 18 -> 1, 2 -> 2, 1 -> 2
+  for (const len of [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2]) put(len, 3);
+  // their codes: 18 -> 0, 1 -> 10, 2 -> 11. Lengths: 0: 2, 1-255: 0, 256: 2, 257-284: 0, 285: 1; distance 0: 1.
+  code('11');
+  code('0');
+  put(138 - 11, 7);
+  code('0');
+  put(117 - 11, 7);
+  code('11');
+  code('0');
+  put(28 - 11, 7);
+  code('10');
+  code('10');
+  code('10'); // the literal 0
+  bit += matches * 2; // the matches: 0 (length 258), 0 (distance 1)
+  code('11'); // end of block
+  const length = 1 + 258 * matches;
+  const adler = (((length % 65521) << 16) | 1) >>> 0;
+  const at = (bit + 7) >> 3;
+  new DataView(out.buffer).setUint32(at, adler);
+  return out.subarray(0, at + 4);
+}
+
+/** An iCCP chunk whose profile inflates to about `mib` MiB (zlibZeros: about 1 KB a MiB). */
+export function iccpBomb(mib: number): Uint8Array {
+  const name = new TextEncoder().encode('icc\0\0');
+  const z = zlibZeros(Math.ceil((mib * 2 ** 20) / 258));
+  const data = new Uint8Array(name.length + z.length);
+  data.set(name);
+  data.set(z, name.length);
+  return pngChunk('iCCP', data);
+}
+
 /** A 1-bit grey PNG of side x side pixels, all zero: ~110 KB of file, side² x 4 bytes of RGBA. */
 export function pngBomb(side = 30000): Uint8Array {
   if (side === 30000 && bomb) return bomb;
   const row = 1 + Math.ceil(side / 8);
   const z = zlibSync(new Uint8Array(row * side), { level: 9 });
-  const chunk = (type: string, data: Uint8Array): Uint8Array => {
-    const out = new Uint8Array(12 + data.length);
-    const dv = new DataView(out.buffer);
-    dv.setUint32(0, data.length);
-    for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-    out.set(data, 8);
-    let c = ~0;
-    for (let i = 4; i < 8 + data.length; i++) {
-      c ^= out[i]!;
-      for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-    }
-    dv.setUint32(8 + data.length, ~c >>> 0);
-    return out;
-  };
+  const chunk = pngChunk;
   const ihdr = new Uint8Array(13);
   new DataView(ihdr.buffer).setUint32(0, side);
   new DataView(ihdr.buffer).setUint32(4, side);
@@ -208,6 +282,49 @@ export function pngBomb(side = 30000): Uint8Array {
   return out;
 }
 let bomb: Uint8Array | undefined;
+
+/** A PNG: IHDR of `ihdr` (13 bytes), one IDAT of `raw` (filter bytes included) compressed, IEND. */
+function rawPng(ihdr: Uint8Array, raw: Uint8Array): Uint8Array {
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlibSync(raw, { level: 9 })),
+    pngChunk('IEND', new Uint8Array(0)),
+  ];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/**
+ * A 1-bit grey PNG of side x side pixels cut into cell x cell cells that all differ: each cell's
+ * index in binary along its first rows, the rest black (8192 and 16: 262,144 distinct cells, ~1 MB).
+ */
+export function distinctCellsPng(side = 8192, cell = 16): Uint8Array {
+  const rowBytes = side / 8;
+  const raw = new Uint8Array((rowBytes + 1) * side);
+  const per = side / cell;
+  for (let cy = 0; cy < per; cy++) {
+    for (let cx = 0; cx < per; cx++) {
+      const index = cy * per + cx;
+      for (let b = 0; b < 32 && index >> b; b++) {
+        if (!((index >> b) & 1)) continue;
+        const x = cx * cell + (b % cell);
+        const y = cy * cell + Math.floor(b / cell);
+        raw[y * (rowBytes + 1) + 1 + (x >> 3)]! |= 0x80 >> (x & 7);
+      }
+    }
+  }
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, side);
+  new DataView(ihdr.buffer).setUint32(4, side);
+  ihdr.set([1, 0, 0, 0, 0], 8);
+  return rawPng(ihdr, raw);
+}
 
 function aseprite(image: string, w: number, h: number): string {
   return JSON.stringify({
@@ -233,6 +350,55 @@ function aseprite(image: string, w: number, h: number): string {
       slices: [],
     },
   });
+}
+
+// ------------------------------------------------------------------ work bombs
+
+/**
+ * A native .aseprite of `frames` frames of `layers` layers of side x side in "screen" blend mode,
+ * every cel of frame 0 one compressed opaque image, the later frames' cels linked to them
+ * (1024, 64, 16: about 90 KB, and 2^30 pixels to blend).
+ */
+export function asepriteBlendBomb(side: number, frames: number, layers: number): Uint8Array {
+  const pixels = new Uint8Array(side * side * 4);
+  for (let i = 0; i < pixels.length; i += 4) pixels.set([i & 255, 90, 160, 255], i);
+  return aseFile({
+    width: side,
+    height: side,
+    layers: Array.from({ length: layers }, (_, i) => ({ name: `l${i}`, blend: 2, opacity: 255 })),
+    frames: Array.from({ length: frames }, (_, f) => ({
+      duration: 100,
+      cels: Array.from({ length: layers }, (_, l) =>
+        f === 0 ? { layer: l, kind: 'compressed' as const, w: side, h: side, pixels } : { layer: l, kind: 'linked' as const, link: 0 },
+      ),
+    })),
+  });
+}
+
+/** A TMX map of side x side pixels (8-pixel tiles) with these objects in one object layer. */
+function tmx(objects: string, side = 8000): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="${side / 8}" height="${side / 8}" tilewidth="8" tileheight="8" infinite="0" nextlayerid="2" nextobjectid="2">\n` +
+    ` <objectgroup id="1" name="o">\n${objects}\n </objectgroup>\n</map>\n`
+  );
+}
+
+/**
+ * One polygon of `points` points on an 8000x8000 map: a star whose edges cross the whole map
+ * (`step` points round the circle from one to the next), or with a small step, a coil of short edges.
+ */
+export function tmxPolygon(points: number, step = Math.floor(points / 2) - 1): string {
+  const pts = Array.from({ length: points }, (_, k) => {
+    const a = (2 * Math.PI * k * step) / points;
+    return `${(4000 + 3900 * Math.cos(a)).toFixed(1)},${(4000 + 3900 * Math.sin(a)).toFixed(1)}`;
+  }).join(' ');
+  return tmx(`  <object id="1" x="0" y="0"><polygon points="${pts}"/></object>`);
+}
+
+/** `n` rectangles each covering the whole 8000x8000 map. */
+export function tmxRectangles(n: number): string {
+  return tmx(Array.from({ length: n }, (_, i) => `  <object id="${i + 1}" x="0" y="0" width="8000" height="8000"/>`).join('\n'));
 }
 
 // ------------------------------------------------------------------ the cases

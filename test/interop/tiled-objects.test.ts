@@ -360,15 +360,16 @@ describe('tiled: hostile shape objects', () => {
     expect([img.width, img.height]).toEqual([128, 96]);
   });
 
-  it('a shape whose filling would cost too much stops at --max-draw-pixels, in one line', async () => {
+  it('a shape whose filling and stroking would cost too much stops at --max-work before it is painted, in one line', async () => {
     const pts = Array.from({ length: 20_000 }, (_, i) => `${(i * 7) % 128},${i % 2 ? 0 : 95}`).join(' ');
     fs.writeFileSync(
       path.join(dir, 'zigzag.tmx'),
       map(`<objectgroup id="2" name="o"><object id="1" x="0" y="0"><polygon points="${pts}"/></object></objectgroup>`),
     );
-    const r = await runCli(['render', 'zigzag.tmx', '-o', 'zigzag.png', '--max-draw-pixels', '1000000'], dir);
+    const r = await runCli(['render', 'zigzag.tmx', '-o', 'zigzag.png', '--max-work', '100000000'], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/--max-draw-pixels/);
+    expect(r.stderr).toMatch(/drawing the map would need \d+ steps, more than the limit of 100000000 \(raise it with --max-work\)/);
+    expect(fs.existsSync(path.join(dir, 'zigzag.png'))).toBe(false);
   });
 });

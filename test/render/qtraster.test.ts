@@ -4,6 +4,7 @@
  * test/interop/tiled-objects.test.ts): its pieces on cases worked by hand.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { createImage } from '../../src/render/image.js';
 import { grayRaster, outlineContours, QTransform, QtPainter, rasterizeLine, strokeOutline } from '../../src/render/qtraster.js';
 
@@ -82,5 +83,32 @@ describe('qtraster', () => {
     expect([...img.data.subarray((2 * 8 + 3) * 4, (2 * 8 + 3) * 4 + 4)]).toEqual([255, 0, 0, 255]);
     // Inside, off the line: untouched.
     expect(img.data[(4 * 8 + 4) * 4 + 3]).toBe(0);
+  });
+});
+
+describe('gray raster: cells in place or only the cells edges cross', () => {
+  it('give the same coverage for any contours, by either fill rule (fast-check)', () => {
+    const point = fc.integer({ min: -200, max: 1400 });
+    const contour = fc.array(fc.tuple(point, point), { minLength: 2, maxLength: 12 }).map((ps) => ps.flat());
+    fc.assert(
+      fc.property(fc.array(contour, { minLength: 1, maxLength: 3 }), fc.boolean(), (contours, evenOdd) => {
+        const clip = { x0: 0, y0: 0, x1: 16, y1: 16 };
+        const dense = spans((sink) => grayRaster(contours, evenOdd, clip, sink));
+        const sparse = spans((sink) => grayRaster(contours, evenOdd, clip, sink, 0));
+        expect(sparse).toEqual(dense);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a stroke round a big box keeps only its cells: the 8000x8000 ring is drawn without 1 GiB of cells', () => {
+    const ring = [0, 0, 512000, 0, 512000, 512000, 0, 512000];
+    const inner = [64, 64, 64, 511936, 511936, 511936, 511936, 64];
+    let pixels = 0;
+    grayRaster([ring, inner], false, { x0: 0, y0: 0, x1: 8000, y1: 8000 }, (_x, _y, len) => {
+      pixels += len;
+    });
+    // the one-pixel frame: 4 x 8000 - 4 pixels
+    expect(pixels).toBe(4 * 8000 - 4);
   });
 });

@@ -8,7 +8,7 @@
 import { decompressPrefix } from '../../lzf/index.js';
 import type { FormatHandler } from '../types.js';
 import { levelFromModel } from './convert.js';
-import { inspectJson, inspectText } from './inspect.js';
+import { inspectJson, inspectText, jsonItems } from './inspect.js';
 import { MAGIC, type SpriteTileLevel } from './model.js';
 import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
@@ -50,6 +50,7 @@ export const spritetileHandler: FormatHandler<SpriteTileLevel> = {
     return validateSpriteTile(bytes);
   },
   inspectJson,
+  jsonItems,
   inspectText,
   picture: (level, options, resources) => spriteTilePicture(level, options, resources),
   renderOptions: LAYER_OPTIONS,

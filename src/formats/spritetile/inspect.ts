@@ -15,9 +15,15 @@ const MIN_JSON_PER_CELL = 4 * (10 + 1 + 2);
  * A level whose cells alone would print more than `--max-json-bytes` is a
  * LimitError before any array is made (a few MB of LZF can hold 10^7 cells).
  */
-export function inspectJson(level: SpriteTileLevel, options?: CommandOptions): unknown {
+/** The cells of every layer: what the inspect JSON lists. */
+export function jsonItems(level: SpriteTileLevel): number {
   let cells = 0;
   for (const l of level.layers ?? []) cells += l.tiles.length;
+  return cells;
+}
+
+export function inspectJson(level: SpriteTileLevel, options?: CommandOptions): unknown {
+  const cells = jsonItems(level);
   budgetFrom(options).check('maxJsonBytes', cells * MIN_JSON_PER_CELL, `the JSON of ${cells} cells`);
   return {
     format: 'spritetile',

@@ -585,7 +585,12 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
     throw new FormatError(FORMAT, `${first}${notes.length > 1 ? ` (and ${notes.length - 1} more missing file(s))` : ''}`);
   }
   const layers = walked.map((w) => layerOf(doc, w, tw, th));
-  const out: Picture = { frames: [{ parts: { [Symbol.iterator]: parts } }], layers, canvas, what: 'the map' };
+  // Shapes cost beyond their area (src/render/qtraster.ts): listed, so that the pipeline pays for them before drawing.
+  const costly = walked
+    .filter((w) => w.visible && w.opacity > 0)
+    .flatMap((w) => objectParts.get(w) ?? [])
+    .filter((p) => p.cost !== undefined);
+  const out: Picture = { frames: [{ parts: { [Symbol.iterator]: parts }, costly }], layers, canvas, what: 'the map' };
   if (texts)
     out.notes = [
       `${texts} text object(s) drawn in sprat's own 3x5 font (in their boxes, colours and alignment), not in Tiled's fonts: their pixels differ from Tiled's`,

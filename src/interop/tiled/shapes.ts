@@ -328,25 +328,46 @@ export function shapeObjectPart(
     // Qt's device is tmxrasterizer's image: the canvas, picture point (canvas.x, canvas.y) at (0, 0).
     const clip = { x0: 0, y0: 0, x1: canvas.width, y1: canvas.height };
     const pos = { x: num(o.x), y: num(o.y) };
-    const paint = (dst: RgbaImage, dx: number, dy: number, partOpacity: number) => {
-      const p = new QtPainter(dst, dx - canvas.x, dy - canvas.y, clip, (n) =>
-        budget.spend('maxDrawPixels', n, `drawing object ${num(o.id)}`),
-      );
+    const paintWith = (p: QtPainter, partOpacity: number) => {
       // tmxrasterizer's translate by the margins that layer offsets add round the map.
       p.matrix.translate(-canvas.x, -canvas.y);
       p.opacity = opacity * partOpacity;
       paintShape(p, o, colour, pos, offset, rotation);
+    };
+    const paint = (dst: RgbaImage, dx: number, dy: number, partOpacity: number) => {
+      paintWith(new QtPainter(dst, dx - canvas.x, dy - canvas.y, clip), partOpacity);
+    };
+    /** What painting it costs (the painter's calls, measured without painting), spent by the pipeline before it paints. */
+    const cost = (limit = Number.POSITIVE_INFINITY) => {
+      const c = { drawPixels: 0, work: 0 };
+      const measure = new QtPainter(
+        createImage(0, 0),
+        0,
+        0,
+        clip,
+        (key, n) => {
+          if (key === 'maxWork') c.work += n;
+          else c.drawPixels += n;
+        },
+        true,
+        () => c.work > limit,
+      );
+      paintWith(measure, 1);
+      return c;
     };
     const box = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
     const image = {
       width: box.w,
       height: box.h,
       pixels: () => {
+        const c = cost();
+        budget.spend('maxDrawPixels', c.drawPixels, `drawing object ${num(o.id)}`);
+        budget.spend('maxWork', c.work, `drawing object ${num(o.id)}`);
         const img = createImage(box.w, box.h);
         paint(img, box.x, box.y, 1);
         return img;
       },
     };
-    return { image, transform: translate(x0, y0), layer, paint };
+    return { image, transform: translate(x0, y0), layer, paint, cost };
   }
 }
