@@ -68,6 +68,8 @@ interface Queued<Q, R> {
 }
 
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
+/** Workers that may end before they are ready, in a row, before the pool gives up. */
+const START_TRIES = 3;
 
 /** CPU time (ms) of an OS thread of this process, or undefined without /proc. */
 function threadCpuMs(tid: number | undefined): number | undefined {
@@ -105,6 +107,9 @@ export class ThreadPool<Q, R> {
   private timer?: ReturnType<typeof setInterval>;
   private nextId = 1;
   private closed = false;
+  /** Workers in a row that ended before they were ready; past START_TRIES the pool gives up (no endless respawning). */
+  private startFailures = 0;
+  private broken: Stopped | undefined;
 
   constructor(
     readonly module: WorkerModule,
@@ -118,6 +123,7 @@ export class ThreadPool<Q, R> {
 
   /** Runs one job; resolves with its reply, or why it has none (never rejects). */
   run(job: Q): Promise<PoolResult<R>> {
+    if (this.broken) return Promise.resolve({ stopped: this.broken, cpuMs: 0 });
     return new Promise((resolve) => {
       this.queue.push({ id: this.nextId++, job, resolve, solo: false });
       this.dispatch();
@@ -149,6 +155,7 @@ export class ThreadPool<Q, R> {
       if ('ready' in m) {
         slot.tid = m.tid;
         slot.ready = true;
+        this.startFailures = 0;
         this.dispatch();
         return;
       }
@@ -183,7 +190,14 @@ export class ThreadPool<Q, R> {
       }
     }
     slot.running = undefined;
-    if (this.closed) return;
+    if (this.closed || this.broken) return;
+    if (!slot.ready && ++this.startFailures >= START_TRIES) {
+      // The worker module cannot start (missing, or failing as it loads): every job waiting fails with why.
+      const why = slot.stopping?.message ?? 'it exited as it started';
+      this.broken = { cls: 'worker-start', message: `the worker thread could not start: ${why}` };
+      for (const q of this.queue.splice(0)) q.resolve({ stopped: this.broken, cpuMs: 0 });
+      return;
+    }
     this.slots[i] = this.spawn();
     this.dispatch();
   }

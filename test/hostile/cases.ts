@@ -29,9 +29,17 @@ export interface HostileCase {
   only?: readonly string[];
   /** Makes the input itself (a FIFO) instead of writing it. */
   special?: 'fifo';
+  /** More command lines to run on the case's folder (`new`, `check`, `diff`, batches), each with its run name. */
+  extra?: { name: string; args: string[] }[];
 }
 
 const png = (w = 1, h = 1): Uint8Array => encodePng(createImage(w, h));
+/** An opaque grey PNG (a sheet `new` finds cells in). */
+function opaquePng(w: number, h: number): Uint8Array {
+  const img = createImage(w, h);
+  fillImage(img, 120, 120, 120, 255);
+  return encodePng(img);
+}
 
 // ------------------------------------------------------------------ Solarus
 
@@ -401,6 +409,13 @@ export function tmxRectangles(n: number): string {
   return tmx(Array.from({ length: n }, (_, i) => `  <object id="${i + 1}" x="0" y="0" width="8000" height="8000"/>`).join('\n'));
 }
 
+/** The bytes with their last bit flipped (a level that differs in its last cell). */
+function flipLast(b: Uint8Array): Uint8Array {
+  const out = b.slice();
+  out[out.length - 1]! ^= 1;
+  return out;
+}
+
 // ------------------------------------------------------------------ the cases
 
 export function hostileCases(): HostileCase[] {
@@ -658,6 +673,85 @@ export function hostileCases(): HostileCase[] {
       what: 'a sheet path naming /dev/zero (reads until the process dies)',
       files: { 'zero.json': aseprite('../'.repeat(40) + 'dev/zero', 16, 16) },
       input: 'zero.json',
+    },
+    {
+      id: 'png-iccp-profiles',
+      what: 'a 1 MB PNG with two iCCP chunks, each inflating to 500 MiB, as a Solarus sheet and given to `new` (1.6 GiB)',
+      files: {
+        'sheet.dat': solarus(4, 'sheet.png', 100, 16, 16),
+        'sheet.png': withChunks(opaquePng(64, 64), [iccpBomb(500), iccpBomb(500)]),
+      },
+      input: 'sheet.dat',
+      only: ['render-png', 'render-gif', 'convert-aseprite'],
+      extra: [
+        { name: 'check', args: ['check', '.'] },
+        { name: 'new', args: ['new', 'sheet.png', 'out/new.json', '--to', 'aseprite'] },
+      ],
+    },
+    {
+      id: 'aseprite-screen-layers',
+      what: 'a 91 KB .aseprite: 1024x1024, 64 frames, 16 layers in "screen" blend (> 120 s of CPU)',
+      files: { 'screen.aseprite': asepriteBlendBomb(1024, 64, 16) },
+      input: 'screen.aseprite',
+      only: ['inspect', 'render-png', 'render-gif', 'convert-texturepacker', 'convert-aseprite'],
+      extra: [{ name: 'check', args: ['check', '.'] }],
+    },
+    {
+      id: 'tmx-polygon-100',
+      what: 'a 1.3 KB TMX: one 100-point polygon on an 8000x8000 map (7.9 s, 1.6 GiB)',
+      files: { 'poly.tmx': tmxPolygon(100) },
+      input: 'poly.tmx',
+      only: ['render-png'],
+      extra: [{ name: 'check', args: ['check', '.'] }],
+    },
+    {
+      id: 'tmx-polygon-5000',
+      what: 'a TMX: one 5,000-point polygon on an 8000x8000 map (29 s, 1.8 GiB)',
+      files: { 'poly.tmx': tmxPolygon(5000) },
+      input: 'poly.tmx',
+      only: ['render-png'],
+      extra: [{ name: 'check', args: ['check', '.'] }],
+    },
+    {
+      id: 'tmx-polygon-coil',
+      what: 'generated: a 5,000-point polygon of short edges coiled 37 times round an 8000x8000 map',
+      files: { 'coil.tmx': tmxPolygon(5000, 37) },
+      input: 'coil.tmx',
+      only: ['render-png'],
+    },
+    {
+      id: 'tmx-rectangles-16',
+      what: 'a 1.2 KB TMX: 16 full-map rectangles on an 8000x8000 map (21.6 s, then the --max-draw-pixels error)',
+      files: { 'rects.tmx': tmxRectangles(16) },
+      input: 'rects.tmx',
+      only: ['render-png'],
+    },
+    {
+      id: 'png-distinct-cells',
+      what: 'a 8192x8192 PNG of 262,144 distinct 16x16 cells, `new --cell 16x16 --to aseprite` (11.3 s, 1.7 GiB, 91 MB of JSON)',
+      files: { 'cells.png': distinctCellsPng() },
+      input: 'cells.png',
+      only: [],
+      extra: [{ name: 'new', args: ['new', 'cells.png', 'out/cells.json', '--cell', '16x16', '--to', 'aseprite'] }],
+    },
+    {
+      id: 'spritetile-diff',
+      what: 'two ~400 KB SpriteTile levels of 4.7M cells, `diff` (1.05 GiB before the --max-items error)',
+      files: { 'a.bytes': bigSpriteTile(4_700_000, 2048), 'b.bytes': flipLast(bigSpriteTile(4_700_000, 2048)) },
+      input: 'a.bytes',
+      only: [],
+      extra: [{ name: 'diff', args: ['diff', 'a.bytes', 'b.bytes'] }],
+    },
+    {
+      id: 'batch-jobs-64',
+      what: '`convert DIR OUT --jobs 64` (accepted up to 256: 1.8 GiB, 31 s on 2 cores)',
+      files: Object.fromEntries([['x.png', png()], ...Array.from({ length: 64 }, (_, i) => [`s${i}.dat`, solarus(2, 'x.png', 100)])]),
+      input: 's0.dat',
+      only: [],
+      extra: [
+        { name: 'convert-batch', args: ['convert', '.', 'out/batch', '--to', 'aseprite', '--jobs', '64'] },
+        { name: 'check-batch', args: ['check', '.', '--jobs', '64'] },
+      ],
     },
     {
       id: 'fifo-input',
