@@ -5,7 +5,7 @@
  */
 import { isFormatError, OptionError } from '../binary/errors.js';
 import { LimitError } from '../binary/limits.js';
-import { UnknownFormatError, convert, formatByName, load, play, render, validate } from '../api.js';
+import { UnknownFormatError, convert, formatByName, load, play, references, render, validate } from '../api.js';
 import { FORMATS } from '../registry.js';
 import type { CommandOptions, FormatHandler, FormatName, ResourceLoader } from '../formats/types.js';
 import { encodeRender } from '../render/output.js';
@@ -38,6 +38,8 @@ export function optionsFor(format: FormatName | undefined, command: FuzzCommand)
   if (command === 'play' && format === 'isprite') o.ticks = '120';
   if (command === 'render-frame') o.frame = '0';
   if (command.startsWith('render') && format === 'spritetile') o.tileset = '0=tiles.png:16x16';
+  // A Solarus animation drawn from the map's tileset: drawn with one for animations, refused without one for frames.
+  if (command === 'render-anim' && format?.startsWith('solarus')) o.tileset = 'enemies/slime.png';
   return o;
 }
 
@@ -114,6 +116,8 @@ async function runOrThrow(job: FuzzJob, resources: ResourceLoader): Promise<void
   if (command === 'render-frame' || command === 'render-anim') {
     const result = await render(loaded, options, resources);
     encodeRender(result, command === 'render-frame' || result.frames.length < 2 ? 'png' : (job.image ?? 'gif'));
+    // The files the document names, which the CLI protects from its outputs (src/cli/render.ts).
+    await references(loaded, resources, options);
     return;
   }
   if (command === 'play') {
@@ -127,6 +131,8 @@ async function runOrThrow(job: FuzzJob, resources: ResourceLoader): Promise<void
     const target = formatByName(command.slice('convert:'.length));
     const { notes } = await convert(loaded, target, `out${target.extensions[0] ?? ''}`, resources, options);
     for (const n of notes) oneLine('note', n);
+    // As src/cli/convert.ts: the files the document names, even those the conversion did not load.
+    await references(loaded, resources, options);
     return;
   }
   throw new OptionError(`unknown fuzz command "${command}"`);

@@ -15,6 +15,7 @@ import { decompress } from '../../lzf/decompress.js';
 import { commandsFor, optionsFor, type FuzzJob } from '../commands.js';
 import { headerVariants, hostileSeeds } from '../hostile.js';
 import { mutate, mutateBinary, mutateText, rng } from '../mutate.js';
+import { generatedSolarusSheet } from '../solarus.js';
 import { DEFAULT_POOL, FuzzPool, type JobResult, type PoolOptions } from './pool.js';
 
 export interface Seed {
@@ -124,7 +125,20 @@ export function collectSeeds(roots: readonly string[], samplesDir: string, varia
   for (const h of hostileSeeds()) {
     seeds.push({ name: h.name, origin: `hostile:${h.name}`, format: h.format, bytes: h.bytes, dir: path.join(samplesDir, h.dir) });
   }
+  // Whole multi-animation Solarus sheets (src/fuzz/solarus.ts), the same ones every run; the run makes more as it goes.
+  const random = rng(0x501a7);
+  for (let i = 0; i < GENERATED_SEEDS; i++) seeds.push(generatedSeed(random, i, samplesDir));
   return seeds;
+}
+
+/** Generated Solarus sheets among the seeds. */
+const GENERATED_SEEDS = 8;
+/** How often a turn of a Solarus format runs a new generated sheet instead of a mutation. */
+const GENERATED_SHARE = 0.25;
+
+function generatedSeed(random: () => number, index: number, samplesDir: string): Seed {
+  const g = generatedSolarusSheet(random, index);
+  return { name: g.name, origin: `generated:${g.name}`, format: g.format, bytes: g.bytes, dir: path.join(samplesDir, g.dir) };
 }
 
 /** A format-aware mutation of a seed. */
@@ -286,6 +300,12 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
         continue;
       }
       produced.set(format, (produced.get(format) ?? 0) + 1);
+      if (format.startsWith('solarus') && random() < GENERATED_SHARE) {
+        const g = generatedSeed(random, produced.get(format)!, options.samplesDir);
+        // (in its own syntax, whichever the turn's format)
+        await submit(g, g.bytes);
+        continue;
+      }
       const seed = list[Math.floor(random() * list.length)]!;
       const other = list[Math.floor(random() * list.length)]!;
       await submit(seed, mutateSeed(seed, random, other));
