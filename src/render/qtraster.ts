@@ -927,8 +927,8 @@ export function rasterWork(contours: number[][], clip: Clip): number {
     : cells * WORK_STEPS.rasterSparseCell + points * WORK_STEPS.outlinePoint;
 }
 
-/** The device cells a raster pass over `contours` can touch within `clip` (its clipped box), or 0. */
-export function rasterBox(contours: number[][], clip: Clip): number {
+/** The bounds of contours of 26.6 points, or null for none (no point, or only points that are not numbers). */
+function contourBounds(contours: number[][]): { minX: number; minY: number; maxX: number; maxY: number } | null {
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
@@ -943,7 +943,14 @@ export function rasterBox(contours: number[][], clip: Clip): number {
       if (y > maxY) maxY = y;
     }
   }
-  if (!(maxX >= minX && maxY >= minY)) return 0;
+  return maxX >= minX && maxY >= minY ? { minX, minY, maxX, maxY } : null;
+}
+
+/** The device cells a raster pass over `contours` can touch within `clip` (its clipped box), or 0. */
+export function rasterBox(contours: number[][], clip: Clip): number {
+  const b = contourBounds(contours);
+  if (!b) return 0;
+  const { minX, minY, maxX, maxY } = b;
   const x0 = Math.max(Math.floor(minX / 64), clip.x0);
   const y0 = Math.max(Math.floor(minY / 64), clip.y0);
   const x1 = Math.min(Math.floor((maxX + 63) / 64), clip.x1);
@@ -978,21 +985,9 @@ export function rasterCells(contours: number[][], clip: Clip): number {
  * `denseCells` keeps every cell in place instead (the same spans; faster where edges are dense).
  */
 export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, sink: SpanSink, denseCells = DENSE_CELLS): void {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const c of contours) {
-    for (let i = 0; i < c.length; i += 2) {
-      const x = c[i]!;
-      const y = c[i + 1]!;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
-  }
-  if (!(maxX >= minX && maxY >= minY)) return;
+  const b = contourBounds(contours);
+  if (!b) return;
+  const { minX, minY, maxX, maxY } = b;
   const lim = COORD_LIMIT * 64;
   if (minX < -lim || minY < -lim || maxX > lim || maxY > lim) {
     contours = contours.map((c) => clipContour(c, -lim, -lim, lim, lim));
