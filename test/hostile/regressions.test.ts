@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { limitError } from '../helpers/errors.js';
 import { ROOT, SAMPLES } from '../helpers/paths.js';
 import { bigSpriteTile } from './cases.js';
 import { stringifyJson, stringifyJsonChunks } from '../../src/cli/json.js';
@@ -31,12 +32,6 @@ function put(name: string, data: string | Uint8Array): string {
   const p = path.join(dir, name);
   fs.writeFileSync(p, data);
   return p;
-}
-
-/** Exit 1 and exactly one line, `sprat: error: FILE: ...`, that names the option raising the limit. */
-function limitError(r: CliResult, option: string): void {
-  expect(r.code, r.stderr).toBe(1);
-  expect(r.stderr).toMatch(new RegExp(`^sprat: error: [^\\n]*raise it with --${option}\\)\\n$`));
 }
 
 const TILED_HEAD = {

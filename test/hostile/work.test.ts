@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { limitError } from '../helpers/errors.js';
 import { encodePng } from '../../src/render/png.js';
 import { createImage } from '../../src/render/image.js';
 import { asepriteBlendBomb, bigSpriteTile, distinctCellsPng, iccpBomb, tmxPolygon, tmxRectangles, withChunks } from './cases.js';
@@ -23,12 +24,6 @@ function put(name: string, data: string | Uint8Array): string {
   const p = path.join(dir, name);
   fs.writeFileSync(p, data);
   return p;
-}
-
-/** Exit 1 and exactly one line, `sprat: error: FILE: ...`, naming the option that raises the limit. */
-function limitError(r: CliResult, option: string): void {
-  expect(r.code, r.stderr).toBe(1);
-  expect(r.stderr).toMatch(new RegExp(`^sprat: error: [^\\n]*raise it with --${option}\\)\\n$`));
 }
 
 describe('every budget kept', () => {
