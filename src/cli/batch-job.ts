@@ -16,7 +16,7 @@ import { readFileBytes, recordingLoader } from '../node/fs.js';
 import { thDataSize, thPaletteProblems, thSpriteTableProblems } from '../formats/cthg/thdata.js';
 import { isTiledProjectName, tiledProjectProblems, undefinedPropertyTypes } from '../interop/tiled/check.js';
 import { allOptions, type Command } from './command.js';
-import { describeFsError, EXIT_INTERNAL, internalErrorText, resourcesFor, type Io } from './io.js';
+import { describeFsError, EXIT_INTERNAL, internalErrorMessage, internalErrorText, resourcesFor, type Io } from './io.js';
 
 /** The report of one file of `sprat check` (its --json schema). */
 export interface FileReport {
@@ -94,9 +94,7 @@ export async function runBatchJob(job: BatchJob): Promise<BatchReply> {
  */
 export function internalErrorReply(job: BatchJob, e: unknown): BatchReply {
   if (job.kind === 'check') {
-    const message = internalErrorText(e, false)
-      .replace(/^sprat: /, '')
-      .replace(/ \(run with --debug for the stack\)\n$/, '');
+    const message = `internal error: ${internalErrorMessage(e)}`;
     return { kind: 'check', report: { path: job.shown, format: null, problems: [{ severity: 'error', message }] } };
   }
   return { kind: 'file', result: { status: 'failed', out: '', err: internalErrorText(e, job.debug, job.input), code: EXIT_INTERNAL } };

@@ -57,7 +57,7 @@ export const BATCH_OPTIONS: OptionSpec[] = [JOBS_OPTION, OVERSUBSCRIBE_OPTION, C
 /** Most files sent to a worker in one message. */
 const CHUNK_MAX = 16;
 
-/** Below this many files, with no --jobs given, the work is done in this thread (starting workers costs more). */
+/** Below this many files, with no --jobs given, one worker does them all (starting more costs more than they save). */
 const POOL_MIN_FILES = 16;
 
 /** The V8 heap each worker thread gets (resourceLimits): a file that needs more fails alone, "ran out of memory". */

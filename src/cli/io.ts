@@ -53,6 +53,12 @@ function thrownMessage(e: unknown): string {
   }
 }
 
+/** What an internal error line says of `e` (and the file it happened in): one line, cut short. */
+export function internalErrorMessage(e: unknown, file?: string): string {
+  const message = oneLine(`${file ? `${file}: ` : ''}${thrownMessage(e)}`);
+  return message.length > INTERNAL_MESSAGE_MAX ? `${message.slice(0, INTERNAL_MESSAGE_MAX - 3)}...` : message;
+}
+
 /**
  * An unexpected exception (a bug) as the command line prints it: one line,
  * `sprat: internal error: MESSAGE (run with --debug for the stack)`, the
@@ -60,8 +66,7 @@ function thrownMessage(e: unknown): string {
  * the stack. Never the source text Node's own report quotes.
  */
 export function internalErrorText(e: unknown, debug: boolean, file?: string): string {
-  let message = oneLine(`${file ? `${file}: ` : ''}${thrownMessage(e)}`);
-  if (message.length > INTERNAL_MESSAGE_MAX) message = `${message.slice(0, INTERNAL_MESSAGE_MAX - 3)}...`;
+  const message = internalErrorMessage(e, file);
   if (!debug) return `sprat: internal error: ${message} (run with --debug for the stack)\n`;
   let stack: unknown;
   try {
