@@ -324,7 +324,7 @@ function drawArea(p: PicturePart, shift: Matrix, w: number, h: number): { area: 
 }
 
 /** A part's draw pixels (its area and what its painting adds) and work steps (blend modes, painting), for a draw of `area`. */
-function partCost(p: PicturePart, area: number, workLeft = Number.POSITIVE_INFINITY): { pixels: number; work: number } {
+function partCost(p: PicturePart, area: number, workLeft = Number.POSITIVE_INFINITY): DrawCost {
   if (area === 0) return { pixels: 0, work: 0 };
   // Aseprite's blend modes are composited pixel by pixel in JavaScript (compose.ts blendDraw).
   let work = p.blend ? area * WORK_STEPS.blendPixel : 0;
@@ -363,9 +363,7 @@ function drawFrameOnto(
     const { area, transform } = drawArea(p, shift, image.width, image.height);
     if (area === 0) continue;
     if (!prepaid && !paidParts.has(p)) {
-      const c = partCost(p, area, budget.left('maxWork'));
-      budget.spend('maxDrawPixels', c.pixels, `drawing ${what}`);
-      budget.spend('maxWork', c.work, `drawing ${what}`);
+      spendDrawCost(budget, partCost(p, area, budget.left('maxWork')), `drawing ${what}`);
     }
     if (p.paint) {
       p.paint(image, ox, oy, p.opacity ?? 1);
@@ -388,21 +386,36 @@ function drawFrameOnto(
   }
 }
 
-/** The draw pixels and work steps of every frame together, when every frame lists its parts (not a generator); else null. */
-function totalDrawCost(picture: Picture, c: Rect, workLeft: number): { pixels: number; work: number } | null {
-  let pixels = picture.background ? c.width * c.height * picture.frames.length : 0;
-  let work = 0;
+interface DrawCost {
+  pixels: number;
+  work: number;
+}
+
+/** Adds to `sum` what drawing `parts` on the canvas `c` costs (partCost), measured no further than `workLeft`. */
+function addPartsCost(sum: DrawCost, parts: Iterable<PicturePart>, c: Rect, workLeft: number): void {
   const shift = translate(-c.x, -c.y);
+  for (const p of parts) {
+    const cost = partCost(p, drawArea(p, shift, c.width, c.height).area, workLeft - sum.work);
+    sum.pixels += cost.pixels;
+    sum.work += cost.work;
+  }
+}
+
+/** Spends a draw's cost: its pixels from maxDrawPixels, its work from maxWork. */
+function spendDrawCost(budget: Budget, cost: DrawCost, what: string): void {
+  budget.spend('maxDrawPixels', cost.pixels, what);
+  budget.spend('maxWork', cost.work, what);
+}
+
+/** The draw pixels and work steps of every frame together, when every frame lists its parts (not a generator); else null. */
+function totalDrawCost(picture: Picture, c: Rect, workLeft: number): DrawCost | null {
+  const sum: DrawCost = { pixels: picture.background ? c.width * c.height * picture.frames.length : 0, work: 0 };
   for (const f of picture.frames) {
     if (!Array.isArray(f.parts)) return null;
-    for (const p of f.parts as PicturePart[]) {
-      const cost = partCost(p, drawArea(p, shift, c.width, c.height).area, workLeft - work);
-      pixels += cost.pixels;
-      work += cost.work;
-    }
-    for (const o of f.overlays ?? []) pixels += overlayArea(o);
+    addPartsCost(sum, f.parts as PicturePart[], c, workLeft);
+    for (const o of f.overlays ?? []) sum.pixels += overlayArea(o);
   }
-  return { pixels, work };
+  return sum;
 }
 
 export interface DrawnPicture extends RenderResult {
@@ -431,24 +444,16 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
   // Listed parts are paid for all at once, before anything is drawn (a hostile file fails at once).
   const total = totalDrawCost(picture, c, budget.left('maxWork'));
   const paidParts = new Set<PicturePart>();
-  if (total !== null) {
-    budget.spend('maxDrawPixels', total.pixels, `drawing ${what} (${many})`);
-    budget.spend('maxWork', total.work, `drawing ${what} (${many})`);
-  } else {
+  if (total !== null) spendDrawCost(budget, total, `drawing ${what} (${many})`);
+  else {
     // A generator's costly parts (listed beside it) are paid for now, with the background.
-    let pixels = picture.background ? c.width * c.height * n : 0;
-    let work = 0;
-    const shift = translate(-c.x, -c.y);
+    const sum: DrawCost = { pixels: picture.background ? c.width * c.height * n : 0, work: 0 };
+    const workLeft = budget.left('maxWork');
     for (const f of picture.frames) {
-      for (const p of f.costly ?? []) {
-        const cost = partCost(p, drawArea(p, shift, c.width, c.height).area, budget.left('maxWork') - work);
-        pixels += cost.pixels;
-        work += cost.work;
-        paidParts.add(p);
-      }
+      addPartsCost(sum, f.costly ?? [], c, workLeft);
+      for (const p of f.costly ?? []) paidParts.add(p);
     }
-    budget.spend('maxDrawPixels', pixels, `drawing ${what}`);
-    budget.spend('maxWork', work, `drawing ${what}`);
+    spendDrawCost(budget, sum, `drawing ${what}`);
   }
   const onSurface = total !== null ? pictureSurface(picture, c) : null;
   const surface = onSurface?.surface ?? null;
