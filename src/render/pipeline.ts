@@ -65,7 +65,13 @@ export interface PicturePart extends DrawOptions {
    * the cells and outline points as work steps), measured without painting: the pipeline spends it
    * before the part is painted, with the rest of the frame's draws.
    */
-  cost?(workLeft?: number): { drawPixels: number; work: number };
+  cost?(workLeft?: number): DrawCost;
+}
+
+/** What a draw costs: pixels drawn (`maxDrawPixels`) and work steps (`maxWork`, WORK_STEPS). */
+export interface DrawCost {
+  pixels: number;
+  work: number;
 }
 
 /** Drawn over the parts, in picture coordinates. */
@@ -332,7 +338,7 @@ function partCost(p: PicturePart, area: number, workLeft = Number.POSITIVE_INFIN
   if (p.paint && p.cost) {
     // (measured no further than the work left: past it the spend fails anyway)
     const c = p.cost(workLeft - work);
-    pixels += c.drawPixels;
+    pixels += c.pixels;
     work += c.work;
   }
   return { pixels, work };
@@ -386,11 +392,6 @@ function drawFrameOnto(
   }
 }
 
-interface DrawCost {
-  pixels: number;
-  work: number;
-}
-
 /** Adds to `sum` what drawing `parts` on the canvas `c` costs (partCost), measured no further than `workLeft`. */
 function addPartsCost(sum: DrawCost, parts: Iterable<PicturePart>, c: Rect, workLeft: number): void {
   const shift = translate(-c.x, -c.y);
@@ -402,7 +403,7 @@ function addPartsCost(sum: DrawCost, parts: Iterable<PicturePart>, c: Rect, work
 }
 
 /** Spends a draw's cost: its pixels from maxDrawPixels, its work from maxWork. */
-function spendDrawCost(budget: Budget, cost: DrawCost, what: string): void {
+export function spendDrawCost(budget: Budget, cost: DrawCost, what: string): void {
   budget.spend('maxDrawPixels', cost.pixels, what);
   budget.spend('maxWork', cost.work, what);
 }

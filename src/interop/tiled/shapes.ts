@@ -33,7 +33,7 @@ import {
   strokePath,
   transformPath,
 } from '../../render/path.js';
-import type { PicturePart } from '../../render/pipeline.js';
+import { type DrawCost, type PicturePart, spendDrawCost } from '../../render/pipeline.js';
 import { QPainterPathBuilder, QtPainter } from '../../render/qtraster.js';
 
 /**
@@ -339,7 +339,7 @@ export function shapeObjectPart(
     };
     /** What painting it costs (the painter's calls, measured without painting), spent by the pipeline before it paints. */
     const cost = (limit = Number.POSITIVE_INFINITY) => {
-      const c = { drawPixels: 0, work: 0 };
+      const c: DrawCost = { pixels: 0, work: 0 };
       const measure = new QtPainter(
         createImage(0, 0),
         0,
@@ -347,7 +347,7 @@ export function shapeObjectPart(
         clip,
         (key, n) => {
           if (key === 'maxWork') c.work += n;
-          else c.drawPixels += n;
+          else c.pixels += n;
         },
         true,
         () => c.work > limit,
@@ -360,9 +360,7 @@ export function shapeObjectPart(
       width: box.w,
       height: box.h,
       pixels: () => {
-        const c = cost();
-        budget.spend('maxDrawPixels', c.drawPixels, `drawing object ${num(o.id)}`);
-        budget.spend('maxWork', c.work, `drawing object ${num(o.id)}`);
+        spendDrawCost(budget, cost(), `drawing object ${num(o.id)}`);
         const img = createImage(box.w, box.h);
         paint(img, box.x, box.y, 1);
         return img;
