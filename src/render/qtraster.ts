@@ -1031,18 +1031,14 @@ export function grayRaster(contours: number[][], evenOdd: boolean, clip: Clip, s
 
   const grow = () => {
     cap = Math.max(1024, cap * 2);
-    const x = new Int32Array(cap);
-    x.set(cellX);
-    cellX = x;
-    const a = new Float64Array(cap);
-    a.set(cellArea);
-    cellArea = a;
-    const c = new Float64Array(cap);
-    c.set(cellCover);
-    cellCover = c;
-    const n = new Int32Array(cap);
-    n.set(cellNext);
-    cellNext = n;
+    const moved = <T extends Int32Array | Float64Array>(from: T, to: T): T => {
+      to.set(from);
+      return to;
+    };
+    cellX = moved(cellX, new Int32Array(cap));
+    cellArea = moved(cellArea, new Float64Array(cap));
+    cellCover = moved(cellCover, new Float64Array(cap));
+    cellNext = moved(cellNext, new Int32Array(cap));
   };
   /** gray_record_cell: the current cell's area and cover, added to its row (merged with the row's other records of the same column in the sweep). */
   const record = () => {
