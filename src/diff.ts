@@ -19,7 +19,7 @@
  * or removed item `+ animation jump` / `animation walk: - frame 7`.
  */
 import type { Loaded } from './api.js';
-import { render, renderViews } from './api.js';
+import { UnknownFormatError, render, renderViews } from './api.js';
 import { OptionError } from './binary/errors.js';
 import { Budget, budgetFrom } from './binary/limits.js';
 import { plainJson } from './binary/json-array.js';
@@ -27,6 +27,8 @@ import type { CommandOptions, ResourceLoader } from './formats/types.js';
 import { createImage, type RgbaImage } from './render/image.js';
 import { translate } from './render/matrix.js';
 import { drawPicture, type PicturePart } from './render/pipeline.js';
+import { comparePlayback, type PlaybackChange } from './model/playback.js';
+import type { SpriteModel } from './model/types.js';
 
 /** Arrays of plain values up to this length are compared as one value. */
 export const SHORT_ARRAY = 16;
@@ -423,4 +425,34 @@ export async function pixelDiff(
     }
   }
   return { frames, notes };
+}
+
+/** A document's sprite model, read as `convert` reads it (`toModel`, with its sheets and textures through `resources`). */
+export async function playbackModel(loaded: Loaded, resources: ResourceLoader, options: CommandOptions = {}): Promise<SpriteModel> {
+  const h = loaded.handler;
+  if (!h.toModel)
+    throw new UnknownFormatError(`diff --playback: ${h.name} files cannot be read as a sprite (no conversion from ${h.name})`);
+  const model = await h.toModel(loaded.doc, resources, options);
+  if (model.kind !== 'sprite') throw new UnknownFormatError(`diff --playback compares sprites; this ${h.name} file is a level`);
+  return model;
+}
+
+/**
+ * `sprat diff --playback`: how B plays differently from A, for files of any
+ * two sprite formats (src/model/playback.ts). `notes` are what each model
+ * could not carry from its file (`A: ...`, `B: ...`): what the comparison
+ * does not see.
+ */
+export async function diffPlayback(
+  a: Loaded,
+  aResources: ResourceLoader,
+  b: Loaded,
+  bResources: ResourceLoader,
+  options: CommandOptions = {},
+  budget: Budget = budgetFrom(options),
+): Promise<{ changes: PlaybackChange[]; notes: string[] }> {
+  const ma = await playbackModel(a, aResources, options);
+  const mb = await playbackModel(b, bResources, options);
+  const notes = [...(ma.notes ?? []).map((n) => `A: ${n}`), ...(mb.notes ?? []).map((n) => `B: ${n}`)];
+  return { changes: comparePlayback(ma, mb, { budget }), notes };
 }

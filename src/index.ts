@@ -11,7 +11,19 @@
  */
 export * from './binary/index.js';
 export * from './api.js';
-export { diffDocuments, diffJson, changeText, textForm, pixelDiff, type DiffChange, type FrameDiff } from './diff.js';
+export { diffDocuments, diffJson, changeText, textForm, pixelDiff, diffPlayback, type DiffChange, type FrameDiff } from './diff.js';
+export {
+  playbackOf,
+  comparePlayback,
+  playbackChangeText,
+  type PlaybackSummary,
+  type PlaybackTrack,
+  type PlaybackFrame,
+  type PlaybackMode,
+  type PlaybackOptions,
+  type PlaybackChange,
+  type PlaybackAt,
+} from './model/playback.js';
 export * from './formats/types.js';
 export { FORMATS, getFormat } from './registry.js';
 export { detectFormat, extensionOf } from './detect.js';

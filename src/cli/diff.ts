@@ -6,7 +6,15 @@ import { limitsFrom, budgetFrom, type Budget } from '../binary/limits.js';
 import { checkFormatOf } from '../check.js';
 import { extensionOf, formatsForExtension } from '../detect.js';
 import { FORMATS } from '../registry.js';
-import { changeText, diffDocuments, pixelDiff, textForm, type DiffChange, type FrameDiff } from '../diff.js';
+import { changeText, diffDocuments, pixelDiff, playbackModel, textForm, type DiffChange, type FrameDiff } from '../diff.js';
+import {
+  comparePlaybackSummaries,
+  playbackChangeJson,
+  playbackChangeText,
+  playbackOf,
+  type PlaybackChange,
+  type PlaybackSummary,
+} from '../model/playback.js';
 import type { CommandOptions, OptionSpec } from '../formats/types.js';
 import { recordingLoader, readFileBytes, type WriteTarget } from '../node/fs.js';
 import { encodePng } from '../render/png.js';
@@ -26,6 +34,12 @@ const OPTIONS: OptionSpec[] = [
   { name: 'json', type: 'flag', description: 'print the changes as one JSON report' },
   { name: 'exit-code', type: 'flag', description: 'exit 1 when the documents differ, as git diff --exit-code does (default: 0)' },
   RENDER_OPTION,
+  {
+    name: 'playback',
+    type: 'flag',
+    description:
+      'compare what plays, for files of any two sprite formats: per animation and direction the frames drawn from the origin, their durations and the loop',
+  },
   { name: 'textconv', type: 'flag', description: "print one FILE's stable text form (for git's diff.sprat.textconv)" },
   {
     name: 'git-driver',
@@ -71,6 +85,10 @@ interface PairResult {
   status: 'same' | 'changed' | 'added' | 'removed' | 'error';
   format?: string;
   changes?: DiffChange[];
+  /** With --playback: how B plays differently (src/model/playback.ts). */
+  playback?: PlaybackChange[];
+  /** With --playback: each file's format. */
+  formats?: [string, string];
   /** Files that are no format sprat knows, or the same document in other bytes, differ only so. */
   bytesDiffer?: boolean;
   frames?: { view: string; frame: number; changed: number; file: string }[];
@@ -116,6 +134,7 @@ class DiffRun {
   async pair(a: Side, b: Side, fa: string | undefined, fb: string | undefined, outDir: string | undefined): Promise<PairResult> {
     const la = this.load(a, fa);
     const lb = this.load(b, fb);
+    if (this.options.playback) return this.playback(a, la, b, lb);
     this.current = '';
     const changes = sameBytes(a.bytes, b.bytes) ? [] : diffDocuments(la, lb, this.options);
     const result: PairResult = { status: changes.length ? 'changed' : 'same', format: lb.handler.name, changes };
@@ -138,6 +157,23 @@ class DiffRun {
     return result;
   }
 
+  /** --playback: the two files as they play (each read as `convert` reads it, sheets and textures beside it). */
+  async playback(a: Side, la: Loaded, b: Side, lb: Loaded): Promise<PairResult> {
+    const summaries: PlaybackSummary[] = [];
+    for (const [s, l] of [
+      [a, la],
+      [b, lb],
+    ] as const) {
+      this.current = s.shown;
+      const model = await playbackModel(l, resourcesFor(this.io, s.abs, this.options), this.options);
+      for (const n of model.notes ?? []) this.notes.push(`${s.shown}: note: ${n}`);
+      summaries.push(playbackOf(model, { budget: this.budget }));
+    }
+    this.current = '';
+    const playback = comparePlaybackSummaries(summaries[0]!, summaries[1]!);
+    return { status: playback.length ? 'changed' : 'same', formats: [la.handler.name, lb.handler.name], playback };
+  }
+
   async write(): Promise<number> {
     if (!this.targets.length) return 0;
     for (const d of new Set(this.targets.map((t) => path.dirname(t.path)))) await fsp.mkdir(d, { recursive: true });
@@ -156,6 +192,7 @@ function printLines(io: Io, lines: Iterable<string>, budget: Budget): void {
 function pairLines(r: PairResult, prefix: string): string[] {
   return [
     ...(r.changes ?? []).map((c) => `${prefix}${changeText(c)}`),
+    ...(r.playback ?? []).map((c) => `${prefix}${playbackChangeText(c)}`),
     ...(r.frames ?? []).map((f) => `${prefix}${f.view}, frame ${f.frame}: ${f.changed} pixels differ (${f.file})`),
   ];
 }
@@ -172,7 +209,7 @@ export const diffCommand: Command = {
   usage:
     'sprat diff A B [--json] [--exit-code] [--render OUT_DIR] [--format F] | --textconv FILE | --git-driver PATH OLD HEX MODE NEW HEX MODE',
   options: OPTIONS,
-  formatOptionKeys: ['readOptions', 'renderOptions', 'resourceOptions'],
+  formatOptionKeys: ['readOptions', 'renderOptions', 'resourceOptions', 'convertOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     checkFormatNames(options, ['format'], this);
@@ -192,6 +229,7 @@ export const diffCommand: Command = {
     if (positionals.length !== 2) throw new UsageError('diff takes two files or two folders: A B');
     const [a, b] = positionals as [string, string];
     const outDir = stringOption(options, RENDER_OPTION);
+    if (options.playback && outDir !== undefined) throw new UsageError('diff --playback compares what plays; it does not take --render');
     const kinds: boolean[] = [];
     for (const p of [a, b]) {
       try {
@@ -216,7 +254,9 @@ export const diffCommand: Command = {
         return reportError(io, e, run.current || undefined);
       }
       for (const n of run.notes) io.err(n + '\n');
-      if (options.json)
+      if (options.json && options.playback)
+        printJson(io, { a, b, same: r.status === 'same', formats: r.formats, changes: r.playback!.map(playbackChangeJson) }, options);
+      else if (options.json)
         printJson(
           io,
           { a, b, same: r.status === 'same', format: r.format, changes: r.changes, ...(r.frames ? { frames: r.frames } : {}) },
@@ -287,7 +327,9 @@ async function diffFolders(
   for (const n of run.notes) io.err(n + '\n');
   const differ = results.some((r) => r.status !== 'error');
   if (options.json) {
-    printJson(io, { a, b, same: !differ && !failed, files: results }, options);
+    // --playback: each file's changes are its playback changes
+    const files = results.map(({ playback, ...r }) => (playback ? { ...r, changes: playback.map(playbackChangeJson) } : r));
+    printJson(io, { a, b, same: !differ && !failed, files }, options);
   } else {
     for (const r of results) {
       if (r.status === 'added') printLines(io, [`+ file ${r.path}`], run.budget);
