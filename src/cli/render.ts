@@ -15,6 +15,11 @@ import { BATCH_OPTIONS, IMAGE_OPTION, isBatchForm, renderBatch } from './batch.j
 const MAX_SCALED_PIXELS = 256 * 2 ** 20;
 
 const OUTPUT_OPTION: OptionSpec = { name: 'output', type: 'string', value: 'OUT', description: 'the image to write (-o)' };
+const STRICT_OPTION: OptionSpec = {
+  name: 'strict',
+  type: 'flag',
+  description: 'a missing image, template or tileset is an error (default: the rest is drawn, a warning per missing file)',
+};
 const SCALE_OPTION: OptionSpec = {
   name: 'scale',
   type: 'int',
@@ -28,7 +33,7 @@ export const renderCommand: Command = {
   summary: 'Draw a frame, an animation (GIF or APNG), a sprite or a level. The selection options depend on the format.',
   usage:
     'sprat render FILE -o OUT.png|.gif|.apng [selection options]\n       sprat render DIR|GLOB|FILE... -o OUTDIR [--image png|gif|apng] [--jobs N] [--changed] [--dry-run]',
-  options: [OUTPUT_OPTION, SCALE_OPTION, FORCE_OPTION, FORMAT_OPTION, IMAGE_OPTION, ...BATCH_OPTIONS],
+  options: [OUTPUT_OPTION, SCALE_OPTION, STRICT_OPTION, FORCE_OPTION, FORMAT_OPTION, IMAGE_OPTION, ...BATCH_OPTIONS],
   formatOptionKeys: ['renderOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
@@ -56,6 +61,7 @@ export const renderCommand: Command = {
       for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
       const resources = recordingLoader(resourcesFor(io, inPath, options), path.dirname(inPath));
       const result = await render(loaded, options, resources);
+      for (const w of result.warnings ?? []) io.err(`${file}: warning: ${w}\n`);
       for (const n of result.notes ?? []) io.err(`${file}: note: ${n}\n`);
       // Every file the document names, drawn or not: the output replaces none.
       await references(loaded, resources, options);

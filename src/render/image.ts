@@ -19,6 +19,8 @@ export interface RenderResult {
   loops?: number;
   /** What the user should know about how it was drawn (`render` prints each as a note). */
   notes?: string[];
+  /** What could not be drawn (a missing file, each named once): `render` prints each as a warning; `--strict` makes it the error. */
+  warnings?: string[];
 }
 
 export function createImage(width: number, height: number): RgbaImage {

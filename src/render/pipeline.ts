@@ -134,6 +134,8 @@ export interface Picture {
   ownLayerChoices?: boolean;
   /** What the user should know about how it was drawn (`render` prints each as a note). */
   notes?: string[];
+  /** What could not be drawn (a missing file, each named once): `render` prints each as a warning. */
+  warnings?: string[];
 }
 
 /** The pixel size of a part's image without decoding it. */
@@ -472,6 +474,7 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
   });
   const out: DrawnPicture = { frames, originX: 0 - c.x, originY: 0 - c.y };
   if (picture.notes?.length) out.notes = picture.notes;
+  if (picture.warnings?.length) out.warnings = picture.warnings;
   if (picture.loops !== undefined) {
     out.delaysMs = picture.frames.map(frameDelay);
     out.loops = picture.loops;

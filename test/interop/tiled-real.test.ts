@@ -432,3 +432,75 @@ describe.skipIf(!haveExamples)("tiled: Tiled's own examples", () => {
     }
   });
 });
+
+describe.skipIf(!haveTiled)('tiled: a missing file is left out, the rest drawn as tmxrasterizer draws it', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-tiled-missing-'));
+  fs.writeFileSync(path.join(dir, 'small.png'), encodePng(tilesetImage(32, 32, 8, 8, 1)));
+  const gids = Array.from({ length: W * HH }, (_, i) => (i % 16) + 1);
+  const goneGids = Array.from({ length: W * HH }, (_, i) => (i % 2 ? 17 + (i % 4) : 0));
+  const TMX = `<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.8" tiledversion="1.8.2" orientation="orthogonal" renderorder="right-down" width="6" height="5" tilewidth="8" tileheight="8" infinite="0" nextlayerid="5" nextobjectid="3">
+ <tileset firstgid="1" name="small" tilewidth="8" tileheight="8" tilecount="16" columns="4">
+  <image source="small.png" width="32" height="32"/>
+ </tileset>
+ <tileset firstgid="17" name="gone" tilewidth="8" tileheight="8" tilecount="4" columns="2">
+  <image source="gone.png" width="16" height="16"/>
+ </tileset>
+ <layer id="1" name="small" width="6" height="5">${csv(gids)}</layer>
+ <layer id="2" name="gone" width="6" height="5">${csv(goneGids)}</layer>
+ <imagelayer id="3" name="backdrop"><image source="nothere.png" width="16" height="16"/></imagelayer>
+ <objectgroup id="4" name="things">
+  <object id="1" template="gone.tx" x="8" y="16"/>
+  <object id="2" template="gone.tx" x="24" y="32"/>
+ </objectgroup>
+</map>
+`;
+  fs.writeFileSync(path.join(dir, 'missing.tmx'), TMX);
+  // tmxrasterizer draws a placeholder for a missing image; sprat leaves out what it cannot draw. "The rest" is the map
+  // with no layer or object that uses a missing file, as tmxrasterizer draws it.
+  const REST = TMX.replace(/ <layer id="2"[\s\S]*?<\/layer>\n/, '')
+    .replace(/ <imagelayer[^\n]*\n/, '')
+    .replace(/ {2}<object [^\n]*\n/g, '');
+  fs.writeFileSync(path.join(dir, 'rest.tmx'), REST);
+  const WARNINGS = [
+    'missing.tmx: warning: the image of tileset "gone" "gone.png" not found',
+    'missing.tmx: warning: the image of image layer "backdrop" "nothere.png" not found',
+    'missing.tmx: warning: the object template "gone.tx" not found',
+  ];
+
+  it('TMX: the pixels tmxrasterizer draws for the rest, one warning per missing file', async () => {
+    const tiled = tmxrasterize(path.join(dir, 'rest.tmx'), path.join(dir, 'rest-tiled.png'));
+    const r = await runCli(['render', 'missing.tmx', '-o', 'missing-sprat.png'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.length, r.stderr).toBe(3);
+    for (const w of WARNINGS) expect(lines.filter((l) => l.startsWith(w)).length, r.stderr).toBe(1);
+    const sprat = decodePng(fs.readFileSync(path.join(dir, 'missing-sprat.png')));
+    expect(differences(tiled, sprat)).toEqual({ count: 0, first: undefined });
+  });
+
+  it('JSON (as Tiled exports it): the pixels of the rest, the same warnings', async () => {
+    execFileSync(TILED, ['--export-map', 'json', 'missing.tmx', 'missing.json'], { cwd: dir, env: ENV, stdio: 'pipe' });
+    const tiled = tmxrasterize(path.join(dir, 'rest.tmx'), path.join(dir, 'rest-tiled.png'));
+    const r = await runCli(['render', 'missing.json', '-o', 'missing-json.png'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.length, r.stderr).toBe(3);
+    for (const w of WARNINGS) expect(lines.filter((l) => l.startsWith(w.replace('missing.tmx', 'missing.json'))).length, r.stderr).toBe(1);
+    const sprat = decodePng(fs.readFileSync(path.join(dir, 'missing-json.png')));
+    expect(differences(tiled, sprat)).toEqual({ count: 0, first: undefined });
+  });
+
+  it('--strict: the error of before, exit 1, nothing written', async () => {
+    const r = await runCli(['render', 'missing.tmx', '-o', 'strict.png', '--strict'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sprat: error: missing\.tmx: .*"gone\.png" not found.*\(and 2 more missing file\(s\)\)\n$/);
+    expect(fs.existsSync(path.join(dir, 'strict.png'))).toBe(false);
+  });
+
+  it('check still reports each missing file as an error', async () => {
+    const r = await runCli(['check', 'missing.tmx'], dir);
+    expect(r.code).toBe(1);
+    for (const f of ['gone.png', 'nothere.png', 'gone.tx']) expect(r.stdout + r.stderr).toContain(f);
+  });
+});

@@ -312,6 +312,8 @@ function walk(
 interface Template {
   object: J;
   set?: DrawSet;
+  /** The template file is missing (a warning): its objects are not drawn. */
+  missing?: boolean;
 }
 
 /** The picture of a Tiled map (or of a tileset file: its image, or its images side by side). */
@@ -429,6 +431,8 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       let within = sets;
       if (typeof o.template === 'string') {
         const t = await loadTemplate(o.template);
+        // An object whose template is missing has no shape or tile to draw: left out (its template is a warning).
+        if (t.missing) continue;
         // The template's gid names a tile of the template's own tileset; an instance's own gid, one of the map's.
         if (t.set && !Object.hasOwn(o, 'gid')) within = [t.set];
         o = { ...t.object, ...o };
@@ -578,11 +582,13 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
       }
     }
   }
-  // A missing or undecodable image (a tileset's, an image layer's) or template is the map's error, as in every
-  // format: drawing the map without it would be a silently wrong picture (tmxrasterizer draws placeholders).
-  if (notes.length) {
-    const first = notes[0]!.replace(/^tiled: /, '').replace(/; its tiles are not drawn$/, '');
-    throw new FormatError(FORMAT, `${first}${notes.length > 1 ? ` (and ${notes.length - 1} more missing file(s))` : ''}`);
+  // A missing or undecodable image (a tileset's, an image layer's) or template: the rest is drawn, as tmxrasterizer
+  // draws it, and each such file is a warning (once, however many tiles or objects use it); with --strict, the
+  // map's error (a picture without it is not the map).
+  const missing = [...new Set(notes.map((n) => n.replace(/^tiled: /, '')))];
+  if (missing.length && options?.strict === true) {
+    const first = missing[0]!.replace(/; its tiles are not drawn$/, '');
+    throw new FormatError(FORMAT, `${first}${missing.length > 1 ? ` (and ${missing.length - 1} more missing file(s))` : ''}`);
   }
   const layers = walked.map((w) => layerOf(doc, w, tw, th));
   // Shapes cost beyond their area (src/render/qtraster.ts): listed, so that the pipeline pays for them before drawing.
@@ -591,6 +597,7 @@ export async function tiledPicture(doc: TiledDoc, options: CommandOptions, resou
     .flatMap((w) => objectParts.get(w) ?? [])
     .filter((p) => p.cost !== undefined);
   const out: Picture = { frames: [{ parts: { [Symbol.iterator]: parts }, costly }], layers, canvas, what: 'the map' };
+  if (missing.length) out.warnings = missing;
   if (texts)
     out.notes = [
       `${texts} text object(s) drawn in sprat's own 3x5 font (in their boxes, colours and alignment), not in Tiled's fonts: their pixels differ from Tiled's`,
@@ -679,7 +686,7 @@ async function readTemplate(
   } catch (e) {
     if (!isFormatError(e)) throw e;
     notes.push(`tiled: ${e.reason}`);
-    return { object: {} };
+    return { object: {}, missing: true };
   }
   let json: J;
   let r: JsonReader;
