@@ -98,9 +98,15 @@ function current(): PreviewAnimation | undefined {
   return player ? player.preview.animations[player.anim] : undefined;
 }
 
+/** The playback timer, mirrored in `body[data-timer]` ("on"/"off") so that a test can wait for the state, not for time. */
+function setTimer(t: number | undefined): void {
+  timer = t;
+  document.body.dataset.timer = t === undefined ? 'off' : 'on';
+}
+
 function stopTimer(): void {
   if (timer !== undefined) clearTimeout(timer);
-  timer = undefined;
+  setTimer(undefined);
 }
 
 function speed(): number {
@@ -134,18 +140,20 @@ function schedule(): void {
   if (!p?.playing || !a || a.frames.length < 2) return;
   const d = a.delaysMs[p.frame];
   const delay = d !== undefined && Number.isFinite(d) && d > 0 ? d : 100;
-  timer = window.setTimeout(() => {
-    timer = undefined;
-    if (player !== p || !p.playing) return;
-    const next = nextOf(a, p.frame);
-    if (next === null) {
-      setPlaying(false);
-      return;
-    }
-    p.frame = next;
-    drawFrame();
-    schedule();
-  }, delay / speed());
+  setTimer(
+    window.setTimeout(() => {
+      setTimer(undefined);
+      if (player !== p || !p.playing) return;
+      const next = nextOf(a, p.frame);
+      if (next === null) {
+        setPlaying(false);
+        return;
+      }
+      p.frame = next;
+      drawFrame();
+      schedule();
+    }, delay / speed()),
+  );
 }
 
 function togglePlay(): void {
@@ -503,15 +511,17 @@ function scheduleRuntime(): void {
   // A frame is held its hold time: what `render` gives as its delay.
   const d = a && run.position !== null ? a.delaysMs[run.position] : undefined;
   const delay = d !== undefined && Number.isFinite(d) && d > 0 ? d : 100;
-  timer = window.setTimeout(() => {
-    timer = undefined;
-    if (runtime !== rt || player !== p || !p.playing) return;
-    if (rt.at + 1 >= rt.runs.length) {
-      logLine(`(${RUNTIME_TICKS} ticks played: from the start again)`);
-      showRun(0);
-    } else showRun(rt.at + 1);
-    scheduleRuntime();
-  }, delay / speed());
+  setTimer(
+    window.setTimeout(() => {
+      setTimer(undefined);
+      if (runtime !== rt || player !== p || !p.playing) return;
+      if (rt.at + 1 >= rt.runs.length) {
+        logLine(`(${RUNTIME_TICKS} ticks played: from the start again)`);
+        showRun(0);
+      } else showRun(rt.at + 1);
+      scheduleRuntime();
+    }, delay / speed()),
+  );
 }
 
 function setPlayingLabel(on: boolean): void {
@@ -1354,6 +1364,7 @@ async function show(index: number, reload = false): Promise<void> {
   const gen = ++generation;
   delete document.body.dataset.ready;
   delete document.body.dataset.previewed;
+  delete document.body.dataset.preview;
   stopTimer();
   player = null;
   activeIndex = index;
@@ -1452,6 +1463,8 @@ async function show(index: number, reload = false): Promise<void> {
     const levels = names.has('hide-layers');
     const preview = async (): Promise<void> => {
       const mine = ++request;
+      // `body[data-preview]`: "busy" from a request until the latest one is on screen, then "done" (tests wait for it).
+      document.body.dataset.preview = 'busy';
       const options: CommandOptions = { ...fixed, ...renderOptions(), ...tileOptions(), ...(levels ? layerOptions() : {}) };
       if (input.value) options['frame-size'] = input.value;
       const keep = drawn || kept !== undefined;
@@ -1499,6 +1512,7 @@ async function show(index: number, reload = false): Promise<void> {
         if (/--frame-size/.test((e as Error).message)) box.hidden = false;
       }
       document.body.dataset.previewed = String(index);
+      document.body.dataset.preview = 'done';
     };
     const takesTileset = (loaded.handler.resourceOptions ?? []).some((o) => o.name === 'tileset');
     const palettes = names.has('recolour') || takesTileset ? await f.palettes().catch(() => []) : [];

@@ -126,6 +126,15 @@ export async function showFile(page: Page, i: number): Promise<void> {
 }
 
 /** Where the browser tests leave their screenshots: test-results/viewer/ in the project (git-ignored). */
+/**
+ * Waits until the latest preview request is on screen (`body[data-preview="done"]`, set by the viewer
+ * after the newest request's picture or error is shown): call it after an action that asks for a new
+ * preview (the viewer marks it "busy" synchronously, in the action's own event).
+ */
+export async function previewDone(page: Page): Promise<void> {
+  await page.waitForSelector('body[data-preview="done"]', { state: 'attached' });
+}
+
 export const SHOTS = path.join(ROOT, 'test-results', 'viewer');
 
 /**

@@ -20,6 +20,7 @@ import {
   canvasPixels,
   haveChromium,
   openViewerPage,
+  previewDone,
   saveScreenshot,
   showFile,
   startHarness,
@@ -115,7 +116,8 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.click('#next');
     const f = await frameOf(page);
     expect(await page.textContent('#play')).toBe('Play');
-    await page.waitForTimeout(500); // more than three 150 ms delays
+    // Paused with no timer running: no frame can follow.
+    expect(await page.getAttribute('body', 'data-timer')).toBe('off');
     expect(await frameOf(page)).toBe(f);
     expect(errors).toEqual([]);
     await page.close();
@@ -129,16 +131,16 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     // "hurt" does not loop: it plays once, then the button offers Play.
     await chooseAnimation(page, 'hurt (0)');
     expect(await page.isChecked('#loop')).toBe(false);
-    await page.waitForFunction(() => document.querySelector('#play')!.textContent === 'Play', null, { timeout: 3000 });
+    await page.waitForFunction(() => document.querySelector('#play')!.textContent === 'Play');
     expect(await frameOf(page)).toBe(1);
     await chooseAnimation(page, 'walking (right)');
     expect(await page.isChecked('#loop')).toBe(true);
     expect(await page.textContent('#play')).toBe('Pause');
-    await page.waitForFunction(() => document.body.dataset.frame !== '0', null, { timeout: 2000 });
+    await page.waitForFunction(() => document.body.dataset.frame !== '0');
     // Once, at 4x: it stops at the last frame.
     await page.uncheck('#loop');
     await page.selectOption('#speed', '4');
-    await page.waitForFunction(() => document.querySelector('#play')!.textContent === 'Play', null, { timeout: 3000 });
+    await page.waitForFunction(() => document.querySelector('#play')!.textContent === 'Play');
     expect(await frameOf(page)).toBe(3);
     // Play again starts over.
     await page.click('#play');
@@ -181,8 +183,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.waitForSelector('body[data-ready="0"]');
     await chooseAnimation(page, 'walking (down)');
     await page.check('#opt-origin');
-    await page.waitForFunction(() => document.body.dataset.previewed === '0');
-    await page.waitForTimeout(200);
+    await previewDone(page);
     expect(await page.$eval('#animation option:checked', (o) => o.textContent)).toBe('walking (down)');
     const loaded = load(readFileSync(SLIME), 'slime.dat');
     const r = await render(
@@ -190,16 +191,8 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       { animation: 'walking', direction: '3', frame: '0', origin: true },
       fsResourceLoader(path.dirname(SLIME)),
     );
-    // The preview with the cross may still be on its way (data-previewed was already set by the one before it).
-    await expect
-      .poll(
-        async () => {
-          await page.click('#timeline button[data-frame="0"]');
-          return Uint8Array.from((await canvasPixels(page)).data);
-        },
-        { timeout: 10_000, interval: 200 },
-      )
-      .toEqual(Uint8Array.from(r.frames[0]!.data));
+    await page.click('#timeline button[data-frame="0"]');
+    expect(Uint8Array.from((await canvasPixels(page)).data)).toEqual(Uint8Array.from(r.frames[0]!.data));
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -261,11 +254,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.click('#play');
     const plain = await canvasPixels(page);
     await page.check('#opt-shapes');
-    await page.waitForFunction(
-      (w) => (document.querySelector('#canvas') as HTMLCanvasElement).width !== w || document.body.dataset.previewed === '0',
-      plain.width,
-    );
-    await page.waitForTimeout(200);
+    await previewDone(page);
     const shapes = await canvasPixels(page);
     expect(shapes.data).not.toEqual(plain.data);
     expect(await page.textContent('#play')).toBe('Play');
@@ -277,11 +266,11 @@ describe.skipIf(!haveChromium)('viewer player', () => {
         c.dispatchEvent(new Event('change'));
       }
     });
-    await page.waitForFunction(() => document.body.dataset.previewed === '0' && !document.body.dataset.renderOptions?.includes('shapes'));
-    await page.waitForTimeout(300);
+    await previewDone(page);
+    expect(await page.getAttribute('body', 'data-render-options')).not.toContain('shapes');
     expect((await canvasPixels(page)).data).toEqual(plain.data);
     await page.check('#opt-shapes');
-    await page.waitForTimeout(300);
+    await previewDone(page);
     await showFile(page, 1);
     const selects = await page.$$('#layers select');
     expect(selects.length).toBeGreaterThan(0);
@@ -289,8 +278,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     await page.click('#timeline button[data-frame="0"]');
     const withLayer = await canvasPixels(page);
     await page.selectOption('#layers select', '');
-    await page.waitForFunction(() => document.body.dataset.previewed === '1');
-    await page.waitForTimeout(200);
+    await previewDone(page);
     await page.click('#timeline button[data-frame="0"]');
     const noLayer = await canvasPixels(page);
     expect(noLayer.data).not.toEqual(withLayer.data);
@@ -298,8 +286,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
     const palettes = await page.$$eval('#opt-recolour option', (os) => os.map((o) => (o as HTMLOptionElement).value));
     expect(palettes).toEqual(['', 'fan_palette.png', 'fan_recolour.png', 'fan_sheet.png']);
     await page.selectOption('#opt-recolour', 'fan_palette.png');
-    await page.waitForFunction(() => document.body.dataset.previewed === '1');
-    await page.waitForTimeout(200);
+    await previewDone(page);
     await page.click('#timeline button[data-frame="0"]');
     const recoloured = await canvasPixels(page);
     const loaded = load(readFileSync(FAN), 'fan.dat');
@@ -378,9 +365,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       if (await page.isVisible('#framesizebox')) {
         await page.fill('#framesize', '16x16');
         await page.press('#framesize', 'Enter');
-        await page
-          .waitForFunction(() => document.body.dataset.renderOptions?.includes('frame-size'), null, { timeout: 5000 })
-          .catch(() => undefined);
+        await previewDone(page);
       }
       const json = await page.getAttribute('body', 'data-render-options');
       if (!json) continue; // no picture (a Hallgeir object names its sprite)
@@ -430,7 +415,7 @@ describe.skipIf(!haveChromium)('viewer player', () => {
       await showFile(page, Number(shown[0]![1]));
       expect(await page.textContent('#previewnote')).toBe('');
       await chooseAnimation(page, 'walking (down)');
-      await page.waitForFunction(() => document.body.dataset.frame !== '0', null, { timeout: 3000 });
+      await page.waitForFunction(() => document.body.dataset.frame !== '0');
       expect(await page.$$('#timeline button')).not.toHaveLength(0);
       expect((await canvasPixels(page)).width).toBeGreaterThan(1);
       await saveScreenshot(page, 'quest-editor-initial-hero-tunic1');

@@ -107,9 +107,7 @@ describe.skipIf(!haveChromium)('viewer: ISPRITE runtime and structure', () => {
     await chooseAnimation(page, 'Root/Armed/attack');
     await page.check('#followups');
     // attack (15 fps, 6 ticks) then its follow-up, idle: the log says so, as `sprat play` does.
-    await page.waitForFunction(() => document.querySelector('#animation option:checked')?.textContent === 'Root/Armed/idle', null, {
-      timeout: 5000,
-    });
+    await page.waitForFunction(() => document.querySelector('#animation option:checked')?.textContent === 'Root/Armed/idle');
     const records = play(load(readFileSync(HERO), HERO), { ticks: '8', script: '0:group Root/Armed;0:play attack' }).records as {
       tick: number;
       sequence: string;

@@ -33,7 +33,7 @@ async function rendered(file: string, options: Record<string, string>): Promise<
 }
 
 async function drawnWith(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((t) => document.body.dataset.renderOptions?.includes(t) === true, text, { timeout: 10_000 });
+  await page.waitForFunction((t) => document.body.dataset.renderOptions?.includes(t) === true, text);
 }
 
 async function samePixels(page: Page, file: string, options: Record<string, string>): Promise<void> {

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import type { ViewerServer } from '../../src/node/server.js';
 import { SAMPLES } from '../helpers/paths.js';
 import { readFileSync } from 'node:fs';
-import { haveChromium, startHarness, type Harness } from './harness.js';
+import { haveChromium, previewDone, startHarness, type Harness } from './harness.js';
 
 interface Manifest {
   samples: { file: string; optional?: boolean }[];
@@ -90,9 +90,7 @@ describe.skipIf(!haveChromium)('browser viewer', () => {
       if (await page.isVisible('#framesizebox')) {
         await page.fill('#framesize', '16x16');
         await page.press('#framesize', 'Enter');
-        await page
-          .waitForFunction(() => !document.querySelector('#previewnote')!.textContent!.startsWith('no preview'), null, { timeout: 5000 })
-          .catch(() => undefined);
+        await previewDone(page);
       }
       expect(await page.textContent('#previewnote'), files[i]).not.toMatch(/^no preview/);
       const width = await page.$eval('#canvas', (c) => (c as HTMLCanvasElement).width);
