@@ -169,7 +169,8 @@ export function requireOption<T>(options: CommandOptions | undefined, spec: Opti
 
 const MAX_LISTED = 20;
 
-function listed(names: readonly string[]): string {
+/** Names for a message or a note: the first 20, then how many in all. */
+export function listed(names: readonly string[]): string {
   const shown = names.slice(0, MAX_LISTED).join(', ');
   return names.length > MAX_LISTED ? `${shown}, ... (${names.length} in all)` : shown;
 }
