@@ -74,8 +74,17 @@ export interface MatrixLoss {
 export type MatrixCell =
   | { status: 'same'; notes: string[] }
   | { status: 'lossy'; losses: MatrixLoss[]; changes: PlaybackChange[]; notes: string[] }
-  /** A step refused the file (`crash`: with an error that is not a refusal, which is a bug). */
-  | { status: 'error'; message: string; crash?: true; notes: string[] };
+  /**
+   * A step failed, with its one-line error (`crash`: an error that is not a
+   * refusal, which is a bug). `stage`: `there` when converting X to Y refused
+   * it; `back` when Y's file did not come back (reading it, converting it to
+   * X, or reading that refused it: a sheet the written file names but no
+   * step wrote, a name or label the way back cannot take).
+   */
+  | { status: 'error'; stage: MatrixStage; message: string; crash?: true; notes: string[] };
+
+/** Where a round trip failed (see MatrixCell). */
+export type MatrixStage = 'there' | 'back';
 
 /** A file to take round the matrix: its bytes, its name, and where its sheets are. */
 export interface MatrixSource {
@@ -168,6 +177,7 @@ export async function roundTrip(source: MatrixSource, via: FormatHandler | strin
   const back = backFormatOf(loaded.handler);
   const notes: string[] = [];
   let step = `${loaded.handler.name} -> ${target.name}`;
+  let stage: MatrixStage = 'there';
   try {
     const viaName = renamed(source.name, 'via', target);
     const there = await convert(loaded, target, viaName, source.resources, options);
@@ -175,6 +185,7 @@ export async function roundTrip(source: MatrixSource, via: FormatHandler | strin
     const viaResources = besideLoader(there.files, source.resources, dir);
     const viaOptions = readOptionsFor(target, original, options);
     step = `reading the ${target.name} file`;
+    stage = 'back';
     const viaLoaded = load(there.files[0]!.bytes, viaName, target.name, viaOptions);
     step = `${target.name} -> ${back.name}`;
     const backName = renamed(source.name, 'back', back);
@@ -190,7 +201,7 @@ export async function roundTrip(source: MatrixSource, via: FormatHandler | strin
     return { status: 'lossy', losses: lossesOf(changes, notes), changes, notes };
   } catch (e) {
     const message = `${step}: ${oneLine(e instanceof Error ? e.message : String(e))}`;
-    return isRefusal(e) ? { status: 'error', message, notes } : { status: 'error', message, crash: true, notes };
+    return isRefusal(e) ? { status: 'error', stage, message, notes } : { status: 'error', stage, message, crash: true, notes };
   }
 }
 
@@ -211,8 +222,8 @@ export interface MatrixRow {
  * The matrix as a Markdown table: a row per format of `formats` (the files'
  * `matrixRowOf`), a column per format they went through; a cell is `same`
  * when every file came back playing the same, else `lossy:` and the kinds of
- * loss any file had, with how many files a step refused; `—` where no file
- * was taken that way.
+ * loss any file had, with how many files converting there refused and how
+ * many did not come back; `—` where no file was taken that way.
  */
 export function matrixTable(rows: readonly MatrixRow[], formats: readonly string[]): string {
   const head = `| from \\ via | ${formats.join(' | ')} |`;
@@ -224,10 +235,13 @@ export function matrixTable(rows: readonly MatrixRow[], formats: readonly string
       const got = mine.map((r) => r.cells[via]).filter((c): c is MatrixCell => c !== undefined);
       if (!got.length) return '—';
       const kinds = PLAYBACK_CHANGE_KINDS.filter((k) => got.some((c) => c.status === 'lossy' && c.losses.some((l) => l.kind === k)));
-      const refused = got.filter((c) => c.status === 'error').length;
       const parts: string[] = [];
       if (kinds.length) parts.push(`lossy: ${kinds.join(', ')}`);
-      if (refused) parts.push(refused === got.length ? 'refused' : `${refused} of ${got.length} refused`);
+      const count = (n: number, what: string) => {
+        if (n) parts.push(n === got.length ? what : `${n} of ${got.length} ${what}`);
+      };
+      count(got.filter((c) => c.status === 'error' && c.stage === 'there').length, 'refused');
+      count(got.filter((c) => c.status === 'error' && c.stage === 'back').length, 'not back');
       return parts.length ? parts.join('; ') : 'same';
     });
     lines.push(`| ${from} | ${cells.join(' | ')} |`);

@@ -41,6 +41,45 @@ const KNOWN_OPEN: { from: string; via: string; kind: string; why: string }[] = [
   },
 ];
 
+/**
+ * Trips that convert there but do not come back today (`stage: 'back'`), by
+ * row and format gone through, with why. Each must still occur. Those marked
+ * "output" are written files that name an image nobody wrote: silently broken
+ * conversions, for the format's owner to fix.
+ */
+const KNOWN_NOT_BACK: { from: string; via: string; why: string }[] = [
+  ...['solarus', 'solarus-lua'].map((via) => ({
+    from: 'cthg',
+    via,
+    why: 'Solarus numbers its directions (the note says north -> 0); the CTHG writer takes only the view names north, east, south, west, so the way back refuses "0"',
+  })),
+  {
+    from: 'hallgeir-sprite',
+    via: 'cthg',
+    why: 'CTHG reads each of its sprites as a sheet of its own; a Hallgeir sprite has one texture, so the way back refuses the second sheet',
+  },
+  ...['aseprite', 'texturepacker'].map((via) => ({
+    from: 'hallgeir-sprite',
+    via,
+    why: 'the sheet formats trim each frame to its pixels (a part at an offset); a Hallgeir frame is a whole cell at 0,0, so the way back refuses it',
+  })),
+  ...['solarus', 'solarus-lua'].map((from) => ({
+    from,
+    via: 'isprite',
+    why: 'output: the Solarus writer keeps the ISPRITE texture path, which has no extension ("slime.via" for slime.via.png): the sheet it names is not there',
+  })),
+  ...['aseprite', 'texturepacker'].map((via) => ({
+    from: 'solarus-lua',
+    via,
+    why: "output: for a sprite in a folder under sprites/ (quest-editor-initial's entities/items.dat), the Solarus writer names its image relative to the sprite's folder (or writes STEM.png beside it), but Solarus reads image paths relative to sprites/",
+  })),
+  ...['solarus-lua', 'hallgeir-sprite'].map((via) => ({
+    from: 'aseprite',
+    via,
+    why: 'output: the model of a native .aseprite file has its pixels in memory and no sheet path (""); the Solarus Lua and Hallgeir writers name that "" image and write none (the line syntax refuses it)',
+  })),
+];
+
 let rows: MatrixRow[] = [];
 
 beforeAll(async () => {
@@ -90,6 +129,21 @@ describe('the round-trip matrix over the samples and the corpus', () => {
     expect(unexplained).toEqual([]);
     // A known-open cell that is explained now is taken off the list.
     expect(KNOWN_OPEN.map((k) => `${k.from} ${k.via} ${k.kind}`).filter((k) => !open.has(k))).toEqual([]);
+  });
+
+  it('every trip that does not come back is a known-open cell', () => {
+    const open = new Set<string>();
+    const unknown: string[] = [];
+    for (const r of rows) {
+      const from = matrixRowOf(r.format);
+      for (const [via, c] of cellsOf(r)) {
+        if (c.status !== 'error' || c.stage !== 'back') continue;
+        if (KNOWN_NOT_BACK.some((k) => k.from === from && k.via === via)) open.add(`${from} ${via}`);
+        else unknown.push(`${r.file} via ${via}: ${c.message}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+    expect(KNOWN_NOT_BACK.map((k) => `${k.from} ${k.via}`).filter((k) => !open.has(k))).toEqual([]);
   });
 
   it('the same format there and back plays the same (a re-encode loses nothing)', () => {
@@ -167,7 +221,7 @@ describe('roundTrip', () => {
       },
     };
     const c = await roundTrip(source, refusing);
-    expect(c).toEqual({ status: 'error', message: 'isprite -> aseprite: cannot hold\\nthis', notes: [] });
+    expect(c).toEqual({ status: 'error', stage: 'there', message: 'isprite -> aseprite: cannot hold\\nthis', notes: [] });
   });
 });
 
@@ -200,18 +254,19 @@ describe('lossesOf and matrixTable', () => {
       changes: [{ kind: 'loop', animation: 'a', from: 'x', to: 'y' }],
       notes: [],
     };
-    const refused: MatrixCell = { status: 'error', message: 'no', notes: [] };
+    const refused: MatrixCell = { status: 'error', stage: 'there', message: 'no', notes: [] };
+    const notBack: MatrixCell = { status: 'error', stage: 'back', message: 'no', notes: [] };
     const table = matrixTable(
       [
         { file: 'a.isprite', format: 'isprite', cells: { isprite: same, aseprite: lossy, cthg: refused } },
-        { file: 'b.isprite', format: 'isprite', cells: { isprite: same, aseprite: same, cthg: same } },
+        { file: 'b.isprite', format: 'isprite', cells: { isprite: same, aseprite: same, cthg: same, solarus: notBack } },
         { file: 'c.aseprite', format: 'ase', cells: { isprite: same } },
       ],
       MATRIX_FORMATS,
     ).split('\n');
     expect(table).toHaveLength(2 + MATRIX_FORMATS.length);
     expect(table[0]).toBe(`| from \\ via | ${MATRIX_FORMATS.join(' | ')} |`);
-    expect(table[2]).toBe('| isprite | same | 1 of 2 refused | — | — | — | lossy: loop | — |');
+    expect(table[2]).toBe('| isprite | same | 1 of 2 refused | not back | — | — | lossy: loop | — |');
     expect(table.find((l) => l.startsWith('| aseprite |'))).toBe('| aseprite | same | — | — | — | — | — | — |');
   });
 });
