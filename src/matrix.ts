@@ -48,6 +48,7 @@ export const LOSS_NOTES: Readonly<Record<PlaybackChangeKind, readonly RegExp[]>>
     /frames shown forever were given duration 0/,
     /frame durations are not stored/,
     /frames of 0 ms are written as frames that hold forever/,
+    /the last frame of an animation that stops holds forever/,
     /a frame rate of 0 .*gives frames that last forever/,
   ],
   loop: [
@@ -155,8 +156,16 @@ export function lossesOf(changes: readonly PlaybackChange[], notes: readonly str
     const of = changes.filter((c) => c.kind === kind);
     if (!of.length) continue;
     const animations = [...new Set(of.map(animationLabel))];
-    const note = notes.find((n) => LOSS_NOTES[kind].some((re) => re.test(n)));
-    const unnamed = note === undefined ? [] : [...new Set(of.map((c) => c.animation))].filter((a) => !note.includes(a));
+    // Of the notes that say this kind, the one naming most of the animations it affects (the first on a tie).
+    const names = [...new Set(of.map((c) => c.animation))];
+    let note: string | undefined;
+    let best = -1;
+    for (const n of notes) {
+      if (!LOSS_NOTES[kind].some((re) => re.test(n))) continue;
+      const named = names.filter((a) => n.includes(a)).length;
+      if (named > best) [note, best] = [n, named];
+    }
+    const unnamed = note === undefined ? [] : names.filter((a) => !note.includes(a));
     out.push({ kind, animations, ...(note !== undefined ? { note } : {}), ...(unnamed.length ? { unnamed } : {}) });
   }
   return out;

@@ -166,6 +166,9 @@ describe('the round-trip matrix over the samples and the corpus', () => {
     expect(notes('samples/cthg/fan.dat', 'aseprite')).toContain(
       'aseprite: directions are written into the animation names: "desk_fan/north", "desk_fan/east", "desk_fan/south", "desk_fan/west"',
     );
+    expect(notes('corpus/interop/HaxeFlixel+flixel-demos/Graphics/FlxAsepriteUtils/assets/player.json', 'hallgeir-sprite')).toContain(
+      'hallgeir-sprite: the last frame of an animation that stops holds forever: "climb", "cheer", "walk", "hold", "action"',
+    );
     expect(notes('samples/hallgeir/coin.spr', 'solarus')).toContain(
       'hallgeir-sprite: a sprite has no directions; they are written into the animation names: "spin_0"',
     );
