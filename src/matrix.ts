@@ -34,9 +34,9 @@ export const LOSS_NOTES: Readonly<Record<PlaybackChangeKind, readonly RegExp[]>>
     // src/api.ts: frames no animation plays become an animation of their own.
     /frames no animation plays are kept as the animation/,
     /animations with no (view|direction) are written as/,
-    /directions are written into the animation names/,
+    /are written into the animation names/,
   ],
-  removed: [/animations with no (view|direction) are written as/, /directions are written into the animation names/],
+  removed: [/animations with no (view|direction) are written as/, /are written into the animation names/],
   'frame-count': [/repeats \d+ times; only \d+ kept/, /never shown by playback, dropped/],
   duration: [
     // timingNotes (src/model/timing.ts) with each writer's reason
