@@ -190,7 +190,7 @@ export async function roundTrip(source: MatrixSource, via: FormatHandler | strin
   try {
     const viaName = renamed(source.name, 'via', target);
     const there = await convert(loaded, target, viaName, source.resources, options);
-    notes.push(...there.notes);
+    for (const n of there.notes) notes.push(n);
     const viaResources = besideLoader(there.files, source.resources, dir);
     const viaOptions = readOptionsFor(target, original, options);
     step = `reading the ${target.name} file`;
@@ -199,7 +199,7 @@ export async function roundTrip(source: MatrixSource, via: FormatHandler | strin
     step = `${target.name} -> ${back.name}`;
     const backName = renamed(source.name, 'back', back);
     const home = await convert(viaLoaded, back, backName, viaResources, viaOptions);
-    notes.push(...home.notes);
+    for (const n of home.notes) notes.push(n);
     step = `reading the ${back.name} file`;
     const backOptions = readOptionsFor(back, original, options);
     const backLoaded = load(home.files[0]!.bytes, backName, back.name, backOptions);

@@ -12,7 +12,7 @@ import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
 import { drawSheet, packShelves } from '../model/pack.js';
 import { Budget } from '../binary/limits.js';
-import { listed } from '../formats/options.js';
+import { listed, NOTE_NAMES } from '../formats/options.js';
 
 export interface SheetFrame {
   animation: number;
@@ -63,7 +63,7 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
   const directed = model.animations
     .filter((a) => a.direction !== undefined && !a.unused)
     .map((a) => JSON.stringify(`${a.name}/${a.direction}`));
-  if (directed.length) notes.push(`${format}: directions are written into the animation names: ${listed(directed)}`);
+  if (directed.length) notes.push(`${format}: directions are written into the animation names: ${listed(directed, NOTE_NAMES)}`);
   return notes;
 }
 

@@ -177,10 +177,16 @@ export function differingPixels(a: PlaybackFrame, b: PlaybackFrame, tolerance = 
   if (a.image === b.image && a.originX === b.originX && a.originY === b.originY) return 0;
   const boxes = [a, b].filter((f) => f.image.width > 0 && f.image.height > 0);
   if (!boxes.length) return 0;
-  const x0 = Math.min(...boxes.map((f) => -f.originX));
-  const y0 = Math.min(...boxes.map((f) => -f.originY));
-  const x1 = Math.max(...boxes.map((f) => f.image.width - f.originX));
-  const y1 = Math.max(...boxes.map((f) => f.image.height - f.originY));
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const f of boxes) {
+    x0 = Math.min(x0, -f.originX);
+    y0 = Math.min(y0, -f.originY);
+    x1 = Math.max(x1, f.image.width - f.originX);
+    y1 = Math.max(y1, f.image.height - f.originY);
+  }
   let n = 0;
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (!closePixels(pixelAt(a, x, y), pixelAt(b, x, y), tolerance)) n++;
   return n;

@@ -4,7 +4,7 @@ import { fitInt, rangePolicy } from '../../binary/writer.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions } from '../types.js';
-import { listed } from '../options.js';
+import { listed, NOTE_NAMES } from '../options.js';
 import { cropImage, createImage, type RgbaImage } from '../../render/image.js';
 import type { LevelModel, ModelAnimation, ModelFrame, ModelPart, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
@@ -234,7 +234,7 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
   }
   policy.finish();
   if (viewless.length) {
-    notes.push(`cthg: animations with no view are written as view north: ${listed(viewless)}`);
+    notes.push(`cthg: animations with no view are written as view north: ${listed(viewless, NOTE_NAMES)}`);
   }
   for (const n of timingNotes('cthg', `every CTHG frame lasts one game tick (${TICK_MS} ms)`, timing)) notes.push(n);
   if (rounded) notes.push(`cthg: ${rounded} element position${rounded === 1 ? '' : 's'} rounded to whole pixels`);

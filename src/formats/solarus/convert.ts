@@ -6,7 +6,7 @@
 import { FormatError, isFormatError, OptionError } from '../../binary/errors.js';
 import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
-import { listed } from '../options.js';
+import { listed, NOTE_NAMES } from '../options.js';
 import { describeLocation } from '../../binary/errors.js';
 import { renderModelAnimation } from '../../model/bake.js';
 import type { RgbaImage } from '../../render/image.js';
@@ -207,7 +207,7 @@ function orderDirections(format: SolarusSyntax, model: SpriteModel, sheet: Solar
     );
   }
   if (undirected.length) {
-    notes.push(`${format}: animations with no direction are written as direction 0: ${listed(undirected)}`);
+    notes.push(`${format}: animations with no direction are written as direction 0: ${listed(undirected, NOTE_NAMES)}`);
   }
   return notes;
 }
