@@ -6,8 +6,9 @@
  * input), and judge the file that comes back against the original with
  * `comparePlayback` (src/model/playback.ts): it plays the same, or it is
  * lossy (each kind of change, the animations it affects, and whether a note
- * the conversions printed says so), or a step refused it (the one-line
- * error).
+ * the conversions printed says so), or a step failed (the one-line error,
+ * and whether converting there refused it or the written file did not come
+ * back).
  *
  * A source-only format comes back as the format it compiles to: a native
  * `.aseprite` file as Aseprite JSON, a CorsixTH AnimationEncoder script as
