@@ -23,7 +23,22 @@ export {
   type PlaybackOptions,
   type PlaybackChange,
   type PlaybackAt,
+  type PlaybackChangeKind,
+  PLAYBACK_CHANGE_KINDS,
 } from './model/playback.js';
+export {
+  roundTrip,
+  lossesOf,
+  matrixTable,
+  matrixRowOf,
+  backFormatOf,
+  LOSS_NOTES,
+  type MatrixCell,
+  type MatrixLoss,
+  type MatrixRow,
+  type MatrixSource,
+  type MatrixStage,
+} from './matrix.js';
 export * from './formats/types.js';
 export { FORMATS, getFormat } from './registry.js';
 export { detectFormat, extensionOf } from './detect.js';

@@ -169,10 +169,14 @@ export function requireOption<T>(options: CommandOptions | undefined, spec: Opti
 
 const MAX_LISTED = 20;
 
-function listed(names: readonly string[]): string {
-  const shown = names.slice(0, MAX_LISTED).join(', ');
-  return names.length > MAX_LISTED ? `${shown}, ... (${names.length} in all)` : shown;
+/** Names for a message or a note: the first `max` (default 20), then how many in all. */
+export function listed(names: readonly string[], max = MAX_LISTED): string {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown}, ... (${names.length} in all)` : shown;
 }
+
+/** How many names a note lists (`listed`): a note is one line of at most 400 characters. */
+export const NOTE_NAMES = 6;
 
 function plural(noun: string, n: number): string {
   return n === 1 ? noun : `${noun}s`;

@@ -12,6 +12,7 @@ import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
 import { drawSheet, packShelves } from '../model/pack.js';
 import { Budget } from '../binary/limits.js';
+import { listed, NOTE_NAMES } from '../formats/options.js';
 
 export interface SheetFrame {
   animation: number;
@@ -58,6 +59,11 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
   if (shapes) notes.push(`${format}: points and collision shapes were dropped`);
   if (events) notes.push(`${format}: frame events were dropped`);
   if (model.animations.some((a) => a.next)) notes.push(`${format}: follow-up animations ("next") were dropped`);
+  // frameNames and the writers name an animation with a direction NAME/DIRECTION.
+  const directed = model.animations
+    .filter((a) => a.direction !== undefined && !a.unused)
+    .map((a) => JSON.stringify(`${a.name}/${a.direction}`));
+  if (directed.length) notes.push(`${format}: directions are written into the animation names: ${listed(directed, NOTE_NAMES)}`);
   return notes;
 }
 

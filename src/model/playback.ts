@@ -87,7 +87,21 @@ function modeOf(anim: ModelAnimation): PlaybackMode | undefined {
   return m;
 }
 
-const trackKey = (animation: string, direction: string | undefined) => JSON.stringify([animation, direction ?? null]);
+/**
+ * Each track's key: its animation, direction and which of the tracks of that
+ * name and direction it is (a source may hold two, e.g. two Aseprite tags
+ * named "fall"): the first is matched with the first, the second with the
+ * second.
+ */
+function trackKeys(s: PlaybackSummary): string[] {
+  const seen = new Map<string, number>();
+  return s.tracks.map((t) => {
+    const k = JSON.stringify([t.animation, t.direction ?? null]);
+    const n = seen.get(k) ?? 0;
+    seen.set(k, n + 1);
+    return `${k}#${n}`;
+  });
+}
 
 /** A cache key for a frame's drawing: frames with the same parts draw the same pixels. */
 function partsKey(frame: ModelFrame): string {
@@ -214,15 +228,17 @@ export function comparePlayback(a: SpriteModel, b: SpriteModel, options: Playbac
 export function comparePlaybackSummaries(a: PlaybackSummary, b: PlaybackSummary, options: PlaybackOptions = {}): PlaybackChange[] {
   const durationTolerance = options.durationToleranceMs ?? 1e-3;
   const pixelTolerance = options.pixelTolerance ?? 0;
-  const inB = new Map(b.tracks.map((t) => [trackKey(t.animation, t.direction), t]));
-  const inA = new Set(a.tracks.map((t) => trackKey(t.animation, t.direction)));
+  const keysA = trackKeys(a);
+  const keysB = trackKeys(b);
+  const inB = new Map(b.tracks.map((t, i) => [keysB[i]!, t]));
+  const inA = new Set(keysA);
   const out: PlaybackChange[] = [];
   const at = (t: PlaybackTrack): PlaybackAt => ({
     animation: t.animation,
     ...(t.direction !== undefined ? { direction: t.direction } : {}),
   });
-  for (const ta of a.tracks) {
-    const tb = inB.get(trackKey(ta.animation, ta.direction));
+  for (const [i, ta] of a.tracks.entries()) {
+    const tb = inB.get(keysA[i]!);
     if (!tb) {
       out.push({ kind: 'removed', ...at(ta) });
       continue;
@@ -253,7 +269,9 @@ export function comparePlaybackSummaries(a: PlaybackSummary, b: PlaybackSummary,
     }
     if (first >= 0) out.push({ kind: 'pixels', ...where, frame: first, pixels, frames });
   }
-  for (const tb of b.tracks) if (!inA.has(trackKey(tb.animation, tb.direction))) out.push({ kind: 'added', ...at(tb) });
+  b.tracks.forEach((tb, i) => {
+    if (!inA.has(keysB[i]!)) out.push({ kind: 'added', ...at(tb) });
+  });
   return out;
 }
 

@@ -96,6 +96,18 @@ describe('playbackOf / comparePlayback', () => {
     expect(() => playbackOf(b)).toThrow(/"gone.png" were not loaded \(no file gone.png\)/);
   });
 
+  it('two animations of one name and direction are matched in order (two Aseprite tags named "fall")', () => {
+    const a = model([frame(0)]);
+    a.animations.push({ name: 'walk', direction: '1', frames: [frame(4)], loopTo: 0 });
+    expect(comparePlayback(a, structuredClone(a))).toEqual([]);
+    const b = structuredClone(a);
+    b.animations[1]!.frames[0]!.durationMs = 200;
+    expect(comparePlayback(a, b)).toEqual([{ kind: 'duration', animation: 'walk', direction: '1', frame: 0, from: 100, to: 200 }]);
+    const c = structuredClone(a);
+    c.animations.pop();
+    expect(comparePlayback(a, c)).toEqual([{ kind: 'removed', animation: 'walk', direction: '1' }]);
+  });
+
   it('the drawing spends the budget it is given', () => {
     const m = model([frame(0), frame(4)]);
     expect(() => playbackOf(m, { budget: new Budget({ ...limitsFrom({}), maxPixels: 8 }) })).toThrow(LimitError);

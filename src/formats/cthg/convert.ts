@@ -4,6 +4,7 @@ import { fitInt, rangePolicy } from '../../binary/writer.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions } from '../types.js';
+import { listed, NOTE_NAMES } from '../options.js';
 import { cropImage, createImage, type RgbaImage } from '../../render/image.js';
 import type { LevelModel, ModelAnimation, ModelFrame, ModelPart, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
@@ -140,7 +141,10 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
   let rounded = 0;
   const lostEvents: string[] = [];
   const groups = new Map<string, { tileSize: number; views: Map<CthgViewName, ModelAnimation> }>();
+  // Animations with no direction, written as their north view: reading the file back gives them one.
+  const viewless: string[] = [];
   for (const a of model.animations) {
+    if (a.direction === undefined) viewless.push(JSON.stringify(a.name));
     const m = /^(.*)@(\d+)$/.exec(a.name);
     const name = m ? m[1]! : a.name;
     const tileSize = m ? Number(m[2]) : 64;
@@ -229,6 +233,9 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
     doc.animations.push({ name, tileSize: g.tileSize, frameCount, views });
   }
   policy.finish();
+  if (viewless.length) {
+    notes.push(`cthg: animations with no view are written as view north: ${listed(viewless, NOTE_NAMES)}`);
+  }
   for (const n of timingNotes('cthg', `every CTHG frame lasts one game tick (${TICK_MS} ms)`, timing)) notes.push(n);
   if (rounded) notes.push(`cthg: ${rounded} element position${rounded === 1 ? '' : 's'} rounded to whole pixels`);
   if (lostEvents.length) {

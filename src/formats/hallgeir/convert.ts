@@ -11,6 +11,7 @@ import { FormatError, isFormatError } from '../../binary/errors.js';
 import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
 import { chooseFrameRate } from '../../model/timing.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
+import { listed, NOTE_NAMES } from '../options.js';
 import type { HallgeirAnimation, HallgeirFrame, HallgeirSprite } from './model.js';
 import { framesOf, type FrameTable } from './compact.js';
 import { frameChain } from './play.js';
@@ -113,6 +114,16 @@ export function spriteFromModel(model: SpriteModel | LevelModel): HallgeirSprite
   const animations = model.animations.map((a) => animationFromModel(a, sheetIndex));
   const sheet = model.sheets[sheetIndex.value ?? 0];
   const notes: string[] = [];
+  // A sprite has no directions: an animation's direction becomes part of its name (animationFromModel).
+  const named = model.animations.filter((a) => a.direction).map((a) => JSON.stringify(`${a.name}_${a.direction}`));
+  if (named.length)
+    notes.push(`hallgeir-sprite: a sprite has no directions; they are written into the animation names: ${listed(named, NOTE_NAMES)}`);
+  // The last frame of an animation that stops has no next frame: the sprite holds it (a delay and no next frame reads as forever).
+  const stops = model.animations
+    .filter((a) => a.frames.length && !(a.loopTo !== null && a.loopTo >= 0 && a.loopTo < a.frames.length))
+    .filter((a) => Number.isFinite(a.frames[a.frames.length - 1]!.durationMs))
+    .map((a) => JSON.stringify(a.direction ? `${a.name}_${a.direction}` : a.name));
+  if (stops.length) notes.push(`hallgeir-sprite: the last frame of an animation that stops holds forever: ${listed(stops, NOTE_NAMES)}`);
   // A frame of 0 ms (or less) is written as one that holds (delay 0, no next frame): say so.
   const held = model.animations.flatMap((a) =>
     a.frames.flatMap((f, j) => (Number.isFinite(f.durationMs) && f.durationMs <= 0 ? [`"${a.name}" frame ${j}`] : [])),

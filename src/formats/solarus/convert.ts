@@ -6,6 +6,7 @@
 import { FormatError, isFormatError, OptionError } from '../../binary/errors.js';
 import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
+import { listed, NOTE_NAMES } from '../options.js';
 import { describeLocation } from '../../binary/errors.js';
 import { renderModelAnimation } from '../../model/bake.js';
 import type { RgbaImage } from '../../render/image.js';
@@ -183,8 +184,16 @@ export function frameDelayOf(model: SpriteModel, name: string): number {
  */
 function orderDirections(format: SolarusSyntax, model: SpriteModel, sheet: SolarusSheet): string[] {
   const notes: string[] = [];
+  // Animations with no direction, written as their direction 0: reading the sheet back gives them one.
+  const undirected: string[] = [];
   for (const a of sheet.animations) {
     const labels = model.animations.filter((m) => m.name === a.name).map((m) => m.direction);
+    if (labels.length === a.directions.length && labels.every((l) => l === undefined)) {
+      // Several of one name (two Aseprite tags "fall") become its directions 0, 1, ...
+      undirected.push(
+        `${JSON.stringify(a.name)}${labels.length > 1 ? ` (${labels.length} of that name: directions 0 to ${labels.length - 1})` : ''}`,
+      );
+    }
     if (labels.length !== a.directions.length || labels.every((l) => l === undefined)) continue;
     const n = labels.length;
     const numbers = labels.map((l) => (l !== undefined && /^\d+$/.test(l) ? Number(l) : -1));
@@ -196,6 +205,9 @@ function orderDirections(format: SolarusSyntax, model: SpriteModel, sheet: Solar
     notes.push(
       `${format}: animation "${a.name}": directions ${labels.map((l, i) => `${l ?? '(none)'} -> ${i}`).join(', ')} (Solarus numbers its directions)`,
     );
+  }
+  if (undirected.length) {
+    notes.push(`${format}: animations with no direction are written as direction 0: ${listed(undirected, NOTE_NAMES)}`);
   }
   return notes;
 }
