@@ -106,7 +106,7 @@ export function withCompileLine<T extends CthgScript>(script: T, line: ScriptCom
 export function readCompileLine(bytes: Uint8Array): ScriptCompileLine | undefined {
   let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let line = 1;
-  let lineStart = 0;
+  let lineStart = i;
   let found: ScriptCompileLine | undefined;
   for (;;) {
     const c = bytes[i];
