@@ -4,12 +4,11 @@
  * partial alpha and what was done with it; `--dither` makes it an ordered
  * (4x4 Bayer) pattern, 50 % a checkerboard. APNG keeps the alpha.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { GifReader } from 'omggif';
-import { afterAll } from 'vitest';
 import { readCthg, renderCthg } from '../../src/formats/cthg/index.js';
 import { FLAG_ALPHA_50 } from '../../src/formats/cthg/model.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
