@@ -106,6 +106,16 @@ describe('CTHG to GIF with partial alpha', () => {
     );
   });
 
+  it('many files with --image gif --dither: each dithered, each note once under its file', async () => {
+    const dir = path.join(out, 'many');
+    const r = await runCli(['render', GEN, FAN, '--image', 'gif', '--dither', '--view', 'north', '-o', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/render: 2 written, 0 unchanged, 0 failed/);
+    expect(r.stderr.match(/gen_anims\.dat: note: GIF has no partial transparency: .* were dithered/g)).toHaveLength(1);
+    expect(r.stderr.match(/fan\.dat: note: GIF has no partial transparency: .* were dithered/g)).toHaveLength(1);
+    expect(gifFrames(path.join(dir, 'fan.gif'))).toHaveLength(4);
+  });
+
   it('--dither is for GIF output only (exit 2)', async () => {
     const png = await runCli(['render', GEN, '--animation', 'walker', '--view', 'north', '--dither', '-o', path.join(out, 'x.png')]);
     expect(png.code).toBe(2);
