@@ -32,6 +32,18 @@ export function oneLine(text: string): string {
   );
 }
 
+/** A sorted list of numbers, compactly, for messages: 0,1,2,5,7,8 -> "0-2, 5, 7-8". */
+export function numberRanges(list: readonly number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < list.length; ) {
+    let j = i;
+    while (j + 1 < list.length && list[j + 1] === list[j]! + 1) j++;
+    out.push(i === j ? String(list[i]) : `${list[i]}-${list[j]}`);
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
 export class FormatError extends Error {
   override name = 'FormatError';
   /** Short format name (`isprite`, `cthg`, `lzf`, ...). */

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { load, references, render } from '../api.js';
 import { recordingLoader, sameFile } from '../node/fs.js';
-import { encodeRender, imageFormatFor } from '../render/output.js';
+import { encodeRender, imageFormatFor, imageNotes } from '../render/output.js';
 import type { OptionSpec } from '../formats/types.js';
 import { upscaleImage } from '../render/image.js';
 import { OptionError } from '../binary/errors.js';
@@ -27,20 +27,27 @@ const SCALE_OPTION: OptionSpec = {
   max: 64,
   description: 'enlarge the picture this many times, nearest neighbour (default 1)',
 };
+const DITHER_OPTION: OptionSpec = {
+  name: 'dither',
+  type: 'flag',
+  description: 'GIF: dither partial alpha (ordered, 4x4) instead of making it opaque or transparent at 50 %',
+};
 
 export const renderCommand: Command = {
   name: 'render',
   summary: 'Draw a frame, an animation (GIF or APNG), a sprite or a level. The selection options depend on the format.',
   usage:
     'sprat render FILE -o OUT.png|.gif|.apng [selection options]\n       sprat render DIR|GLOB|FILE... -o OUTDIR [--image png|gif|apng] [--jobs N] [--changed] [--dry-run]',
-  options: [OUTPUT_OPTION, SCALE_OPTION, STRICT_OPTION, FORCE_OPTION, FORMAT_OPTION, IMAGE_OPTION, ...BATCH_OPTIONS],
+  options: [OUTPUT_OPTION, SCALE_OPTION, DITHER_OPTION, STRICT_OPTION, FORCE_OPTION, FORMAT_OPTION, IMAGE_OPTION, ...BATCH_OPTIONS],
   formatOptionKeys: ['renderOptions', 'resourceOptions', 'readOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this), { o: 'output' });
     checkFormatNames(options, ['format'], this);
     const out = stringOption(options, OUTPUT_OPTION);
+    const dither = options.dither === true;
     if (positionals.length >= 1 && (await isBatchForm(io, positionals, options))) {
       if (!out) throw new UsageError('render needs -o OUTDIR for a folder, a glob or several files');
+      if (dither && options.image !== 'gif') throw new UsageError('--dither applies to GIF output: add --image gif');
       return renderBatch(io, positionals, out, options);
     }
     if (options.image !== undefined)
@@ -49,6 +56,8 @@ export const renderCommand: Command = {
     if (!out) throw new UsageError('render needs -o OUT.png, OUT.gif or OUT.apng');
     const imageFormat = imageFormatFor(out);
     if (!imageFormat) throw new UsageError(`cannot write "${out}": the output must end in .png, .gif or .apng`);
+    if (dither && imageFormat !== 'gif')
+      throw new UsageError(`--dither applies to GIF output; ${out} is ${imageFormat.toUpperCase()}, which keeps alpha`);
     const file = positionals[0]!;
     const factor = intOption(options, SCALE_OPTION) ?? 1;
     const inPath = resolvePath(io, file);
@@ -75,7 +84,8 @@ export const renderCommand: Command = {
         }
         result.frames = result.frames.map((f) => upscaleImage(f, factor));
       }
-      const bytes = encodeRender(result, imageFormat);
+      for (const n of imageNotes(result, imageFormat, { dither })) io.err(`${file}: note: ${n}\n`);
+      const bytes = encodeRender(result, imageFormat, { dither });
       return await writeOutputs(io, 'render', [{ path: resolvePath(io, out), bytes, label: out }], {
         protect: [inPath, ...resources.used],
         force: options.force === true,

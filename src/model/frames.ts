@@ -20,7 +20,7 @@
  * per sheet row the frames come from ("0", "1", ... in row order).
  * Example: `walk:0-7@100;idle:8@500+9@100,once;attack:10-13@80,loop=2`.
  */
-import { OptionError } from '../binary/errors.js';
+import { numberRanges, OptionError } from '../binary/errors.js';
 import { type Budget, WORK_STEPS } from '../binary/limits.js';
 import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
@@ -383,22 +383,10 @@ export function spriteFromFrames(frames: readonly RgbaImage[], animations: reado
   const unused = frames.map((_, i) => i).filter((i) => !used.has(i));
   if (unused.length) {
     model.notes = [
-      `${unused.length === 1 ? 'frame' : 'frames'} ${ranges(unused)} ${unused.length === 1 ? 'is' : 'are'} in no animation: left out`,
+      `${unused.length === 1 ? 'frame' : 'frames'} ${numberRanges(unused)} ${unused.length === 1 ? 'is' : 'are'} in no animation: left out`,
     ];
   }
   return model;
-}
-
-/** 0,1,2,5,7,8 -> "0-2, 5, 7-8". */
-function ranges(list: readonly number[]): string {
-  const out: string[] = [];
-  for (let i = 0; i < list.length; ) {
-    let j = i;
-    while (j + 1 < list.length && list[j + 1] === list[j]! + 1) j++;
-    out.push(i === j ? String(list[i]) : `${list[i]}-${list[j]}`);
-    i = j + 1;
-  }
-  return out.join(', ');
 }
 
 /** The frames of a sheet: its cells cut out (each paid from the budget's pixels). */

@@ -12,7 +12,13 @@
  *   pixel takes the palette colour nearest to the first colour seen in its
  *   5-6-5-bit bucket (a cache shared by all frames).
  * - Transparency is one bit: alpha < 128 is the transparent index (the
- *   last palette entry), anything else is drawn opaque. Every frame covers
+ *   last palette entry), anything else is drawn opaque. With `dither`, a
+ *   pixel of partial alpha is opaque where its alpha passes the 4x4 Bayer
+ *   threshold of its canvas position (ordered dither: 50 % alpha is a
+ *   checkerboard, 25 % one pixel in four; the same pattern in every frame,
+ *   so a still picture does not shimmer); colours are chosen as without it.
+ *   gifenc has no dithering of its own. `partialAlpha` counts the pixels
+ *   this changes, so that the caller can say so. Every frame covers
  *   the whole canvas; with transparency frames are disposed to background,
  *   so each frame shows exactly its own pixels.
  * - Delays are whole centiseconds. Each frame's delay is the rounded
@@ -63,15 +69,71 @@ export function gifDelays(delaysMs: readonly number[], count: number): number[] 
 
 const MAX_SAMPLE = 1 << 21;
 
+/** How a GIF is written. */
+export interface GifOptions {
+  /** Dither partial alpha (ordered, 4x4 Bayer) instead of thresholding it at 50 %. */
+  dither?: boolean;
+}
+
+/** The pixels of partial alpha (neither 0 nor 255) in some frames: how many in all, and the frames (0-based) that have any. */
+export interface PartialAlpha {
+  pixels: number;
+  frames: number[];
+}
+
+/** The pixels whose alpha GIF cannot keep (GIF transparency is one bit): those of alpha neither 0 nor 255. */
+export function partialAlpha(frames: readonly RgbaImage[]): PartialAlpha {
+  let pixels = 0;
+  const which: number[] = [];
+  frames.forEach((f, k) => {
+    const d = f.data;
+    const end = f.width * f.height * 4;
+    let count = 0;
+    for (let o = 3; o < end; o += 4) {
+      const a = d[o]!;
+      if (a !== 0 && a !== 255) count++;
+    }
+    if (count) {
+      pixels += count;
+      which.push(k);
+    }
+  });
+  return { pixels, frames: which };
+}
+
+/** The 4x4 Bayer matrix: the order in which a cell's pixels turn opaque as alpha rises. */
+const BAYER4 = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5];
+
+/**
+ * A copy of `f` whose alpha is 0 or 255 by ordered dithering: a pixel at
+ * (x, y) is opaque when alpha / 255 > (B + 0.5) / 16, B its cell of the 4x4
+ * Bayer matrix; so k of every 16 pixels are opaque at alpha k / 16, and
+ * alpha 0 and 255 stay as they are.
+ */
+export function ditherAlpha(f: RgbaImage): RgbaImage {
+  const data = f.data.slice(0, f.width * f.height * 4);
+  for (let y = 0; y < f.height; y++) {
+    const row = (y & 3) * 4;
+    let o = y * f.width * 4 + 3;
+    for (let x = 0; x < f.width; x++, o += 4) {
+      const a = data[o]!;
+      if (a === 0 || a === 255) continue;
+      data[o] = a * 32 > (2 * BAYER4[row + (x & 3)]! + 1) * 255 ? 255 : 0;
+    }
+  }
+  return { width: f.width, height: f.height, data };
+}
+
 /**
  * Encodes frames as a GIF. `delaysMs[i]` is frame i's delay (default
  * 100 ms), `loops` how many times it plays (0 = forever). Frames of
  * different sizes are placed at the top-left of a canvas as large as the
- * largest.
+ * largest. `options.dither`: partial alpha dithered (see the notes at the
+ * top), else alpha below 128 is transparent and the rest opaque.
  */
-export function encodeGif(frames: RgbaImage[], delaysMs: number[], loops = 0): Uint8Array {
+export function encodeGif(frames: RgbaImage[], delaysMs: number[], loops = 0, options: GifOptions = {}): Uint8Array {
   if (frames.length === 0) throw new FormatError('gif', 'no frames to write');
-  const c = commonCanvas(frames);
+  const c = commonCanvas(options.dither ? frames.map(ditherAlpha) : frames);
   const { width, height } = c;
   if (width < 1 || height < 1) throw new FormatError('gif', `cannot write an empty ${width}x${height} image`);
   if (width > 65535 || height > 65535) throw new FormatError('gif', `${width}x${height} is too large for GIF (65535 at most)`);

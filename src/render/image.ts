@@ -17,6 +17,8 @@ export interface RenderResult {
   delaysMs?: number[];
   /** How many times an animation plays (0 = forever). */
   loops?: number;
+  /** What was drawn, for messages ("frame 3", "the north view of \"fan\""), when the format says. */
+  what?: string;
   /** What the user should know about how it was drawn (`render` prints each as a note). */
   notes?: string[];
   /** What could not be drawn (a missing file, each named once): `render` prints each as a warning; `--strict` makes it the error. */

@@ -473,6 +473,7 @@ export function drawPicture(picture: Picture, budget: Budget = new Budget()): Dr
     return image;
   });
   const out: DrawnPicture = { frames, originX: 0 - c.x, originY: 0 - c.y };
+  if (picture.what !== undefined) out.what = picture.what;
   if (picture.notes?.length) out.notes = picture.notes;
   if (picture.warnings?.length) out.warnings = picture.warnings;
   if (picture.loops !== undefined) {

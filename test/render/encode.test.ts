@@ -4,9 +4,9 @@ import { GifReader } from 'omggif';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/binary/errors.js';
 import { crc32, delayFraction, encodeApng, pngChunk } from '../../src/render/apng.js';
-import { encodeGif, gifDelays } from '../../src/render/gif.js';
+import { ditherAlpha, encodeGif, gifDelays, partialAlpha } from '../../src/render/gif.js';
 import { createImage, type RgbaImage } from '../../src/render/image.js';
-import { encodeRender } from '../../src/render/output.js';
+import { encodeRender, imageNotes } from '../../src/render/output.js';
 import { decodePng, encodePng } from '../../src/render/png.js';
 
 const channel = fc.integer({ min: 0, max: 255 });
@@ -182,6 +182,103 @@ describe('APNG', () => {
   it('computes the PNG CRC-32', () => {
     expect(crc32(new TextEncoder().encode('IEND'))).toBe(0xae426082);
     expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
+  });
+});
+
+/** The 4x4 Bayer matrix, as ditherAlpha's notes give it. */
+const BAYER = [
+  [0, 8, 2, 10],
+  [12, 4, 14, 6],
+  [3, 11, 1, 9],
+  [15, 7, 13, 5],
+];
+
+describe('GIF with dithered alpha', () => {
+  it('makes 50 % alpha a checkerboard and 25 % one pixel in four, in every frame alike', () => {
+    const half = createImage(8, 8);
+    for (let i = 0; i < 64; i++) half.data.set([200, 40, 10, 128], i * 4);
+    const quarter = createImage(8, 8);
+    for (let i = 0; i < 64; i++) quarter.data.set([200, 40, 10, 64], i * 4);
+    const gif = decodeGif(encodeGif([half, quarter, half], [100, 100, 100], 0, { dither: true }));
+    const opaque = (k: number) => Array.from({ length: 64 }, (_, i) => gif.frames[k]![i * 4 + 3] === 255);
+    expect(opaque(0)).toEqual(Array.from({ length: 64 }, (_, i) => ((i % 8) + Math.floor(i / 8)) % 2 === 0));
+    expect(opaque(2)).toEqual(opaque(0));
+    expect(opaque(1).filter(Boolean)).toHaveLength(16);
+    expect(opaque(1)).toEqual(Array.from({ length: 64 }, (_, i) => BAYER[Math.floor(i / 8) % 4]![i % 4]! < 4));
+    // The opaque pixels keep their colour.
+    for (let i = 0; i < 64; i++) if (opaque(0)[i]) expect([...gif.frames[0]!.subarray(i * 4, i * 4 + 3)]).toEqual([200, 40, 10]);
+    // Without it, 50 % is opaque and 25 % transparent.
+    const plain = decodeGif(encodeGif([half, quarter], [100, 100]));
+    expect(plain.frames[0]!.every((v, i) => i % 4 !== 3 || v === 255)).toBe(true);
+    expect(plain.frames[1]!.every((v) => v === 0)).toBe(true);
+  });
+
+  it('keeps alpha 0 and 255 and colours as without it; k of 16 pixels of a 4x4 cell are opaque at alpha k/16', () => {
+    fc.assert(
+      fc.property(frames({ colours: 200, alpha: true }), (fs) => {
+        const dithered = decodeGif(
+          encodeGif(
+            fs,
+            fs.map(() => 100),
+            0,
+            { dither: true },
+          ),
+        );
+        fs.forEach((f, k) => {
+          const d = ditherAlpha(f);
+          expect([...dithered.frames[k]!]).toEqual(gifView(d));
+          for (let i = 0; i < f.width * f.height; i++) {
+            const a = f.data[i * 4 + 3]!;
+            const x = i % f.width;
+            const y = Math.floor(i / f.width);
+            const want = a === 0 ? 0 : a === 255 ? 255 : a / 255 > (BAYER[y % 4]![x % 4]! + 0.5) / 16 ? 255 : 0;
+            expect(d.data[i * 4 + 3]).toBe(want);
+            expect([...d.data.subarray(i * 4, i * 4 + 3)]).toEqual([...f.data.subarray(i * 4, i * 4 + 3)]);
+          }
+        });
+      }),
+      { numRuns: 40 },
+    );
+    for (let k = 0; k <= 16; k++) {
+      const cell = createImage(4, 4);
+      for (let i = 0; i < 16; i++) cell.data.set([9, 9, 9, Math.min(255, Math.max(1, Math.round((k * 255) / 16)))], i * 4);
+      const opaque = [...ditherAlpha(cell).data].filter((v, i) => i % 4 === 3 && v === 255).length;
+      expect(opaque).toBe(k === 0 ? 0 : k);
+    }
+  });
+
+  it('partialAlpha counts the pixels of alpha neither 0 nor 255 and names their frames', () => {
+    const a = createImage(3, 1);
+    a.data.set([1, 1, 1, 255, 1, 1, 1, 0, 1, 1, 1, 254]);
+    const b = createImage(2, 1);
+    b.data.set([1, 1, 1, 255, 1, 1, 1, 255]);
+    const c = createImage(2, 1);
+    c.data.set([1, 1, 1, 1, 1, 1, 1, 128]);
+    expect(partialAlpha([a, b, c, c])).toEqual({ pixels: 5, frames: [0, 2, 3] });
+    expect(partialAlpha([b])).toEqual({ pixels: 0, frames: [] });
+  });
+});
+
+describe('imageNotes', () => {
+  const soft = createImage(2, 1);
+  soft.data.set([9, 9, 9, 128, 9, 9, 9, 255]);
+  const hard = createImage(2, 1);
+  hard.data.set([9, 9, 9, 0, 9, 9, 9, 255]);
+  it('says once, for GIF, how many pixels of partial alpha in which frames, and what was done with them', () => {
+    const result = { frames: [soft, soft, hard, soft, soft, soft], what: 'the north view of "walker"' };
+    expect(imageNotes(result, 'gif')).toEqual([
+      'GIF has no partial transparency: 5 pixels of partial alpha in frames 0-1, 3-5 of the north view of "walker" were made opaque (alpha 50 % or more) or transparent (less); use .apng or --dither',
+    ]);
+    expect(imageNotes(result, 'gif', { dither: true })).toEqual([
+      'GIF has no partial transparency: 5 pixels of partial alpha in frames 0-1, 3-5 of the north view of "walker" were dithered to opaque and transparent (--dither); use .apng to keep their alpha',
+    ]);
+    expect(imageNotes({ frames: [soft] }, 'gif')[0]).toMatch(/: 1 pixel of partial alpha in the picture was made/);
+    expect(imageNotes({ frames: [hard, soft] }, 'gif')[0]).toMatch(/in frame 1 of the animation/);
+  });
+  it('says nothing without partial alpha, or for PNG and APNG', () => {
+    expect(imageNotes({ frames: [hard, hard] }, 'gif')).toEqual([]);
+    expect(imageNotes({ frames: [soft] }, 'png')).toEqual([]);
+    expect(imageNotes({ frames: [soft, soft] }, 'apng')).toEqual([]);
   });
 });
 

@@ -192,7 +192,7 @@ describe('decompiling', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['plant-0.png', 'plant-1.png', 'plant-2.png', 'plant-3.png', 'plant-4.png', 'plant.txt']);
     expect(readFileSync(out, 'utf8')).toMatch(
-      /^\/\/ decompiled by sprat; compile with: sprat convert plant\.txt plant\.dat\nanimation "plant_dead" \{/,
+      /^\/\/ decompiled by sprat; compile with: sprat convert plant\.txt plant\.dat\n\/\/ sprat: compile\nanimation "plant_dead" \{/,
     );
   });
 
@@ -250,12 +250,15 @@ describe('decompiling', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sprat-decompile-fan-'));
     const r = await runCli(['convert', path.join(SAMPLES, 'cthg', 'fan.dat'), path.join(dir, 'fan.script'), '--to', 'cthg-script']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/note: frames have sounds: the real encoder drops them; compile with --fix-sounds to keep them\n/);
     expect(r.stderr).toMatch(
-      /note: sprites \d+ and \d+ have the same bytes, which the encoder stores once; compile with --keep-sprites to keep both\n/,
+      /note: frames have sounds: the real encoder drops them; the script's "\/\/ sprat: compile" line has --fix-sounds, with which sprat keeps them\n/,
     );
-    expect(readFileSync(path.join(dir, 'fan.script'), 'utf8').split('\n')[0]).toBe(
-      '// decompiled by sprat; compile with: sprat convert fan.script fan.dat --fix-sounds --keep-sprites',
+    expect(r.stderr).toMatch(
+      /note: sprites \d+ and \d+ have the same bytes, which the encoder stores once; the script's "\/\/ sprat: compile" line has --keep-sprites, with which sprat keeps both\n/,
     );
+    expect(readFileSync(path.join(dir, 'fan.script'), 'utf8').split('\n').slice(0, 2)).toEqual([
+      '// decompiled by sprat; compile with: sprat convert fan.script fan.dat',
+      '// sprat: compile --fix-sounds --keep-sprites',
+    ]);
   });
 });

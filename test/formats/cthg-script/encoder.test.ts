@@ -5,10 +5,12 @@
  * scripts (random animations, views, flags, alpha, display conditions,
  * recolour layers, sprites of every size, runs over 63 pixels, PNGs written
  * with fast-png) are compiled by both; the bytes must be the same, and a
- * script the encoder refuses sprat refuses too.
+ * script the encoder refuses sprat refuses too. Each file compiled, and the
+ * corpus and sample files, decompile to a script that sprat (by default)
+ * and the real encoder compile back to the same bytes.
  *
  * SPRAT_ENCODER_RUNS=N sets the number of generated scripts (default 60; in CI
- * 1,600, about 25 s, so that at least 1,000 of them compile to the same bytes:
+ * 1,600, about 45 s with the decompile round trip, so that at least 1,000 of them compile to the same bytes:
  * issue 14's "≥ 1,000 generated ones", checked below).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,10 +21,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { encode } from 'fast-png';
-import { SHARED } from '../../helpers/paths.js';
+import { SAMPLES, SHARED } from '../../helpers/paths.js';
 import { fsResourceLoader } from '../../../src/node/fs.js';
-import { compileScript, readScript } from '../../../src/formats/cthg/script/index.js';
-import { writeCthg } from '../../../src/formats/cthg/index.js';
+import { compileScript, decompileFiles, readScript } from '../../../src/formats/cthg/script/index.js';
+import { readCthg, writeCthg } from '../../../src/formats/cthg/index.js';
 
 const SRC = path.join(SHARED, 'tools', 'cthg-encoder');
 const UNITS = ['ast', 'parser', 'scanner', 'main', 'image', 'storage'];
@@ -77,7 +79,14 @@ function runEncoder(dir: string): Uint8Array | null {
   return new Uint8Array(readFileSync(path.join(dir, 'out.dat')));
 }
 
-async function runSprat(dir: string): Promise<Uint8Array | null> {
+/** Decompiles CTHG bytes into `dir` as anims.txt and its PNGs; returns the script's compile options (its "// sprat: compile" line). */
+function decompileInto(dir: string, bytes: Uint8Array): string[] {
+  mkdirSync(dir, { recursive: true });
+  for (const f of decompileFiles(readCthg(bytes), 'anims.txt')) writeFileSync(path.join(dir, f.name), f.bytes);
+  return readScript(new Uint8Array(readFileSync(path.join(dir, 'anims.txt')))).compileLine!.options;
+}
+
+async function runSprat(dir: string, options: Record<string, true> = {}): Promise<Uint8Array | null> {
   let doc;
   try {
     doc = readScript(new Uint8Array(readFileSync(path.join(dir, 'anims.txt'))));
@@ -85,7 +94,7 @@ async function runSprat(dir: string): Promise<Uint8Array | null> {
     return null;
   }
   try {
-    const { doc: cthg } = await compileScript(doc, fsResourceLoader(dir));
+    const { doc: cthg } = await compileScript(doc, fsResourceLoader(dir), options);
     return writeCthg(cthg);
   } catch (e) {
     if ((e as Error).name !== 'FormatError') throw e;
@@ -286,6 +295,33 @@ describe.skipIf(!canBuild)('against the real AnimationEncoder', () => {
     }
   });
 
+  it('decompiled scripts: the real encoder reads the "// sprat: compile" line as a comment (the file again, or what sprat writes with --ignore-header)', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'sprat-encoder-decompiled-'));
+    try {
+      for (const file of [
+        path.join(SHARED, 'corpus', 'cthg', 'plant_anim.dat'),
+        path.join(SHARED, 'corpus', 'cthg', 'encoder-test', 'gen_anims.dat'),
+        path.join(SAMPLES, 'cthg', 'fan.dat'),
+      ]) {
+        const dir = path.join(root, path.basename(file));
+        const bytes = new Uint8Array(readFileSync(file));
+        const options = decompileInto(dir, bytes);
+        expect(readFileSync(path.join(dir, 'anims.txt'), 'utf8').split('\n')[1]).toBe(
+          ['// sprat: compile', ...options.map((o) => `--${o}`)].join(' '),
+        );
+        const theirs = runEncoder(dir);
+        expect(theirs, file).not.toBeNull();
+        // sprat: the file's bytes by default; as the real encoder without the line's options.
+        expect(await runSprat(dir)).toEqual(bytes);
+        expect(theirs).toEqual(await runSprat(dir, { 'ignore-header': true }));
+        if (options.length === 0) expect(theirs).toEqual(bytes);
+        else expect(theirs).not.toEqual(bytes);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it(`generated scripts (${RUNS} runs): the same bytes, or both refuse`, async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'sprat-encoder-gen-'));
     let n = 0;
@@ -302,6 +338,13 @@ describe.skipIf(!canBuild)('against the real AnimationEncoder', () => {
           expect(ours === null ? null : Buffer.from(ours).toString('hex')).toEqual(
             theirs === null ? null : Buffer.from(theirs).toString('hex'),
           );
+          if (ours) {
+            // Decompiled, the file compiles back to its bytes: by sprat with no option, and by the real encoder.
+            const again = path.join(dir, 'decompiled');
+            expect(decompileInto(again, ours)).toEqual([]);
+            expect(Buffer.from((await runSprat(again))!).toString('hex')).toBe(Buffer.from(ours).toString('hex'));
+            expect(Buffer.from(runEncoder(again)!).toString('hex')).toBe(Buffer.from(ours).toString('hex'));
+          }
           rmSync(dir, { recursive: true, force: true });
         }),
         { numRuns: RUNS },

@@ -55,6 +55,57 @@ export const KEEP_SPRITES_OPTION: OptionSpec = {
     "compiling a CorsixTH script: one sprite per image region named (file, rectangle, recolour), instead of the encoder's one per distinct bytes (keeps a decompiled file's sprite numbers)",
 };
 
+export const IGNORE_HEADER_OPTION: OptionSpec = {
+  name: 'ignore-header',
+  type: 'flag',
+  description:
+    'compiling a CorsixTH script: leave out the options its "// sprat: compile" line names (sprat writes one when it decompiles a file)',
+};
+
+/** The options a `// sprat: compile` line may name. */
+export const SCRIPT_COMPILE_OPTIONS: readonly OptionSpec[] = [FIX_SOUNDS_OPTION, FIX_CROP_OPTION, KEEP_SPRITES_OPTION];
+
+const flagList = (names: readonly string[]) => (names.length ? names.map((n) => `--${n}`).join(' ') : 'no options');
+
+/**
+ * The options to compile `script` with: those of its `// sprat: compile`
+ * line (see readCompileLine), then the given ones on top, unless
+ * `--ignore-header`. A given option the line does not name changes what
+ * the script was decompiled from: a note says so; so does a line left out.
+ * A name that is not a compile option is an error at the line.
+ */
+export function scriptCompileOptions(script: CthgScript, options: CommandOptions = {}): { options: CommandOptions; notes: string[] } {
+  const line = script.compileLine;
+  if (!line) return { options, notes: [] };
+  const known = new Set(SCRIPT_COMPILE_OPTIONS.map((o) => o.name));
+  for (const name of line.options) {
+    if (!known.has(name))
+      throw FormatError.atLine(
+        SCRIPT_FORMAT,
+        `the "// sprat: compile" line names --${name}, which is not a compile option (${flagList([...known])})`,
+        line.line,
+        line.column,
+      );
+  }
+  const given = SCRIPT_COMPILE_OPTIONS.filter((o) => flagOption(options, o)).map((o) => o.name);
+  if (flagOption(options, IGNORE_HEADER_OPTION)) {
+    const left = line.options.filter((o) => !given.includes(o));
+    const notes = left.length
+      ? [`the "// sprat: compile" line (line ${line.line}) names ${flagList(left)}, left out (--ignore-header)`]
+      : [];
+    return { options, notes };
+  }
+  const merged: CommandOptions = { ...options };
+  for (const name of line.options) merged[name] = true;
+  const extra = given.filter((o) => !line.options.includes(o));
+  const notes = extra.length
+    ? [
+        `${flagList(extra)} ${extra.length === 1 ? 'is' : 'are'} not on the "// sprat: compile" line (line ${line.line}: ${flagList(line.options)}): the compiled file may differ from the one the script was decompiled from`,
+      ]
+    : [];
+  return { options: merged, notes };
+}
+
 export interface CompileResult {
   doc: CthgDocument;
   notes: string[];
@@ -387,6 +438,12 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
  * --fix-crop, and the --max-* budgets. Throws FormatError at the line and
  * column of the element whose image is missing or unusable.
  */
-export function compileScript(script: CthgScript, resources: ResourceLoader, options: CommandOptions = {}): Promise<CompileResult> {
-  return new Compiler(resources, options).compile(script);
+/**
+ * Compiles a script as the real encoder does, with `options` and those of
+ * the script's `// sprat: compile` line (scriptCompileOptions).
+ */
+export async function compileScript(script: CthgScript, resources: ResourceLoader, options: CommandOptions = {}): Promise<CompileResult> {
+  const effective = scriptCompileOptions(script, options);
+  const r = await new Compiler(resources, effective.options).compile(script);
+  return effective.notes.length ? { ...r, notes: [...effective.notes, ...r.notes] } : r;
 }

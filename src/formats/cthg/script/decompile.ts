@@ -24,6 +24,7 @@ import {
   type ScriptAnimation,
   type ScriptElement,
   type ScriptFrame,
+  withCompileLine,
 } from './syntax.js';
 
 interface SpriteFiles {
@@ -38,7 +39,7 @@ export interface Decompiled {
   script: CthgScript;
   sprites: Map<number, SpriteFiles>;
   notes: string[];
-  /** The compile options that give the file's bytes back (--fix-sounds, --keep-sprites). */
+  /** The compile options that give the file's bytes back (--fix-sounds, --keep-sprites): the script's `// sprat: compile` line. */
   flags: string[];
 }
 
@@ -152,7 +153,9 @@ export function decompileCthg(doc: CthgDocument, stem: string): Decompiled {
         const frame: ScriptFrame = { line: 0, column: 0, elements: [] };
         if (fr.sound) {
           frame.sound = fr.sound;
-          notes.add('frames have sounds: the real encoder drops them; compile with --fix-sounds to keep them');
+          notes.add(
+            'frames have sounds: the real encoder drops them; the script\'s "// sprat: compile" line has --fix-sounds, with which sprat keeps them',
+          );
           flags.add('--fix-sounds');
         }
         if (!fr.elements.length) throw new FormatError('cthg', `frame ${fi} has no elements; a script frame needs at least one`);
@@ -196,7 +199,9 @@ export function decompileCthg(doc: CthgDocument, stem: string): Decompiled {
     const key = `${s.width}x${s.height}:${latin1.decode(s.data)}`;
     const twin = byBytes.get(key);
     if (twin !== undefined) {
-      notes.add(`sprites ${twin} and ${i} have the same bytes, which the encoder stores once; compile with --keep-sprites to keep both`);
+      notes.add(
+        `sprites ${twin} and ${i} have the same bytes, which the encoder stores once; the script's "// sprat: compile" line has --keep-sprites, with which sprat keeps both`,
+      );
       flags.add('--keep-sprites');
     } else byBytes.set(key, i);
   }
@@ -222,7 +227,10 @@ export function decompileCthg(doc: CthgDocument, stem: string): Decompiled {
   if (doc.animations.some((a, i) => i > 0 && compareGroups(doc.animations[i - 1]!, a) > 0)) {
     notes.add("the animations are not in the encoder's order (tile size, then name): the compiled file has them sorted");
   }
-  return { script, sprites, notes: [...notes], flags: [...flags] };
+  // Compile options in the file's order of SCRIPT_COMPILE_OPTIONS, so the line is the same for the same file.
+  const options = ['fix-sounds', 'keep-sprites'].filter((o) => flags.has(`--${o}`));
+  withCompileLine(script, { line: 0, column: 0, options });
+  return { script, sprites, notes: [...notes], flags: options.map((o) => `--${o}`) };
 }
 
 const latin1 = new TextDecoder('latin1');

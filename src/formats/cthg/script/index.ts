@@ -12,12 +12,30 @@ import type { CommandOptions, FormatHandler, LinePosition, OutputFile, RenderVie
 import { cthgToModel } from '../convert.js';
 import type { CthgDocument } from '../model.js';
 import { cthgPicture, RENDER_OPTIONS } from '../render.js';
-import { FIX_CROP_OPTION, FIX_SOUNDS_OPTION, KEEP_SPRITES_OPTION, compileScript, type CompileResult } from './compile.js';
+import {
+  FIX_CROP_OPTION,
+  FIX_SOUNDS_OPTION,
+  IGNORE_HEADER_OPTION,
+  KEEP_SPRITES_OPTION,
+  compileScript,
+  scriptCompileOptions,
+  type CompileResult,
+} from './compile.js';
 import { decompileCthg, spritePngs } from './decompile.js';
 import { SCRIPT_FORMAT, TILE_SIZE, formatElement, printScript, readScript, sniffScript, type CthgScript } from './syntax.js';
 
 export * from './syntax.js';
-export { compileScript, cropBox, FIX_CROP_OPTION, FIX_SOUNDS_OPTION, KEEP_SPRITES_OPTION, type CompileResult } from './compile.js';
+export {
+  compileScript,
+  cropBox,
+  FIX_CROP_OPTION,
+  FIX_SOUNDS_OPTION,
+  IGNORE_HEADER_OPTION,
+  KEEP_SPRITES_OPTION,
+  SCRIPT_COMPILE_OPTIONS,
+  scriptCompileOptions,
+  type CompileResult,
+} from './compile.js';
 export { decompileCthg, spritePngs, type Decompiled } from './decompile.js';
 
 /** What `convert` hands the script writer from a CTHG file: the document to decompile. */
@@ -45,7 +63,8 @@ export function decompileForConvert(doc: CthgDocument): { doc: DecompileRequest;
 export function decompileFiles(doc: CthgDocument, outName: string): OutputFile[] {
   const stem = stemOf(outName);
   const d = decompileCthg(doc, stem);
-  const header = `decompiled by sprat; compile with: sprat convert ${outName} ${stem}.dat${d.flags.map((f) => ` ${f}`).join('')}`;
+  // The second line, `// sprat: compile ...`, holds the compile options (printScript writes the script's compileLine).
+  const header = `decompiled by sprat; compile with: sprat convert ${outName} ${stem}.dat`;
   return [{ name: outName, bytes: printScript(d.script, header) }, ...spritePngs(d)];
 }
 
@@ -96,6 +115,7 @@ function inspectText(doc: CthgScript): string {
 function validate(bytes: Uint8Array): Diagnostic[] {
   try {
     const doc = readScript(bytes);
+    const kept = scriptCompileOptions(doc).options[FIX_SOUNDS_OPTION.name] === true;
     const out: Diagnostic[] = [];
     for (const a of doc.animations) {
       if (a.rawName)
@@ -103,10 +123,14 @@ function validate(bytes: Uint8Array): Diagnostic[] {
       for (const f of a.frames) {
         if (f.sound) {
           out.push(
-            diagnostic('warning', `sound ${f.sound}: the real encoder drops frame sounds (compile with --fix-sounds to keep them)`, {
-              line: f.line,
-              column: f.column,
-            }),
+            diagnostic(
+              'warning',
+              `sound ${f.sound}: the real encoder drops frame sounds (${kept ? 'sprat keeps them: the "// sprat: compile" line has --fix-sounds' : 'compile with --fix-sounds to keep them'})`,
+              {
+                line: f.line,
+                column: f.column,
+              },
+            ),
           );
         }
       }
@@ -138,7 +162,7 @@ function compiledFor(doc: CthgScript, resources: ResourceLoader, options: Comman
   // The cache's per-script level (derived data only).
   const byLoader = compiled.get(doc) ?? compiled.set(doc, new WeakMap()).get(doc)!;
   const byOptions = byLoader.get(resources) ?? byLoader.set(resources, new Map()).get(resources)!;
-  const key = `${options[FIX_CROP_OPTION.name] === true},${options[KEEP_SPRITES_OPTION.name] === true}`;
+  const key = [FIX_CROP_OPTION, KEEP_SPRITES_OPTION, IGNORE_HEADER_OPTION].map((o) => options[o.name] === true).join();
   let p = byOptions.get(key);
   if (!p) {
     p = compileScript(doc, resources, options);
@@ -196,7 +220,7 @@ export const cthgScriptHandler: FormatHandler<CthgScript> = {
   inspectJson,
   inspectText,
   linePositions,
-  resourceOptions: [FIX_SOUNDS_OPTION, FIX_CROP_OPTION, KEEP_SPRITES_OPTION],
+  resourceOptions: [FIX_SOUNDS_OPTION, FIX_CROP_OPTION, KEEP_SPRITES_OPTION, IGNORE_HEADER_OPTION],
   async convertTo(doc, target, options, resources) {
     if (target.name !== 'cthg' || !resources) return undefined;
     return compileScript(doc, resources, options);

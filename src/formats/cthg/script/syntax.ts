@@ -75,6 +75,77 @@ export interface ScriptAnimation {
 
 export interface CthgScript {
   animations: ScriptAnimation[];
+  /**
+   * The options of a `// sprat: compile --a --b` comment before the first
+   * animation (sprat writes one when it decompiles a file): sprat compiles
+   * the script with them; to the real encoder it is a comment. A document
+   * extra (non-enumerable), see `withCompileLine`.
+   */
+  compileLine?: ScriptCompileLine;
+}
+
+/** The `// sprat: compile ...` line of a script: the option names it gives (without `--`), and where. */
+export interface ScriptCompileLine extends ScriptPos {
+  options: string[];
+}
+
+/** The comment sprat reads its compile options from (a script's leading comments). */
+export const COMPILE_LINE_PREFIX = 'sprat: compile';
+
+/** `script` with its `// sprat: compile` line set (a non-enumerable field: out of the document's data). */
+export function withCompileLine<T extends CthgScript>(script: T, line: ScriptCompileLine | undefined): T {
+  Object.defineProperty(script, 'compileLine', { value: line, enumerable: false, writable: true, configurable: true });
+  return script;
+}
+
+/**
+ * The `// sprat: compile --a --b` line among the comments before the first
+ * animation, or undefined. Each word after it must be `--NAME`; the names
+ * are checked against the compile options when the script is compiled.
+ */
+export function readCompileLine(bytes: Uint8Array): ScriptCompileLine | undefined {
+  let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let line = 1;
+  let lineStart = i;
+  let found: ScriptCompileLine | undefined;
+  for (;;) {
+    const c = bytes[i];
+    if (c === 0x20 || c === 0x09 || c === 0x0d) i++;
+    else if (c === 0x0a) {
+      i++;
+      line++;
+      lineStart = i;
+    } else if (c === 0x2f && bytes[i + 1] === 0x2f) {
+      let end = i;
+      while (end < bytes.length && bytes[end] !== 0x0a) end++;
+      const text = decodeUtf8(bytes.subarray(i + 2, end)).text.replace(/\r$/, '');
+      const m = /^\s*sprat:\s*compile(?=\s|$)/.exec(text);
+      if (m) {
+        if (found)
+          throw FormatError.atLine(
+            SCRIPT_FORMAT,
+            `a second "// ${COMPILE_LINE_PREFIX}" line (the first is line ${found.line}); give the options on one`,
+            line,
+            i - lineStart + 1,
+          );
+        const options: string[] = [];
+        const words = /\S+/g;
+        const rest = text.slice(m[0].length);
+        for (let w = words.exec(rest); w; w = words.exec(rest)) {
+          if (!/^--[a-z][a-z0-9-]*$/.test(w[0]))
+            throw FormatError.atLine(
+              SCRIPT_FORMAT,
+              `the "// ${COMPILE_LINE_PREFIX}" line takes options such as --fix-sounds, not "${w[0]}"`,
+              line,
+              i - lineStart + 3 + m[0].length + w.index,
+            );
+          if (!options.includes(w[0].slice(2))) options.push(w[0].slice(2));
+        }
+        found = { line, column: i - lineStart + 1, options };
+      }
+      i = end;
+    } else return found;
+  }
 }
 
 // ---------------------------------------------------------------- tokens
@@ -505,7 +576,8 @@ export function checkScript(script: CthgScript): void {
 export function readScript(bytes: Uint8Array): CthgScript {
   const s = parseScript(bytes);
   checkScript(s);
-  return s;
+  const line = readCompileLine(bytes);
+  return line ? withCompileLine(s, line) : s;
 }
 
 // ---------------------------------------------------------------- printer
@@ -548,11 +620,14 @@ export function formatElement(e: ScriptElement): string {
 
 /**
  * The script's text (as Latin-1 code units: one char per byte; `printScript`
- * gives the bytes). Every field given is written; comments are not kept.
+ * gives the bytes). Every field given is written; comments are not kept,
+ * but for the `// sprat: compile` line.
  */
 function formatScript(script: CthgScript, header?: string): string {
   const out: string[] = [];
   if (header) for (const l of header.split('\n')) out.push(`// ${l}`);
+  const compile = script.compileLine;
+  if (compile) out.push(`// ${[COMPILE_LINE_PREFIX, ...compile.options.map((o) => `--${o}`)].join(' ')}`);
   for (const a of script.animations) {
     const name = a.rawName ? quoted(a.rawName, `the animation name "${a.name}"`) : q(a.name, `the animation name "${a.name}"`);
     out.push(`animation ${name} {`);
