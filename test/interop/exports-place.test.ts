@@ -16,7 +16,7 @@ import { opaqueBounds } from '../../src/render/compose.js';
 import { createImage, type RgbaImage } from '../../src/render/image.js';
 import { decodePng } from '../../src/render/png.js';
 import { runCli } from '../helpers/cli.js';
-import { CORPUS } from '../helpers/paths.js';
+import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import { memoryLoader, patternImage } from './helpers.js';
 
 const INTEROP = path.join(CORPUS, 'interop');
@@ -173,6 +173,36 @@ describe("sprat's TexturePacker JSON places frames as TexturePacker does", () =>
     for (const f of s.frames) {
       expect(f.sourceSize).toEqual({ w: 16, h: 24 });
       expect(f.trimmed).toBe(f.spriteSourceSize.w !== 16 || f.spriteSourceSize.h !== 24);
+    }
+  });
+});
+
+describe('formats whose frames have a natural box export it as the canvas', () => {
+  it('Solarus: each direction frame width x height around its origin', async () => {
+    const s = await convert(path.join(SAMPLES, 'solarus/sprites/slime.dat'), path.join(tmp, 'slime-tp.json'), '--to', 'texturepacker');
+    // slime.dat: 16x16 frames, origin (8, 13).
+    for (const f of s.frames) {
+      expect(f.sourceSize).toEqual({ w: 16, h: 16 });
+      expect(f.pivot).toEqual({ x: 8 / 16, y: 13 / 16 });
+    }
+    expect(s.frames.some((f) => f.trimmed && f.spriteSourceSize.y > 0)).toBe(true);
+    const a = await convert(path.join(SAMPLES, 'solarus/sprites/slime.dat'), path.join(tmp, 'slime-ase.json'), '--to', 'aseprite');
+    for (const f of a.frames) expect(f.sourceSize).toEqual({ w: 16, h: 16 });
+    expect(a.meta.slices[0].keys[0].pivot).toEqual({ x: 8, y: 13 });
+  });
+
+  it('Hallgeir: the frame size', async () => {
+    const s = await convert(
+      path.join(SAMPLES, 'hallgeir/hero.spr'),
+      path.join(tmp, 'hero-tp.json'),
+      '--to',
+      'texturepacker',
+      '--frame-size',
+      '16x16',
+    );
+    for (const f of s.frames) {
+      expect(f.sourceSize).toEqual({ w: 16, h: 16 });
+      expect(f.pivot).toEqual({ x: 0, y: 0 });
     }
   });
 });
