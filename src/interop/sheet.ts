@@ -126,7 +126,8 @@ export function buildSheet(model: SpriteModel, format: string, budget: Budget = 
       }
       // A canvas too small for what the frame shows grows to hold it (nothing is cut off).
       if (canvas) canvas = grow(canvas, x, y, x + img.width, y + img.height);
-      if (shared || !canvas) common = canvas ? grow(common, ...canvas) : grow(common, x, y, x + img.width, y + img.height);
+      if (shared || !canvas)
+        common = canvas ? grow(common, canvas[0], canvas[1], canvas[2], canvas[3]) : grow(common, x, y, x + img.width, y + img.height);
       placed.push({ animation: ai, index: fi, unique: u, x, y, canvas: shared ? undefined : canvas, durationMs: f.durationMs });
     });
   });
