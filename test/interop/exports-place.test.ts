@@ -147,6 +147,20 @@ describe("sprat's Aseprite JSON of an .aseprite matches Aseprite's own export of
     expect(layers.some((l) => l.group !== undefined)).toBe(true);
     expect(layers.some((l) => l.blendMode !== undefined && l.blendMode !== 'normal')).toBe(true);
     expect(layers.some((l) => l.opacity !== undefined && l.opacity < 255)).toBe(true);
+    // Read back: the same layers in the model (opacity 0-1).
+    const back = (await asepriteHandler.toModel!(
+      asepriteHandler.read(new Uint8Array(fs.readFileSync(path.join(tmp, 'layers.json')))),
+      memoryLoader({ 'layers.png': new Uint8Array(fs.readFileSync(path.join(tmp, 'layers.png'))) }),
+    )) as SpriteModel;
+    expect(back.layers).toEqual(
+      visible.map((l) => {
+        const o: Record<string, unknown> = { name: l.name };
+        if (l.opacity !== undefined) o.opacity = Math.round(l.opacity * 255) / 255;
+        if (l.blendMode !== undefined) o.blendMode = l.blendMode;
+        if (l.group !== undefined) o.group = l.group;
+        return o;
+      }),
+    );
   });
 });
 
