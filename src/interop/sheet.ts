@@ -1,13 +1,17 @@
 /**
  * Turns a SpriteModel into one packed sheet for the sheet formats (Aseprite,
  * TexturePacker): every frame is composed into one image (bake.ts), trimmed
- * to its opaque pixels, identical images are stored once, and all frames
- * share one canvas ("sourceSize") that holds every frame around a common
- * sprite origin.
+ * to its opaque pixels, and identical images are stored once. Each frame is
+ * placed on its canvas ("sourceSize") as Aseprite and TexturePacker write
+ * trimmed frames: `spriteSourceSize` is the visible box inside the canvas,
+ * so engines that read only those two (Phaser, PixiJS) draw it in place.
+ * The canvas is the model frame's own (`ModelFrame.canvas`: the source's
+ * untrimmed box), grown to hold what the frame shows; frames without one
+ * share the union of their visible boxes around the sprite origin.
  */
 import { FormatError } from '../binary/errors.js';
 import { bakeFrame } from '../model/bake.js';
-import type { SpriteModel } from '../model/types.js';
+import type { ModelRect, SpriteModel } from '../model/types.js';
 import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
 import { drawSheet, packShelves } from '../model/pack.js';
@@ -19,8 +23,14 @@ export interface SheetFrame {
   index: number;
   /** Rectangle in the packed sheet. */
   frame: { x: number; y: number; w: number; h: number };
-  /** Where the rectangle goes on the common canvas. */
+  /** Where the rectangle goes on the frame's canvas. */
   spriteSourceSize: { x: number; y: number; w: number; h: number };
+  /** The frame's canvas size. */
+  sourceSize: { w: number; h: number };
+  /** The sprite origin on the frame's canvas. */
+  originX: number;
+  originY: number;
+  /** The visible box is smaller than the canvas. */
   trimmed: boolean;
   durationMs: number;
 }
@@ -28,12 +38,29 @@ export interface SheetFrame {
 export interface BuiltSheet {
   image: RgbaImage;
   frames: SheetFrame[];
-  /** The common canvas size. */
+  /** The canvas of the frames without one of their own (with `shared`, of every frame). */
   sourceSize: { w: number; h: number };
-  /** The sprite origin on the common canvas. */
+  /** The sprite origin on that canvas. */
   originX: number;
   originY: number;
 }
+
+/** A box as [x0, y0, x1, y1]; empty as [Infinity, Infinity, -Infinity, -Infinity]. */
+type Box = [number, number, number, number];
+const EMPTY: Box = [Infinity, Infinity, -Infinity, -Infinity];
+const grow = (b: Box, x0: number, y0: number, x1: number, y1: number): Box => [
+  Math.min(b[0], x0),
+  Math.min(b[1], y0),
+  Math.max(b[2], x1),
+  Math.max(b[3], y1),
+];
+/** A model canvas on whole pixels (a fractional origin widens it to the pixels it touches). */
+const canvasBox = (c: ModelRect): Box => [
+  Math.floor(c.x),
+  Math.floor(c.y),
+  Math.ceil(c.x + Math.max(0, c.width)),
+  Math.ceil(c.y + Math.max(0, c.height)),
+];
 
 /** Notes about what a flat sheet cannot say, added once each. */
 export function sheetLossNotes(model: SpriteModel, format: string): string[] {
@@ -67,7 +94,12 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
   return notes;
 }
 
-export function buildSheet(model: SpriteModel, format: string, budget: Budget = new Budget()): BuiltSheet {
+/**
+ * `shared`: every frame on one canvas (Aseprite: a sprite has one canvas),
+ * the union of the frames' canvases and visible boxes; otherwise each frame
+ * on its own (TexturePacker's per-frame `sourceSize`).
+ */
+export function buildSheet(model: SpriteModel, format: string, budget: Budget = new Budget(), shared = false): BuiltSheet {
   // The sheets some frame draws from, found in one pass over the parts (not one pass per sheet: a CTHG file has a sheet per sprite).
   const used = new Set<number>();
   for (const a of model.animations) for (const f of a.frames) for (const p of f.parts) used.add(p.sheet);
@@ -79,19 +111,18 @@ export function buildSheet(model: SpriteModel, format: string, budget: Budget = 
   type Unique = { image: RgbaImage; key: string };
   const uniques: Unique[] = [];
   const byKey = new Map<string, number>();
-  const placed: { animation: number; index: number; unique: number; x: number; y: number; durationMs: number }[] = [];
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
+  const placed: { animation: number; index: number; unique: number; x: number; y: number; canvas?: Box; durationMs: number }[] = [];
+  // The canvas of frames without their own: the union of their visible boxes (with `shared`, of everything).
+  let common: Box = EMPTY;
   model.animations.forEach((a, ai) => {
     a.frames.forEach((f, fi) => {
       const baked = bakeFrame(model, f, budget);
       const ob = opaqueBounds(baked.image);
-      // A frame with nothing visible keeps one transparent pixel at the origin.
+      // A frame with nothing visible keeps one transparent pixel at the origin (or the canvas's corner).
       const img = ob ? cropImage(baked.image, ob.x, ob.y, ob.width, ob.height) : createImage(1, 1);
-      const x = ob ? ob.x - baked.originX : 0;
-      const y = ob ? ob.y - baked.originY : 0;
+      let canvas = f.canvas ? canvasBox(f.canvas) : undefined;
+      const x = ob ? ob.x - baked.originX : canvas && canvas[2] > canvas[0] ? canvas[0] : 0;
+      const y = ob ? ob.y - baked.originY : canvas && canvas[3] > canvas[1] ? canvas[1] : 0;
       const k = `${img.width}x${img.height}:${hashBytes(img.data)}`;
       let u = byKey.get(k);
       if (u === undefined || !sameBytes(uniques[u]!.image.data, img.data)) {
@@ -99,35 +130,39 @@ export function buildSheet(model: SpriteModel, format: string, budget: Budget = 
         uniques.push({ image: img, key: k });
         byKey.set(k, u);
       }
-      placed.push({ animation: ai, index: fi, unique: u, x, y, durationMs: f.durationMs });
-      x0 = Math.min(x0, x);
-      y0 = Math.min(y0, y);
-      x1 = Math.max(x1, x + img.width);
-      y1 = Math.max(y1, y + img.height);
+      // A canvas too small for what the frame shows grows to hold it (nothing is cut off).
+      if (canvas) canvas = grow(canvas, x, y, x + img.width, y + img.height);
+      if (shared || !canvas)
+        common = canvas ? grow(common, canvas[0], canvas[1], canvas[2], canvas[3]) : grow(common, x, y, x + img.width, y + img.height);
+      placed.push({ animation: ai, index: fi, unique: u, x, y, canvas: shared ? undefined : canvas, durationMs: f.durationMs });
     });
   });
-  if (x0 === Infinity) x0 = y0 = x1 = y1 = 0;
+  if (common[0] === Infinity) common = [0, 0, 0, 0];
   const packed = packShelves(
     uniques.map((u) => ({ w: u.image.width, h: u.image.height })),
     1,
   );
   const items = uniques.map((u, i) => ({ image: u.image, ...packed.positions[i]! }));
   const image = drawSheet(items, Math.max(1, packed.width), Math.max(1, packed.height), budget);
-  const sourceSize = { w: x1 - x0, h: y1 - y0 };
   const frames: SheetFrame[] = placed.map((p) => {
     const img = uniques[p.unique]!.image;
     const pos = packed.positions[p.unique]!;
-    const sss = { x: p.x - x0, y: p.y - y0, w: img.width, h: img.height };
+    const c = p.canvas ?? common;
+    const sourceSize = { w: c[2] - c[0], h: c[3] - c[1] };
+    const sss = { x: p.x - c[0], y: p.y - c[1], w: img.width, h: img.height };
     return {
       animation: p.animation,
       index: p.index,
       frame: { x: pos.x, y: pos.y, w: img.width, h: img.height },
       spriteSourceSize: sss,
+      sourceSize,
+      originX: -c[0],
+      originY: -c[1],
       trimmed: sss.x !== 0 || sss.y !== 0 || sss.w !== sourceSize.w || sss.h !== sourceSize.h,
       durationMs: p.durationMs,
     };
   });
-  return { image, frames, sourceSize, originX: 0 - x0, originY: 0 - y0 };
+  return { image, frames, sourceSize: { w: common[2] - common[0], h: common[3] - common[1] }, originX: -common[0], originY: -common[1] };
 }
 
 function hashBytes(d: Uint8Array): string {

@@ -371,6 +371,8 @@ export function spriteFromFrames(frames: readonly RgbaImage[], animations: reado
       return {
         durationMs: f.durationMs,
         parts: [{ sheet: 0, sx: at.x, sy: at.y, sw: img.width, sh: img.height, x: p.dx - origin.x, y: p.dy - origin.y }],
+        // The frame's cell around the origin: the untrimmed box sheet exports write.
+        canvas: { x: -origin.x, y: -origin.y, width: frames[f.frame]!.width, height: frames[f.frame]!.height },
       };
     }),
   }));

@@ -45,6 +45,26 @@ export interface ModelPart {
   name?: string;
 }
 
+/** A rectangle in sprite coordinates (relative to the sprite origin). */
+export interface ModelRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A layer of the source (Aseprite layers), kept so writers can list them. */
+export interface ModelLayer {
+  name: string;
+  /** 0 (transparent) … 1 (opaque). */
+  opacity?: number;
+  /** The source's blend mode name (Aseprite: "normal", "multiply", ...). */
+  blendMode?: string;
+  visible?: boolean;
+  /** The name of the group layer this layer sits in. */
+  group?: string;
+}
+
 /** A named point or collision shape in a frame. */
 export type ModelShape =
   | { type: 'point'; name: string; x: number; y: number; rotation?: number }
@@ -60,6 +80,13 @@ export interface ModelFrame {
   /** Trigger strings or sound ids, as text. */
   events?: string[];
   label?: string;
+  /**
+   * The frame's untrimmed box (Aseprite's canvas, TexturePacker's
+   * `sourceSize`), placed relative to the sprite origin: `-canvas.x,
+   * -canvas.y` is the origin inside the canvas. Absent when the source has
+   * no such box; writers then use the union of the frames' visible boxes.
+   */
+  canvas?: ModelRect;
 }
 
 export interface ModelAnimation {
@@ -85,6 +112,8 @@ export interface SpriteModel {
   name: string;
   sheets: ModelSheet[];
   animations: ModelAnimation[];
+  /** The source's layers, back to front, when it has named layers (Aseprite). */
+  layers?: ModelLayer[];
   /** Notes about what the conversion could not carry over. */
   notes?: string[];
 }

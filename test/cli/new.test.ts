@@ -249,6 +249,26 @@ describe('sprat new, into every sprite format', () => {
     expect(validate(new Uint8Array(readFileSync(auto)), auto).valid).toBe(true);
   });
 
+  it('sheet formats: each frame keeps its cell as the canvas (sourceSize), trimmed inside it, the origin as the pivot', async () => {
+    const out = path.join(tmp, 'cells-tp.json');
+    const r = await runCli(['new', SHEET, out, '--to', 'texturepacker', '--cell', '16x16', '--anim', 'walk:0-3', '--origin', '8,13']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(out, 'utf8'));
+    const frames = Object.values(doc.frames) as {
+      trimmed: boolean;
+      spriteSourceSize: Record<string, number>;
+      sourceSize: object;
+      pivot: object;
+    }[];
+    frames.forEach((f, k) => {
+      expect(f.sourceSize).toEqual({ w: 16, h: 16 });
+      expect(f.pivot).toEqual({ x: 8 / 16, y: 13 / 16 });
+      const b = opaqueBounds(cellImage(k))!;
+      expect(f.spriteSourceSize).toEqual({ x: b.x, y: b.y, w: b.width, h: b.height });
+      expect(f.trimmed).toBe(true);
+    });
+  });
+
   it('the library: newSprite gives the files to write (the sheet beside a Hallgeir sprite, which names it)', async () => {
     const frames = [0, 1].map(cellImage);
     const { files, notes } = await newSprite({ frames, animations: 'a:0-1' }, getFormat('hallgeir-sprite')!, 'slime.spr');

@@ -62,6 +62,8 @@ export async function spriteToModel(doc: HallgeirSprite, resources: ResourceLoad
         return {
           durationMs: held ? Infinity : delay * 1000,
           parts: [{ sheet: 0, sx: frames.x(j), sy: frames.y(j), sw: size.width, sh: size.height, x: 0, y: 0 }],
+          // The frame size, the origin at its corner (what the sheet formats write as the untrimmed size).
+          canvas: { x: 0, y: 0, width: size.width, height: size.height },
         };
       }),
     });

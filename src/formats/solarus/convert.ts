@@ -84,6 +84,8 @@ export async function sheetToModel(
           parts: [
             { sheet: index.get(a.image)!, sx: r.x, sy: r.y, sw: r.width, sh: r.height, x: 0, y: 0, originX: d.originX, originY: d.originY },
           ],
+          // The direction's frame box around its origin (what the sheet formats write as the untrimmed size).
+          canvas: { x: -d.originX, y: -d.originY, width: r.width, height: r.height },
         });
       }
       animations.push({ name: a.name, direction: String(k), frames, loopTo: loopOk ? a.loopOnFrame : null });

@@ -28,7 +28,7 @@ import { type Diagnostic, diagnostic, diagnosticFromError, FormatError, isFormat
 import { type Budget, budgetFrom, LimitError } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OptionSpec, RenderView } from '../../formats/types.js';
 import { intOption, namesNothing, parsedOption, selectIndex, selectNamed, stringOption } from '../../formats/options.js';
-import type { SpriteModel } from '../../model/types.js';
+import type { ModelLayer, SpriteModel } from '../../model/types.js';
 import { mulUn8 } from '../../render/blend.js';
 import { createImage, type RgbaImage } from '../../render/image.js';
 import { scale, translate } from '../../render/matrix.js';
@@ -448,10 +448,30 @@ export function aseModel(doc: AseDoc, options?: CommandOptions): SpriteModel {
     });
     model.sheets = [{ path: '', image: strip, nearest: true }];
   } else model.sheets = [{ path: '', image: sheet, nearest: true }];
+  model.layers = modelLayers(doc, choices);
   const notes = model.notes ?? [];
   for (const n of lossNotes(doc, choices)) notes.push(n);
   if (notes.length) model.notes = notes;
   return model;
+}
+
+/**
+ * The file's layers for the model, in file order (back to front): each
+ * with its group, visibility (as drawn: a hidden group, --hide-layers and
+ * reference layers count) and, for image layers, opacity and blend mode.
+ */
+function modelLayers(doc: AseDoc, choices: AseLayerChoices): ModelLayer[] {
+  const t = layerTree(doc, choices);
+  return doc.layers.map((l, i) => {
+    const layer: ModelLayer = { name: l.name };
+    if (l.type !== 'group') {
+      layer.opacity = l.opacity / 255;
+      layer.blendMode = l.blendMode;
+    }
+    layer.visible = t.visible[i]! && !l.reference;
+    if (l.parent !== null) layer.group = doc.layers[l.parent]!.name;
+    return layer;
+  });
 }
 
 /** What the common model does not carry (each named, never dropped silently). */

@@ -8,7 +8,7 @@ import { type Diagnostic, FormatError } from '../../binary/errors.js';
 import type { CommandOptions, FormatHandler, OptionSpec } from '../../formats/types.js';
 import { choiceOption, stringOption } from '../../formats/options.js';
 import { budgetFrom } from '../../binary/limits.js';
-import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
+import type { LevelModel, ModelAnimation, ModelFrame, ModelLayer, SpriteModel } from '../../model/types.js';
 import { unusedAnimation, unusedFrameNames } from '../../model/unused.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
@@ -323,7 +323,13 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
   const frames: ModelFrame[] = new Array(frameCount(doc));
   for (let i = 0; i < frames.length; i++) {
     const f = frameAt(doc, i);
-    frames[i] = { durationMs: f.duration ?? 100, parts: [framePart(f, origin.x, origin.y)], label: f.filename };
+    frames[i] = {
+      durationMs: f.duration ?? 100,
+      parts: [framePart(f, origin.x, origin.y)],
+      label: f.filename,
+      // The sprite's canvas (sourceSize), with the origin slice's pivot inside it.
+      canvas: { x: -origin.x, y: -origin.y, width: f.sourceSize.w, height: f.sourceSize.h },
+    };
   }
   const notes: string[] = [];
   const animations: ModelAnimation[] = [];
@@ -381,6 +387,15 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
     }
   }
   const model: SpriteModel = { kind: 'sprite', name, sheets: [{ path: doc.meta.image ?? '' }], animations };
+  if (doc.meta.layers.length) {
+    model.layers = doc.meta.layers.map((l) => {
+      const layer: ModelLayer = { name: l.name };
+      if (l.opacity !== undefined) layer.opacity = l.opacity / 255;
+      if (l.blendMode !== undefined) layer.blendMode = l.blendMode;
+      if (l.group !== undefined) layer.group = l.group;
+      return layer;
+    });
+  }
   if (notes.length) model.notes = notes;
   return model;
 }
@@ -498,7 +513,7 @@ function copyFrame(f: ModelFrame): ModelFrame {
 export function asepriteFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): AsepriteDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as an Aseprite sheet');
   const notes = sheetLossNotes(model, FORMAT);
-  const built = buildSheet(model, FORMAT, budgetFrom(options));
+  const built = buildSheet(model, FORMAT, budgetFrom(options), true);
   let clamped = false;
   // One key per model frame: frames with equal keys are the same Aseprite frame.
   const byAnim: SheetFrame[][] = model.animations.map(() => []);
@@ -591,7 +606,7 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       rotated: false,
       trimmed: bf.trimmed,
       spriteSourceSize: bf.spriteSourceSize,
-      sourceSize: built.sourceSize,
+      sourceSize: bf.sourceSize,
       duration,
     };
   });
@@ -610,25 +625,48 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       size: { w: built.image.width, h: built.image.height },
       scale: '1',
       frameTags,
-      layers: [{ name: 'Layer 1', opacity: 255, blendMode: 'normal' }],
-      slices: [
-        {
-          name: 'origin',
-          color: '#0000ffff',
-          keys: [
-            {
-              frame: 0,
-              bounds: { x: 0, y: 0, w: built.sourceSize.w, h: built.sourceSize.h },
-              pivot: { x: built.originX, y: built.originY },
-            },
-          ],
-        },
-      ],
+      layers: jsonLayers(model),
+      // sprat's place for the sprite origin (Aseprite has no per-frame pivot); at the canvas's corner, none (as a reader assumes).
+      slices:
+        built.originX === 0 && built.originY === 0
+          ? []
+          : [
+              {
+                name: 'origin',
+                color: '#0000ffff',
+                keys: [
+                  {
+                    frame: 0,
+                    bounds: { x: 0, y: 0, w: built.sourceSize.w, h: built.sourceSize.h },
+                    pivot: { x: built.originX, y: built.originY },
+                  },
+                ],
+              },
+            ],
     },
     sheet: built.image,
   };
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return doc;
+}
+
+/**
+ * `meta.layers` as Aseprite lists them (src/app/doc_exporter.cpp): the
+ * visible layers, each with its group, and opacity (0-255) and blend mode
+ * for image layers (a group has neither); a source without layers, Aseprite's
+ * one default layer.
+ */
+function jsonLayers(model: SpriteModel): AsepriteLayer[] {
+  if (!model.layers?.length) return [{ name: 'Layer 1', opacity: 255, blendMode: 'normal' }];
+  return model.layers
+    .filter((l) => l.visible !== false)
+    .map((l) => {
+      const o: AsepriteLayer = { name: l.name };
+      if (l.group !== undefined) o.group = l.group;
+      if (l.opacity !== undefined) o.opacity = Math.round(Math.min(1, Math.max(0, l.opacity)) * 255);
+      if (l.blendMode !== undefined) o.blendMode = l.blendMode;
+      return o;
+    });
 }
 
 /**

@@ -203,7 +203,13 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
     const px = Math.round((pivot?.x ?? 0) * f.sourceSize.w * 1e6) / 1e6;
     const py = Math.round((pivot?.y ?? 0) * f.sourceSize.h * 1e6) / 1e6;
     if (f.duration === undefined) untimed = true;
-    byName.set(f.filename, { durationMs: f.duration ?? DEFAULT_DURATION_MS, parts: [framePart(f, px, py)], label: f.filename });
+    byName.set(f.filename, {
+      durationMs: f.duration ?? DEFAULT_DURATION_MS,
+      parts: [framePart(f, px, py)],
+      label: f.filename,
+      // The untrimmed sprite (sourceSize), with the pivot inside it.
+      canvas: { x: -px, y: -py, width: f.sourceSize.w, height: f.sourceSize.h },
+    });
   }
   if (untimed && frameCount(doc)) notes.push(`texturepacker: frame durations are not stored; ${DEFAULT_DURATION_MS} ms assumed`);
   // (A multipack's animations may name frames of files not read yet: left out until they are.)
@@ -239,13 +245,14 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
   const notes = sheetLossNotes(model, FORMAT);
   const built = buildSheet(model, FORMAT, budgetFrom(options));
   const names = frameNames(model, (anim, i) => `${anim}/${String(i).padStart(4, '0')}`);
-  const pivot = {
-    x: built.sourceSize.w ? built.originX / built.sourceSize.w : 0,
-    y: built.sourceSize.h ? built.originY / built.sourceSize.h : 0,
-  };
+  // The sprite origin as a normalised pivot on each frame's canvas.
+  const pivotOf = (bf: BuiltFrame) => ({
+    x: bf.sourceSize.w ? bf.originX / bf.sourceSize.w : 0,
+    y: bf.sourceSize.h ? bf.originY / bf.sourceSize.h : 0,
+  });
   // A label used by several model frames that look and last the same becomes one shared frame entry.
   const labelOf = (bf: BuiltFrame) => model.animations[bf.animation]!.frames[bf.index]!.label;
-  const look = (bf: BuiltFrame) => JSON.stringify([bf.frame, bf.spriteSourceSize, bf.durationMs]);
+  const look = (bf: BuiltFrame) => JSON.stringify([bf.frame, bf.spriteSourceSize, bf.sourceSize, bf.durationMs]);
   const looks = new Map<string, Set<string>>();
   for (const bf of built.frames) {
     const l = labelOf(bf);
@@ -261,13 +268,14 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
     names[bf.animation]![bf.index] = filename;
     if (emitted.has(filename)) continue;
     emitted.add(filename);
+    const pivot = pivotOf(bf);
     frames.push({
       filename,
       frame: bf.frame,
       rotated: false,
       trimmed: bf.trimmed,
       spriteSourceSize: bf.spriteSourceSize,
-      sourceSize: built.sourceSize,
+      sourceSize: bf.sourceSize,
       pivot,
       anchor: pivot,
       duration: Number.isFinite(bf.durationMs) ? bf.durationMs : 0,
