@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config';
  * and `tools` (real tools and whole-tree sweeps: the AnimationEncoder, the real-file collection, the
  * hostile and every-file sweeps, the packed tarball, the benchmark harness). CI runs them all.
  */
-const BROWSER = ['test/web/**/*.test.ts', 'test/interop/clients.test.ts', 'test/interop/real-clients.test.ts'];
+const BROWSER = [
+  'test/web/**/*.test.ts',
+  'test/interop/clients.test.ts',
+  'test/interop/real-clients.test.ts',
+  'test/interop/exports-clients.test.ts',
+];
 const TOOLS = [
   'test/formats/cthg-script/encoder.test.ts',
   'test/interop/real-collection.test.ts',
