@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,7 +107,7 @@ export const demoCommand: Command = {
     try {
       const st = await fsp.stat(outDir).catch(() => null);
       if (st && !st.isDirectory()) {
-        io.err(`sprat: error: ${outName}: is a file, not a folder\n`);
+        io.err(`${printable(`sprat: error: ${outName}: is a file, not a folder`)}\n`);
         return 1;
       }
       await fsp.mkdir(outDir, { recursive: true });
@@ -135,7 +136,7 @@ export const demoCommand: Command = {
       const warnings = v.diagnostics.filter((d) => d.severity === 'warning').length;
       if (!v.valid) {
         failures++;
-        for (const d of v.diagnostics) io.err(`${s.file}: ${d.severity}: ${d.message}\n`);
+        for (const d of v.diagnostics) io.err(`${printable(`${s.file}: ${d.severity}: ${d.message}`)}\n`);
       }
       const made: string[] = [];
       for (const r of s.renders ?? []) {
@@ -160,7 +161,7 @@ export const demoCommand: Command = {
           }
         } catch (e) {
           failures++;
-          io.err(`sprat: error: ${s.file}: rendering ${r.out}: ${(e as Error).message}\n`);
+          io.err(`${printable(`sprat: error: ${s.file}: rendering ${r.out}: ${(e as Error).message}`)}\n`);
         }
       }
       rows.push([
