@@ -7,6 +7,7 @@
  * stops the others, each file's outputs are written atomically by the single-file
  * command, results are printed in the files' order, then a summary.
  */
+import { printable } from '../binary/errors.js';
 import { availableParallelism, totalmem } from 'node:os';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -248,7 +249,7 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   }
   const inputs = new Set(found.map((f) => f.abs));
   const outputs = new Map<string, number[]>();
-  const planned: { job: FileJob; error?: string }[] = [];
+  const planned: { job: FileJob; error?: string; folder?: true }[] = [];
   // OUTDIR is the batch's own when it holds none of its inputs: a sheet an earlier run wrote beside an output is replaced too.
   const own = !single && spec.command === 'convert' && !found.some((f) => isInside(outAbs, f.abs));
   const options = Object.entries(own ? { ...spec.options, overwrite: true } : spec.options).filter(
@@ -271,6 +272,11 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
       changed: batchOptions.changed === true,
       dryRun: batchOptions['dry-run'] === true,
     };
+    // A folder the walk could not read: one failure, in its place.
+    if (f.unreadable !== undefined) {
+      planned.push({ job, error: f.unreadable, folder: true });
+      continue;
+    }
     const error =
       !single && inputs.has(outputAbs) ? `its output ${output} is an input of this ${spec.command}; nothing was written for it` : undefined;
     planned.push({ job, error });
@@ -288,7 +294,7 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
     dropped.add(i);
     return false;
   };
-  for (const [i, p] of planned.entries()) if (p.error && outputs.get(p.job.outputAbs)!.length < 2) await sprite(i);
+  for (const [i, p] of planned.entries()) if (p.error && !p.folder && outputs.get(p.job.outputAbs)!.length < 2) await sprite(i);
   for (const group of outputs.values()) {
     if (group.length < 2) continue;
     const kept: number[] = [];
@@ -312,7 +318,7 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   };
   const failed = (job: BatchJob, message: string): BatchReply => ({
     kind: 'file',
-    result: { status: 'failed', out: '', err: `sprat: error: ${(job as FileJob).input}: ${message}\n` },
+    result: { status: 'failed', out: '', err: `${printable(`sprat: error: ${(job as FileJob).input}: ${message}`)}\n` },
   });
   const runnable = planned.filter((p) => !p.error).map((p) => p.job);
   // The output folders are made here, before the workers start; those left empty at the end are removed.
@@ -336,7 +342,7 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   const flushPlanned = (upTo: number) => {
     while (k < planned.length && (upTo < 0 || planned[k]!.job !== runnable[upTo])) {
       const p = planned[k++]!;
-      if (p.error) print({ status: 'failed', out: '', err: `sprat: error: ${p.job.input}: ${p.error}\n` });
+      if (p.error) print({ status: 'failed', out: '', err: `${printable(`sprat: error: ${p.job.input}: ${p.error}`)}\n` });
     }
     if (upTo >= 0) k++;
   };
@@ -364,7 +370,7 @@ export async function runFileBatch(io: Io, spec: BatchSpec, batchOptions: Comman
   for (const d of made.sort((a, b) => b.length - a.length)) await fsp.rmdir(d).catch(() => {});
   const first = batchOptions['dry-run'] === true ? `${counts['would-write']} would be written` : `${counts.written} written`;
   const skipped = counts.ignored ? ` (${counts.ignored} other files skipped)` : '';
-  io.out(`${spec.command}: ${first}, ${counts.unchanged} unchanged, ${counts.failed} failed${skipped}\n`);
+  io.out(`${printable(`${spec.command}: ${first}, ${counts.unchanged} unchanged, ${counts.failed} failed${skipped}`)}\n`);
   // One file (IN OUT --changed or --dry-run): its command's status, 2 for a wrong command line included.
   return single ? code : counts.failed ? (code === EXIT_INTERNAL ? EXIT_INTERNAL : 1) : 0;
 }

@@ -4,8 +4,10 @@
  * in a stable order. Which of them are sprite or level files is decided by
  * the reader (src/check.ts checkFormatOf), not here.
  */
+import type { Dirent } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { describeFileError } from '../formats/resources.js';
 
 /** Folders a walk never enters. */
 export const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
@@ -18,6 +20,12 @@ export interface FoundFile {
   named: boolean;
   /** Its path below the folder it was found from (a walked folder, a glob's fixed part; its own name when named). */
   rel: string;
+  /**
+   * Set for a folder of the walk that could not be read (no permission, a
+   * path too long): why, in plain words. It is one problem of the command's
+   * (`FOLDER: error: permission denied`); the walk went on past it.
+   */
+  unreadable?: string;
 }
 
 export interface WalkOptions {
@@ -31,7 +39,9 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
  * The files under `place` (relative to `cwd`, or absolute), in name order:
  * folders walked (not node_modules, .git, symbolic links or special files).
  * A place that is a file is yielded as named. Throws the file system's
- * error for a place that does not exist.
+ * error for a place that does not exist. A folder below it that cannot be
+ * read (no permission, a path too long) is yielded with `unreadable` set and
+ * the walk goes on.
  */
 export async function* walkFiles(cwd: string, place: string, options: WalkOptions = {}): AsyncGenerator<FoundFile> {
   const abs = path.resolve(cwd, place);
@@ -43,14 +53,44 @@ export async function* walkFiles(cwd: string, place: string, options: WalkOption
   yield* walkFolder(place, abs, '', options);
 }
 
+/** The entries of one folder, in name order, or why it cannot be read. */
+async function readFolder(abs: string): Promise<Dirent[] | string> {
+  try {
+    return (await fsp.readdir(abs, { withFileTypes: true })).sort(byName);
+  } catch (e) {
+    return describeFileError(e);
+  }
+}
+
+/**
+ * The walk below one folder, depth first in name order, with a stack of the
+ * folders open (no recursion: a tree thousands of folders deep is walked as
+ * any other, its too-long paths reported as unreadable folders).
+ */
 async function* walkFolder(shownDir: string, absDir: string, relDir: string, options: WalkOptions): AsyncGenerator<FoundFile> {
-  const entries = (await fsp.readdir(absDir, { withFileTypes: true })).sort(byName);
-  for (const e of entries) {
-    const shown = path.join(shownDir, e.name);
-    const abs = path.join(absDir, e.name);
-    const rel = relDir ? path.join(relDir, e.name) : e.name;
+  const top = await readFolder(absDir);
+  if (typeof top === 'string') {
+    yield { shown: shownDir, abs: absDir, named: false, rel: relDir, unreadable: top };
+    return;
+  }
+  const stack: { entries: Dirent[]; at: number; shown: string; abs: string; rel: string }[] = [
+    { entries: top, at: 0, shown: shownDir, abs: absDir, rel: relDir },
+  ];
+  while (stack.length) {
+    const f = stack[stack.length - 1]!;
+    if (f.at === f.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const e = f.entries[f.at++]!;
+    const shown = path.join(f.shown, e.name);
+    const abs = f.abs + (f.abs.endsWith(path.sep) ? '' : path.sep) + e.name;
+    const rel = f.rel ? f.rel + path.sep + e.name : e.name;
     if (e.isDirectory()) {
-      if (!SKIPPED_FOLDERS.has(e.name) && !options.skip?.has(abs)) yield* walkFolder(shown, abs, rel, options);
+      if (SKIPPED_FOLDERS.has(e.name) || options.skip?.has(abs)) continue;
+      const entries = await readFolder(abs);
+      if (typeof entries === 'string') yield { shown, abs, named: false, rel, unreadable: entries };
+      else stack.push({ entries, at: 0, shown, abs, rel });
     } else if (e.isFile()) {
       yield { shown, abs, named: false, rel };
     }
@@ -147,7 +187,8 @@ export async function globFiles(cwd: string, glob: string, options: WalkOptions 
   for await (const f of walkFolder(base, path.resolve(cwd, base), '', options)) {
     const posix = f.shown.split(path.sep).join('/');
     const candidate = base === '.' ? posix.replace(/^\.\//, '') : posix;
-    if (re.test(candidate)) out.push({ ...f, shown: candidate });
+    // A folder that could not be read may hold matches: it is reported.
+    if (f.unreadable !== undefined || re.test(candidate)) out.push({ ...f, shown: candidate });
   }
   return out;
 }
