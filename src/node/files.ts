@@ -103,16 +103,44 @@ export function isGlob(place: string): boolean {
   return /[*?[{]/.test(place);
 }
 
+type GlobNode =
+  | { t: 'char'; test: (c: number) => boolean }
+  | { t: 'seq'; items: GlobNode[] }
+  | { t: 'alt'; alts: GlobNode[] }
+  | { t: 'repeat'; node: GlobNode };
+
+const SLASH = 0x2f;
+const notSlash = (c: number) => c !== SLASH;
+const anyChar: GlobNode = { t: 'char', test: () => true };
+const nameChars: GlobNode = { t: 'repeat', node: { t: 'char', test: notSlash } };
+
+/** A `[...]` class's body (after `!`/`^`): its characters and `a-z` ranges. */
+function classTest(body: string, negate: boolean): (c: number) => boolean {
+  const ranges: [number, number][] = [];
+  for (let i = 0; i < body.length; i++) {
+    if (body[i + 1] === '-' && i + 2 < body.length) {
+      ranges.push([body.charCodeAt(i), body.charCodeAt(i + 2)]);
+      i += 2;
+    } else ranges.push([body.charCodeAt(i), body.charCodeAt(i)]);
+  }
+  const inside = (c: number) => ranges.some(([lo, hi]) => c >= lo && c <= hi);
+  return negate ? (c) => c !== SLASH && !inside(c) : inside;
+}
+
 /**
- * A glob as a regular expression over `/`-separated paths: `*` any name part,
- * `?` one character, `**` any number of folders, `[abc]` / `[!a-z]` a class,
- * `{a,b}` alternatives. Wildcards never match a `/`.
+ * A glob's syntax tree: `*` any name part, `?` one character, `**` any
+ * number of folders, `[abc]` / `[!a-z]` a class, `{a,b}` alternatives.
+ * Wildcards never match a `/`.
  */
-export function globToRegExp(pattern: string): RegExp {
-  // `**/**` is `**` (and keeps the expression from backtracking over nested repeats)
+function parseGlob(pattern: string): GlobNode {
+  // `**/**` is `**`
   const glob = pattern.replace(/(^|\/)\*\*(?:\/\*\*)+(?=\/|$)/g, '$1**');
-  let re = '';
-  let braces = 0;
+  // The open groups: each a list of alternatives, each a sequence.
+  const groups: GlobNode[][][] = [[[]]];
+  const seq = () => {
+    const g = groups[groups.length - 1]!;
+    return g[g.length - 1]!;
+  };
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
     if (c === '*') {
@@ -121,39 +149,114 @@ export function globToRegExp(pattern: string): RegExp {
         const atEnd = i + 2 === glob.length || glob[i + 2] === '/';
         if (atStart && atEnd) {
           if (glob[i + 2] === '/') {
-            re += '(?:[^/]*/)*';
+            seq().push({ t: 'repeat', node: { t: 'seq', items: [nameChars, { t: 'char', test: (x) => x === SLASH }] } });
             i += 2;
           } else {
-            re += '.*';
+            seq().push({ t: 'repeat', node: anyChar });
             i += 1;
           }
           continue;
         }
         i += 1; // `a**b` is `a*b`
       }
-      re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '[') {
+      seq().push(nameChars);
+    } else if (c === '?') seq().push({ t: 'char', test: notSlash });
+    else if (c === '[' && glob.indexOf(']', i + 2) >= 0) {
       const close = glob.indexOf(']', i + 2);
-      if (close < 0) re += '\\[';
-      else {
-        let body = glob.slice(i + 1, close);
-        const negate = body.startsWith('!') || body.startsWith('^');
-        if (negate) body = body.slice(1);
-        re += `[${negate ? '^/' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
-        i = close;
-      }
-    } else if (c === '{') {
-      braces++;
-      re += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      re += ')';
-    } else if (c === ',' && braces > 0) re += '|';
-    else re += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+      let body = glob.slice(i + 1, close);
+      const negate = body.startsWith('!') || body.startsWith('^');
+      if (negate) body = body.slice(1);
+      seq().push({ t: 'char', test: classTest(body, negate) });
+      i = close;
+    } else if (c === '{') groups.push([[]]);
+    else if (c === '}' && groups.length > 1) {
+      const alts = groups.pop()!;
+      seq().push({ t: 'alt', alts: alts.map((items) => ({ t: 'seq', items })) });
+    } else if (c === ',' && groups.length > 1) groups[groups.length - 1]!.push([]);
+    else {
+      const code = glob.charCodeAt(i);
+      seq().push({ t: 'char', test: (x) => x === code });
+    }
   }
-  while (braces-- > 0) re += ')';
-  return new RegExp(`^${re}$`);
+  // Braces left open close at the end.
+  while (groups.length > 1) {
+    const alts = groups.pop()!;
+    seq().push({ t: 'alt', alts: alts.map((items) => ({ t: 'seq', items })) });
+  }
+  return { t: 'alt', alts: groups[0]!.map((items) => ({ t: 'seq', items })) };
+}
+
+/** A state of the matcher: one character (`test`, then `next`), or a choice of states taken without one. */
+interface GlobState {
+  test?: (c: number) => boolean;
+  next: number[];
+}
+
+/**
+ * A glob as a matcher of whole `/`-separated paths (the syntax of
+ * parseGlob). The glob is compiled to a nondeterministic automaton
+ * (Thompson's construction) and a path is run through all its states at
+ * once: time linear in the path's length times the glob's, with no
+ * backtracking (`*a*a*a*a*b` against a long name is as fast as `*b`).
+ */
+export function globMatcher(pattern: string): (path: string) => boolean {
+  const states: GlobState[] = [];
+  const MATCH = -2;
+  const add = (s: GlobState) => states.push(s) - 1;
+  // Builds `node` so that it goes on to `then`; returns its first state.
+  const build = (node: GlobNode, then: number): number => {
+    switch (node.t) {
+      case 'char':
+        return add({ test: node.test, next: [then] });
+      case 'seq': {
+        let at = then;
+        for (let i = node.items.length - 1; i >= 0; i--) at = build(node.items[i]!, at);
+        return at;
+      }
+      case 'alt':
+        return add({ next: node.alts.map((a) => build(a, then)) });
+      case 'repeat': {
+        const loop = add({ next: [] });
+        states[loop]!.next.push(build(node.node, loop), then);
+        return loop;
+      }
+    }
+  };
+  const start = build(parseGlob(pattern), MATCH);
+  const mark = new Int32Array(states.length).fill(-1);
+  // The states reachable from `s` without a character, with a character test (or the match), into `into`.
+  const close = (s: number, gen: number, into: number[]): boolean => {
+    let matched = false;
+    const stack = [s];
+    while (stack.length) {
+      const x = stack.pop()!;
+      if (x === MATCH) {
+        matched = true;
+        continue;
+      }
+      if (mark[x] === gen) continue;
+      mark[x] = gen;
+      const st = states[x]!;
+      if (st.test) into.push(x);
+      else for (let k = st.next.length - 1; k >= 0; k--) stack.push(st.next[k]!);
+    }
+    return matched;
+  };
+  let gen = 0;
+  return (path: string) => {
+    let current: number[] = [];
+    let matched = close(start, ++gen, current);
+    for (let i = 0; i < path.length; i++) {
+      if (!current.length) return false;
+      const c = path.charCodeAt(i);
+      const next: number[] = [];
+      gen++;
+      matched = false;
+      for (const x of current) if (states[x]!.test!(c) && close(states[x]!.next[0]!, gen, next)) matched = true;
+      current = next;
+    }
+    return matched;
+  };
 }
 
 /** The folder a glob's matches lie under: its leading parts without wildcards ('.' when none). */
@@ -176,7 +279,7 @@ export function globBase(glob: string): string {
 export async function globFiles(cwd: string, glob: string, options: WalkOptions = {}): Promise<FoundFile[]> {
   const pattern = path.posix.normalize(glob.replace(/\\/g, '/'));
   const base = globBase(pattern);
-  const re = globToRegExp(pattern);
+  const matches = globMatcher(pattern);
   const out: FoundFile[] = [];
   try {
     const st = await fsp.stat(path.resolve(cwd, base));
@@ -188,7 +291,7 @@ export async function globFiles(cwd: string, glob: string, options: WalkOptions 
     const posix = f.shown.split(path.sep).join('/');
     const candidate = base === '.' ? posix.replace(/^\.\//, '') : posix;
     // A folder that could not be read may hold matches: it is reported.
-    if (f.unreadable !== undefined || re.test(candidate)) out.push({ ...f, shown: candidate });
+    if (f.unreadable !== undefined || matches(candidate)) out.push({ ...f, shown: candidate });
   }
   return out;
 }
