@@ -24,7 +24,7 @@ import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, rejectForeignOptions, resolveUserPaths, type Command } from './command.js';
 import { describeFsError, EXIT_INTERNAL, readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
 import { jsonChunks } from './json.js';
-import { writeOutputs } from './write.js';
+import { OVERWRITE_OPTION, writeOutputs } from './write.js';
 
 const RENDER_OPTION: OptionSpec = {
   name: 'render',
@@ -36,6 +36,10 @@ const OPTIONS: OptionSpec[] = [
   { name: 'json', type: 'flag', description: 'print the changes as one JSON report' },
   { name: 'exit-code', type: 'flag', description: 'exit 1 when the documents differ, as git diff --exit-code does (default: 0)' },
   RENDER_OPTION,
+  {
+    ...OVERWRITE_OPTION,
+    description: 'let --render replace files that exist in OUT_DIR (never A, B or a file they use)',
+  },
   {
     name: 'playback',
     type: 'flag',
@@ -153,7 +157,8 @@ class DiffRun {
     result.frames = [];
     for (const f of frames) {
       const file = path.join(outDir, frameFileName(f, taken));
-      this.targets.push({ path: resolvePath(this.io, file), bytes: encodePng(f.image), label: file });
+      // A file already in OUT_DIR is replaced only with --overwrite (README "Many files": no clobber).
+      this.targets.push({ path: resolvePath(this.io, file), bytes: encodePng(f.image), label: file, mayReplace: false });
       result.frames.push({ view: f.view, frame: f.frame, changed: f.changed, file });
     }
     if (frames.length && result.status === 'same') result.status = 'changed';
@@ -180,7 +185,7 @@ class DiffRun {
   async write(): Promise<number> {
     if (!this.targets.length) return 0;
     for (const d of new Set(this.targets.map((t) => path.dirname(t.path)))) await fsp.mkdir(d, { recursive: true });
-    return writeOutputs(this.io, 'diff', this.targets, { protect: this.protect });
+    return writeOutputs(this.io, 'diff', this.targets, { protect: this.protect, overwrite: this.options.overwrite === true });
   }
 }
 
@@ -210,7 +215,7 @@ export const diffCommand: Command = {
   summary:
     'Show what changed between two files of one format, or two folders (files paired by relative path), as a structural diff of their documents: "animation walking, direction 2: x 4 -> 5", "+ animation jump". Exit 0 (1 with --exit-code when they differ).',
   usage:
-    'sprat diff A B [--json] [--exit-code] [--render OUT_DIR] [--format F] | --textconv FILE | --git-driver PATH OLD HEX MODE NEW HEX MODE',
+    'sprat diff A B [--json] [--exit-code] [--render OUT_DIR [--overwrite]] [--format F] | --textconv FILE | --git-driver PATH OLD HEX MODE NEW HEX MODE',
   options: OPTIONS,
   formatOptionKeys: ['readOptions', 'renderOptions', 'resourceOptions', 'convertOptions'],
   async run(argv: string[], io: Io) {
