@@ -13,7 +13,7 @@ import { limitsFrom } from '../binary/limits.js';
 import { checkFile, checkFormatOf } from '../check.js';
 import { formatByName, load, references } from '../api.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
-import { readFileBytes, recordingLoader } from '../node/fs.js';
+import { readFileBytes, readFileBytesSync, recordingLoader } from '../node/fs.js';
 import { thDataSize, thPaletteProblems, thSpriteTableProblems } from '../formats/cthg/thdata.js';
 import { isTiledProjectName, tiledProjectProblems, undefinedPropertyTypes } from '../interop/tiled/check.js';
 import { allOptions, type Command } from './command.js';
@@ -109,7 +109,8 @@ export async function checkOne(job: CheckJob): Promise<FileReport | null> {
   const io: Io = { out: () => {}, err: () => {}, cwd: job.cwd, debug: false };
   let bytes: Uint8Array;
   try {
-    bytes = await readFileBytes(job.abs, limitsFrom(job.options));
+    // Synchronously: a worker checks one file after another, and most files of a tree are small (or skipped).
+    bytes = readFileBytesSync(job.abs, limitsFrom(job.options));
   } catch (e) {
     return { path: job.shown, format: null, problems: [{ severity: 'error', message: describeFsError(e) }] };
   }

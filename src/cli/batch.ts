@@ -55,8 +55,14 @@ export const CHANGED_OPTION: OptionSpec = {
 export const DRY_RUN_OPTION: OptionSpec = { name: 'dry-run', type: 'flag', description: 'print what would be written; write nothing' };
 export const BATCH_OPTIONS: OptionSpec[] = [JOBS_OPTION, OVERSUBSCRIBE_OPTION, CHANGED_OPTION, DRY_RUN_OPTION];
 
-/** Most files sent to a worker in one message. */
+/** Most files sent to a worker in one message (convert, render). */
 const CHUNK_MAX = 16;
+/**
+ * Most files of `check` in one message: most files of a tree are skipped after
+ * one small read, and a message each way per 16 of them cost more than the
+ * files (50,000 one-byte files: 3.2 s of CPU with 16, 2.1 s with 256).
+ */
+const CHECK_CHUNK_MAX = 256;
 
 /** Below this many files, with no --jobs given, one worker does them all (starting more costs more than they save). */
 const POOL_MIN_FILES = 16;
@@ -159,7 +165,8 @@ export async function runJobs(
   };
   // Jobs go out in chunks (a few per worker, at most CHUNK_MAX files each): each message to a worker and back waits for
   // this thread to be scheduled, which on a loaded machine costs more than a small file's check.
-  const size = Math.max(1, Math.min(CHUNK_MAX, Math.floor(jobs.length / (workers * 4))));
+  const most = jobs.every((j) => j.kind === 'check') ? CHECK_CHUNK_MAX : CHUNK_MAX;
+  const size = Math.max(1, Math.min(most, Math.floor(jobs.length / (workers * 4))));
   const chunks: number[][] = [];
   for (let i = 0; i < jobs.length; i += size) chunks.push(Array.from({ length: Math.min(size, jobs.length - i) }, (_, k) => i + k));
   try {
