@@ -190,7 +190,7 @@ function summaryTable(files: FileReport[], errors: number, warnings: number): st
     rows.set(key, r);
   }
   const table: string[][] = [['format', 'files', 'errors', 'warnings']];
-  for (const [k, r] of [...rows].sort()) table.push([k, String(r[0]), String(r[1]), String(r[2])]);
+  for (const [k, r] of [...rows].sort()) table.push([printable(k), String(r[0]), String(r[1]), String(r[2])]);
   table.push(['total', String(files.length), String(errors), String(warnings)]);
   const w = table[0]!.map((_, i) => table.reduce((m, row) => Math.max(m, row[i]!.length), 0));
   return '\n' + table.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ')).join('\n') + '\n';

@@ -224,7 +224,7 @@ export const demoCommand: Command = {
     const rel = path.relative(io.cwd, dir);
     const shownSamples = rel.startsWith('..') || path.isAbsolute(rel) ? dir.replace(/[\\/]+$/, '') : rel || '.';
     io.out('\n' + table(rows));
-    io.out(`\n${done} samples; renders in ${shownOut}/ (open ${path.join(shownOut, 'index.html')} to see them all)\n`);
+    io.out(`\n${printable(`${done} samples; renders in ${shownOut}/ (open ${path.join(shownOut, 'index.html')} to see them all)`)}\n`);
     io.out(
       `next: sprat view ${/\s/.test(shownSamples) ? JSON.stringify(shownSamples) : shownSamples}   (every sample, live in the browser)\n`,
     );

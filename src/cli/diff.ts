@@ -261,7 +261,7 @@ export const diffCommand: Command = {
         if (e instanceof UsageError) throw e;
         return reportError(io, e, run.current || undefined);
       }
-      for (const n of run.notes) io.err(n + '\n');
+      for (const n of run.notes) io.err(`${printable(n)}\n`);
       if (options.json && options.playback)
         printJson(io, { a, b, same: r.status === 'same', formats: r.formats, changes: r.playback!.map(playbackChangeJson) }, options);
       else if (options.json)
@@ -346,7 +346,7 @@ async function diffFolders(
       results.push({ path: rel, status: 'error', error: text.split('\n')[0]!.replace(/^sprat: (error: )?/, '') });
     }
   }
-  for (const n of run.notes) io.err(n + '\n');
+  for (const n of run.notes) io.err(`${printable(n)}\n`);
   const differ = results.some((r) => r.status !== 'error');
   if (options.json) {
     // --playback: each file's changes are its playback changes
@@ -414,7 +414,7 @@ async function gitDriver(io: Io, args: string[], format: string | undefined, opt
     const bb = await bytesOf(newFile);
     // a file of no format sprat knows (GIT_EXTERNAL_DIFF runs for every file): as git says of binary files
     if (!format && ((ba && !driverReads(ba, name)) || (bb && !driverReads(bb, newName)))) {
-      io.out(`Binary files ${ba ? `a/${name}` : '/dev/null'} and ${bb ? `b/${newName}` : '/dev/null'} differ\n`);
+      io.out(`${printable(`Binary files ${ba ? `a/${name}` : '/dev/null'} and ${bb ? `b/${newName}` : '/dev/null'} differ`)}\n`);
       return 0;
     }
     shown = name;
