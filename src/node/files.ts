@@ -198,8 +198,9 @@ interface GlobState {
  * (Thompson's construction) and a path is run through all its states at
  * once: time linear in the path's length times the glob's, with no
  * backtracking (`*a*a*a*a*b` against a long name is as fast as `*b`).
+ * `below(folder)`: whether any path below the folder could match.
  */
-export function globMatcher(pattern: string): (path: string) => boolean {
+export function globMatcher(pattern: string): { (path: string): boolean; below(folder: string): boolean } {
   const states: GlobState[] = [];
   const MATCH = -2;
   const add = (s: GlobState) => states.push(s) - 1;
@@ -243,11 +244,11 @@ export function globMatcher(pattern: string): (path: string) => boolean {
     return matched;
   };
   let gen = 0;
-  return (path: string) => {
+  const run = (path: string): { live: boolean; matched: boolean } => {
     let current: number[] = [];
     let matched = close(start, ++gen, current);
     for (let i = 0; i < path.length; i++) {
-      if (!current.length) return false;
+      if (!current.length) return { live: false, matched: false };
       const c = path.charCodeAt(i);
       const next: number[] = [];
       gen++;
@@ -255,8 +256,12 @@ export function globMatcher(pattern: string): (path: string) => boolean {
       for (const x of current) if (states[x]!.test!(c) && close(states[x]!.next[0]!, gen, next)) matched = true;
       current = next;
     }
-    return matched;
+    return { live: current.length > 0, matched };
   };
+  const matches = (path: string) => run(path).matched;
+  // Whether some path below folder `path` could match: the automaton is still running after `path/`.
+  matches.below = (path: string) => run(`${path}/`).live;
+  return matches;
 }
 
 /** The folder a glob's matches lie under: its leading parts without wildcards ('.' when none). */
@@ -290,8 +295,8 @@ export async function globFiles(cwd: string, glob: string, options: WalkOptions 
   for await (const f of walkFolder(base, path.resolve(cwd, base), '', options)) {
     const posix = f.shown.split(path.sep).join('/');
     const candidate = base === '.' ? posix.replace(/^\.\//, '') : posix;
-    // A folder that could not be read may hold matches: it is reported.
-    if (f.unreadable !== undefined || matches(candidate)) out.push({ ...f, shown: candidate });
+    // A folder that could not be read is reported when it could hold matches (`a/*.dat` cannot below `a/b/`).
+    if (f.unreadable !== undefined ? f.rel === '' || matches.below(candidate) : matches(candidate)) out.push({ ...f, shown: candidate });
   }
   return out;
 }

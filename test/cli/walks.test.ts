@@ -96,6 +96,27 @@ describe('an unreadable folder', () => {
   });
 });
 
+describe('an unreadable folder under a glob', () => {
+  it('is an error only when the glob could match below it', async () => {
+    const below = await runCli(['check', 'a/**/*.isprite'], dir);
+    expect(below.code).toBe(1);
+    expect(below.stdout).toContain('a/locked: error: permission denied\n');
+    const beside = await runCli(['check', 'a/*.isprite'], dir);
+    expect(beside.stdout).not.toContain('locked');
+    expect(beside.code).toBe(0);
+  });
+});
+
+describe('a glob of many stars', () => {
+  it('is matched against a long file name at once (it took 14 s by backtracking)', async () => {
+    fs.mkdirSync(path.join(dir, 'stars'));
+    fs.writeFileSync(path.join(dir, 'stars', `${'a'.repeat(200)}.dat`), 'x');
+    const r = await runCli(['validate', 'stars/*a*a*a*a*a*a*a*a*b.dat'], dir);
+    expect(r.code).toBe(2); // the glob names no file
+    expect(r.stderr).toMatch(/^sprat: error: stars\/\*a.*b\.dat: /);
+  });
+});
+
 describe('a tree too deep for its paths', () => {
   it('is one error for the folder whose path is too long; the walk goes on', async () => {
     const r = await runCli(['check', 'deep'], dir);

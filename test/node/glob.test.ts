@@ -99,4 +99,12 @@ describe('globMatcher', () => {
     expect(globMatcher('*')('')).toBe(true);
     expect(globMatcher('*')('a/b')).toBe(false);
   });
+
+  it('says whether a path below a folder could match', () => {
+    expect(globMatcher('a/*.dat').below('a')).toBe(true);
+    expect(globMatcher('a/*.dat').below('a/b')).toBe(false);
+    expect(globMatcher('a/**/*.dat').below('a/b/c')).toBe(true);
+    expect(globMatcher('{a,b/c}/*.dat').below('b')).toBe(true);
+    expect(globMatcher('{a,b/c}/*.dat').below('c')).toBe(false);
+  });
 });
