@@ -6,7 +6,8 @@
  * Tests run as root here, where `chmod 000` does not stop a read: the folder
  * named `locked` fails as an unreadable one does, by the file system's own
  * EACCES from `readdir`, injected below (vi.mock of node:fs/promises). A path
- * too long (a tree 2,200 folders deep) fails for real (ENAMETOOLONG).
+ * too long (a tree 2,200 folders deep) fails for real (ENAMETOOLONG). And one test runs the built
+ * CLI on a real `chmod 000` folder: as user nobody through `setpriv` when the tests run as root.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { SAMPLES } from '../helpers/paths.js';
+import { ROOT, SAMPLES } from '../helpers/paths.js';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
@@ -93,6 +94,39 @@ describe('an unreadable folder', () => {
     const v = await runCli(['validate', 'a'], dir);
     expect(v.code).toBe(1);
     expect(v.stdout).toBe('a/hero.isprite: ok\na/locked: error: permission denied\na/z/hero.isprite: ok\n');
+  });
+});
+
+describe('a real chmod 000 folder', () => {
+  it('is one error of check (the built CLI; as nobody through setpriv when run as root)', () => {
+    const t = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-walks-real-'));
+    try {
+      fs.chmodSync(t, 0o755);
+      fs.mkdirSync(path.join(t, 'a', 'locked'), { recursive: true });
+      fs.mkdirSync(path.join(t, 'a', 'z'));
+      for (const f of ['hero.isprite', 'hero.png']) fs.copyFileSync(path.join(SAMPLES, 'isprite', f), path.join(t, 'a', 'z', f));
+      fs.chmodSync(path.join(t, 'a', 'locked'), 0o000);
+      const cli = [path.join(ROOT, 'bin', 'sprat.js'), 'check', 'a'];
+      const asRoot = process.getuid?.() === 0;
+      const [cmd, args] = asRoot
+        ? ['setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', process.execPath, ...cli]]
+        : [process.execPath, cli];
+      let out = '';
+      let code = 0;
+      try {
+        out = execFileSync(cmd, args, { cwd: t, encoding: 'utf8' });
+      } catch (e) {
+        const err = e as { status: number; stdout: string };
+        code = err.status;
+        out = err.stdout;
+      }
+      expect(code).toBe(1);
+      expect(out).toMatch(/^a\/locked: error: permission denied\n/);
+      expect(out).toMatch(/^total\s+2\s+1\s+0$/m);
+    } finally {
+      fs.chmodSync(path.join(t, 'a', 'locked'), 0o755);
+      fs.rmSync(t, { recursive: true, force: true });
+    }
   });
 });
 
