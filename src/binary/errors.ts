@@ -21,15 +21,24 @@ export function describeLocation(loc: ErrorLocation): string {
 }
 
 /**
- * `text` with line breaks and other control characters (but tabs) escaped as
- * in JSON (\r, \n, \u0000): errors, warnings and notes quote names from the
- * input, and each must stay one line.
+ * `text` made safe to print on a terminal, as one line: every control
+ * character but the tab shown visibly (`\n`, `\r`, `\e` for ESC,
+ * `\x07` and `\xHH` for the other C0 and C1 controls and DEL, `\u2028`,
+ * `\u2029`), so a name from a file or a folder (an OSC title sequence, an
+ * `ESC[2J`, a CR or a line break forging a line) cannot drive the terminal
+ * nor forge an output line. The one escaping function of every text output:
+ * errors, warnings and notes, the CLI's lines, `inspectText` and play text
+ * (JSON escapes by its own rules).
  */
-export function oneLine(text: string): string {
+export function printable(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this escapes
-  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g, (c) =>
-    c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\u001b') return '\\e';
+    const n = c.charCodeAt(0);
+    return n > 0xff ? `\\u${n.toString(16)}` : `\\x${n.toString(16).padStart(2, '0')}`;
+  });
 }
 
 /** A sorted list of numbers, compactly, for messages: 0,1,2,5,7,8 -> "0-2, 5, 7-8". */
@@ -43,6 +52,14 @@ export function numberRanges(list: readonly number[]): string {
   }
   return out.join(', ');
 }
+
+/** Lines of text output (inspect and play text), each `printable`, joined by line breaks. */
+export function printableLines(lines: readonly string[]): string {
+  return lines.map(printable).join('\n');
+}
+
+/** An error, warning or note as one line: `printable` (the one escaping of text output). */
+export const oneLine = printable;
 
 export class FormatError extends Error {
   override name = 'FormatError';

@@ -5,6 +5,7 @@
  * is done by the single-file command itself (its checks, atomic writes and
  * messages), with the output printed back as one piece.
  */
+import { printable } from '../binary/errors.js';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic } from '../binary/errors.js';
@@ -12,7 +13,7 @@ import { limitsFrom } from '../binary/limits.js';
 import { checkFile, checkFormatOf } from '../check.js';
 import { formatByName, load, references } from '../api.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
-import { readFileBytes, recordingLoader } from '../node/fs.js';
+import { readFileBytes, readFileBytesSync, recordingLoader } from '../node/fs.js';
 import { thDataSize, thPaletteProblems, thSpriteTableProblems } from '../formats/cthg/thdata.js';
 import { isTiledProjectName, tiledProjectProblems, undefinedPropertyTypes } from '../interop/tiled/check.js';
 import { allOptions, type Command } from './command.js';
@@ -32,6 +33,8 @@ export interface CheckJob {
   named: boolean;
   cwd: string;
   options: CommandOptions;
+  /** A folder of the walk that could not be read: why (one error for it). */
+  unreadable?: string;
   /** The Tiled project(s) whose folders hold the file: the project (as shown) and the custom types they define. */
   tiledProject?: { shown: string; types: string[] };
   /** Theme Hospital data beside CorsixTH graphics (src/formats/cthg/thdata.ts): a sprite table and its data file, or a palette. */
@@ -102,10 +105,12 @@ export function internalErrorReply(job: BatchJob, e: unknown): BatchReply {
 
 /** `sprat check` on one file: null when it is skipped quietly (not a file of a format sprat knows, found by a walk). */
 export async function checkOne(job: CheckJob): Promise<FileReport | null> {
+  if (job.unreadable !== undefined) return { path: job.shown, format: null, problems: [{ severity: 'error', message: job.unreadable }] };
   const io: Io = { out: () => {}, err: () => {}, cwd: job.cwd, debug: false };
   let bytes: Uint8Array;
   try {
-    bytes = await readFileBytes(job.abs, limitsFrom(job.options));
+    // Synchronously: a worker checks one file after another, and most files of a tree are small (or skipped).
+    bytes = readFileBytesSync(job.abs, limitsFrom(job.options));
   } catch (e) {
     return { path: job.shown, format: null, problems: [{ severity: 'error', message: describeFsError(e) }] };
   }
@@ -208,7 +213,7 @@ async function fileOne(job: FileJob): Promise<FileResult> {
       : ['convert', ...args, '--', job.input, job.output];
   const code = await runMain(argv, io);
   if (code !== 0) return { status: 'failed', out, err, code };
-  if (job.command === 'render') out += `wrote ${job.output}\n`;
+  if (job.command === 'render') out += `wrote ${printable(job.output)}\n`;
   return { status: 'written', out, err };
 }
 

@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { limitsFrom } from '../binary/limits.js';
@@ -53,6 +54,7 @@ export const checkCommand: Command = {
       named: f.named,
       cwd: io.cwd,
       options,
+      ...(f.unreadable !== undefined ? { unreadable: f.unreadable } : {}),
       ...(projects.get(f.abs) ? { tiledProject: projects.get(f.abs) } : {}),
       ...(th.get(f.abs) ? { thData: th.get(f.abs) } : {}),
     }));
@@ -88,7 +90,7 @@ export const checkCommand: Command = {
       io.out('\n');
       return failed ? 1 : 0;
     }
-    for (const f of files) for (const p of f.problems) io.out(`${f.path}: ${p.severity}: ${p.message}\n`);
+    for (const f of files) for (const p of f.problems) io.out(`${printable(`${f.path}: ${p.severity}: ${p.message}`)}\n`);
     io.out(summaryTable(files, errors, warnings));
     return failed ? 1 : 0;
   },
@@ -106,7 +108,7 @@ async function withProjectFiles(
   options: CommandOptions,
 ): Promise<Map<string, { shown: string; types: string[] }>> {
   const owner = new Map<string, { shown: string; types: string[] }>();
-  const projects = found.filter((f) => isTiledProjectName(f.abs));
+  const projects = found.filter((f) => f.unreadable === undefined && isTiledProjectName(f.abs));
   if (!projects.length) return owner;
   const seen = new Set(found.map((f) => f.abs));
   const limits = limitsFrom(options);
@@ -154,6 +156,7 @@ function thDataRoles(found: readonly FoundFile[]): Map<string, NonNullable<Check
   const roles = new Map<string, NonNullable<CheckJob['thData']>>();
   const byDir = new Map<string, Map<string, FoundFile>>();
   for (const f of found) {
+    if (f.unreadable !== undefined) continue;
     const dir = path.dirname(f.abs);
     const names = byDir.get(dir) ?? byDir.set(dir, new Map()).get(dir)!;
     names.set(path.basename(f.abs).toLowerCase(), f);
@@ -187,7 +190,7 @@ function summaryTable(files: FileReport[], errors: number, warnings: number): st
     rows.set(key, r);
   }
   const table: string[][] = [['format', 'files', 'errors', 'warnings']];
-  for (const [k, r] of [...rows].sort()) table.push([k, String(r[0]), String(r[1]), String(r[2])]);
+  for (const [k, r] of [...rows].sort()) table.push([printable(k), String(r[0]), String(r[1]), String(r[2])]);
   table.push(['total', String(files.length), String(errors), String(warnings)]);
   const w = table[0]!.map((_, i) => table.reduce((m, row) => Math.max(m, row[i]!.length), 0));
   return '\n' + table.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ')).join('\n') + '\n';

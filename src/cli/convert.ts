@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import * as path from 'node:path';
 import { convert, load, outputFormatFor, outputFormatNote, references } from '../api.js';
 import { recordingLoader, sameFile, type WriteTarget } from '../node/fs.js';
@@ -71,7 +72,7 @@ export const convertCommand: Command = {
     try {
       const bytes = await readInput(io, inFile, options);
       const loaded = load(bytes, inFile, stringOption(options, FROM_OPTION), options);
-      for (const w of loaded.warnings) io.err(`${inFile}: warning: ${w.message}\n`);
+      for (const w of loaded.warnings) io.err(`${printable(`${inFile}: warning: ${w.message}`)}\n`);
       const target = outputFormatFor(loaded.handler, outFile, stringOption(options, TO_OPTION));
       const shared = outputFormatNote(loaded.handler, outFile, stringOption(options, TO_OPTION));
       rejectForeignOptions(this, [loaded.handler, target], options);
@@ -81,14 +82,14 @@ export const convertCommand: Command = {
       const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options);
       // And every file it names, even those a conversion need not load (a same-format re-encode).
       await references(loaded, resources, options);
-      for (const n of shared ? [shared, ...notes] : notes) io.err(`${inFile}: note: ${n}\n`);
+      for (const n of shared ? [shared, ...notes] : notes) io.err(`${printable(`${inFile}: note: ${n}`)}\n`);
       const targets = outputTargets(outPath, files, outFile);
       const code = await writeOutputs(io, 'convert', targets, {
         protect: [inPath, ...resources.used],
         overwrite: options.overwrite === true,
         force: options.force === true,
       });
-      if (code === 0) for (const t of targets) io.out(`wrote ${t.label}\n`);
+      if (code === 0) for (const t of targets) io.out(`${printable(`wrote ${t.label}`)}\n`);
       return code;
     } catch (e) {
       if (e instanceof UsageError) throw e;

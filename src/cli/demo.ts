@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,7 @@ import { parseArgs, UsageError, stringOption } from './args.js';
 import type { OptionSpec } from '../formats/types.js';
 import { allOptions, type Command } from './command.js';
 import { reportError, type Io } from './io.js';
-import { writeOutputs } from './write.js';
+import { OVERWRITE_OPTION, writeOutputs } from './write.js';
 
 /** samples/demo.json: what `sprat demo` does with each bundled sample. */
 interface DemoManifest {
@@ -36,6 +37,28 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * The line of the contact sheet that says demo wrote it: a folder whose
+ * index.html holds it is an earlier demo's, whose renders and index a new
+ * run replaces. Any other existing file is replaced only with --overwrite.
+ */
+const DEMO_MARKER = '<meta name="generator" content="sprat demo">';
+
+/** Whether `file` is a contact sheet an earlier `sprat demo` wrote (its head holds DEMO_MARKER). */
+async function isDemoSheet(file: string): Promise<boolean> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(file, 'r');
+    const head = new Uint8Array(4096);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return new TextDecoder().decode(head.subarray(0, bytesRead)).includes(DEMO_MARKER);
+  } catch {
+    return false;
+  } finally {
+    await handle?.close();
+  }
+}
+
 /** The contact sheet: every render with its caption (sample, options, file, size). */
 function contactSheet(
   items: { out: string; sample: string; options: CommandOptions; scale: number; width: number; height: number; frames: number }[],
@@ -54,6 +77,7 @@ function contactSheet(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+${DEMO_MARKER}
 <title>sprat demo</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 1em; background: #f6f6f4; color: #222; }
@@ -94,8 +118,14 @@ export const demoCommand: Command = {
   name: 'demo',
   summary:
     'Inspect, validate and render every bundled sample, writing the renders (enlarged to at least 128 px) and an index.html contact sheet to ./out (or --out DIR), and print a table.',
-  usage: 'sprat demo [--out DIR]',
-  options: [OUT_OPTION],
+  usage: 'sprat demo [--out DIR] [--overwrite]',
+  options: [
+    OUT_OPTION,
+    {
+      ...OVERWRITE_OPTION,
+      description: 'let demo replace files in DIR that an earlier demo did not write (never a sample or a file it uses)',
+    },
+  ],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
     if (positionals.length) throw new UsageError('demo takes no files');
@@ -106,12 +136,23 @@ export const demoCommand: Command = {
     try {
       const st = await fsp.stat(outDir).catch(() => null);
       if (st && !st.isDirectory()) {
-        io.err(`sprat: error: ${outName}: is a file, not a folder\n`);
+        io.err(`${printable(`sprat: error: ${outName}: is a file, not a folder`)}\n`);
         return 1;
       }
       await fsp.mkdir(outDir, { recursive: true });
     } catch (e) {
       return reportError(io, e, outName);
+    }
+    // Files in DIR are replaced when an earlier demo wrote them (its index.html says so), else only with --overwrite:
+    // an index.html of someone else's stops the demo before anything is written.
+    const overwrite = options.overwrite === true;
+    const indexPath = path.join(outDir, 'index.html');
+    const own = await isDemoSheet(indexPath);
+    if (!own && !overwrite && (await fsp.lstat(indexPath).catch(() => null))) {
+      io.err(
+        `${printable(`sprat: error: ${path.join(outName, 'index.html')}: already exists and was not written by sprat demo; nothing was written (--overwrite replaces it, or choose --out DIR)`)}\n`,
+      );
+      return 1;
     }
     const rows = [['sample', 'format', 'bytes', 'valid', 'warnings', 'renders']];
     let failures = 0;
@@ -135,7 +176,7 @@ export const demoCommand: Command = {
       const warnings = v.diagnostics.filter((d) => d.severity === 'warning').length;
       if (!v.valid) {
         failures++;
-        for (const d of v.diagnostics) io.err(`${s.file}: ${d.severity}: ${d.message}\n`);
+        for (const d of v.diagnostics) io.err(`${printable(`${s.file}: ${d.severity}: ${d.message}`)}\n`);
       }
       const made: string[] = [];
       for (const r of s.renders ?? []) {
@@ -152,15 +193,15 @@ export const demoCommand: Command = {
           if (factor > 1) result.frames = result.frames.map((f) => upscaleImage(f, factor));
           for (const u of resources.used) inputs.push(u);
           const label = path.join(outName, r.out);
-          const target = { path: path.join(outDir, r.out), bytes: encodeRender(result, fmt), label };
-          if ((await writeOutputs(io, 'demo', [target], { protect: [file, ...resources.used] })) !== 0) failures++;
+          const target = { path: path.join(outDir, r.out), bytes: encodeRender(result, fmt), label, mayReplace: own };
+          if ((await writeOutputs(io, 'demo', [target], { protect: [file, ...resources.used], overwrite })) !== 0) failures++;
           else {
             made.push(r.out);
             sheet.push({ out: r.out, sample: s.file, options: r.options, scale: factor, width, height, frames: result.frames.length });
           }
         } catch (e) {
           failures++;
-          io.err(`sprat: error: ${s.file}: rendering ${r.out}: ${(e as Error).message}\n`);
+          io.err(`${printable(`sprat: error: ${s.file}: rendering ${r.out}: ${(e as Error).message}`)}\n`);
         }
       }
       rows.push([
@@ -173,16 +214,17 @@ export const demoCommand: Command = {
       ]);
     }
     const index = {
-      path: path.join(outDir, 'index.html'),
+      path: indexPath,
+      mayReplace: own,
       bytes: new TextEncoder().encode(contactSheet(sheet)),
       label: path.join(outName, 'index.html'),
     };
-    if ((await writeOutputs(io, 'demo', [index], { protect: inputs })) !== 0) failures++;
+    if ((await writeOutputs(io, 'demo', [index], { protect: inputs, overwrite })) !== 0) failures++;
     const shownOut = path.relative(io.cwd, outDir) || '.';
     const rel = path.relative(io.cwd, dir);
     const shownSamples = rel.startsWith('..') || path.isAbsolute(rel) ? dir.replace(/[\\/]+$/, '') : rel || '.';
     io.out('\n' + table(rows));
-    io.out(`\n${done} samples; renders in ${shownOut}/ (open ${path.join(shownOut, 'index.html')} to see them all)\n`);
+    io.out(`\n${printable(`${done} samples; renders in ${shownOut}/ (open ${path.join(shownOut, 'index.html')} to see them all)`)}\n`);
     io.out(
       `next: sprat view ${/\s/.test(shownSamples) ? JSON.stringify(shownSamples) : shownSamples}   (every sample, live in the browser)\n`,
     );

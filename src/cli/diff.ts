@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { load, type Loaded } from '../api.js';
@@ -17,12 +18,13 @@ import {
 } from '../model/playback.js';
 import type { CommandOptions, OptionSpec } from '../formats/types.js';
 import { recordingLoader, readFileBytes, type WriteTarget } from '../node/fs.js';
+import { walkFiles } from '../node/files.js';
 import { encodePng } from '../render/png.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, rejectForeignOptions, resolveUserPaths, type Command } from './command.js';
 import { describeFsError, EXIT_INTERNAL, readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
 import { jsonChunks } from './json.js';
-import { writeOutputs } from './write.js';
+import { OVERWRITE_OPTION, writeOutputs } from './write.js';
 
 const RENDER_OPTION: OptionSpec = {
   name: 'render',
@@ -34,6 +36,10 @@ const OPTIONS: OptionSpec[] = [
   { name: 'json', type: 'flag', description: 'print the changes as one JSON report' },
   { name: 'exit-code', type: 'flag', description: 'exit 1 when the documents differ, as git diff --exit-code does (default: 0)' },
   RENDER_OPTION,
+  {
+    ...OVERWRITE_OPTION,
+    description: 'let --render replace files that exist in OUT_DIR (never A, B or a file they use)',
+  },
   {
     name: 'playback',
     type: 'flag',
@@ -49,19 +55,20 @@ const OPTIONS: OptionSpec[] = [
   FORMAT_OPTION,
 ];
 
-const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
-
-/** The files under a folder, as sorted relative paths with `/` (not node_modules, .git or symbolic links). */
-async function listFiles(root: string, rel = '', out: string[] = []): Promise<string[]> {
-  const entries = await fsp.readdir(path.join(root, rel), { withFileTypes: true });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) {
-      if (!SKIPPED_FOLDERS.has(e.name)) await listFiles(root, r, out);
-    } else if (e.isFile()) out.push(r);
+/**
+ * The files under a folder, walked as every command walks (src/node/files.ts:
+ * not node_modules, .git or symbolic links), as sorted relative paths with
+ * `/`; and the folders below it that could not be read, with why.
+ */
+async function listFiles(root: string): Promise<{ files: string[]; unreadable: [string, string][] }> {
+  const files: string[] = [];
+  const unreadable: [string, string][] = [];
+  for await (const f of walkFiles(root, root)) {
+    const rel = f.rel.split(path.sep).join('/');
+    if (f.unreadable !== undefined) unreadable.push([rel, f.unreadable]);
+    else files.push(rel);
   }
-  return out;
+  return { files, unreadable };
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -126,7 +133,7 @@ class DiffRun {
     const loaded = load(s.bytes, s.shown, format, this.options);
     rejectForeignOptions(this.cmd, [loaded.handler], this.options);
     resolveUserPaths(this.cmd, [loaded.handler], this.options, this.io.cwd);
-    for (const w of loaded.warnings) this.io.err(`${s.shown}: warning: ${w.message}\n`);
+    for (const w of loaded.warnings) this.io.err(`${printable(`${s.shown}: warning: ${w.message}`)}\n`);
     return loaded;
   }
 
@@ -150,7 +157,8 @@ class DiffRun {
     result.frames = [];
     for (const f of frames) {
       const file = path.join(outDir, frameFileName(f, taken));
-      this.targets.push({ path: resolvePath(this.io, file), bytes: encodePng(f.image), label: file });
+      // A file already in OUT_DIR is replaced only with --overwrite (README "Many files": no clobber).
+      this.targets.push({ path: resolvePath(this.io, file), bytes: encodePng(f.image), label: file, mayReplace: false });
       result.frames.push({ view: f.view, frame: f.frame, changed: f.changed, file });
     }
     if (frames.length && result.status === 'same') result.status = 'changed';
@@ -177,7 +185,7 @@ class DiffRun {
   async write(): Promise<number> {
     if (!this.targets.length) return 0;
     for (const d of new Set(this.targets.map((t) => path.dirname(t.path)))) await fsp.mkdir(d, { recursive: true });
-    return writeOutputs(this.io, 'diff', this.targets, { protect: this.protect });
+    return writeOutputs(this.io, 'diff', this.targets, { protect: this.protect, overwrite: this.options.overwrite === true });
   }
 }
 
@@ -185,7 +193,7 @@ class DiffRun {
 function printLines(io: Io, lines: Iterable<string>, budget: Budget): void {
   for (const l of lines) {
     budget.spend('maxJsonBytes', l.length + 1, 'the diff');
-    io.out(`${l}\n`);
+    io.out(`${printable(l)}\n`);
   }
 }
 
@@ -207,7 +215,7 @@ export const diffCommand: Command = {
   summary:
     'Show what changed between two files of one format, or two folders (files paired by relative path), as a structural diff of their documents: "animation walking, direction 2: x 4 -> 5", "+ animation jump". Exit 0 (1 with --exit-code when they differ).',
   usage:
-    'sprat diff A B [--json] [--exit-code] [--render OUT_DIR] [--format F] | --textconv FILE | --git-driver PATH OLD HEX MODE NEW HEX MODE',
+    'sprat diff A B [--json] [--exit-code] [--render OUT_DIR [--overwrite]] [--format F] | --textconv FILE | --git-driver PATH OLD HEX MODE NEW HEX MODE',
   options: OPTIONS,
   formatOptionKeys: ['readOptions', 'renderOptions', 'resourceOptions', 'convertOptions'],
   async run(argv: string[], io: Io) {
@@ -235,7 +243,7 @@ export const diffCommand: Command = {
       try {
         kinds.push((await fsp.stat(resolvePath(io, p))).isDirectory());
       } catch (e) {
-        io.err(`sprat: error: ${p}: ${describeFsError(e)}\n`);
+        io.err(`${printable(`sprat: error: ${p}: ${describeFsError(e)}`)}\n`);
         return 1;
       }
     }
@@ -253,7 +261,7 @@ export const diffCommand: Command = {
         if (e instanceof UsageError) throw e;
         return reportError(io, e, run.current || undefined);
       }
-      for (const n of run.notes) io.err(n + '\n');
+      for (const n of run.notes) io.err(`${printable(n)}\n`);
       if (options.json && options.playback)
         printJson(io, { a, b, same: r.status === 'same', formats: r.formats, changes: r.playback!.map(playbackChangeJson) }, options);
       else if (options.json)
@@ -282,8 +290,10 @@ async function diffFolders(
 ): Promise<number> {
   const absA = resolvePath(io, a);
   const absB = resolvePath(io, b);
-  const inA = await listFiles(absA);
-  const inB = await listFiles(absB);
+  const listA = await listFiles(absA);
+  const listB = await listFiles(absB);
+  const inA = listA.files;
+  const inB = listB.files;
   const setA = new Set(inA);
   const setB = new Set(inB);
   const all = [...new Set([...inA, ...inB])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
@@ -295,6 +305,18 @@ async function diffFolders(
   const results: PairResult[] = [];
   let failed = false;
   let internal = false;
+  // A folder of either side that could not be read: one error for it (its files are not compared).
+  for (const [side, list] of [
+    [a, listA],
+    [b, listB],
+  ] as const) {
+    for (const [rel, why] of list.unreadable) {
+      failed = true;
+      const shown = path.join(side, rel);
+      io.err(`${printable(`sprat: error: ${shown}: ${why}`)}\n`);
+      results.push({ path: rel, status: 'error', error: `${shown}: ${why}` });
+    }
+  }
   for (const rel of all) {
     if (!setB.has(rel)) {
       results.push({ path: rel, status: 'removed' });
@@ -324,7 +346,7 @@ async function diffFolders(
       results.push({ path: rel, status: 'error', error: text.split('\n')[0]!.replace(/^sprat: (error: )?/, '') });
     }
   }
-  for (const n of run.notes) io.err(n + '\n');
+  for (const n of run.notes) io.err(`${printable(n)}\n`);
   const differ = results.some((r) => r.status !== 'error');
   if (options.json) {
     // --playback: each file's changes are its playback changes
@@ -383,7 +405,7 @@ function driverReads(bytes: Uint8Array, name: string): boolean {
 async function gitDriver(io: Io, args: string[], format: string | undefined, options: CommandOptions, cmd: Command): Promise<number> {
   const [name, oldFile, , , newFile] = args as [string, string, string, string, string];
   const newName = args.length === 9 ? args[7]! : name;
-  io.out(`diff --sprat a/${name} b/${newName}\n`);
+  io.out(`${printable(`diff --sprat a/${name} b/${newName}`)}\n`);
   const bytesOf = async (f: string) => (f === '/dev/null' ? undefined : await readInput(io, f, options));
   let shown = name;
   try {
@@ -392,7 +414,7 @@ async function gitDriver(io: Io, args: string[], format: string | undefined, opt
     const bb = await bytesOf(newFile);
     // a file of no format sprat knows (GIT_EXTERNAL_DIFF runs for every file): as git says of binary files
     if (!format && ((ba && !driverReads(ba, name)) || (bb && !driverReads(bb, newName)))) {
-      io.out(`Binary files ${ba ? `a/${name}` : '/dev/null'} and ${bb ? `b/${newName}` : '/dev/null'} differ\n`);
+      io.out(`${printable(`Binary files ${ba ? `a/${name}` : '/dev/null'} and ${bb ? `b/${newName}` : '/dev/null'} differ`)}\n`);
       return 0;
     }
     shown = name;
@@ -405,7 +427,7 @@ async function gitDriver(io: Io, args: string[], format: string | undefined, opt
       const sign = a ? '-' : '+';
       io.out(a ? 'deleted file\n' : 'new file\n');
       for (const line of textForm(plainJson(only.handler.inspectJson(only.doc, options)), budgetFrom(options)).split('\n'))
-        if (line) io.out(`${sign} ${line}\n`);
+        if (line) io.out(`${printable(`${sign} ${line}`)}\n`);
       return 0;
     }
     printLines(io, diffDocuments(a, b, options).map(changeText), budgetFrom(options));

@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import { load } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
@@ -21,7 +22,7 @@ export const inspectCommand: Command = {
       // (The bytes are this command's own: the document may share them instead of copying.)
       const { handler, doc, warnings } = load(bytes, file, stringOption(options, FORMAT_OPTION), options, { keepBytes: true });
       rejectForeignOptions(this, [handler], options);
-      for (const w of warnings) io.err(`${file}: warning: ${w.message}\n`);
+      for (const w of warnings) io.err(`${printable(`${file}: warning: ${w.message}`)}\n`);
       if (options.json) {
         const limits = limitsFrom(options);
         for (const chunk of jsonChunks(handler.inspectJson(doc, options), 2, limits)) io.out(chunk);

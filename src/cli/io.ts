@@ -182,7 +182,7 @@ export function reportError(io: Io, e: unknown, file?: string): number {
 /** A failed write of an output file: one line naming the output, exit 1. */
 export function reportWriteError(io: Io, e: unknown, file: string): number {
   if ((e as NodeJS.ErrnoException)?.code === 'ENOENT') {
-    io.err(`sprat: error: ${file}: cannot write: its folder does not exist\n`);
+    io.err(`sprat: error: ${oneLine(`${file}: cannot write: its folder does not exist`)}\n`);
     if (io.debug && (e as Error).stack) io.err((e as Error).stack + '\n');
     return 1;
   }

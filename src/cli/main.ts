@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import { UsageError } from './args.js';
 import { registerBatchMain } from './batch-job.js';
 import type { Command } from './command.js';
@@ -65,7 +66,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     if (name === 'help' && rest[0]) {
       const c = COMMANDS.find((x) => x.name === rest[0]);
       if (!c) {
-        io.err(`sprat: error: unknown command "${rest[0]}" (see sprat --help)\n`);
+        io.err(`${printable(`sprat: error: unknown command "${rest[0]}" (see sprat --help)`)}\n`);
         return 2;
       }
       io.out(commandHelp(c));
@@ -79,12 +80,12 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (name === '--version') {
-    io.out(`sprat ${packageVersion()}\n`);
+    io.out(`${printable(`sprat ${packageVersion()}`)}\n`);
     return 0;
   }
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) {
-    io.err(`sprat: error: unknown command "${name}" (see sprat --help)\n`);
+    io.err(`${printable(`sprat: error: unknown command "${name}" (see sprat --help)`)}\n`);
     return 2;
   }
   const dashes = rest.indexOf('--');

@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { formatByName, newSprite, UnknownFormatError } from '../api.js';
@@ -191,7 +192,7 @@ export const newCommand: Command = {
         path.basename(outPath),
         options,
       );
-      for (const n of notes) io.err(`${inFile}: note: ${n}\n`);
+      for (const n of notes) io.err(`${printable(`${inFile}: note: ${n}`)}\n`);
       const targets = outputTargets(outPath, files, outFile);
       // A folder of frames: none of its files may be replaced (an output inside it is fine).
       if (st.isDirectory()) {
@@ -202,12 +203,12 @@ export const newCommand: Command = {
         overwrite: options.overwrite === true,
         force: options.force === true,
       });
-      if (code === 0) for (const t of targets) io.out(`wrote ${t.label}\n`);
+      if (code === 0) for (const t of targets) io.out(`${printable(`wrote ${t.label}`)}\n`);
       return code;
     } catch (e) {
       if (e instanceof UsageError) throw e;
       if (e instanceof UnknownFormatError) {
-        io.err(`sprat: error: ${e.message}\n`);
+        io.err(`${printable(`sprat: error: ${e.message}`)}\n`);
         return 1;
       }
       return reportError(io, e, inFile);

@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import { load, play } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
@@ -38,7 +39,7 @@ export const playCommand: Command = {
     try {
       const loaded = load(await readInput(io, file, options), file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [loaded.handler], options);
-      for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
+      for (const w of loaded.warnings) io.err(`${printable(`${file}: warning: ${w.message}`)}\n`);
       const limits = limitsFrom(options);
       const result = play(loaded, options);
       let out: string[];
@@ -50,7 +51,7 @@ export const playCommand: Command = {
         for (const r of result.records) text.add(JSON.stringify(r) + '\n');
         out = text.parts();
       }
-      for (const w of result.warnings) io.err(`${file}: warning: ${w}\n`);
+      for (const w of result.warnings) io.err(`${printable(`${file}: warning: ${w}`)}\n`);
       for (const chunk of out) io.out(chunk);
       return 0;
     } catch (e) {

@@ -4,7 +4,7 @@ import { recordingLoader, sameFile } from '../node/fs.js';
 import { encodeRender, imageFormatFor, imageNotes } from '../render/output.js';
 import type { OptionSpec } from '../formats/types.js';
 import { upscaleImage } from '../render/image.js';
-import { OptionError } from '../binary/errors.js';
+import { OptionError, printable } from '../binary/errors.js';
 import { intOption, parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, type Command } from './command.js';
 import { readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
@@ -67,11 +67,11 @@ export const renderCommand: Command = {
       const loaded = load(await readInput(io, file, options), file, stringOption(options, FORMAT_OPTION), options);
       rejectForeignOptions(this, [loaded.handler], options);
       resolveUserPaths(this, [loaded.handler], options, io.cwd);
-      for (const w of loaded.warnings) io.err(`${file}: warning: ${w.message}\n`);
+      for (const w of loaded.warnings) io.err(`${printable(`${file}: warning: ${w.message}`)}\n`);
       const resources = recordingLoader(resourcesFor(io, inPath, options), path.dirname(inPath));
       const result = await render(loaded, options, resources);
-      for (const w of result.warnings ?? []) io.err(`${file}: warning: ${w}\n`);
-      for (const n of result.notes ?? []) io.err(`${file}: note: ${n}\n`);
+      for (const w of result.warnings ?? []) io.err(`${printable(`${file}: warning: ${w}`)}\n`);
+      for (const n of result.notes ?? []) io.err(`${printable(`${file}: note: ${n}`)}\n`);
       // Every file the document names, drawn or not: the output replaces none.
       await references(loaded, resources, options);
       if (factor > 1) {

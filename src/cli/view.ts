@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import { constants, promises as fsp } from 'node:fs';
 import { limitsFrom } from '../binary/limits.js';
 import * as path from 'node:path';
@@ -72,13 +73,13 @@ export const viewCommand: Command = {
       });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-        io.err(`sprat: error: port ${port} is in use\n`);
+        io.err(`${printable(`sprat: error: port ${port} is in use`)}\n`);
         return 1;
       }
       return reportError(io, e);
     }
-    io.out(`sprat view: ${viewer.url}\n`);
-    for (const n of notes) io.out(`sprat view: ${n}\n`);
+    io.out(`${printable(`sprat view: ${viewer.url}`)}\n`);
+    for (const n of notes) io.out(`${printable(`sprat view: ${n}`)}\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

@@ -1,3 +1,4 @@
+import { printable } from '../binary/errors.js';
 import { removePendingTempsSync, writeFilesAtomic, WriteError, type WriteOptions, type WriteTarget } from '../node/fs.js';
 import type { OptionSpec } from '../formats/types.js';
 import { describeFsError, reportError, type Io } from './io.js';
@@ -65,7 +66,7 @@ export function reportWriteFailure(io: Io, e: unknown, command: string, fallback
       else if (e.code === 'EEXIST') message = 'appeared while writing; nothing was written';
       else message = `cannot write: ${describeFsError(e)}`;
   }
-  io.err(`sprat: error: ${e.file}: ${message}\n`);
+  io.err(`${printable(`sprat: error: ${e.file}: ${message}`)}\n`);
   if (io.debug && e.stack) io.err(e.stack + '\n');
   return 1;
 }

@@ -84,6 +84,8 @@ const FILE_ERRORS: Record<string, string> = {
   EPERM: 'permission denied',
   EISDIR: 'is a folder, not a file',
   ENOTDIR: 'a part of the path is not a folder',
+  ENAMETOOLONG: 'the path is too long',
+  ELOOP: 'too many symbolic links',
 };
 
 /** A file-system error in plain words (the error's own message otherwise). */

@@ -180,12 +180,60 @@ class Refused extends Error {
   }
 }
 
+/** Whether `/proc/self/fd` names this process's open files (Linux): openBeneath's way to open a name inside a folder's descriptor. */
+let procFd: boolean | undefined;
+const haveProcFd = async () => (procFd ??= (await fsp.stat(`/proc/self/fd`).catch(() => null))?.isDirectory() === true);
+
+/**
+ * Opens `real` (a real path inside `root`, itself a real path) one
+ * component at a time, each relative to the folder opened before it and
+ * with O_NOFOLLOW (folders with O_DIRECTORY too): a folder swapped for a
+ * symbolic link after the path was checked is refused, never followed out
+ * of the root. Node has no openat: `/proc/self/fd/N/NAME` names NAME inside
+ * the folder open as N, whatever its path is now (this closes the race).
+ * Without /proc (not Linux), each component is opened by its path with
+ * O_NOFOLLOW and must then be the file (device and inode) lstat sees there,
+ * under the folder opened before it: a narrower race, not none.
+ */
+async function openBeneath(root: string, real: string, flags: number): Promise<fsp.FileHandle> {
+  const rel = path.relative(root, real);
+  const names = rel === '' ? [] : rel.split(path.sep);
+  const dirFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+  const proc = await haveProcFd();
+  let dir = await fsp.open(root, names.length ? dirFlags : flags);
+  let at = root;
+  try {
+    for (let i = 0; i < names.length; i++) {
+      const last = i === names.length - 1;
+      at = path.join(at, names[i]!);
+      const next = await fsp.open(proc ? `/proc/self/fd/${dir.fd}/${names[i]}` : at, last ? flags : dirFlags);
+      if (!proc) {
+        const [opened, seen] = await Promise.all([next.stat(), fsp.lstat(at)]);
+        const parent = await dir.stat();
+        const above = await fsp.stat(path.dirname(at));
+        if (opened.dev !== seen.dev || opened.ino !== seen.ino || parent.dev !== above.dev || parent.ino !== above.ino) {
+          await next.close();
+          throw Object.assign(new Error('changed while opened'), { code: 'ELOOP' });
+        }
+      }
+      await dir.close();
+      dir = next;
+    }
+    return dir;
+  } catch (e) {
+    await dir.close();
+    throw e;
+  }
+}
+
 /**
  * Opens `file` for reading only if it is a regular file no larger than
- * `maxBytes` and (when `root` is given) its real path lies inside `root`.
- * Opening never blocks (O_NONBLOCK: a FIFO does not wait for a writer) and
- * the checks are made on the opened file itself (fstat), so what is read is
- * what was checked.
+ * `maxBytes` and (when `root` is given) it lies inside `root`: its real path
+ * is found, then opened component by component from the root
+ * (openBeneath), so that no folder swapped for a link in between leads
+ * outside. Opening never blocks (O_NONBLOCK: a FIFO does not wait for a
+ * writer) and the checks are made on the opened file itself (fstat), so
+ * what is read is what was checked.
  */
 async function openChecked(file: string, root: string | null, maxBytes: number) {
   let real: string;
@@ -195,9 +243,10 @@ async function openChecked(file: string, root: string | null, maxBytes: number) 
     throw new Refused(404, 'not found');
   }
   if (root !== null && !inside(root, real)) throw new Refused(403, "outside the document's folder");
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
   let fh: fsp.FileHandle;
   try {
-    fh = await fsp.open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    fh = root !== null ? await openBeneath(root, real, flags) : await fsp.open(real, flags);
   } catch {
     throw new Refused(403, 'cannot be opened');
   }

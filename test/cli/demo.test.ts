@@ -29,10 +29,47 @@ describe('sprat demo', () => {
         const png = decodePng(fs.readFileSync(path.join(dir, 'out', f)));
         expect(Math.max(png.width, png.height), f).toBeGreaterThanOrEqual(128);
       }
+      // A second run replaces what the first wrote (its index.html says demo wrote the folder).
+      const again = await runCli(['demo'], dir);
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(fs.readdirSync(path.join(dir, 'out')).sort()).toEqual([...written].sort());
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('never replaces a file it did not write, unless --overwrite', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-demo-'));
+    try {
+      // Someone else's index.html: nothing is written at all.
+      fs.mkdirSync(path.join(dir, 'out'));
+      fs.writeFileSync(path.join(dir, 'out', 'index.html'), '<p>my page</p>');
+      let r = await runCli(['demo'], dir);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        1,
+        '',
+        'sprat: error: out/index.html: already exists and was not written by sprat demo; nothing was written (--overwrite replaces it, or choose --out DIR)\n',
+      ]);
+      expect(fs.readdirSync(path.join(dir, 'out'))).toEqual(['index.html']);
+      expect(fs.readFileSync(path.join(dir, 'out', 'index.html'), 'utf8')).toBe('<p>my page</p>');
+      // A file named as a render in a folder no demo wrote: that render is refused, the others written.
+      fs.mkdirSync(path.join(dir, 'mine'));
+      fs.writeFileSync(path.join(dir, 'mine', 'isprite-hero-walk.gif'), 'my gif');
+      r = await runCli(['demo', '--out', 'mine'], dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        'sprat: error: mine/isprite-hero-walk.gif: already exists and is not the output named; nothing was written (--overwrite replaces it)\n',
+      );
+      expect(fs.readFileSync(path.join(dir, 'mine', 'isprite-hero-walk.gif'), 'utf8')).toBe('my gif');
+      expect(fs.existsSync(path.join(dir, 'mine', 'index.html'))).toBe(true);
+      // --overwrite replaces them.
+      r = await runCli(['demo', '--overwrite'], dir);
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(fs.readFileSync(path.join(dir, 'out', 'index.html'), 'utf8')).toContain('<title>sprat demo</title>');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('enlarges small pictures to about 128 px, by at most 8x', () => {
     expect(demoScale(16, 16)).toBe(8);

@@ -6,7 +6,7 @@ import { tempTree } from '../helpers/tree.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 import { readCthg, writeCthg } from '../../src/formats/cthg/index.js';
 import { readSpriteTile, writeSpriteTile } from '../../src/formats/spritetile/index.js';
-import { decodePng } from '../../src/render/png.js';
+import { decodePng, isPng } from '../../src/render/png.js';
 
 const { dir: tmp, place } = tempTree('sprat-diff-');
 
@@ -181,6 +181,21 @@ describe('sprat diff', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^sprat: error: p\/out\/sprites\/slime\.dat\/walking_up-frame-0\.png: is the input or a file it uses/);
     expect(fs.readFileSync(kept, 'utf8')).toBe('keep');
+  });
+
+  it('--render replaces a file already in OUT_DIR only with --overwrite', async () => {
+    const unrelated = place('clobber-out/walking_up-frame-0.png', 'mine');
+    const args = ['diff', 'a/sprites/slime.dat', 'b/sprites/slime.dat', '--render', 'clobber-out'];
+    const r = await runCli(args, tmp);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'sprat: error: clobber-out/walking_up-frame-0.png: already exists and is not the output named; nothing was written (--overwrite replaces it)\n',
+    );
+    expect(fs.readFileSync(unrelated, 'utf8')).toBe('mine');
+    expect(fs.readdirSync(path.join(tmp, 'clobber-out'))).toEqual(['walking_up-frame-0.png']);
+    const o = await runCli([...args, '--overwrite'], tmp);
+    expect(o.code).toBe(0);
+    expect(isPng(new Uint8Array(fs.readFileSync(unrelated)))).toBe(true);
   });
 
   it('folders with --render: the pixel diffs go under OUT_DIR by relative path', async () => {

@@ -132,7 +132,7 @@ describe('an internal error, in-process', () => {
 
   it('internalErrorText: one line whatever the message holds', () => {
     expect(internalErrorText(new Error('a\r\nb\u0000c\u2028'), false, 'x\ny')).toBe(
-      `sprat: internal error: x\\ny: a\\r\\nb\\u0000c\\u2028${HINT}\n`,
+      `sprat: internal error: x\\ny: a\\r\\nb\\x00c\\u2028${HINT}\n`,
     );
   });
 });

@@ -11,7 +11,10 @@ describe('validate FILE...', () => {
     try {
       fs.copyFileSync(path.join(SAMPLES, 'cthg', 'fan.dat'), path.join(dir, 'fan.dat'));
       fs.writeFileSync(path.join(dir, 'empty'), '');
+      // A folder is walked as check walks it: its sprite files validated, the others skipped quietly.
       fs.mkdirSync(path.join(dir, 'folder'));
+      fs.copyFileSync(path.join(SAMPLES, 'cthg', 'fan.dat'), path.join(dir, 'folder', 'fan.dat'));
+      fs.writeFileSync(path.join(dir, 'folder', 'notes.txt'), 'not a sprite');
       const files = ['fan.dat', 'empty', 'missing.isprite', 'folder'];
       const r = await runCli(['validate', ...files], dir);
       expect(r.code).toBe(1);
@@ -19,7 +22,7 @@ describe('validate FILE...', () => {
         'fan.dat: ok\n' +
           'empty: error: not a file of any format sprat knows (no known magic bytes or extension) (at byte 0)\n' +
           'missing.isprite: error: no such file\n' +
-          'folder: error: is a folder, not a file\n',
+          `${path.join('folder', 'fan.dat')}: ok\n`,
       );
       expect(r.stderr).toBe('');
       const j = await runCli(['validate', '--json', ...files], dir);
@@ -35,7 +38,7 @@ describe('validate FILE...', () => {
         ['fan.dat', 'cthg', true, 0],
         ['empty', 'unknown', false, 1],
         ['missing.isprite', null, false, 1],
-        ['folder', null, false, 1],
+        [path.join('folder', 'fan.dat'), 'cthg', true, 0],
       ]);
       expect(results.map((x) => Object.keys(x).join())).toEqual(Array(4).fill('file,format,valid,errors,warnings'));
       const ok = await runCli(['validate', 'fan.dat', 'fan.dat'], dir);

@@ -1,15 +1,22 @@
 /**
  * readFileBytes reads a file into one buffer of its size (issue 16, memory: no chunks joined into a
  * second copy), follows a file whose size stat does not tell (it grows the buffer), and stops one
- * byte past --max-file-bytes.
+ * byte past --max-file-bytes. readFileBytesSync (what `check` reads a tree's files with in its
+ * workers) does the same by synchronous calls, and refuses a folder or a FIFO as readFileBytes does.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { readFileBytes } from '../../src/node/fs.js';
+import { readFileBytes as readAsync, readFileBytesSync } from '../../src/node/fs.js';
 
-describe('readFileBytes', () => {
+const READERS = {
+  readFileBytes: readAsync,
+  readFileBytesSync: async (p: string, limits?: { maxFileBytes?: number }) => readFileBytesSync(p, limits),
+};
+
+describe.each(Object.entries(READERS))('%s', (_, readFileBytes) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-read-'));
 
   it('reads a file whole, in one buffer of its size', async () => {
@@ -37,5 +44,16 @@ describe('readFileBytes', () => {
     fs.writeFileSync(f, new Uint8Array(5000));
     await expect(readFileBytes(f, { maxFileBytes: 4999 })).rejects.toThrow(/max-file-bytes/);
     expect((await readFileBytes(f, { maxFileBytes: 5000 })).length).toBe(5000);
+  });
+
+  it('refuses a folder and a FIFO (without waiting for a writer)', async () => {
+    await expect(readFileBytes(dir)).rejects.toMatchObject({ code: 'EISDIR' });
+    const fifo = path.join(dir, `pipe-${Math.random().toString(36).slice(2)}`);
+    try {
+      execFileSync('mkfifo', [fifo]);
+    } catch {
+      return; // no mkfifo here
+    }
+    await expect(readFileBytes(fifo)).rejects.toMatchObject({ code: 'EFTYPE' });
   });
 });

@@ -4,7 +4,7 @@
  * path; Host and Origin checked; security headers on every answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -319,6 +319,50 @@ describe('the viewer server', () => {
       await v.close();
     }
   });
+
+  it('a folder swapped for a link out while files are asked for never leads outside the root', async () => {
+    // A child process swaps d/sub (a folder) and a symbolic link to a folder outside, by renames, as fast as it can,
+    // while the server is asked for sub/hero.png: every answer is the file inside, or a refusal, never the one outside.
+    const d = path.join(dir, 'swapped');
+    const outside = path.join(dir, 'outside');
+    fs.mkdirSync(path.join(d, 'sub'), { recursive: true });
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(d, 'sub', 'hero.png'), heroPng);
+    fs.writeFileSync(path.join(outside, 'hero.png'), 'SECRET, outside the root');
+    fs.symlinkSync(outside, path.join(d, 'sub.link'));
+    fs.writeFileSync(path.join(d, 'a.json'), JSON.stringify({ ...hero, meta: { ...hero.meta, image: 'sub/hero.png' } }));
+    const v = await startViewer([path.join(d, 'a.json')]);
+    const p = `/${v.token}/files/0/res/${encodeURIComponent('sub/hero.png').replace(/\./g, '%2E')}`;
+    expect((await request(v.port, p)).status).toBe(200);
+    const swapper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('fs'); process.chdir(${JSON.stringify(d)}); process.stdout.write('go');
+         for (;;) { fs.renameSync('sub', 'sub.real'); fs.renameSync('sub.link', 'sub');
+                    fs.renameSync('sub', 'sub.link'); fs.renameSync('sub.real', 'sub'); }`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        swapper.stdout!.once('data', () => resolve());
+        swapper.once('exit', (code) => reject(new Error(`the swapper ended (${code})`)));
+      });
+      const statuses = new Set<number>();
+      for (let i = 0; i < 400; i++) {
+        const a = await request(v.port, p);
+        statuses.add(a.status);
+        if (a.status === 200) expect(a.body.equals(heroPng), `answer ${i}`).toBe(true);
+        else expect(a.status, `answer ${i}`).toBeGreaterThanOrEqual(400);
+      }
+    } finally {
+      const exited = new Promise((resolve) => swapper.once('exit', resolve));
+      swapper.kill();
+      await exited;
+      await v.close();
+    }
+  }, 60_000);
 
   it('finds the references again when a document changes, and serves the ones it names now', async () => {
     const d = path.join(dir, 'changing');

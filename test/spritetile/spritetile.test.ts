@@ -410,7 +410,7 @@ describe('SpriteTile bad input', () => {
     [
       'tag name with a line break',
       () => buildRaw({ tags: [{ name: '\n\0\0\0prv', data: i32Data(1), offset: 1702521203 }] }),
-      /tag "\\n\\u0000\\u0000\\u0000prv" has offset 1702521203/,
+      /tag "\\n\\x00\\x00\\x00prv" has offset 1702521203/,
       31,
     ],
   ];

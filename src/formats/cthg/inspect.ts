@@ -1,3 +1,4 @@
+import { printableLines } from '../../binary/errors.js';
 import { JsonText, jsonMap, type JsonList } from '../../binary/json-array.js';
 import { isJsonPrimitive as prim, joinBytes, jsonBytes, jsonListText, objectParts, type JsonOut } from '../../binary/json-out.js';
 import { VIEWS, countsOf, type CthgAnimation, type CthgDocument, type CthgFrame, type CthgSprite } from './model.js';
@@ -214,5 +215,5 @@ export function inspectCthgText(doc: CthgDocument): string {
   });
   lines.push('', 'sprites:');
   doc.sprites.forEach((s, i) => lines.push(`  ${i}: ${s.width}x${s.height}, ${s.data.length} bytes`));
-  return lines.join('\n') + '\n';
+  return printableLines(lines) + '\n';
 }

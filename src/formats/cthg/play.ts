@@ -1,4 +1,4 @@
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, printableLines } from '../../binary/errors.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { choiceOption, intOption, namesNothing, stringOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
@@ -108,5 +108,5 @@ export function playCthg(doc: CthgDocument, options: CommandOptions): { records:
     records.push({ tick: t, frame, sound });
     lines.push(`  tick ${t}: frame ${frame}${sound ? `, sound ${sound}` : ''}`);
   }
-  return { records, warnings: [], text: lines.join('\n') + '\n' };
+  return { records, warnings: [], text: printableLines(lines) + '\n' };
 }

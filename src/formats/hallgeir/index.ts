@@ -5,6 +5,7 @@
  *
  * @module sprat/hallgeir
  */
+import { printableLines } from '../../binary/errors.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { choiceOption, intOption, LAYER_OPTIONS, stringOption } from '../options.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
@@ -100,7 +101,7 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
       );
     const lines = [`animation ${JSON.stringify(anim.name)}, ${records.length} step${records.length === 1 ? '' : 's'} of ${step} ms`];
     for (const r of records) lines.push(`${String(r.time).padStart(8)} ms  ${r.frame === null ? '-' : `frame ${r.frame}`}`);
-    return { records, warnings, text: lines.join('\n') + '\n' };
+    return { records, warnings, text: printableLines(lines) + '\n' };
   },
   playOptions: [ANIMATION_OPTION, MS_OPTION, STEP_MS_OPTION, ENDIAN_READ],
   picture: (doc, options, resources) => spritePicture(doc, options, resources),

@@ -1,4 +1,5 @@
 /** `inspect --json` (the contract's shapes, keys in its order) and the readable summary. */
+import { printableLines } from '../../binary/errors.js';
 import type { HallgeirDocument, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { FORMAT_NAMES } from './model.js';
 import { frameChain } from './play.js';
@@ -68,11 +69,11 @@ function spriteText(s: HallgeirSprite): string {
       lines.push(`    ${i}: at (${frames.x(i)}, ${frames.y(i)}), delay ${frames.delay(i)} s, next ${frames.next(i)}`);
     }
   }
-  return lines.join('\n');
+  return printableLines(lines);
 }
 
 function objectText(o: HallgeirObject): string {
-  return [`Hallgeir object ${q(o.name)} (${order(o.littleEndian)})`, `sprite: ${q(o.sprite)}`].join('\n');
+  return printableLines([`Hallgeir object ${q(o.name)} (${order(o.littleEndian)})`, `sprite: ${q(o.sprite)}`]);
 }
 
 function mapText(m: HallgeirMap): string {
@@ -81,7 +82,7 @@ function mapText(m: HallgeirMap): string {
   const objects = objectsOf(m);
   lines.push(`objects: ${objects.length}`);
   for (let i = 0; i < objects.length; i++) lines.push(`  (${objects.x(i)}, ${objects.y(i)}): ${q(objects.object(i))}`);
-  return lines.join('\n');
+  return printableLines(lines);
 }
 
 export function inspectText(doc: HallgeirDocument): string {

@@ -2,6 +2,7 @@
  * `inspect` for ISPRITE: the contract's JSON (keys in the contract's order)
  * and a readable summary.
  */
+import { printableLines } from '../../binary/errors.js';
 import { JsonList, jsonMap } from '../../binary/json-array.js';
 import { compactElements, elementCount } from './compact.js';
 import { framesJsonText } from './frames-json.js';
@@ -213,5 +214,5 @@ export function inspectIspriteText(doc: IspriteDocument): string {
   if (doc.unknownChunks.length) {
     L.push(`unknown chunks: ${doc.unknownChunks.map((c) => `${c.id} (${c.data.length} bytes)`).join(', ')}`);
   }
-  return L.join('\n') + '\n';
+  return printableLines(L) + '\n';
 }

@@ -9,7 +9,7 @@
  * A wrong `--ticks` or `--script` throws {@link ScriptError} (the command
  * line maps it to exit status 2, like any other wrong command line).
  */
-import { OptionError } from '../../binary/errors.js';
+import { OptionError, printable } from '../../binary/errors.js';
 import { Budget, budgetFrom, type Limits } from '../../binary/limits.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import { parsedOption, requireOption } from '../options.js';
@@ -191,7 +191,7 @@ export function timelineText(records: readonly IspritePlayRecord[], limits: Part
     }
     rows.push([
       String(r.tick),
-      r.sequence ?? '(none)',
+      r.sequence == null ? '(none)' : printable(r.sequence),
       r.position === null ? '-' : String(r.position),
       r.frame === null ? '-' : String(r.frame),
       r.stopped ? 'stopped' : 'playing',

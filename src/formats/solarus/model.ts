@@ -3,7 +3,7 @@
  * line syntax (lines.ts) and the 1.1+ Lua syntax (lua.ts). Field names follow
  * the contract's JSON (../shared/contract/solarus.md).
  */
-import { diagnostic, FormatError, type Diagnostic } from '../../binary/errors.js';
+import { diagnostic, FormatError, type Diagnostic, printableLines } from '../../binary/errors.js';
 import { JsonList } from '../../binary/json-array.js';
 import type { RgbaImage } from '../../render/image.js';
 import type { KeyCounts, SolarusStyle } from './style.js';
@@ -263,7 +263,7 @@ export function inspectText(format: SolarusSyntax, sheet: SolarusSheet): string 
       );
     });
   }
-  return lines.join('\n') + '\n';
+  return printableLines(lines) + '\n';
 }
 
 /**

@@ -4,7 +4,7 @@
  * and the due time moves by frame_delay. After the last frame: loop_on_frame,
  * or finished (nothing shown) when it is -1. frame_delay 0: frame 0 forever.
  */
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, printableLines } from '../../binary/errors.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
@@ -81,5 +81,5 @@ export function play(
     lines.push(`${String(t).padStart(width)} ms  ${what}${last === undefined || frame === last ? '' : '  (changed)'}`);
     last = frame;
   }
-  return { records, warnings, text: lines.join('\n') + '\n' };
+  return { records, warnings, text: printableLines(lines) + '\n' };
 }

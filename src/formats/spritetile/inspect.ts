@@ -1,3 +1,4 @@
+import { printableLines } from '../../binary/errors.js';
 import { setsUsed, tilesPerSet, LAYER_LOCK_NAMES, type SpriteTileLevel } from './model.js';
 import { layout } from './write.js';
 import { budgetFrom } from '../../binary/limits.js';
@@ -71,7 +72,7 @@ export function inspectText(level: SpriteTileLevel): string {
   lines.push(`tags (${tags.length}): ${tags.map((t) => `${t.name} @${t.offset} (${t.size} bytes)`).join(', ')}`);
   if (!level.layers) {
     lines.push('no "lvlayrs" tag: not a level (a TileEditor groups file?)');
-    return lines.join('\n') + '\n';
+    return printableLines(lines) + '\n';
   }
   lines.push(`layers: ${level.layers.length}`);
   level.layers.forEach((l, i) => {
@@ -98,5 +99,5 @@ export function inspectText(level: SpriteTileLevel): string {
       }
     }
   });
-  return lines.join('\n') + '\n';
+  return printableLines(lines) + '\n';
 }

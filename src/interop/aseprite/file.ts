@@ -24,7 +24,7 @@
  * - Tilemap layers: their tiles are drawn from the tileset (empty tile 0,
  *   x/y/diagonal flips, the diagonal first as Tiled does).
  */
-import { type Diagnostic, diagnostic, diagnosticFromError, FormatError, isFormatError } from '../../binary/errors.js';
+import { type Diagnostic, diagnostic, diagnosticFromError, FormatError, isFormatError, printableLines } from '../../binary/errors.js';
 import { type Budget, budgetFrom, LimitError } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OptionSpec, RenderView } from '../../formats/types.js';
 import { intOption, namesNothing, parsedOption, selectIndex, selectNamed, stringOption } from '../../formats/options.js';
@@ -630,7 +630,7 @@ export function aseInspectText(doc: AseDoc): string {
   for (const s of doc.slices) lines.push(`  slice "${s.name}": ${s.keys.length} key(s)`);
   const total = doc.frames.reduce((s, f) => s + f.duration, 0);
   lines.push(`  total duration ${total} ms`);
-  return `${lines.join('\n')}\n`;
+  return `${printableLines(lines)}\n`;
 }
 
 function readWith(bytes: Uint8Array, options: CommandOptions | undefined, warn?: (d: Diagnostic) => void): AseDoc {

@@ -4,7 +4,7 @@
  * pingpong, pingpong_reverse, optional repeat count), durations in ms, and
  * the PNG sheet named by meta.image.
  */
-import { type Diagnostic, FormatError } from '../../binary/errors.js';
+import { type Diagnostic, FormatError, printableLines } from '../../binary/errors.js';
 import type { CommandOptions, FormatHandler, OptionSpec } from '../../formats/types.js';
 import { choiceOption, stringOption } from '../../formats/options.js';
 import { budgetFrom } from '../../binary/limits.js';
@@ -730,7 +730,7 @@ export function asepriteInspectText(doc: AsepriteDoc): string {
   let total = 0;
   for (let i = 0, n = frameCount(doc); i < n; i++) total += frameDurationAt(doc, i) ?? 0;
   lines.push(`  total duration ${total} ms`);
-  return lines.join('\n') + '\n';
+  return printableLines(lines) + '\n';
 }
 
 export const asepriteHandler: FormatHandler<AsepriteDoc> = {

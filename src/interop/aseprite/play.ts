@@ -13,7 +13,7 @@
  * (a ping-pong of 65535 passes is two half-passes, not a list of every
  * frame), so the frame at any time is found without walking the frames.
  */
-import { FormatError } from '../../binary/errors.js';
+import { FormatError, printableLines } from '../../binary/errors.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { intOption, selectNamed, stringOption } from '../../formats/options.js';
 import type { CommandOptions, OptionSpec } from '../../formats/types.js';
@@ -219,5 +219,5 @@ export function playAseprite(
     lines.push(`${String(t).padStart(width)} ms  frame ${frame}${last === undefined || frame === last ? '' : '  (changed)'}`);
     last = frame;
   }
-  return { records, warnings, text: `${lines.join('\n')}\n` };
+  return { records, warnings, text: `${printableLines(lines)}\n` };
 }

@@ -5,7 +5,7 @@
  * (Array)" layout is read too. A rotated frame is stored turned 90°
  * clockwise and takes frame.h × frame.w pixels of the sheet.
  */
-import { FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
+import { FormatError, isFormatError, type Diagnostic, printableLines } from '../../binary/errors.js';
 import type { CommandOptions, FormatHandler, ResourceLoader } from '../../formats/types.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
@@ -435,7 +435,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
     }
     lines.push(`  ${rotated} rotated, ${trimmed} trimmed`);
     for (const [n, list] of doc.animations) lines.push(`  animation "${n}": ${list.length} frame(s)`);
-    return lines.join('\n') + '\n';
+    return printableLines(lines) + '\n';
   },
   renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
   resourceOptions: [SHEET_IMAGE_OPTION],

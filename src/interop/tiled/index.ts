@@ -9,7 +9,7 @@
  */
 import { gunzipSync, gzipSync, unzlibSync, zlibSync } from 'fflate';
 import { decompress as zstdDecompress } from 'fzstd';
-import { diagnosticFromError, FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
+import { diagnosticFromError, FormatError, isFormatError, type Diagnostic, printableLines } from '../../binary/errors.js';
 import { budgetFrom } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from '../../formats/types.js';
 import { drawPicture, type PicturePart } from '../../render/pipeline.js';
@@ -1552,7 +1552,7 @@ export const tiledHandler: FormatHandler<TiledDoc> = {
           : `  tileset "${t.name}" firstgid ${t.firstgid}: ${t.tilecount} tile(s) ${t.tilewidth}x${t.tileheight}, image ${t.image ?? '(none)'}`,
       );
     }
-    return lines.join('\n') + '\n';
+    return printableLines(lines) + '\n';
   },
   picture: (doc, options, resources) => tiledPicture(doc, options, resources),
   renderOptions: LAYER_OPTIONS,

@@ -6,7 +6,7 @@
  * It lives in the CTHG folder because it is built on its codec (a format
  * folder imports no other's), as the two Solarus syntaxes share one.
  */
-import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic } from '../../../binary/errors.js';
+import { diagnostic, diagnosticFromError, isFormatError, type Diagnostic, printableLines } from '../../../binary/errors.js';
 import { foundResources, type ResourceRequest } from '../../resources.js';
 import type { CommandOptions, FormatHandler, LinePosition, OutputFile, RenderView, ResourceLoader } from '../../types.js';
 import { cthgToModel } from '../convert.js';
@@ -109,7 +109,7 @@ function inspectText(doc: CthgScript): string {
       for (const e of f.elements) lines.push(`      ${formatElement(e)}`);
     });
   }
-  return `${lines.join('\n')}\n`;
+  return `${printableLines(lines)}\n`;
 }
 
 function validate(bytes: Uint8Array): Diagnostic[] {
