@@ -1,0 +1,91 @@
+/**
+ * Conversions that come back: X -> Y -> X plays the same wherever Y can hold
+ * it (`sprat diff --playback`), through what the sheet formats keep in
+ * `meta.sprat` (src/interop/sheetextras.ts, docs/interop.md "What comes back").
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { CORPUS, SAMPLES } from '../helpers/paths.js';
+
+const HERO = path.join(CORPUS, 'solarus/quest-editor-initial/data/sprites/hero');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sprat-comes-back-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** The source's files copied into a folder of their own, so converting never writes beside them. */
+function copyInto(dir: string, from: string, files: string[]): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of files) fs.copyFileSync(path.join(from, f), path.join(dir, f));
+}
+
+async function convert(input: string, output: string, to: string): Promise<string> {
+  const r = await runCli(['convert', input, output, '--to', to]);
+  expect(r.stderr.replace(/^(.*: )?note: .*\n/gm, ''), `${input} -> ${output}`).toBe('');
+  expect(r.code).toBe(0);
+  return r.stderr;
+}
+
+async function playbackDiff(a: string, b: string): Promise<string> {
+  const r = await runCli(['diff', a, b, '--playback']);
+  return r.stdout + r.stderr.replace(/^(.*: )?note: .*\n/gm, '');
+}
+
+/** Animation name -> the direction count, from a Solarus sheet's text. */
+function solarusAnimations(text: string): Map<string, { directions: number; delay: number }> {
+  const out = new Map<string, { directions: number; delay: number }>();
+  for (const block of text.split(/^animation\{/m).slice(1)) {
+    const name = /name = "([^"]*)"/.exec(block)![1]!;
+    const delay = Number(/frame_delay = (\d+)/.exec(block)?.[1] ?? 0);
+    out.set(name, { directions: (block.match(/\{ x = /g) ?? []).length, delay });
+  }
+  return out;
+}
+
+describe('tunic1.dat through the sheet formats and back', () => {
+  // Inside a sprites/ folder, as in the quest: the sheet names its images from there (hero/walking.tunic.png).
+  const src = path.join(tmp, 'quest/sprites/hero');
+  copyInto(
+    src,
+    HERO,
+    fs.readdirSync(HERO).filter((f) => f.endsWith('.png') || f === 'tunic1.dat'),
+  );
+  const original = solarusAnimations(fs.readFileSync(path.join(src, 'tunic1.dat'), 'latin1'));
+
+  for (const via of ['aseprite', 'texturepacker']) {
+    it(`through ${via}: the same 32 animations, 4 directions each, frame_delay 0 kept, plays the same`, async () => {
+      const dir = path.join(tmp, `tunic-${via}`);
+      fs.mkdirSync(dir);
+      const sheet = path.join(dir, 'tunic.json');
+      await convert(path.join(src, 'tunic1.dat'), sheet, via);
+      // In sprites/ itself: a redrawn sheet's image is named from there.
+      const back = path.join(src, '..', `back-${via}.dat`);
+      await convert(sheet, back, 'solarus-lua');
+      const got = solarusAnimations(fs.readFileSync(back, 'latin1'));
+      expect(original.size).toBe(32); // the Quest Editor's hero: 32 animations, 4 directions each
+      for (const a of original.values()) expect(a.directions).toBe(4);
+      expect([...got.keys()]).toEqual([...original.keys()]);
+      for (const [name, a] of original) {
+        expect(got.get(name)!.directions, name).toBe(a.directions);
+        expect(got.get(name)!.delay, name).toBe(a.delay);
+      }
+      expect([...original.values()].some((a) => a.delay === 0)).toBe(true);
+      expect(await playbackDiff(path.join(src, 'tunic1.dat'), back)).toBe('');
+    });
+  }
+
+  it('notes each kind of loss once, naming the animations and directions', async () => {
+    const dir = path.join(tmp, 'tunic-notes');
+    fs.mkdirSync(dir);
+    const notes = await convert(path.join(src, 'tunic1.dat'), path.join(dir, 'tunic.json'), 'aseprite');
+    const lines = notes.split('\n').filter(Boolean);
+    expect(new Set(lines).size).toBe(lines.length);
+    const loops = lines.filter((l) => l.includes('loops back to a frame other than the first'));
+    expect(loops.length).toBeLessThanOrEqual(1);
+    for (const l of loops) expect(l).toMatch(/\(4 directions\)/);
+    const forever = lines.filter((l) => l.includes('shown forever'));
+    expect(forever).toHaveLength(1);
+    expect(forever[0]).toMatch(/\(4 directions\)/);
+  });
+});
