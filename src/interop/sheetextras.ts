@@ -26,6 +26,8 @@ export interface AnimationExtra {
   /** Tag direction and repeat (TexturePacker, which has no tags). */
   playback?: ModelAnimation['playback'];
   userData?: string;
+  /** The animation played when this one ends (ISPRITE follow-ups). */
+  next?: string;
   /** The source's frame names, by index in the animation, when they differ from the sheet's frame names. */
   frameNames?: (string | null)[];
 }
@@ -61,6 +63,10 @@ export function animationExtra(
   }
   if (a.userData !== undefined) {
     e.userData = a.userData;
+    needed = true;
+  }
+  if (a.next !== undefined) {
+    e.next = a.next;
     needed = true;
   }
   if (opts.sheetNames) {
@@ -100,6 +106,8 @@ export function readExtras(r: JsonReader, meta: Record<string, unknown>): SheetE
     }
     const userData = r.optStr(ao, 'userData', ap);
     if (userData !== undefined) e.userData = userData;
+    const next = r.optStr(ao, 'next', ap);
+    if (next !== undefined) e.next = next;
     if (has(ao, 'frameNames'))
       e.frameNames = r.arr(ao.frameNames, `${ap}.frameNames`).map((n, j) => (n === null ? null : r.str(n, `${ap}.frameNames[${j}]`)));
     return e;
@@ -141,6 +149,7 @@ export function applyExtra(a: ModelAnimation, e: AnimationExtra | undefined): vo
   if (e.loopTo !== undefined && (e.loopTo === null || e.loopTo < a.frames.length)) a.loopTo = e.loopTo;
   if (e.playback) a.playback = { ...e.playback };
   if (e.userData !== undefined) a.userData = e.userData;
+  if (e.next !== undefined) a.next = e.next;
   e.frameNames?.forEach((n, i) => {
     const f = a.frames[i];
     if (f && n !== null) f.name = n;

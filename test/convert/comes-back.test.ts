@@ -89,3 +89,49 @@ describe('tunic1.dat through the sheet formats and back', () => {
     expect(forever[0]).toMatch(/\(4 directions\)/);
   });
 });
+
+describe('samples through the sheet formats and back', () => {
+  it('hero.json -> TexturePacker -> Aseprite keeps the tags, their direction and repeat, and the frame names', async () => {
+    const dir = path.join(tmp, 'hero');
+    copyInto(dir, path.join(SAMPLES, 'interop'), ['hero.json', 'hero.png']);
+    await convert(path.join(dir, 'hero.json'), path.join(dir, 'tp.json'), 'texturepacker');
+    await convert(path.join(dir, 'tp.json'), path.join(dir, 'back.json'), 'aseprite');
+    const src = JSON.parse(fs.readFileSync(path.join(dir, 'hero.json'), 'utf8'));
+    const back = JSON.parse(fs.readFileSync(path.join(dir, 'back.json'), 'utf8'));
+    const tags = (j: { meta: { frameTags: Record<string, unknown>[] } }) =>
+      j.meta.frameTags.map((t) => [t.name, t.direction, t.repeat ?? null, Number(t.to) - Number(t.from)]);
+    expect(tags(back)).toEqual(tags(src));
+    // The source's frame names come back as the frames' names (meta.sprat), and as the file names with {label}.
+    await convert(path.join(dir, 'tp.json'), path.join(dir, 'named.json'), 'aseprite');
+    const r = await runCli([
+      'convert',
+      path.join(dir, 'tp.json'),
+      path.join(dir, 'labels.json'),
+      '--to',
+      'aseprite',
+      '--filename-format',
+      '{label}',
+    ]);
+    expect(r.code).toBe(0);
+    const labels = JSON.parse(fs.readFileSync(path.join(dir, 'labels.json'), 'utf8'));
+    expect(Object.keys(labels.frames).sort()).toEqual(Object.keys(src.frames).sort());
+    expect(await playbackDiff(path.join(dir, 'hero.json'), path.join(dir, 'back.json'))).toBe('');
+  });
+
+  const cases = [
+    { name: 'ISPRITE hero', dir: 'isprite', files: ['hero.isprite', 'hero.png'], input: 'hero.isprite', to: 'isprite', ext: 'isprite' },
+    { name: 'CTHG fan', dir: 'cthg', files: fs.readdirSync(path.join(SAMPLES, 'cthg')), input: 'fan.dat', to: 'cthg', ext: 'dat' },
+  ];
+  for (const c of cases) {
+    for (const via of ['aseprite', 'texturepacker']) {
+      it(`${c.name} -> ${via} -> back plays the same`, async () => {
+        const dir = path.join(tmp, `${c.dir}-${via}`);
+        copyInto(dir, path.join(SAMPLES, c.dir), c.files);
+        const notes = await convert(path.join(dir, c.input), path.join(dir, 'sheet.json'), via);
+        await convert(path.join(dir, 'sheet.json'), path.join(dir, `back.${c.ext}`), c.to);
+        const diff = await playbackDiff(path.join(dir, c.input), path.join(dir, `back.${c.ext}`));
+        expect(diff, notes).toBe('');
+      });
+    }
+  }
+});

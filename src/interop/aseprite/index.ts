@@ -615,7 +615,8 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     }
     const duration = Math.max(1, Math.round(d));
     const tag = innerTag(frameTags, i);
-    const label = model.animations[bf.animation]!.frames[bf.index]!.label;
+    const mf = model.animations[bf.animation]!.frames[bf.index]!;
+    const label = mf.name ?? mf.label;
     const base = formatFrameName(format, {
       title: model.name,
       frame: i,
