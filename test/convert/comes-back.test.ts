@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type AsepriteDoc, asepriteHandler, asepriteModel } from '../../src/interop/aseprite/index.js';
 import { runCli } from '../helpers/cli.js';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';
 
@@ -134,4 +135,26 @@ describe('samples through the sheet formats and back', () => {
       });
     }
   }
+});
+
+describe('meta.sprat is read as untrusted input', () => {
+  const sheet = (sprat: unknown) =>
+    new TextEncoder().encode(
+      JSON.stringify({
+        frames: [{ filename: '0', frame: { x: 0, y: 0, w: 1, h: 1 }, sourceSize: { w: 1, h: 1 }, duration: 100 }],
+        meta: { sprat, app: 'https://www.aseprite.org/', frameTags: [{ name: 'a/0', from: 0, to: 0, direction: 'forward' }] },
+      }),
+    );
+
+  it('a wrong value is an error at its place', () => {
+    expect(() => asepriteHandler.read(sheet({ animations: [{ key: 'a/0', name: 'a', forever: ['x'] }] }))).toThrow(
+      /\$\.meta\.sprat\.animations\[0\]\.forever\[0\].*\(at line 1, column \d+\)/,
+    );
+  });
+
+  it('indices out of range are left out; the name and direction are taken', () => {
+    const doc = asepriteHandler.read(sheet({ animations: [{ key: 'a/0', name: 'a', direction: '0', forever: [5], loopTo: 9 }] }));
+    const model = asepriteModel(doc as AsepriteDoc);
+    expect(model.animations.map((a) => [a.name, a.direction, a.loopTo, a.frames.map((f) => f.durationMs)])).toEqual([['a', '0', 0, [100]]]);
+  });
 });
