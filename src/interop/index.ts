@@ -28,5 +28,6 @@ export type {
 } from './aseprite/ase.js';
 export { asepriteHandler, type AsepriteDoc } from './aseprite/index.js';
 export { texturePackerHandler, type TexturePackerDoc } from './texturepacker/index.js';
+export type { AnimationExtra, SheetExtras } from './sheetextras.js';
 export { tiledHandler, type TiledDoc, orientationToBits, bitsToOrientation, FLIP_H, FLIP_V, FLIP_D } from './tiled/index.js';
 export { packShelves } from '../model/pack.js';

@@ -11,12 +11,12 @@
  */
 import { FormatError } from '../binary/errors.js';
 import { bakeFrame } from '../model/bake.js';
-import type { ModelRect, SpriteModel } from '../model/types.js';
+import type { ModelFrame, ModelRect, SpriteModel } from '../model/types.js';
 import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
 import { drawSheet, packShelves } from '../model/pack.js';
 import { Budget } from '../binary/limits.js';
-import { listed, NOTE_NAMES } from '../formats/options.js';
+import { animationList } from './sheetextras.js';
 
 export interface SheetFrame {
   animation: number;
@@ -85,12 +85,11 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
   if (transformed) notes.push(`${format}: flipped, rotated, scaled or translucent parts were baked into the frame images`);
   if (shapes) notes.push(`${format}: points and collision shapes were dropped`);
   if (events) notes.push(`${format}: frame events were dropped`);
-  if (model.animations.some((a) => a.next)) notes.push(`${format}: follow-up animations ("next") were dropped`);
-  // frameNames and the writers name an animation with a direction NAME/DIRECTION.
-  const directed = model.animations
-    .filter((a) => a.direction !== undefined && !a.unused)
-    .map((a) => JSON.stringify(`${a.name}/${a.direction}`));
-  if (directed.length) notes.push(`${format}: directions are written into the animation names: ${listed(directed, NOTE_NAMES)}`);
+  const next = model.animations.filter((a) => a.next);
+  if (next.length)
+    notes.push(
+      `${format}: players do not read follow-up animations ("next"; sprat reads them back from meta.sprat): ${animationList(next)}`,
+    );
   return notes;
 }
 
@@ -180,13 +179,19 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** A name for each animation frame that is unique in the document: the frame label when that is unique, else generated. */
 export function frameNames(model: SpriteModel, generate: (anim: string, index: number, overall: number) => string): string[][] {
   const labels = new Map<string, number>();
-  for (const a of model.animations) for (const f of a.frames) if (f.label) labels.set(f.label, (labels.get(f.label) ?? 0) + 1);
+  const labelOf = (f: ModelFrame) => f.name ?? f.label;
+  for (const a of model.animations)
+    for (const f of a.frames) {
+      const l = labelOf(f);
+      if (l) labels.set(l, (labels.get(l) ?? 0) + 1);
+    }
   const used = new Set<string>();
   let overall = 0;
   return model.animations.map((a) => {
     const animName = a.direction ? `${a.name}/${a.direction}` : a.name;
     return a.frames.map((f, i) => {
-      let name = f.label && labels.get(f.label) === 1 ? f.label : generate(animName, i, overall);
+      const l = labelOf(f);
+      let name = l && labels.get(l) === 1 ? l : generate(animName, i, overall);
       overall++;
       let n = 2;
       const base = name;

@@ -87,6 +87,10 @@ export interface ModelFrame {
    * no such box; writers then use the union of the frames' visible boxes.
    */
   canvas?: ModelRect;
+  /** The frame's own name or key in the source (a TexturePacker frame key, an Aseprite JSON frame name). */
+  name?: string;
+  /** The frame's user data text (Aseprite cel user data), carried as is. */
+  userData?: string;
 }
 
 export interface ModelAnimation {
@@ -105,6 +109,16 @@ export interface ModelAnimation {
    * ordinary animation of that name.
    */
   unused?: boolean;
+  /**
+   * How a player walks the frames (Aseprite tag direction and repeat count;
+   * repeat 0 or absent: forever). Absent: forward. See docs/interop.md.
+   */
+  playback?: {
+    direction: 'forward' | 'reverse' | 'pingpong' | 'pingpong_reverse';
+    repeat?: number;
+  };
+  /** The animation's user data text (Aseprite tag user data), carried as is. */
+  userData?: string;
 }
 
 export interface SpriteModel {

@@ -158,9 +158,10 @@ describe('aseprite: writing', () => {
       asepriteHandler.read(files[0]!.bytes),
       memoryLoader({ 'knight.png': files[1]!.bytes }),
     )) as SpriteModel;
-    expect(back.animations.map((a) => [a.name, a.loopTo, a.frames.map((f) => f.durationMs)])).toEqual([
-      ['walk', 0, [80, 120, 80]],
-      ['hit/east', null, [50]],
+    // The tag "hit/east" is animation "hit", direction "east" again (meta.sprat).
+    expect(back.animations.map((a) => [a.name, a.direction, a.loopTo, a.frames.map((f) => f.durationMs)])).toEqual([
+      ['walk', undefined, 0, [80, 120, 80]],
+      ['hit', 'east', null, [50]],
     ]);
     back.animations.forEach((_, i) => {
       const got = renderModelAnimation(back, i);
@@ -184,7 +185,8 @@ describe('aseprite: writing', () => {
     // The fourth frame is in no tag: kept, in no tag (issue 10: no frame dropped).
     expect(out2.frames.map((f) => f.filename).sort()).toEqual(src2.frames.map((f) => f.filename).sort());
     expect(out2.frames[3]!.filename).toBe('hero 3.aseprite');
-    expect(out2.meta.frameTags).toEqual([{ name: 'walk', from: 0, to: 2, direction: 'pingpong', color: '#000000ff' }]);
+    // The tag's own direction (pingpong_reverse: 2 1 0 1), read into the model's playback mode, is written back as it was.
+    expect(out2.meta.frameTags).toEqual([{ name: 'walk', from: 0, to: 2, direction: 'pingpong_reverse', color: '#000000ff' }]);
   });
 
   it('writes the array layout on request and sheets identical for identical models', async () => {

@@ -24,7 +24,8 @@ describe('sprat CLI with the interchange formats', () => {
   it('converts Aseprite to TexturePacker (JSON + PNG next to it)', async () => {
     const r = await runCli(['convert', 'hero-aseprite-hash.json', 'out/hero-tp.json', '--to', 'texturepacker'], dir);
     expect(r.stderr).toBe(
-      'hero-aseprite-hash.json: note: texturepacker: how animations loop is not stored (players loop from the first frame)\n',
+      'hero-aseprite-hash.json: note: texturepacker: does not store how animations loop (players loop from the first frame; sprat reads it back from meta.sprat): idle\n' +
+        'hero-aseprite-hash.json: note: texturepacker: has no tag direction or repeat (the frames are written as they play; sprat reads the mode back from meta.sprat): walk, back, idle\n',
     );
     expect(r.code).toBe(0);
     const json = read('out/hero-tp.json');

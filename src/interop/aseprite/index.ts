@@ -14,6 +14,16 @@ import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
 import { baseName, has, JsonReader, jsonLinePositions, type FromJson, sniffText } from '../json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
+import {
+  type AnimationExtra,
+  animationExtra,
+  animationList,
+  applyExtra,
+  extrasJson,
+  extrasTaker,
+  readExtras,
+  type SheetExtras,
+} from '../sheetextras.js';
 import { framePart, readFrames, type Rect, type SheetJsonFrame } from '../sheetjson.js';
 import {
   attachFrames,
@@ -41,6 +51,13 @@ export { tagPlayback, tagSequence } from './play.js';
 
 export type AsepriteDirection = 'forward' | 'reverse' | 'pingpong' | 'pingpong_reverse';
 const DIRECTIONS: readonly string[] = ['forward', 'reverse', 'pingpong', 'pingpong_reverse'];
+/** The direction that plays the frames of a tag the other way round. */
+const REVERSED: Record<AsepriteDirection, AsepriteDirection> = {
+  forward: 'reverse',
+  reverse: 'forward',
+  pingpong: 'pingpong_reverse',
+  pingpong_reverse: 'pingpong',
+};
 
 export interface AsepriteTag {
   name: string;
@@ -87,6 +104,8 @@ export interface AsepriteDoc extends FromJson, CompactFrames {
     frameTags: AsepriteTag[];
     layers: AsepriteLayer[];
     slices: AsepriteSlice[];
+    /** What the model held that Aseprite's JSON cannot say (src/interop/sheetextras.ts). */
+    sprat?: SheetExtras;
   };
   /** The sheet pixels to write next to the JSON (set by fromModel). */
   sheet?: RgbaImage;
@@ -280,6 +299,8 @@ export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): Ase
       return slice;
     });
   }
+  const extras = readExtras(r, m);
+  if (extras) meta.sprat = extras;
   const doc: AsepriteDoc = { layout, frames, meta };
   if (store) attachFrames(doc, store);
   return r.remember(doc);
@@ -293,6 +314,8 @@ export function asepriteToJson(doc: AsepriteDoc, compact = false): Record<string
   const frames = framesJsonValue(doc, doc.layout, false, compact);
   const m = doc.meta;
   const meta: Record<string, unknown> = {};
+  // meta.sprat first: the rest of meta stays at the end of the file, where detection looks (a 16 KiB tail).
+  if (m.sprat) meta.sprat = extrasJson(m.sprat);
   if (m.app !== undefined) meta.app = m.app;
   if (m.version !== undefined) meta.version = m.version;
   if (m.image !== undefined) meta.image = m.image;
@@ -349,11 +372,15 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
   if (tags.length === 0 && wholes.length === 0) {
     animations.push({ name, frames: frames.map(copyFrame), loopTo: frames.length ? 0 : null });
   }
+  // The extras of each tag of the file (a batch export's tags are rebuilt: sprat writes none).
+  const take = extrasTaker(batch ? undefined : doc.meta.sprat);
+  const extraOf = new Map<AsepriteTag, AnimationExtra | undefined>(tags.map((t) => [t, take(t.name)]));
   const pieces = [
     ...tags.map((t) => ({ at: t.from, tag: t as AsepriteTag | undefined, whole: undefined })),
     ...wholes.map((w) => ({ at: w.from, tag: undefined, whole: w })),
   ];
-  pieces.sort((a, b) => a.at - b.at); // file order (stable: tags keep theirs)
+  // File order (stable: tags keep theirs); a sheet sprat wrote lists its tags in the model's order.
+  if (!extraOf.size || batch || !doc.meta.sprat) pieces.sort((a, b) => a.at - b.at);
   for (const { tag, whole } of pieces) {
     if (whole) {
       const list = frames.slice(whole.from, whole.to + 1).map(copyFrame);
@@ -367,7 +394,18 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
       if (times < tag!.repeat!) notes.push(`aseprite: tag "${tag!.name}" repeats ${tag!.repeat} times; only ${times} kept`);
     }
     const played = tagPlayback(tag!, times);
-    animations.push({ name: tag!.name, frames: played.frames.map((i) => copyFrame(frames[i]!)), loopTo: played.loop ? 0 : null });
+    const anim: ModelAnimation = {
+      name: tag!.name,
+      frames: played.frames.map((i) => copyFrame(frames[i]!)),
+      loopTo: played.loop ? 0 : null,
+    };
+    if (tag!.direction !== 'forward' || tag!.repeat) {
+      anim.playback = { direction: tag!.direction };
+      if (tag!.repeat) anim.playback.repeat = tag!.repeat;
+    }
+    if (tag!.data !== undefined) anim.userData = tag!.data;
+    applyExtra(anim, extraOf.get(tag!));
+    animations.push(anim);
   }
   // Frames no tag plays are kept (as an animation marked unused).
   if (tags.length) {
@@ -525,6 +563,9 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   /** Where each key was written, to find runs quickly. */
   const starts = new Map<string, number[]>();
   const frameTags: AsepriteTag[] = [];
+  /** The model animation of each tag. */
+  const tagAnim: number[] = [];
+  const loopsElsewhere: ModelAnimation[] = [];
   model.animations.forEach((a, ai) => {
     if (a.frames.length === 0) return;
     if (a.unused) {
@@ -538,14 +579,15 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       });
       return;
     }
-    const plan = tagPlan(byAnim[ai]!.map(keyOf), a.loopTo);
+    const keys = byAnim[ai]!.map(keyOf);
+    const plan = (a.playback && playbackPlan(keys, a.playback)) || tagPlan(keys, a.loopTo);
     let from = findRun(emittedKeys, starts, plan.keys);
     let direction = plan.direction;
     if (from < 0) {
       const back = findRun(emittedKeys, starts, [...plan.keys].reverse());
       if (back >= 0) {
         from = back;
-        direction = direction === 'pingpong' ? 'pingpong_reverse' : 'reverse';
+        direction = REVERSED[direction];
       }
     }
     if (from < 0) {
@@ -567,9 +609,10 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
       color: '#000000ff',
     };
     if (plan.repeat !== undefined) tag.repeat = plan.repeat;
-    if (a.loopTo !== null && a.loopTo !== 0)
-      notes.push(`aseprite: animation "${a.name}" loops back to frame ${a.loopTo}; Aseprite loops to the first`);
+    if (a.userData !== undefined) tag.data = a.userData;
+    if (a.loopTo !== null && a.loopTo !== 0) loopsElsewhere.push(a);
     frameTags.push(tag);
+    tagAnim.push(ai);
   });
   // Names: --filename-format (default "{frame}", the keys Phaser's createFromAseprite looks up).
   const format = stringOption(options, FILENAME_FORMAT_OPTION) ?? DEFAULT_FILENAME_FORMAT;
@@ -587,7 +630,8 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     }
     const duration = Math.max(1, Math.round(d));
     const tag = innerTag(frameTags, i);
-    const label = model.animations[bf.animation]!.frames[bf.index]!.label;
+    const mf = model.animations[bf.animation]!.frames[bf.index]!;
+    const label = mf.name ?? mf.label;
     const base = formatFrameName(format, {
       title: model.name,
       frame: i,
@@ -611,7 +655,33 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     };
   });
   if (renamed) notes.push(`aseprite: --filename-format "${format}" gives ${renamed} frame(s) a name already taken; " (2)", ... added`);
-  if (clamped) notes.push(`aseprite: frames shown forever or longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms`);
+  if (loopsElsewhere.length)
+    notes.push(
+      `aseprite: loops back to a frame other than the first (Aseprite tags cannot; players loop to the first, sprat reads it back from meta.sprat): ${animationList(loopsElsewhere)}`,
+    );
+  if (clamped) {
+    const forever = model.animations.filter((a) => !a.unused && a.frames.some((f) => !Number.isFinite(f.durationMs)));
+    const long = model.animations.filter(
+      (a) => !a.unused && a.frames.some((f) => Number.isFinite(f.durationMs) && f.durationMs > MAX_DURATION),
+    );
+    if (forever.length)
+      notes.push(
+        `aseprite: frames shown forever were given ${MAX_DURATION} ms (sprat reads them back as shown forever from meta.sprat): ${animationList(forever)}`,
+      );
+    if (long.length) notes.push(`aseprite: frames longer than ${MAX_DURATION} ms were given ${MAX_DURATION} ms: ${animationList(long)}`);
+  }
+  // What the tags cannot say, for sprat to read back: each tag's animation and direction, frames shown forever, loop points, source frame names.
+  const nameOfKey = new Map<string, string>();
+  emittedKeys.forEach((k, i) => nameOfKey.set(k, frames[i]!.filename));
+  const extras: AnimationExtra[] = [];
+  frameTags.forEach((t, i) => {
+    const ai = tagAnim[i]!;
+    const e = animationExtra(model.animations[ai]!, t.name, {
+      loopTo: 'frame',
+      sheetNames: byAnim[ai]!.map((bf) => nameOfKey.get(keyOf(bf)) ?? ''),
+    });
+    if (e) extras.push(e);
+  });
   for (const n of timingNotes(FORMAT, 'Aseprite stores whole milliseconds, at least 1', rounding)) notes.push(n);
   const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
   const doc: AsepriteDoc = {
@@ -646,6 +716,7 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
     },
     sheet: built.image,
   };
+  if (extras.length) doc.meta.sprat = { animations: extras };
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return doc;
 }
@@ -700,6 +771,37 @@ export function tagPlan(
     }
   }
   return { indices: core.map((_, i) => i), keys: core, direction: 'forward', repeat };
+}
+
+/**
+ * How to write an animation whose model says how it plays (`playback`, read
+ * from an Aseprite tag): the frames of one pass in sheet order, when that
+ * direction and repeat count play exactly the animation's frames; undefined
+ * when they do not (tagPlan finds a plan from the frames then).
+ */
+function playbackPlan(
+  keys: string[],
+  mode: NonNullable<ModelAnimation['playback']>,
+): { indices: number[]; keys: string[]; direction: AsepriteDirection; repeat?: number } | undefined {
+  const n = keys.length;
+  const times = mode.repeat ?? 0;
+  const pingpong = mode.direction === 'pingpong' || mode.direction === 'pingpong_reverse';
+  const candidates: number[] = [];
+  if (!pingpong) candidates.push(times > 0 ? n / times : n);
+  else if (times > 0) candidates.push(1, (n - 1) / times + 1);
+  else candidates.push(n === 1 ? 1 : n / 2 + 1);
+  for (const m of candidates) {
+    if (!Number.isInteger(m) || m < 1 || m > n) continue;
+    const pass = keys.slice(0, m);
+    const stored = mode.direction === 'reverse' || mode.direction === 'pingpong_reverse' ? [...pass].reverse() : pass;
+    const tag: AsepriteTag = { name: '', from: 0, to: m - 1, direction: mode.direction };
+    if (times > 0) tag.repeat = times;
+    const played = tagPlayback(tag, times).frames;
+    if (played.length !== n || played.some((j, i) => stored[j] !== keys[i])) continue;
+    const indices = stored.map((k) => keys.indexOf(k));
+    return { indices, keys: stored, direction: mode.direction, ...(times > 0 ? { repeat: times } : {}) };
+  }
+  return undefined;
 }
 
 /** Where `run` appears as a contiguous run of `list` (`starts`: the positions of each key in it), or -1. */

@@ -26,6 +26,16 @@ import { choiceOption } from '../../formats/options.js';
 import { baseName, errorIn, has, JsonReader, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
+import {
+  type AnimationExtra,
+  animationExtra,
+  animationList,
+  applyExtra,
+  extrasJson,
+  extrasTaker,
+  readExtras,
+  type SheetExtras,
+} from '../sheetextras.js';
 import { framePart, readFrames, type SheetJsonFrame } from '../sheetjson.js';
 import {
   attachFrames,
@@ -69,6 +79,8 @@ export interface TexturePackerDoc extends FromJson, CompactFrames {
     smartupdate?: string;
     /** TexturePacker multipack: the other JSON files of the set (PixiJS loads them with this one). */
     related_multi_packs?: string[];
+    /** What the model held that TexturePacker's JSON cannot say (src/interop/sheetextras.ts). */
+    sprat?: SheetExtras;
   };
   /** The sheet pixels to write next to the JSON (set by fromModel). */
   sheet?: RgbaImage;
@@ -164,6 +176,8 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
       .map((v, i) => r.str(v, `$.meta.related_multi_packs[${i}]`));
   }
   for (const k of Object.keys(meta) as (keyof typeof meta)[]) if (meta[k] === undefined) delete meta[k];
+  const extras = readExtras(r, m);
+  if (extras) meta.sprat = extras;
   const doc: TexturePackerDoc = { layout, frames, animations, meta };
   if (store) attachFrames(doc, store);
   if (textures) doc.textures = textures;
@@ -188,7 +202,8 @@ export function texturePackerToJson(doc: TexturePackerDoc, compact = false): Rec
     });
   } else out.frames = framesJsonValue(doc, doc.layout, true, compact);
   if (doc.animations.length) out.animations = Object.fromEntries(doc.animations);
-  out.meta = doc.meta;
+  // meta.sprat first: the rest of meta stays at the end of the file, where detection looks (a 16 KiB tail).
+  out.meta = doc.meta.sprat ? { sprat: extrasJson(doc.meta.sprat), ...doc.meta } : doc.meta;
   return out;
 }
 
@@ -218,10 +233,15 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
     const f = byName.get(name)!;
     return { ...f, parts: f.parts.map((p) => ({ ...p })) };
   };
+  const take = extrasTaker(doc.meta.sprat);
   const first = doc.meta.image ?? doc.textures?.[0]?.image;
   const name = first ? baseName(first) : 'sprite';
   const animations: ModelAnimation[] = doc.animations.length
-    ? doc.animations.map(([n, list]) => ({ name: n, frames: known(list).map(copy), loopTo: known(list).length ? 0 : null }))
+    ? doc.animations.map(([n, list]) => {
+        const a: ModelAnimation = { name: n, frames: known(list).map(copy), loopTo: known(list).length ? 0 : null };
+        applyExtra(a, take(n));
+        return a;
+      })
     : [{ name, frames: Array.from({ length: frameCount(doc) }, (_, i) => copy(frameNameAt(doc, i))), loopTo: frameCount(doc) ? 0 : null }];
   // Frames no animation plays are kept (as an animation marked unused).
   if (doc.animations.length) {
@@ -251,7 +271,10 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
     y: bf.sourceSize.h ? bf.originY / bf.sourceSize.h : 0,
   });
   // A label used by several model frames that look and last the same becomes one shared frame entry.
-  const labelOf = (bf: BuiltFrame) => model.animations[bf.animation]!.frames[bf.index]!.label;
+  const labelOf = (bf: BuiltFrame) => {
+    const f = model.animations[bf.animation]!.frames[bf.index]!;
+    return f.name ?? f.label;
+  };
   const look = (bf: BuiltFrame) => JSON.stringify([bf.frame, bf.spriteSourceSize, bf.sourceSize, bf.durationMs]);
   const looks = new Map<string, Set<string>>();
   for (const bf of built.frames) {
@@ -281,20 +304,33 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
       duration: Number.isFinite(bf.durationMs) ? bf.durationMs : 0,
     });
   }
-  if (model.animations.some((a) => a.frames.some((f) => !Number.isFinite(f.durationMs)))) {
-    notes.push('texturepacker: frames shown forever were given duration 0');
-  }
-  if (model.animations.some((a) => a.loopTo !== 0 && a.frames.length && !a.unused)) {
-    notes.push('texturepacker: how animations loop is not stored (players loop from the first frame)');
-  }
+  const played = model.animations.filter((a) => !a.unused && a.frames.length);
+  const forever = played.filter((a) => a.frames.some((f) => !Number.isFinite(f.durationMs)));
+  if (forever.length)
+    notes.push(
+      `texturepacker: frames shown forever were given duration 0 (sprat reads them back as shown forever from meta.sprat): ${animationList(forever)}`,
+    );
+  const loops = played.filter((a) => a.loopTo !== 0);
+  if (loops.length)
+    notes.push(
+      `texturepacker: does not store how animations loop (players loop from the first frame; sprat reads it back from meta.sprat): ${animationList(loops)}`,
+    );
+  const modes = played.filter((a) => a.playback && (a.playback.direction !== 'forward' || a.playback.repeat));
+  if (modes.length)
+    notes.push(
+      `texturepacker: has no tag direction or repeat (the frames are written as they play; sprat reads the mode back from meta.sprat): ${animationList(modes)}`,
+    );
   const animations: [string, string[]][] = [];
   const taken = new Set<string>();
+  const extras: AnimationExtra[] = [];
   model.animations.forEach((a, ai) => {
     if (a.unused) return; // its frames are written, in no animation
     let n = a.direction ? `${a.name}/${a.direction}` : a.name;
     for (let k = 2; taken.has(n); k++) n = `${a.name} (${k})`;
     taken.add(n);
     animations.push([n, names[ai]!]);
+    const e = animationExtra(a, n, { loopTo: 'any', playback: true, sheetNames: names[ai]! });
+    if (e) extras.push(e);
   });
   const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
   if (layout === 'array') {
@@ -319,6 +355,7 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
     },
     sheet: built.image,
   };
+  if (extras.length) doc.meta.sprat = { animations: extras };
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];
   return doc;
 }
@@ -392,7 +429,8 @@ export function sniffTexturePacker(bytes: Uint8Array): boolean {
   const t = sniffText(bytes);
   if (!t) return false;
   const all = t.head + t.tail;
-  if (!/"frames"\s*:/.test(t.head) || !/"meta"\s*:/.test(all)) return false;
+  // sprat's own sheets may put a long meta.sprat before the rest of meta (src/interop/sheetextras.ts).
+  if (!/"frames"\s*:/.test(t.head) || !(/"meta"\s*:/.test(all) || /"app"\s*:\s*"sprat"/.test(t.tail))) return false;
   if (/"app"\s*:\s*"[^"]*texturepacker/i.test(all)) return true;
   if (/"app"\s*:\s*"[^"]*aseprite/i.test(all)) return false;
   if (/"tiledversion"\s*:|"type"\s*:\s*"map"/.test(all)) return false;
