@@ -57,6 +57,8 @@ export const LOSS_NOTES: Readonly<Record<PlaybackChangeKind, readonly RegExp[]>>
     /Aseprite loops to the first/,
     /loop_on_frame -1 disappear after their last frame/,
     /loop_on_frame -?\d+ is out of range and was dropped/,
+    // A sprite that stops (an Aseprite tag with a repeat) holds its last frame forever: it comes back looping.
+    /the last frame of an animation that stops holds forever/,
   ],
   next: [/follow-up animations \("next"\) were dropped/, /follow-up "[^"]*" names no sequence/],
   pixels: [/element positions? rounded to whole pixels/, /shown with the grey ramp/, /the frames have several sizes/, /\bclamped\b/],

@@ -26,20 +26,7 @@ import { memoryLoader } from '../interop/helpers.js';
  * through, the kind of loss, and why it is still open. Each must still occur
  * (a fixed one is taken off this list).
  */
-const KNOWN_OPEN: { from: string; via: string; kind: string; why: string }[] = [
-  {
-    from: 'aseprite',
-    via: 'texturepacker',
-    kind: 'added',
-    why: 'a second tag of a taken name (player.json has two "fall" tags) is written as "fall (2)" with no note (src/interop/texturepacker/index.ts, reworked on the roundtrip3 branch)',
-  },
-  {
-    from: 'aseprite',
-    via: 'texturepacker',
-    kind: 'removed',
-    why: 'the same rename: the second "fall" comes back as "fall (2)"',
-  },
-];
+const KNOWN_OPEN: { from: string; via: string; kind: string; why: string }[] = [];
 
 /**
  * Trips that convert there but do not come back today (`stage: 'back'`), by
@@ -85,14 +72,6 @@ const KNOWN_NOT_BACK: { from: string; via: string; why: string }[] = [
  * with why. Each must still occur.
  */
 const KNOWN_UNNAMED: { note: RegExp; why: string }[] = [
-  {
-    note: /^texturepacker: how animations loop is not stored/,
-    why: 'one note for the whole sheet (src/interop/texturepacker/index.ts, roundtrip3)',
-  },
-  {
-    note: /: follow-up animations \("next"\) were dropped$/,
-    why: 'one note for the whole sheet (src/interop/sheet.ts sheetLossNotes, roundtrip3)',
-  },
   { note: /^hallgeir-sprite: the frames have several sizes/, why: 'names the sizes, not the animations that have them' },
   { note: /… \(\d+ in all\)$|\.\.\. \(\d+ in all\)$/, why: 'a list cut at its first 20 names (formats/options.ts listed)' },
 ];
@@ -197,9 +176,9 @@ describe('the round-trip matrix over the samples and the corpus', () => {
     expect(notes('samples/interop/hero.json', 'solarus')).toContain(
       'solarus: animations with no direction are written as direction 0: "walk", "back", "idle"',
     );
-    expect(notes('samples/cthg/fan.dat', 'aseprite')).toContain(
-      'aseprite: directions are written into the animation names: "desk_fan/north", "desk_fan/east", "desk_fan/south", "desk_fan/west"',
-    );
+    // Sheets carry directions (tags NAME/DIRECTION, told apart in meta.sprat): the views come back, with no note.
+    expect(notes('samples/cthg/fan.dat', 'aseprite').filter((n) => /direction/.test(n))).toEqual([]);
+    expect(cell('samples/cthg/fan.dat', 'aseprite').status).toBe('same');
     expect(notes('corpus/interop/HaxeFlixel+flixel-demos/Graphics/FlxAsepriteUtils/assets/player.json', 'hallgeir-sprite')).toContain(
       'hallgeir-sprite: the last frame of an animation that stops holds forever: "climb", "cheer", "walk", "hold", "action"',
     );
