@@ -251,8 +251,10 @@ export function comparePlaybackSummaries(a: PlaybackSummary, b: PlaybackSummary,
       const db = tb.frames[i]!.durationMs;
       if (!sameDuration(da, db, durationTolerance)) out.push({ kind: 'duration', ...where, frame: i, from: da, to: db });
     }
-    const la = loopText(ta);
-    const lb = loopText(tb);
+    // The frames are the frames as played (a ping-pong or repeated Aseprite tag is expanded when read):
+    // the tag direction and repeat (`mode`) describe them, and are not a difference of their own.
+    const la = loopText({ frames: ta.frames, loopTo: ta.loopTo });
+    const lb = loopText({ frames: tb.frames, loopTo: tb.loopTo });
     if (la !== lb) out.push({ kind: 'loop', ...where, from: la, to: lb });
     if ((ta.next ?? null) !== (tb.next ?? null)) out.push({ kind: 'next', ...where, from: ta.next ?? null, to: tb.next ?? null });
     let first = -1;
