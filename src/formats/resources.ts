@@ -20,6 +20,7 @@ import { FormatError, isFormatError, OptionError } from '../binary/errors.js';
 import { DEFAULT_LIMITS, LimitError, limitsFrom, type Limits } from '../binary/limits.js';
 import { decodeImage } from '../render/decode.js';
 import type { RgbaImage } from '../render/image.js';
+import type { Picture } from '../render/pipeline.js';
 import type { CommandOptions, ResourceLoader } from './types.js';
 
 /** The folder part of a relative path ("" for a bare name), without a trailing `/`. */
@@ -305,7 +306,7 @@ export class MissingFiles {
   }
 
   /** `picture` with the warnings added (once each). */
-  mark<P extends { warnings?: string[] }>(picture: P): P {
+  mark(picture: Picture): Picture {
     const w = this.warnings;
     if (w.length) picture.warnings = [...new Set([...(picture.warnings ?? []), ...w])];
     return picture;
