@@ -144,7 +144,8 @@ export async function checkFile(
   if (handler.picture) {
     for (const view of renderViews(loaded)) {
       try {
-        const opts = { ...options, ...view.options };
+        // Strict: a missing file is the picture's error (render draws the rest, MissingFiles), reported here.
+        const opts = { ...options, ...view.options, strict: true };
         const picture = await handler.picture(loaded.doc, opts, resources);
         const outside = framesOutsideImages(picture, view.label);
         if (outside.length) add(new BoundsProblem(outside[0] + (outside.length > 1 ? ` (and ${outside.length - 1} more frames)` : '')));

@@ -42,7 +42,7 @@ export {
 export * from './formats/types.js';
 export { FORMATS, getFormat } from './registry.js';
 export { detectFormat, extensionOf } from './detect.js';
-export { loadImage, loadResource, imageCache, questRoot, type ResourceRequest } from './formats/resources.js';
+export { loadImage, loadResource, imageCache, MissingFiles, questRoot, type ResourceRequest } from './formats/resources.js';
 export * from './model/types.js';
 export { renderModelFrame, renderModelAnimation, type BakedFrame, type BakedAnimation } from './model/bake.js';
 export { renderLevelModel } from './model/bake-level.js';

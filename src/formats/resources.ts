@@ -16,10 +16,11 @@
  * Errors are FormatErrors of the document's format that name the path as
  * written and every place searched, as the loader describes them.
  */
-import { FormatError, isFormatError } from '../binary/errors.js';
+import { FormatError, isFormatError, OptionError } from '../binary/errors.js';
 import { DEFAULT_LIMITS, LimitError, limitsFrom, type Limits } from '../binary/limits.js';
 import { decodeImage } from '../render/decode.js';
 import type { RgbaImage } from '../render/image.js';
+import type { Picture } from '../render/pipeline.js';
 import type { CommandOptions, ResourceLoader } from './types.js';
 
 /** The folder part of a relative path ("" for a bare name), without a trailing `/`. */
@@ -252,4 +253,64 @@ export async function questRoot(resources: ResourceLoader): Promise<string | und
     if ((await has(prefix + 'quest.dat')) || (await has(prefix + 'sprites/'))) return prefix;
   }
   return undefined;
+}
+
+/**
+ * The files a render draws from that cannot be had (missing, unreadable, not
+ * an image; an animation drawn from the map's tileset without --tileset):
+ * `render` draws the rest (every format the same way, as Tiled's
+ * tmxrasterizer draws a map with a missing image), and names each such file
+ * once as a warning (`Picture.warnings`), however many parts use it. With
+ * --strict (`options.strict`) the first is the error, as `check` reports it.
+ * A LimitError (a --max-* budget) and anything but a FormatError or
+ * OptionError is never caught.
+ */
+export class MissingFiles {
+  readonly strict: boolean;
+  /** The error of each file (by key), in the order met, and what each left out. */
+  readonly #missing = new Map<string, { error: Error; left: string[] }>();
+
+  constructor(options?: CommandOptions) {
+    this.strict = options?.strict === true;
+  }
+
+  /**
+   * What `load()` gives, or undefined when it fails for want of its file
+   * (recorded under `key`, default the error's message, once); `left` says
+   * what is not drawn without it ("animation \"walking\"").
+   */
+  async attempt<T>(load: () => Promise<T>, left?: string, key?: string): Promise<T | undefined> {
+    try {
+      return await load();
+    } catch (e) {
+      if (this.strict || e instanceof LimitError || !(isFormatError(e) || e instanceof OptionError)) throw e;
+      const k = key ?? e.message;
+      let m = this.#missing.get(k);
+      if (!m) this.#missing.set(k, (m = { error: e, left: [] }));
+      if (left !== undefined && !m.left.includes(left)) m.left.push(left);
+      return undefined;
+    }
+  }
+
+  /** Nothing recorded yet. */
+  get empty(): boolean {
+    return this.#missing.size === 0;
+  }
+
+  /** The first file's error, for "nothing of it can be drawn" (undefined when none is missing). */
+  get firstError(): Error | undefined {
+    return this.#missing.values().next().value?.error;
+  }
+
+  /** One line per file: its error's message and what was left out. */
+  get warnings(): string[] {
+    return [...this.#missing.values()].map(({ error, left }) => `${error.message}${left.length ? `; not drawn: ${left.join(', ')}` : ''}`);
+  }
+
+  /** `picture` with the warnings added (once each). */
+  mark(picture: Picture): Picture {
+    const w = this.warnings;
+    if (w.length) picture.warnings = [...new Set([...(picture.warnings ?? []), ...w])];
+    return picture;
+  }
 }

@@ -6,7 +6,7 @@
 import { diagnosticFromError, isFormatError, FormatError } from '../binary/errors.js';
 import type { CommandOptions, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
-import { foundResources, isAbsolutePath, loadImage, type ResourceRequest } from '../formats/resources.js';
+import { foundResources, isAbsolutePath, loadImage, MissingFiles, type ResourceRequest } from '../formats/resources.js';
 import { limitsFrom } from '../binary/limits.js';
 import { modelAnimationPicture } from '../model/bake.js';
 import type { SpriteModel } from '../model/types.js';
@@ -102,9 +102,11 @@ export async function loadSheets(
   refs: SheetRef[],
   resources: ResourceLoader,
   options?: CommandOptions,
+  /** For `render`: a sheet that cannot be had is left without pixels, its file a warning (else the error). */
+  missing?: MissingFiles,
 ) {
   // Each image once, however many sheets name it.
-  const seen = new Map<string, { path: string; image: RgbaImage }>();
+  const seen = new Map<string, { path: string; image: RgbaImage } | null>();
   for (let i = 0; i < refs.length; i++) {
     const { at } = refs[i]!;
     const name = refs[i]!.name || stringOption(options, SHEET_IMAGE_OPTION);
@@ -112,17 +114,23 @@ export async function loadSheets(
     if (!sheet) continue;
     if (!name) throw errorIn(doc, format, at, 'the document names no sheet image (give it with --sheet-image IMAGE)');
     let loaded = seen.get(name);
+    if (loaded === null) continue;
     if (loaded) {
       sheet.image = loaded.image;
       sheet.nearest = true;
       continue;
     }
-    try {
-      loaded = await loadImage(resources, sheetRequest(format, name), limitsFrom(options));
-    } catch (e) {
-      throw isFormatError(e) ? errorIn(doc, format, at, e.reason) : e;
-    }
-    seen.set(name, loaded);
+    const load = async () => {
+      try {
+        return await loadImage(resources, sheetRequest(format, name), limitsFrom(options));
+      } catch (e) {
+        throw isFormatError(e) ? errorIn(doc, format, at, e.reason) : e;
+      }
+    };
+    const got = missing ? await missing.attempt(load, `the frames on it`, name) : await load();
+    seen.set(name, got ?? null);
+    if (!got) continue;
+    loaded = got;
     if (loaded.path !== name) {
       const note = `${format}: ${at} "${name}" is an absolute path; the sheet was read from "${loaded.path}" next to the document`;
       model.notes = [...(model.notes ?? []), note];
@@ -159,10 +167,10 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
   } = {},
 ) {
   const sheetsOf = more.sheets ?? metaImage;
-  const withSheet = async (doc: D, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel> => {
+  const withSheet = async (doc: D, resources: ResourceLoader, options?: CommandOptions, missing?: MissingFiles): Promise<SpriteModel> => {
     const full = more.expand ? await more.expand(doc, resources, options) : doc;
     const model = modelOf(full);
-    await loadSheets(format, model, full, sheetsOf(full), resources, options);
+    await loadSheets(format, model, full, sheetsOf(full), resources, options, missing);
     return model;
   };
   return {
@@ -171,11 +179,22 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
     picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
       // A selection that names nothing fails before the sheet is loaded (when no other document adds animations).
       if (!more.siblings?.(doc).length) selectModelAnimation(modelOf(doc), options);
-      return modelPicture(await withSheet(doc, resources, options), options);
+      // A sheet that cannot be had: its frames' parts are left out (MissingFiles), unless none is left to draw.
+      const missing = new MissingFiles(options);
+      const model = await withSheet(doc, resources, options, missing);
+      let picture: Picture;
+      try {
+        picture = modelPicture(model, options);
+      } catch (e) {
+        // Nothing to draw (no frames): the missing sheet is said first, as before.
+        throw missing.firstError ?? e;
+      }
+      if (!missing.empty && picture.frames.every((f) => [...f.parts].length === 0)) throw missing.firstError;
+      return missing.mark(picture);
     },
     renderViews: (doc: D): RenderView[] =>
       [...new Set(modelOf(doc).animations.map((a) => a.name))].map((name) => ({ label: name, options: { animation: name } })),
-    toModel: withSheet,
+    toModel: (doc: D, resources: ResourceLoader, options?: CommandOptions) => withSheet(doc, resources, options),
     /** The sheets the document names (and the files it pulls in, with theirs), by existence only. */
     references: async (doc: D, resources: ResourceLoader, options?: CommandOptions): Promise<string[]> => {
       const requests: ResourceRequest[] = [...(more.siblings?.(doc) ?? [])];

@@ -16,7 +16,7 @@ import { frameByIndex, frameCount, framesOf, objectPaths, objectsOf } from './co
 import { frameChain } from './play.js';
 import { readObject, readSprite } from './read.js';
 import { dirOf, frameSizeOption, joinPath, loadTextureByName, requireFrameSize, textureRequest, type FrameSize } from './resources.js';
-import { foundResources, imageCache, loadResource, type ResourceRequest } from '../resources.js';
+import { foundResources, imageCache, loadResource, MissingFiles, type ResourceRequest } from '../resources.js';
 
 /** The animation named by `animation` (default: the first). */
 export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, format = 'hallgeir-sprite'): HallgeirAnimation {
@@ -181,22 +181,29 @@ export async function mapPicture(map: HallgeirMap, options: CommandOptions, reso
     return entry;
   };
 
+  // An object whose file, sprite or texture cannot be had is left out, its file a warning (MissingFiles).
+  const missing = new MissingFiles(options);
   const table = objectsOf(map);
   for (let i = 0; i < table.length; i++) {
     const o = { x: table.x(i), y: table.y(i), object: table.object(i) };
     const objPath = joinPath('', o.object);
-    const { path: sprPath, sprite } = await spriteFor(objPath);
-    const first = sprite.animations[0];
-    const frame = first && frameByIndex(first, 0);
-    if (!frame) continue; // nothing to draw
-    const mapTex = map.textures.find((t) => t.name === sprite.texture);
-    let image: RgbaImage;
-    if (mapTex) {
-      image = (await loadImage({ ...textureRequest(format, '', mapTex.path), what: `texture "${mapTex.name}": file` })).image;
-    } else {
-      const req = textureRequest(format, dirOf(sprPath), sprite.texture);
-      image = (await loadImage({ ...req, what: `sprite "${sprPath}": texture`, hint: 'it is not a texture of the map either' })).image;
-    }
+    const got = await missing.attempt(async () => {
+      const { path: sprPath, sprite } = await spriteFor(objPath);
+      const first = sprite.animations[0];
+      const frame = first && frameByIndex(first, 0);
+      if (!frame) return undefined; // nothing to draw
+      const mapTex = map.textures.find((t) => t.name === sprite.texture);
+      let image: RgbaImage;
+      if (mapTex) {
+        image = (await loadImage({ ...textureRequest(format, '', mapTex.path), what: `texture "${mapTex.name}": file` })).image;
+      } else {
+        const req = textureRequest(format, dirOf(sprPath), sprite.texture);
+        image = (await loadImage({ ...req, what: `sprite "${sprPath}": texture`, hint: 'it is not a texture of the map either' })).image;
+      }
+      return { sprPath, sprite, frame, image };
+    }, `object "${o.object}"`);
+    if (!got) continue;
+    const { sprPath, sprite, frame, image } = got;
     const size = given ?? inferFrameSize(sprite, image, frame.x, frame.y);
     placed.push({
       x: o.x,
@@ -210,6 +217,8 @@ export async function mapPicture(map: HallgeirMap, options: CommandOptions, reso
     });
   }
 
+  // Objects there, none of them drawable: the first missing file is the error.
+  if (placed.length === 0 && missing.firstError) throw missing.firstError;
   if (placed.length === 0) return { frames: [{ parts: [] }], canvas: { x: 0, y: 0, width: 1, height: 1 }, what: 'the map' };
   let minX = 0;
   let minY = 0;
@@ -224,7 +233,7 @@ export async function mapPicture(map: HallgeirMap, options: CommandOptions, reso
   const parts = placed.map((p) => ({ image: p.image, sx: p.sx, sy: p.sy, sw: p.w, sh: p.h, transform: translate(p.x, p.y), layer: 0 }));
   const canvas = { x: minX, y: minY, width: Math.max(1, maxX - minX), height: Math.max(1, maxY - minY) };
   const objects = placed.map((p) => ({ x: p.x, y: p.y, width: p.w, height: p.h, fields: p.fields }));
-  return { frames: [{ parts }], canvas, layers: [{ name: 'objects', objects }], what: 'the map' };
+  return missing.mark({ frames: [{ parts }], canvas, layers: [{ name: 'objects', objects }], what: 'the map' });
 }
 
 export async function renderMap(map: HallgeirMap, options: CommandOptions, resources: ResourceLoader): Promise<RenderResult> {

@@ -34,7 +34,7 @@ import {
 import { budgetFrom, type Budget } from '../../binary/limits.js';
 import { partMatrix } from '../../model/bake.js';
 import { graphicPart, textureRequest } from './convert.js';
-import { dirOf, imageCache, joinPath, loadResource } from '../resources.js';
+import { dirOf, imageCache, joinPath, loadResource, MissingFiles } from '../resources.js';
 import type { IspriteAttachment, IspriteDocument, IspriteFrame, IspriteSequence } from './model.js';
 import { pointTransform, toPlacement } from './attach.js';
 import { elementName } from './interpolate.js';
@@ -99,9 +99,16 @@ export async function loadTextures(
   resources: ResourceLoader,
   needed?: Set<number>,
   options?: CommandOptions,
+  /** For `render`: a texture that cannot be had is null, its file a warning (else the error). */
+  missing?: MissingFiles,
 ): Promise<(RgbaImage | null)[]> {
   const load = imageCache(resources, options);
-  return Promise.all(doc.textures.map(async (_, i) => (needed && !needed.has(i) ? null : (await load(textureRequest(doc, i))).image)));
+  const one = async (i: number) => (await load(textureRequest(doc, i))).image;
+  return Promise.all(
+    doc.textures.map(async (_, i) =>
+      needed && !needed.has(i) ? null : missing ? ((await missing.attempt(() => one(i), 'the graphics on it')) ?? null) : one(i),
+    ),
+  );
 }
 
 function union(a: Rect | null, b: Rect): Rect {
@@ -337,7 +344,10 @@ export async function ispritePicture(doc: IspriteDocument, options: CommandOptio
   }
   const needed = new Set<number>();
   for (const f of frames) for (const e of elementsOf(f)) if (e.type === 'graphic') needed.add(doc.slices[e.slice]?.texture ?? -1);
-  const textures = await loadTextures(doc, resources, needed, options);
+  // A texture that cannot be had: the graphics on it are left out (MissingFiles), unless none is left to draw.
+  const missing = new MissingFiles(options);
+  const textures = await loadTextures(doc, resources, needed, options, missing);
+  if (!missing.empty && !textures.some((t) => t !== null)) throw missing.firstError;
   const filter = filterOpt as 'nearest' | 'bilinear' | undefined;
   const child = await attachedSprite(options, resources, filter);
   // Which child frame shows with which parent frame, and for how long (its own hold times); without a child, the frames as they are.
@@ -371,6 +381,7 @@ export async function ispritePicture(doc: IspriteDocument, options: CommandOptio
     }),
     loops,
     what: 'the ISPRITE frames',
+    ...(missing.empty ? {} : { warnings: missing.warnings }),
   };
 }
 
