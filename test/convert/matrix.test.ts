@@ -50,21 +50,16 @@ const KNOWN_NOT_BACK: { from: string; via: string; why: string }[] = [
     via,
     why: 'the sheet formats trim each frame to its pixels (a part at an offset); a Hallgeir frame is a whole cell at 0,0, so the way back refuses it',
   })),
-  ...['solarus', 'solarus-lua'].map((from) => ({
-    from,
-    via: 'isprite',
-    why: 'output: the Solarus writer keeps the ISPRITE texture path, which has no extension ("slime.via" for slime.via.png): the sheet it names is not there',
-  })),
-  ...['aseprite', 'texturepacker'].map((via) => ({
+  ...['isprite', 'aseprite', 'texturepacker'].map((via) => ({
     from: 'solarus-lua',
     via,
     why: "output: for a sprite in a folder under sprites/ (quest-editor-initial's entities/items.dat), the Solarus writer names its image relative to the sprite's folder (or writes STEM.png beside it), but Solarus reads image paths relative to sprites/",
   })),
-  ...['solarus-lua', 'hallgeir-sprite'].map((via) => ({
+  {
     from: 'aseprite',
-    via,
-    why: 'output: the model of a native .aseprite file has its pixels in memory and no sheet path (""); the Solarus Lua and Hallgeir writers name that "" image and write none (the line syntax refuses it)',
-  })),
+    via: 'hallgeir-sprite',
+    why: 'the sheet formats trim each frame to its pixels (a part at an offset) and a native .aseprite has no texture file to name; a Hallgeir frame is a whole cell at 0,0 of its texture',
+  },
 ];
 
 /**

@@ -115,6 +115,9 @@ export function spriteFromModel(model: SpriteModel | LevelModel): HallgeirSprite
   const sheetIndex: { value: number | undefined } = { value: undefined };
   const animations = model.animations.map((a) => animationFromModel(a, sheetIndex));
   const sheet = model.sheets[sheetIndex.value ?? 0];
+  // The sprite names its texture file: pixels with no file (a native .aseprite's cels) cannot be named.
+  if (sheet && !sheet.path)
+    cannot('its frames are pixels with no texture file to name (convert to Aseprite or TexturePacker JSON, which write their sheet)');
   const notes: string[] = [];
   // A sprite has no directions: an animation's direction becomes part of its name (animationFromModel).
   const named = model.animations.filter((a) => a.direction).map((a) => JSON.stringify(`${a.name}_${a.direction}`));

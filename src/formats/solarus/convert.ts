@@ -313,6 +313,10 @@ function gridSheet(format: SolarusSyntax, model: SpriteModel): SolarusSheet {
     const p0 = parts[0]!;
     const sheet = model.sheets[p0.sheet];
     if (!sheet) cannot(format, `${where} names sheet ${p0.sheet}, which does not exist`);
+    // src_image names a PNG file; a sheet whose pixels are here but whose name is no such file (a native .aseprite's cels in memory, an ISPRITE
+    // texture named without its extension; `tileset` is the map's tileset, as named) is redrawn into a new sheet instead (modelToSheetFrames).
+    if (sheet.image && sheet.path !== 'tileset' && !/\.png$/i.test(sheet.path))
+      cannot(format, `${where} draws from "${sheet.path}", which is not a PNG file name`);
     const originX = (p0.originX ?? 0) - p0.x;
     const originY = (p0.originY ?? 0) - p0.y;
     // The grid: columns = frames on the first row.
