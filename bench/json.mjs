@@ -1,4 +1,4 @@
-// JSON at any size (issue 16: "every JSON writer streams its output ... at
+// JSON at any size ("every JSON writer streams its output ... at
 // >= 0.7x JSON.stringify's speed for the same text"): `inspect --json` of a
 // generated input of every format, made as the CLI makes it (the format's
 // inspectJson, then sprat's streaming writer, src/cli/json.ts jsonChunks),

@@ -1,5 +1,5 @@
 /**
- * Makes the ISPRITE conformance suite, conformance/isprite/ (issue 15): one
+ * Makes the ISPRITE conformance suite, conformance/isprite/: one
  * small file per rule of the specification or erratum of the contract, with
  * what sprat (the reference) prints for it. Run with `npm run conformance`.
  *

@@ -5,7 +5,7 @@
  * record this way makes no object, number string or key string: made through
  * objects and sprat's JSON writer, a few MB of output leaves tens of MB of
  * short-lived garbage, and the young generation grows to hold it (the peak
- * memory of `inspect --json`; issue 16). Every value is written exactly as
+ * memory of `inspect --json`). Every value is written exactly as
  * JSON.stringify writes it.
  */
 
@@ -337,7 +337,7 @@ const WINDOW = 4096;
  * generator, the loop made V8 compile that whole generator again and again
  * (deoptimized by the arrays' different shapes), each compile taking several
  * MB for a moment, which was the peak memory of `inspect --json` of a 10 MB
- * map (issue 16); and a number in the loop's unoptimized code is a heap box.
+ * map; and a number in the loop's unoptimized code is a heap box.
  *
  * A typed array's items are copied a window at a time (a native copy) into
  * an Int32Array (8- and 16-bit items, Int32Array) or a Float64Array (the

@@ -1,6 +1,6 @@
 /**
  * Hand-made hostile seeds: tiny documents that claim huge counts and sizes,
- * the cases issue 10 lists and their neighbours. Browser-safe.
+ * the hostile cases and their neighbours. Browser-safe.
  */
 import type { FormatName } from '../formats/types.js';
 

@@ -4,7 +4,7 @@
  * returns null where WebAssembly is unavailable; callers then use the
  * JavaScript code.
  *
- * No memory is ever grown (issue 16): `WebAssembly.Memory.grow` detaches
+ * No memory is ever grown: `WebAssembly.Memory.grow` detaches
  * the old buffer, and once any buffer of a process has been detached V8
  * checks for detachment on every typed-array access of optimized code (up
  * to 2x slower byte loops for the rest of the process). Where a job needs
@@ -361,7 +361,7 @@ export function decompressRetained(input: Uint8Array, limit: number, measure: Me
     data,
     split: (at, n, le) => (at >= 0 && n * 7 <= end - outAt - at ? splitSlices(d, outAt + at, n, le, scratch) : null),
     done: () => {
-      // The first big level a process reads lets the memory go (a command reads one level: issue 16, memory);
+      // The first big level a process reads lets the memory go (a command reads one level: memory);
       // from the second on it is kept for the next read (up to KEEP_BYTES), as for every other call.
       const big = d.memory.buffer.byteLength > LET_GO_FIRST_BYTES;
       if (big && !bigBefore && d === shared) shared = null;

@@ -1,5 +1,5 @@
 /**
- * Frames no animation plays: a conversion keeps them (issue 10, "no silent
+ * Frames no animation plays: a conversion keeps them ("no silent
  * change") as one more model animation marked `unused`, named "unused" (or
  * "unused 2", ... when the source has an animation of that name).
  */

@@ -50,7 +50,7 @@ export async function readFileBytes(p: string, limits: ReadLimits = {}): Promise
     const budget = new Budget({ ...DEFAULT_LIMITS, maxFileBytes: max });
     budget.check('maxFileBytes', st.size, `reading ${path.basename(p)}`);
     // Read what is there, up to one byte past the limit (a file that grows while read), into one buffer of the
-    // size found (and one byte more): no chunks to join, so a file costs its size once (issue 16, memory).
+    // size found (and one byte more): no chunks to join, so a file costs its size once (memory).
     let buf = new Uint8Array(Math.min(st.size, max) + 1);
     let total = 0;
     for (;;) {

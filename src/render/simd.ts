@@ -91,7 +91,7 @@ export function simdAvailable(): boolean {
 export function composeKernels(need: number): ComposeKernels | null {
   const m = compile();
   if (!m) return null;
-  // A bigger draw gets a new memory, never a grown one (growing detaches the old buffer: issue 16, src/lzf/wasm.ts).
+  // A bigger draw gets a new memory, never a grown one (growing detaches the old buffer: src/lzf/wasm.ts).
   if (!shared || shared.memory.buffer.byteLength < need) {
     const memory = newMemory(Math.max(16, Math.ceil(need / 65536)), false);
     if (!memory) return null;

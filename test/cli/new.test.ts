@@ -1,5 +1,5 @@
 /**
- * `sprat new` (issue 14, "Sprites from frames"): a sprite in every sprite
+ * `sprat new` ("Sprites from frames"): a sprite in every sprite
  * format from a folder of frames or a sheet, then read, validated, drawn.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * One option layer (issue 9): every option value is checked against its spec
+ * One option layer: every option value is checked against its spec
  * (choices, range, syntax) before any file is read, with one wording for
  * every command and format; selections that name nothing in the file exit 2
  * with one wording; the library gives the same messages.

@@ -1,4 +1,4 @@
-/** `sprat render --origin`: the origin point of each frame marked with a magenta cross (issue 12). */
+/** `sprat render --origin`: the origin point of each frame marked with a magenta cross. */
 import { afterAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

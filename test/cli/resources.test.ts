@@ -1,5 +1,5 @@
 /**
- * The one resource layer (issue 9) and safe file reading (issue 10): where
+ * The one resource layer and safe file reading: where
  * every command looks for the files a document or the user names, what it
  * reads (regular files only, within --max-file-bytes), and how images are
  * checked before they are decoded.
@@ -235,7 +235,7 @@ describe('one image loader for render and convert', () => {
   });
 });
 
-describe('only regular files are read (issue 10)', () => {
+describe('only regular files are read', () => {
   it('a FIFO as input or as a sheet is refused at once (never blocks)', async () => {
     const d = folder('fifo');
     execFileSync('mkfifo', [path.join(d, 'in.isprite'), path.join(d, 'sheet.png')]);

@@ -1,7 +1,7 @@
 /**
  * No silent change: a value that does not fit its field is refused, naming
  * the field and the value (exit 1), or clamped with a note under --clamp;
- * never wrapped (issue 10: Tiled -> SpriteTile wrapped order 70000 to 4464,
+ * never wrapped (Tiled -> SpriteTile wrapped order 70000 to 4464,
  * trigger 300 to 44, scrollX 2^32+1 to 1, previewSize 3e9 to -1294967296).
  */
 import * as fs from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * No silent change in timing: a conversion that changes a frame's duration
- * says so, naming both values and the frames (issue 10: Aseprite -> ISPRITE
+ * says so, naming both values and the frames (Aseprite -> ISPRITE
  * turned a 1 ms frame into 1000 ms; Aseprite -> Solarus used one delay for
  * all frames, with no note).
  */

@@ -1,5 +1,5 @@
 /**
- * Conversions keep frames no animation plays (issue 9/10: TexturePacker ->
+ * Conversions keep frames no animation plays (TexturePacker ->
  * Aseprite turned 5 frames into 4, Aseprite -> TexturePacker 25 into 6):
  * Aseprite and TexturePacker write them outside any tag or animation; the
  * other formats get an animation "unused" and a note that lists them.
@@ -97,7 +97,7 @@ describe('frames no animation plays are kept', () => {
     ]);
   });
 
-  it('Aseprite -> TexturePacker: untagged frames before a tagged one move after the tagged frames, with a note (issue 10)', async () => {
+  it('Aseprite -> TexturePacker: untagged frames before a tagged one move after the tagged frames, with a note', async () => {
     const r = await runCli(['convert', 'ase.json', 'ase-order.json', '--to', 'texturepacker'], dir);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(

@@ -40,7 +40,7 @@ const FIXED_FINDINGS: KnownFinding[] = [
     format: 'solarus',
     commands: /^convert:(?!solarus$)/,
     reason:
-      'Solarus nb_frames 10^9: sheetToModel makes one model frame per frame, heap out of memory in every conversion; needs the work budget across model frames (issue 10, "Budgets")',
+      'Solarus nb_frames 10^9: sheetToModel makes one model frame per frame, heap out of memory in every conversion; needs the work budget across model frames ("Budgets")',
   },
   {
     seed: 'hostile:frames-1e9-lua.dat',
@@ -53,14 +53,14 @@ const FIXED_FINDINGS: KnownFinding[] = [
     format: 'tiled',
     commands: /^render-/,
     reason:
-      'a Tiled layer 0 x 2^31-1: renderLevelModel (src/model/bake-level.ts) allocates the whole canvas, RangeError "Invalid typed array length"; needs the --max-pixels budget before createImage (issue 10, "Budgets")',
+      'a Tiled layer 0 x 2^31-1: renderLevelModel (src/model/bake-level.ts) allocates the whole canvas, RangeError "Invalid typed array length"; needs the --max-pixels budget before createImage ("Budgets")',
   },
   {
     seed: 'mutation of hostile:anim-1e4.json',
     format: 'texturepacker',
     commands: /^convert:aseprite$/,
     reason:
-      'a TexturePacker animation of 10^4 frames of 16x65535 (rotated, scale 0.0001) to Aseprite bakes every frame: over 10 s of CPU; needs the --max-pixels / --max-draw-pixels budget in the model bake (issue 10, "Budgets")',
+      'a TexturePacker animation of 10^4 frames of 16x65535 (rotated, scale 0.0001) to Aseprite bakes every frame: over 10 s of CPU; needs the --max-pixels / --max-draw-pixels budget in the model bake ("Budgets")',
     bytes: () =>
       new TextEncoder().encode(
         `{"frames":{"a":{"frame":{"x":0,"y":0,"w":16,"h":65535},"rotated":true,"trimmed":false,"spriteSourceSize":{"x":0,"y":0,"w":16,"h":16},"sourceSize":{"w":16,"h":16}}},"animations":{"a":[${Array(10000).fill('"a"').join(',')}]},"meta":{"image":"hero.png","format":"RGBA8888","size":{"w":48,"h":16},"scale":"0.0001"}}`,

@@ -8,7 +8,7 @@ import { convert, formatByName, load } from '../../src/api.js';
 import { createLayer, createLevel, writeSpriteTile } from '../../src/formats/spritetile/index.js';
 import type { ResourceLoader } from '../../src/formats/types.js';
 
-/** Findings of the fuzzer (issue 10), fixed: each input as the fuzzer found it or as small as it gets. */
+/** Findings of the fuzzer, fixed: each input as the fuzzer found it or as small as it gets. */
 const none: ResourceLoader = {
   load: () => Promise.reject(Object.assign(new Error('ENOENT'), { code: 'ENOENT' })),
   exists: async () => false,

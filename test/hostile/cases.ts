@@ -1,5 +1,5 @@
 /**
- * The hostile inputs of issue 10 (and generated ones like them), as files
+ * The hostile inputs (and generated ones like them), as files
  * written into a folder. Each case names its main input; `play` gives the
  * format's play options; `pending` names the helper branch whose fix the
  * case needs (see PENDING_OTHER_BRANCH in sweep.test.ts).
@@ -17,7 +17,7 @@ import { aseFile } from '../helpers/ase-writer.js';
 
 export interface HostileCase {
   id: string;
-  /** What it does to an unprotected sprat (issue 10's words where it has them). */
+  /** What it does to an unprotected sprat (the report's words where it has them). */
   what: string;
   /** Files to write (relative paths); strings are written as UTF-8. */
   files: Record<string, Uint8Array | string>;

@@ -59,7 +59,7 @@ const layer = (width: number, height: number, data: number[]) => ({
   data,
 });
 
-describe('issue 10: crashes after reading', () => {
+describe('crashes after reading', () => {
   it('a 41-byte Solarus sheet with nb_frames 10^9 converts to a one-line error naming --max-items, not a heap abort', async () => {
     put('x.png', encodePng(createImage(1, 1)));
     const f = put('big.dat', 'a x.png 1 100 0\n0\t0\t1\t1\t0\t0\t1000000000\t1\n');
@@ -198,7 +198,7 @@ describe('the draw budget counts draws, not only pixels', () => {
   }, 60_000);
 });
 
-describe('issue 10: hangs', () => {
+describe('hangs', () => {
   it('a Tiled layer of width 0 x height 10^15 converts to SpriteTile and renders without walking its rows', async () => {
     const f = put('tall.tmj', JSON.stringify({ ...TILED_HEAD, layers: [layer(0, 1e15, [])], tilesets: [] }));
     const c = await runCli(['convert', f, path.join(dir, 'tall.bytes'), '--to', 'spritetile']);

@@ -1,5 +1,5 @@
 /**
- * The hostile sweep (issue 10): no input of under 1 MB may make any command
+ * The hostile sweep: no input of under 1 MB may make any command
  * use more than 1 GiB or 10 s of CPU. Every hostile case (cases.ts) is run
  * through every command, each in its own child process with a CPU-time limit
  * (`ulimit -t`; the CPU time each used is judged too), a V8 heap limit (--max-old-space-size) and a hard data

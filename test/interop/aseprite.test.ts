@@ -182,7 +182,7 @@ describe('aseprite: writing', () => {
     const m2 = (await asepriteHandler.toModel!(asepriteHandler.read(fixture('hero-aseprite-array.json')), loader)) as SpriteModel;
     const src2 = asepriteHandler.read(fixture('hero-aseprite-array.json')) as AsepriteDoc;
     const out2 = (await asepriteHandler.fromModel!(m2, { 'filename-format': '{label}' })) as AsepriteDoc;
-    // The fourth frame is in no tag: kept, in no tag (issue 10: no frame dropped).
+    // The fourth frame is in no tag: kept, in no tag (no frame dropped).
     expect(out2.frames.map((f) => f.filename).sort()).toEqual(src2.frames.map((f) => f.filename).sort());
     expect(out2.frames[3]!.filename).toBe('hero 3.aseprite');
     // The tag's own direction (pingpong_reverse: 2 1 0 1), read into the model's playback mode, is written back as it was.

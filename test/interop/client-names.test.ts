@@ -1,5 +1,5 @@
 /**
- * What PixiJS 8 and Phaser 3 look up in sprat's sheet exports (issue 11):
+ * What PixiJS 8 and Phaser 3 look up in sprat's sheet exports:
  * Aseprite frame names by `--filename-format` (default "{frame}", the keys
  * Phaser's createFromAseprite reads), TexturePacker `anchor` beside `pivot`,
  * and an array layout whose frame names are the indices PixiJS gives them.

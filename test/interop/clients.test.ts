@@ -1,5 +1,5 @@
 /**
- * sprat's sheet exports load unmodified in the real clients (issue 11): every
+ * sprat's sheet exports load unmodified in the real clients: every
  * sample that converts to Aseprite or TexturePacker JSON is exported with
  * sprat's own `convert` (default options, and the TexturePacker array
  * layout), then loaded in Debian's Chromium by the npm packages themselves:
@@ -292,7 +292,7 @@ describe('sprat exports (Aseprite, TexturePacker) in the npm clients', () => {
           checks,
         ] as const);
         if (e.kind === 'aseprite') {
-          // Every tag became an animation with all its frames (issue 11: they had 0 frames).
+          // Every tag became an animation with all its frames (they had 0 frames).
           // Each frame keeps its duration; a ping-pong plays as a yoyo.
           const durations = Object.values(e.doc.frames as Record<string, { duration: number }>).map((f) => f.duration);
           for (const tag of e.doc.meta.frameTags as { name: string; from: number; to: number; direction: string }[]) {

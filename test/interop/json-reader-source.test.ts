@@ -1,5 +1,5 @@
 /**
- * JsonReader keeps the bytes it parsed, not their text (issue 16, memory: the text was a second copy of
+ * JsonReader keeps the bytes it parsed, not their text (memory: the text was a second copy of
  * the document for as long as the document lived), and decodes them again to place a later error. If the
  * caller has changed the bytes since, the error is left without a place rather than placed wrong.
  */

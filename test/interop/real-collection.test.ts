@@ -1,5 +1,5 @@
 /**
- * The collection of real maps and sheets from public projects (issue 11), read where their Debian and
+ * The collection of real maps and sheets from public projects, read where their Debian and
  * npm packages install them: the project keeps no copies (test/fixtures/REAL-FILES.md lists each
  * source, version, path and licence). Every map reads (validate); every orthogonal one renders, and
  * where tmxrasterizer (Debian's tiled 1.8) draws it, sprat draws the same pixels, within the stated

@@ -1,5 +1,5 @@
 /**
- * The collection's sheets and Aseprite files (issue 11): real TexturePacker, Phaser and Aseprite sheet
+ * The collection's sheets and Aseprite files: real TexturePacker, Phaser and Aseprite sheet
  * exports and native `.aseprite` files from public projects, read where their npm packages install them
  * (test/fixtures/REAL-FILES.md lists each source, version, path and licence; the project keeps no copies).
  *

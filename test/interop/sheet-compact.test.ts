@@ -1,5 +1,5 @@
 /**
- * The compact JSON sheet reader (src/interop/sheetcompact.ts, issue 16):
+ * The compact JSON sheet reader (src/interop/sheetcompact.ts):
  * Aseprite and TexturePacker sheets read by the byte scanner must give the
  * documents, errors, `inspect` texts, models and diagnostics the old reader
  * (JSON.parse + readFrames) gives. The old reader is what the readers fall

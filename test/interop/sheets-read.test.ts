@@ -1,5 +1,5 @@
 /**
- * Sheet files as people have them (issue 11): a Phaser multiatlas and a
+ * Sheet files as people have them: a Phaser multiatlas and a
  * TexturePacker multipack read as one document (siblings through the
  * resource layer), an Aseprite 1.3 batch export of several files split into
  * one animation set per file, and an absolute `meta.image` (a Windows or

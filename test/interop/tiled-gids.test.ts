@@ -1,5 +1,5 @@
 /**
- * Tiled GIDs in Uint32Arrays (issue 16, memory): a JSON map's big `data` arrays are cut out of the
+ * Tiled GIDs in Uint32Arrays (memory): a JSON map's big `data` arrays are cut out of the
  * bytes before JSON.parse and scanned straight into Uint32Arrays (json-gids.ts), TMX csv is scanned
  * into one (csvGidArray). Both must give exactly what the plain path gives (JSON.parse of the whole
  * text, then the reader): the same document, the same inspect --json text, the same error at the

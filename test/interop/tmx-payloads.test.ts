@@ -1,5 +1,5 @@
 /**
- * TMX layer data read without the XML parser's per-character text (issue 16, memory): the long text
+ * TMX layer data read without the XML parser's per-character text (memory): the long text
  * of leaf elements is cut out before parsing and put back by element (cutPayloads), and csv data is
  * scanned in place (csvGids). Both must give exactly what the plain path gives: on every real map
  * and tileset of the collection, on CRLF text, comments, CDATA, entities and DTD subsets, and on

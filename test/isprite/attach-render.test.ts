@@ -1,5 +1,5 @@
 /**
- * `sprat render --attach POINT=FILE.isprite` (issue 12): another sprite drawn
+ * `sprat render --attach POINT=FILE.isprite`: another sprite drawn
  * at every attachment point of that name, placed by the point's transform,
  * where the point is in the display order; the viewer's attached sprite.
  */

@@ -1,5 +1,5 @@
 /**
- * The ISPRITE conformance suite (conformance/isprite/, issue 15): the
+ * The ISPRITE conformance suite (conformance/isprite/): the
  * committed files are what scripts/make-conformance.ts makes now, byte for
  * byte (so the suite cannot go stale), and sprat's command line, run
  * in-process, gives every case's expected output, error and records, by the

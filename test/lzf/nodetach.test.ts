@@ -74,7 +74,7 @@ function lateBloomer(zeros: number): Uint8Array {
   return raw;
 }
 
-describe('no ArrayBuffer is ever detached (issue 16)', () => {
+describe('no ArrayBuffer is ever detached', () => {
   it('LZF decompress, decompressView, decompressInto and compress: a big job after a small one', () => {
     const small = data(20_000, 1, 4);
     const big = lateBloomer(12_000_000);

@@ -1,5 +1,5 @@
 /**
- * The SIMD split of SpriteTile cells (src/lzf/split.wat, issue 16) gives
+ * The SIMD split of SpriteTile cells (src/lzf/split.wat) gives
  * what lzf.wat's scalar split and the JavaScript loop give: the same four
  * arrays byte for byte, or the same index of the first bad cell (a tile
  * below -1 or a rotation over 1800), for both byte orders, bad cells

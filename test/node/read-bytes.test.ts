@@ -1,5 +1,5 @@
 /**
- * readFileBytes reads a file into one buffer of its size (issue 16, memory: no chunks joined into a
+ * readFileBytes reads a file into one buffer of its size (memory: no chunks joined into a
  * second copy), follows a file whose size stat does not tell (it grows the buffer), and stops one
  * byte past --max-file-bytes. readFileBytesSync (what `check` reads a tree's files with in its
  * workers) does the same by synchronous calls, and refuses a folder or a FIFO as readFileBytes does.

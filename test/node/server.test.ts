@@ -1,5 +1,5 @@
 /**
- * The viewer's server (issue 10): only the named documents and the files
+ * The viewer's server: only the named documents and the files
  * they reference, each a regular file inside its root; a token in every
  * path; Host and Origin checked; security headers on every answer.
  */

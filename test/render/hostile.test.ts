@@ -75,7 +75,7 @@ async function render(file: string, out: string, ...extra: string[]) {
   return { ...r, ms: Date.now() - t };
 }
 
-describe('render budgets (issue 10)', () => {
+describe('render budgets', () => {
   it('a tiny ISPRITE whose frames would need GiBs of canvas fails at once with --max-pixels', async () => {
     const file = isprite('canvas.isprite', 5, 1, 30000);
     expect(fs.statSync(file).size).toBeLessThan(300);

@@ -1,5 +1,5 @@
 /**
- * A level's layers (issue 12, levels and maps): `--hide-layers` and
+ * A level's layers (levels and maps): `--hide-layers` and
  * `--layer-opacity` for every format that draws layers (SpriteTile, Tiled,
  * Hallgeir maps), applied once in the pipeline, and the layer layout the
  * picture gives the viewer's layer list and cell inspector.

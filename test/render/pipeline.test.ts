@@ -152,7 +152,7 @@ describe('budgets', () => {
   });
 });
 
-describe('drawing on a surface (issue 16: the SIMD kernels in place)', () => {
+describe('drawing on a surface (the SIMD kernels in place)', () => {
   /** A w × h sprite with a soft edge, opaque inside, transparent corners. */
   function disc(n: number, seed: number): RgbaImage {
     const img = createImage(n, n);

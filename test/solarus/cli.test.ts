@@ -179,7 +179,7 @@ describe('sprat with Solarus files', () => {
     expect(r.stderr).toMatch(
       /note: animation "a" direction 0: num_columns 7 > num_frames 3, which Solarus 1.x rejects .*\(at line 2, column 1\)\n/,
     );
-    // Kept as it is (issue 9: the model path turned it into num_columns 3).
+    // Kept as it is (the model path turned it into num_columns 3).
     expect(readFileSync(path.join(tmp, 'wide.lua'), 'utf8')).toContain('num_frames = 3, num_columns = 7 }');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The line-syntax parser as it was before it was tuned for speed (issue 16),
+ * The line-syntax parser as it was before it was tuned for speed,
  * kept as a test oracle: the tuned `parseLines` must give the same sheets,
  * warnings and errors (message, line, column) for every text
  * (test/solarus/lines-speed.test.ts).

@@ -1,4 +1,4 @@
-// The line-syntax parser was tuned for speed (issue 16: shared scratch
+// The line-syntax parser was tuned for speed (shared scratch
 // arrays, no closures per animation, exact-length result arrays). These
 // properties hold it to the parser as it was (lines-reference.ts): the same
 // sheets, warnings, positions and errors (message, line, column) for random

@@ -1,4 +1,4 @@
-// The Lua syntax's ASCII files are lexed from their bytes (issue 16: no
+// The Lua syntax's ASCII files are lexed from their bytes (no
 // string of the whole file), any other text from its UTF-16 code units (one
 // lexer for both: values and messages sliced from the text). These properties
 // hold readLua (bytes) to parseLua over the decoded text with the style found

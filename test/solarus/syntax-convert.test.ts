@@ -1,7 +1,7 @@
 /**
  * Converting between the two Solarus syntaxes goes straight from one to the
  * other (the handler's convertTo), not through the common model: no image
- * loaded, no notes but true ones, every field kept (issue 9: num_columns 5
+ * loaded, no notes but true ones, every field kept (num_columns 5
  * of a 3-frame direction became 3, every PNG was loaded, false notes).
  */
 import * as fs from 'node:fs';

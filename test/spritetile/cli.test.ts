@@ -104,7 +104,7 @@ describe('sprat with SpriteTile levels', () => {
   });
 });
 
-describe('convert to Tiled with --tileset (issue 11: the files a client needs)', () => {
+describe('convert to Tiled with --tileset (the files a client needs)', () => {
   it('writes the tile images beside the map, on the tiles grid, drawn as SpriteTile draws it; a turn Tiled cannot show is a note', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sprat-st-tiled-'));
     try {

@@ -1,7 +1,7 @@
 /**
  * A big level is decoded in WebAssembly memory and its cells split into
  * their arrays a slice of 32768 cells at a time (src/lzf/wasm.ts
- * decompressRetained / splitSlices; issue 16, memory): the same arrays as
+ * decompressRetained / splitSlices; memory): the same arrays as
  * the JavaScript parse of the decompressed level, a bad cell in any slice
  * reported at its own offset, and the same result read after read (the
  * first big read lets the module's memory go, later ones keep it).

@@ -1,5 +1,5 @@
 /**
- * An attached sprite in the viewer plays on its own hold times (issue 12;
+ * An attached sprite in the viewer plays on its own hold times (
  * the contract: each sprite steps by its own rules, the attached one drawn
  * at the point in the parent's current frame): stepping through the
  * animation shows, at each picture, the attached sprite's frame that

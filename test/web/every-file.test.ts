@@ -1,5 +1,5 @@
 /**
- * End to end, in Chromium (issue 12): every sample and every corpus file,
+ * End to end, in Chromium: every sample and every corpus file,
  * opened in the viewer as `sprat view samples` and `sprat view CORPUS` serve
  * them (a folder's searchable list), reads without an error and shows its
  * picture or says why it has none; where it has one, the canvas at frame 0

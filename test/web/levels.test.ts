@@ -1,5 +1,5 @@
 /**
- * The viewer on levels and maps (issue 12): layers listed with show/hide and
+ * The viewer on levels and maps: layers listed with show/hide and
  * opacity, drawn through the pipeline with the options `sprat render`
  * takes (`--hide-layers`, `--layer-opacity`), the cell inspector (layer,
  * x, y, the cell's fields, objects), the grid of the cells the renderer

@@ -1,5 +1,5 @@
 /**
- * The viewer as a player (issue 12): the bugs it had (stale picture after a
+ * The viewer as a player: the bugs it had (stale picture after a
  * failed preview, dropped files losing their sheets, Play/Pause label out
  * of sync, a step while playing advancing again, everything frozen after a
  * one-shot), the timeline, loop/once, speed, keyboard, zoom/fit/pan,

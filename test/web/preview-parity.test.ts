@@ -1,5 +1,5 @@
 /**
- * The viewer draws what `sprat render` draws (issue 9): every picture the
+ * The viewer draws what `sprat render` draws: every picture the
  * viewer's code (web/preview.ts) shows for every sample and every corpus
  * file is rendered again by the command line, and the pixels, delays and
  * loops must be identical. Every picture of the samples, CTHG and SpriteTile

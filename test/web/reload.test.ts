@@ -1,5 +1,5 @@
 /**
- * Files reload when they change on disk (issue 12): the page polls
+ * Files reload when they change on disk: the page polls
  * `files/N/version` and shows the document again, keeping the animation
  * and frame, when it or a file it references changes.
  */

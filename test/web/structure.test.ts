@@ -1,5 +1,5 @@
 /**
- * The viewer's ISPRITE runtime and structure views (issue 12): follow-ups
+ * The viewer's ISPRITE runtime and structure views: follow-ups
  * and triggers played by the rules `sprat play` runs, in a log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

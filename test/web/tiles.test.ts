@@ -1,5 +1,5 @@
 /**
- * SpriteTile levels with their tiles in the viewer (issue 12): the tile
+ * SpriteTile levels with their tiles in the viewer: the tile
  * images given on `sprat view`'s command line (`--tileset`), or chosen in the
  * page (an image beside the level per tile set, and a tile size; or the
  * command line's text), draw what `sprat render --tileset` draws, pixel for

@@ -1,5 +1,5 @@
 /**
- * The compact form of the sheets the readers make (issue 16: memory).
+ * The compact form of the sheets the readers make (memory).
  *
  * A big sheet is mostly directions, and a direction object costs 88 bytes
  * (plus its animation's object, list and strings): several times the text

@@ -89,7 +89,7 @@ function knownName(b: Uint8Array, i: number, k: number): string | undefined {
 /**
  * A pull lexer over Lua source as one byte per character; the current token is
  * in its fields. The characters are either an ASCII file's bytes (no byte
- * >= 0x80 after its BOM), with no string of the whole file (issue 16: a
+ * >= 0x80 after its BOM), with no string of the whole file (a
  * whole-file string is promoted while the parse runs and grows V8's young
  * generation), or a text's UTF-16 code units (`codeUnits`: each one >= 0x80
  * read as 0x80, which no name, number, space or punctuation holds, so the same

@@ -11,7 +11,7 @@
  *
  * SPRAT_ENCODER_RUNS=N sets the number of generated scripts (default 60; in CI
  * 1,600, about 45 s with the decompile round trip, so that at least 1,000 of them compile to the same bytes:
- * issue 14's "≥ 1,000 generated ones", checked below).
+ * "≥ 1,000 generated ones", checked below).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
