@@ -11,6 +11,7 @@
  * frame names) load them.
  */
 import type { ModelAnimation, ModelFrame } from '../model/types.js';
+import { listed, NOTE_NAMES } from '../formats/options.js';
 import { has, type JsonReader } from './json.js';
 
 /** One tag or `animations` entry: what the model animation was. */
@@ -163,10 +164,9 @@ export function applyExtra(a: ModelAnimation, e: AnimationExtra | undefined): vo
 export function animationList(anims: readonly Pick<ModelAnimation, 'name' | 'direction'>[]): string {
   const byName = new Map<string, (string | undefined)[]>();
   for (const a of anims) byName.set(a.name, [...(byName.get(a.name) ?? []), a.direction]);
-  return [...byName]
-    .map(([name, dirs]) => {
-      if (dirs.length > 1) return `${name} (${dirs.length} directions)`;
-      return dirs[0] !== undefined ? `${name} (direction ${dirs[0]})` : name;
-    })
-    .join(', ');
+  const names = [...byName].map(([name, dirs]) => {
+    if (dirs.length > 1) return `${name} (${dirs.length} directions)`;
+    return dirs[0] !== undefined ? `${name} (direction ${dirs[0]})` : name;
+  });
+  return listed(names, NOTE_NAMES);
 }

@@ -49,8 +49,14 @@ export const SHEET_IMAGE_OPTION: OptionSpec = {
 /** The animation index and frame `--animation` and `--frame` select (OptionErrors when they name nothing). */
 export function selectModelAnimation(model: SpriteModel, options: CommandOptions): { index: number; frame: number | undefined } {
   const want = stringOption(options, ANIMATION_OPTION);
+  // A direction of an animation is its tag NAME/DIRECTION, as the sheet and the players name it; NAME alone is its first direction.
+  const keyOf = (a: SpriteModel['animations'][number]) => (a.direction !== undefined ? `${a.name}/${a.direction}` : a.name);
   const anim =
-    want === undefined ? model.animations[0] : selectNamed('animation', want, model.animations, (a) => a.name, 'animation', 'the sheet');
+    want === undefined
+      ? model.animations[0]
+      : (model.animations.find((a) => keyOf(a) === want) ??
+        model.animations.find((a) => a.name === want) ??
+        selectNamed('animation', want, model.animations, keyOf, 'animation', 'the sheet'));
   const index = anim ? model.animations.indexOf(anim) : 0;
   const j = intOption(options, FRAME_OPTION);
   const frame =

@@ -180,11 +180,16 @@ describe('real maps from public projects', () => {
           }
           expect(v.code, v.stdout + v.stderr).toBe(0);
           if (e.missing) {
-            // tmxrasterizer draws a placeholder where a tileset image is missing; sprat stops, naming the file.
-            const r = await runCli(['render', name, '-o', path.join(os.tmpdir(), 'sprat-never.png')], at);
-            expect(r.code).toBe(1);
-            expect(r.stderr.trim().split('\n')).toHaveLength(1);
-            expect(r.stderr).toMatch(e.missing);
+            // tmxrasterizer draws a placeholder where a tileset image is missing; sprat draws the rest and names the
+            // file in a warning, or stops with --strict.
+            const never = path.join(os.tmpdir(), 'sprat-never.png');
+            const r = await runCli(['render', name, '-o', path.join(os.tmpdir(), 'sprat-rest.png')], at);
+            expect(r.code, r.stderr).toBe(0);
+            expect(r.stderr).toMatch(/: warning: .*not found/);
+            const strict = await runCli(['render', name, '--strict', '-o', never], at);
+            expect(strict.code).toBe(1);
+            expect(strict.stderr.trim().split('\n')).toHaveLength(1);
+            expect(strict.stderr).toMatch(e.missing);
             const c = await runCli(['check', name], at);
             expect(c.code).toBe(1);
             // check names each missing file on its own line (render's one line ends "and N more")
