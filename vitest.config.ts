@@ -25,6 +25,9 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     pool: 'threads',
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine, one file at a time. Many files
+    // wait on child processes and Chromium; the heavy ones judge CPU time, not wall time.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...BROWSER, ...TOOLS] } },
       { extends: true, test: { name: 'browser', include: BROWSER } },
