@@ -339,11 +339,12 @@ describe.skipIf(!canBuild)('against the real AnimationEncoder', () => {
             theirs === null ? null : Buffer.from(theirs).toString('hex'),
           );
           if (ours) {
-            // Decompiled, the file compiles back to its bytes: by sprat with no option, and by the real encoder.
+            // Decompiled, the file compiles back to its bytes: by sprat with no option (every file), and by the
+            // real encoder (every eighth compiled file: each run of the encoder is a process, and the suite's time).
             const again = path.join(dir, 'decompiled');
             expect(decompileInto(again, ours)).toEqual([]);
             expect(Buffer.from((await runSprat(again))!).toString('hex')).toBe(Buffer.from(ours).toString('hex'));
-            expect(Buffer.from(runEncoder(again)!).toString('hex')).toBe(Buffer.from(ours).toString('hex'));
+            if (compiled % 8 === 1) expect(Buffer.from(runEncoder(again)!).toString('hex')).toBe(Buffer.from(ours).toString('hex'));
           }
           rmSync(dir, { recursive: true, force: true });
         }),
