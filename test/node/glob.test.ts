@@ -38,7 +38,9 @@ function globToRegExp(pattern: string): RegExp {
         let body = glob.slice(i + 1, close);
         const negate = body.startsWith('!') || body.startsWith('^');
         if (negate) body = body.slice(1);
-        re += `[${negate ? '^/' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+        // Negated: no slash, then the class (a "/" inside the brackets would make a range of a leading "-").
+        const chars = body.replace(/[\\\]^]/g, '\\$&');
+        re += negate ? `(?!/)[^${chars}]` : `[${chars}]`;
         i = close;
       }
     } else if (c === '{') {
