@@ -47,27 +47,44 @@ export async function readFileBytes(p: string, limits: ReadLimits = {}): Promise
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw notRegular(st);
-    const budget = new Budget({ ...DEFAULT_LIMITS, maxFileBytes: max });
-    budget.check('maxFileBytes', st.size, `reading ${path.basename(p)}`);
-    // Read what is there, up to one byte past the limit (a file that grows while read), into one buffer of the
-    // size found (and one byte more): no chunks to join, so a file costs its size once (memory).
-    let buf = new Uint8Array(Math.min(st.size, max) + 1);
-    let total = 0;
+    const into = fileBuffer(p, st.size, max);
     for (;;) {
+      const { buf, offset, length } = into.space();
+      if (!into.got((await fh.read(buf, offset, length, null)).bytesRead)) return into.bytes();
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Where readFileBytes and readFileBytesSync put what they read: what is there, up to one byte past the
+ * limit (a file that grows while read), in one buffer of the size found (and one byte more), grown only
+ * when the file grew: no chunks to join, so a file costs its size once. `got(n)` is false at the end.
+ */
+function fileBuffer(p: string, size: number, max: number) {
+  const budget = new Budget({ ...DEFAULT_LIMITS, maxFileBytes: max });
+  const what = `reading ${path.basename(p)}`;
+  budget.check('maxFileBytes', size, what);
+  let buf = new Uint8Array(Math.min(size, max) + 1);
+  let total = 0;
+  return {
+    space(): { buf: Uint8Array; offset: number; length: number } {
       if (total === buf.length) {
         const bigger = new Uint8Array(Math.min(buf.length * 2, max + 1));
         bigger.set(buf);
         buf = bigger;
       }
-      const { bytesRead } = await fh.read(buf, total, Math.min(buf.length - total, 1 << 30), null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      budget.check('maxFileBytes', total, `reading ${path.basename(p)}`);
-    }
-    return buf.subarray(0, total);
-  } finally {
-    await fh.close();
-  }
+      return { buf, offset: total, length: Math.min(buf.length - total, 1 << 30) };
+    },
+    got(n: number): boolean {
+      if (n === 0) return false;
+      total += n;
+      budget.check('maxFileBytes', total, what);
+      return true;
+    },
+    bytes: (): Uint8Array => buf.subarray(0, total),
+  };
 }
 
 /**
@@ -96,22 +113,11 @@ export function readFileBytesSync(p: string, limits: ReadLimits = {}): Uint8Arra
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw notRegular(st);
-    const budget = new Budget({ ...DEFAULT_LIMITS, maxFileBytes: max });
-    budget.check('maxFileBytes', st.size, `reading ${path.basename(p)}`);
-    let buf = new Uint8Array(Math.min(st.size, max) + 1);
-    let total = 0;
+    const into = fileBuffer(p, st.size, max);
     for (;;) {
-      if (total === buf.length) {
-        const bigger = new Uint8Array(Math.min(buf.length * 2, max + 1));
-        bigger.set(buf);
-        buf = bigger;
-      }
-      const bytesRead = fs.readSync(fd, buf, total, Math.min(buf.length - total, 1 << 30), null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      budget.check('maxFileBytes', total, `reading ${path.basename(p)}`);
+      const { buf, offset, length } = into.space();
+      if (!into.got(fs.readSync(fd, buf, offset, length, null))) return into.bytes();
     }
-    return buf.subarray(0, total);
   } finally {
     fs.closeSync(fd);
   }
