@@ -1,0 +1,57 @@
+import type { RgbaImage } from '../render/image.js';
+
+/**
+ * A packed texture atlas: what the packer lays out and every atlas exporter
+ * writes (TexturePacker's data model, which the engines' formats share).
+ *
+ * Coordinates follow TexturePacker's JSON: `frame` is where the stored
+ * pixels are on the page; `w`/`h` are the frame's own (unrotated) size, so a
+ * rotated frame covers `h` x `w` pixels of its page; `spriteSourceSize` is
+ * where the stored pixels go on the frame's `sourceSize` canvas.
+ */
+export interface AtlasFrame {
+  /** The frame's name (a file name without its extension, or `animation/index`). */
+  name: string;
+  /** Index into `Atlas.pages`. */
+  page: number;
+  /** Upper-left corner on the page and the frame's own (unrotated) size. */
+  frame: { x: number; y: number; w: number; h: number };
+  /** Stored turned 90 degrees clockwise on the page (TexturePacker's `rotated`). */
+  rotated: boolean;
+  /** The stored pixels are smaller than the canvas (transparent edges cut off). */
+  trimmed: boolean;
+  /** Where the stored pixels go on the canvas. */
+  spriteSourceSize: { x: number; y: number; w: number; h: number };
+  /** The frame's canvas before trimming. */
+  sourceSize: { w: number; h: number };
+  /** The origin (pivot) on the canvas as a fraction of `sourceSize`, when the source has one. */
+  pivot?: { x: number; y: number };
+  /** How long the frame shows, when the source says (0: shown until changed). */
+  durationMs?: number;
+  /** Another frame with identical pixels, stored once: the index of the frame this one shares pixels with. */
+  aliasOf?: number;
+}
+
+/** One page (one image) of an atlas. */
+export interface AtlasPage {
+  /** The image's file name, relative to the data file (e.g. `atlas.png`, `atlas-1@0.5x.png`). */
+  file: string;
+  image: RgbaImage;
+}
+
+/** A named sequence of frames, in play order. */
+export interface AtlasAnimation {
+  name: string;
+  /** Indices into `Atlas.frames`. */
+  frames: number[];
+  /** Play the frames again from the first after the last. */
+  loop: boolean;
+}
+
+export interface Atlas {
+  pages: AtlasPage[];
+  frames: AtlasFrame[];
+  animations: AtlasAnimation[];
+  /** The scale of this variant (1 for the full-size atlas). */
+  scale: number;
+}
