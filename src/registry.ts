@@ -1,4 +1,5 @@
 import type { FormatHandler, FormatName } from './formats/types.js';
+import type { AtlasExporter } from './model/atlas.js';
 import { ispriteHandler } from './formats/isprite/index.js';
 import { cthgHandler, cthgScriptHandler } from './formats/cthg/index.js';
 import { spritetileHandler } from './formats/spritetile/index.js';
@@ -37,4 +38,14 @@ export function getFormat(name: string): FormatHandler | undefined {
 
 export function formatNames(): FormatName[] {
   return FORMATS.map((f) => f.name);
+}
+
+/**
+ * Every atlas format `sprat pack` writes, by `--to` name. Each lives in its
+ * tool's folder under src/interop/ and is listed here.
+ */
+export const ATLAS_EXPORTERS: AtlasExporter[] = [];
+
+export function getAtlasExporter(name: string): AtlasExporter | undefined {
+  return ATLAS_EXPORTERS.find((e) => e.name === name);
 }

@@ -55,3 +55,32 @@ export interface Atlas {
   /** The scale of this variant (1 for the full-size atlas). */
   scale: number;
 }
+
+/** A file an exporter writes, its name relative to the output's folder. */
+export interface AtlasFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * An engine's atlas format: writes the data file(s) for packed atlases (the
+ * pages' images are written by the caller, under `AtlasPage.file`). Each
+ * exporter lives in its tool's folder and is listed in src/registry.ts.
+ */
+export interface AtlasExporter {
+  /** The name `sprat pack --to` takes, e.g. `texturepacker`, `godot4`. */
+  name: string;
+  /** A line for `--help`. */
+  description: string;
+  /** The data file's extension, with its dot (`.json`, `.tres`, `.atlas`). */
+  extension: string;
+  /** The format can say a frame is stored rotated (the packer may rotate only then). */
+  rotation: boolean;
+  /** The format can spread one atlas over several pages (else the packer must fit one page, or write one data file per page). */
+  multipage: boolean;
+  /**
+   * The data files for `atlas`, the main one named `dataName` (e.g.
+   * `hero.json`); scale variants are exported one call each.
+   */
+  write(atlas: Atlas, dataName: string): AtlasFile[];
+}
