@@ -2,7 +2,7 @@
  * The language of CorsixTH's AnimationEncoder (`cthg-script`): a tokenizer
  * and parser following its scanner.l and parser.y, the encoder's checks
  * (ast.cpp `Check`, main.cpp grouping), and a printer. Errors name the line
- * and column. See docs/cthg-script.md for every quirk kept or declined.
+ * and column. See docs/formats/cthg-script.md for every quirk kept or declined.
  */
 import { FormatError } from '../../../binary/errors.js';
 import { decodeUtf8, encodeUtf8 } from '../../../binary/utf8.js';
