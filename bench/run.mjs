@@ -4,7 +4,7 @@
 //   --full    longer rounds, and the size sweep up to 100 MB
 //   --tiny    tiny inputs, to prove the benches run (the test suite's mode)
 //   --json    the tables go to stderr, the results as JSON to stdout
-//             (bench/table.mjs turns them into the README's table)
+//             (bench/table.mjs turns them into docs/performance.md's tables)
 //   SUITE...  only these suites (names below; a prefix is enough)
 import { pathToFileURL } from 'node:url';
 import { BenchMismatch, config, log, machine, results, setMode } from './lib.mjs';

@@ -1,15 +1,16 @@
-// Turns the JSON of `npm run bench -- --json` into the README's performance
-// tables (Markdown), with the machine and its load:
+// Turns the JSON of `npm run bench -- --json` into the performance tables
+// of docs/performance.md (Markdown), with the machine and its load:
 //   npm run bench -- --json > bench.json
 //   node bench/table.mjs bench.json                 prints the tables
-//   node bench/table.mjs bench.json --write README.md
+//   node bench/table.mjs bench.json --write [FILE.md]
 //                                                   replaces the text between
-//   <!-- bench-table:start --> and <!-- bench-table:end --> in README.md
+//   <!-- bench-table:start --> and <!-- bench-table:end --> in FILE.md
+//   (default docs/performance.md)
 // Several files (`bench.json sweep.json`): a later run's suites replace the
 // same suites of the earlier ones (re-running one suite), and every run's
 // machine and load are listed.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const START = '<!-- bench-table:start -->';
 const END = '<!-- bench-table:end -->';
@@ -151,18 +152,24 @@ export function tables(run) {
 export function replaceInReadme(readme, text) {
   const a = readme.indexOf(START);
   const b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`the README has no ${START} ... ${END} section`);
+  if (a < 0 || b < a) throw new Error(`the file has no ${START} ... ${END} section`);
   return `${readme.slice(0, a + START.length)}\n${text}\n${readme.slice(b)}`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const w = args.indexOf('--write');
-  const target = w >= 0 ? args.splice(w, 2)[1] : null;
+  // `--write` names the Markdown file, or (followed by nothing or a JSON run) writes docs/performance.md.
+  const named = w >= 0 && args[w + 1]?.endsWith('.md');
+  const target =
+    w < 0 ? null : named ? args.splice(w, 2)[1] : (args.splice(w, 1), fileURLToPath(new URL('../docs/performance.md', import.meta.url)));
   const run = mergeRuns((args.length ? args : [0]).map((f) => JSON.parse(readFileSync(f, 'utf8'))));
   const text = tables(run);
   if (target) {
-    writeFileSync(target, replaceInReadme(readFileSync(target, 'utf8'), text));
+    // Written beside it and renamed into place, so a failed write leaves the page as it was.
+    const temp = `${target}.tmp-${process.pid}`;
+    writeFileSync(temp, replaceInReadme(readFileSync(target, 'utf8'), text));
+    renameSync(temp, target);
     console.log(`updated ${target}`);
   } else console.log(text);
 }

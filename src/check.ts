@@ -16,8 +16,8 @@ import { sharingImages } from './formats/resources.js';
 import { drawPicture, type Picture, type PicturePart } from './render/pipeline.js';
 
 /**
- * Frames whose source rectangle leaves its image (solarus issue 458: the
- * engine draws garbage or crashes): one message per frame. Only parts given
+ * Frames whose source rectangle leaves its image (the Solarus
+ * engine draws garbage or crashes; docs/commands/check.md): one message per frame. Only parts given
  * as a list are looked at (a level may give its cells as a one-pass iterable).
  */
 export function framesOutsideImages(picture: Picture, label: string): string[] {

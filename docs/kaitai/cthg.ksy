@@ -8,7 +8,7 @@ meta:
   encoding: UTF-8
 doc: |
   The animation file of CorsixTH (CTHG, version 513), as sprat reads it
-  (shared/contract/cthg.md, which settles the document's open points). A
+  (docs/spec/cthg.md, which settles the document's open points). A
   header, then blocks until the end of the file, each a 2-byte ID: SP
   (sprite: size and 32bpp run-length pixel data), FR (frame: sprite
   elements), CA (grouped animation: a name, a tile size and the first frame

@@ -6,7 +6,7 @@ meta:
   encoding: UTF-8
 doc: |
   A map (.map) of the Hallgeir Lien engine (2007), after sprat's contract
-  (shared/contract/hallgeir.md). `int` is 4 bytes signed, `double` 8 bytes
+  (docs/spec/hallgeir.md). `int` is 4 bytes signed, `double` 8 bytes
   IEEE 754, a string an int byte length then UTF-8. The source document does
   not give the byte order; files exist in both. The identifier is 3 bytes
   ("map"), or, as some writers give it, a string with its int length (3)

@@ -10,7 +10,7 @@ meta:
 doc: |
   An ISPRITE sprite: a 24-byte header, then chunks (META, MET+, TEX, SLIC,
   NAME, TIER, FRAM and any unknown ones) in any order, META first when
-  present. This follows sprat's contract (shared/contract/isprite.md), which
+  present. This follows sprat's contract (docs/spec/isprite.md), which
   settles where the source document contradicts itself: the header is 24
   bytes (erratum 1), the TIER closing marker is "C" = 0x43 (erratum 2), the
   collision fields sit at offsets 5, 6, 8, 14, 17, 21 with bytes 4 and 20

@@ -6,7 +6,7 @@ meta:
   encoding: ASCII
 doc: |
   A SpriteTile level (`.bytes`, versions 2 and 3) after sprat's contract
-  (shared/contract/spritetile.md), once decompressed. On disk the whole file
+  (docs/spec/spritetile.md), once decompressed. On disk the whole file
   is one raw LZF stream with no header and no length; LZF decompression is
   outside what Kaitai describes, so decompress the file first (sprat's
   `decompress` from `sprat/lzf`, liblzf's `lzf_decompress`, ...) and give

@@ -3,7 +3,7 @@
  * scripts/make-conformance.ts). Each tests one rule of the specification
  * (../shared/specs/000_555b3e60290eaabb.txt, sections as its table of
  * contents numbers them) or one erratum or rule of the contract
- * (../shared/contract/isprite.md), and states by hand what must come of it:
+ * (docs/spec/isprite.md), and states by hand what must come of it:
  * the error class and byte offset of a file that does not read, the class
  * and offset of each problem `validate` reports, facts of the `inspect
  * --json` document (JSON pointers), and the `play --json` records of its

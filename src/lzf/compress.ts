@@ -1,6 +1,6 @@
 /**
  * LZF compressors. Three flavours produce valid LZF streams (see
- * ../shared/contract/lzf.md):
+ * docs/spec/lzf.md):
  *
  * - `clzf2`: byte-identical to the "CLZF2" C# port that SpriteTile's editor
  *   runs (2^14-entry table, its own slot formula).

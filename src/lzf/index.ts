@@ -1,6 +1,6 @@
 /**
  * LZF (liblzf's raw format): a bounded, damage-reporting decompressor and
- * three compressors (see ../shared/contract/lzf.md). Browser-safe.
+ * three compressors (see docs/spec/lzf.md). Browser-safe.
  *
  * @module sprat/lzf
  */

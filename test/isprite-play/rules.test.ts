@@ -1,5 +1,5 @@
 /**
- * One test per playback rule of ../shared/contract/isprite.md ("Playback
+ * One test per playback rule of docs/spec/isprite.md ("Playback
  * rules", errata 6, 10, 11) and the document's Animation section; each test
  * name quotes the sentence it checks.
  */

@@ -117,7 +117,7 @@ describe('the ISPRITE conformance suite', () => {
     expect(readme).toContain(
       `${cases.length} cases: ${valid} valid files (some with warnings) and ${cases.length - valid} invalid ones (${unreadable} that cannot be read at all, ${cases.length - valid - unreadable} that read but break a rule \`validate\` checks); ${played} cases also have playback scripts.`,
     );
-    expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ')).toContain(
+    expect(readFileSync(path.join(ROOT, 'docs', 'conformance.md'), 'utf8').replace(/\s+/g, ' ')).toContain(
       `package) is for other ISPRITE implementations: ${cases.length} small files`,
     );
     const largest = Math.max(...cases.map((c) => readFileSync(path.join(SUITE, c.files.sprite)).length));

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import * as sprat from '../../src/index.js';
 import { ROOT } from '../helpers/paths.js';
 
-describe('the README', () => {
-  it('its library example works as written', () => {
+describe('the README and the library guide', () => {
+  it("docs/library.md's sprite example works as written", () => {
     const { createIsprite, writeIsprite, prepareSprite, Player, load } = sprat;
     const sprite = createIsprite(12);
     sprite.textures.push({ path: 'hero', nearest: true });
@@ -35,11 +35,10 @@ describe('the README', () => {
   });
 });
 
-describe("the README's Limits section", () => {
+describe('docs/limits.md', () => {
   it('lists every budget of src/binary/limits.ts with its default and what it limits', async () => {
     const { LIMIT_SPECS } = await import('../../src/binary/limits.js');
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Limits\n'), readme.indexOf('\n## Library\n'));
+    const section = readFileSync(path.join(ROOT, 'docs', 'limits.md'), 'utf8');
     const rows = [...section.matchAll(/^\| `--([a-z-]+)` \| ([\d,]+) (\w+) \| (.*) \|$/gm)].map((m) => [
       m[1],
       Number(m[2]!.replace(/,/g, '')),

@@ -1,4 +1,4 @@
-/** Independent conformance review: CTHG against ../shared/contract/cthg.md, one test per contract sentence. */
+/** Independent conformance review: CTHG against docs/spec/cthg.md, one test per contract sentence. */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';

@@ -1,4 +1,4 @@
-/** Independent conformance review: ISPRITE against ../shared/contract/isprite.md, one test per contract sentence. */
+/** Independent conformance review: ISPRITE against docs/spec/isprite.md, one test per contract sentence. */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';

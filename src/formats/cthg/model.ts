@@ -1,7 +1,7 @@
 /**
  * The CTHG document model (CorsixTH animation file, version 513): what the
  * reader produces, what the writer takes, and what a program builds.
- * Field names follow the contract's JSON (../shared/contract/cthg.md).
+ * Field names follow the spec's JSON (docs/spec/cthg.md).
  * References are indices into the arrays (file order of each block type).
  */
 

@@ -1,7 +1,7 @@
 /**
  * The Hallgeir Lien engine formats (2007): `.spr` sprites, `.obj` object
  * descriptions, `.map` maps. Three handlers; see docs/formats/hallgeir.md
- * and ../shared/contract/hallgeir.md.
+ * and docs/spec/hallgeir.md.
  *
  * @module sprat/hallgeir
  */

@@ -1,7 +1,7 @@
 /**
  * The document models of the Hallgeir Lien engine formats (2007): `.spr`
  * sprites, `.obj` object descriptions and `.map` maps. Field names follow
- * the contract's JSON (../shared/contract/hallgeir.md). Each document keeps
+ * the spec's JSON (docs/spec/hallgeir.md). Each document keeps
  * the byte order it was read in, so re-writing it gives the same bytes.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The ISPRITE player: the runtime object for one sprite instance, following
- * the contract's "Playback rules" (../shared/contract/isprite.md) and the
+ * the spec's "Playback rules" (docs/spec/isprite.md) and the
  * document's Animation section.
  *
  * `prepareSprite(doc)` indexes a document once into typed arrays; any number

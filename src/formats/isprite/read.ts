@@ -1,6 +1,6 @@
 /**
  * The ISPRITE reader (Vision Riders Integrated Sprite System 1.0), following
- * ../shared/contract/isprite.md (errata 1-19). Every count and length is
+ * docs/spec/isprite.md (errata 1-19). Every count and length is
  * checked against the bytes that remain before anything is allocated or
  * looped over; every problem is a FormatError naming its byte offset.
  *

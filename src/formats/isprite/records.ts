@@ -1,5 +1,5 @@
 /**
- * Every ISPRITE record layout, stated once (../shared/contract/isprite.md,
+ * Every ISPRITE record layout, stated once (docs/spec/isprite.md,
  * errata 1-19). A layout is the list of a fixed-size record's fields in file
  * order with their types; offsets and sizes follow from the types. The reader
  * (read.ts), the writer (write.ts) and the writer's size computation all use

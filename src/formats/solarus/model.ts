@@ -1,7 +1,7 @@
 /**
  * The Solarus sprite sheet ("animation set") document, shared by the 0.9
  * line syntax (lines.ts) and the 1.1+ Lua syntax (lua.ts). Field names follow
- * the contract's JSON (../shared/contract/solarus.md).
+ * the spec's JSON (docs/spec/solarus.md).
  */
 import { diagnostic, FormatError, type Diagnostic, printableLines } from '../../binary/errors.js';
 import { JsonList } from '../../binary/json-array.js';

@@ -1,6 +1,6 @@
 /**
  * The SpriteTile level document (TileEditor `.bytes` files, versions 2 and 3;
- * ../shared/contract/spritetile.md) and helpers to edit it. Cells keep their
+ * docs/spec/spritetile.md) and helpers to edit it. Cells keep their
  * raw stored values so that an unchanged level is written back byte for
  * byte; `getCell` / `setCell` decode and encode them.
  */
