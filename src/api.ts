@@ -118,7 +118,7 @@ export async function validateWithResources(
   }
 }
 
-/** The format a `convert` writes: `to` when given, else the contract's extension rule. */
+/** The format a `convert` writes: `to` when given, else the extension rule of docs/spec/README.md. */
 export function outputFormatFor(input: FormatHandler, outName: string, to?: string): FormatHandler {
   if (to) return formatByName(to);
   const ext = extensionOf(outName);
@@ -134,7 +134,7 @@ export function outputFormatFor(input: FormatHandler, outName: string, to?: stri
  * The note `convert` prints when `outputFormatFor` kept the input's format
  * because OUT's extension is shared by several formats, none of them the
  * input's (`tunic.dat` to `e9.json`: Solarus text in a `.json` file); else
- * undefined. The contract's rule stands; the user is only told.
+ * undefined. The rule of docs/spec/README.md stands; the user is only told.
  */
 export function outputFormatNote(input: FormatHandler, outName: string, to?: string): string | undefined {
   if (to) return undefined;

@@ -49,7 +49,7 @@ const CONTENT_ONLY = new Set(['.json', '.lua', '.dat', '.tmj', '.txt', '.tsx']);
  * The format `check` reads a file as, or undefined to skip it quietly: a
  * format's sniff first; else the extension, except for `.json`/`.lua`/`.dat`,
  * which many other files share (a `.dat` under a `sprites/` folder is a
- * Solarus sprite, as the contract's `.dat` rule says).
+ * Solarus sprite, as the `.dat` rule of docs/spec/README.md says).
  */
 export function checkFormatOf(bytes: Uint8Array, filePath: string): FormatHandler | undefined {
   // A Solarus quest's other data files (quest.dat, tilesets, maps) look like sprite text but are not sprites.

@@ -18,7 +18,7 @@ export function formatsForExtension(fileName: string): FormatHandler[] {
  * Finds a file's format: content first (each format's `sniff`, in registry
  * order), then the extension. Returns undefined when neither says.
  *
- * The contract's `.dat` rule: CTHG when the file starts with `CTHG`, else
+ * The `.dat` rule of docs/spec/README.md: CTHG when the file starts with `CTHG`, else
  * Solarus: the Lua syntax when its first statement is an `animation` call
  * (both are sniffed above), else the line syntax, whatever the bytes (so an
  * empty or broken `.dat` gets the line-syntax reader's error, not CTHG's).

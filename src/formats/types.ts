@@ -163,7 +163,7 @@ export interface FormatHandler<Doc = any> {
   /** All problems, errors and warnings; never throws on bad input. */
   validate(bytes: Uint8Array, options?: CommandOptions): Diagnostic[];
 
-  /** The contract's `inspect --json` object; `options` carries the `--max-*` budgets (src/binary/limits.ts). */
+  /** The `inspect --json` object of docs/spec/ (the format's page); `options` carries the `--max-*` budgets (src/binary/limits.ts). */
   inspectJson(doc: Doc, options?: CommandOptions): unknown;
   /**
    * How many items (cells, frames) the `inspect --json` object lists, counted without making it: `diff`
@@ -186,7 +186,7 @@ export interface FormatHandler<Doc = any> {
    */
   linePositions?(doc: Doc, bytes: Uint8Array): Record<string, LinePosition>;
 
-  /** `sprat play`: the records the contract prints, plus warnings for stderr. */
+  /** `sprat play`: the records docs/spec/ prints for the format, plus warnings for stderr. */
   play?(doc: Doc, options: CommandOptions): { records: unknown[]; warnings: string[]; text?: string };
   playOptions?: readonly OptionSpec[];
 

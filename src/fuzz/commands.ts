@@ -68,7 +68,7 @@ export function classify(e: unknown): Outcome {
   else cls = (err && typeof err.name === 'string' && err.name) || typeof e;
   const message = err && typeof err.message === 'string' ? err.message : String(e);
   let finding = !(ACCEPTED as readonly string[]).includes(cls);
-  // The contract: an error is one line.
+  // docs/spec/README.md: an error is one line.
   if (!finding && /[\r\n]/.test(message)) {
     cls = `${cls}(multi-line message)`;
     finding = true;

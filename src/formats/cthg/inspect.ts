@@ -3,7 +3,7 @@ import { JsonText, jsonMap, type JsonList } from '../../binary/json-array.js';
 import { isJsonPrimitive as prim, joinBytes, jsonBytes, jsonListText, objectParts, type JsonOut } from '../../binary/json-out.js';
 import { VIEWS, countsOf, type CthgAnimation, type CthgDocument, type CthgFrame, type CthgSprite } from './model.js';
 
-/** The contract's `inspect --json` object (keys in the contract's order). */
+/** The `inspect --json` object of docs/spec/cthg.md (keys in its order). */
 export function inspectCthgJson(doc: CthgDocument): unknown {
   const header = doc.header ?? countsOf(doc);
   return {

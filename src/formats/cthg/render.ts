@@ -231,7 +231,7 @@ export function recolourPaths(value: string, resolve: (p: string) => string): st
     .join(',');
 }
 
-/** `sprat render` for CTHG (see the contract): a sprite, a frame or a whole view, as a picture. */
+/** `sprat render` for CTHG (see docs/spec/cthg.md): a sprite, a frame or a whole view, as a picture. */
 export async function cthgPicture(doc: CthgDocument, options: CommandOptions, resources: ResourceLoader): Promise<Picture> {
   const flip = choiceOption(options, FLIP_OPTION) ?? 'document';
   const layers = parsedOption(options, LAYERS_OPTION);

@@ -1,6 +1,6 @@
 /**
  * Conversions through the common SpriteModel. To the model, each animation
- * becomes the frames its next-frame chain visits from frame 0 (the contract's
+ * becomes the frames its next-frame chain visits from frame 0 (docs/spec/hallgeir.md's
  * "converting to ISPRITE"): frames in chain order, `loopTo` the position of
  * the first frame visited again, or null when the chain ends on a frame that
  * holds forever (duration Infinity). Frames the chain never reaches are

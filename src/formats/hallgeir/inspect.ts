@@ -1,4 +1,4 @@
-/** `inspect --json` (the contract's shapes, keys in its order) and the readable summary. */
+/** `inspect --json` (docs/spec/hallgeir.md's shapes, keys in its order) and the readable summary. */
 import { printableLines } from '../../binary/errors.js';
 import type { HallgeirDocument, HallgeirMap, HallgeirObject, HallgeirSprite } from './model.js';
 import { FORMAT_NAMES } from './model.js';

@@ -1,5 +1,5 @@
 /**
- * Playback, per the contract: an animation starts at frame 0 at time 0; a
+ * Playback, per docs/spec/hallgeir.md: an animation starts at frame 0 at time 0; a
  * frame lasts its delay in seconds, then the animation moves to its next
  * frame, time carrying over (lateness catches up). -1 or a delay <= 0 holds
  * the frame forever. Time is a double in seconds; a frame ends at the sum

@@ -1,5 +1,5 @@
 /**
- * Readers for `.spr`, `.obj` and `.map`. Strict, per the contract's
+ * Readers for `.spr`, `.obj` and `.map`. Strict, per docs/spec/hallgeir.md's
  * decisions: negative or oversized counts and lengths, bytes after the last
  * field, next frames out of range and NaN/infinite delays are FormatErrors
  * naming the byte offset. Both byte orders; `auto` reads little-endian and

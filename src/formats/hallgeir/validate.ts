@@ -1,5 +1,5 @@
 /**
- * `validate`: the reader's strictness gives the errors (the contract's
+ * `validate`: the reader's strictness gives the errors (docs/spec/hallgeir.md's
  * decisions 1-4: bad counts and lengths, trailing bytes, next frames out of
  * range, NaN/infinite delays); warnings for invalid UTF-8 and for things a
  * user likely did not mean (empty animations, duplicate names, frames that

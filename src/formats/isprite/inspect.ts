@@ -1,5 +1,5 @@
 /**
- * `inspect` for ISPRITE: the contract's JSON (keys in the contract's order)
+ * `inspect` for ISPRITE: the JSON of docs/spec/isprite.md (keys in its order)
  * and a readable summary.
  */
 import { printableLines } from '../../binary/errors.js';

@@ -4,7 +4,7 @@
  * an element on the following frame with the same name, so long as these two
  * elements are the only ones with that name in both frames."
  *
- * The contract widens it to position, rotation, scale and opacity. What is
+ * docs/spec/isprite.md widens it to position, rotation, scale and opacity. What is
  * interpolated, by element type:
  * - graphic: x, y, rotation, scaleX, scaleY, opacity (a simple graphic uses
  *   the document's defaults: rotation 0, scale 1, opacity 65535, origin the

@@ -1,7 +1,7 @@
 /**
  * The ISPRITE document model (Vision Riders Integrated Sprite System 1.0):
  * what the reader produces, what the writer takes, and what a program builds
- * to make a sprite from scratch. Field names follow the contract's JSON
+ * to make a sprite from scratch. Field names follow the spec's JSON
  * (docs/spec/isprite.md). Sizes, counts and the FRAM maximum
  * element count are not stored: the writer computes them.
  */

@@ -1,7 +1,7 @@
 /**
  * The ISPRITE group tree: walking it, sequence and group paths, the
  * document's name rule, the "Setting Animation" lookup, and the project's
- * MET+ keys for what the file layout has no field for (contract erratum 6):
+ * MET+ keys for what the file layout has no field for (docs/spec/isprite.md, erratum 6):
  *
  * - `default-sequence` = PATH
  * - `sequence-frame-rate:PATH` = decimal 0-255 (255 = the master rate)

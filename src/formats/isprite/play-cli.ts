@@ -1,5 +1,5 @@
 /**
- * `sprat play` for ISPRITE (contract: "sprat play for ISPRITE"):
+ * `sprat play` for ISPRITE (docs/spec/isprite.md, "sprat play for ISPRITE"):
  *
  *     sprat play FILE --ticks N [--script "T:COMMAND;T:COMMAND..."] --json
  *
@@ -43,7 +43,7 @@ const SCRIPT_OPTION = {
 
 export const ispritePlayOptions: OptionSpec[] = [TICKS_OPTION, SCRIPT_OPTION];
 
-/** One record of `sprat play --json`, keys in the contract's order. */
+/** One record of `sprat play --json`, keys in docs/spec/isprite.md's order. */
 export interface IspritePlayRecord {
   tick: number;
   sequence: string | null;
@@ -100,7 +100,7 @@ function ticksOption(options: CommandOptions, budget: Budget): number {
   return n;
 }
 
-/** Runs the contract's play loop on a document (or a prepared sprite). */
+/** Runs the play loop of docs/spec/isprite.md on a document (or a prepared sprite). */
 export function playIsprite(
   doc: IspriteDocument | PreparedSprite,
   options: CommandOptions,

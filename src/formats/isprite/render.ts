@@ -242,7 +242,7 @@ interface AttachedStep {
 const SAME_TIME_MS = 1e-6;
 
 /**
- * The attached sprite's frames over the parent's, by the contract's
+ * The attached sprite's frames over the parent's, by docs/spec/isprite.md's
  * playback rules: each sprite plays on its own hold times and frame rate.
  * The parent shows frame i for `delaysMs[i]`; the child starts with it, on
  * its default sequence (else its first), at position 0, and steps every

@@ -103,7 +103,7 @@ export async function sheetToModel(
  * Between the two Solarus syntaxes, without the common model: both hold the
  * same SolarusSheet, so every field is kept as it is (num_columns above
  * num_frames too) and no image is loaded. Undefined for any other target.
- * Going to the Lua syntax notes what Solarus 1.x rejects (contract rule 6);
+ * Going to the Lua syntax notes what Solarus 1.x rejects (docs/spec/solarus.md, rule 6);
  * a name or image the line syntax cannot write is refused when writing.
  */
 export function convertSyntax(sheet: SolarusSheet, target: string): { doc: SolarusSheet; notes: string[] } | undefined {

@@ -119,7 +119,7 @@ export function positionsOf(sheet: SolarusSheet, index: number): AnimationPositi
 }
 
 /**
- * Rules 3, 5, 6 and 7 of the contract, once an animation is complete (rules
+ * Rules 3, 5, 6 and 7 of docs/spec/solarus.md, once an animation is complete (rules
  * 1, 2 and 4 are checked by each parser where the token is). The animation
  * is given by its fields (the readers make no object of it): `count`
  * directions, the frames of direction k at `fc[base + k * stride]` and its
@@ -220,7 +220,7 @@ export function stringPool(max = 4096): (s: string) => string {
   };
 }
 
-/** The contract's `inspect --json` object. */
+/** The `inspect --json` object of docs/spec/solarus.md. */
 export function inspectJson(format: SolarusSyntax, sheet: SolarusSheet): unknown {
   const item = (i: number) => {
     const a = animationAt(sheet, i);

@@ -18,7 +18,7 @@
  * The line syntax has one style, and hand-written files: every line's
  * spacing (between and around the tokens), empty lines and line endings are
  * kept, line by line, for the animations and directions the document still
- * has; new ones get the contract's layout.
+ * has; new ones get the layout of docs/spec/solarus.md.
  */
 import type { ParseOptions, SolarusSheet } from './model.js';
 import { animationCount, directionCountAt } from './compact.js';

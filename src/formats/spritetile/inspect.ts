@@ -12,7 +12,7 @@ import type { CommandOptions } from '../types.js';
 const MIN_JSON_PER_CELL = 4 * (10 + 1 + 2);
 
 /**
- * The contract's `inspect --json` object (keys in the contract's order).
+ * The `inspect --json` object of docs/spec/spritetile.md (keys in its order).
  * A level whose cells alone would print more than `--max-json-bytes` is a
  * LimitError before any array is made (a few MB of LZF can hold 10^7 cells).
  */

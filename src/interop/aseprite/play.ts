@@ -3,7 +3,7 @@
  * (doc/playback.cpp: its direction, `repeat` passes, each frame for its own
  * duration), or every frame in order, looping. One record per step,
  * `{"time": t, "frame": j}` for t = 0, S, 2S, ... < N (`--ms N --step-ms S`),
- * as the contract prints Solarus and Hallgeir playback; `frame` is the
+ * as docs/spec/solarus.md and docs/spec/hallgeir.md print their playback; `frame` is the
  * sprite's frame number (from 0). A tag played N times stops on the last
  * frame it shows, which stays.
  *
