@@ -101,7 +101,7 @@ export async function run() {
         cPeer('dr', 'wd', 'c2.out'),
         { name: 'lzfjs', fn: () => lzfjs.decompress(packed.liblzf) },
       ].filter(Boolean),
-      note: 'no target here: the issue\'s (>= 0.8x liblzf) is for decoding into the caller\'s memory (the next two tables). decompress returns a new array each call (decoded in WebAssembly memory, then copied out); C "new buffer": malloc per call, as a function returning the data must; "reused buffer": into one buffer.',
+      note: 'no target here: the target (>= 0.8x liblzf) is for decoding into the caller\'s memory (the next two tables). decompress returns a new array each call (decoded in WebAssembly memory, then copied out); C "new buffer": malloc per call, as a function returning the data must; "reused buffer": into one buffer.',
     });
     // One buffer of the caller's, reused every call (as C's reused buffer): the output is written into it.
     const dest = new Uint8Array(n);
