@@ -1,5 +1,5 @@
 /**
- * The parts of an Aseprite file the README says sprat reads that
+ * The parts of an Aseprite file docs/formats/aseprite.md says sprat reads that
  * test/interop/ase.test.ts does not reach: layer UUIDs (header flag 4), the
  * cel extra chunk, the two old palette chunks (0x0004, 8-bit; 0x0011, 6-bit),
  * and the user data of a tileset's tiles.
@@ -14,7 +14,7 @@ import { memoryLoader } from './helpers.js';
 
 const bytes = (o: AseOut) => Uint8Array.from(o.bytes);
 
-describe('ase: what the README says it reads', () => {
+describe('ase: what docs/formats/aseprite.md says it reads', () => {
   it('a layer UUID when header flag 4 is set', () => {
     const uuid = Array.from({ length: 16 }, (_, i) => i * 17);
     const layer = new AseOut().u16(3).u16(0).u16(0).u16(0).u16(0).u16(0).u8(255).zeros(3).str('named').raw(uuid);

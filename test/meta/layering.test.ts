@@ -1,5 +1,5 @@
 /**
- * Imports run one way (README, "Layout"):
+ * Imports run one way (CONTRIBUTING.md, the house rules):
  *
  *   cli / web -> api (api.ts, index.ts) -> registry / detect -> formats / interop -> model -> render / lzf -> binary
  *
