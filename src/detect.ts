@@ -31,7 +31,7 @@ export function detectFormat(bytes: Uint8Array, fileName = ''): FormatHandler | 
       // A sniffer that trips over odd bytes just says no.
     }
   }
-  // README: "A `.dat` file is CTHG when it starts with `CTHG`, else Solarus: the Lua syntax when its first
+  // docs/commands/README.md: "A `.dat` file is CTHG when it starts with `CTHG`, else Solarus: the Lua syntax when its first
   // statement is an `animation` call, else the line syntax." The sniffers above found CTHG and the Lua syntax.
   if (extensionOf(fileName) === '.dat') {
     const lines = FORMATS.find((f) => f.name === 'solarus');

@@ -157,7 +157,7 @@ class DiffRun {
     result.frames = [];
     for (const f of frames) {
       const file = path.join(outDir, frameFileName(f, taken));
-      // A file already in OUT_DIR is replaced only with --overwrite (README "Many files": no clobber).
+      // A file already in OUT_DIR is replaced only with --overwrite (docs/commands/diff.md: no clobber).
       this.targets.push({ path: resolvePath(this.io, file), bytes: encodePng(f.image), label: file, mayReplace: false });
       result.frames.push({ view: f.view, frame: f.frame, changed: f.changed, file });
     }

@@ -22,7 +22,7 @@ import { foundResources, imageCache, loadResource, MissingFiles, type ResourceRe
 export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, format = 'hallgeir-sprite'): HallgeirAnimation {
   if (sprite.animations.length === 0) throw new FormatError(format, 'the sprite has no animations');
   if (name === undefined) return sprite.animations[0]!;
-  // a wrong --animation is a wrong command line (README: exit 2), as for the other formats
+  // a wrong --animation is a wrong command line (docs/spec/README.md: exit 2), as for the other formats
   return selectNamed('animation', name, sprite.animations, (x) => x.name, 'animation', 'the sprite');
 }
 

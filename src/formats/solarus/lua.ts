@@ -436,7 +436,7 @@ class Lexer {
       out += this.slice(runStart, i);
     }
     flush();
-    // README: invalid sequences read as the replacement character, with a validation warning.
+    // docs/spec/README.md: invalid sequences read as the replacement character, with a validation warning.
     if (!valid) this.invalid?.(this.tLine, this.tCol);
     this.type = T.String;
     this.str = out;
