@@ -6,6 +6,7 @@
  */
 import { diagnostic, FormatError } from '../../binary/errors.js';
 import { TextOut } from '../../binary/json-out.js';
+import { encodeUtf8 } from '../../binary/utf8.js';
 import {
   stringPool,
   checkAnimation,
@@ -884,19 +885,46 @@ export function resolveLuaStyle(sheet: SolarusSheet, style?: LuaStyle | LuaStyle
   return read ? { ...pure, eol: read.eol, indent: read.indent, bom: read.bom } : pure;
 }
 
-/** A Lua string literal as luaString writes it; a plain one (printable ASCII, no quote or backslash) with no string made. */
-function writeLuaString(o: TextOut, s: string): void {
+/** The inside of a Lua string literal (between its quotes) as luaString writes it; a plain string (printable ASCII, no quote or backslash) as it is. */
+function writeLuaStringBody(o: TextOut, s: string): void {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 32 || c >= 127 || c === 34 || c === 92) {
-      o.text(luaString(s));
+      o.text(luaString(s).slice(1, -1));
       return;
     }
   }
-  o.ascii('"');
   o.ascii(s);
-  o.ascii('"');
 }
+
+/** The constant parts of the Lua syntax for one line ending and indentation, as bytes (one copy each). */
+function luaPieces(nl: string, i1: string) {
+  const e = (t: string) => encodeUtf8(t);
+  const i2 = i1 + i1;
+  return {
+    key: `${nl}\u0000${i1}`,
+    open: e(`animation{${nl}${i1}name = "`),
+    image: e(`",${nl}${i1}src_image = "`),
+    afterImage: e(`",${nl}`),
+    delay: e(`${i1}frame_delay = `),
+    loop: e(`${i1}frame_to_loop_on = `),
+    fieldEnd: e(`,${nl}`),
+    directions: e(`${i1}directions = {${nl}`),
+    x: e(`${i2}{ x = `),
+    y: e(', y = '),
+    width: e(', frame_width = '),
+    height: e(', frame_height = '),
+    originX: e(', origin_x = '),
+    originY: e(', origin_y = '),
+    frames: e(', num_frames = '),
+    columns: e(', num_columns = '),
+    directionEnd: e(` },${nl}`),
+    close: e(`${i1}},${nl}}`),
+  };
+}
+
+/** The pieces last used (a run of writes shares one style). */
+let lastPieces = luaPieces('\n', '  ');
 
 /** The Lua syntax's text, written into one TextOut (no string per field or number). */
 function luaText(sheet: SolarusSheet, warn: ((message: string) => void) | undefined, style: LuaStyle | LuaStyleKind | undefined): TextOut {
@@ -904,8 +932,8 @@ function luaText(sheet: SolarusSheet, warn: ((message: string) => void) | undefi
   const st = resolveLuaStyle(sheet, style);
   const editor = st.kind === 'editor';
   const nl = st.eol;
-  const i1 = st.indent;
-  const i2 = st.indent + st.indent;
+  let c = lastPieces;
+  if (c.key !== `${nl}\u0000${st.indent}`) lastPieces = c = luaPieces(nl, st.indent);
   const o = new TextOut();
   if (st.bom) o.text('\ufeff');
   // A sheet the readers made is written from its store (its numbers were checked when it was read), with no object made.
@@ -920,36 +948,23 @@ function luaText(sheet: SolarusSheet, warn: ((message: string) => void) | undefi
     const frameDelay = a ? a.frameDelay : store!.frameDelay(n);
     const loopOnFrame = a ? a.loopOnFrame : store!.loopOnFrame(n);
     if (n > 0) o.text((between ??= nl.repeat(st.between)));
-    o.ascii('animation{');
-    o.text(nl);
-    o.text(i1);
-    o.ascii('name = ');
-    writeLuaString(o, name);
-    o.ascii(',');
-    o.text(nl);
-    o.text(i1);
-    o.ascii('src_image = ');
-    writeLuaString(o, a ? a.image : store!.image(n));
-    o.ascii(',');
-    o.text(nl);
+    o.raw(c.open);
+    writeLuaStringBody(o, name);
+    o.raw(c.image);
+    writeLuaStringBody(o, a ? a.image : store!.image(n));
+    o.raw(c.afterImage);
     if (frameDelay !== 0) {
-      o.text(i1);
-      o.ascii('frame_delay = ');
+      o.raw(c.delay);
       o.num(frameDelay);
-      o.ascii(',');
-      o.text(nl);
+      o.raw(c.fieldEnd);
     }
     // The editor leaves frame_to_loop_on out with frame_delay 0 (where it changes nothing); kept here all the same, so that nothing read is lost.
     if (loopOnFrame !== -1) {
-      o.text(i1);
-      o.ascii('frame_to_loop_on = ');
+      o.raw(c.loop);
       o.num(loopOnFrame);
-      o.ascii(',');
-      o.text(nl);
+      o.raw(c.fieldEnd);
     }
-    o.text(i1);
-    o.ascii('directions = {');
-    o.text(nl);
+    o.raw(c.directions);
     const dirs = a ? a.directions : null;
     const nd = a ? dirs!.length : store!.directionCount(n);
     for (let i = 0; i < nd; i++) {
@@ -970,38 +985,33 @@ function luaText(sheet: SolarusSheet, warn: ((message: string) => void) | undefi
       if (columns > frameCount) {
         warn?.(`animation "${name}" direction ${i}: num_columns ${columns} > num_frames ${frameCount}, which Solarus 1.x rejects`);
       }
-      o.text(i2);
-      o.ascii('{ x = ');
+      o.raw(c.x);
       o.num(v[0]!);
-      o.ascii(', y = ');
+      o.raw(c.y);
       o.num(v[1]!);
-      o.ascii(', frame_width = ');
+      o.raw(c.width);
       o.num(v[2]!);
-      o.ascii(', frame_height = ');
+      o.raw(c.height);
       o.num(v[3]!);
       if (editor || v[4] !== 0) {
-        o.ascii(', origin_x = ');
+        o.raw(c.originX);
         o.num(v[4]!);
       }
       if (editor || v[5] !== 0) {
-        o.ascii(', origin_y = ');
+        o.raw(c.originY);
         o.num(v[5]!);
       }
       if (frameCount !== 1) {
-        o.ascii(', num_frames = ');
+        o.raw(c.frames);
         o.num(frameCount);
       }
       if (columns !== frameCount) {
-        o.ascii(', num_columns = ');
+        o.raw(c.columns);
         o.num(columns);
       }
-      o.ascii(' },');
-      o.text(nl);
+      o.raw(c.directionEnd);
     }
-    o.text(i1);
-    o.ascii('},');
-    o.text(nl);
-    o.ascii('}');
+    o.raw(c.close);
   }
   if (count > 0) o.text(nl.repeat(st.final));
   return o;
