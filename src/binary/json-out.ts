@@ -214,6 +214,104 @@ export class JsonOut {
   }
 }
 
+const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Whether `s` holds a lone surrogate (it is not well-formed UTF-16: its UTF-8 has U+FFFD there instead). */
+function hasLoneSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Plain text (a writer's output, not JSON) built as UTF-8 bytes in a
+ * JsonOut's buffer, for writers of text formats (the Solarus writers): the
+ * text is taken out once at the end, as a string (`endText`) or as its UTF-8
+ * bytes (`endBytes`), the buffer left for the next writer. `text` writes a
+ * string as it is; `num` writes whole numbers as String does. A string made
+ * of pieces and `+=` is a tree of pieces that the garbage collector walks
+ * until it is flattened, and every number a string of its own: this makes
+ * neither. A string with a lone surrogate keeps it in `endText` (the text as
+ * concatenation made it); its bytes hold U+FFFD there, as TextEncoder writes.
+ */
+export class TextOut extends JsonOut {
+  /** The text of the bytes before `headAt`, once a string with a lone surrogate was written (else ''). */
+  private head = '';
+  private headAt = 0;
+
+  /** A string as it is (UTF-8). */
+  text(s: string): void {
+    const n = s.length;
+    const b = this.room(n);
+    let p = this.pos;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        this.textSlow(s);
+        return;
+      }
+      b[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  /** The characters `src[start]` .. `src[end - 1]` as they are (text kept in a document's string: no slice made for ASCII). */
+  textRange(src: string, start: number, end: number): void {
+    const b = this.room(end - start);
+    let p = this.pos;
+    for (let i = start; i < end; i++) {
+      const c = src.charCodeAt(i);
+      if (c >= 0x80) {
+        this.pos = p;
+        this.text(src.slice(i, end));
+        return;
+      }
+      b[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  private textSlow(s: string): void {
+    const lone = hasLoneSurrogate(s);
+    if (lone) this.head += textDecoder.decode(this.buf.subarray(this.headAt, this.pos)) + s;
+    const b = this.room(3 * s.length);
+    this.pos += encoder.encodeInto(s, b.subarray(this.pos)).written;
+    if (lone) this.headAt = this.pos;
+  }
+
+  /** The text written, as a string; the writer is empty again. */
+  endText(): string {
+    const s = this.head + textDecoder.decode(this.buf.subarray(this.headAt, this.pos));
+    this.release();
+    return s;
+  }
+
+  /** The text written, as UTF-8 bytes (a copy that fits); the writer is empty again. */
+  endBytes(): Uint8Array {
+    const b = this.buf.slice(0, this.pos);
+    this.release();
+    return b;
+  }
+
+  private release(): void {
+    this.head = '';
+    this.headAt = 0;
+    this.pos = 0;
+    if (this.buf.length === BUFFER_SIZE) spare = this.buf;
+    this.buf = NO_BYTES;
+  }
+}
+
 /** Text as UTF-8 bytes, for JsonOut.raw. */
 export const jsonBytes = (s: string): Uint8Array => encoder.encode(s);
 

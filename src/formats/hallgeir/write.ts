@@ -9,6 +9,7 @@ import { ByteWriter } from '../../binary/writer.js';
 import { compactFrames, compactObjects, framesOf } from './compact.js';
 import {
   FORMAT_NAMES,
+  type HallgeirAnimation,
   FRAME_SIZE,
   IDENTIFIERS,
   type HallgeirDocument,
@@ -61,21 +62,52 @@ function writeSprite(w: ByteWriter, s: HallgeirSprite): void {
       continue;
     }
     int(w, a.frames.length, 'frame count');
-    const n = a.frames.length;
-    w.ensure(n * FRAME_SIZE);
-    for (let i = 0; i < n; i++) {
-      const f = a.frames[i]!;
-      const where = () => `frame ${i} of animation ${JSON.stringify(a.name)}`;
-      if (!isInt32(f.x)) throw new FormatError(w.format, `${where()}: x ${f.x} is not a 32-bit integer`);
-      if (!isInt32(f.y)) throw new FormatError(w.format, `${where()}: y ${f.y} is not a 32-bit integer`);
-      if (typeof f.delay !== 'number' || !Number.isFinite(f.delay)) {
-        throw new FormatError(w.format, `${where()}: delay ${f.delay} is not a finite number`);
-      }
-      if (!Number.isInteger(f.next) || f.next < -1 || f.next >= n) {
-        throw new FormatError(w.format, `${where()}: next frame ${f.next} is not -1 or a frame of the animation`);
-      }
-      w.i32(f.x).i32(f.y).f64(f.delay).i32(f.next);
+    writeFrames(w, a);
+  }
+}
+
+/** Refuses frame `i` of `a` (whichever of its fields the reader would reject first), naming it. */
+function badFrame(w: ByteWriter, a: HallgeirAnimation, i: number): never {
+  const f = a.frames[i]!;
+  const n = a.frames.length;
+  const where = `frame ${i} of animation ${JSON.stringify(a.name)}`;
+  if (!isInt32(f.x)) throw new FormatError(w.format, `${where}: x ${f.x} is not a 32-bit integer`);
+  if (!isInt32(f.y)) throw new FormatError(w.format, `${where}: y ${f.y} is not a 32-bit integer`);
+  if (typeof f.delay !== 'number' || !Number.isFinite(f.delay)) {
+    throw new FormatError(w.format, `${where}: delay ${f.delay} is not a finite number`);
+  }
+  throw new FormatError(w.format, `${where}: next frame ${f.next} is not -1 or a frame of the animation`);
+}
+
+/**
+ * The frames of an animation made through the API, checked as the reader
+ * would check them: each 20-byte record stored straight into the writer's
+ * buffer (one room check for the animation, no range check per field: the
+ * checks above are the fields' ranges).
+ */
+function writeFrames(w: ByteWriter, a: HallgeirAnimation): void {
+  const frames = a.frames;
+  const n = frames.length;
+  const at = w.reserve(n * FRAME_SIZE);
+  const buf = w.buffer;
+  const v = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const le = w.littleEndian;
+  for (let i = 0, p = at; i < n; i++, p += FRAME_SIZE) {
+    const f = frames[i]!;
+    const x = f.x;
+    const y = f.y;
+    const delay = f.delay;
+    const next = f.next;
+    // int32s (-0 is 0, as the int32 field stores it), a finite number, -1 or a frame of the animation
+    if (
+      !((x | 0) === x && (y | 0) === y && typeof delay === 'number' && delay - delay === 0 && (next | 0) === next && next >= -1 && next < n)
+    ) {
+      badFrame(w, a, i);
     }
+    v.setInt32(p, x, le);
+    v.setInt32(p + 4, y, le);
+    v.setFloat64(p + 8, delay, le);
+    v.setInt32(p + 16, next, le);
   }
 }
 
@@ -108,10 +140,22 @@ function writeMap(w: ByteWriter, m: HallgeirMap): void {
   });
 }
 
+/** About the size of a sprite's file (its strings as one byte a character): the writer's buffer grows once at most. */
+function spriteSize(s: HallgeirSprite): number {
+  let n = 64 + (s.name?.length ?? 0) + (s.texture?.length ?? 0);
+  // (a document the writer refuses is refused below, not here)
+  if (!Array.isArray(s.animations)) return n;
+  for (const a of s.animations) {
+    const c = compactFrames(a);
+    n += 8 + (a?.name?.length ?? 0) + ((c ? c.count : a?.frames?.length) ?? 0) * FRAME_SIZE;
+  }
+  return Math.min(n, 1 << 30);
+}
+
 /** Encodes any of the three documents. */
 export function writeHallgeir(doc: HallgeirDocument, opts: HallgeirWriteOptions = {}): Uint8Array {
   const littleEndian = opts.endian ? opts.endian === 'little' : doc.littleEndian;
-  const w = new ByteWriter({ format: FORMAT_NAMES[doc.kind], littleEndian, initialSize: 256 });
+  const w = new ByteWriter({ format: FORMAT_NAMES[doc.kind], littleEndian, initialSize: doc.kind === 'sprite' ? spriteSize(doc) : 256 });
   if (doc.kind === 'sprite') writeSprite(w, doc);
   else if (doc.kind === 'object') writeObject(w, doc);
   else writeMap(w, doc);

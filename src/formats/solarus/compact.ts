@@ -352,6 +352,14 @@ export class LineStore implements AnimationStore {
   directionCount(a: number): number {
     return this.recs[a * 3 + 2]!;
   }
+  /** Where animation `a`'s header line's first token (its name) starts in the text. */
+  headerStart(a: number): number {
+    return this.recs[a * 3]!;
+  }
+  /** Where the line of direction `k` of animation `a` has its first token. */
+  directionStart(a: number, k: number): number {
+    return this.recs[this.count * 3 + this.recs[a * 3 + 1]! + k]!;
+  }
   values(a: number, k: number, out: Int32Array): void {
     const text = this.text;
     cursor = this.recs[this.count * 3 + this.recs[a * 3 + 1]! + k]!;

@@ -6,11 +6,19 @@
  * are accepted between lines.
  */
 import { diagnostic, FormatError } from '../../binary/errors.js';
-import { encodeUtf8 } from '../../binary/utf8.js';
+import { TextOut } from '../../binary/json-out.js';
 import { checkAnimation, checkWritable, MAX_INT, type AnimationPositions, type ParseOptions, type SolarusSheet } from './model.js';
-import { animationAt, animationCount, byteTokenEnd, ByteLineStore, IntList, LineStore, StoredSheet, tokenEnd } from './compact.js';
+import { animationStore, byteTokenEnd, ByteLineStore, IntList, LineStore, StoredSheet, tokenEnd } from './compact.js';
 import { decodeText } from './text.js';
-import { detectLinesStyle, rememberStyle, styleOf, type FillerLine, type LineShape, type LinesStyle } from './style.js';
+import {
+  detectLinesStyle,
+  rememberStyle,
+  styleOf,
+  type FillerLine,
+  type LineShape,
+  type LinesLayoutAnimation,
+  type LinesStyle,
+} from './style.js';
 
 const FORMAT = 'solarus';
 const MAX_TOKENS = 16;
@@ -494,15 +502,215 @@ function parseWith(text: string, base: number, last: boolean, names: string | Ui
   if (anims.length === 0) opts.warn?.(diagnostic('warning', 'no animation (the engine needs at least one)', { line: 1, column: 1 }));
 }
 
-function checkToken(s: string, what: string): string {
-  if (s === '' || /[ \t\r\n\v\f]/.test(s)) {
-    throw new FormatError(FORMAT, `${what} "${s}" cannot be written in the line syntax (it is empty or holds white space)`);
-  }
-  return s;
+function badToken(s: string, what: string): never {
+  throw new FormatError(FORMAT, `${what} "${s}" cannot be written in the line syntax (it is empty or holds white space)`);
 }
 
-const HEADER_SHAPE: LineShape = { gaps: ['', ' ', ' ', ' ', ' ', ''], eol: '\n' };
-const DIRECTION_SHAPE: LineShape = { gaps: ['', '\t', '\t', '\t', '\t', '\t', '\t', '\t', ''], eol: '\n' };
+const HEADER_GAPS = ['', ' ', ' ', ' ', ' ', ''];
+const DIRECTION_GAPS = ['', '\t', '\t', '\t', '\t', '\t', '\t', '\t', ''];
+
+/**
+ * The line syntax's text, written into one TextOut (no string per token or
+ * number, no list of lines): each line's tokens with the gaps of its shape,
+ * and the line's ending written when the next line starts (a line that ended
+ * the file without a line break gets the file's when more follows).
+ */
+class LinesWriter {
+  readonly o = new TextOut();
+  /** The ending of the last line written, or null before the first. */
+  private pending: string | null = null;
+  private gaps: string[] = HEADER_GAPS;
+  private wide = false;
+
+  constructor(readonly eol: string) {}
+
+  /** Starts a line of `tokens` tokens of shape `shape` (after the previous line's ending). */
+  begin(shape: LineShape, tokens: number): void {
+    const end = this.pending;
+    if (end !== null) this.o.text(end === '' ? this.eol : end);
+    this.pending = shape.eol;
+    this.gaps = shape.gaps;
+    // The gaps as they were; a shape with fewer gaps than tokens: single spaces.
+    this.wide = shape.gaps.length > tokens;
+  }
+
+  /** The gap before token k. */
+  private gap(k: number): void {
+    if (this.wide) this.o.text(this.gaps[k]!);
+    else if (k > 0) this.o.ascii(' ');
+  }
+
+  /** Ends the line's tokens (after a line that had extra, ignored tokens, its end). */
+  close(): void {
+    if (this.wide) this.o.text(this.gaps[this.gaps.length - 1]!);
+  }
+
+  /** Token k: a name or image (refused when empty or holding white space). */
+  token(k: number, s: string, what: string): void {
+    const n = s.length;
+    if (n === 0) badToken(s, what);
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      // space, \t \n \v \f \r (the writer's white space)
+      if (c === 32 || (c >= 9 && c <= 13)) badToken(s, what);
+    }
+    this.gap(k);
+    this.o.text(s);
+  }
+
+  /** Token k: a name or image that is `text[s, e)` (a LineStore's text), refused as `token` refuses it. */
+  tokenRange(k: number, text: string, s: number, e: number, what: string): void {
+    for (let i = s; i < e; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || (c >= 9 && c <= 13)) badToken(text.slice(s, e), what);
+    }
+    if (s === e) badToken('', what);
+    this.gap(k);
+    this.o.textRange(text, s, e);
+  }
+
+  /**
+   * Token k: the whole number that is `text[s, e)` (a LineStore's text: an
+   * optional minus and digits, checked when it was read): copied when it is
+   * as String writes the number (no leading zero, not -0), else written from
+   * its value.
+   */
+  intRange(k: number, text: string, s: number, e: number): void {
+    this.gap(k);
+    let i = s;
+    let c = text.charCodeAt(i);
+    const neg = c === 45;
+    if (neg) c = text.charCodeAt(++i);
+    if (c !== 48 || e - s === 1) {
+      this.o.textRange(text, s, e);
+      return;
+    }
+    let v = 0;
+    for (; i < e; i++) v = v * 10 + text.charCodeAt(i) - 48;
+    this.o.num(neg ? 0 - v : v);
+  }
+
+  /** Token k: a whole number (checked), as String writes it. */
+  int(k: number, v: number): void {
+    this.gap(k);
+    this.o.num(v);
+  }
+
+  /** A line with no token, as it was. */
+  filler(f: FillerLine): void {
+    const end = this.pending;
+    if (end !== null) this.o.text(end === '' ? this.eol : end);
+    this.pending = f.eol;
+    this.o.text(f.text);
+  }
+
+  /** The last line's own ending (none when the file ended without one). */
+  finish(): TextOut {
+    if (this.pending) this.o.text(this.pending);
+    return this.o;
+  }
+}
+
+/** Where the next token starts after position `i` (spaces and tabs skipped). */
+function skipGap(text: string, i: number): number {
+  let c = text.charCodeAt(i);
+  while (c === 32 || c === 9) c = text.charCodeAt(++i);
+  return i;
+}
+
+/** Animation `a` of a LineStore, its tokens copied from the text where they are as the writer would write them. */
+function lineStoreAnimation(
+  w: LinesWriter,
+  store: LineStore,
+  a: number,
+  layout: LinesLayoutAnimation | undefined,
+  header: LineShape,
+  direction: LineShape,
+): void {
+  const text = store.text;
+  const nd = store.directionCount(a);
+  w.begin(layout?.header ?? header, 5);
+  let s = store.headerStart(a);
+  let e = tokenEnd(text, s);
+  w.tokenRange(0, text, s, e, 'animation name');
+  s = skipGap(text, e);
+  e = tokenEnd(text, s);
+  w.tokenRange(1, text, s, e, 'image');
+  // The direction count: the directions read.
+  w.int(2, nd);
+  s = skipGap(text, tokenEnd(text, skipGap(text, e)));
+  e = tokenEnd(text, s);
+  w.intRange(3, text, s, e);
+  s = skipGap(text, e);
+  w.intRange(4, text, s, tokenEnd(text, s));
+  w.close();
+  for (let k = 0; k < nd; k++) {
+    w.begin(layout?.directions[k] ?? layout?.directions[layout.directions.length - 1] ?? direction, 8);
+    s = store.directionStart(a, k);
+    for (let f = 0; f < 8; f++) {
+      e = tokenEnd(text, s);
+      w.intRange(f, text, s, e);
+      s = skipGap(text, e);
+    }
+    w.close();
+  }
+}
+
+function linesText(sheet: SolarusSheet, style?: LinesStyle | null): TextOut {
+  checkWritable(FORMAT, sheet);
+  const st = style === null ? undefined : (style ?? styleOf(sheet, 'solarus'));
+  const eol = st?.eol ?? '\n';
+  const header: LineShape = { gaps: HEADER_GAPS, eol };
+  const direction: LineShape = { gaps: DIRECTION_GAPS, eol };
+  const after: FillerLine[] = [{ text: '', eol }];
+  const w = new LinesWriter(eol);
+  if (st?.bom) w.o.text('\ufeff');
+  if (st) for (const f of st.before) w.filler(f);
+  // A sheet the readers made is written from its store (its numbers were checked when it was read), with no object made.
+  const store = animationStore(sheet);
+  const list = store ? null : sheet.animations;
+  const count = store ? store.count : list!.length;
+  const v = new Int32Array(8);
+  // The line syntax's own text: its tokens copied (lines.test.ts: the same text as from the values).
+  const lines = store instanceof LineStore ? store : null;
+  for (let i = 0; i < count; i++) {
+    const layout = st?.animations[i];
+    if (lines) {
+      lineStoreAnimation(w, lines, i, layout, header, direction);
+      for (const f of layout ? layout.after : after) w.filler(f);
+      continue;
+    }
+    const a = list ? list[i]! : null;
+    const dirs = a ? a.directions : null;
+    const nd = a ? dirs!.length : store!.directionCount(i);
+    w.begin(layout?.header ?? header, 5);
+    w.token(0, a ? a.name : store!.name(i), 'animation name');
+    w.token(1, a ? a.image : store!.image(i), 'image');
+    w.int(2, nd);
+    w.int(3, a ? a.frameDelay : store!.frameDelay(i));
+    w.int(4, a ? a.loopOnFrame : store!.loopOnFrame(i));
+    w.close();
+    for (let k = 0; k < nd; k++) {
+      if (dirs) {
+        const d = dirs[k];
+        if (d === undefined) continue; // a hole in the list (checkWritable refuses an undefined entry)
+        v[0] = d.x;
+        v[1] = d.y;
+        v[2] = d.frameWidth;
+        v[3] = d.frameHeight;
+        v[4] = d.originX;
+        v[5] = d.originY;
+        v[6] = d.frameCount;
+        v[7] = d.columns;
+      } else store!.values(i, k, v);
+      w.begin(layout?.directions[k] ?? layout?.directions[layout.directions.length - 1] ?? direction, 8);
+      for (let f = 0; f < 8; f++) w.int(f, v[f]!);
+      w.close();
+    }
+    for (const f of layout ? layout.after : after) w.filler(f);
+  }
+  return w.finish();
+}
 
 /**
  * Writes the line syntax. Without a style (a sheet not read from a file, or
@@ -512,54 +720,9 @@ const DIRECTION_SHAPE: LineShape = { gaps: ['', '\t', '\t', '\t', '\t', '\t', '\
  * empty lines, for the animations and directions it still has.
  */
 export function formatLines(sheet: SolarusSheet, style?: LinesStyle | null): string {
-  checkWritable(FORMAT, sheet);
-  const st = style === null ? undefined : (style ?? styleOf(sheet, 'solarus'));
-  const eol = st?.eol ?? '\n';
-  const parts: string[] = [];
-  // Every line's text and ending; a line that ended the file without a line break gets one when more follows.
-  const ends: string[] = [];
-  const line = (tokens: string[], shape: LineShape) => {
-    const g = shape.gaps;
-    const n = tokens.length;
-    let t = tokens.join(' ');
-    if (g.length > n) {
-      // The gaps as they were; after a line that had extra (ignored) tokens, its end.
-      t = g[0]!;
-      for (let k = 0; k < n; k++) t += tokens[k]! + (k === n - 1 ? g[g.length - 1]! : g[k + 1]!);
-    }
-    parts.push(t);
-    ends.push(shape.eol);
-  };
-  const filler = (f: FillerLine) => {
-    parts.push(f.text);
-    ends.push(f.eol);
-  };
-  for (const f of st?.before ?? []) filler(f);
-  const count = animationCount(sheet);
-  for (let i = 0; i < count; i++) {
-    const a = animationAt(sheet, i);
-    const layout = st?.animations[i];
-    line(
-      [
-        checkToken(a.name, 'animation name'),
-        checkToken(a.image, 'image'),
-        String(a.directions.length),
-        String(a.frameDelay),
-        String(a.loopOnFrame),
-      ],
-      layout?.header ?? { ...HEADER_SHAPE, eol },
-    );
-    a.directions.forEach((d, k) => {
-      const shape = layout?.directions[k] ?? layout?.directions[layout.directions.length - 1] ?? { ...DIRECTION_SHAPE, eol };
-      line([d.x, d.y, d.frameWidth, d.frameHeight, d.originX, d.originY, d.frameCount, d.columns].map(String), shape);
-    });
-    for (const f of layout ? layout.after : [{ text: '', eol }]) filler(f);
-  }
-  let out = st?.bom ? '\ufeff' : '';
-  for (let k = 0; k < parts.length; k++) out += parts[k]! + (ends[k] || (k + 1 < parts.length ? eol : ''));
-  return out;
+  return linesText(sheet, style).endText();
 }
 
 export function writeLines(sheet: SolarusSheet, style?: LinesStyle | null): Uint8Array {
-  return encodeUtf8(formatLines(sheet, style));
+  return linesText(sheet, style).endBytes();
 }

@@ -5,6 +5,7 @@
  * column. The writer reproduces Solarus's official 1.0 → 1.1 converter byte for byte.
  */
 import { diagnostic, FormatError } from '../../binary/errors.js';
+import { TextOut } from '../../binary/json-out.js';
 import { encodeUtf8 } from '../../binary/utf8.js';
 import {
   stringPool,
@@ -16,7 +17,7 @@ import {
   type Pos,
   type SolarusSheet,
 } from './model.js';
-import { animationAt, animationCount, StoredSheet, ValueStoreBuilder } from './compact.js';
+import { animationCount, animationStore, StoredSheet, ValueStoreBuilder } from './compact.js';
 import { decodeText } from './text.js';
 import {
   detectLuaStyle,
@@ -884,48 +885,148 @@ export function resolveLuaStyle(sheet: SolarusSheet, style?: LuaStyle | LuaStyle
   return read ? { ...pure, eol: read.eol, indent: read.indent, bom: read.bom } : pure;
 }
 
+/** The inside of a Lua string literal (between its quotes) as luaString writes it; a plain string (printable ASCII, no quote or backslash) as it is. */
+function writeLuaStringBody(o: TextOut, s: string): void {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c >= 127 || c === 34 || c === 92) {
+      o.text(luaString(s).slice(1, -1));
+      return;
+    }
+  }
+  o.ascii(s);
+}
+
+/** The constant parts of the Lua syntax for one line ending and indentation, as bytes (one copy each). */
+function luaPieces(nl: string, i1: string) {
+  const e = (t: string) => encodeUtf8(t);
+  const i2 = i1 + i1;
+  return {
+    key: `${nl}\u0000${i1}`,
+    open: e(`animation{${nl}${i1}name = "`),
+    image: e(`",${nl}${i1}src_image = "`),
+    afterImage: e(`",${nl}`),
+    delay: e(`${i1}frame_delay = `),
+    loop: e(`${i1}frame_to_loop_on = `),
+    fieldEnd: e(`,${nl}`),
+    directions: e(`${i1}directions = {${nl}`),
+    x: e(`${i2}{ x = `),
+    y: e(', y = '),
+    width: e(', frame_width = '),
+    height: e(', frame_height = '),
+    originX: e(', origin_x = '),
+    originY: e(', origin_y = '),
+    frames: e(', num_frames = '),
+    columns: e(', num_columns = '),
+    directionEnd: e(` },${nl}`),
+    close: e(`${i1}},${nl}}`),
+  };
+}
+
+/** The pieces last used (a run of writes shares one style). */
+let lastPieces = luaPieces('\n', '  ');
+
+/** The Lua syntax's text, written into one TextOut (no string per field or number). */
+function luaText(sheet: SolarusSheet, warn: ((message: string) => void) | undefined, style: LuaStyle | LuaStyleKind | undefined): TextOut {
+  checkWritable('solarus-lua', sheet);
+  const st = resolveLuaStyle(sheet, style);
+  const editor = st.kind === 'editor';
+  const nl = st.eol;
+  let c = lastPieces;
+  if (c.key !== `${nl}\u0000${st.indent}`) lastPieces = c = luaPieces(nl, st.indent);
+  const o = new TextOut();
+  if (st.bom) o.text('\ufeff');
+  // A sheet the readers made is written from its store (its numbers were checked when it was read), with no object made.
+  const store = animationStore(sheet);
+  const list = store ? null : sheet.animations;
+  const count = store ? store.count : list!.length;
+  const v = new Int32Array(8);
+  let between: string | undefined;
+  for (let n = 0; n < count; n++) {
+    const a = list ? list[n]! : null;
+    const name = a ? a.name : store!.name(n);
+    const frameDelay = a ? a.frameDelay : store!.frameDelay(n);
+    const loopOnFrame = a ? a.loopOnFrame : store!.loopOnFrame(n);
+    if (n > 0) o.text((between ??= nl.repeat(st.between)));
+    o.raw(c.open);
+    writeLuaStringBody(o, name);
+    o.raw(c.image);
+    writeLuaStringBody(o, a ? a.image : store!.image(n));
+    o.raw(c.afterImage);
+    if (frameDelay !== 0) {
+      o.raw(c.delay);
+      o.num(frameDelay);
+      o.raw(c.fieldEnd);
+    }
+    // The editor leaves frame_to_loop_on out with frame_delay 0 (where it changes nothing); kept here all the same, so that nothing read is lost.
+    if (loopOnFrame !== -1) {
+      o.raw(c.loop);
+      o.num(loopOnFrame);
+      o.raw(c.fieldEnd);
+    }
+    o.raw(c.directions);
+    const dirs = a ? a.directions : null;
+    const nd = a ? dirs!.length : store!.directionCount(n);
+    for (let i = 0; i < nd; i++) {
+      if (dirs) {
+        const d = dirs[i];
+        if (d === undefined) continue; // a hole in the list (checkWritable refuses an undefined entry)
+        v[0] = d.x;
+        v[1] = d.y;
+        v[2] = d.frameWidth;
+        v[3] = d.frameHeight;
+        v[4] = d.originX;
+        v[5] = d.originY;
+        v[6] = d.frameCount;
+        v[7] = d.columns;
+      } else store!.values(n, i, v);
+      const frameCount = v[6]!;
+      const columns = v[7]!;
+      if (columns > frameCount) {
+        warn?.(`animation "${name}" direction ${i}: num_columns ${columns} > num_frames ${frameCount}, which Solarus 1.x rejects`);
+      }
+      o.raw(c.x);
+      o.num(v[0]!);
+      o.raw(c.y);
+      o.num(v[1]!);
+      o.raw(c.width);
+      o.num(v[2]!);
+      o.raw(c.height);
+      o.num(v[3]!);
+      if (editor || v[4] !== 0) {
+        o.raw(c.originX);
+        o.num(v[4]!);
+      }
+      if (editor || v[5] !== 0) {
+        o.raw(c.originY);
+        o.num(v[5]!);
+      }
+      if (frameCount !== 1) {
+        o.raw(c.frames);
+        o.num(frameCount);
+      }
+      if (columns !== frameCount) {
+        o.raw(c.columns);
+        o.num(columns);
+      }
+      o.raw(c.directionEnd);
+    }
+    o.raw(c.close);
+  }
+  if (count > 0) o.text(nl.repeat(st.final));
+  return o;
+}
+
 /**
  * The Lua syntax in a style (style.ts): by default the one the sheet was read
  * in, else exactly as Solarus's official 1.0 → 1.1 converter writes it.
  */
 export function formatLua(sheet: SolarusSheet, warn?: (message: string) => void, style?: LuaStyle | LuaStyleKind): string {
-  checkWritable('solarus-lua', sheet);
-  const st = resolveLuaStyle(sheet, style);
-  const editor = st.kind === 'editor';
-  const nl = st.eol;
-  const i1 = st.indent;
-  const i2 = st.indent + st.indent;
-  let out = st.bom ? '\ufeff' : '';
-  const count = animationCount(sheet);
-  for (let n = 0; n < count; n++) {
-    const a = animationAt(sheet, n);
-    if (n > 0) out += nl.repeat(st.between);
-    out += `animation{${nl}`;
-    out += `${i1}name = ${luaString(a.name)},${nl}`;
-    out += `${i1}src_image = ${luaString(a.image)},${nl}`;
-    if (a.frameDelay !== 0) out += `${i1}frame_delay = ${a.frameDelay},${nl}`;
-    // The editor leaves frame_to_loop_on out with frame_delay 0 (where it changes nothing); kept here all the same, so that nothing read is lost.
-    if (a.loopOnFrame !== -1) out += `${i1}frame_to_loop_on = ${a.loopOnFrame},${nl}`;
-    out += `${i1}directions = {${nl}`;
-    a.directions.forEach((d, i) => {
-      if (d.columns > d.frameCount) {
-        warn?.(`animation "${a.name}" direction ${i}: num_columns ${d.columns} > num_frames ${d.frameCount}, which Solarus 1.x rejects`);
-      }
-      out += `${i2}{ x = ${d.x}, y = ${d.y}, frame_width = ${d.frameWidth}, frame_height = ${d.frameHeight}`;
-      if (editor || d.originX !== 0) out += `, origin_x = ${d.originX}`;
-      if (editor || d.originY !== 0) out += `, origin_y = ${d.originY}`;
-      if (d.frameCount !== 1) out += `, num_frames = ${d.frameCount}`;
-      if (d.columns !== d.frameCount) out += `, num_columns = ${d.columns}`;
-      out += ` },${nl}`;
-    });
-    out += `${i1}},${nl}}`;
-  }
-  if (count > 0) out += nl.repeat(st.final);
-  return out;
+  return luaText(sheet, warn, style).endText();
 }
 
 export function writeLua(sheet: SolarusSheet, warn?: (message: string) => void, style?: LuaStyle | LuaStyleKind): Uint8Array {
-  return encodeUtf8(formatLua(sheet, warn, style));
+  return luaText(sheet, warn, style).endBytes();
 }
 
 /**
