@@ -1,6 +1,6 @@
 import { OptionError } from '../binary/errors.js';
 import type { CommandOptions, OptionSpec } from '../formats/types.js';
-import { checkOptionValue, rangeText, valueText } from '../formats/options.js';
+import { checkOptionValue, didYouMean, rangeText, valueText } from '../formats/options.js';
 
 /** A wrong command line: exit status 2. */
 export class UsageError extends OptionError {
@@ -50,7 +50,7 @@ export function parseArgs(argv: string[], specs: readonly OptionSpec[], shortNam
       continue;
     }
     const alternatives = byName.get(name);
-    if (!alternatives) throw new UsageError(`unknown option --${name}`);
+    if (!alternatives) throw new UsageError(`unknown option --${name}${didYouMean(name, byName.keys(), (n) => `--${n}`)}`);
     if (alternatives[0]!.type === 'flag') {
       if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
       options[name] = true;

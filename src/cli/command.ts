@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { CommandOptions, FormatHandler, OptionSpec } from '../formats/types.js';
 import { UsageError, checkOptionValues } from './args.js';
+import { didYouMean } from '../formats/options.js';
 import { FORMATS } from '../registry.js';
 import { LIMIT_SPECS } from '../binary/limits.js';
 import type { Io } from './io.js';
@@ -129,7 +130,10 @@ export function checkFormatNames(options: CommandOptions, names: readonly string
     const v = options[n];
     if (typeof v !== 'string') continue;
     const h = FORMATS.find((f) => f.name === v);
-    if (!h) throw new UsageError(`unknown format "${v}" for --${n} (known: ${FORMATS.map((f) => f.name).join(', ')})`);
+    if (!h) {
+      const names = FORMATS.map((f) => f.name);
+      throw new UsageError(`unknown format "${v}" for --${n}${didYouMean(v, names)} (known: ${names.join(', ')})`);
+    }
     named.push(h);
   }
   if (!cmd) return;

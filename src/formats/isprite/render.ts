@@ -285,7 +285,9 @@ export function attachedTimeline(delaysMs: readonly number[], child: IspriteDocu
 /**
  * The sequence `--animation` names: a path from Root, else the first
  * sequence in file order with that name anywhere in the tree (names compared
- * case-insensitively, A-Z only, as the document says); without the option,
+ * case-insensitively for the 52 ASCII latin letters, as the document's
+ * "Setting Animation" says, and contract/isprite.md's setAnimation); a
+ * near miss gets a "did you mean"; without the option,
  * the default sequence, else the first one.
  */
 function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSequence {
@@ -300,6 +302,7 @@ function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSeq
         'sequence',
         'the sprite',
         all.map((e) => e.path),
+        [...all.map((e) => e.sequence.name), ...all.map((e) => e.path)],
       );
     return seq;
   }
