@@ -37,22 +37,14 @@ export const LIMIT_OPTIONS: OptionSpec[] = LIMIT_SPECS.map((s) => ({
 
 /**
  * The union of one command's options over every format: every distinct
- * declaration, so that a name two formats declare differently (`--tileset`)
- * keeps both specs (a value either accepts passes before the file is read).
+ * declaration (the shared selections are one object each:
+ * src/formats/selections.ts), so that a name two formats declare
+ * differently (`--tileset`) keeps both specs (a value either accepts passes
+ * before the file is read).
  */
 export function collectFormatOptions(keys: readonly FormatOptionKey[]): OptionSpec[] {
   const seen = new Set<OptionSpec>();
-  const texts = new Set<string>();
-  for (const key of keys) {
-    for (const f of FORMATS) {
-      for (const o of f[key] ?? []) {
-        const text = JSON.stringify(o) + String(o.parse);
-        if (seen.has(o) || texts.has(text)) continue;
-        seen.add(o);
-        texts.add(text);
-      }
-    }
-  }
+  for (const key of keys) for (const f of FORMATS) for (const o of f[key] ?? []) seen.add(o);
   return [...seen];
 }
 

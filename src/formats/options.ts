@@ -13,6 +13,7 @@
  */
 import { OptionError } from '../binary/errors.js';
 import type { CommandOptions, OptionSpec } from './types.js';
+import { HIDE_LAYERS_OPTION, LAYER_OPACITY_OPTION } from './selections.js';
 
 /** The range an `int` / `number` / `size` spec allows, in words ("1 to 64", "at least 0"), or ''. */
 export function rangeText(spec: OptionSpec): string {
@@ -210,13 +211,6 @@ export function parsedOption<T>(
 }
 
 /** A flag: true when given (a value given to a flag is an error). */
-/** `--origin`: every format that draws sprites marks each frame's origin with it. */
-export const ORIGIN_OPTION: OptionSpec = {
-  name: 'origin',
-  type: 'flag',
-  description: "mark each frame's origin point with a magenta cross",
-};
-
 export function flagOption(options: CommandOptions | undefined, spec: OptionSpec): boolean {
   return readOption(options, spec) === true;
 }
@@ -307,43 +301,6 @@ export function selectNamed<T>(
 }
 
 // ---- a level's layers: shown, hidden, faded ----
-
-/** `--hide-layers 0,2`: layers left out of the picture, by their number (0 = the first the file lists). */
-export const HIDE_LAYERS_OPTION = {
-  name: 'hide-layers',
-  type: 'string',
-  value: 'N,...',
-  description: 'leave out these layers (numbers from 0, in the order inspect lists them)',
-  parse(text: string): number[] | undefined {
-    const out: number[] = [];
-    for (const part of text.split(',')) {
-      const t = part.trim();
-      if (!/^\d{1,6}$/.test(t)) return undefined;
-      out.push(Number(t));
-    }
-    return out;
-  },
-} as const satisfies OptionSpec;
-
-/** `--layer-opacity 1=0.5,3=0.25`: layers drawn faded (0 = invisible, 1 = as the file says). */
-export const LAYER_OPACITY_OPTION = {
-  name: 'layer-opacity',
-  type: 'string',
-  value: 'N=OPACITY,...',
-  description: 'draw these layers at this opacity, 0 to 1 (numbers from 0, in the order inspect lists them)',
-  parse(text: string): Map<number, number> | undefined {
-    const out = new Map<number, number>();
-    for (const part of text.split(',')) {
-      const m = /^\s*(\d{1,6})\s*=\s*(\d+(?:\.\d*)?|\.\d+)\s*$/.exec(part);
-      if (!m || Number(m[2]) > 1) return undefined;
-      out.set(Number(m[1]), Number(m[2]));
-    }
-    return out;
-  },
-} as const satisfies OptionSpec;
-
-/** The options of every format that draws levels of layers. */
-export const LAYER_OPTIONS: readonly OptionSpec[] = [HIDE_LAYERS_OPTION, LAYER_OPACITY_OPTION];
 
 /**
  * The layer choices of `options` for a picture of `count` layers; a layer
