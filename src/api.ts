@@ -18,7 +18,7 @@ import type {
 } from './formats/types.js';
 import { budgetFrom, type Budget } from './binary/limits.js';
 import { drawPicture, nextFrame, withLayerChoices, type DrawnPicture, type PictureLayer } from './render/pipeline.js';
-import { layerChoices } from './formats/options.js';
+import { didYouMean, layerChoices } from './formats/options.js';
 import type { RgbaImage } from './render/image.js';
 import type { LevelModel, SpriteModel } from './model/types.js';
 import { unusedFrameNames } from './model/unused.js';
@@ -34,7 +34,8 @@ export class UnknownFormatError extends Error {
 export function formatByName(name: string): FormatHandler {
   const f = getFormat(name);
   if (!f) {
-    throw new UnknownFormatError(`unknown format "${name}" (known: ${FORMATS.map((x) => x.name).join(', ')})`);
+    const names = FORMATS.map((x) => x.name);
+    throw new UnknownFormatError(`unknown format "${name}"${didYouMean(name, names)} (known: ${names.join(', ')})`);
   }
   return f;
 }

@@ -1,6 +1,6 @@
 import { OptionError } from '../binary/errors.js';
 import type { CommandOptions, OptionSpec } from '../formats/types.js';
-import { checkOptionValue, rangeText, valueText } from '../formats/options.js';
+import { checkOptionValue, didYouMean, rangeText, valueText } from '../formats/options.js';
 
 /** A wrong command line: exit status 2. */
 export class UsageError extends OptionError {
@@ -14,7 +14,7 @@ export interface ParsedArgs {
 
 /**
  * Parses `--name value`, `--name=value`, `--flag` and `-o value` against the
- * given option specs, and checks every value against its spec (choices,
+ * given option specs (and their aliases), and checks every value against its spec (choices,
  * range, syntax: src/formats/options.ts) before the command reads any file.
  * Unknown options, missing and bad values are UsageErrors (exit 2). When
  * several formats declare one name with different specs, a value any of
@@ -24,9 +24,11 @@ export interface ParsedArgs {
 export function parseArgs(argv: string[], specs: readonly OptionSpec[], shortNames: Record<string, string> = {}): ParsedArgs {
   const byName = new Map<string, OptionSpec[]>();
   for (const s of specs) {
-    const list = byName.get(s.name);
-    if (list) list.push(s);
-    else byName.set(s.name, [s]);
+    for (const n of [s.name, ...(s.aliases ?? [])]) {
+      const list = byName.get(n);
+      if (list) list.push(s);
+      else byName.set(n, [s]);
+    }
   }
   const positionals: string[] = [];
   const options: CommandOptions = {};
@@ -50,10 +52,12 @@ export function parseArgs(argv: string[], specs: readonly OptionSpec[], shortNam
       continue;
     }
     const alternatives = byName.get(name);
-    if (!alternatives) throw new UsageError(`unknown option --${name}`);
+    if (!alternatives) throw new UsageError(`unknown option --${name}${didYouMean(name, byName.keys(), (n) => `--${n}`)}`);
+    // an alias (`--anim`) stores its value under the option's name (`animation`)
+    const key = alternatives[0]!.name;
     if (alternatives[0]!.type === 'flag') {
       if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
-      options[name] = true;
+      options[key] = true;
       continue;
     }
     if (value === undefined) {
@@ -61,7 +65,7 @@ export function parseArgs(argv: string[], specs: readonly OptionSpec[], shortNam
       value = argv[++i]!;
     }
     checkAgainstAny(alternatives, value);
-    options[name] = value;
+    options[key] = value;
   }
   return { positionals, options };
 }
@@ -105,7 +109,8 @@ export function describeOptions(specs: readonly OptionSpec[]): string {
   const rows = specs.map((s) => {
     const range = s.type === 'int' || s.type === 'number' || s.type === 'size' ? rangeText(s) : '';
     const limits = range ? ` [${s.type === 'size' ? `each side ${range}` : range}]` : '';
-    return [`--${s.name}${s.type === 'flag' ? '' : ' ' + valueText(s)}`, s.description + limits];
+    const aliases = s.aliases?.length ? ` (also ${s.aliases.map((a) => `--${a}`).join(', ')})` : '';
+    return [`--${s.name}${s.type === 'flag' ? '' : ' ' + valueText(s)}`, s.description + limits + aliases];
   });
   const w = Math.max(0, ...rows.map((r) => r[0]!.length));
   return rows.map(([a, b]) => `  ${a!.padEnd(w)}  ${b}`).join('\n');

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { CommandOptions, FormatHandler, OptionSpec } from '../formats/types.js';
 import { UsageError, checkOptionValues } from './args.js';
+import { didYouMean } from '../formats/options.js';
 import { FORMATS } from '../registry.js';
 import { LIMIT_SPECS } from '../binary/limits.js';
 import type { Io } from './io.js';
@@ -36,22 +37,14 @@ export const LIMIT_OPTIONS: OptionSpec[] = LIMIT_SPECS.map((s) => ({
 
 /**
  * The union of one command's options over every format: every distinct
- * declaration, so that a name two formats declare differently (`--tileset`)
- * keeps both specs (a value either accepts passes before the file is read).
+ * declaration (the shared selections are one object each:
+ * src/formats/selections.ts), so that a name two formats declare
+ * differently (`--tileset`) keeps both specs (a value either accepts passes
+ * before the file is read).
  */
 export function collectFormatOptions(keys: readonly FormatOptionKey[]): OptionSpec[] {
   const seen = new Set<OptionSpec>();
-  const texts = new Set<string>();
-  for (const key of keys) {
-    for (const f of FORMATS) {
-      for (const o of f[key] ?? []) {
-        const text = JSON.stringify(o) + String(o.parse);
-        if (seen.has(o) || texts.has(text)) continue;
-        seen.add(o);
-        texts.add(text);
-      }
-    }
-  }
+  for (const key of keys) for (const f of FORMATS) for (const o of f[key] ?? []) seen.add(o);
   return [...seen];
 }
 
@@ -129,7 +122,10 @@ export function checkFormatNames(options: CommandOptions, names: readonly string
     const v = options[n];
     if (typeof v !== 'string') continue;
     const h = FORMATS.find((f) => f.name === v);
-    if (!h) throw new UsageError(`unknown format "${v}" for --${n} (known: ${FORMATS.map((f) => f.name).join(', ')})`);
+    if (!h) {
+      const names = FORMATS.map((f) => f.name);
+      throw new UsageError(`unknown format "${v}" for --${n}${didYouMean(v, names)} (known: ${names.join(', ')})`);
+    }
     named.push(h);
   }
   if (!cmd) return;

@@ -16,6 +16,7 @@ import { validateCommand } from './validate.js';
 import { packageVersion } from './version.js';
 import { viewCommand } from './view.js';
 import { FORMATS } from '../registry.js';
+import { didYouMean } from '../formats/options.js';
 import { useNodeZlib } from '../node/zlib.js';
 
 // PNGs are compressed with node's zlib (C) here, fflate's in browsers (src/render/deflate.ts).
@@ -60,15 +61,22 @@ export async function main(argv: string[], io: Io = processIo(argv.includes('--d
   }
 }
 
+/** `unknown command "rendr", did you mean "render"? (see sprat --help)`: exit 2. */
+function unknownCommand(io: Io, name: string): number {
+  const near = didYouMean(
+    name,
+    COMMANDS.map((c) => c.name),
+  );
+  io.err(`${printable(`sprat: error: unknown command "${name}"${near} (see sprat --help)`)}\n`);
+  return 2;
+}
+
 async function dispatch(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     if (name === 'help' && rest[0]) {
       const c = COMMANDS.find((x) => x.name === rest[0]);
-      if (!c) {
-        io.err(`${printable(`sprat: error: unknown command "${rest[0]}" (see sprat --help)`)}\n`);
-        return 2;
-      }
+      if (!c) return unknownCommand(io, rest[0]);
       io.out(commandHelp(c));
       return 0;
     }
@@ -84,10 +92,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const cmd = COMMANDS.find((c) => c.name === name);
-  if (!cmd) {
-    io.err(`${printable(`sprat: error: unknown command "${name}" (see sprat --help)`)}\n`);
-    return 2;
-  }
+  if (!cmd) return unknownCommand(io, name);
   const dashes = rest.indexOf('--');
   const flags = dashes >= 0 ? rest.slice(0, dashes) : rest;
   if (flags.includes('--help') || flags.includes('-h')) {

@@ -43,8 +43,9 @@ const SPACING_OPTION: OptionSpec = {
   max: 65536,
   description: 'with --cell: pixels between cells (default 0)',
 };
-const ANIM_OPTION: OptionSpec = {
-  name: 'anim',
+const ANIMATION_OPTION: OptionSpec = {
+  name: 'animation',
+  aliases: ['anim'],
   type: 'string',
   value: 'SPEC',
   description:
@@ -105,12 +106,12 @@ async function folderFrames(dir: string, shown: string, limits: ReturnType<typeo
 export const newCommand: Command = {
   name: 'new',
   summary:
-    "Make a sprite from frames: INPUT is a folder of PNG (or BMP) frames, taken in name order, or a sheet cut into cells (--cell, --margin, --spacing, or found from its transparent gutters). --anim describes the animations. OUT is written in any sprite format through the common model, with the packed frames (each stored once) as OUT's sheet STEM.png where the format has one.",
+    "Make a sprite from frames: INPUT is a folder of PNG (or BMP) frames, taken in name order, or a sheet cut into cells (--cell, --margin, --spacing, or found from its transparent gutters). --animation describes the animations. OUT is written in any sprite format through the common model, with the packed frames (each stored once) as OUT's sheet STEM.png where the format has one.",
   usage:
-    'sprat new INPUT OUT [--to F] [--anim SPEC] [--origin X,Y] [--cell WxH] [--margin N] [--spacing N] [--no-trim] [--overwrite] [--force]',
+    'sprat new INPUT OUT [--to F] [--animation SPEC] [--origin X,Y] [--cell WxH] [--margin N] [--spacing N] [--no-trim] [--overwrite] [--force]',
   options: [
     TO_OPTION,
-    ANIM_OPTION,
+    ANIMATION_OPTION,
     ORIGIN_OPTION,
     CELL_OPTION,
     MARGIN_OPTION,
@@ -184,7 +185,7 @@ export const newCommand: Command = {
         {
           frames,
           rows,
-          animations: stringOption(options, ANIM_OPTION),
+          animations: stringOption(options, ANIMATION_OPTION),
           origin: parseOrigin(stringOption(options, ORIGIN_OPTION) ?? '0,0'),
           trim: options['no-trim'] !== true,
         },

@@ -5,13 +5,15 @@
  * a program calling the library gets exactly the command line's wording.
  * Mistakes are OptionErrors (the command line exits 2 for them):
  *
- *     option --layout must be one of hash, array, not "arrray"
+ *     option --layout must be one of hash, array, not "arrray", did you mean "array"?
  *     option --scale must be 1 to 64, not "99"
  *     option --frame 99 is past the last frame (the animation has 4 frames: 0-3)
  *     option --animation "nope" names no animation (the file has: idle, walk)
+ *     option --animation "walkin" names no animation, did you mean "walking"? (the file has: idle, walking)
  */
 import { OptionError } from '../binary/errors.js';
 import type { CommandOptions, OptionSpec } from './types.js';
+import { HIDE_LAYERS_OPTION, LAYER_OPACITY_OPTION } from './selections.js';
 
 /** The range an `int` / `number` / `size` spec allows, in words ("1 to 64", "at least 0"), or ''. */
 export function rangeText(spec: OptionSpec): string {
@@ -31,8 +33,70 @@ export function valueText(spec: OptionSpec): string {
   return 'VALUE';
 }
 
+// ---- near misses: the one "did you mean" of the command line and the library ----
+
+/** Edits between two strings (Damerau-Levenshtein, optimal string alignment: a swap of neighbours is one edit). */
+function editDistance(a: string, b: string): number {
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
+      row.push(d);
+    }
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** How many edits still make a near miss of a word this long. */
+function editsAllowed(length: number): number {
+  return length <= 4 ? 1 : length <= 8 ? 2 : 3;
+}
+
+/**
+ * The names `value` most likely meant, best first (at most 3, the best tier
+ * only): names that differ from it only in case, else those a few edits
+ * away (case ignored; 1 edit for up to 4 characters, 2 up to 8, else 3),
+ * else those it begins (at least 3 characters: `anim` for `animation`).
+ * Empty when none is near, or when `value` is one of `names`.
+ */
+export function nearNames(value: string, names: Iterable<string>): string[] {
+  const unique = [...new Set(names)];
+  if (unique.includes(value) || value.length > 200) return [];
+  const folded = value.toLowerCase();
+  const tiers: string[][] = [[], [], [], [], []];
+  for (const name of unique) {
+    if (name.length > 200) continue;
+    const other = name.toLowerCase();
+    if (other === folded) {
+      tiers[0]!.push(name);
+      continue;
+    }
+    const d = editDistance(folded, other);
+    if (d <= editsAllowed(Math.max(folded.length, 1)) && d < Math.min(folded.length, other.length)) tiers[d]!.push(name);
+    else if (folded.length >= 3 && other.startsWith(folded)) tiers[4]!.push(name);
+  }
+  return tiers.find((t) => t.length)?.slice(0, 3) ?? [];
+}
+
+/**
+ * `, did you mean "walking"?` (or `"a" or "b"`) for a message that names a
+ * value none of `names` is, or '' when none is near (see nearNames).
+ * `show` writes a name as the message shows it (default: quoted).
+ */
+export function didYouMean(value: string, names: Iterable<string>, show: (name: string) => string = (n) => JSON.stringify(n)): string {
+  const near = nearNames(value, names);
+  return near.length ? `, did you mean ${near.map(show).join(' or ')}?` : '';
+}
+
 function bad(spec: OptionSpec, what: string, text: string, detail?: string): OptionError {
-  return new OptionError(`option --${spec.name} must be ${what}, not ${JSON.stringify(text)}${detail ? ` (${detail})` : ''}`);
+  const near = spec.choices ? didYouMean(text, spec.choices) : '';
+  return new OptionError(`option --${spec.name} must be ${what}, not ${JSON.stringify(text)}${detail ? ` (${detail})` : ''}${near}`);
 }
 
 function inRange(spec: OptionSpec, n: number): boolean {
@@ -147,13 +211,6 @@ export function parsedOption<T>(
 }
 
 /** A flag: true when given (a value given to a flag is an error). */
-/** `--origin`: every format that draws sprites marks each frame's origin with it. */
-export const ORIGIN_OPTION: OptionSpec = {
-  name: 'origin',
-  type: 'flag',
-  description: "mark each frame's origin point with a magenta cross",
-};
-
 export function flagOption(options: CommandOptions | undefined, spec: OptionSpec): boolean {
   return readOption(options, spec) === true;
 }
@@ -216,12 +273,20 @@ export function namesNothing(
   noun: string,
   owner: string,
   known: readonly (string | number)[],
+  /** The names a near miss is looked for among (default: `known`). */
+  near: readonly string[] = known.map(String),
 ): OptionError {
   const has = known.length ? `: ${listed(known.map(String))}` : ' none';
-  return new OptionError(`option --${option} ${shown(value)} names no ${noun} (${owner} has${has})`);
+  const hint = typeof value === 'string' ? didYouMean(value, near) : '';
+  return new OptionError(`option --${option} ${shown(value)} names no ${noun}${hint} (${owner} has${has})`);
 }
 
-/** The item whose name is `value` (exact match); else the namesNothing error. */
+/**
+ * The item whose name is `value`, compared exactly (as the Aseprite, CTHG,
+ * Hallgeir, Solarus and JSON sheet engines look names up); else the
+ * namesNothing error, with a "did you mean" for a near miss (a name that
+ * differs only in case among them). ISPRITE compares names its own way.
+ */
 export function selectNamed<T>(
   option: string,
   value: string,
@@ -236,43 +301,6 @@ export function selectNamed<T>(
 }
 
 // ---- a level's layers: shown, hidden, faded ----
-
-/** `--hide-layers 0,2`: layers left out of the picture, by their number (0 = the first the file lists). */
-export const HIDE_LAYERS_OPTION = {
-  name: 'hide-layers',
-  type: 'string',
-  value: 'N,...',
-  description: 'leave out these layers (numbers from 0, in the order inspect lists them)',
-  parse(text: string): number[] | undefined {
-    const out: number[] = [];
-    for (const part of text.split(',')) {
-      const t = part.trim();
-      if (!/^\d{1,6}$/.test(t)) return undefined;
-      out.push(Number(t));
-    }
-    return out;
-  },
-} as const satisfies OptionSpec;
-
-/** `--layer-opacity 1=0.5,3=0.25`: layers drawn faded (0 = invisible, 1 = as the file says). */
-export const LAYER_OPACITY_OPTION = {
-  name: 'layer-opacity',
-  type: 'string',
-  value: 'N=OPACITY,...',
-  description: 'draw these layers at this opacity, 0 to 1 (numbers from 0, in the order inspect lists them)',
-  parse(text: string): Map<number, number> | undefined {
-    const out = new Map<number, number>();
-    for (const part of text.split(',')) {
-      const m = /^\s*(\d{1,6})\s*=\s*(\d+(?:\.\d*)?|\.\d+)\s*$/.exec(part);
-      if (!m || Number(m[2]) > 1) return undefined;
-      out.set(Number(m[1]), Number(m[2]));
-    }
-    return out;
-  },
-} as const satisfies OptionSpec;
-
-/** The options of every format that draws levels of layers. */
-export const LAYER_OPTIONS: readonly OptionSpec[] = [HIDE_LAYERS_OPTION, LAYER_OPACITY_OPTION];
 
 /**
  * The layer choices of `options` for a picture of `count` layers; a layer

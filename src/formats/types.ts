@@ -87,6 +87,12 @@ export interface OptionSpec {
   min?: number;
   /** `int`, `number`, `size`: the largest value accepted. */
   max?: number;
+  /**
+   * Older spellings the command line still takes for this option (`new
+   * --anim` for `--animation`); the value is stored under `name`, and
+   * --help lists them as aliases.
+   */
+  aliases?: readonly string[];
   /** How the value is written, for --help and messages (e.g. `CLASS=ID,...`); defaults by type. */
   value?: string;
   /**

@@ -4,6 +4,7 @@
  * `render`/`toModel`, the files `convert` writes, and validation.
  */
 import { diagnosticFromError, isFormatError, FormatError } from '../binary/errors.js';
+import { ANIMATION_OPTION, FRAME_OPTION } from '../formats/selections.js';
 import type { CommandOptions, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
 import { foundResources, isAbsolutePath, loadImage, MissingFiles, type ResourceRequest } from '../formats/resources.js';
@@ -24,18 +25,6 @@ export const LAYOUT_OPTION = {
   choices: ['hash', 'array'],
   description: 'frames as a JSON object keyed by name ("hash", default) or an "array"',
 } as const satisfies OptionSpec;
-export const ANIMATION_OPTION: OptionSpec = {
-  name: 'animation',
-  type: 'string',
-  value: 'NAME',
-  description: 'the animation (tag) to draw; default the first',
-};
-export const FRAME_OPTION: OptionSpec = {
-  name: 'frame',
-  type: 'int',
-  min: 0,
-  description: 'draw only this frame (from 0) of the animation',
-};
 /** For the sheets a document names no image for: a Phaser atlas whose image the game passes to load.atlas. */
 export const SHEET_IMAGE_OPTION: OptionSpec = {
   name: 'sheet-image',

@@ -3,7 +3,7 @@
  * a sheet) and a short description of its animations, as a SpriteModel that
  * every sprite format's `fromModel` writes.
  *
- * The animation description (`--anim`), one or more animations separated by
+ * The animation description (`sprat new --animation`), one or more animations separated by
  * `;`:
  *
  *   NAME[/DIRECTION]:ITEMS[,loop|,loop=N|,once]
@@ -44,7 +44,7 @@ export const DEFAULT_FRAME_MS = 100;
 const MAX_MS = 2147483647;
 
 function bad(reason: string): never {
-  throw new OptionError(`--anim: ${reason}`);
+  throw new OptionError(`--animation: ${reason}`);
 }
 
 function wholeNumber(text: string, what: string, max = MAX_MS): number {

@@ -20,7 +20,9 @@ describe('format names on the command line', () => {
       const r = await runCli(argv);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^sprat: error: unknown format "(nope|ISPRITE)" for --(format|from|to) \(known: isprite, cthg, [^\n]*\)\n$/);
+      expect(r.stderr).toMatch(
+        /^sprat: error: unknown format "(nope|ISPRITE)" for --(format|from|to)(, did you mean "isprite"\?)? \(known: isprite, cthg, [^\n]*\)\n$/,
+      );
     }
   });
 

@@ -50,7 +50,7 @@ async function frameOf(out: string, a: number, j: number, options: Record<string
   return visible(b.image, b.originX, b.originY);
 }
 
-describe('the animation description (--anim)', () => {
+describe('the animation description (--animation)', () => {
   it('reads names, directions, ranges up and down, durations carried forward, loop flags', () => {
     expect(parseAnimations('walk:0-3@100;idle/north:5+4-3@250+9,once ; hit:2@80,loop=0;spin:1-2,loop=1')).toEqual([
       { name: 'walk', loopTo: 0, frames: [0, 1, 2, 3].map((frame) => ({ frame, durationMs: 100 })) },
@@ -178,7 +178,7 @@ describe('sprat new, into every sprite format', () => {
       const dir = path.join(tmp, c.to);
       mkdirSync(dir);
       const out = path.join(dir, c.out);
-      const r = await runCli(['new', FRAMES, out, '--to', c.to, '--anim', c.anim, '--origin', '8,13']);
+      const r = await runCli(['new', FRAMES, out, '--to', c.to, '--animation', c.anim, '--origin', '8,13']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^wrote ${out.replace(/[.\\]/g, '\\$&')}\n`));
       expect(r.stderr).toMatch(/note: (frame 10 is|frames 4-7, 10 are) in no animation: left out\n/);
@@ -221,6 +221,19 @@ describe('sprat new, into every sprite format', () => {
     const doc = load(new Uint8Array(readFileSync(out)), out).doc as { slices: unknown[] };
     expect(doc.slices.length).toBe(10);
     expect(new Set((doc.slices as { x: number; y: number }[]).map((s) => `${s.x},${s.y}`)).size).toBe(10);
+  });
+
+  it('--anim, the old spelling of --animation, is an alias: the same file; --help names it', async () => {
+    mkdirSync(path.join(tmp, 'alias-a'));
+    mkdirSync(path.join(tmp, 'alias-b'));
+    const a = path.join(tmp, 'alias-a', 'hero.isprite');
+    const b = path.join(tmp, 'alias-b', 'hero.isprite');
+    expect((await runCli(['new', FRAMES, a, '--animation', 'walk:0-3@100'])).code).toBe(0);
+    expect((await runCli(['new', FRAMES, b, '--anim', 'walk:0-3@100'])).code).toBe(0);
+    expect(readFileSync(b)).toEqual(readFileSync(a));
+    const bad = await runCli(['new', FRAMES, path.join(tmp, 'alias-c.isprite'), '--anim', 'walk']);
+    expect([bad.code, bad.stderr.split('\n').length]).toEqual([2, 2]);
+    expect((await runCli(['new', '--help'])).stdout).toMatch(/\n {2}--animation SPEC +the animations, [^\n]*\(also --anim\)\n/);
   });
 
   it('from a sheet: --cell with one Solarus direction per row (NAME/rows), and from its transparent gutters', async () => {

@@ -148,14 +148,17 @@ describe('option values are checked against their specs before any file is read'
     const hero = path.join(SAMPLES, 'interop', 'hero.json');
     for (const to of ['aseprite', 'texturepacker']) {
       const r = await runCli(['convert', hero, path.join(dir, 'x.json'), '--to', to, '--layout', 'arrray'], dir);
-      expect([r.code, r.stderr]).toEqual([2, 'sprat: error: option --layout must be one of hash, array, not "arrray"\n']);
+      expect([r.code, r.stderr]).toEqual([
+        2,
+        'sprat: error: option --layout must be one of hash, array, not "arrray", did you mean "array"?\n',
+      ]);
     }
     expect(fs.readdirSync(dir)).toEqual([]);
     // the library: the same message
     const loaded = load(fs.readFileSync(hero), 'hero.json');
     const target = FORMATS.find((f) => f.name === 'texturepacker')!;
     await expect(convert(loaded, target, 'x.json', fsResourceLoader(path.dirname(hero)), { layout: 'arrray' })).rejects.toThrow(
-      new OptionError('option --layout must be one of hash, array, not "arrray"'),
+      new OptionError('option --layout must be one of hash, array, not "arrray", did you mean "array"?'),
     );
   });
 
@@ -298,7 +301,7 @@ describe('the library readers (src/formats/options.ts)', () => {
     expect(() => intOption({ frame: '-1' }, frame)).toThrow(new OptionError('option --frame must be at least 0, not "-1"'));
     expect(choiceOption({ layout: 'array' }, layout)).toBe('array');
     expect(() => choiceOption({ layout: 'Array' }, layout)).toThrow(
-      new OptionError('option --layout must be one of hash, array, not "Array"'),
+      new OptionError('option --layout must be one of hash, array, not "Array", did you mean "array"?'),
     );
     expect(sizeOption({ 'frame-size': '16x8' }, size)).toEqual({ width: 16, height: 8 });
     expect(() => sizeOption({ 'frame-size': '16' }, size)).toThrow(

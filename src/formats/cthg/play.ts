@@ -1,4 +1,5 @@
 import { FormatError, printableLines } from '../../binary/errors.js';
+import { ANIMATION_OPTION } from '../selections.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { choiceOption, intOption, namesNothing, stringOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
@@ -11,13 +12,6 @@ import { VIEWS, findAnimation, type CthgAnimation, type CthgDocument, type CthgV
  */
 export const TICK_MS = 90;
 
-/** CTHG's options (shared by play and render). */
-export const ANIMATION_OPTION: OptionSpec = {
-  name: 'animation',
-  type: 'string',
-  value: 'NAME',
-  description: 'CTHG: the animation name (default: the first)',
-};
 export const VIEW_OPTION: OptionSpec & { choices: readonly CthgViewName[] } = {
   name: 'view',
   type: 'string',

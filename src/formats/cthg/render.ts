@@ -1,4 +1,5 @@
 import { FormatError } from '../../binary/errors.js';
+import { ANIMATION_OPTION, FRAME_OPTION, ORIGIN_OPTION } from '../selections.js';
 import { OptionError } from '../../binary/errors.js';
 import type { Rect } from '../../render/compose.js';
 import type { RgbaImage } from '../../render/image.js';
@@ -16,17 +17,8 @@ import {
   type CthgDocument,
   type CthgElement,
 } from './model.js';
-import { ANIMATION_OPTION, TICK_MS, TILE_SIZE_OPTION, VIEW_OPTION, selectView } from './play.js';
-import {
-  checkOptionValue,
-  choiceOption,
-  flagOption,
-  intOption,
-  ORIGIN_OPTION,
-  parsedOption,
-  selectIndex,
-  stringOption,
-} from '../options.js';
+import { TICK_MS, TILE_SIZE_OPTION, VIEW_OPTION, selectView } from './play.js';
+import { checkOptionValue, choiceOption, flagOption, intOption, parsedOption, selectIndex, stringOption } from '../options.js';
 import { decodeSprite, recolourTableFromImage, type RecolourTable } from './rle.js';
 
 export type FlipConvention = 'document' | 'corsixth';
@@ -41,12 +33,6 @@ export interface CthgDrawOptions {
 }
 
 const SPRITE_OPTION: OptionSpec = { name: 'sprite', type: 'int', min: 0, description: 'CTHG: draw sprite N (0-based, file order) alone' };
-const FRAME_OPTION: OptionSpec = {
-  name: 'frame',
-  type: 'int',
-  min: 0,
-  description: 'CTHG: frame K of the view (0-based); without it, the whole view (GIF/APNG)',
-};
 const LAYERS_OPTION = {
   name: 'layers',
   type: 'string',

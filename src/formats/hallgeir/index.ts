@@ -6,8 +6,9 @@
  * @module sprat/hallgeir
  */
 import { printableLines } from '../../binary/errors.js';
+import { ANIMATION_OPTION, FRAME_OPTION, LAYER_OPTIONS, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION } from '../selections.js';
 import { budgetFrom } from '../../binary/limits.js';
-import { choiceOption, intOption, LAYER_OPTIONS, stringOption } from '../options.js';
+import { choiceOption, intOption, stringOption } from '../options.js';
 import type { CommandOptions, FormatHandler, OptionSpec, ReadContext } from '../types.js';
 import { frameCount } from './compact.js';
 import { spriteFromModel, spriteToModel } from './convert.js';
@@ -16,8 +17,6 @@ import type { HallgeirDocument, HallgeirKind, HallgeirMap, HallgeirObject, Hallg
 import { playRecords } from './play.js';
 import { ENDIAN_OPTION, readHallgeir, sniffHallgeir } from './read.js';
 import {
-  ANIMATION_OPTION,
-  FRAME_OPTION,
   hallgeirChainProblems,
   hallgeirReferences,
   mapPicture,
@@ -57,13 +56,6 @@ export { spriteToModel, spriteFromModel } from './convert.js';
 
 const ENDIAN_READ: OptionSpec = ENDIAN_OPTION;
 const FRAME_SIZE: OptionSpec = FRAME_SIZE_OPTION;
-const MS_OPTION: OptionSpec = { name: 'ms', type: 'int', min: 0, description: 'play for this many milliseconds (default 1000)' };
-const STEP_MS_OPTION: OptionSpec = {
-  name: 'step-ms',
-  type: 'int',
-  min: 1,
-  description: 'one record every this many milliseconds (default 100)',
-};
 
 function writeOptionsFor(options: CommandOptions | undefined, _format: string): { endian?: 'little' | 'big' } {
   const e = choiceOption(options, ENDIAN_OPTION) ?? 'auto';
@@ -89,8 +81,8 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
   inspectText: (doc) => inspectText(doc),
   play(doc, options) {
     const anim = pickAnimation(doc, stringOption(options, ANIMATION_OPTION));
-    const ms = intOption(options, MS_OPTION) ?? 1000;
-    const step = intOption(options, STEP_MS_OPTION) ?? 100;
+    const ms = intOption(options, PLAY_MS_OPTION) ?? 1000;
+    const step = intOption(options, PLAY_STEP_MS_OPTION) ?? 100;
     budgetFrom(options).spend('maxRecords', Math.ceil(ms / step), `--ms ${ms} at --step-ms ${step}`);
     const { records, stuck } = playRecords(anim, ms, step);
     const warnings: string[] = [];
@@ -103,7 +95,7 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
     for (const r of records) lines.push(`${String(r.time).padStart(8)} ms  ${r.frame === null ? '-' : `frame ${r.frame}`}`);
     return { records, warnings, text: printableLines(lines) + '\n' };
   },
-  playOptions: [ANIMATION_OPTION, MS_OPTION, STEP_MS_OPTION, ENDIAN_READ],
+  playOptions: [ANIMATION_OPTION, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION, ENDIAN_READ],
   picture: (doc, options, resources) => spritePicture(doc, options, resources),
   references: (doc, resources) => hallgeirReferences(doc, resources),
   checkResources: (doc, resources, options) => hallgeirChainProblems(doc, resources, options),

@@ -5,6 +5,7 @@
  * frame 0 of the first animation drawn at the object's position).
  */
 import { diagnostic, FormatError, isFormatError, type Diagnostic } from '../../binary/errors.js';
+import { ANIMATION_OPTION, FRAME_OPTION } from '../selections.js';
 import type { RgbaImage } from '../../render/image.js';
 import { translate } from '../../render/matrix.js';
 import { drawPicture, type Picture, type PictureFrame } from '../../render/pipeline.js';
@@ -25,19 +26,6 @@ export function pickAnimation(sprite: HallgeirSprite, name: string | undefined, 
   // a wrong --animation is a wrong command line (docs/spec/README.md: exit 2), as for the other formats
   return selectNamed('animation', name, sprite.animations, (x) => x.name, 'animation', 'the sprite');
 }
-
-export const ANIMATION_OPTION: OptionSpec = {
-  name: 'animation',
-  type: 'string',
-  value: 'NAME',
-  description: 'the animation to play or draw (default: the first)',
-};
-export const FRAME_OPTION: OptionSpec = {
-  name: 'frame',
-  type: 'int',
-  min: 0,
-  description: 'draw only this frame (an index into the animation)',
-};
 
 function frameOpt(options: CommandOptions, anim: HallgeirAnimation): number | undefined {
   const n = intOption(options, FRAME_OPTION);

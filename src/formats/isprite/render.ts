@@ -16,8 +16,9 @@
  * partMatrix), so a render and a conversion always agree.
  */
 import { FormatError, isFormatError } from '../../binary/errors.js';
+import { ANIMATION_OPTION, FRAME_OPTION, ORIGIN_OPTION } from '../selections.js';
 import type { CommandOptions, OptionSpec, RenderResult, RenderView, ResourceLoader } from '../types.js';
-import { choiceOption, flagOption, intOption, namesNothing, ORIGIN_OPTION, parsedOption, selectIndex, stringOption } from '../options.js';
+import { choiceOption, flagOption, intOption, namesNothing, parsedOption, selectIndex, stringOption } from '../options.js';
 import { transformedBounds, type Rect } from '../../render/compose.js';
 import type { RgbaImage } from '../../render/image.js';
 import { compose, IDENTITY, rotate, translate } from '../../render/matrix.js';
@@ -43,19 +44,6 @@ import { elementsOf } from './compact.js';
 import { Player } from './play.js';
 import { effectiveFrameRate, findSequence, getDefaultSequence, listSequences, namesEqual } from './paths.js';
 
-const ANIMATION_OPTION: OptionSpec = {
-  name: 'animation',
-  type: 'string',
-  value: 'NAME',
-  description:
-    'ISPRITE: the sequence, a path (Root/Armed/attack) or a name looked up from Root (default: the default sequence, else the first)',
-};
-const FRAME_OPTION: OptionSpec = {
-  name: 'frame',
-  type: 'int',
-  min: 0,
-  description: 'the position in the sequence to draw (default: all, animated in GIF/APNG)',
-};
 const FRAME_ID_OPTION: OptionSpec = { name: 'frame-id', type: 'int', min: 0, description: 'ISPRITE: draw this frame ID alone' };
 const SHAPES_OPTION: OptionSpec = {
   name: 'shapes',
@@ -285,7 +273,9 @@ export function attachedTimeline(delaysMs: readonly number[], child: IspriteDocu
 /**
  * The sequence `--animation` names: a path from Root, else the first
  * sequence in file order with that name anywhere in the tree (names compared
- * case-insensitively, A-Z only, as the document says); without the option,
+ * case-insensitively for the 52 ASCII latin letters, as the document's
+ * "Setting Animation" says, and contract/isprite.md's setAnimation); a
+ * near miss gets a "did you mean"; without the option,
  * the default sequence, else the first one.
  */
 function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSequence {
@@ -300,6 +290,7 @@ function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSeq
         'sequence',
         'the sprite',
         all.map((e) => e.path),
+        [...all.map((e) => e.sequence.name), ...all.map((e) => e.path)],
       );
     return seq;
   }

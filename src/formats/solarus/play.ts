@@ -5,23 +5,14 @@
  * or finished (nothing shown) when it is -1. frame_delay 0: frame 0 forever.
  */
 import { FormatError, printableLines } from '../../binary/errors.js';
+import { ANIMATION_OPTION, DIRECTION_OPTION, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION } from '../selections.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../options.js';
 import type { CommandOptions, OptionSpec } from '../types.js';
 import type { SolarusAnimation, SolarusDirection, SolarusSheet, SolarusSyntax } from './model.js';
 import { animationAt, animationCount, animationsOf } from './compact.js';
 
-const ANIMATION_OPTION: OptionSpec = {
-  name: 'animation',
-  type: 'string',
-  value: 'NAME',
-  description: 'Solarus: the animation to play or draw (default: the first)',
-};
-const DIRECTION_OPTION: OptionSpec = { name: 'direction', type: 'int', min: 0, description: 'Solarus: the direction, from 0 (default 0)' };
-const MS_OPTION: OptionSpec = { name: 'ms', type: 'int', min: 0, description: 'play: how long to run, in ms' };
-const STEP_MS_OPTION: OptionSpec = { name: 'step-ms', type: 'int', min: 1, description: 'play: the time between records, in ms' };
-
-export const PLAY_OPTIONS: readonly OptionSpec[] = [ANIMATION_OPTION, DIRECTION_OPTION, MS_OPTION, STEP_MS_OPTION];
+export const PLAY_OPTIONS: readonly OptionSpec[] = [ANIMATION_OPTION, DIRECTION_OPTION, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION];
 
 /** The frame shown at time `t` (ms), or null once the animation is finished. */
 export function frameAt(a: SolarusAnimation, d: SolarusDirection, t: number): number | null {
@@ -59,8 +50,8 @@ export function play(
 ): { records: unknown[]; warnings: string[]; text: string } {
   const { a, d, k } = select(format, sheet, options);
   const warnings: string[] = [];
-  const step = intOption(options, STEP_MS_OPTION) ?? (a.frameDelay > 0 ? a.frameDelay : 100);
-  const ms = intOption(options, MS_OPTION) ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
+  const step = intOption(options, PLAY_STEP_MS_OPTION) ?? (a.frameDelay > 0 ? a.frameDelay : 100);
+  const ms = intOption(options, PLAY_MS_OPTION) ?? (a.frameDelay > 0 ? 2 * d.frameCount * a.frameDelay : 1000);
   budgetFrom(options).spend('maxRecords', Math.ceil(ms / step), `--ms ${ms} at --step-ms ${step}`);
   if (a.loopOnFrame >= d.frameCount) {
     warnings.push(

@@ -1,5 +1,6 @@
 /** Drawing a frame, a direction (an animation) or the whole sheet (--sheet). */
 import { budgetFrom } from '../../binary/limits.js';
+import { FRAME_OPTION, ORIGIN_OPTION } from '../selections.js';
 import { FormatError } from '../../binary/errors.js';
 import { LINE_HEIGHT, textWidth } from '../../render/font.js';
 import type { RgbaImage } from '../../render/image.js';
@@ -9,15 +10,9 @@ import { frameRect, type SolarusAnimation, type SolarusDirection, type SolarusSh
 import { MissingFiles } from '../resources.js';
 import { PLAY_OPTIONS, select } from './play.js';
 import { IMAGES_OPTION, TILESET_OPTION, sheetCache } from './resources.js';
-import { flagOption, intOption, ORIGIN_OPTION, selectIndex } from '../options.js';
+import { flagOption, intOption, selectIndex } from '../options.js';
 import { animationsOf } from './compact.js';
 
-const FRAME_OPTION: OptionSpec = {
-  name: 'frame',
-  type: 'int',
-  min: 0,
-  description: 'Solarus: draw only this frame (default: the whole direction as an animation)',
-};
 const SHEET_OPTION: OptionSpec = {
   name: 'sheet',
   type: 'flag',

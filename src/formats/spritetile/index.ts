@@ -6,6 +6,7 @@
  * @module sprat/spritetile
  */
 import { decompressPrefix } from '../../lzf/index.js';
+import { LAYER_OPTIONS } from '../selections.js';
 import type { FormatHandler } from '../types.js';
 import { levelFromModel } from './convert.js';
 import { inspectJson, inspectText, jsonItems } from './inspect.js';
@@ -13,7 +14,7 @@ import { MAGIC, type SpriteTileLevel } from './model.js';
 import { readSpriteTile } from './read.js';
 import { checkLevel, validateSpriteTile } from './validate.js';
 import { LZF_OPTION, writeSpriteTile } from './write.js';
-import { choiceOption, LAYER_OPTIONS } from '../options.js';
+import { choiceOption } from '../options.js';
 import { levelModelWithTilesets, TILESET_OPTION, spriteTilePicture, spriteTileReferences } from './render.js';
 
 export * from './model.js';

@@ -25,6 +25,7 @@
  *   x/y/diagonal flips, the diagonal first as Tiled does).
  */
 import { type Diagnostic, diagnostic, diagnosticFromError, FormatError, isFormatError, printableLines } from '../../binary/errors.js';
+import { ANIMATION_OPTION, FRAME_OPTION, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION } from '../../formats/selections.js';
 import { type Budget, budgetFrom, LimitError } from '../../binary/limits.js';
 import type { CommandOptions, FormatHandler, OptionSpec, RenderView } from '../../formats/types.js';
 import { intOption, namesNothing, parsedOption, selectIndex, selectNamed, stringOption } from '../../formats/options.js';
@@ -36,20 +37,7 @@ import { drawPicture, type Picture, type PictureFrame, type PictureLayer, type P
 import type { SheetJsonFrame } from '../sheetjson.js';
 import { type AseCel, type AseDoc, type AseLayer, type AseUserData, ASE_FORMAT, celImage, readAse, sniffAse, tilesetImage } from './ase.js';
 import { type AsepriteDoc, type AsepriteTag, asepriteModel, tagPlayback } from './index.js';
-import { ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION, playAseprite } from './play.js';
-
-export const ASE_ANIMATION_OPTION: OptionSpec = {
-  name: 'animation',
-  type: 'string',
-  value: 'TAG',
-  description: 'the tag to draw (its frames in its direction); default every frame in order',
-};
-export const ASE_FRAME_OPTION: OptionSpec = {
-  name: 'frame',
-  type: 'int',
-  min: 0,
-  description: 'draw only this frame (from 0) of the selection',
-};
+import { playAseprite } from './play.js';
 
 /** `--hide-layers`: layers by number (as inspect lists them, groups included), name or group path. */
 export const ASE_HIDE_LAYERS_OPTION: OptionSpec = {
@@ -346,7 +334,7 @@ export function aseFrame(doc: AseDoc, frame: number, budget: Budget, choices: As
  * played N times is its frames once with `loops` N (what a GIF stores).
  */
 export function aseSelection(doc: AseDoc, options: CommandOptions): { frames: number[]; loops: number; label: string } {
-  const want = stringOption(options, ASE_ANIMATION_OPTION);
+  const want = stringOption(options, ANIMATION_OPTION);
   if (want === undefined) return { frames: doc.frames.map((_, i) => i), loops: 0, label: 'the sprite' };
   const tag = selectNamed('animation', want, doc.tags, (t) => t.name, 'tag', 'the sprite');
   const label = `tag "${tag.name}"`;
@@ -372,7 +360,7 @@ export function asePicture(doc: AseDoc, options: CommandOptions): Picture {
   const budget = budgetFrom(options);
   const choices = aseLayerChoices(doc, options);
   const sel = aseSelection(doc, options);
-  const j = intOption(options, ASE_FRAME_OPTION);
+  const j = intOption(options, FRAME_OPTION);
   let frames = sel.frames;
   if (j !== undefined) frames = [frames[selectIndex('frame', j, frames.length, 'frame', sel.label)]!];
   if (!frames.length) throw new FormatError(ASE_FORMAT, 'nothing to render: the sprite has no frames');
@@ -679,10 +667,10 @@ export const aseHandler: FormatHandler<AseDoc> = {
     playAseprite(
       { durations: doc.frames.map((f) => f.duration), tags: doc.tags.map(jsonTag), format: ASE_FORMAT },
       options,
-      ASE_ANIMATION_OPTION,
+      ANIMATION_OPTION,
     ),
-  playOptions: [ASE_ANIMATION_OPTION, ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION],
-  renderOptions: [ASE_ANIMATION_OPTION, ASE_FRAME_OPTION, ...ASE_LAYER_OPTIONS],
+  playOptions: [ANIMATION_OPTION, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION],
+  renderOptions: [ANIMATION_OPTION, FRAME_OPTION, ...ASE_LAYER_OPTIONS],
   // The layer choices draw the sheet `convert` writes too.
   convertOptions: ASE_LAYER_OPTIONS,
   picture: async (doc, options) => asePicture(doc, options),

@@ -5,6 +5,7 @@
  * the PNG sheet named by meta.image.
  */
 import { type Diagnostic, FormatError, printableLines } from '../../binary/errors.js';
+import { ANIMATION_OPTION, FRAME_OPTION, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION } from '../../formats/selections.js';
 import type { CommandOptions, FormatHandler, OptionSpec } from '../../formats/types.js';
 import { choiceOption, stringOption } from '../../formats/options.js';
 import { budgetFrom } from '../../binary/limits.js';
@@ -36,16 +37,8 @@ import {
   scanSheet,
   type SheetFrameStore,
 } from '../sheetcompact.js';
-import {
-  ANIMATION_OPTION,
-  FRAME_OPTION,
-  LAYOUT_OPTION,
-  SHEET_IMAGE_OPTION,
-  sheetFiles,
-  sheetModelMethods,
-  validateSheetDoc,
-} from '../sheethandler.js';
-import { ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION, playAseprite, tagPlayback, tagSequence } from './play.js';
+import { LAYOUT_OPTION, SHEET_IMAGE_OPTION, sheetFiles, sheetModelMethods, validateSheetDoc } from '../sheethandler.js';
+import { playAseprite, tagPlayback, tagSequence } from './play.js';
 
 export { tagPlayback, tagSequence } from './play.js';
 
@@ -865,7 +858,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
       options,
       ANIMATION_OPTION,
     ),
-  playOptions: [ANIMATION_OPTION, ASE_PLAY_MS_OPTION, ASE_PLAY_STEP_MS_OPTION],
+  playOptions: [ANIMATION_OPTION, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION],
   renderOptions: [ANIMATION_OPTION, FRAME_OPTION],
   resourceOptions: [SHEET_IMAGE_OPTION],
   ...sheetModelMethods(FORMAT, asepriteModel),
@@ -874,8 +867,6 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
 
 // The shared sheet-format pieces lived here; kept importable from here too.
 export {
-  ANIMATION_OPTION,
-  FRAME_OPTION,
   LAYOUT_OPTION,
   loadSheet,
   modelPicture,

@@ -14,6 +14,7 @@
  * frame), so the frame at any time is found without walking the frames.
  */
 import { FormatError, printableLines } from '../../binary/errors.js';
+import { PLAY_MS_OPTION, PLAY_STEP_MS_OPTION } from '../../formats/selections.js';
 import { budgetFrom } from '../../binary/limits.js';
 import { intOption, selectNamed, stringOption } from '../../formats/options.js';
 import type { CommandOptions, OptionSpec } from '../../formats/types.js';
@@ -147,19 +148,6 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
-export const ASE_PLAY_MS_OPTION: OptionSpec = {
-  name: 'ms',
-  type: 'int',
-  min: 0,
-  description: 'play: how long to run, in ms (default: a looping selection twice, else all of it)',
-};
-export const ASE_PLAY_STEP_MS_OPTION: OptionSpec = {
-  name: 'step-ms',
-  type: 'int',
-  min: 1,
-  description: "play: the time between records, in ms (default: the largest that lands on every frame's start)",
-};
-
 /** One tag, or (none) every frame in order, looping. */
 export interface PlayableSprite {
   /** Each frame's duration in ms (Aseprite: 1 or more). */
@@ -201,13 +189,13 @@ export function playAseprite(
   };
   const timeline = new RunTimeline(runs, duration);
   if (short.size) warnings.push(`frames shorter than 1 ms play for 1 ms: ${[...short].sort((a, b) => a - b).join(', ')}`);
-  let step = intOption(options, ASE_PLAY_STEP_MS_OPTION);
+  let step = intOption(options, PLAY_STEP_MS_OPTION);
   if (step === undefined) {
     step = 0;
     for (const r of runs) for (const f of r.frames) step = gcd(step, Math.min(2 ** 31, Math.round(duration(f))));
   }
   const loop = timeline.cycle;
-  const ms = intOption(options, ASE_PLAY_MS_OPTION) ?? (loop !== undefined ? 2 * loop : timeline.length);
+  const ms = intOption(options, PLAY_MS_OPTION) ?? (loop !== undefined ? 2 * loop : timeline.length);
   budgetFrom(options).spend('maxRecords', Math.ceil(ms / step), `--ms ${ms} at --step-ms ${step}`);
   const records: { time: number; frame: number | null }[] = [];
   const lines = [what];

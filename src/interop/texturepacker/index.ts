@@ -6,13 +6,12 @@
  * clockwise and takes frame.h × frame.w pixels of the sheet.
  */
 import { FormatError, isFormatError, type Diagnostic, printableLines } from '../../binary/errors.js';
+import { ANIMATION_OPTION, FRAME_OPTION } from '../../formats/selections.js';
 import type { CommandOptions, FormatHandler, ResourceLoader } from '../../formats/types.js';
 import type { LevelModel, ModelAnimation, ModelFrame, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
 import type { RgbaImage } from '../../render/image.js';
 import {
-  ANIMATION_OPTION,
-  FRAME_OPTION,
   LAYOUT_OPTION,
   metaImage,
   SHEET_IMAGE_OPTION,

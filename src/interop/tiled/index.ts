@@ -8,6 +8,7 @@
  * LevelModel (tile layers only).
  */
 import { gunzipSync, gzipSync, unzlibSync, zlibSync } from 'fflate';
+import { LAYER_OPTIONS } from '../../formats/selections.js';
 import { decompress as zstdDecompress } from 'fzstd';
 import { diagnosticFromError, FormatError, isFormatError, type Diagnostic, printableLines } from '../../binary/errors.js';
 import { budgetFrom } from '../../binary/limits.js';
@@ -19,7 +20,6 @@ import type { LevelModel, ModelCell, ModelTileLayer, ModelTileset, SpriteModel }
 import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
 import { foundResources, imageCache, loadResource } from '../../formats/resources.js';
-import { LAYER_OPTIONS } from '../../formats/options.js';
 import { baseName, errorIn, has, JsonReader, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
 import { IMAGE_ORDER, looksLikeXml, readXmlDocument, XmlReader, xmlRootName, xmlText } from './xml.js';
 import { tiledPicture } from './draw.js';
