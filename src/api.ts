@@ -159,9 +159,12 @@ export async function convert(
   outName: string,
   resources: ResourceLoader,
   options: CommandOptions = {},
+  /** Where OUT goes (its folder and the input's, by one loader): a Solarus sheet names its images from the quest's sprites/ folder. */
+  place?: { dir: string; inputDir: string; resources: ResourceLoader },
 ): Promise<{ files: OutputFile[]; notes: string[] }> {
   const src = loaded.handler;
   let doc: unknown = loaded.doc;
+  let viaModel = false;
   const notes: string[] = [];
   const direct = target !== src ? await src.convertTo?.(loaded.doc, target, options, resources) : undefined;
   if (direct) {
@@ -173,12 +176,16 @@ export async function convert(
     if (!target.fromModel) throw new UnknownFormatError(`converting to ${target.name} is not supported`);
     const model = await src.toModel(loaded.doc, resources, options);
     doc = await target.fromModel(model, options);
+    viaModel = true;
     // fromModel may add notes of its own (what the target cannot hold).
     for (const n of model.notes ?? []) notes.push(oneLine(n));
     for (const n of unusedFramesNotes(model, target)) notes.push(n);
   }
   for (const n of target.writeNotes?.(doc) ?? []) notes.push(n);
-  if (target.writeFiles) return { files: await target.writeFiles(doc, outName, options), notes };
+  if (target.writeFiles) {
+    const at = place && { dir: place.dir, resources: place.resources, ...(viaModel ? { modelDir: place.inputDir } : {}) };
+    return { files: await target.writeFiles(doc, outName, options, at), notes };
+  }
   if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);
   return { files: [{ name: outName, bytes: target.write(doc, options) }], notes };
 }

@@ -36,8 +36,14 @@ export const LOSS_NOTES: Readonly<Record<PlaybackChangeKind, readonly RegExp[]>>
     /frames no animation plays are kept as the animation/,
     /animations with no (view|direction) are written as/,
     /are written into the animation names/,
+    // A direction name one way and a number the other (src/model/directions.ts): a lone view comes back north.
+    /compass directions are written as Solarus numbers them/,
   ],
-  removed: [/animations with no (view|direction) are written as/, /are written into the animation names/],
+  removed: [
+    /animations with no (view|direction) are written as/,
+    /are written into the animation names/,
+    /compass directions are written as Solarus numbers them/,
+  ],
   'frame-count': [/repeats \d+ times; only \d+ kept/, /never shown by playback, dropped/],
   duration: [
     // timingNotes (src/model/timing.ts) with each writer's reason
@@ -54,6 +60,7 @@ export const LOSS_NOTES: Readonly<Record<PlaybackChangeKind, readonly RegExp[]>>
   ],
   loop: [
     /how animations loop is not stored/,
+    /every CTHG animation loops from its first frame/,
     /Aseprite loops to the first/,
     /loop_on_frame -1 disappear after their last frame/,
     /loop_on_frame -?\d+ is out of range and was dropped/,
@@ -168,7 +175,9 @@ export function lossesOf(changes: readonly PlaybackChange[], notes: readonly str
       const named = names.filter((a) => n.includes(a)).length;
       if (named > best) [note, best] = [n, named];
     }
-    const unnamed = note === undefined ? [] : names.filter((a) => !note.includes(a));
+    // A kind may be said by several notes (timingNotes: one per change of duration): an animation any of them names is named.
+    const saying = notes.filter((n) => LOSS_NOTES[kind].some((re) => re.test(n)));
+    const unnamed = note === undefined ? [] : names.filter((a) => !saying.some((n) => n.includes(a)));
     out.push({ kind, animations, ...(note !== undefined ? { note } : {}), ...(unnamed.length ? { unnamed } : {}) });
   }
   return out;
@@ -192,7 +201,8 @@ export async function roundTrip(source: MatrixSource, via: FormatHandler | strin
   let stage: MatrixStage = 'there';
   try {
     const viaName = renamed(source.name, 'via', target);
-    const there = await convert(loaded, target, viaName, source.resources, options);
+    // Written beside the file: the input's folder is OUT's.
+    const there = await convert(loaded, target, viaName, source.resources, options, { dir, inputDir: dir, resources: source.resources });
     for (const n of there.notes) notes.push(n);
     const viaResources = besideLoader(there.files, source.resources, dir);
     const viaOptions = readOptionsFor(target, original, options);
@@ -201,7 +211,7 @@ export async function roundTrip(source: MatrixSource, via: FormatHandler | strin
     const viaLoaded = load(there.files[0]!.bytes, viaName, target.name, viaOptions);
     step = `${target.name} -> ${back.name}`;
     const backName = renamed(source.name, 'back', back);
-    const home = await convert(viaLoaded, back, backName, viaResources, viaOptions);
+    const home = await convert(viaLoaded, back, backName, viaResources, viaOptions, { dir, inputDir: dir, resources: viaResources });
     for (const n of home.notes) notes.push(n);
     step = `reading the ${back.name} file`;
     const backOptions = readOptionsFor(back, original, options);

@@ -79,7 +79,8 @@ export const convertCommand: Command = {
       resolveUserPaths(this, [loaded.handler, target], options, io.cwd);
       // Every file the conversion reads is recorded: no output may replace it.
       const resources = recordingLoader(resourcesFor(io, inPath, options), path.dirname(inPath));
-      const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options);
+      const place = { dir: path.dirname(outPath), inputDir: path.dirname(inPath), resources: resourcesFor(io, outPath, options) };
+      const { files, notes } = await convert(loaded, target, path.basename(outPath), resources, options, place);
       // And every file it names, even those a conversion need not load (a same-format re-encode).
       await references(loaded, resources, options);
       for (const n of shared ? [shared, ...notes] : notes) io.err(`${printable(`${inFile}: note: ${n}`)}\n`);

@@ -51,6 +51,24 @@ export function joinPath(dir: string, rel: string): string {
   return (abs && !/^[A-Za-z]:/.test(joined) ? '/' : '') + out.join('/');
 }
 
+/**
+ * `to` relative to the folder `from` (both as joinPath leaves them: both
+ * absolute, or both relative to one folder): `a/b`, `a/b/c/x.png` ->
+ * `c/x.png`; `a/b`, `a/x.png` -> `../x.png`. Undefined when it cannot be
+ * told (a relative `from` above what `to` names).
+ */
+export function relativePath(from: string, to: string): string | undefined {
+  const f = joinPath('', from);
+  const t = joinPath('', to);
+  if (isAbsolutePath(f) !== isAbsolutePath(t)) return undefined;
+  const fs = f.split('/').filter(Boolean);
+  const ts = t.split('/').filter(Boolean);
+  let i = 0;
+  while (i < fs.length && i < ts.length && fs[i] === ts[i]) i++;
+  if (fs.slice(i).includes('..')) return undefined;
+  return [...fs.slice(i).map(() => '..'), ...ts.slice(i)].join('/') || '.';
+}
+
 /** One file a document (or the user) names. */
 export interface ResourceRequest {
   /** The document's format: the FormatError's format. */
@@ -232,7 +250,7 @@ export function imageCache(resources: ResourceLoader, options?: CommandOptions) 
 }
 
 /** How many folders `questRoot` climbs at most. */
-const MAX_CLIMB = 32;
+export const MAX_CLIMB = 32;
 
 /**
  * The quest's data folder, as a prefix of `../` relative to the sprite's

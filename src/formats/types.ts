@@ -54,6 +54,24 @@ export interface ResourceLoader {
   describe?(path: string): string;
 }
 
+/**
+ * Where `convert` writes OUT, for a writer whose document names files from a
+ * folder other than its own (a Solarus sheet names its images from the
+ * quest's `sprites/` folder). Paths as `resources` names them.
+ */
+export interface OutputPlace {
+  /** OUT's folder. */
+  dir: string;
+  /**
+   * The folder the document's file names are relative to when it was made
+   * from the common model (the input's folder); absent for a document read
+   * from a file (a re-encode, a conversion within a family).
+   */
+  modelDir?: string;
+  /** Tells which files are there (existence only). */
+  resources: ResourceLoader;
+}
+
 /** Options given on the command line (or by a program), by long name without `--`. */
 export type CommandOptions = Record<string, string | boolean | undefined>;
 
@@ -160,7 +178,7 @@ export interface FormatHandler<Doc = any> {
    * the files to write, the first being OUT itself; names are relative to
    * OUT's folder. When present, `convert` uses it instead of `write`.
    */
-  writeFiles?(doc: Doc, outName: string, options?: CommandOptions): Promise<OutputFile[]>;
+  writeFiles?(doc: Doc, outName: string, options?: CommandOptions, place?: OutputPlace): Promise<OutputFile[]>;
   /** Notes on what writing the document changes (Tiled: a zstd layer is written as zlib); `convert` prints them. */
   writeNotes?(doc: Doc): string[];
   /** Options `convert` accepts when writing this format (e.g. `lzf`, `endian`). */

@@ -137,6 +137,45 @@ describe('samples through the sheet formats and back', () => {
   }
 });
 
+describe('a Solarus sprite in a folder under sprites/ comes back naming its image from sprites/', () => {
+  // quest-editor-initial's entities/items.dat (src_image "entities/items.png"), in a copy of the quest.
+  const QUEST = path.join(CORPUS, 'solarus/quest-editor-initial/data');
+  const data = path.join(tmp, 'items-quest/data');
+  const entities = path.join(data, 'sprites/entities');
+  copyInto(data, QUEST, ['quest.dat']);
+  copyInto(entities, path.join(QUEST, 'sprites/entities'), ['items.dat', 'items.png']);
+  const images = (dat: string) => [...fs.readFileSync(dat, 'utf8').matchAll(/src_image = "([^"]*)"/g)].map((m) => m[1]!);
+
+  for (const [via, out] of [
+    ['isprite', 'items.via.isprite'],
+    ['aseprite', 'items.ase.json'],
+    ['texturepacker', 'items.tp.json'],
+  ] as const) {
+    it(`items.dat -> ${via} -> Solarus: every src_image is a file under the quest's sprites/, and it plays the same`, async () => {
+      await convert(path.join(entities, 'items.dat'), path.join(entities, out), via);
+      const back = path.join(entities, `items.from-${via}.dat`);
+      await convert(path.join(entities, out), back, 'solarus-lua');
+      const named = images(back);
+      expect(named.length).toBeGreaterThan(0);
+      for (const image of named) {
+        expect(image, image).toMatch(/^entities\//);
+        expect(fs.existsSync(path.join(data, 'sprites', image)), image).toBe(true);
+      }
+      expect(await playbackDiff(path.join(entities, 'items.dat'), back)).toBe('');
+    });
+  }
+
+  it("outside a quest, the image is named from the sheet's own folder, as before", async () => {
+    const dir = path.join(tmp, 'items-loose');
+    fs.mkdirSync(dir);
+    await convert(path.join(entities, 'items.dat'), path.join(dir, 'items.json'), 'aseprite');
+    await convert(path.join(dir, 'items.json'), path.join(dir, 'items.dat'), 'solarus-lua');
+    const named = images(path.join(dir, 'items.dat'));
+    expect(named).toEqual(named.map(() => 'items.png'));
+    expect(fs.existsSync(path.join(dir, 'items.png'))).toBe(true);
+  });
+});
+
 describe('meta.sprat is read as untrusted input', () => {
   const sheet = (sprat: unknown) =>
     new TextEncoder().encode(

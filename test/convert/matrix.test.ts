@@ -35,11 +35,6 @@ const KNOWN_OPEN: { from: string; via: string; kind: string; why: string }[] = [
  * conversions, for the format's owner to fix.
  */
 const KNOWN_NOT_BACK: { from: string; via: string; why: string }[] = [
-  ...['solarus', 'solarus-lua'].map((via) => ({
-    from: 'cthg',
-    via,
-    why: 'Solarus numbers its directions (the note says north -> 0); the CTHG writer takes only the view names north, east, south, west, so the way back refuses "0"',
-  })),
   {
     from: 'hallgeir-sprite',
     via: 'cthg',
@@ -49,11 +44,6 @@ const KNOWN_NOT_BACK: { from: string; via: string; why: string }[] = [
     from: 'hallgeir-sprite',
     via,
     why: 'the sheet formats trim each frame to its pixels (a part at an offset); a Hallgeir frame is a whole cell at 0,0, so the way back refuses it',
-  })),
-  ...['isprite', 'aseprite', 'texturepacker'].map((via) => ({
-    from: 'solarus-lua',
-    via,
-    why: "output: for a sprite in a folder under sprites/ (quest-editor-initial's entities/items.dat), the Solarus writer names its image relative to the sprite's folder (or writes STEM.png beside it), but Solarus reads image paths relative to sprites/",
   })),
   {
     from: 'aseprite',
@@ -69,6 +59,10 @@ const KNOWN_NOT_BACK: { from: string; via: string; why: string }[] = [
 const KNOWN_UNNAMED: { note: RegExp; why: string }[] = [
   { note: /^hallgeir-sprite: the frames have several sizes/, why: 'names the sizes, not the animations that have them' },
   { note: /… \(\d+ in all\)$|\.\.\. \(\d+ in all\)$/, why: 'a list cut at its first 20 names (formats/options.ts listed)' },
+  {
+    note: /; \d+ more animations\)$/,
+    why: 'timingNotes (model/timing.ts) names the first 4 animations a change of duration affects and counts the rest (a note is one line)',
+  },
 ];
 
 let rows: MatrixRow[] = [];

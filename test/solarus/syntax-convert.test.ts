@@ -228,8 +228,29 @@ describe('Solarus from the model: direction order', () => {
   });
   it('other names keep the model order, and a note says which number each became', async () => {
     const { modelToSheet } = await import('../../src/formats/solarus/index.js');
-    const model: SpriteModel = { kind: 'sprite', name: 's', sheets: [{ path: 'a.png' }], animations: [anim('north', 0), anim('east', 8)] };
+    const model: SpriteModel = { kind: 'sprite', name: 's', sheets: [{ path: 'a.png' }], animations: [anim('left', 0), anim('up', 8)] };
     modelToSheet('solarus', model);
-    expect(model.notes).toEqual(['solarus: animation "walk": directions north -> 0, east -> 1 (Solarus numbers its directions)']);
+    expect(model.notes).toEqual(['solarus: animation "walk": directions left -> 0, up -> 1 (Solarus numbers its directions)']);
+  });
+  it('compass names (CTHG views) go to the number the one table gives them (0 east, 1 north, 2 west, 3 south), with a note', async () => {
+    const { modelToSheet } = await import('../../src/formats/solarus/index.js');
+    const model: SpriteModel = {
+      kind: 'sprite',
+      name: 's',
+      sheets: [{ path: 'a.png' }],
+      animations: [anim('north', 0), anim('east', 8), anim('south', 16), anim('west', 24)],
+    };
+    const sheet = modelToSheet('solarus', model);
+    expect(sheet.animations[0]!.directions.map((d) => d.x)).toEqual([8, 0, 24, 16]);
+    expect(model.notes).toEqual([
+      'solarus: compass directions are written as Solarus numbers them (0 east, 1 north, 2 west, 3 south; one direction: 0): "walk" north -> 1, east -> 0, south -> 3, west -> 2',
+    ]);
+  });
+  it('compass names that do not fill 0 … n-1 keep the model order, with the note', async () => {
+    const { modelToSheet } = await import('../../src/formats/solarus/index.js');
+    const model: SpriteModel = { kind: 'sprite', name: 's', sheets: [{ path: 'a.png' }], animations: [anim('north', 0), anim('south', 8)] };
+    const sheet = modelToSheet('solarus', model);
+    expect(sheet.animations[0]!.directions.map((d) => d.x)).toEqual([0, 8]);
+    expect(model.notes).toEqual(['solarus: animation "walk": directions north -> 0, south -> 1 (Solarus numbers its directions)']);
   });
 });

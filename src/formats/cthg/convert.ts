@@ -8,6 +8,7 @@ import { listed, NOTE_NAMES } from '../options.js';
 import { cropImage, createImage, type RgbaImage } from '../../render/image.js';
 import type { LevelModel, ModelAnimation, ModelFrame, ModelPart, SpriteModel } from '../../model/types.js';
 import { unusedAnimation } from '../../model/unused.js';
+import { compassOfNumber } from '../../model/directions.js';
 import {
   FLAG_ALPHA_50,
   FLAG_ALPHA_75,
@@ -124,7 +125,8 @@ function rotateCcw(img: RgbaImage): RgbaImage {
 /**
  * From the common model: animations are grouped by name into CA blocks
  * (tile size 64; a name ending in "@N" gives tile size N); a direction
- * north/east/south/west picks the view (no direction: north); each part
+ * north/east/south/west picks the view (no direction: north), a numbered
+ * one (Solarus's) the view src/model/directions.ts gives it; each part
  * becomes a sprite cut from its sheet (identical cuts share a sprite);
  * flips become flags 0x2 (horizontal) and 0x1 (vertical); opacity 0.5 and
  * 0.25 become flags 0x4 and 0x8, other opacities are multiplied into the
@@ -143,6 +145,7 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
   const groups = new Map<string, { tileSize: number; views: Map<CthgViewName, ModelAnimation> }>();
   // Animations with no direction, written as their north view: reading the file back gives them one.
   const viewless: string[] = [];
+  const numbered = new Map<string, string[]>();
   for (const a of model.animations) {
     if (a.direction === undefined) viewless.push(JSON.stringify(a.name));
     const m = /^(.*)@(\d+)$/.exec(a.name);
@@ -151,7 +154,16 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
     const key = `${name}\u0000${tileSize}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { tileSize, views: new Map() }));
-    const dir = (a.direction ?? 'north').toLowerCase();
+    let dir = (a.direction ?? 'north').toLowerCase();
+    // A numbered direction (Solarus's) becomes its view by the one table both ways (src/model/directions.ts).
+    if (/^\d+$/.test(dir)) {
+      const n = model.animations.filter((b) => b.name === a.name).length;
+      const view = compassOfNumber(Number(dir), n);
+      if (view) {
+        numbered.set(a.name, [...(numbered.get(a.name) ?? []), `${dir} -> ${view}`]);
+        dir = view;
+      }
+    }
     if (!(VIEWS as readonly string[]).includes(dir)) {
       throw new FormatError('cthg', `animation "${a.name}" has direction "${a.direction}"; CTHG views are north, east, south and west`);
     }
@@ -236,7 +248,22 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
   if (viewless.length) {
     notes.push(`cthg: animations with no view are written as view north: ${listed(viewless, NOTE_NAMES)}`);
   }
+  if (numbered.size) {
+    const which = [...numbered].map(([name, m]) => `${JSON.stringify(name)} ${m.join(', ')}`);
+    notes.push(
+      `cthg: numbered directions are written as views (0 east, 1 north, 2 west, 3 south; a lone direction: north): ${listed(which, NOTE_NAMES)}`,
+    );
+  }
   for (const n of timingNotes('cthg', `every CTHG frame lasts one game tick (${TICK_MS} ms)`, timing)) notes.push(n);
+  // The game plays every animation round and round from its first frame (toModel reads them with loopTo 0).
+  const notLooping = [
+    ...new Set(
+      model.animations
+        .filter((a) => a.loopTo !== 0 && a.frames.length > 1)
+        .map((a) => `${JSON.stringify(a.name)} (${a.loopTo === null ? 'stops' : `loops to frame ${a.loopTo}`})`),
+    ),
+  ];
+  if (notLooping.length) notes.push(`cthg: every CTHG animation loops from its first frame: ${listed(notLooping, NOTE_NAMES)}`);
   if (rounded) notes.push(`cthg: ${rounded} element position${rounded === 1 ? '' : 's'} rounded to whole pixels`);
   if (lostEvents.length) {
     notes.push(

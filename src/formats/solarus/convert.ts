@@ -26,6 +26,7 @@ import {
 import { sheetCache } from './resources.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import { animationsOf } from './compact.js';
+import { compassNumbers } from '../../model/directions.js';
 
 export async function sheetToModel(
   format: SolarusSyntax,
@@ -181,13 +182,16 @@ export function frameDelayOf(model: SpriteModel, name: string): number {
 /**
  * Directions are numbered by their place in the sheet. Model directions
  * named 0 … n-1 go to that place (whatever order the model lists them in);
- * other names ("north", ...) keep the model's order, and a note says which
- * number each became.
+ * compass names (CTHG's views) go to their number by the one table of
+ * src/model/directions.ts when they fill 0 … n-1 (the CTHG writer maps them
+ * back by it); other names ("left", ...) keep the model's order. A note says
+ * which number each name became.
  */
 function orderDirections(format: SolarusSyntax, model: SpriteModel, sheet: SolarusSheet): string[] {
   const notes: string[] = [];
   // Animations with no direction, written as their direction 0: reading the sheet back gives them one.
   const undirected: string[] = [];
+  const compassed: string[] = [];
   for (const a of sheet.animations) {
     const labels = model.animations.filter((m) => m.name === a.name).map((m) => m.direction);
     if (labels.length === a.directions.length && labels.every((l) => l === undefined)) {
@@ -198,10 +202,14 @@ function orderDirections(format: SolarusSyntax, model: SpriteModel, sheet: Solar
     }
     if (labels.length !== a.directions.length || labels.every((l) => l === undefined)) continue;
     const n = labels.length;
-    const numbers = labels.map((l) => (l !== undefined && /^\d+$/.test(l) ? Number(l) : -1));
+    let numbers = labels.map((l) => (l !== undefined && /^\d+$/.test(l) ? Number(l) : -1));
+    // Compass names (CTHG's views) by the one table both ways (src/model/directions.ts), with a note saying which number each became.
+    const compass = labels.every((l) => l !== undefined) ? compassNumbers(labels as string[]) : undefined;
+    if (compass) numbers = compass;
     if (new Set(numbers).size === n && numbers.every((k) => k >= 0 && k < n)) {
       const dirs = a.directions.slice();
       numbers.forEach((k, i) => (a.directions[k] = dirs[i]!));
+      if (compass) compassed.push(`"${a.name}" ${labels.map((l, i) => `${l} -> ${numbers[i]}`).join(', ')}`);
       continue;
     }
     notes.push(
@@ -210,6 +218,11 @@ function orderDirections(format: SolarusSyntax, model: SpriteModel, sheet: Solar
   }
   if (undirected.length) {
     notes.push(`${format}: animations with no direction are written as direction 0: ${listed(undirected, NOTE_NAMES)}`);
+  }
+  if (compassed.length) {
+    notes.push(
+      `${format}: compass directions are written as Solarus numbers them (0 east, 1 north, 2 west, 3 south; one direction: 0): ${listed(compassed, NOTE_NAMES)}`,
+    );
   }
   return notes;
 }

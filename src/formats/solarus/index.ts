@@ -25,7 +25,8 @@ import {
 import { PLAY_OPTIONS, play } from './play.js';
 import { STYLE_OPTION, type LuaStyleKind } from './style.js';
 import { choiceOption } from '../options.js';
-import { sheetReferences } from './resources.js';
+import { sheetReferences, spritesFolderOf } from './resources.js';
+import { joinPath, relativePath } from '../resources.js';
 import { solarusPicture, solarusViews, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
 import { animationCount, animationsOf } from './compact.js';
 
@@ -124,10 +125,24 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
       return name === 'solarus' ? writeLines(doc) : writeLua(doc, undefined, style);
     },
     writeOptions: name === 'solarus' ? undefined : [STYLE_OPTION],
-    async writeFiles(doc, outName, options) {
+    async writeFiles(doc, outName, options, place) {
       const style = styleFor(name, options);
       const write = (d: SolarusSheet) => (name === 'solarus' ? writeLines(d) : writeLua(d, undefined, style));
-      if (!doc.bakedImage) return [{ name: outName, bytes: write(doc) }];
+      // Inside a quest, Solarus reads every src_image from its sprites/ folder (contract solarus.md): a sheet made from
+      // the model in a folder under it names its images from there, as reading it finds them (sheetRequest).
+      const sprites =
+        place && (doc.bakedImage || place.modelDir !== undefined) ? await spritesFolderOf(place.dir, place.resources) : undefined;
+      const fromSprites = (p: string) => (sprites === undefined ? undefined : relativePath(sprites, p));
+      const named = (image: string) => {
+        if (place?.modelDir === undefined || image === 'tileset' || image === BAKED_IMAGE) return image;
+        const rel = fromSprites(joinPath(place.modelDir, image));
+        return rel !== undefined && !rel.startsWith('..') ? rel : image;
+      };
+      if (!doc.bakedImage) {
+        const animations = animationsOf(doc).map((a) => ({ ...a, image: named(a.image) }));
+        const same = animations.every((a, i) => a.image === animationsOf(doc)[i]!.image);
+        return [{ name: outName, bytes: write(same ? doc : { animations }) }];
+      }
       // A redrawn sheet: saved beside the sprite as STEM.png.
       const stem =
         outName
@@ -135,7 +150,8 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
           .replace(/\.[^.]*$/, '')
           .replace(/\s+/g, '_') || 'sprite';
       const imageName = `${stem}.png`;
-      const animations = animationsOf(doc).map((a) => (a.image === BAKED_IMAGE ? { ...a, image: imageName } : a));
+      const baked = (place && fromSprites(joinPath(place.dir, imageName))) ?? imageName;
+      const animations = animationsOf(doc).map((a) => (a.image === BAKED_IMAGE ? { ...a, image: baked } : { ...a, image: named(a.image) }));
       return [
         { name: outName, bytes: write({ animations }) },
         { name: imageName, bytes: encodePng(doc.bakedImage) },
