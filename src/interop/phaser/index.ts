@@ -7,9 +7,13 @@
  *
  * Format: Phaser 3's JSONArray texture parser (src/textures/parsers/JSONArray.js,
  * `json.textures[sourceIndex].frames`): `frame` is the frame's own
- * (unrotated) size at its place on the page; `rotated` a quarter turn
- * clockwise (Frame.updateUVsInverted); `anchor` or `pivot` the origin as a
- * fraction of the untrimmed frame.
+ * (unrotated) size at its place on the page; `anchor` or `pivot` the origin
+ * as a fraction of the untrimmed frame. The file can say `rotated` (a
+ * quarter turn clockwise, TexturePacker's meaning), and it is written when a
+ * frame is, but Phaser 3 (3.90) draws such a frame mirrored and stretched
+ * (Frame.updateUVsInverted maps the frame's left edge to the stored right
+ * edge), so the exporter says it cannot rotate and the packer stores frames
+ * upright for it.
  */
 import type { Atlas, AtlasExporter } from '../../model/atlas.js';
 import { atlasLosses, textFile } from '../atlasfile.js';
@@ -39,9 +43,9 @@ function doc(atlas: Atlas): unknown {
 
 export const phaser3Exporter: AtlasExporter = {
   name: 'phaser3',
-  description: 'Phaser 3 multi-atlas JSON (load.multiatlas): every page in one file, trimmed and rotated frames',
+  description: 'Phaser 3 multi-atlas JSON (load.multiatlas): every page in one file, trimmed frames, pivots',
   extension: '.json',
-  rotation: true,
+  rotation: false,
   multipage: true,
   write: (atlas, dataName) => [textFile(dataName, `${JSON.stringify(doc(atlas), null, 2)}\n`)],
   losses: (atlas) => atlasLosses(atlas, 'phaser3', { pivot: true }),
