@@ -323,6 +323,20 @@ describe('template: any format through an Eta template', () => {
     expect(lua).toBe(fs.readFileSync(path.join(ROOT, 'test/interop/fixtures/atlas-solar2d.lua'), 'utf8'));
   });
 
+  it("the docs' small example writes a line per frame", () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/atlas-formats.md'), 'utf8');
+    const example = /```\n(<% for[\s\S]*?)```/.exec(doc)![1]!;
+    const out = text(templateExporter(example, 'frames.txt.eta').write(upright, 'frames.txt')[0]!.bytes);
+    expect(out.split('\n')).toEqual([
+      'idle/0 hero.png 1 1 6 5',
+      'idle/1 hero.png 9 1 4 3',
+      'walk/0 hero-1.png 1 1 5 6',
+      'walk/1 hero.png 1 1 6 5',
+      'walk/2 hero-1.png 10 2 4 6',
+      '',
+    ]);
+  });
+
   it('through the registry: a template is needed, and its errors name the line', () => {
     const t = getAtlasExporter('template')!;
     expect(() => t.write(upright, 'a.txt')).toThrow(OptionError);
