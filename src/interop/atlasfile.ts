@@ -33,6 +33,21 @@ export function xmlEscape(s: string): string {
     .replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Throws when `s` holds a character XML 1.0 cannot hold, even as a reference (XML 1.0, section 2.2, "Char"). */
+export function requireXmlText(format: string, what: string, s: string): void {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const bad = (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff;
+    const lone = c >= 0xd800 && c <= 0xdfff && !(c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00);
+    if (bad || lone)
+      throw new FormatError(
+        format,
+        `${what} "${s}" cannot be written: XML cannot hold the character U+${c.toString(16).toUpperCase().padStart(4, '0')}`,
+      );
+    if (c >= 0xd800 && c <= 0xdbff) i++;
+  }
+}
+
 /** The pixels a frame covers on its page: `h` x `w` when it is stored rotated. */
 export function storedSize(f: AtlasFrame): { w: number; h: number } {
   return f.rotated ? { w: f.frame.h, h: f.frame.w } : { w: f.frame.w, h: f.frame.h };

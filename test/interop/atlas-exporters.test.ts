@@ -12,6 +12,7 @@
 import { TextureAtlas } from '@esotericsoftware/spine-core';
 import { XMLParser } from 'fast-xml-parser';
 import { parse as parsePlist } from 'plist';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError, OptionError } from '../../src/binary/errors.js';
 import type { Atlas, AtlasExporter } from '../../src/model/atlas.js';
@@ -344,5 +345,107 @@ describe('template: any format through an Eta template', () => {
     expect(text(e.write(upright, 'a.txt')[0]!.bytes)).toBe('idle/0 1\nidle/1 9\nwalk/0 1\nwalk/1 1\nwalk/2 10\n');
     expect(() => t.withTemplate!('a\n<%= it.pages', 'x.eta')).toThrow(/the template failed: unclosed tag \(at line 2, column 1\)/);
     expect(() => t.withTemplate!('<%= it.nothing.here %>', 'x.eta').write(upright, 'x.txt')).toThrow(FormatError);
+  });
+});
+
+describe('generated atlases read back by the engines’ parsers', () => {
+  const nameChars = fc.constantFrom(...'ab/_.-09 &<>"\'é漢😀');
+  const name = fc
+    .array(nameChars, { minLength: 1, maxLength: 8 })
+    .map((cs) => cs.join(''))
+    .filter((n) => n.trim() === n);
+  const frame = fc.record({
+    page: fc.nat(1),
+    x: fc.nat(40),
+    y: fc.nat(40),
+    w: fc.integer({ min: 1, max: 20 }),
+    h: fc.integer({ min: 1, max: 20 }),
+    left: fc.nat(5),
+    top: fc.nat(5),
+    right: fc.nat(5),
+    bottom: fc.nat(5),
+    rotated: fc.boolean(),
+  });
+  const atlasArb = fc.uniqueArray(name, { minLength: 1, maxLength: 6 }).chain((names) =>
+    fc.tuple(fc.constant(names), fc.array(frame, { minLength: names.length, maxLength: names.length })).map(([ns, fs]): Atlas => {
+      const img = { width: 64, height: 64, data: new Uint8Array(0) };
+      return {
+        pages: [
+          { file: 'a&b.png', image: img },
+          { file: 'c "d".png', image: img },
+        ],
+        frames: ns.map((n, i) => {
+          const f = fs[i]!;
+          const trimmed = f.left + f.top + f.right + f.bottom > 0;
+          return {
+            name: n,
+            page: f.page,
+            frame: { x: f.x, y: f.y, w: f.w, h: f.h },
+            rotated: f.rotated,
+            trimmed,
+            spriteSourceSize: { x: f.left, y: f.top, w: f.w, h: f.h },
+            sourceSize: { w: f.left + f.w + f.right, h: f.top + f.h + f.bottom },
+          };
+        }),
+        animations: [],
+        scale: 1,
+      };
+    }),
+  );
+
+  it('libgdx: spine-core finds every region where the Atlas has it', () => {
+    fc.assert(
+      fc.property(atlasArb, (rotatedToo) => {
+        const atlas = { ...rotatedToo, frames: rotatedToo.frames.map((f) => ({ ...f, rotated: false })) };
+        const parsed = new TextureAtlas(text(exporter('libgdx').write(atlas, 'a.atlas')[0]!.bytes));
+        expect(parsed.regions.length).toBe(atlas.frames.length);
+        for (const f of atlas.frames) {
+          const r = parsed.findRegion(f.name)!;
+          expect(r.page.name).toBe(atlas.pages[f.page]!.file);
+          expect([r.x, r.y, r.width, r.height]).toEqual([f.frame.x, f.frame.y, f.frame.w, f.frame.h]);
+          expect([r.offsetX, r.offsetY, r.originalWidth, r.originalHeight]).toEqual([
+            f.spriteSourceSize.x,
+            f.sourceSize.h - f.spriteSourceSize.y - f.frame.h,
+            f.sourceSize.w,
+            f.sourceSize.h,
+          ]);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('cocos2d and starling: the plist and XML parsers read every name, rectangle and turn back', () => {
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, htmlEntities: true });
+    fc.assert(
+      fc.property(atlasArb, (atlas) => {
+        const plists = exporter('cocos2d')
+          .write(atlas, 'a.plist')
+          .map((f) => parsePlist(text(f.bytes)) as Record<string, any>);
+        const sheets = exporter('starling')
+          .write(atlas, 'a.xml')
+          .map((f) => [xml.parse(text(f.bytes)).TextureAtlas.SubTexture].flat().filter(Boolean) as Record<string, string>[]);
+        atlas.pages.forEach((p, i) => {
+          expect(plists[i]!.metadata.textureFileName).toBe(p.file);
+          expect(sheets[i]!.map((s) => s.name)).toEqual(atlas.frames.filter((f) => f.page === i).map((f) => f.name));
+        });
+        for (const f of atlas.frames) {
+          const e = plists[f.page]!.frames[f.name];
+          expect(e.textureRect).toBe(`{{${f.frame.x},${f.frame.y}},{${f.frame.w},${f.frame.h}}}`);
+          expect(e.textureRotated).toBe(f.rotated);
+          const s = sheets[f.page]!.find((x) => x.name === f.name)!;
+          expect(Number(s.width)).toBe(f.rotated ? f.frame.h : f.frame.w);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a name XML cannot hold is an error naming it', () => {
+    const bad: Atlas = { ...upright, frames: [{ ...upright.frames[0]!, name: 'a\u0001b' }], animations: [] };
+    expect(() => exporter('cocos2d').write(bad, 'a.plist')).toThrow(
+      /frame "a\\x01b" cannot be written: XML cannot hold the character U\+0001/,
+    );
+    expect(() => exporter('starling').write(bad, 'a.xml')).toThrow(FormatError);
   });
 });

@@ -14,7 +14,7 @@
  * (a clockwise turn, as packed atlases store it). Apple's property list DTD 1.0.
  */
 import type { Atlas, AtlasExporter, AtlasFile, AtlasFrame } from '../../model/atlas.js';
-import { atlasLosses, decimal, pageDataName, textFile, xmlEscape } from '../atlasfile.js';
+import { atlasLosses, decimal, pageDataName, requireXmlText, textFile, xmlEscape } from '../atlasfile.js';
 
 const HEAD = [
   '<?xml version="1.0" encoding="UTF-8"?>',
@@ -49,6 +49,8 @@ function original(atlas: Atlas, f: AtlasFrame): number | undefined {
 }
 
 function write(atlas: Atlas, dataName: string): AtlasFile[] {
+  for (const p of atlas.pages) requireXmlText('cocos2d', 'page', p.file);
+  for (const f of atlas.frames) requireXmlText('cocos2d', 'frame', f.name);
   return atlas.pages.map((p, page) => {
     const aliases = new Map<number, string[]>();
     atlas.frames.forEach((f) => {

@@ -13,9 +13,11 @@
  * it cannot rotate, so the packer stores frames upright for it.
  */
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
-import { atlasLosses, decimal, pageDataName, storedSize, textFile, xmlEscape } from '../atlasfile.js';
+import { atlasLosses, decimal, pageDataName, storedSize, requireXmlText, textFile, xmlEscape } from '../atlasfile.js';
 
 function write(atlas: Atlas, dataName: string): AtlasFile[] {
+  for (const p of atlas.pages) requireXmlText('starling', 'page', p.file);
+  for (const f of atlas.frames) requireXmlText('starling', 'frame', f.name);
   return atlas.pages.map((p, page) => {
     const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<TextureAtlas imagePath="${xmlEscape(p.file)}">`];
     for (const f of atlas.frames) {
