@@ -4,13 +4,14 @@ import { defineConfig } from 'vitest/config';
  * Three tiers. `npm test` runs `fast` (the library, the CLI in-process, every codec's round trips and
  * properties, the corpus); `npm run test:all` adds `browser` (Chromium: the viewer, PixiJS, Phaser)
  * and `tools` (real tools and whole-tree sweeps: the AnimationEncoder, the real-file collection, the
- * hostile and every-file sweeps, the packed tarball, the benchmark harness). CI runs them all.
+ * hostile and every-file sweeps, the packed tarball, the benchmark harness, Godot 3). CI runs them all.
  */
 const BROWSER = [
   'test/web/**/*.test.ts',
   'test/interop/clients.test.ts',
   'test/interop/real-clients.test.ts',
   'test/interop/exports-clients.test.ts',
+  'test/interop/atlas-clients.test.ts',
 ];
 const TOOLS = [
   'test/formats/cthg-script/encoder.test.ts',
@@ -19,6 +20,7 @@ const TOOLS = [
   'test/cli/sweep.test.ts',
   'test/meta/package.test.ts',
   'test/meta/bench.test.ts',
+  'test/interop/godot3.test.ts',
 ];
 
 export default defineConfig({

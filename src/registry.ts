@@ -1,5 +1,13 @@
 import type { FormatHandler, FormatName } from './formats/types.js';
 import type { AtlasExporter } from './model/atlas.js';
+import { godot3Exporter, godot4Exporter } from './interop/godot/index.js';
+import { libgdxExporter } from './interop/libgdx/index.js';
+import { starlingExporter } from './interop/starling/index.js';
+import { cocos2dExporter } from './interop/cocos2d/index.js';
+import { phaser3Exporter } from './interop/phaser/index.js';
+import { pixiExporter } from './interop/pixi/index.js';
+import { cssExporter } from './interop/css/index.js';
+import { templateAtlasExporter } from './interop/template/index.js';
 import { ispriteHandler } from './formats/isprite/index.js';
 import { cthgHandler, cthgScriptHandler } from './formats/cthg/index.js';
 import { spritetileHandler } from './formats/spritetile/index.js';
@@ -44,7 +52,17 @@ export function formatNames(): FormatName[] {
  * Every atlas format `sprat pack` writes, by `--to` name. Each lives in its
  * tool's folder under src/interop/ and is listed here.
  */
-export const ATLAS_EXPORTERS: AtlasExporter[] = [];
+export const ATLAS_EXPORTERS: AtlasExporter[] = [
+  godot4Exporter,
+  godot3Exporter,
+  libgdxExporter,
+  starlingExporter,
+  cocos2dExporter,
+  phaser3Exporter,
+  pixiExporter,
+  cssExporter,
+  templateAtlasExporter,
+];
 
 export function getAtlasExporter(name: string): AtlasExporter | undefined {
   return ATLAS_EXPORTERS.find((e) => e.name === name);

@@ -31,3 +31,18 @@ export { texturePackerHandler, type TexturePackerDoc } from './texturepacker/ind
 export type { AnimationExtra, SheetExtras } from './sheetextras.js';
 export { tiledHandler, type TiledDoc, orientationToBits, bitsToOrientation, FLIP_H, FLIP_V, FLIP_D } from './tiled/index.js';
 export { packShelves } from '../model/pack.js';
+export { godot3Exporter, godot4Exporter } from './godot/index.js';
+export { libgdxExporter } from './libgdx/index.js';
+export { starlingExporter } from './starling/index.js';
+export { cocos2dExporter } from './cocos2d/index.js';
+export { phaser3Exporter } from './phaser/index.js';
+export { pixiExporter } from './pixi/index.js';
+export { cssExporter, cssIdentifier } from './css/index.js';
+export {
+  templateAtlasExporter,
+  templateExporter,
+  templateData,
+  templateExtension,
+  type TemplateData,
+  type TemplateFrame,
+} from './template/index.js';

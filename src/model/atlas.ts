@@ -83,4 +83,16 @@ export interface AtlasExporter {
    * `hero.json`); scale variants are exported one call each.
    */
   write(atlas: Atlas, dataName: string): AtlasFile[];
+  /**
+   * What writing `atlas` loses (pivots, durations, animations the format
+   * cannot hold), each a sentence for the caller to print once as a note;
+   * absent or empty when nothing is lost.
+   */
+  losses?(atlas: Atlas): string[];
+  /**
+   * For an exporter that writes through a user's template (`template`): the
+   * exporter for the template `text` read from the file `fileName` (its data
+   * file's extension comes from the name: `solar2d.lua.eta` writes `.lua`).
+   */
+  withTemplate?(text: string, fileName: string): AtlasExporter;
 }
