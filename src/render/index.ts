@@ -12,4 +12,5 @@ export { decodeImage, imageDecoderFor, IMAGE_DECODERS, type ImageDecoder } from 
 export { encodeGif, gifDelays, ditherAlpha, partialAlpha, type GifOptions, type PartialAlpha } from './gif.js';
 export { encodeApng, delayFraction, crc32 } from './apng.js';
 export { setZlibDeflate, getZlibDeflate, fflateDeflate, type ZlibDeflate } from './deflate.js';
+export { setRawInflate, getRawInflate, fflateInflate, type RawInflate } from './inflate.js';
 export { encodeRender, imageFormatFor, imageNotes, type ImageFormat, type ImageOptions } from './output.js';

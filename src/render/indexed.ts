@@ -4,10 +4,10 @@
  * recolour map is read by index, its palette unused); and an 8-bit indexed
  * PNG encoder.
  */
-import { decode, encode } from 'fast-png';
+import { encode } from 'fast-png';
 import { FormatError } from '../binary/errors.js';
 import { DEFAULT_LIMITS } from '../binary/limits.js';
-import { checkDecodeSize, decodedChunks, pngSize } from './png.js';
+import { pngSize, readPngSamples } from './png.js';
 
 export const PNG_COLOR_TYPES: Record<number, string> = {
   0: 'greyscale',
@@ -30,20 +30,17 @@ export function decodeIndexedPng(
 ): { width: number; height: number; indices: Uint8Array } {
   const h = pngHeader(bytes);
   if (h.colorType !== 3 || h.bitDepth !== 8) throw new FormatError('png', 'not an 8-bit indexed PNG');
-  if (h.width === 0 || h.height === 0) throw FormatError.atByte('png', `bad image size ${h.width}x${h.height}`, 16);
-  checkDecodeSize('png', h.width, h.height, maxPixels, 16);
-  if (h.height * (h.width + 1) > bytes.length * 1100 + 4096) {
-    throw FormatError.atByte('png', `image size ${h.width}x${h.height} is impossible for ${bytes.length} bytes of compressed data`, 16);
+  const { raw, passes } = readPngSamples(bytes, maxPixels);
+  const indices = new Uint8Array(h.width * h.height);
+  for (const p of passes) {
+    for (let y = 0; y < p.height; y++) {
+      const s = p.offset + 1 + y * (p.stride + 1);
+      const row = (p.y0 + y * p.dy) * h.width + p.x0;
+      if (p.dx === 1) indices.set(raw.subarray(s, s + p.width), row);
+      else for (let x = 0; x < p.width; x++) indices[row + x * p.dx] = raw[s + x]!;
+    }
   }
-  let png;
-  try {
-    png = decode(decodedChunks(bytes));
-  } catch (e) {
-    throw new FormatError('png', `not a readable PNG image: ${(e as Error)?.message ?? String(e)}`);
-  }
-  const n = h.width * h.height;
-  if (png.data.length < n) throw new FormatError('png', 'the image data is shorter than the image');
-  return { width: h.width, height: h.height, indices: Uint8Array.from(png.data.subarray(0, n)) };
+  return { width: h.width, height: h.height, indices };
 }
 
 /** An 8-bit indexed PNG; `palette` holds [r, g, b] or [r, g, b, a] entries (at most 256). */
