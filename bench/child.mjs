@@ -43,7 +43,7 @@ if (op === 'read') {
 } else if (op === 'pack') {
   const rects = packRects(Number(readFileSync(file, 'utf8')));
   c0 = process.cpuUsage(); // the packing alone
-  sprat.interop.packShelves(rects);
+  sprat.interop.packRects(rects.map((r) => ({ w: r.width, h: r.height })));
 } else if (op !== 'none') throw new Error(`unknown op ${op}`);
 const c = process.cpuUsage(c0);
 let peakKB = process.resourceUsage().maxRSS;

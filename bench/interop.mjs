@@ -4,7 +4,7 @@
 import { beginSuite, compare, config } from './lib.mjs';
 import { sprat } from './sprat.mjs';
 
-const { asepriteHandler, texturePackerHandler, tiledHandler, packShelves } = sprat.interop;
+const { asepriteHandler, texturePackerHandler, tiledHandler } = sprat.interop;
 const enc = new TextEncoder();
 
 /** An Aseprite JSON export with `n` frames of 32x32 and a tag per 100 frames. */
@@ -189,19 +189,5 @@ export async function run() {
     ],
     check: false,
     note: `sheet PNG ${files[1].bytes.length} bytes, JSON ${files[0].bytes.length} bytes`,
-  });
-  const rects = packRects(tiny ? 500 : 20_000);
-  await compare(`Packing ${rects.length} rectangles (shelves)`, {
-    amount: rects.length,
-    unit: 'M rects/s',
-    peers: [
-      { name: 'sprat packShelves', fn: () => packShelves(rects) },
-      {
-        name: 'sorting the rectangles by height',
-        fn: () => [...rects].sort((a, b) => b.height - a.height),
-        check: false,
-        checkNote: 'a floor (n log n)',
-      },
-    ],
   });
 }

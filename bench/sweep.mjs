@@ -66,7 +66,7 @@ export async function run() {
     jobs.push({ format: f, op: 'read' }, { format: f, op: 'inspect' });
     if (f === 'cthg' && config.mode !== 'tiny') jobs.push({ format: f, op: 'convert:aseprite', label: 'sheet: CTHG -> Aseprite' });
   }
-  if (config.mode !== 'tiny') jobs.push({ format: 'rects', op: 'pack', label: 'packing (10,000 rects per MB)' });
+  if (config.mode !== 'tiny') jobs.push({ format: 'rects', op: 'pack', label: 'packing (200 rects per MB: MaxRects searches page sizes)' });
   const points = new Map();
   for (const mb of config.sizes) {
     const inputs = new Map();
@@ -74,7 +74,7 @@ export async function run() {
       let inp = inputs.get(j.format);
       if (!inp) {
         if (j.format === 'rects') {
-          const n = Math.round(mb * 10_000);
+          const n = Math.max(1, Math.round(mb * 200));
           const file = path.join(dir, `rects-${mb}.txt`);
           writeFileSync(file, String(n));
           inp = { file, size: mb * 1e6, bytes: { length: mb * 1e6 }, items: n };

@@ -14,7 +14,7 @@ import { bakeFrame } from '../model/bake.js';
 import type { ModelFrame, ModelRect, SpriteModel } from '../model/types.js';
 import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
-import { drawSheet, packShelves } from '../model/pack.js';
+import { drawSheet, packRects } from '../model/pack.js';
 import { Budget } from '../binary/limits.js';
 import { animationList } from './sheetextras.js';
 
@@ -137,9 +137,9 @@ export function buildSheet(model: SpriteModel, format: string, budget: Budget = 
     });
   });
   if (common[0] === Infinity) common = [0, 0, 0, 0];
-  const packed = packShelves(
+  const packed = packRects(
     uniques.map((u) => ({ w: u.image.width, h: u.image.height })),
-    1,
+    { padding: 1 },
   );
   const items = uniques.map((u, i) => ({ image: u.image, ...packed.positions[i]! }));
   const image = drawSheet(items, Math.max(1, packed.width), Math.max(1, packed.height), budget);

@@ -24,7 +24,7 @@ import { numberRanges, OptionError } from '../binary/errors.js';
 import { type Budget, WORK_STEPS } from '../binary/limits.js';
 import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
-import { drawSheet, packShelves } from './pack.js';
+import { drawSheet, packRects } from './pack.js';
 import type { ModelAnimation, SpriteModel } from './types.js';
 
 export interface FrameSpec {
@@ -350,9 +350,9 @@ export function spriteFromFrames(frames: readonly RgbaImage[], animations: reado
     }
     placed.set(i, { unique: u, dx: ob ? ob.x : 0, dy: ob ? ob.y : 0 });
   }
-  const packed = packShelves(
+  const packed = packRects(
     uniques.map((u) => ({ w: u.width, h: u.height })),
-    1,
+    { padding: 1 },
   );
   const atlas = drawSheet(
     uniques.map((image, k) => ({ image, ...packed.positions[k]! })),

@@ -8,7 +8,7 @@
 import type { FormatHandler, OutputFile } from '../types.js';
 import type { RgbaImage } from '../../render/image.js';
 import { encodePng } from '../../render/png.js';
-import { drawSheet, packShelves } from '../../model/pack.js';
+import { drawSheet, packRects } from '../../model/pack.js';
 import type { IspriteDocument } from './model.js';
 import { isIsprite, readIsprite } from './read.js';
 import { writeIsprite } from './write.js';
@@ -81,7 +81,10 @@ async function writeWithSheets(doc: IspriteDocument, outName: string): Promise<O
   // Pack every converted sheet into one texture named after the sprite.
   const stem = outName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
   const present = images.map((img, i) => ({ img, i })).filter((x): x is { img: RgbaImage; i: number } => !!x.img);
-  const packed = packShelves(present.map((x) => ({ w: x.img.width, h: x.img.height })));
+  const packed = packRects(
+    present.map((x) => ({ w: x.img.width, h: x.img.height })),
+    { padding: 1 },
+  );
   const place = new Map<number, { x: number; y: number }>();
   present.forEach((x, k) => place.set(x.i, packed.positions[k]!));
   const atlas = drawSheet(

@@ -1,39 +1,6 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../../src/detect.js';
-import { packShelves } from '../../src/model/pack.js';
 import { fixture } from './helpers.js';
-
-describe('shelf packer', () => {
-  it('places every rectangle inside the sheet, 1 px apart, deterministically', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.record({ w: fc.integer({ min: 1, max: 40 }), h: fc.integer({ min: 1, max: 40 }) }), { maxLength: 60 }),
-        (rects) => {
-          const r = packShelves(rects, 1);
-          expect(packShelves(rects, 1)).toEqual(r);
-          rects.forEach((a, i) => {
-            const p = r.positions[i]!;
-            expect(p.x + a.w).toBeLessThanOrEqual(r.width);
-            expect(p.y + a.h).toBeLessThanOrEqual(r.height);
-            for (let j = 0; j < i; j++) {
-              const b = rects[j]!;
-              const q = r.positions[j]!;
-              const apart = p.x >= q.x + b.w + 1 || q.x >= p.x + a.w + 1 || p.y >= q.y + b.h + 1 || q.y >= p.y + a.h + 1;
-              expect(apart).toBe(true);
-            }
-          });
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
-
-  it('is reasonably dense for equal squares', () => {
-    const r = packShelves(Array.from({ length: 64 }, () => ({ w: 16, h: 16 })));
-    expect(r.width * r.height).toBeLessThan(64 * 17 * 17 * 1.3);
-  });
-});
 
 describe('content detection between the JSON formats', () => {
   it('tells each fixture apart, whatever the extension', () => {
