@@ -8,7 +8,10 @@ import { classify, commandsFor, optionsFor, type FuzzJob } from '../../src/fuzz/
 import { hostileSeeds } from '../../src/fuzz/hostile.js';
 import { mutateText, rng } from '../../src/fuzz/mutate.js';
 import { FuzzPool, DEFAULT_POOL } from '../../src/fuzz/node/pool.js';
-import { cliFor, fuzz, formatSummary, type Finding, type Seed } from '../../src/fuzz/node/run.js';
+import { cliFor, collectSeeds, fuzz, formatSummary, type Finding, type Seed } from '../../src/fuzz/node/run.js';
+import { randomWorkSeed, WORK_FORMATS, workSeeds } from '../../src/fuzz/work.js';
+import { runCommand } from '../../src/fuzz/commands.js';
+import { fsResourceLoader } from '../../src/node/fs.js';
 import { getFormat } from '../../src/registry.js';
 import type { FormatName } from '../../src/formats/types.js';
 import { ROOT, SAMPLES } from '../helpers/paths.js';
@@ -100,9 +103,20 @@ describe('fuzzing every command', () => {
       samplesDir: SAMPLES,
       findingsDir: null,
       skip: known,
+      // (the work bombs cost seconds each: their own test below reads them, the sweep and `npm run fuzz` run them)
+      workSeeds: false,
       pool: { heapMb: 384 },
     });
     expect(summary.findings.map(describeFinding)).toEqual([]);
+    // counted by seed family; the slowest run and the peak memory named
+    expect(summary.families.isprite?.sample).toBeGreaterThan(0);
+    expect(summary.families.tiled?.hostile).toBeGreaterThan(0);
+    expect((summary.families.solarus?.['solarus-sheet'] ?? 0) + (summary.families['solarus-lua']?.['solarus-sheet'] ?? 0)).toBeGreaterThan(
+      0,
+    );
+    expect(summary.families.tiled?.work).toBeUndefined();
+    expect(summary.slowest?.cpuMs).toBeGreaterThan(0);
+    expect(summary.peakRssMb).toBeGreaterThan(0);
     // Every format got inputs of its own, JSON ones included, and every command ran.
     for (const f of [
       'isprite',
@@ -214,6 +228,28 @@ describe('inputs', () => {
   it('every format gets seeds of its own, the JSON formats and hostile seeds included', () => {
     const names = new Set(hostileSeeds().map((h) => h.format));
     for (const f of ['solarus', 'solarus-lua', 'tiled', 'aseprite', 'texturepacker']) expect(names.has(f as never), f).toBe(true);
+  });
+
+  it('the work bombs (small files that ask for much work) are seeds of their formats, and every one reads', async () => {
+    const seeds = collectSeeds([SAMPLES], SAMPLES, 0);
+    const work = seeds.filter((s) => s.family === 'work');
+    expect(new Set(work.map((s) => s.format))).toEqual(new Set(WORK_FORMATS));
+    expect(work.map((s) => s.name)).toEqual(workSeeds().map((s) => s.name));
+    const random = rng(25);
+    for (const w of work) expect(w.bytes.length, w.name).toBeLessThan(1 << 20);
+    // (read here only the smaller ones: the 1024x1024 blend bomb and the levels of millions of cells take
+    // seconds to read, and test/hostile/work.test.ts runs them)
+    const made = [
+      ...work.filter((w) => w.bytes.length < 100_000),
+      ...WORK_FORMATS.flatMap((f) => [0, 1].map((i) => randomWorkSeed(random, f, i))),
+    ];
+    for (const w of made) {
+      const r = await runCommand(
+        { bytes: w.bytes, fileName: w.name, format: w.format, command: 'read', options: optionsFor(w.format, 'read') },
+        fsResourceLoader('dir' in w && path.isAbsolute(w.dir) ? w.dir : path.join(SAMPLES, w.dir)),
+      );
+      expect(r, w.name).toEqual({ cls: 'ok', finding: false });
+    }
   });
 
   it('text mutations replace numbers with boundary values and are deterministic', () => {

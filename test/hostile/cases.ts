@@ -13,7 +13,10 @@ import { encodePng } from '../../src/render/png.js';
 import { SAMPLES } from '../helpers/paths.js';
 import { createImage, fillImage } from '../../src/render/image.js';
 import { buildCthgFromImages, writeCthg } from '../../src/formats/cthg/index.js';
-import { aseFile } from '../helpers/ase-writer.js';
+import { asepriteBlendBomb, bigSpriteTile, tmxPolygon, tmxRectangles } from '../../src/fuzz/work.js';
+
+// The work bombs' generators are the fuzzer's (src/fuzz/work.ts): one of each.
+export { asepriteBlendBomb, bigSpriteTile, tmxPolygon, tmxRectangles };
 
 export interface HostileCase {
   id: string;
@@ -46,71 +49,6 @@ function opaquePng(w: number, h: number): Uint8Array {
 /** A 0.9-syntax Solarus sheet: one animation, one direction of `frames` frames of w x h. */
 function solarus(frames: number, image = 'x.png', delay = 100, w = 1, h = 1): string {
   return `a ${image} 1 ${delay} 0\n0\t0\t${w}\t${h}\t0\t0\t${frames}\t1\n`;
-}
-
-// ------------------------------------------------------------------ SpriteTile
-
-/**
- * A SpriteTile level whose one layer has `cells` cells, as a raw LZF stream
- * written by hand: the header and the first cell as literals, then
- * back-references (3 bytes for 264 bytes of cells each). About 88 bytes of
- * level per byte of file.
- */
-export function bigSpriteTile(cells: number, width = 1024): Uint8Array {
-  const height = Math.ceil(cells / width);
-  const n = width * height;
-  const head: number[] = [];
-  const ascii = (s: string) => {
-    for (const c of s) head.push(c.charCodeAt(0));
-  };
-  const i32 = (v: number) => head.push(v & 255, (v >>> 8) & 255, (v >>> 16) & 255, (v >>> 24) & 255);
-  const f32 = (v: number) => {
-    const b = new Uint8Array(new Float32Array([v]).buffer);
-    head.push(...b);
-  };
-  ascii('SpriteTileLevel');
-  head.push(1); // little-endian
-  i32(3); // version
-  i32(1); // one tag
-  ascii('lvlayrs');
-  i32(35); // its data right after the table
-  i32(1); // one layer
-  ascii('lyrdata');
-  f32(1);
-  f32(1);
-  i32(0);
-  i32(0);
-  i32(64);
-  f32(0);
-  i32(0);
-  i32(0);
-  i32(width);
-  i32(height);
-  head.push(5, 0, 0, 0, 0, 0, 0); // cell 0: tile 5
-  const out: number[] = [];
-  for (let i = 0; i < head.length; i += 32) {
-    const run = head.slice(i, i + 32);
-    out.push(run.length - 1, ...run);
-  }
-  let left = (n - 1) * 7;
-  const refs = new Uint8Array(Math.ceil(left / 264) * 3 + 3);
-  let o = 0;
-  while (left > 0) {
-    let len = Math.min(264, left);
-    if (left - len > 0 && left - len < 3) len -= 3; // every reference copies at least 3 bytes
-    left -= len;
-    // offset 7 (one cell back, stored as 6), length len (stored as len - 2)
-    if (len - 2 < 7) refs[o++] = ((len - 2) << 5) | 0;
-    else {
-      refs[o++] = (7 << 5) | 0;
-      refs[o++] = len - 2 - 7;
-    }
-    refs[o++] = 6;
-  }
-  const file = new Uint8Array(out.length + o);
-  file.set(out);
-  file.set(refs.subarray(0, o), out.length);
-  return file;
 }
 
 // ------------------------------------------------------------------ ISPRITE
@@ -358,55 +296,6 @@ function aseprite(image: string, w: number, h: number): string {
       slices: [],
     },
   });
-}
-
-// ------------------------------------------------------------------ work bombs
-
-/**
- * A native .aseprite of `frames` frames of `layers` layers of side x side in "screen" blend mode,
- * every cel of frame 0 one compressed opaque image, the later frames' cels linked to them
- * (1024, 64, 16: about 90 KB, and 2^30 pixels to blend).
- */
-export function asepriteBlendBomb(side: number, frames: number, layers: number): Uint8Array {
-  const pixels = new Uint8Array(side * side * 4);
-  for (let i = 0; i < pixels.length; i += 4) pixels.set([i & 255, 90, 160, 255], i);
-  return aseFile({
-    width: side,
-    height: side,
-    layers: Array.from({ length: layers }, (_, i) => ({ name: `l${i}`, blend: 2, opacity: 255 })),
-    frames: Array.from({ length: frames }, (_, f) => ({
-      duration: 100,
-      cels: Array.from({ length: layers }, (_, l) =>
-        f === 0 ? { layer: l, kind: 'compressed' as const, w: side, h: side, pixels } : { layer: l, kind: 'linked' as const, link: 0 },
-      ),
-    })),
-  });
-}
-
-/** A TMX map of side x side pixels (8-pixel tiles) with these objects in one object layer. */
-function tmx(objects: string, side = 8000): string {
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="${side / 8}" height="${side / 8}" tilewidth="8" tileheight="8" infinite="0" nextlayerid="2" nextobjectid="2">\n` +
-    ` <objectgroup id="1" name="o">\n${objects}\n </objectgroup>\n</map>\n`
-  );
-}
-
-/**
- * One polygon of `points` points on an 8000x8000 map: a star whose edges cross the whole map
- * (`step` points round the circle from one to the next), or with a small step, a coil of short edges.
- */
-export function tmxPolygon(points: number, step = Math.floor(points / 2) - 1): string {
-  const pts = Array.from({ length: points }, (_, k) => {
-    const a = (2 * Math.PI * k * step) / points;
-    return `${(4000 + 3900 * Math.cos(a)).toFixed(1)},${(4000 + 3900 * Math.sin(a)).toFixed(1)}`;
-  }).join(' ');
-  return tmx(`  <object id="1" x="0" y="0"><polygon points="${pts}"/></object>`);
-}
-
-/** `n` rectangles each covering the whole 8000x8000 map. */
-export function tmxRectangles(n: number): string {
-  return tmx(Array.from({ length: n }, (_, i) => `  <object id="${i + 1}" x="0" y="0" width="8000" height="8000"/>`).join('\n'));
 }
 
 /** The bytes with their last bit flipped (a level that differs in its last cell). */

@@ -16,6 +16,7 @@ import { commandsFor, optionsFor, type FuzzJob } from '../commands.js';
 import { headerVariants, hostileSeeds } from '../hostile.js';
 import { mutate, mutateBinary, mutateText, rng } from '../mutate.js';
 import { generatedSolarusSheet } from '../solarus.js';
+import { randomWorkSeed, WORK_FORMATS, workSeeds } from '../work.js';
 import { DEFAULT_POOL, FuzzPool, type JobResult, type PoolOptions } from './pool.js';
 
 export interface Seed {
@@ -27,7 +28,17 @@ export interface Seed {
   bytes: Uint8Array;
   /** The folder its resources (sheets, textures) are read from. */
   dir: string;
+  /** Which kind of seed it is (SEED_FAMILIES), for the counts. */
+  family: SeedFamily;
 }
+
+/**
+ * The kinds of seed: files of samples/ and of the corpus, hostile header variants of binary
+ * samples, the hand-made hostile files (src/fuzz/hostile.ts), generated Solarus sheets
+ * (src/fuzz/solarus.ts) and work bombs (src/fuzz/work.ts).
+ */
+export const SEED_FAMILIES = ['sample', 'corpus', 'header', 'hostile', 'solarus-sheet', 'work'] as const;
+export type SeedFamily = (typeof SEED_FAMILIES)[number];
 
 export interface FuzzOptions {
   /** Stop after this many seconds (of generating inputs; running jobs finish). */
@@ -45,6 +56,8 @@ export interface FuzzOptions {
   samplesDir: string;
   /** Hostile header variants made from each binary sample (default 24). */
   headerVariants?: number;
+  /** Take the work bombs (src/fuzz/work.ts) among the seeds and make new ones as the run goes (default true). */
+  workSeeds?: boolean;
   /** Run every seed unmutated once, between the mutations (default true). */
   seedsFirst?: boolean;
   /** Where findings go (default fuzz-findings); null keeps them in memory only. */
@@ -75,6 +88,12 @@ export interface FuzzSummary {
   seconds: number;
   /** Inputs per format (unmutated seeds included). */
   inputs: Record<string, number>;
+  /** format -> seed family -> inputs (a mutation counts in its seed's family). */
+  families: Record<string, Partial<Record<SeedFamily, number>>>;
+  /** The command run that used the most CPU time. */
+  slowest?: { format: string; command: string; seed: string; cls: string; cpuMs: number };
+  /** The peak resident size of the fuzzing process, every worker thread included (MiB). */
+  peakRssMb: number;
   /** format -> command -> outcome class -> count. */
   counts: Record<string, Record<string, Record<string, number>>>;
   /** format -> command -> CPU milliseconds the runs used (as the pool measured them). */
@@ -103,9 +122,10 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 /** Every file of a known format under `roots`, and the hostile seeds. */
-export function collectSeeds(roots: readonly string[], samplesDir: string, variants = 24): Seed[] {
+export function collectSeeds(roots: readonly string[], samplesDir: string, variants = 24, work = true): Seed[] {
   const seeds: Seed[] = [];
   for (const root of roots) {
+    const family: SeedFamily = path.resolve(root) === path.resolve(samplesDir) ? 'sample' : 'corpus';
     for (const p of walk(root)) {
       const bytes = new Uint8Array(readFileSync(p));
       let format: FormatName | undefined;
@@ -115,15 +135,35 @@ export function collectSeeds(roots: readonly string[], samplesDir: string, varia
         format = undefined;
       }
       if (!format) continue;
-      seeds.push({ name: path.basename(p), origin: p, format, bytes, dir: path.dirname(p) });
+      seeds.push({ name: path.basename(p), origin: p, format, bytes, dir: path.dirname(p), family });
     }
   }
   const binary = seeds.filter((s) => !TEXT_FORMATS.has(s.format) && s.origin.startsWith(samplesDir));
   for (const s of binary) {
-    headerVariants(s.bytes, variants).forEach((bytes, i) => seeds.push({ ...s, bytes, origin: `${s.origin} (hostile header ${i})` }));
+    headerVariants(s.bytes, variants).forEach((bytes, i) =>
+      seeds.push({ ...s, bytes, origin: `${s.origin} (hostile header ${i})`, family: 'header' }),
+    );
   }
   for (const h of hostileSeeds()) {
-    seeds.push({ name: h.name, origin: `hostile:${h.name}`, format: h.format, bytes: h.bytes, dir: path.join(samplesDir, h.dir) });
+    seeds.push({
+      name: h.name,
+      origin: `hostile:${h.name}`,
+      format: h.format,
+      bytes: h.bytes,
+      dir: path.join(samplesDir, h.dir),
+      family: 'hostile',
+    });
+  }
+  if (work) {
+    for (const w of workSeeds())
+      seeds.push({
+        name: w.name,
+        origin: `work:${w.name}`,
+        format: w.format,
+        bytes: w.bytes,
+        dir: path.join(samplesDir, w.dir),
+        family: 'work',
+      });
   }
   // Whole multi-animation Solarus sheets (src/fuzz/solarus.ts), the same ones every run; the run makes more as it goes.
   const random = rng(0x501a7);
@@ -138,7 +178,22 @@ const GENERATED_SHARE = 0.25;
 
 function generatedSeed(random: () => number, index: number, samplesDir: string): Seed {
   const g = generatedSolarusSheet(random, index);
-  return { name: g.name, origin: `generated:${g.name}`, format: g.format, bytes: g.bytes, dir: path.join(samplesDir, g.dir) };
+  return {
+    name: g.name,
+    origin: `generated:${g.name}`,
+    format: g.format,
+    bytes: g.bytes,
+    dir: path.join(samplesDir, g.dir),
+    family: 'solarus-sheet',
+  };
+}
+
+/** How often a turn of a work format (WORK_FORMATS) runs a new work bomb instead of a mutation. */
+const WORK_SHARE = 0.05;
+
+function generatedWorkSeed(random: () => number, format: FormatName, index: number, samplesDir: string): Seed {
+  const w = randomWorkSeed(random, format, index);
+  return { name: w.name, origin: `work:${w.name}`, format: w.format, bytes: w.bytes, dir: path.join(samplesDir, w.dir), family: 'work' };
 }
 
 /** A format-aware mutation of a seed. */
@@ -194,14 +249,25 @@ function signatureOf(r: JobResult): string {
 export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
   const log = options.log ?? (() => {});
   const random = rng(options.seed);
-  const all = collectSeeds(options.roots, options.samplesDir, options.headerVariants);
+  const work = options.workSeeds !== false;
+  const all = collectSeeds(options.roots, options.samplesDir, options.headerVariants, work);
   const seeds = all.filter((s) => !options.formats || options.formats.includes(s.format));
   const byFormat = new Map<string, Seed[]>();
   for (const s of seeds) byFormat.set(s.format, [...(byFormat.get(s.format) ?? []), s]);
   const formats = [...byFormat.keys()].sort();
   const jobs = options.jobs ?? DEFAULT_POOL.jobs;
   const pool = new FuzzPool({ ...DEFAULT_POOL, ...options.pool, jobs });
-  const summary: FuzzSummary = { seed: options.seed, seconds: 0, inputs: {}, counts: {}, cpuMs: {}, findings: [], retired: 0 };
+  const summary: FuzzSummary = {
+    seed: options.seed,
+    seconds: 0,
+    inputs: {},
+    families: {},
+    peakRssMb: 0,
+    counts: {},
+    cpuMs: {},
+    findings: [],
+    retired: 0,
+  };
   const heavy = new Map<string, number>();
   const findingsDir = options.findingsDir === undefined ? 'fuzz-findings' : options.findingsDir;
   const saved = new Map<string, number>();
@@ -218,6 +284,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
     byClass[r.cls] = (byClass[r.cls] ?? 0) + 1;
     const cpu = (summary.cpuMs[seed.format] ??= {});
     cpu[job.command] = (cpu[job.command] ?? 0) + r.cpuMs;
+    if (!summary.slowest || r.cpuMs > summary.slowest.cpuMs)
+      summary.slowest = { format: seed.format, command: job.command, seed: seed.origin, cls: r.cls, cpuMs: Math.round(r.cpuMs) };
     if (!r.finding) return;
     if (HEAVY.test(r.cls)) heavy.set(`${seed.origin}|${job.command}`, (heavy.get(`${seed.origin}|${job.command}`) ?? 0) + 1);
     const signature = signatureOf(r);
@@ -253,6 +321,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
 
   const submit = async (seed: Seed, bytes: Uint8Array) => {
     summary.inputs[seed.format] = (summary.inputs[seed.format] ?? 0) + 1;
+    const families = (summary.families[seed.format] ??= {});
+    families[seed.family] = (families[seed.family] ?? 0) + 1;
     const handler = getFormat(seed.format)!;
     const format = random() < 0.75 ? seed.format : undefined;
     for (const command of commandsFor(handler)) {
@@ -306,6 +376,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
         await submit(g, g.bytes);
         continue;
       }
+      if (work && WORK_FORMATS.includes(format as FormatName) && random() < WORK_SHARE) {
+        const w = generatedWorkSeed(random, format as FormatName, produced.get(format)!, options.samplesDir);
+        await submit(w, w.bytes);
+        continue;
+      }
       const seed = list[Math.floor(random() * list.length)]!;
       const other = list[Math.floor(random() * list.length)]!;
       await submit(seed, mutateSeed(seed, random, other));
@@ -315,6 +390,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
     await pool.close();
   }
   summary.seconds = (Date.now() - t0) / 1000;
+  // (the whole process's peak: the worker threads live in it; resourceUsage gives KiB)
+  summary.peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   return summary;
 }
 
@@ -350,6 +427,17 @@ export function formatSummary(s: FuzzSummary): string {
       (s.retired
         ? ` (${s.retired} runs left out: their seed and command had already run out of memory or time ${RETIRE_AFTER} times)`
         : ''),
+    `slowest run: ${s.slowest ? `${s.slowest.format} ${s.slowest.command} on ${s.slowest.seed}: ${(s.slowest.cpuMs / 1000).toFixed(2)} s of CPU (${s.slowest.cls})` : 'none'}; peak resident size of the run ${s.peakRssMb} MiB`,
+    '',
+    'inputs per seed family:',
+    ...Object.keys(s.families)
+      .sort()
+      .map(
+        (f) =>
+          `  ${f.padEnd(16)} ${SEED_FAMILIES.filter((k) => s.families[f]![k])
+            .map((k) => `${k} ${s.families[f]![k]}`)
+            .join(', ')}`,
+      ),
     '',
     line(head),
     ...rows.map(line),

@@ -4,7 +4,12 @@
  */
 import { fsResourceLoader } from '../../node/fs.js';
 import { serveJobs } from '../../node/pool.js';
+import { useNodeZlib } from '../../node/zlib.js';
 import { runCommand, type FuzzJob } from '../commands.js';
+
+// PNG and APNG written with node's zlib, as the command line writes them (src/cli/main.ts): the CPU a
+// command costs is the command line's.
+useNodeZlib();
 
 export interface WorkerRequest extends FuzzJob {
   id: number;
