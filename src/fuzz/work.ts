@@ -171,7 +171,9 @@ export function bigSpriteTile(cells: number, width = 1024): Uint8Array {
     for (const c of s) head.push(c.charCodeAt(0));
   };
   const i32 = (v: number) => head.push(v & 255, (v >>> 8) & 255, (v >>> 16) & 255, (v >>> 24) & 255);
-  const f32 = (v: number) => head.push(...new Uint8Array(new Float32Array([v]).buffer));
+  const f32 = (v: number) => {
+    for (const b of new Uint8Array(new Float32Array([v]).buffer)) head.push(b);
+  };
   ascii('SpriteTileLevel');
   head.push(1); // little-endian
   i32(3); // version
@@ -194,7 +196,8 @@ export function bigSpriteTile(cells: number, width = 1024): Uint8Array {
   const out: number[] = [];
   for (let i = 0; i < head.length; i += 32) {
     const run = head.slice(i, i + 32);
-    out.push(run.length - 1, ...run);
+    out.push(run.length - 1);
+    for (const b of run) out.push(b);
   }
   let left = (n - 1) * 7;
   const refs = new Uint8Array(Math.ceil(left / 264) * 3 + 3);
@@ -223,7 +226,7 @@ export function tiledManyCells(w: number, h: number): string {
   gids.fill(1);
   const z = zlibSync(new Uint8Array(gids.buffer), { level: 9 });
   let b64 = '';
-  for (let i = 0; i < z.length; i += 0x8000) b64 += String.fromCharCode(...z.subarray(i, i + 0x8000));
+  for (let i = 0; i < z.length; i++) b64 += String.fromCharCode(z[i]!);
   return JSON.stringify({
     type: 'map',
     orientation: 'orthogonal',
