@@ -265,6 +265,7 @@ describe('SLOW: the built package, packed and installed', () => {
       const dirs = new Map<string, string>([[PKG.name, fs.realpathSync(installed)]]);
       const entries = new Map<string, string>([[PKG.name, 'dist/index.js']]);
       const cjs = new Map<string, string>();
+      const subpaths = new Map<string, string>();
       const todo = Object.keys(PKG.dependencies);
       while (todo.length) {
         const name = todo.shift()!;
@@ -273,8 +274,16 @@ describe('SLOW: the built package, packed and installed', () => {
         dirs.set(name, dir);
         const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
         const entry = esmEntry(pkg);
-        if (entry) entries.set(name, entry);
-        else {
+        if (entry) {
+          entries.set(name, entry);
+          // Subpath exports (`eta/core`), as an import-map generator maps them.
+          for (const [sub, target] of Object.entries(pkg.exports ?? {})) {
+            if (sub === '.' || !sub.startsWith('./')) continue;
+            const t = typeof target === 'string' ? target : (target as { import?: unknown }).import;
+            if (typeof t === 'string' && t.endsWith('.js'))
+              subpaths.set(`${name}/${sub.slice(2)}`, `/pkg/${name}/${t.replace(/^\.\//, '')}`);
+          }
+        } else {
           // CommonJS only (decode-bmp): a browser cannot load it; served converted to one ES module, as an ESM CDN would.
           const out = await build({
             entryPoints: [dir],
@@ -295,6 +304,7 @@ describe('SLOW: the built package, packed and installed', () => {
         imports[`${name}/`] = `/pkg/${name}/`;
       }
       for (const name of cjs.keys()) imports[name] = `/cjs/${encodeURIComponent(name)}.js`;
+      for (const [spec, url] of subpaths) imports[spec] = url;
       const cases = [
         { file: 'isprite/hero.isprite', options: { animation: 'Root/Armed/attack', frame: '1', shapes: true } },
         { file: 'hallgeir/level1.map', options: {} },
