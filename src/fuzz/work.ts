@@ -255,28 +255,42 @@ export function tiledManyCells(w: number, h: number): string {
 
 // ------------------------------------------------------------------ the seeds
 
+/** The formats the work bombs are made in, and the folder each seed sits in (beside the files it names). */
+const WORK_DIRS = { ase: 'interop', tiled: 'interop', spritetile: 'spritetile' } as const;
+
+/** A maker of fixed seeds of one work format. */
+function seedOf(format: keyof typeof WORK_DIRS): (name: string, bytes: Uint8Array) => WorkSeed {
+  return (name, bytes) => ({ name, format, dir: WORK_DIRS[format], bytes });
+}
+
 /**
  * The fixed work seeds: the sizes of the hostile sweep's table (each stops with a LimitError
  * before the work) and smaller ones of the same shapes that are drawn within the budgets.
  */
 export function workSeeds(): WorkSeed[] {
+  const ase = seedOf('ase');
+  const tiled = seedOf('tiled');
+  const level = seedOf('spritetile');
   return [
-    { name: 'screen-1024x64x16.aseprite', format: 'ase', dir: 'interop', bytes: asepriteBlendBomb(1024, 64, 16) },
-    { name: 'blend-256x8x6.aseprite', format: 'ase', dir: 'interop', bytes: asepriteBlendBomb(256, 8, 6, (l) => 1 + (l % 18)) },
-    { name: 'polygon-100.tmx', format: 'tiled', dir: 'interop', bytes: text(tmxPolygon(100)) },
-    { name: 'polygon-5000.tmx', format: 'tiled', dir: 'interop', bytes: text(tmxPolygon(5000)) },
-    { name: 'coil-5000.tmx', format: 'tiled', dir: 'interop', bytes: text(tmxPolygon(5000, 37)) },
-    { name: 'polyline-2000.tmx', format: 'tiled', dir: 'interop', bytes: text(tmxPolygon(2000, 999, 4000, 'polyline')) },
-    { name: 'rectangles-16.tmx', format: 'tiled', dir: 'interop', bytes: text(tmxRectangles(16)) },
-    { name: 'ellipses-4.tmx', format: 'tiled', dir: 'interop', bytes: text(tmxRectangles(4, 2000, true)) },
-    { name: 'cells-4m.tmj', format: 'tiled', dir: 'interop', bytes: text(tiledManyCells(2048, 2048)) },
-    { name: 'cells-4.7m.bytes', format: 'spritetile', dir: 'spritetile', bytes: bigSpriteTile(4_700_000, 2048) },
-    { name: 'cells-100k.bytes', format: 'spritetile', dir: 'spritetile', bytes: bigSpriteTile(100_000, 512) },
+    ase('screen-1024x64x16.aseprite', asepriteBlendBomb(1024, 64, 16)),
+    ase(
+      'blend-256x8x6.aseprite',
+      asepriteBlendBomb(256, 8, 6, (l) => 1 + (l % 18)),
+    ),
+    tiled('polygon-100.tmx', text(tmxPolygon(100))),
+    tiled('polygon-5000.tmx', text(tmxPolygon(5000))),
+    tiled('coil-5000.tmx', text(tmxPolygon(5000, 37))),
+    tiled('polyline-2000.tmx', text(tmxPolygon(2000, 999, 4000, 'polyline'))),
+    tiled('rectangles-16.tmx', text(tmxRectangles(16))),
+    tiled('ellipses-4.tmx', text(tmxRectangles(4, 2000, true))),
+    tiled('cells-4m.tmj', text(tiledManyCells(2048, 2048))),
+    level('cells-4.7m.bytes', bigSpriteTile(4_700_000, 2048)),
+    level('cells-100k.bytes', bigSpriteTile(100_000, 512)),
   ];
 }
 
 /** The formats `randomWorkSeed` makes files of. */
-export const WORK_FORMATS: readonly FormatName[] = ['ase', 'tiled', 'spritetile'];
+export const WORK_FORMATS = Object.keys(WORK_DIRS) as readonly FormatName[];
 
 /** A number between lo and hi, spread evenly over their magnitudes. */
 function logUniform(random: () => number, lo: number, hi: number): number {
