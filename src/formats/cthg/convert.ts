@@ -249,7 +249,7 @@ export function cthgFromModel(model: SpriteModel | LevelModel, options: CommandO
     notes.push(`cthg: animations with no view are written as view north: ${listed(viewless, NOTE_NAMES)}`);
   }
   if (numbered.size) {
-    const which = [...numbered].map(([name, m]) => `${JSON.stringify(name)} ${m.join(', ')}`);
+    const which = [...numbered.keys()].map((name) => JSON.stringify(name));
     notes.push(
       `cthg: numbered directions are written as views (0 east, 1 north, 2 west, 3 south; a lone direction: north): ${listed(which, NOTE_NAMES)}`,
     );
