@@ -36,6 +36,18 @@ export interface AnimationStore {
   values(a: number, k: number, out: Int32Array): void;
 }
 
+/** Direction `d` into `out` in `AnimationStore.values` order: x, y, frame size, origin, frames, columns. */
+export function directionValues(d: SolarusDirection, out: Int32Array): void {
+  out[0] = d.x;
+  out[1] = d.y;
+  out[2] = d.frameWidth;
+  out[3] = d.frameHeight;
+  out[4] = d.originX;
+  out[5] = d.originY;
+  out[6] = d.frameCount;
+  out[7] = d.columns;
+}
+
 /** Animation `a` of `store`, made anew (its directions too). */
 export function makeAnimation(store: AnimationStore, a: number): SolarusAnimation {
   const n = store.directionCount(a);

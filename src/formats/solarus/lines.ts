@@ -8,7 +8,7 @@
 import { diagnostic, FormatError } from '../../binary/errors.js';
 import { TextOut } from '../../binary/json-out.js';
 import { checkAnimation, checkWritable, MAX_INT, type AnimationPositions, type ParseOptions, type SolarusSheet } from './model.js';
-import { animationStore, byteTokenEnd, ByteLineStore, IntList, LineStore, StoredSheet, tokenEnd } from './compact.js';
+import { animationStore, byteTokenEnd, directionValues, ByteLineStore, IntList, LineStore, StoredSheet, tokenEnd } from './compact.js';
 import { decodeText } from './text.js';
 import {
   detectLinesStyle,
@@ -694,14 +694,7 @@ function linesText(sheet: SolarusSheet, style?: LinesStyle | null): TextOut {
       if (dirs) {
         const d = dirs[k];
         if (d === undefined) continue; // a hole in the list (checkWritable refuses an undefined entry)
-        v[0] = d.x;
-        v[1] = d.y;
-        v[2] = d.frameWidth;
-        v[3] = d.frameHeight;
-        v[4] = d.originX;
-        v[5] = d.originY;
-        v[6] = d.frameCount;
-        v[7] = d.columns;
+        directionValues(d, v);
       } else store!.values(i, k, v);
       w.begin(layout?.directions[k] ?? layout?.directions[layout.directions.length - 1] ?? direction, 8);
       for (let f = 0; f < 8; f++) w.int(f, v[f]!);

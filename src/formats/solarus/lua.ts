@@ -17,7 +17,7 @@ import {
   type Pos,
   type SolarusSheet,
 } from './model.js';
-import { animationCount, animationStore, StoredSheet, ValueStoreBuilder } from './compact.js';
+import { animationCount, animationStore, directionValues, StoredSheet, ValueStoreBuilder } from './compact.js';
 import { decodeText } from './text.js';
 import {
   detectLuaStyle,
@@ -971,14 +971,7 @@ function luaText(sheet: SolarusSheet, warn: ((message: string) => void) | undefi
       if (dirs) {
         const d = dirs[i];
         if (d === undefined) continue; // a hole in the list (checkWritable refuses an undefined entry)
-        v[0] = d.x;
-        v[1] = d.y;
-        v[2] = d.frameWidth;
-        v[3] = d.frameHeight;
-        v[4] = d.originX;
-        v[5] = d.originY;
-        v[6] = d.frameCount;
-        v[7] = d.columns;
+        directionValues(d, v);
       } else store!.values(n, i, v);
       const frameCount = v[6]!;
       const columns = v[7]!;
