@@ -26,13 +26,14 @@ export async function openClientPage(
   const served: Record<string, string> = {
     '/pixi.js': path.join(ROOT, 'node_modules/pixi.js/dist/pixi.min.js'),
     '/phaser.js': path.join(ROOT, 'node_modules/phaser/dist/phaser.min.js'),
+    '/common.js': path.join(ROOT, 'test/interop/client-common.js'),
     '/page.js': path.join(ROOT, 'test/interop', pageScript),
   };
   await page.route('http://sprat.test/**', async (route) => {
     const p = decodeURIComponent(new URL(route.request().url()).pathname);
     if (p === '/') {
       const html =
-        '<!doctype html><body><script src="pixi.js"></script><script src="phaser.js"></script><script src="page.js"></script></body>';
+        '<!doctype html><body><script src="pixi.js"></script><script src="phaser.js"></script><script src="common.js"></script><script src="page.js"></script></body>';
       return route.fulfill({ status: 200, contentType: 'text/html', body: html });
     }
     const file = served[p] ?? (p.startsWith('/files/') ? fileFor(p) : undefined);

@@ -3,13 +3,7 @@
 // dist/phaser.min.js) the way their documentation says, draws frames at a
 // known point with the origin each file gives, and reads the pixels back.
 // Plain JavaScript, served as is: no bundling, nothing of sprat in the page.
-
-/** Pixels as base64 (RGBA rows, top first). */
-function toBase64(bytes) {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
+// Served after client-common.js (toBase64, readGlTopFirst).
 
 /**
  * PixiJS 8: Assets.load(json) gives a Spritesheet; each check draws
@@ -96,12 +90,7 @@ window.phaserDraw = (kind, jsonUrl, pngUrl, width, height, bg, checks) =>
           const next = () => {
             i++;
             if (i > 0) {
-              const gl = game.renderer.gl;
-              const d = new Uint8Array(width * height * 4);
-              gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, d);
-              // WebGL rows run bottom first.
-              const rows = new Uint8Array(d.length);
-              for (let y = 0; y < height; y++) rows.set(d.subarray((height - 1 - y) * width * 4, (height - y) * width * 4), y * width * 4);
+              const rows = readGlTopFirst(game.renderer.gl, width, height);
               out.results.push({ pixels: toBase64(rows), origin: [sprite.originX, sprite.originY] });
             }
             if (i >= checks.length) {

@@ -3,13 +3,7 @@
 // (global Phaser) as their documentation says, each named frame drawn at a
 // known point over a known background and read back. Plain JavaScript,
 // served as is: nothing of sprat in the page.
-
-/** Pixels as base64 (RGBA rows, top first). */
-function toBase64(bytes) {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
+// Served after client-common.js (toBase64, readGlTopFirst).
 
 /**
  * PixiJS 8: Assets.load(json) gives a Spritesheet (`data.imageFilename`: the
@@ -83,12 +77,7 @@ window.phaserFrames = (multi, jsonUrl, pngUrl, width, height, bg, checks) =>
           const next = () => {
             i++;
             if (i > 0) {
-              const gl = game.renderer.gl;
-              const d = new Uint8Array(width * height * 4);
-              gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, d);
-              // WebGL rows run bottom first.
-              const rows = new Uint8Array(d.length);
-              for (let y = 0; y < height; y++) rows.set(d.subarray((height - 1 - y) * width * 4, (height - y) * width * 4), y * width * 4);
+              const rows = readGlTopFirst(game.renderer.gl, width, height);
               results.push({ pixels: toBase64(rows), size: [image.width, image.height] });
             }
             if (i >= checks.length) {
