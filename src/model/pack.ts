@@ -1,3 +1,4 @@
+import { OptionError } from '../binary/errors.js';
 import type { Budget } from '../binary/limits.js';
 import type { RgbaImage } from '../render/image.js';
 import { compose, type Matrix, rotate, scale, translate } from '../render/matrix.js';
@@ -69,11 +70,6 @@ export interface PackResult {
   height: number;
   /** Upper-left corner of each input, in input order (`placements` without the page and rotation). */
   positions: { x: number; y: number }[];
-}
-
-/** Why a layout cannot be made: a rectangle larger than the largest page, or one page not enough without `multipack`. */
-export class PackError extends Error {
-  override name = 'PackError';
 }
 
 interface Box {
@@ -413,7 +409,7 @@ function fillPage(items: readonly Item[], rules: Rules, heuristics: readonly Pac
 
 const whole = (n: number | undefined, what: string): number => {
   const v = n ?? 0;
-  if (!Number.isInteger(v) || v < 0) throw new PackError(`${what} must be a whole number of pixels, not ${v}`);
+  if (!Number.isInteger(v) || v < 0) throw new OptionError(`${what} must be a whole number of pixels, not ${v}`);
   return v;
 };
 
@@ -446,7 +442,7 @@ export function packRects(rects: readonly PackInput[], options: PackOptions = {}
     for (const it of items) {
       const fits = (it.w <= bw && it.h <= bh) || (rules.rotate && it.h <= bw && it.w <= bh);
       if (!fits)
-        throw new PackError(
+        throw new OptionError(
           `rectangle ${it.index} (${rects[it.index]!.w}x${rects[it.index]!.h}) does not fit on a ${limitW || 'any'}x${rules.maxH || 'any'} page`,
         );
     }
@@ -460,7 +456,7 @@ export function packRects(rects: readonly PackInput[], options: PackOptions = {}
     let rest: Item[] = [];
     if (!trial) {
       if (!options.multipack) {
-        throw new PackError(
+        throw new OptionError(
           `${left.length} rectangles do not fit on one ${limitW || 'any'}x${rules.maxH || 'any'} page (pack onto several pages with multipack)`,
         );
       }

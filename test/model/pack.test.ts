@@ -1,6 +1,7 @@
+import { OptionError } from '../../src/binary/errors.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { drawSheet, PackError, type PackInput, type PackOptions, packRects } from '../../src/model/pack.js';
+import { drawSheet, type PackInput, type PackOptions, packRects } from '../../src/model/pack.js';
 
 /** The box a placed rectangle takes on its page: its extrusion around it, its size turned when rotated. */
 function room(r: PackInput, p: { x: number; y: number; rotated: boolean }, extrude: number) {
@@ -88,7 +89,7 @@ describe('the MaxRects packer', () => {
 
   it('says when one page is not enough, or a rectangle is larger than the largest page', () => {
     const many = Array.from({ length: 20 }, () => ({ w: 30, h: 30 }));
-    expect(() => packRects(many, { maxWidth: 64, maxHeight: 64 })).toThrow(PackError);
+    expect(() => packRects(many, { maxWidth: 64, maxHeight: 64 })).toThrow(OptionError);
     expect(() => packRects(many, { maxWidth: 64, maxHeight: 64 })).toThrow(/do not fit on one 64x64 page/);
     expect(() => packRects([{ w: 70, h: 10 }], { maxWidth: 64, maxHeight: 64 })).toThrow(/rectangle 0 \(70x10\) does not fit/);
     // Rotated it fits.
