@@ -250,15 +250,16 @@ export function imageCache(resources: ResourceLoader, options?: CommandOptions) 
 }
 
 /** How many folders `questRoot` climbs at most. */
-export const MAX_CLIMB = 32;
+const MAX_CLIMB = 32;
 
 /**
  * The quest's data folder, as a prefix of `../` relative to the sprite's
  * folder ("" when it is the sprite's own folder): the nearest folder, from
  * the sprite's own upwards, that holds `quest.dat` or a `sprites/` folder,
- * as the Solarus engine finds it. Undefined when none does.
+ * as the Solarus engine finds it. Undefined when none does. With `from`, the
+ * walk starts in that folder instead (the prefix is then relative to it).
  */
-export async function questRoot(resources: ResourceLoader): Promise<string | undefined> {
+export async function questRoot(resources: ResourceLoader, from = ''): Promise<string | undefined> {
   const has = async (p: string) => {
     try {
       return await resources.exists(p);
@@ -268,7 +269,8 @@ export async function questRoot(resources: ResourceLoader): Promise<string | und
   };
   let prefix = '';
   for (let up = 0; up <= MAX_CLIMB; up++, prefix += '../') {
-    if ((await has(prefix + 'quest.dat')) || (await has(prefix + 'sprites/'))) return prefix;
+    const at = (name: string) => (from === '' ? prefix + name : `${joinPath(from, prefix + name)}${name.endsWith('/') ? '/' : ''}`);
+    if ((await has(at('quest.dat'))) || (await has(at('sprites/')))) return prefix;
   }
   return undefined;
 }

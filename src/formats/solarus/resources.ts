@@ -2,16 +2,7 @@ import { OptionError } from '../../binary/errors.js';
 import type { CommandOptions, OptionSpec, ResourceLoader } from '../types.js';
 import { stringOption } from '../options.js';
 import type { RgbaImage } from '../../render/image.js';
-import {
-  foundResources,
-  imageCache,
-  isAbsolutePath,
-  joinPath,
-  MAX_CLIMB,
-  questRoot,
-  relativePath,
-  type ResourceRequest,
-} from '../resources.js';
+import { foundResources, imageCache, joinPath, questRoot, relativePath, type ResourceRequest } from '../resources.js';
 
 export const IMAGES_OPTION: OptionSpec = {
   name: 'images',
@@ -105,23 +96,9 @@ export async function sheetReferences(
  * folder). Paths as `resources` names them.
  */
 export async function spritesFolderOf(dir: string, resources: ResourceLoader): Promise<string | undefined> {
-  const has = async (p: string) => {
-    try {
-      return await resources.exists(p);
-    } catch {
-      return false;
-    }
-  };
-  let at = joinPath('', dir);
-  for (let up = 0; up <= MAX_CLIMB; up++) {
-    if ((await has(joinPath(at, 'quest.dat'))) || (await has(`${joinPath(at, 'sprites')}/`))) {
-      const sprites = joinPath(at, 'sprites');
-      const rel = relativePath(sprites, dir);
-      return rel !== undefined && !rel.startsWith('..') ? sprites : undefined;
-    }
-    const parent = joinPath(at, '..');
-    if (parent === at || (isAbsolutePath(at) && at.split('/').filter(Boolean).length === 0)) return undefined;
-    at = parent;
-  }
-  return undefined;
+  const prefix = await questRoot(resources, dir);
+  if (prefix === undefined) return undefined;
+  const sprites = joinPath(dir, `${prefix}sprites`);
+  const rel = relativePath(sprites, dir);
+  return rel !== undefined && !rel.startsWith('..') ? sprites : undefined;
 }
