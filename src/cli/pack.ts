@@ -144,7 +144,8 @@ async function gatherFrames(
     const resources = recordingLoader(resourcesFor(io, f.abs, options), path.dirname(f.abs));
     const model = await loaded.handler.toModel(loaded.doc, resources, options);
     if (model.kind !== 'sprite') throw new FileError(f.shown, 'a level has no frames to pack (pack a sprite, or PNG frames)');
-    used.push(f.abs, ...resources.used);
+    used.push(f.abs);
+    for (const u of resources.used) used.push(u);
     const got = spriteAtlasFrames(model, budget);
     const p = prefix ? `${path.basename(f.abs).replace(/\.[^.]*$/, '')}/` : '';
     for (const fr of got.frames) frames.push({ ...fr, name: p + fr.name });

@@ -106,6 +106,19 @@ describe('sprat pack', () => {
     for (const list of Object.values(anims)) for (const n of list) expect(doc.frames[n], n).toBeDefined();
   });
 
+  it("never replaces a file the input uses: a page named as the sprite's sheet is refused, nothing written", async () => {
+    fs.mkdirSync(path.join(dir, 'own'), { recursive: true });
+    for (const f of ['hero.isprite', 'hero.png']) fs.copyFileSync(path.join(ROOT, 'samples/isprite', f), path.join(dir, 'own', f));
+    const sheet = read('own/hero.png');
+    const r = await runCli(['pack', 'own/hero.isprite', '-o', 'own/hero.json', '--overwrite'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.includes('error'))).toEqual([
+      'sprat: error: own/hero.png: is the input or a file it uses; pack never overwrites those (choose another output name)',
+    ]);
+    expect(read('own/hero.png').equals(sheet)).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'own', 'hero.json'))).toBe(false);
+  });
+
   it('--scale 1,0.5 writes a data file and pages per scale', async () => {
     fs.mkdirSync(path.join(dir, 'scaled'), { recursive: true });
     const r = await runCli(['pack', 'frames', '-o', 'scaled/atlas.json', '--scale', '1,0.5'], dir);
