@@ -28,7 +28,7 @@ const TO_OPTION: OptionSpec & { choices: readonly string[] } = {
   type: 'string',
   value: 'F',
   choices: PACK_FORMATS,
-  description: "the atlas format (default: from OUT's extension; .json: texturepacker)",
+  description: `the atlas format: ${PACK_FORMATS.join(', ')} (default: from OUT's extension; .json: texturepacker)`,
 };
 const TRIM_OPTION: OptionSpec = { name: 'trim', type: 'flag', description: 'cut transparent edges off each frame (keeping its place)' };
 const ROTATE_OPTION: OptionSpec = {
@@ -158,7 +158,7 @@ async function gatherFrames(
 export const packCommand: Command = {
   name: 'pack',
   summary:
-    'Pack frames into a texture atlas for an engine: INPUT is a folder or glob of PNG frames (file name = frame name; walk_0.png, walk_1.png, ... make animation "walk") or a sprite file sprat reads (its animations kept). Writes OUT (the data file) and its page images beside it, atomically; inputs and files they use are never replaced, other existing files only with --overwrite. Examples:\n  sprat pack frames/ -o hero.json --trim\n  sprat pack "art/*.png" -o hero.tres --to godot4 --max-size 1024x1024 --multipack\n  sprat pack hero.isprite -o hero.json --trim --rotate --scale 1,0.5',
+    'Pack frames into a texture atlas for an engine: INPUT is a folder or glob of PNG frames (file name = frame name; walk_0.png, walk_1.png, ... make animation "walk") or a sprite file sprat reads (its animations kept). Writes OUT (the data file) and its page images beside it, atomically; inputs and files they use are never replaced, other existing files only with --overwrite. Examples:\n  sprat pack frames/ -o hero.json --trim\n  sprat pack "art/*.png" -o hero.tres --to godot4 --max-size 1024x1024 --multipack\n  sprat pack hero.isprite -o hero-atlas.json --to pixi --trim --rotate --scale 1,0.5',
   usage:
     'sprat pack INPUT... -o OUT [--to F] [--trim] [--rotate] [--extrude N] [--padding N] [--border N] [--pot] [--square] [--max-size WxH] [--multipack] [--scale LIST] [--changed] [--overwrite] [--force]',
   options: [
