@@ -19,8 +19,8 @@ import { outputTargets } from './convert.js';
 import { FileError, reportError, resolvePath, resourcesFor, type Io } from './io.js';
 import { FORCE_OPTION, OVERWRITE_OPTION, writeOutputs } from './write.js';
 
-/** The `--to` names `pack` takes (the template exporter needs a template file, which `pack` does not take yet). */
-const PACK_FORMATS = ATLAS_EXPORTERS.filter((e) => e.name !== 'template').map((e) => e.name);
+/** The `--to` names `pack` takes (`template` with --template FILE). */
+const PACK_FORMATS = ATLAS_EXPORTERS.map((e) => e.name);
 
 const OUTPUT_OPTION: OptionSpec = { name: 'output', type: 'string', value: 'OUT', description: 'the atlas data file to write (-o)' };
 const TO_OPTION: OptionSpec & { choices: readonly string[] } = {
@@ -66,6 +66,12 @@ const SCALE_OPTION: OptionSpec = {
   type: 'string',
   value: 'LIST',
   description: 'the scales to write, e.g. 1,0.5 (OUT and its pages for 1, NAME@0.5x.EXT and its pages for 0.5)',
+};
+const TEMPLATE_OPTION: OptionSpec = {
+  name: 'template',
+  type: 'string',
+  value: 'FILE',
+  description: 'with --to template: the Eta template (NAME.EXT.eta writes .EXT; docs/atlas-formats.md)',
 };
 const CHANGED_OPTION: OptionSpec = {
   name: 'changed',
@@ -160,7 +166,7 @@ export const packCommand: Command = {
   summary:
     'Pack frames into a texture atlas for an engine: INPUT is a folder or glob of PNG frames (file name = frame name; walk_0.png, walk_1.png, ... make animation "walk") or a sprite file sprat reads (its animations kept). Writes OUT (the data file) and its page images beside it, atomically; inputs and files they use are never replaced, other existing files only with --overwrite. Examples:\n  sprat pack frames/ -o hero.json --trim\n  sprat pack "art/*.png" -o hero.tres --to godot4 --max-size 1024x1024 --multipack\n  sprat pack hero.isprite -o hero-atlas.json --to pixi --trim --rotate --scale 1,0.5',
   usage:
-    'sprat pack INPUT... -o OUT [--to F] [--trim] [--rotate] [--extrude N] [--padding N] [--border N] [--pot] [--square] [--max-size WxH] [--multipack] [--scale LIST] [--changed] [--overwrite] [--force]',
+    'sprat pack INPUT... -o OUT [--to F] [--trim] [--rotate] [--extrude N] [--padding N] [--border N] [--pot] [--square] [--max-size WxH] [--multipack] [--scale LIST] [--template FILE] [--changed] [--overwrite] [--force]',
   options: [
     OUTPUT_OPTION,
     TO_OPTION,
@@ -174,6 +180,7 @@ export const packCommand: Command = {
     MAX_SIZE_OPTION,
     MULTIPACK_OPTION,
     SCALE_OPTION,
+    TEMPLATE_OPTION,
     CHANGED_OPTION,
     OVERWRITE_OPTION,
     FORCE_OPTION,
@@ -184,7 +191,10 @@ export const packCommand: Command = {
     if (!outFile) throw new UsageError('pack needs the output: -o OUT');
     if (positionals.length === 0) throw new UsageError('pack takes INPUT... (folders or globs of PNG frames, or sprite files)');
     const to = choiceOption(options, TO_OPTION);
-    const exporter = exporterFor(outFile, to);
+    let exporter = exporterFor(outFile, to);
+    const template = stringOption(options, TEMPLATE_OPTION);
+    if ((exporter.name === 'template') !== (template !== undefined))
+      throw new UsageError(template === undefined ? '--to template needs --template FILE' : '--template goes with --to template');
     const scales = parseScales(stringOption(options, SCALE_OPTION));
     const maxSize = sizeOption(options, MAX_SIZE_OPTION);
     if (options.multipack && !maxSize) throw new UsageError('--multipack splits pages of --max-size: add --max-size WxH');
@@ -196,6 +206,10 @@ export const packCommand: Command = {
       );
     const outPath = resolvePath(io, outFile);
     try {
+      if (template !== undefined && exporter.withTemplate) {
+        const text = new TextDecoder().decode(await readFileBytes(resolvePath(io, template), limitsFrom(options)));
+        exporter = exporter.withTemplate(text, path.basename(template));
+      }
       const { frames, animations, used, newest } = await gatherFrames(io, positionals, options);
       if (used.includes(outPath)) throw new UsageError(`${outFile}: OUT is an input; pack never overwrites its input`);
       if (options.changed) {
@@ -243,7 +257,7 @@ export const packCommand: Command = {
       for (const n of notes) io.err(`${printable(`${outFile}: note: ${n}`)}\n`);
       const targets = outputTargets(outPath, files, outFile);
       const code = await writeOutputs(io, 'pack', targets, {
-        protect: used,
+        protect: template !== undefined ? [...used, resolvePath(io, template)] : used,
         overwrite: options.overwrite === true,
         force: options.force === true,
       });

@@ -90,6 +90,16 @@ describe('sprat pack', () => {
     expect(missing).toMatchObject({ code: 1, stderr: 'sprat: error: nothing-here: no such file or folder\n' });
   });
 
+  it('--to template writes through an Eta template file (--template), which it needs', async () => {
+    fs.mkdirSync(path.join(dir, 'tpl'), { recursive: true });
+    const solar = path.join(ROOT, 'docs/templates/solar2d.lua.eta');
+    const r = await runCli(['pack', 'frames', '-o', 'tpl/hero.lua', '--to', 'template', '--template', solar, '--trim'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'tpl/hero.lua'), 'utf8')).toContain('walk_0');
+    const none = await runCli(['pack', 'frames', '-o', 'tpl/x.lua', '--to', 'template'], dir);
+    expect(none).toMatchObject({ code: 2, stderr: 'sprat: error: --to template needs --template FILE\n' });
+  });
+
   it('a sprite file: its animations are kept', async () => {
     fs.mkdirSync(path.join(dir, 'sprite'), { recursive: true });
     const r = await runCli(
