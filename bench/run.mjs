@@ -23,10 +23,11 @@ const LOADERS = {
   cli: () => import('./cli.mjs'),
   sweep: () => import('./sweep.mjs'),
   batch: () => import('./batch.mjs'),
+  pack: () => import('./pack.mjs'),
 };
 export const SUITES = Object.keys(LOADERS);
 /** Suites run only with --full or when named (minutes of work). */
-const ON_REQUEST = new Set(['batch']);
+const ON_REQUEST = new Set(['batch', 'pack']);
 
 export async function runBench(argv, { out = (s) => process.stdout.write(s), err = (s) => process.stderr.write(s) } = {}) {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

@@ -43,6 +43,14 @@ export * from './formats/types.js';
 export { FORMATS, getFormat } from './registry.js';
 export { ATLAS_EXPORTERS, getAtlasExporter } from './registry.js';
 export type { Atlas, AtlasAnimation, AtlasExporter, AtlasFile, AtlasFrame, AtlasPage } from './model/atlas.js';
+export {
+  packAtlas,
+  atlasPageFile,
+  MAX_ATLAS_SCALE,
+  type AtlasSourceFrame,
+  type AtlasSourceAnimation,
+  type PackAtlasOptions,
+} from './model/packatlas.js';
 export { detectFormat, extensionOf } from './detect.js';
 export { loadImage, loadResource, imageCache, MissingFiles, questRoot, type ResourceRequest } from './formats/resources.js';
 export * from './model/types.js';

@@ -8,6 +8,8 @@ import { phaser3Exporter } from './interop/phaser/index.js';
 import { pixiExporter } from './interop/pixi/index.js';
 import { cssExporter } from './interop/css/index.js';
 import { templateAtlasExporter } from './interop/template/index.js';
+import { texturePackerExporter } from './interop/texturepacker/index.js';
+import { asepriteExporter } from './interop/aseprite/index.js';
 import { ispriteHandler } from './formats/isprite/index.js';
 import { cthgHandler, cthgScriptHandler } from './formats/cthg/index.js';
 import { spritetileHandler } from './formats/spritetile/index.js';
@@ -53,6 +55,8 @@ export function formatNames(): FormatName[] {
  * tool's folder under src/interop/ and is listed here.
  */
 export const ATLAS_EXPORTERS: AtlasExporter[] = [
+  texturePackerExporter,
+  asepriteExporter,
   godot4Exporter,
   godot3Exporter,
   libgdxExporter,

@@ -9,6 +9,7 @@ import { diffCommand } from './diff.js';
 import { commandHelp } from './help.js';
 import { inspectCommand } from './inspect.js';
 import { newCommand } from './new.js';
+import { packCommand } from './pack.js';
 import { processIo, reportError, type Io } from './io.js';
 import { playCommand } from './play.js';
 import { renderCommand } from './render.js';
@@ -28,6 +29,7 @@ export const COMMANDS: Command[] = [
   checkCommand,
   convertCommand,
   newCommand,
+  packCommand,
   diffCommand,
   renderCommand,
   playCommand,

@@ -201,3 +201,55 @@ export function frameNames(model: SpriteModel, generate: (anim: string, index: n
     });
   });
 }
+
+/**
+ * A sprite's frames for `packAtlas` (src/model/packatlas.ts): each model
+ * frame composed by the same bake `buildSheet` uses, on its canvas (the
+ * frame's own, else the union of every frame's visible box around the
+ * origin, as buildSheet's shared canvas), the origin as its pivot; names
+ * `ANIMATION/INDEX` (`frameNames`, labels where unique); the animations in
+ * play order with their durations (a frame shown forever: 0) and loop flag.
+ */
+export function spriteAtlasFrames(
+  model: SpriteModel,
+  budget: Budget = new Budget(),
+): {
+  frames: { name: string; image: RgbaImage; durationMs: number; pivot: { x: number; y: number } }[];
+  animations: { name: string; frames: string[]; loop: boolean }[];
+} {
+  const names = frameNames(model, (anim, i) => `${anim}/${i}`);
+  const played = model.animations.map((a, ai) => ({ a, ai })).filter(({ a }) => !a.unused && a.frames.length > 0);
+  const baked = played.map(({ a }) => a.frames.map((f) => ({ f, b: bakeFrame(model, f, budget) })));
+  let common: Box = EMPTY;
+  for (const list of baked)
+    for (const { b } of list)
+      if (b.image.width && b.image.height)
+        common = grow(common, -b.originX, -b.originY, b.image.width - b.originX, b.image.height - b.originY);
+  if (common[0] === Infinity) common = [0, 0, 1, 1];
+  const frames: { name: string; image: RgbaImage; durationMs: number; pivot: { x: number; y: number } }[] = [];
+  const animations = played.map(({ a, ai }, k) => {
+    const list = baked[k]!;
+    const frameList = list.map(({ f, b }, fi) => {
+      let c = f.canvas ? canvasBox(f.canvas) : common;
+      if (b.image.width && b.image.height) c = grow(c, -b.originX, -b.originY, b.image.width - b.originX, b.image.height - b.originY);
+      const w = c[2] - c[0];
+      const h = c[3] - c[1];
+      budget.spend('maxPixels', w * h, `frame ${fi} of "${a.name}" (${w}x${h})`);
+      const image = createImage(w, h);
+      const dx = -b.originX - c[0];
+      const dy = -b.originY - c[1];
+      for (let y = 0; y < b.image.height; y++)
+        image.data.set(b.image.data.subarray(y * b.image.width * 4, (y + 1) * b.image.width * 4), ((y + dy) * w + dx) * 4);
+      const name = names[ai]![fi]!;
+      frames.push({
+        name,
+        image,
+        durationMs: Number.isFinite(f.durationMs) ? f.durationMs : 0,
+        pivot: { x: w ? -c[0] / w : 0, y: h ? -c[1] / h : 0 },
+      });
+      return name;
+    });
+    return { name: a.direction ? `${a.name}/${a.direction}` : a.name, frames: frameList, loop: a.loopTo !== null };
+  });
+  return { frames, animations };
+}

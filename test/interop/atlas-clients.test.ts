@@ -19,6 +19,7 @@ import type { RgbaImage } from '../../src/render/image.js';
 import { encodePng } from '../../src/render/png.js';
 import { getAtlasExporter } from '../../src/registry.js';
 import { atlasFixture } from '../helpers/atlas-fixture.js';
+import { runCli } from '../helpers/cli.js';
 import { haveChromium } from '../web/harness.js';
 import { openClientPage } from './client-page.js';
 
@@ -151,6 +152,48 @@ describe.skipIf(!haveChromium)('engine atlas exports drawn by the engines', () =
     });
     expect(out[0].animations).toEqual({ idle: ['idle/0', 'idle/1'] });
     expect(failures).toEqual([]);
+  }, 120_000);
+
+  it('PixiJS 8 Assets.load of a `sprat pack` output (texturepacker, trimmed, rotation allowed, multipack) draws every frame where its PNG is', async () => {
+    const { sources } = atlasFixture({ rotate: false });
+    const frames = path.join(dir, 'packcli-frames');
+    fs.mkdirSync(frames);
+    fs.mkdirSync(path.join(dir, 'packcli'));
+    const names = [...sources.keys()].map((n) => n.replace('/', '_'));
+    for (const [n, img] of sources) fs.writeFileSync(path.join(frames, `${n.replace('/', '_')}.png`), encodePng(img));
+    const args = [
+      'pack',
+      'packcli-frames',
+      '-o',
+      'packcli/hero.json',
+      '--trim',
+      '--rotate',
+      '--padding',
+      '1',
+      '--max-size',
+      '16x12',
+      '--multipack',
+    ];
+    const r = await runCli(args, dir);
+    expect(r.code, r.stderr).toBe(0);
+    const checks = names.map((name) => ({ name, ...AT }));
+    const out = await page.evaluate(([u, w, h, bg, cs]) => (window as any).pixiMultipack(u, w, h, bg, cs), [
+      `${URL_BASE}packcli/hero.json`,
+      SIZE.width,
+      SIZE.height,
+      BG,
+      checks,
+    ] as const);
+    const failures: string[] = [];
+    [...sources.values()].forEach((img, i) => {
+      const got = out[i];
+      expect(got.error, names[i]).toBeUndefined();
+      expect(got.size, names[i]).toEqual([img.width, img.height]);
+      const diff = compare(Buffer.from(got.pixels, 'base64'), img);
+      if (diff) failures.push(`"${names[i]}": ${diff}`);
+    });
+    expect(failures).toEqual([]);
+    expect(out[0].animations).toMatchObject({ idle: ['idle_0', 'idle_1'], walk: ['walk_0', 'walk_1', 'walk_2'] });
   }, 120_000);
 
   it('Chromium draws every css frame (two pages, trimmed) where its source canvas is', async () => {

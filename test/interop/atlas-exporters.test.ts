@@ -19,6 +19,8 @@ import type { Atlas, AtlasExporter } from '../../src/model/atlas.js';
 import { ATLAS_EXPORTERS, getAtlasExporter } from '../../src/registry.js';
 import { cssIdentifier } from '../../src/interop/css/index.js';
 import { templateExporter } from '../../src/interop/template/index.js';
+import { readTexturePacker } from '../../src/interop/texturepacker/index.js';
+import { readAseprite } from '../../src/interop/aseprite/index.js';
 import { atlasFixture } from '../helpers/atlas-fixture.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -32,7 +34,19 @@ const turned = atlasFixture({ rotate: true }).atlas;
 describe('the atlas exporters list', () => {
   it('holds every engine format once, by the names `sprat pack --to` takes', () => {
     expect(ATLAS_EXPORTERS.map((e) => e.name)).toEqual(
-      expect.arrayContaining(['godot4', 'godot3', 'libgdx', 'starling', 'cocos2d', 'phaser3', 'pixi', 'css', 'template']),
+      expect.arrayContaining([
+        'texturepacker',
+        'aseprite',
+        'godot4',
+        'godot3',
+        'libgdx',
+        'starling',
+        'cocos2d',
+        'phaser3',
+        'pixi',
+        'css',
+        'template',
+      ]),
     );
     expect(new Set(ATLAS_EXPORTERS.map((e) => e.name)).size).toBe(ATLAS_EXPORTERS.length);
     for (const e of ATLAS_EXPORTERS) expect(e.extension, e.name).toMatch(/^\.[a-z0-9]+$/);
@@ -40,8 +54,8 @@ describe('the atlas exporters list', () => {
 
   it('the formats that cannot say a frame is rotated refuse one, with the frame named', () => {
     // Starling and Phaser 3 files can say `rotated` (their exporters write it) though Phaser does not draw it right.
-    expect(ATLAS_EXPORTERS.filter((x) => x.rotation).map((x) => x.name)).toEqual(['cocos2d', 'pixi']);
-    for (const e of ['godot4', 'godot3', 'libgdx', 'css'].map(exporter)) {
+    expect(ATLAS_EXPORTERS.filter((x) => x.rotation).map((x) => x.name)).toEqual(['texturepacker', 'cocos2d', 'pixi']);
+    for (const e of ['godot4', 'godot3', 'libgdx', 'css', 'aseprite'].map(exporter)) {
       expect(() => e.write(turned, `hero${e.extension}`), e.name).toThrow(FormatError);
       expect(() => e.write(turned, `hero${e.extension}`), e.name).toThrow(/frame "walk\/0" is stored rotated/);
     }
@@ -57,6 +71,48 @@ describe('the atlas exporters list', () => {
     // One speed per animation: "walk" shows for 80, 120 and 80 ms.
     expect(exporter('godot3').losses!(upright)).toContain("godot3 holds no per-frame durations: 5 frames' durations are not written");
     expect(exporter('pixi').losses!(upright)).toContain('pixi holds no loop flag: 1 animations\' "play once" is not written');
+  });
+});
+
+describe('texturepacker and aseprite: sprat’s own sheet readers read the files back', () => {
+  it('texturepacker: a JSON hash per page, linked by related_multi_packs; rotation, trim, pivot, duration, animations per page', () => {
+    const files = exporter('texturepacker').write(turned, 'hero.json');
+    expect(files.map((f) => f.name)).toEqual(['hero.json', 'hero-1.json']);
+    const docs = files.map((f) => readTexturePacker(f.bytes));
+    expect(docs.map((d) => [d.meta.image, d.meta.related_multi_packs])).toEqual([
+      ['hero.png', ['hero-1.json']],
+      ['hero-1.png', ['hero.json']],
+    ]);
+    for (const f of turned.frames) {
+      const got = docs[f.page]!.frames.find((x) => x.filename === f.name)!;
+      expect([got.frame, got.rotated, got.trimmed, got.spriteSourceSize, got.sourceSize, got.duration]).toEqual([
+        f.frame,
+        f.rotated,
+        f.trimmed,
+        f.spriteSourceSize,
+        f.sourceSize,
+        f.durationMs,
+      ]);
+    }
+    expect(docs[0]!.animations).toEqual([['idle', ['idle/0', 'idle/1']]]);
+    expect(exporter('texturepacker').losses!(turned)).toContain(
+      'texturepacker holds an animation on one page only: "walk" span several pages and are not written',
+    );
+  });
+
+  it('aseprite: a sheet per page, durations, animations of consecutive frames as tags', () => {
+    const files = exporter('aseprite').write(upright, 'hero.json');
+    expect(files.map((f) => f.name)).toEqual(['hero.json', 'hero-1.json']);
+    const doc = readAseprite(files[0]!.bytes);
+    expect(doc.frames.map((f) => [f.filename, f.duration])).toEqual([
+      ['idle/0', 100],
+      ['idle/1', 100],
+      ['walk/1', 120],
+    ]);
+    expect(doc.meta.frameTags).toEqual([{ name: 'idle', from: 0, to: 1, direction: 'forward' }]);
+    expect(exporter('aseprite').losses!(upright)).toContain(
+      'aseprite holds an animation on one page only: "walk" span several pages and are not written',
+    );
   });
 });
 

@@ -13,7 +13,9 @@ import type { LevelModel, ModelAnimation, ModelFrame, ModelLayer, SpriteModel } 
 import { unusedAnimation, unusedFrameNames } from '../../model/unused.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
-import { baseName, has, JsonReader, jsonLinePositions, type FromJson, sniffText } from '../json.js';
+import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
+import { atlasLosses, frameMs, pageDataName, requireUnrotated } from '../atlasfile.js';
+import { baseName, has, JsonReader, jsonBytes, jsonLinePositions, type FromJson, sniffText } from '../json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
 import {
   type AnimationExtra,
@@ -878,3 +880,84 @@ export {
 
 // The native .aseprite / .ase file (format `ase`), exported from the folder like every handler.
 export { aseHandler } from './file.js';
+
+/**
+ * The atlas's animations as Aseprite tags: an animation whose frames are
+ * consecutive frames of the page, in order, becomes `from`..`to`; the
+ * others cannot be a tag (Aseprite's tags are frame ranges).
+ */
+function atlasTags(atlas: Atlas, onPage: number[]): { tags: AsepriteTag[]; left: string[] } {
+  const at = new Map(onPage.map((i, k) => [i, k]));
+  const tags: AsepriteTag[] = [];
+  const left: string[] = [];
+  for (const a of atlas.animations) {
+    const ks = a.frames.map((i) => at.get(i));
+    const from = ks[0];
+    const run = from !== undefined && ks.every((k, j) => k === from + j);
+    if (run) tags.push({ name: a.name, from, to: from + ks.length - 1, direction: 'forward' });
+    else if (a.frames.some((i) => at.has(i))) left.push(a.name);
+  }
+  return { tags, left };
+}
+
+/**
+ * `sprat pack --to aseprite`: the atlas as Aseprite's JSON sheet (hash),
+ * written by the one writer above (asepriteToJson): one file per page
+ * (`NAME.json`, `NAME-1.json`, ...: Aseprite's sheet has one image), each
+ * frame's `duration` (100 ms when the source says none), animations of
+ * consecutive frames as `frameTags`.
+ */
+function asepriteAtlasFiles(atlas: Atlas, dataName: string): AtlasFile[] {
+  requireUnrotated(atlas, FORMAT, "Aseprite's sheet JSON cannot say a frame is turned");
+  return atlas.pages.map((p, page) => {
+    const onPage = atlas.frames.map((f, i) => (f.page === page ? i : -1)).filter((i) => i >= 0);
+    const doc: AsepriteDoc = {
+      layout: 'hash',
+      frames: onPage.map((i) => {
+        const f = atlas.frames[i]!;
+        return {
+          filename: f.name,
+          frame: { ...f.frame },
+          rotated: false,
+          trimmed: f.trimmed,
+          spriteSourceSize: { ...f.spriteSourceSize },
+          sourceSize: { ...f.sourceSize },
+          duration: frameMs(f),
+        };
+      }),
+      meta: {
+        app: 'sprat',
+        version: '1.0',
+        image: p.file,
+        format: 'RGBA8888',
+        size: { w: p.image.width, h: p.image.height },
+        scale: String(atlas.scale),
+        frameTags: atlasTags(atlas, onPage).tags,
+        layers: [],
+        slices: [],
+      },
+    };
+    return { name: pageDataName(dataName, page), bytes: jsonBytes(asepriteToJson(doc)) };
+  });
+}
+
+export const asepriteExporter: AtlasExporter = {
+  name: 'aseprite',
+  description: "Aseprite's JSON sheet (hash), one per page: trimmed frames, durations, animations as frame tags",
+  extension: '.json',
+  rotation: false,
+  multipage: false,
+  write: asepriteAtlasFiles,
+  losses(atlas) {
+    const out = atlasLosses(atlas, FORMAT, { durations: 'frame', animations: true, crossPageAnimations: false });
+    const left = atlas.pages.flatMap((_, page) =>
+      atlasTags(
+        atlas,
+        atlas.frames.map((f, i) => (f.page === page ? i : -1)).filter((i) => i >= 0),
+      ).left.filter((n) => !atlas.animations.find((a) => a.name === n && new Set(a.frames.map((i) => atlas.frames[i]!.page)).size > 1)),
+    );
+    if (left.length)
+      out.push(`aseprite tags are frame ranges: ${left.map((n) => `"${n}"`).join(', ')} are not consecutive frames and are not written`);
+    return out;
+  },
+};

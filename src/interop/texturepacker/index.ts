@@ -22,8 +22,10 @@ import {
 } from '../sheethandler.js';
 import { dirOf, joinPath, loadResource, type ResourceRequest } from '../../formats/resources.js';
 import { choiceOption } from '../../formats/options.js';
-import { baseName, errorIn, has, JsonReader, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
+import { baseName, errorIn, has, JsonReader, jsonBytes, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
 import { budgetFrom } from '../../binary/limits.js';
+import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
+import { atlasLosses, pageDataName } from '../atlasfile.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
 import {
   type AnimationExtra,
@@ -482,4 +484,60 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
     expand: (doc, resources) => withMultipack(doc, resources),
   }),
   fromModel: (model, options) => texturePackerFromModel(model, options),
+};
+
+/**
+ * `sprat pack --to texturepacker`: the atlas as TexturePacker's JSON (Hash),
+ * written by the one writer above (texturePackerToJson): one file per page,
+ * linked by `meta.related_multi_packs` as TexturePacker's multipack writes
+ * them (`NAME.json`, `NAME-1.json`, ...); `rotated` a quarter turn
+ * clockwise, `pivot`/`anchor` when the frame has one, `duration`, PixiJS
+ * `animations` on the page that holds all their frames.
+ */
+function texturePackerAtlasFiles(atlas: Atlas, dataName: string): AtlasFile[] {
+  const names = atlas.pages.map((_, page) => pageDataName(dataName, page));
+  return atlas.pages.map((p, page) => {
+    const frames: SheetJsonFrame[] = atlas.frames
+      .filter((f) => f.page === page)
+      .map((f) => ({
+        filename: f.name,
+        frame: { ...f.frame },
+        rotated: f.rotated,
+        trimmed: f.trimmed,
+        spriteSourceSize: { ...f.spriteSourceSize },
+        sourceSize: { ...f.sourceSize },
+        ...(f.pivot ? { pivot: { ...f.pivot }, anchor: { ...f.pivot } } : {}),
+        ...(f.durationMs !== undefined ? { duration: f.durationMs } : {}),
+      }));
+    const animations: [string, string[]][] = [];
+    for (const a of atlas.animations) {
+      const on = a.frames.map((i) => atlas.frames[i]!);
+      if (on.length > 0 && on.every((f) => f.page === page)) animations.push([a.name, on.map((f) => f.name)]);
+    }
+    const doc: TexturePackerDoc = {
+      layout: 'hash',
+      frames,
+      animations,
+      meta: {
+        app: 'sprat',
+        version: '1.0',
+        image: p.file,
+        format: 'RGBA8888',
+        size: { w: p.image.width, h: p.image.height },
+        scale: String(atlas.scale),
+        ...(names.length > 1 ? { related_multi_packs: names.filter((_, i) => i !== page).map((n) => n.replace(/^.*\//, '')) } : {}),
+      },
+    };
+    return { name: names[page]!, bytes: jsonBytes(texturePackerToJson(doc)) };
+  });
+}
+
+export const texturePackerExporter: AtlasExporter = {
+  name: 'texturepacker',
+  description: 'TexturePacker JSON (Hash), one per page linked by related_multi_packs: trimmed and rotated frames, pivots, durations',
+  extension: '.json',
+  rotation: true,
+  multipage: true,
+  write: texturePackerAtlasFiles,
+  losses: (atlas) => atlasLosses(atlas, FORMAT, { pivot: true, durations: 'frame', animations: true }),
 };
