@@ -27,24 +27,24 @@ export interface FrameRateOptions {
 /** Relative tolerance under which delay × fps counts as a whole number (decimal delays like 0.1 are not exact in binary). */
 const EXACT_TOLERANCE = 1e-9;
 
-function holdsAt(delays: readonly number[], fps: number, maxHold: number): { holds: number[]; maxError: number; exact: boolean } {
-  const holds: number[] = [];
+function holdAt(d: number, fps: number, maxHold: number): number {
+  if (!(d > 0) || !Number.isFinite(d)) return 0;
+  return Math.min(maxHold, Math.max(1, Math.round(d * fps)));
+}
+
+/** The largest error at `fps` over `delays` (positive and finite), and whether every one is exact. */
+function errorAt(delays: readonly number[], fps: number, maxHold: number): { maxError: number; exact: boolean } {
   let maxError = 0;
   let exact = true;
   for (const d of delays) {
-    if (!(d > 0) || !Number.isFinite(d)) {
-      holds.push(0);
-      continue;
-    }
     const ideal = d * fps;
-    const h = Math.min(maxHold, Math.max(1, Math.round(ideal)));
-    holds.push(h);
+    const h = holdAt(d, fps, maxHold);
     if (Math.abs(ideal - h) > EXACT_TOLERANCE * Math.max(1, ideal)) {
       exact = false;
       maxError = Math.max(maxError, Math.abs(h / fps - d));
     }
   }
-  return { holds, maxError, exact };
+  return { maxError, exact };
 }
 
 /**
@@ -53,22 +53,30 @@ function holdsAt(delays: readonly number[], fps: number, maxHold: number): { hol
  * `maxFps`; otherwise the rate with the smallest largest error (the smaller
  * rate on ties). Delays that are not positive and finite (frames that hold
  * forever) are left out and get hold time 0.
+ *
+ * Each rate is judged over the distinct delays only, and hold times are made
+ * once, for the rate chosen: a quarter of a million frames of the same delay
+ * cost one delay per rate, not 255 arrays of a quarter of a million holds.
  */
 export function chooseFrameRate(delaysSeconds: readonly number[], options: FrameRateOptions = {}): FrameRateChoice {
   const maxFps = Math.max(1, Math.floor(options.maxFps ?? 255));
   const maxHold = Math.max(1, Math.floor(options.maxHold ?? 65535));
-  const counted = delaysSeconds.filter((d) => d > 0 && Number.isFinite(d));
-  if (counted.length === 0) {
+  const distinct = [...new Set(delaysSeconds.filter((d) => d > 0 && Number.isFinite(d)))];
+  if (distinct.length === 0) {
     const fps = Math.min(maxFps, Math.max(1, Math.floor(options.fallbackFps ?? 30)));
     return { fps, holdTimes: delaysSeconds.map(() => 0), maxError: 0, exact: true };
   }
-  let best: { fps: number; holds: number[]; maxError: number; exact: boolean } | undefined;
+  let best: { fps: number; maxError: number; exact: boolean } | undefined;
   for (let fps = 1; fps <= maxFps; fps++) {
-    const r = holdsAt(delaysSeconds, fps, maxHold);
-    if (r.exact) return { fps, holdTimes: r.holds, maxError: 0, exact: true };
+    const r = errorAt(distinct, fps, maxHold);
+    if (r.exact) {
+      best = { fps, ...r };
+      break;
+    }
     if (!best || r.maxError < best.maxError) best = { fps, ...r };
   }
-  return { fps: best!.fps, holdTimes: best!.holds, maxError: best!.maxError, exact: false };
+  const { fps, maxError, exact } = best!;
+  return { fps, holdTimes: delaysSeconds.map((d) => holdAt(d, fps, maxHold)), maxError: exact ? 0 : maxError, exact };
 }
 
 /** A duration for a note: milliseconds with at most two decimals, or "forever". */

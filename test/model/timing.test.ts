@@ -63,4 +63,52 @@ describe('chooseFrameRate', () => {
       { numRuns: 200 },
     );
   });
+  it('judging distinct delays only gives what judging every delay at every rate gives', () => {
+    // the plain reference: every rate, every delay
+    const reference = (delays: number[]) => {
+      let best: { fps: number; holdTimes: number[]; maxError: number; exact: boolean } | undefined;
+      for (let fps = 1; fps <= 255; fps++) {
+        let maxError = 0;
+        let exact = true;
+        const holdTimes = delays.map((d) => {
+          if (!(d > 0) || !Number.isFinite(d)) return 0;
+          const h = Math.min(65535, Math.max(1, Math.round(d * fps)));
+          if (Math.abs(d * fps - h) > 1e-9 * Math.max(1, d * fps)) {
+            exact = false;
+            maxError = Math.max(maxError, Math.abs(h / fps - d));
+          }
+          return h;
+        });
+        if (exact) return { fps, holdTimes, maxError: 0, exact };
+        if (!best || maxError < best.maxError) best = { fps, holdTimes, maxError, exact };
+      }
+      return best!;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 1, max: 3000 }).map((ms) => ms / 1000),
+            fc.constant(Infinity),
+            fc.constant(0),
+          ),
+          {
+            minLength: 1,
+            maxLength: 30,
+          },
+        ),
+        (delays) => {
+          fc.pre(delays.some((d) => d > 0 && Number.isFinite(d)));
+          expect(chooseFrameRate(delays)).toEqual(reference(delays));
+        },
+      ),
+    );
+  });
+
+  it('a quarter of a million frames of one delay get their holds from one judgement per rate', () => {
+    const r = chooseFrameRate(new Array<number>(1 << 18).fill(0.001));
+    expect(r.fps).toBe(255);
+    expect(r.holdTimes.length).toBe(1 << 18);
+    expect(r.holdTimes.every((h) => h === 1)).toBe(true);
+  });
 });

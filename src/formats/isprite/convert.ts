@@ -208,6 +208,9 @@ function fixedOk(v: number): boolean {
 /** The largest 24-bit fixed-point value (8 fraction bits). */
 const FIXED_MAX = 32767.99609375;
 
+/** A graphic element's fixed-point fields, in the order their errors are reported. */
+const FIXED_FIELDS = ['x', 'y', 'originX', 'originY', 'rotation', 'scaleX', 'scaleY'] as const;
+
 export function ispriteFromModel(model: SpriteModel | LevelModel, options: { clamp?: boolean } = {}): IspriteDocument {
   if (model.kind !== 'sprite') throw new FormatError('isprite', 'an ISPRITE file holds a sprite, not a level');
   const doc = createIsprite();
@@ -268,7 +271,8 @@ export function ispriteFromModel(model: SpriteModel | LevelModel, options: { cla
         const centred = ox === p.sw / 2 && oy === p.sh / 2;
         const simple = rot === 0 && sx === 1 && sy === 1 && op === 65535 && (centred || (!p.flipX && !p.flipY));
         const values = { x, y, originX: ox, originY: oy, rotation: rot, scaleX: sx, scaleY: sy };
-        for (const [k, v] of Object.entries(values) as [keyof typeof values, number][]) {
+        for (const k of FIXED_FIELDS) {
+          const v = values[k];
           if (fixedOk(v)) continue;
           const what = `animation "${anim.name}" frame ${fi} part ${elements.length} ${k} ${v}`;
           if (!options.clamp || Number.isNaN(v))
