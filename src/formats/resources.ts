@@ -214,8 +214,11 @@ const SHARED = new WeakMap<ResourceLoader, Map<number, Map<string, Promise<RgbaI
  * `resources` as a new loader whose images every `imageCache` made from it
  * shares: each file is decoded once over several renders of one document
  * (the viewer's preview draws every animation of a sprite from one sheet).
+ * A loader that already shares is returned as it is, so a caller that keeps
+ * one (the static viewer, per document) keeps its decoded images across calls.
  */
 export function sharingImages(resources: ResourceLoader): ResourceLoader {
+  if (SHARED.has(resources)) return resources;
   const shared: ResourceLoader = {
     load: (p) => resources.load(p),
     exists: (p) => resources.exists(p),

@@ -84,6 +84,22 @@ describe('the resource layer', () => {
     expect(log.filter((l) => l.startsWith('load'))).toEqual(['load sprites/s.png']);
   });
 
+  it('a loader that already shares images is kept: previews through it decode each sheet once across calls', async () => {
+    const log: string[] = [];
+    const loaded = load(
+      new TextEncoder().encode(
+        'animation{ name = "a", src_image = "s.png", directions = { { x = 0, y = 0, frame_width = 2, frame_height = 2, origin_x = 0, origin_y = 0 } } }\n',
+      ),
+      'x.dat',
+      'solarus-lua',
+    );
+    const shared = sharingImages(memory({ 'sprites/s.png': png(4, 4) }, log));
+    expect(sharingImages(shared)).toBe(shared);
+    await preview(loaded, shared);
+    await preview(loaded, shared);
+    expect(log.filter((l) => l.startsWith('load'))).toEqual(['load sprites/s.png']);
+  });
+
   it('foundResources: a request that cannot be made is left out, never an unhandled rejection while an earlier one is awaited', async () => {
     const rejected: unknown[] = [];
     const onRejection = (e: unknown) => rejected.push(e);
