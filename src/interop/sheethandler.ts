@@ -174,6 +174,8 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
   return {
     // Frames outside any tag / animation are written as such.
     holdsUnusedFrames: true,
+    // Tag direction and repeat: Aseprite's own fields, TexturePacker's meta.sprat (sheetextras.ts).
+    holdsPlayback: true,
     picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
       // A selection that names nothing fails before the sheet is loaded (when no other document adds animations).
       if (!more.siblings?.(doc).length) selectModelAnimation(modelOf(doc), options);

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { roundTrip } from '../../src/matrix.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
 import { runCli } from '../helpers/cli.js';
-import { CORPUS } from '../helpers/paths.js';
+import { CORPUS, SAMPLES } from '../helpers/paths.js';
 
 const ASE = path.join(CORPUS, 'interop/viniciusgerevini+godot-aseprite-wizard/test/sample_test_file.aseprite');
 const TRIMMED = path.join(CORPUS, 'interop/pixijs+particle-emitter/docs/examples/images');
@@ -79,5 +79,25 @@ describe('-> hallgeir-sprite from frames with no texture of their own', () => {
     expect(cell.notes).toContain(
       'hallgeir-sprite: the frames were drawn into a new texture beside the sprite, named after it (.png), in frames of 100x100: read the sprite with --frame-size 100x100',
     );
+  });
+
+  it('hallgeir-sprite -> CTHG -> back: the frames come back drawn into the new texture; only the view CTHG adds changes, said once', async () => {
+    const dir = path.join(SAMPLES, 'hallgeir');
+    const cell = await roundTrip(
+      {
+        bytes: new Uint8Array(fs.readFileSync(path.join(dir, 'hero.spr'))),
+        name: 'hero.spr',
+        options: { 'frame-size': '16x16' },
+        resources: fsResourceLoader(dir),
+        dir,
+      },
+      'cthg',
+    );
+    expect(cell.status).toBe('lossy');
+    if (cell.status !== 'lossy') return;
+    expect(cell.losses.map((l) => l.kind)).toEqual(['added', 'removed']);
+    for (const l of cell.losses)
+      expect(l.note).toMatch(/^cthg: animations with no view are written as view north|^hallgeir-sprite: a sprite has no directions/);
+    expect(cell.notes.some((n) => n.startsWith('hallgeir-sprite: the frames were drawn into a new texture'))).toBe(true);
   });
 });
