@@ -18,7 +18,7 @@ import type {
 } from './formats/types.js';
 import { budgetFrom, type Budget } from './binary/limits.js';
 import { drawPicture, nextFrame, withLayerChoices, type DrawnPicture, type PictureLayer } from './render/pipeline.js';
-import { didYouMean, layerChoices } from './formats/options.js';
+import { didYouMean, layerChoices, listed, NOTE_NAMES } from './formats/options.js';
 import type { RgbaImage } from './render/image.js';
 import type { LevelModel, SpriteModel } from './model/types.js';
 import { unusedFrameNames } from './model/unused.js';
@@ -180,6 +180,7 @@ export async function convert(
     // fromModel may add notes of its own (what the target cannot hold).
     for (const n of model.notes ?? []) notes.push(oneLine(n));
     for (const n of unusedFramesNotes(model, target)) notes.push(n);
+    for (const n of playbackNotes(model, target)) notes.push(n);
   }
   for (const n of target.writeNotes?.(doc) ?? []) notes.push(n);
   if (target.writeFiles) {
@@ -209,6 +210,36 @@ function unusedFramesNotes(model: SpriteModel | LevelModel, target: FormatHandle
   return model.animations
     .filter((a) => a.unused)
     .map((a) => `frames no animation plays are kept as the animation "${a.name}": ${unusedFrameNames(a)}`);
+}
+
+/**
+ * To a format that does not store how an animation walks its frames (the
+ * model's `playback`, docs/interop.md): the frames are already in the order
+ * they play (the readers expand a ping-pong and its repeats), so playback is
+ * the same; what is lost is the mode itself. One note per kind, naming the
+ * animations.
+ */
+function playbackNotes(model: SpriteModel | LevelModel, target: FormatHandler): string[] {
+  if (model.kind !== 'sprite' || target.holdsPlayback) return [];
+  const label = (a: SpriteModel['animations'][number]) => JSON.stringify(a.direction ? `${a.name}/${a.direction}` : a.name);
+  const directed = model.animations.filter((a) => a.playback && a.playback.direction !== 'forward');
+  const repeated = model.animations.filter((a) => a.playback?.repeat);
+  const notes: string[] = [];
+  if (directed.length)
+    notes.push(
+      `${target.name}: tag directions are not stored; the frames are written in the order they play: ${listed(
+        directed.map((a) => `${label(a)} (${a.playback!.direction})`),
+        NOTE_NAMES,
+      )}`,
+    );
+  if (repeated.length)
+    notes.push(
+      `${target.name}: tag repeat counts are not stored; the repeats are written out as frames: ${listed(
+        repeated.map((a) => `${label(a)} (${a.playback!.repeat === 1 ? 'once' : `${a.playback!.repeat} times`})`),
+        NOTE_NAMES,
+      )}`,
+    );
+  return notes;
 }
 
 /**

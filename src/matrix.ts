@@ -22,6 +22,7 @@ import { joinPath } from './formats/resources.js';
 import type { CommandOptions, FormatHandler, OutputFile, ResourceLoader } from './formats/types.js';
 import { comparePlayback, PLAYBACK_CHANGE_KINDS, type PlaybackChange, type PlaybackChangeKind } from './model/playback.js';
 import type { SpriteModel } from './model/types.js';
+import { hallgeirFrameSizeOf } from './formats/hallgeir/convert.js';
 
 /**
  * Which notes explain which kind of loss: a note the conversions printed
@@ -68,7 +69,14 @@ export const LOSS_NOTES: Readonly<Record<PlaybackChangeKind, readonly RegExp[]>>
     /the last frame of an animation that stops holds forever/,
   ],
   next: [/follow-up animations \("next"\) were dropped/, /follow-up "[^"]*" names no sequence/],
-  pixels: [/element positions? rounded to whole pixels/, /shown with the grey ramp/, /the frames have several sizes/, /\bclamped\b/],
+  pixels: [
+    // src/formats/hallgeir/convert.ts: a Hallgeir frame is drawn from its corner.
+    /a frame is drawn from its upper-left corner; the sprite origin moved there/,
+    /element positions? rounded to whole pixels/,
+    /shown with the grey ramp/,
+    /the frames have several sizes/,
+    /\bclamped\b/,
+  ],
 };
 
 /** One kind of loss in a cell. */
@@ -134,11 +142,11 @@ async function spriteModel(loaded: Loaded, resources: ResourceLoader, options: C
   return m;
 }
 
-/** What reading a file of `format` needs beyond `options`: a Hallgeir sprite's frame size, taken from the sprite it was written from. */
+/** What reading a file of `format` needs beyond `options`: a Hallgeir sprite's frame size, the one the writer gave the sprite it was written from. */
 function readOptionsFor(format: FormatHandler, model: SpriteModel, options: CommandOptions): CommandOptions {
   if (format.name !== 'hallgeir-sprite' || options['frame-size'] !== undefined) return options;
-  const part = model.animations.flatMap((a) => a.frames.flatMap((f) => f.parts))[0];
-  return part ? { ...options, 'frame-size': `${part.sw}x${part.sh}` } : options;
+  const size = hallgeirFrameSizeOf(model);
+  return size ? { ...options, 'frame-size': `${size.width}x${size.height}` } : options;
 }
 
 /** `name` with its extension replaced: `hero.isprite` -> `hero.via.json`. */

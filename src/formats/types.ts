@@ -276,6 +276,13 @@ export interface FormatHandler<Doc = any> {
   toModel?(doc: Doc, resources: ResourceLoader, options?: CommandOptions): Promise<SpriteModel | LevelModel>;
   /** True when the format stores frames outside any animation (the model's `unused` frames are written so, without a note). */
   holdsUnusedFrames?: boolean;
+  /**
+   * True when the format stores how an animation walks its frames (the
+   * model's `playback`: Aseprite tag direction and repeat; TexturePacker in
+   * meta.sprat), so they come back; to the others `convert` says, once per
+   * kind, which animations lose theirs.
+   */
+  holdsPlayback?: boolean;
   /** From the common model; the result is written with `write`. */
   fromModel?(model: SpriteModel | LevelModel, options?: CommandOptions): Promise<Doc> | Doc;
 }

@@ -111,6 +111,7 @@ export async function loadSheets(
     let loaded = seen.get(name);
     if (loaded === null) continue;
     if (loaded) {
+      sheet.path = loaded.path;
       sheet.image = loaded.image;
       sheet.nearest = true;
       continue;
@@ -130,6 +131,8 @@ export async function loadSheets(
       const note = `${format}: ${at} "${name}" is an absolute path; the sheet was read from "${loaded.path}" next to the document`;
       model.notes = [...(model.notes ?? []), note];
     }
+    // The sheet is the file its pixels came from: a writer that names it (a Hallgeir sprite) names that one.
+    sheet.path = loaded.path;
     sheet.image = loaded.image;
     sheet.nearest = true;
   }
@@ -171,6 +174,8 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
   return {
     // Frames outside any tag / animation are written as such.
     holdsUnusedFrames: true,
+    // Tag direction and repeat: Aseprite's own fields, TexturePacker's meta.sprat (sheetextras.ts).
+    holdsPlayback: true,
     picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
       // A selection that names nothing fails before the sheet is loaded (when no other document adds animations).
       if (!more.siblings?.(doc).length) selectModelAnimation(modelOf(doc), options);

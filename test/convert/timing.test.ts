@@ -123,13 +123,13 @@ describe('timingNotes', () => {
 });
 
 describe('-> Hallgeir', () => {
-  it('notes 0 ms frames written as frames that hold, and frames of several sizes', async () => {
+  it('notes 0 ms frames written as frames that hold; frames of several sizes are drawn into a new texture of one frame size', async () => {
     const { spriteFromModel } = await import('../../src/formats/hallgeir/convert.js');
     const part = (sw: number) => ({ sheet: 0, sx: 0, sy: 0, sw, sh: 8, x: 0, y: 0 });
     const model: import('../../src/model/types.js').SpriteModel = {
       kind: 'sprite',
       name: 'h',
-      sheets: [{ path: 'h.png' }],
+      sheets: [{ path: 'h.png', image: patternImage(10, 8) }],
       animations: [
         {
           name: 'a',
@@ -146,9 +146,10 @@ describe('-> Hallgeir', () => {
       [0, -1],
       [0.1, 0],
     ]);
+    expect(doc.bakedTexture).toBeDefined();
     expect(model.notes).toEqual([
+      'hallgeir-sprite: the frames were drawn into a new texture beside the sprite, named after it (.png), in frames of 10x8: read the sprite with --frame-size 10x8',
       'hallgeir-sprite: frames of 0 ms are written as frames that hold forever: "a" frame 0',
-      'hallgeir-sprite: the frames have several sizes (8x8, 10x8); a Hallgeir sprite has one, given when it is read (--frame-size)',
     ]);
   });
 });

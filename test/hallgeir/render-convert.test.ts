@@ -223,7 +223,8 @@ describe('to and from the common model', () => {
         },
       ],
     };
-    expect(() => spriteFromModel(twoParts)).toThrow(/2 parts/);
+    // Two parts are drawn into one new texture: that needs the sheet's pixels, which were not loaded here.
+    expect(() => spriteFromModel(twoParts)).toThrow(/its frames must be drawn into a new texture, and texture "tex" not found/);
     expect(() => spriteFromModel({ kind: 'level', layers: [], tilesets: [] })).toThrow(FormatError);
   });
 });

@@ -28,6 +28,8 @@ import {
 import { FRAME_SIZE_OPTION } from './resources.js';
 import { validateHallgeir } from './validate.js';
 import { writeHallgeir } from './write.js';
+import { encodePng } from '../../render/png.js';
+import { baseName } from '../../interop/json.js';
 
 export * from './model.js';
 export {
@@ -52,7 +54,7 @@ export {
 export { HallgeirPlayer, frameAt, frameAtTimes, frameChain, playRecords, type PlayRecord } from './play.js';
 export { inspectJson as hallgeirInspectJson, inspectText as hallgeirInspectText } from './inspect.js';
 export { renderSprite, renderMap, renderObject, spritePicture, objectPicture, mapPicture, inferFrameSize } from './render.js';
-export { spriteToModel, spriteFromModel } from './convert.js';
+export { spriteToModel, spriteFromModel, hallgeirFrameSizeOf } from './convert.js';
 
 const ENDIAN_READ: OptionSpec = ENDIAN_OPTION;
 const FRAME_SIZE: OptionSpec = FRAME_SIZE_OPTION;
@@ -74,6 +76,16 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
   sniff: (bytes) => sniffHallgeir(bytes, 'sprite'),
   read: readWith('sprite') as FormatHandler<HallgeirSprite>['read'],
   write: (doc, options) => writeHallgeir(doc, writeOptionsFor(options, 'hallgeir-sprite')),
+  // A sprite made from frames that name no texture of their own: the new texture, STEM.png, beside it (spriteFromModel).
+  async writeFiles(doc, outName, options) {
+    const write = (d: HallgeirSprite) => writeHallgeir(d, writeOptionsFor(options, 'hallgeir-sprite'));
+    if (!doc.bakedTexture) return [{ name: outName, bytes: write(doc) }];
+    const png = `${baseName(outName)}.png`;
+    return [
+      { name: outName, bytes: write({ ...doc, texture: png }) },
+      { name: png, bytes: encodePng(doc.bakedTexture) },
+    ];
+  },
   readOptions: [ENDIAN_READ],
   writeOptions: [ENDIAN_READ, FRAME_SIZE],
   validate: (bytes, options) => validateHallgeir(bytes, 'sprite', options),
@@ -102,7 +114,7 @@ export const hallgeirSpriteHandler: FormatHandler<HallgeirSprite> = {
   renderViews: spriteViews,
   renderOptions: [FRAME_SIZE, ANIMATION_OPTION, FRAME_OPTION, ENDIAN_READ],
   toModel: (doc, resources, options) => spriteToModel(doc, resources, options),
-  fromModel: (model) => spriteFromModel(model),
+  fromModel: (model, options) => spriteFromModel(model, options),
 };
 
 export const hallgeirObjectHandler: FormatHandler<HallgeirObject> = {

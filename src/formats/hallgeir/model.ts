@@ -4,6 +4,7 @@
  * the spec's JSON (docs/spec/hallgeir.md). Each document keeps
  * the byte order it was read in, so re-writing it gives the same bytes.
  */
+import type { RgbaImage } from '../../render/image.js';
 
 export interface HallgeirFrame {
   /** Upper-left corner of the frame in the texture, pixels. */
@@ -38,6 +39,13 @@ export interface HallgeirSprite extends IdentifierForm {
   /** The texture's name: a file relative to the sprite, or a map texture's name when drawn in a map. */
   texture: string;
   animations: HallgeirAnimation[];
+  /**
+   * A sprite made from the common model whose frames could not name an
+   * existing texture (trimmed sheet frames, a native .aseprite's cels): the
+   * frames drawn into a new texture, which `writeFiles` writes beside the
+   * sprite as STEM.png and names in `texture` (non-enumerable, not data).
+   */
+  bakedTexture?: RgbaImage;
 }
 
 export interface HallgeirObject extends IdentifierForm {
