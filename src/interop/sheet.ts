@@ -15,6 +15,7 @@ import type { ModelFrame, ModelRect, SpriteModel } from '../model/types.js';
 import { opaqueBounds } from '../render/compose.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
 import { drawSheet, packRects } from '../model/pack.js';
+import { hashBytes, sameBytes } from '../model/frames.js';
 import { Budget } from '../binary/limits.js';
 import { animationList } from './sheetextras.js';
 
@@ -162,19 +163,6 @@ export function buildSheet(model: SpriteModel, format: string, budget: Budget = 
     };
   });
   return { image, frames, sourceSize: { w: common[2] - common[0], h: common[3] - common[1] }, originX: -common[0], originY: -common[1] };
-}
-
-/** A quick hash of an image's bytes (FNV-1a), to find identical images. */
-export function hashBytes(d: Uint8Array): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i]!, 0x01000193);
-  return (h >>> 0).toString(16);
-}
-
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** A name for each animation frame that is unique in the document: the frame label when that is unique, else generated. */

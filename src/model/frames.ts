@@ -302,16 +302,21 @@ export interface BuildOptions {
   budget?: Budget;
 }
 
-function hashBytes(d: Uint8Array): number {
+/** A quick hash of an image's bytes (FNV-1a), to find identical images; equal hashes are confirmed by `sameBytes`. */
+export function hashBytes(d: Uint8Array): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i]!, 0x01000193);
   return h >>> 0;
 }
 
-function sameImage(a: RgbaImage, b: RgbaImage): boolean {
-  if (a.width !== b.width || a.height !== b.height) return false;
-  for (let i = 0; i < a.data.length; i++) if (a.data[i] !== b.data[i]) return false;
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+export function sameImage(a: RgbaImage, b: RgbaImage): boolean {
+  return a.width === b.width && a.height === b.height && sameBytes(a.data, b.data);
 }
 
 /**

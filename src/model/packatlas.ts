@@ -5,6 +5,7 @@ import { scale as scaleMatrix } from '../render/matrix.js';
 import { drawPicture } from '../render/pipeline.js';
 import type { Atlas, AtlasAnimation, AtlasExporter, AtlasFrame } from './atlas.js';
 import { drawSheet, type PackHeuristic, PACK_HEURISTICS, packRects } from './pack.js';
+import { hashBytes, sameImage } from './frames.js';
 
 /**
  * `packAtlas`: named RGBA frames onto atlas pages, as TexturePacker packs
@@ -113,18 +114,6 @@ function scaled(img: RgbaImage, w: number, h: number, budget: Budget, what: stri
     },
     budget,
   ).frames[0]!;
-}
-
-function hashBytes(d: Uint8Array): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i]!, 0x01000193);
-  return h >>> 0;
-}
-
-function sameImage(a: RgbaImage, b: RgbaImage): boolean {
-  if (a.width !== b.width || a.height !== b.height) return false;
-  for (let i = 0; i < a.data.length; i++) if (a.data[i] !== b.data[i]) return false;
-  return true;
 }
 
 /** Checks the options once, before any pixel is made. */

@@ -12,7 +12,7 @@ import { Budget, budgetFrom } from '../../binary/limits.js';
 import { bakeFrame } from '../../model/bake.js';
 import { drawSheet, packRects } from '../../model/pack.js';
 import type { RgbaImage } from '../../render/image.js';
-import { hashBytes, sameBytes } from '../../interop/sheet.js';
+import { hashBytes, sameBytes } from '../../model/frames.js';
 import type { LevelModel, ModelAnimation, ModelSheet, SpriteModel } from '../../model/types.js';
 import { chooseFrameRate } from '../../model/timing.js';
 import type { CommandOptions, ResourceLoader } from '../types.js';
