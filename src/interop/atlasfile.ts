@@ -23,6 +23,32 @@ export function pageDataName(dataName: string, page: number): string {
   return dot > slash + 1 ? `${dataName.slice(0, dot)}-${page}${dataName.slice(dot)}` : `${dataName}-${page}`;
 }
 
+/**
+ * The head of a TexturePacker-style JSON `meta` for page `page` (TexturePacker's JSON writers, which
+ * Aseprite and PixiJS read too): `app`, `version`, `image`, `format`, `size` and `scale`.
+ */
+export function pageMeta(atlas: Atlas, page: number) {
+  const p = atlas.pages[page]!;
+  return {
+    app: 'sprat',
+    version: '1.0',
+    image: p.file,
+    format: 'RGBA8888',
+    size: { w: p.image.width, h: p.image.height },
+    scale: String(atlas.scale),
+  };
+}
+
+/** The animations whose frames are all on page `page`, each with its frames' names (a multipack's per-page `animations`). */
+export function pageAnimations(atlas: Atlas, page: number): [string, string[]][] {
+  const out: [string, string[]][] = [];
+  for (const a of atlas.animations) {
+    const on = a.frames.map((i) => atlas.frames[i]!);
+    if (on.length > 0 && on.every((f) => f.page === page)) out.push([a.name, on.map((f) => f.name)]);
+  }
+  return out;
+}
+
 /** An XML attribute value or text, escaped (XML 1.0, section 2.4 and 3.3.3). */
 export function xmlEscape(s: string): string {
   return s

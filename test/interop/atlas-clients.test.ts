@@ -43,6 +43,18 @@ function exportTo(id: string, exporter: AtlasExporter, atlas: Atlas): string[] {
   });
 }
 
+/** PixiJS 8's Assets.load of the multi-pack at `file` (under URL_BASE): each named frame drawn over BG at AT. */
+function pixiMultipack(file: string, names: readonly string[]): Promise<any[]> {
+  const checks = names.map((name) => ({ name, ...AT }));
+  return page.evaluate(([u, w, h, bg, cs]) => (window as any).pixiMultipack(u, w, h, bg, cs), [
+    `${URL_BASE}${file}`,
+    SIZE.width,
+    SIZE.height,
+    BG,
+    checks,
+  ] as const);
+}
+
 beforeAll(async () => {
   if (!haveChromium) return;
   const opened = await openClientPage('atlas-clients-page.js', (p) => path.join(dir, ...p.slice('/files/'.length).split('/')), [
@@ -132,14 +144,10 @@ describe.skipIf(!haveChromium)('engine atlas exports drawn by the engines', () =
     const { atlas, sources } = atlasFixture({ rotate: true });
     const files = exportTo('pixi', getAtlasExporter('pixi')!, atlas);
     expect(files).toEqual(['hero.json', 'hero-1.json']);
-    const checks = atlas.frames.map((f) => ({ name: f.name, ...AT }));
-    const out = await page.evaluate(([u, w, h, bg, cs]) => (window as any).pixiMultipack(u, w, h, bg, cs), [
-      `${URL_BASE}pixi/hero.json`,
-      SIZE.width,
-      SIZE.height,
-      BG,
-      checks,
-    ] as const);
+    const out = await pixiMultipack(
+      'pixi/hero.json',
+      atlas.frames.map((f) => f.name),
+    );
     const failures: string[] = [];
     atlas.frames.forEach((f, i) => {
       const r = out[i];
@@ -176,14 +184,7 @@ describe.skipIf(!haveChromium)('engine atlas exports drawn by the engines', () =
     ];
     const r = await runCli(args, dir);
     expect(r.code, r.stderr).toBe(0);
-    const checks = names.map((name) => ({ name, ...AT }));
-    const out = await page.evaluate(([u, w, h, bg, cs]) => (window as any).pixiMultipack(u, w, h, bg, cs), [
-      `${URL_BASE}packcli/hero.json`,
-      SIZE.width,
-      SIZE.height,
-      BG,
-      checks,
-    ] as const);
+    const out = await pixiMultipack('packcli/hero.json', names);
     const failures: string[] = [];
     [...sources.values()].forEach((img, i) => {
       const got = out[i];

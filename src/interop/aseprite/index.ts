@@ -14,7 +14,7 @@ import { unusedAnimation, unusedFrameNames } from '../../model/unused.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
-import { atlasLosses, frameMs, pageDataName, requireUnrotated } from '../atlasfile.js';
+import { atlasLosses, frameMs, pageDataName, pageMeta, requireUnrotated } from '../atlasfile.js';
 import { baseName, has, JsonReader, jsonBytes, jsonLinePositions, type FromJson, sniffText } from '../json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
 import {
@@ -926,12 +926,7 @@ function asepriteAtlasFiles(atlas: Atlas, dataName: string): AtlasFile[] {
         };
       }),
       meta: {
-        app: 'sprat',
-        version: '1.0',
-        image: p.file,
-        format: 'RGBA8888',
-        size: { w: p.image.width, h: p.image.height },
-        scale: String(atlas.scale),
+        ...pageMeta(atlas, page),
         frameTags: atlasTags(atlas, onPage).tags,
         layers: [],
         slices: [],

@@ -13,7 +13,7 @@
  * loader (`meta.related_multi_packs`, relative to the file).
  */
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
-import { atlasLosses, pageDataName, textFile } from '../atlasfile.js';
+import { atlasLosses, pageAnimations, pageDataName, pageMeta, textFile } from '../atlasfile.js';
 
 function write(atlas: Atlas, dataName: string): AtlasFile[] {
   const names = atlas.pages.map((_, page) => pageDataName(dataName, page));
@@ -31,19 +31,8 @@ function write(atlas: Atlas, dataName: string): AtlasFile[] {
         ...(f.pivot ? { anchor: { ...f.pivot } } : {}),
       };
     }
-    const animations: Record<string, string[]> = {};
-    for (const a of atlas.animations) {
-      const on = a.frames.map((i) => atlas.frames[i]);
-      if (on.length > 0 && on.every((f) => f?.page === page)) animations[a.name] = on.map((f) => f!.name);
-    }
-    const meta: Record<string, unknown> = {
-      app: 'sprat',
-      version: '1.0',
-      image: p.file,
-      format: 'RGBA8888',
-      size: { w: p.image.width, h: p.image.height },
-      scale: String(atlas.scale),
-    };
+    const animations = Object.fromEntries(pageAnimations(atlas, page));
+    const meta: Record<string, unknown> = pageMeta(atlas, page);
     if (names.length > 1) meta.related_multi_packs = names.filter((_, i) => i !== page).map(base);
     const doc = { frames, ...(Object.keys(animations).length ? { animations } : {}), meta };
     return textFile(names[page]!, `${JSON.stringify(doc, null, 2)}\n`);

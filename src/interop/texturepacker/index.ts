@@ -25,7 +25,7 @@ import { choiceOption } from '../../formats/options.js';
 import { baseName, errorIn, has, JsonReader, jsonBytes, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
 import { budgetFrom } from '../../binary/limits.js';
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
-import { atlasLosses, pageDataName } from '../atlasfile.js';
+import { atlasLosses, pageAnimations, pageDataName, pageMeta } from '../atlasfile.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
 import {
   type AnimationExtra,
@@ -509,22 +509,12 @@ function texturePackerAtlasFiles(atlas: Atlas, dataName: string): AtlasFile[] {
         ...(f.pivot ? { pivot: { ...f.pivot }, anchor: { ...f.pivot } } : {}),
         ...(f.durationMs !== undefined ? { duration: f.durationMs } : {}),
       }));
-    const animations: [string, string[]][] = [];
-    for (const a of atlas.animations) {
-      const on = a.frames.map((i) => atlas.frames[i]!);
-      if (on.length > 0 && on.every((f) => f.page === page)) animations.push([a.name, on.map((f) => f.name)]);
-    }
     const doc: TexturePackerDoc = {
       layout: 'hash',
       frames,
-      animations,
+      animations: pageAnimations(atlas, page),
       meta: {
-        app: 'sprat',
-        version: '1.0',
-        image: p.file,
-        format: 'RGBA8888',
-        size: { w: p.image.width, h: p.image.height },
-        scale: String(atlas.scale),
+        ...pageMeta(atlas, page),
         ...(names.length > 1 ? { related_multi_packs: names.filter((_, i) => i !== page).map((n) => n.replace(/^.*\//, '')) } : {}),
       },
     };
