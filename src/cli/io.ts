@@ -128,6 +128,19 @@ export class FileError extends Error {
   }
 }
 
+/**
+ * Any error met while working on one of several files (a folder's, a glob's): reported as `reportError`
+ * reports `error` for that file, so its message names the file, not the place it was found from.
+ */
+export class InFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly error: unknown,
+  ) {
+    super((error as Error)?.message ?? String(error));
+  }
+}
+
 export function resolvePath(io: Io, p: string): string {
   return path.resolve(io.cwd, p);
 }
@@ -164,6 +177,7 @@ export function reportError(io: Io, e: unknown, file?: string): number {
     if (code === 1 && io.debug && (e as Error)?.stack) io.err(`${(e as Error).stack}\n`);
     return code;
   };
+  if (e instanceof InFileError) return reportError(io, e.error, e.file);
   if (e instanceof UsageError) return say(e.message, 2);
   const prefix = file ? `${file}: ` : '';
   if (e instanceof OptionError) return say(prefix + e.message, 2);

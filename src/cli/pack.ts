@@ -10,13 +10,14 @@ import { spriteAtlasFrames } from '../interop/sheet.js';
 import type { AtlasExporter } from '../model/atlas.js';
 import { type AtlasSourceAnimation, type AtlasSourceFrame, packAtlas } from '../model/packatlas.js';
 import { fsResourceLoader, readFileBytes, recordingLoader } from '../node/fs.js';
-import { findFiles, PlaceError } from '../node/files.js';
+import { type FoundFile, findFiles, PlaceError } from '../node/files.js';
+import { checkFormatOf } from '../check.js';
 import { encodePng } from '../render/png.js';
 import { ATLAS_EXPORTERS, getAtlasExporter } from '../registry.js';
 import { parseArgs, stringOption, UsageError } from './args.js';
 import { allOptions, type Command } from './command.js';
 import { outputTargets } from './convert.js';
-import { FileError, reportError, resolvePath, resourcesFor, type Io } from './io.js';
+import { FileError, InFileError, reportError, resolvePath, resourcesFor, type Io } from './io.js';
 import { FORCE_OPTION, OVERWRITE_OPTION, writeOutputs } from './write.js';
 
 /** The `--to` names `pack` takes (`template` with --template FILE). */
@@ -132,7 +133,7 @@ async function gatherFrames(
   const numbered = new Map<string, { n: number; name: string }[]>();
   for (const f of pngs) {
     const loader = fsResourceLoader(path.dirname(f.abs), { cwd: io.cwd, maxFileBytes: limits.maxFileBytes });
-    const { image } = await loadImage(loader, { format: 'pack', what: 'frame', name: path.basename(f.abs) }, limits);
+    const { image } = await inFile(f.shown, () => loadImage(loader, { format: 'pack', what: 'frame', name: path.basename(f.abs) }, limits));
     const name = f.rel.replace(/\\/g, '/').replace(/\.png$/i, '');
     frames.push({ name, image });
     used.push(f.abs);
@@ -142,8 +143,17 @@ async function gatherFrames(
   }
   for (const [name, list] of numbered) animations.push({ name, frames: list.sort((a, b) => a.n - b.n).map((x) => x.name) });
   for (const f of sprites) {
-    const bytes = await readFileBytes(f.abs, limits);
+    const bytes = await inFile(f.shown, () => readFileBytes(f.abs, limits));
+    // A file a walk or a glob found is packed when `sprat check` reads it (not a README or a quest's other data).
+    if (!f.named && !checkFormatOf(bytes, f.shown)) continue;
     newest = Math.max(newest, (await fsp.stat(f.abs)).mtimeMs);
+    await inFile(f.shown, () => packSprite(f, bytes));
+  }
+  if (!frames.length) throw new FileError(inputs[0]!, 'no PNG frames or sprite files to pack');
+  return { frames, animations, used, newest };
+
+  /** A sprite file's frames and animations, named below the file's own name when there are several inputs. */
+  async function packSprite(f: FoundFile, bytes: Uint8Array): Promise<void> {
     const loaded = load(bytes, f.shown, undefined, options);
     for (const w of loaded.warnings) io.err(`${printable(`${f.shown}: warning: ${w.message}`)}\n`);
     if (!loaded.handler.toModel) throw new FileError(f.shown, `${loaded.handler.name} files hold no frames to pack`);
@@ -157,8 +167,15 @@ async function gatherFrames(
     for (const fr of got.frames) frames.push({ ...fr, name: p + fr.name });
     for (const a of got.animations) animations.push({ name: p + a.name, frames: a.frames.map((n) => p + n), loop: a.loop });
   }
-  if (!frames.length) throw new FileError(inputs[0]!, 'no PNG frames or sprite files to pack');
-  return { frames, animations, used, newest };
+}
+
+/** `work` on the file shown as `shown`: whatever it throws is reported for that file (InFileError). */
+async function inFile<T>(shown: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    throw e instanceof FileError || e instanceof InFileError ? e : new InFileError(shown, e);
+  }
 }
 
 export const packCommand: Command = {

@@ -51,6 +51,22 @@ describe('sprat pack', () => {
     expect([page.width, page.height]).toEqual([doc.meta.size!.w, doc.meta.size!.h]);
   });
 
+  it('a folder: files `check` does not read are left out, and a bad sprite in it is named in the one error line', async () => {
+    const d = path.join(dir, 'mixed');
+    fs.mkdirSync(path.join(d, 'sprites'), { recursive: true });
+    fs.writeFileSync(path.join(d, 'walk_0.png'), framePng(0));
+    fs.writeFileSync(path.join(d, 'README.md'), '# notes: not a sprite\n');
+    fs.mkdirSync(path.join(dir, 'mixed-out'));
+    const ok = await runCli(['pack', 'mixed', '-o', 'mixed-out/a.json'], dir);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    fs.writeFileSync(path.join(d, 'sprites', 'bad.dat'), 'walking hero.png 1 100\n');
+    const bad = await runCli(['pack', 'mixed', '-o', 'mixed-out/b.json'], dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^sprat: error: mixed\/sprites\/bad\.dat: .*\(at line 1, column \d+\)\n$/);
+    expect(fs.existsSync(path.join(dir, 'mixed-out', 'b.json'))).toBe(false);
+  });
+
   it('writes every --to format', async () => {
     const want: Record<string, string[]> = {
       texturepacker: ['a.json', 'a.png'],
