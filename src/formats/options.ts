@@ -225,11 +225,16 @@ export function requireOption<T>(options: CommandOptions | undefined, spec: Opti
 // ---- selections: option values that must name something in the file ----
 
 const MAX_LISTED = 20;
+/** The most characters the names of one `listed` take (the first name always shown): messages and notes are lines of at most 400. */
+const LISTED_CHARS = 200;
 
-/** Names for a message or a note: the first `max` (default 20), then how many in all. */
+/** Names for a message or a note: the first `max` (default 20) that fit in LISTED_CHARS, then how many in all. */
 export function listed(names: readonly string[], max = MAX_LISTED): string {
-  const shown = names.slice(0, max).join(', ');
-  return names.length > max ? `${shown}, ... (${names.length} in all)` : shown;
+  let n = Math.min(1, names.length);
+  let chars = names[0]?.length ?? 0;
+  while (n < Math.min(max, names.length) && chars + 2 + names[n]!.length <= LISTED_CHARS) chars += 2 + names[n++]!.length;
+  const shown = names.slice(0, n).join(', ');
+  return names.length > n ? `${shown}, ... (${names.length} in all)` : shown;
 }
 
 /** How many names a note lists (`listed`): a note is one line of at most 400 characters. */

@@ -29,7 +29,7 @@ describe('tag direction and repeat', () => {
       const dir = notes.filter((n) => n.includes('tag directions are not stored'));
       const rep = notes.filter((n) => n.includes('tag repeat counts are not stored'));
       expect(dir, to).toEqual([
-        `${to}: tag directions are not stored; the frames are written in the order they play: "2-reverse-animation" (reverse), "3-ping-pong-animation" (pingpong), "4-ping-pong-reverse" (pingpong_reverse), "7-reverse-repeat-3" (reverse), "8-ping-pong-repeat-1" (pingpong), "9-ping-pong-repeat-3" (pingpong), ... (7 in all)`,
+        `${to}: tag directions are not stored; the frames are written in the order they play: "2-reverse-animation" (reverse), "3-ping-pong-animation" (pingpong), "4-ping-pong-reverse" (pingpong_reverse), "7-reverse-repeat-3" (reverse), "8-ping-pong-repeat-1" (pingpong), ... (7 in all)`,
       ]);
       expect(rep, to).toEqual([
         `${to}: tag repeat counts are not stored; the repeats are written out as frames: "5-forward-repeat-1" (once), "6-forward-repeat-2" (2 times), "7-reverse-repeat-3" (3 times), "8-ping-pong-repeat-1" (once), "9-ping-pong-repeat-3" (3 times), "12-ping-pong-reverse-repeat-2" (2 times)`,

@@ -224,7 +224,7 @@ describe('to and from the common model', () => {
       ],
     };
     // Two parts are drawn into one new texture: that needs the sheet's pixels, which were not loaded here.
-    expect(() => spriteFromModel(twoParts)).toThrow(/its frames must be drawn into a new texture, and texture "tex" not found/);
+    expect(() => spriteFromModel(twoParts)).toThrow(/cannot be written as a Hallgeir sprite: texture "tex" not found/);
     expect(() => spriteFromModel({ kind: 'level', layers: [], tilesets: [] })).toThrow(FormatError);
   });
 });

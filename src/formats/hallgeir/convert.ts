@@ -140,8 +140,7 @@ function bakeTexture(model: SpriteModel, budget: Budget): BakedTexture {
   const used = new Set<number>();
   for (const a of model.animations) for (const f of a.frames) for (const p of f.parts) used.add(p.sheet);
   model.sheets.forEach((s, i) => {
-    if (used.has(i) && !s.image)
-      cannot(`its frames must be drawn into a new texture, and ${s.loadError ?? `the pixels of "${s.path}" were not loaded`}`);
+    if (used.has(i) && !s.image) cannot(s.loadError ?? `the pixels of "${s.path}" (drawn into its new texture) were not loaded`);
   });
   let box: Box = [0, 0, 0, 0];
   const grow = (x0: number, y0: number, x1: number, y1: number) => {
