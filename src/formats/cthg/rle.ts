@@ -186,6 +186,25 @@ export function decodePixelsInto(
   if (p !== n) throw FormatError.atByte('cthg', `${n - p} unused bytes after the last pixel of the sprite`, p);
 }
 
+/**
+ * Where the runs of valid pixel data start: 1 at the first pixel of each run
+ * (width × height entries). The data must have passed `checkPixelData` or
+ * `decodePixels`.
+ */
+export function runStarts(data: Uint8Array, width: number, height: number): Uint8Array {
+  const total = width * height;
+  const starts = new Uint8Array(total);
+  for (let p = 0, done = 0; done < total && p < data.length; ) {
+    const b = data[p]!;
+    const count = b & 63;
+    if (count > 0 && done < total) starts[done] = 1;
+    done += count;
+    const type = b >> 6;
+    p += type === 0 ? 1 + 3 * count : type === 1 ? 2 + 3 * count : type === 2 ? 1 : 3 + count;
+  }
+  return starts;
+}
+
 /** A sprite's pixels (recolour runs through `tables`, else grey). */
 export function decodeSprite(sprite: CthgSprite, tables?: RecolourTables): RgbaImage {
   return decodePixels(sprite.data, sprite.width, sprite.height, tables);

@@ -322,6 +322,33 @@ describe.skipIf(!canBuild)('against the real AnimationEncoder', () => {
     }
   });
 
+  it('a run of one recolour table cut where two map values meet (`layer 1 = 2;`): the decompiled script cuts it there too', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'sprat-encoder-cut-'));
+    try {
+      // 133x1: two opaque green pixels, five grey at alpha 254, repeated; map 1 (as table 2), then 2, then 7.
+      const width = 133;
+      const data = new Uint8Array(width * 4);
+      for (let i = 0; i < width; i++) data.set(i % 7 < 2 ? [10, 200, 30, 255] : [90, 90, 90, 254], i * 4);
+      const map = Uint8Array.from({ length: width }, (_, i) => (i < 88 ? 1 : i < 117 ? 2 : 7));
+      const palette = Array.from({ length: 256 }, (_, k) => [k, k, k] as [number, number, number]);
+      writeFileSync(path.join(root, 'img.png'), encode({ width, height: 1, data, channels: 4, depth: 8 }));
+      writeFileSync(path.join(root, 'map.png'), encode({ width, height: 1, data: map, channels: 1, depth: 8, palette }));
+      writeFileSync(
+        path.join(root, 'anims.txt'),
+        'animation "a" {\n  view = north;\n  frame { element { base = "img.png"; recolour = "map.png"; layer 1 = 2; } }\n}\n',
+      );
+      const theirs = runEncoder(root)!;
+      expect(await runSprat(root)).toEqual(theirs);
+      const again = path.join(root, 'decompiled');
+      decompileInto(again, theirs);
+      expect(readFileSync(path.join(again, 'anims.txt'), 'utf8')).toMatch(/layer \d+ = 2;/);
+      expect(await runSprat(again)).toEqual(theirs);
+      expect(runEncoder(again)).toEqual(theirs);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it(`generated scripts (${RUNS} runs): the same bytes, or both refuse`, async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'sprat-encoder-gen-'));
     let n = 0;

@@ -13,7 +13,7 @@ import { encodePng } from '../../../render/png.js';
 import type { OutputFile } from '../../types.js';
 import { VIEWS, type CthgAnimation, type CthgDocument } from '../model.js';
 import { encodeUtf8 } from '../../../binary/utf8.js';
-import { decodePixels, encodePixels } from '../rle.js';
+import { decodePixels, encodePixels, runStarts } from '../rle.js';
 import { canonicalLayout } from '../write.js';
 import { cropBox } from './compile.js';
 import {
@@ -116,11 +116,12 @@ export function decompileCthg(doc: CthgDocument, stem: string): Decompiled {
       const indices = new Uint8Array(layers.length);
       for (let i = 0; i < layers.length; i++) indices[i] = layers[i]! < 0 ? 0 : layers[i] === 0 ? spare : layers[i]!;
       recolour = { name: `${stem}-${index}-recolour.png`, indices, ...(spare ? { layer: { from: spare, to: 0 } } : {}) };
+      if (!spare) {
+        const cut = cutRecolourRuns(s.data, img, layers, used);
+        if (cut && sameBytes(encodeAs(img, { ...recolour, ...cut }), s.data)) recolour = { ...recolour, ...cut };
+      }
     }
-    const again = encodePixels(
-      img,
-      recolour ? { recolour: recolour.indices, layerNumbers: recolour.layer ? identityWith(recolour.layer) : undefined } : {},
-    );
+    const again = encodeAs(img, recolour);
     if (!sameBytes(again, s.data)) {
       notes.add(`sprite ${index}'s pixel runs are not cut as the encoder cuts them: the compiled file has the same pixels in other bytes`);
     }
@@ -241,6 +242,58 @@ function compareGroups(a: CthgAnimation, b: CthgAnimation): number {
   const y = b.rawName ?? encodeUtf8(b.name);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
   return x.length - y.length;
+}
+
+function encodeAs(img: RgbaImage, recolour: SpriteFiles['recolour']): Uint8Array {
+  return encodePixels(
+    img,
+    recolour ? { recolour: recolour.indices, layerNumbers: recolour.layer ? identityWith(recolour.layer) : undefined } : {},
+  );
+}
+
+/**
+ * A recolour map that makes the encoder cut the file's runs of one table
+ * where the file cuts them. The encoder ends a run of recoloured pixels
+ * only where the map value or the alpha changes, or after 63 pixels
+ * (AnimationEncoder's `GetRecolourInformation`), so a cut between two runs
+ * of one table at the same alpha within 63 pixels comes from two map values
+ * that name it: the map switches there between the table's own value and a
+ * free one, with `layer FREE = TABLE;` (an element has one such line).
+ * Undefined when the file has no such cut, has them in more than one table,
+ * or no value is free.
+ */
+function cutRecolourRuns(
+  data: Uint8Array,
+  img: RgbaImage,
+  layers: Int16Array,
+  used: ReadonlySet<number>,
+): { indices: Uint8Array; layer: { from: number; to: number } } | undefined {
+  const starts = runStarts(data, img.width, img.height);
+  const cuts = new Uint8Array(layers.length);
+  let table = -1;
+  for (let i = 1, runStart = 0; i < layers.length; i++) {
+    if (!starts[i]) continue;
+    const l = layers[i]!;
+    const cut = l >= 0 && layers[i - 1] === l && img.data[i * 4 + 3] === img.data[i * 4 - 1] && i - runStart < 63;
+    runStart = i;
+    if (!cut) continue;
+    if (table >= 0 && table !== l) return undefined;
+    table = l;
+    cuts[i] = 1;
+  }
+  if (table < 0) return undefined;
+  let free = 0;
+  for (let v = 1; v < 256 && !free; v++) if (!used.has(v)) free = v;
+  if (!free) return undefined;
+  const indices = new Uint8Array(layers.length);
+  let other = false;
+  for (let i = 0; i < layers.length; i++) {
+    const l = layers[i]!;
+    if (l < 0) continue;
+    if (cuts[i]) other = !other;
+    indices[i] = l === table && other ? free : l;
+  }
+  return { indices, layer: { from: free, to: table } };
 }
 
 function identityWith(layer: { from: number; to: number }): Uint8Array {
