@@ -22,6 +22,7 @@ import { didYouMean, layerChoices, listed, NOTE_NAMES } from './formats/options.
 import type { RgbaImage } from './render/image.js';
 import type { LevelModel, SpriteModel } from './model/types.js';
 import { unusedFrameNames } from './model/unused.js';
+import { repeatText } from './model/playback.js';
 import { sharingImages } from './formats/resources.js';
 import { animationsFor, spriteFromFrames } from './model/frames.js';
 import { encodePng } from './render/png.js';
@@ -235,7 +236,7 @@ function playbackNotes(model: SpriteModel | LevelModel, target: FormatHandler): 
   if (repeated.length)
     notes.push(
       `${target.name}: tag repeat counts are not stored; the repeats are written out as frames: ${listed(
-        repeated.map((a) => `${label(a)} (${a.playback!.repeat === 1 ? 'once' : `${a.playback!.repeat} times`})`),
+        repeated.map((a) => `${label(a)} (${repeatText(a.playback!.repeat!)})`),
         NOTE_NAMES,
       )}`,
     );

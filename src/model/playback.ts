@@ -197,6 +197,11 @@ function sameDuration(a: number, b: number, tolerance: number): boolean {
   return Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) < tolerance;
 }
 
+/** A tag's repeat count in words: `once`, `3 times`. */
+export function repeatText(repeat: number): string {
+  return repeat === 1 ? 'once' : `${repeat} times`;
+}
+
 /**
  * The loop as it plays, in words: `loops to frame 0`, `stops on the last
  * frame`, with a pingpong or repeat count. Loops that cannot be seen are the
@@ -208,7 +213,7 @@ export function loopText(track: Pick<PlaybackTrack, 'frames' | 'loopTo' | 'mode'
   const base = !seen || track.loopTo === null ? 'stops on the last frame' : `loops to frame ${track.loopTo}`;
   const m = track.mode;
   if (!m) return base;
-  return `${base}, ${m.direction.replace('_', ' ')}${m.repeat ? `, ${m.repeat} times` : ''}`;
+  return `${base}, ${m.direction.replace('_', ' ')}${m.repeat ? `, ${repeatText(m.repeat)}` : ''}`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { convert, formatByName, load } from '../../src/api.js';
 import type { ResourceLoader } from '../../src/formats/types.js';
 import { fsResourceLoader } from '../../src/node/fs.js';
+import { loopText } from '../../src/model/playback.js';
 import { CORPUS } from '../helpers/paths.js';
 
 const ASE = path.join(CORPUS, 'interop/viniciusgerevini+godot-aseprite-wizard/test/sample_test_file.aseprite');
@@ -55,5 +56,13 @@ describe('tag direction and repeat', () => {
     expect(tags.map((t) => [t.name, t.direction, Number(t.repeat ?? 0)])).toEqual(
       original.tags.map((t) => [t.name, t.direction, t.repeat]),
     );
+  });
+});
+
+describe('loopText', () => {
+  it('says a repeat of 1 as "once"', () => {
+    const frames = [{ durationMs: 100 }, { durationMs: 100 }] as Parameters<typeof loopText>[0]['frames'];
+    expect(loopText({ frames, loopTo: 0, mode: { direction: 'pingpong', repeat: 1 } })).toBe('loops to frame 0, pingpong, once');
+    expect(loopText({ frames, loopTo: 0, mode: { direction: 'forward', repeat: 3 } })).toBe('loops to frame 0, forward, 3 times');
   });
 });
