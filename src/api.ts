@@ -185,7 +185,12 @@ export async function convert(
   }
   for (const n of target.writeNotes?.(doc) ?? []) notes.push(n);
   if (target.writeFiles) {
-    const at = place && { dir: place.dir, resources: place.resources, ...(viaModel ? { modelDir: place.inputDir } : {}) };
+    const at = place && {
+      dir: place.dir,
+      resources: place.resources,
+      note: (m: string) => notes.push(oneLine(m)),
+      ...(viaModel ? { modelDir: place.inputDir } : {}),
+    };
     return { files: await target.writeFiles(doc, outName, options, at), notes };
   }
   if (!target.write) throw new UnknownFormatError(`writing ${target.name} is not supported`);

@@ -70,6 +70,8 @@ export interface OutputPlace {
   modelDir?: string;
   /** Tells which files are there (existence only). */
   resources: ResourceLoader;
+  /** Takes a note on what the written files cannot do as the input did (once per kind). */
+  note?(message: string): void;
 }
 
 /** Options given on the command line (or by a program), by long name without `--`. */

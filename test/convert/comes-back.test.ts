@@ -174,6 +174,37 @@ describe('a Solarus sprite in a folder under sprites/ comes back naming its imag
     expect(named).toEqual(named.map(() => 'items.png'));
     expect(fs.existsSync(path.join(dir, 'items.png'))).toBe(true);
   });
+
+  // A sheet written in another folder than its input's names the input's image from where it is read.
+  const art = path.join(tmp, 'art');
+  copyInto(art, path.join(SAMPLES, 'hallgeir'), ['hero.spr', 'hero.png']);
+  const toSolarus = async (out: string) => {
+    const r = await runCli(['convert', path.join(art, 'hero.spr'), out, '--to', 'solarus', '--frame-size', '16x16']);
+    expect(r.code, r.stderr).toBe(0);
+    return r.stderr;
+  };
+
+  it("outside a quest, an image in the input's folder is named from the sheet's folder (../art/hero.png) and renders", async () => {
+    const out = path.join(tmp, 'loose-out/hero.dat');
+    fs.mkdirSync(path.dirname(out));
+    await toSolarus(out);
+    expect(new Set(fs.readFileSync(out, 'utf8').match(/\S+\.png/g))).toEqual(new Set(['../art/hero.png']));
+    const r = await runCli(['render', out, '-o', path.join(tmp, 'loose-out/r.png')]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('in a quest, an image outside sprites/ is named from sprites/ with one note: Solarus reads none there', async () => {
+    const out = path.join(tmp, 'q2/data/sprites/hero/hero.dat');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'q2/data/quest.dat'), '');
+    const notes = await toSolarus(out);
+    const rel = path.relative(path.join(tmp, 'q2/data/sprites'), path.join(art, 'hero.png'));
+    expect(new Set(fs.readFileSync(out, 'utf8').match(/\S+\.png/g))).toEqual(new Set([rel]));
+    expect(notes.match(/reads images only from the quest's sprites\/ folder/g)).toHaveLength(1);
+    expect(notes).toContain(`"${rel}"`);
+    const r = await runCli(['render', out, '-o', path.join(tmp, 'q2/r.png')]);
+    expect(r.code, r.stderr).toBe(0);
+  });
 });
 
 describe('meta.sprat is read as untrusted input', () => {

@@ -24,7 +24,7 @@ import {
 } from './model.js';
 import { PLAY_OPTIONS, play } from './play.js';
 import { STYLE_OPTION, type LuaStyleKind } from './style.js';
-import { choiceOption } from '../options.js';
+import { choiceOption, listed, NOTE_NAMES } from '../options.js';
 import { sheetReferences, spritesFolderOf } from './resources.js';
 import { joinPath, relativePath } from '../resources.js';
 import { solarusPicture, solarusViews, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
@@ -133,13 +133,29 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
       const sprites =
         place && (doc.bakedImage || place.modelDir !== undefined) ? await spritesFolderOf(place.dir, place.resources) : undefined;
       const fromSprites = (p: string) => (sprites === undefined ? undefined : relativePath(sprites, p));
+      // Images the model names from the input's folder: from sprites/ in a quest, else from OUT's folder (as
+      // sheetRequest looks for them). Solarus reads no image outside sprites/: such a one is named with "../", and noted.
+      const outside = new Set<string>();
       const named = (image: string) => {
         if (place?.modelDir === undefined || image === 'tileset' || image === BAKED_IMAGE) return image;
-        const rel = fromSprites(joinPath(place.modelDir, image));
-        return rel !== undefined && !rel.startsWith('..') ? rel : image;
+        const full = joinPath(place.modelDir, image);
+        const rel = sprites === undefined ? relativePath(place.dir, full) : fromSprites(full);
+        if (rel === undefined) return image;
+        if (sprites !== undefined && rel.startsWith('..')) outside.add(rel);
+        return rel;
+      };
+      const noteOutside = () => {
+        if (outside.size)
+          place?.note?.(
+            `${name}: Solarus reads images only from the quest's sprites/ folder; the sheet names ${listed(
+              [...outside].map((o) => JSON.stringify(o)),
+              NOTE_NAMES,
+            )} from there: move ${outside.size === 1 ? 'it' : 'them'} under sprites/ for Solarus`,
+          );
       };
       if (!doc.bakedImage) {
         const animations = animationsOf(doc).map((a) => ({ ...a, image: named(a.image) }));
+        noteOutside();
         const same = animations.every((a, i) => a.image === animationsOf(doc)[i]!.image);
         return [{ name: outName, bytes: write(same ? doc : { animations }) }];
       }
@@ -152,6 +168,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
       const imageName = `${stem}.png`;
       const baked = (place && fromSprites(joinPath(place.dir, imageName))) ?? imageName;
       const animations = animationsOf(doc).map((a) => (a.image === BAKED_IMAGE ? { ...a, image: baked } : { ...a, image: named(a.image) }));
+      noteOutside();
       return [
         { name: outName, bytes: write({ animations }) },
         { name: imageName, bytes: encodePng(doc.bakedImage) },
