@@ -68,8 +68,6 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
   const notes: string[] = [];
   let composed = false;
   let transformed = false;
-  let shapes = false;
-  let events = false;
   for (const a of model.animations) {
     for (const f of a.frames) {
       if (f.parts.length > 1) composed = true;
@@ -78,14 +76,21 @@ export function sheetLossNotes(model: SpriteModel, format: string): string[] {
           transformed = true;
         }
       }
-      if (f.shapes?.length) shapes = true;
-      if (f.events?.length) events = true;
     }
   }
   if (composed) notes.push(`${format}: frames made of several parts were composed into one image each`);
   if (transformed) notes.push(`${format}: flipped, rotated, scaled or translucent parts were baked into the frame images`);
-  if (shapes) notes.push(`${format}: points and collision shapes were dropped`);
-  if (events) notes.push(`${format}: frame events were dropped`);
+  // Carried in meta.sprat for the animations (tags, `animations` entries); frames no animation plays have no entry.
+  for (const [what, holds] of [
+    ['points and collision shapes', (f: ModelFrame) => !!f.shapes?.length],
+    ['frame events', (f: ModelFrame) => !!f.events?.length],
+  ] as const) {
+    const played = model.animations.filter((a) => !a.unused && a.frames.some(holds));
+    const unused = model.animations.filter((a) => a.unused && a.frames.some(holds));
+    if (played.length)
+      notes.push(`${format}: players do not read ${what} (sprat reads them back from meta.sprat): ${animationList(played)}`);
+    if (unused.length) notes.push(`${format}: ${what} of frames no animation plays were dropped: ${animationList(unused)}`);
+  }
   const next = model.animations.filter((a) => a.next);
   if (next.length)
     notes.push(

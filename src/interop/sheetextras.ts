@@ -5,12 +5,13 @@
  * back"): which animation and direction each tag (Aseprite) or `animations`
  * entry (TexturePacker) is, frames shown forever, loop points other than the
  * first frame, the tag direction and repeat (TexturePacker), user data and
- * the source's frame names. Players ignore the key; the tag names and
+ * the source's frame names, and each frame's points and collision shapes,
+ * events, label and user data. Players ignore the key; the tag names and
  * `animations` keys stay `name/direction`, one per direction, as Phaser's
  * `createFromAseprite` (one animation per tag name) and PixiJS (name ->
  * frame names) load them.
  */
-import type { ModelAnimation, ModelFrame } from '../model/types.js';
+import type { ModelAnimation, ModelFrame, ModelShape } from '../model/types.js';
 import { listed, NOTE_NAMES } from '../formats/options.js';
 import { has, type JsonReader } from './json.js';
 
@@ -31,6 +32,25 @@ export interface AnimationExtra {
   next?: string;
   /** The source's frame names, by index in the animation, when they differ from the sheet's frame names. */
   frameNames?: (string | null)[];
+  /** What the sheet's frames cannot hold, by index in the animation (null: nothing). */
+  frames?: (FrameExtra | null)[];
+}
+
+/** A frame's points and collision shapes, events, label and user data (the model's, as they are). */
+export interface FrameExtra {
+  shapes?: ModelShape[];
+  events?: string[];
+  label?: string;
+  userData?: string;
+}
+
+function frameExtra(f: ModelFrame): FrameExtra | null {
+  const x: FrameExtra = {};
+  if (f.shapes?.length) x.shapes = f.shapes.map((s) => ({ ...s }));
+  if (f.events?.length) x.events = [...f.events];
+  if (f.label !== undefined) x.label = f.label;
+  if (f.userData !== undefined) x.userData = f.userData;
+  return Object.keys(x).length ? x : null;
 }
 
 export interface SheetExtras {
@@ -80,7 +100,38 @@ export function animationExtra(
       needed = true;
     }
   }
+  const frames = a.frames.map(frameExtra);
+  if (frames.some((f) => f !== null)) {
+    e.frames = frames;
+    needed = true;
+  }
   return needed ? e : undefined;
+}
+
+function readShape(r: JsonReader, v: unknown, p: string): ModelShape {
+  const o = r.obj(v, p);
+  const type = r.str(o.type, `${p}.type`);
+  const name = r.str(o.name, `${p}.name`);
+  const num = (k: string, min?: number) => r.num(o[k], `${p}.${k}`, min === undefined ? {} : { min });
+  const rotation = r.optNum(o, 'rotation', p);
+  const turned = rotation === undefined ? {} : { rotation };
+  if (type === 'point') return { type, name, x: num('x'), y: num('y'), ...turned };
+  if (type === 'rect') return { type, name, x: num('x'), y: num('y'), width: num('width', 0), height: num('height', 0), ...turned };
+  if (type === 'circle') return { type, name, x: num('x'), y: num('y'), radius: num('radius', 0) };
+  throw r.error(`${p}.type`, `unknown shape type "${type}" (point, rect or circle)`);
+}
+
+function readFrameExtra(r: JsonReader, v: unknown, p: string): FrameExtra | null {
+  if (v === null) return null;
+  const o = r.obj(v, p);
+  const x: FrameExtra = {};
+  if (has(o, 'shapes')) x.shapes = r.arr(o.shapes, `${p}.shapes`).map((s, i) => readShape(r, s, `${p}.shapes[${i}]`));
+  if (has(o, 'events')) x.events = r.arr(o.events, `${p}.events`).map((s, i) => r.str(s, `${p}.events[${i}]`));
+  const label = r.optStr(o, 'label', p);
+  if (label !== undefined) x.label = label;
+  const userData = r.optStr(o, 'userData', p);
+  if (userData !== undefined) x.userData = userData;
+  return x;
 }
 
 /** `meta.sprat` of a read sheet, checked (every index in range is checked where it is applied). */
@@ -111,6 +162,7 @@ export function readExtras(r: JsonReader, meta: Record<string, unknown>): SheetE
     if (next !== undefined) e.next = next;
     if (has(ao, 'frameNames'))
       e.frameNames = r.arr(ao.frameNames, `${ap}.frameNames`).map((n, j) => (n === null ? null : r.str(n, `${ap}.frameNames[${j}]`)));
+    if (has(ao, 'frames')) e.frames = r.arr(ao.frames, `${ap}.frames`).map((f, j) => readFrameExtra(r, f, `${ap}.frames[${j}]`));
     return e;
   });
   return { animations };
@@ -136,7 +188,7 @@ export function extrasTaker(x: SheetExtras | undefined): (key: string) => Animat
 /**
  * Gives a model animation read from a sheet what its extras entry says:
  * its name and direction, frames shown forever, the loop point, the
- * playback mode, user data and frame names. Indices out of range are
+ * playback mode, user data, frame names and what its frames hold. Indices out of range are
  * left out (a reader never trusts a count).
  */
 export function applyExtra(a: ModelAnimation, e: AnimationExtra | undefined): void {
@@ -154,6 +206,17 @@ export function applyExtra(a: ModelAnimation, e: AnimationExtra | undefined): vo
   e.frameNames?.forEach((n, i) => {
     const f = a.frames[i];
     if (f && n !== null) f.name = n;
+  });
+  // The entry's frames say each frame's label: one without (null, or no label) had none (the reader's label is the sheet's frame name).
+  e.frames?.forEach((x, i) => {
+    const f = a.frames[i];
+    if (!f) return;
+    if (x?.label !== undefined) f.label = x.label;
+    else delete f.label;
+    if (!x) return;
+    if (x.shapes) f.shapes = x.shapes;
+    if (x.events) f.events = x.events;
+    if (x.userData !== undefined) f.userData = x.userData;
   });
 }
 

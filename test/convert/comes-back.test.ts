@@ -132,10 +132,35 @@ describe('samples through the sheet formats and back', () => {
         await convert(path.join(dir, 'sheet.json'), path.join(dir, `back.${c.ext}`), c.to);
         const diff = await playbackDiff(path.join(dir, c.input), path.join(dir, `back.${c.ext}`));
         expect(diff, notes).toBe('');
+        if (c.to === 'isprite') {
+          // Points, collision shapes, triggers and labels come back from meta.sprat, frame for frame.
+          expect(await frameData(path.join(dir, `back.${c.ext}`))).toEqual(await frameData(path.join(dir, c.input)));
+          expect(notes).toContain(`${via}: players do not read points and collision shapes (sprat reads them back from meta.sprat)`);
+        }
       });
     }
   }
 });
+
+/** Each ISPRITE frame's label, triggers and non-graphic elements (names resolved), from `inspect --json`. */
+async function frameData(file: string): Promise<unknown[]> {
+  const r = await runCli(['inspect', '--json', file]);
+  expect(r.code).toBe(0);
+  const doc = JSON.parse(r.stdout) as {
+    names: string[];
+    frames: { label: string; triggers: string; elements: { type: string; name: number | null }[] }[];
+  };
+  return doc.frames.map((f) => ({
+    label: f.label,
+    triggers: f.triggers,
+    shapes: f.elements
+      .filter((e) => e.type !== 'graphic')
+      .map(({ id: _id, ...e }: { type: string; name: number | null; id?: number }) => ({
+        ...e,
+        name: e.name === null ? null : doc.names[e.name],
+      })),
+  }));
+}
 
 describe('a Solarus sprite in a folder under sprites/ comes back naming its image from sprites/', () => {
   // quest-editor-initial's entities/items.dat (src_image "entities/items.png"), in a copy of the quest.
