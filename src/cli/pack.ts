@@ -31,7 +31,19 @@ const TO_OPTION: OptionSpec & { choices: readonly string[] } = {
   choices: PACK_FORMATS,
   description: `the atlas format: ${PACK_FORMATS.join(', ')} (default: from OUT's extension; .json: texturepacker)`,
 };
-const TRIM_OPTION: OptionSpec = { name: 'trim', type: 'flag', description: 'cut transparent edges off each frame (keeping its place)' };
+const TRIM_OPTION: OptionSpec = {
+  name: 'trim',
+  type: 'flag',
+  description: 'cut transparent edges (alpha 0) off each frame, keeping its place',
+};
+const TRIM_THRESHOLD_OPTION: OptionSpec = {
+  name: 'trim-threshold',
+  type: 'int',
+  min: 0,
+  max: 254,
+  value: 'N',
+  description: 'trim (as --trim) edges whose pixels have alpha N or less (default 0)',
+};
 const ROTATE_OPTION: OptionSpec = {
   name: 'rotate',
   type: 'flag',
@@ -183,11 +195,12 @@ export const packCommand: Command = {
   summary:
     'Pack frames into a texture atlas for an engine: INPUT is a folder or glob of PNG frames (file name = frame name; walk_0.png, walk_1.png, ... make animation "walk") or a sprite file sprat reads (its animations kept). Writes OUT (the data file) and its page images beside it, atomically; inputs and files they use are never replaced, other existing files only with --overwrite. Examples:\n  sprat pack frames/ -o hero.json --trim\n  sprat pack "art/*.png" -o hero.tres --to godot4 --max-size 1024x1024 --multipack\n  sprat pack hero.isprite -o hero-atlas.json --to pixi --trim --rotate --scale 1,0.5',
   usage:
-    'sprat pack INPUT... -o OUT [--to F] [--trim] [--rotate] [--extrude N] [--padding N] [--border N] [--pot] [--square] [--max-size WxH] [--multipack] [--scale LIST] [--template FILE] [--changed] [--overwrite] [--force]',
+    'sprat pack INPUT... -o OUT [--to F] [--trim] [--trim-threshold N] [--rotate] [--extrude N] [--padding N] [--border N] [--pot] [--square] [--max-size WxH] [--multipack] [--scale LIST] [--template FILE] [--changed] [--overwrite] [--force]',
   options: [
     OUTPUT_OPTION,
     TO_OPTION,
     TRIM_OPTION,
+    TRIM_THRESHOLD_OPTION,
     ROTATE_OPTION,
     EXTRUDE_OPTION,
     PADDING_OPTION,
@@ -245,10 +258,11 @@ export const packCommand: Command = {
         }
       }
       const base = path.basename(outPath).replace(/\.[^.]*$/, '') || 'atlas';
+      const threshold = intOption(options, TRIM_THRESHOLD_OPTION);
       const atlases = packAtlas(
         frames,
         {
-          trim: options.trim === true,
+          trim: threshold !== undefined ? { alphaThreshold: threshold } : options.trim === true,
           rotate: options.rotate === true,
           extrude: intOption(options, EXTRUDE_OPTION) ?? 0,
           padding: intOption(options, PADDING_OPTION) ?? 0,

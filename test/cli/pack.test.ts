@@ -51,6 +51,27 @@ describe('sprat pack', () => {
     expect([page.width, page.height]).toEqual([doc.meta.size!.w, doc.meta.size!.h]);
   });
 
+  it('--trim-threshold N also cuts edges of alpha N or less; --trim cuts alpha 0 only; a value past 254 is exit 2', async () => {
+    // A 10 x 8 canvas: a faint (alpha 10) 6 x 6 box at (1, 1) around an opaque 2 x 3 core at (3, 2).
+    const img = createImage(10, 8);
+    for (let y = 1; y < 7; y++) for (let x = 1; x < 7; x++) img.data.set([200, 100, 50, 10], (y * 10 + x) * 4);
+    for (let y = 2; y < 5; y++) for (let x = 3; x < 5; x++) img.data.set([x * 40, y * 50, 90, 255], (y * 10 + x) * 4);
+    fs.mkdirSync(path.join(dir, 'faint', 'in'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'faint', 'in', 'glow.png'), encodePng(img));
+    const box = async (out: string, extra: string[]) => {
+      const r = await runCli(['pack', 'faint/in', '-o', `faint/${out}.json`, ...extra], dir);
+      expect(r.code, r.stderr).toBe(0);
+      return readTexturePacker(read(`faint/${out}.json`)).frames[0]!.spriteSourceSize;
+    };
+    expect(await box('zero', ['--trim'])).toEqual({ x: 1, y: 1, w: 6, h: 6 });
+    expect(await box('nine', ['--trim-threshold', '9'])).toEqual({ x: 1, y: 1, w: 6, h: 6 });
+    expect(await box('ten', ['--trim', '--trim-threshold', '10'])).toEqual({ x: 3, y: 2, w: 2, h: 3 });
+    expect(await box('ten-alone', ['--trim-threshold=10'])).toEqual({ x: 3, y: 2, w: 2, h: 3 });
+    const bad = await runCli(['pack', 'faint/in', '-o', 'faint/bad.json', '--trim-threshold', '255'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split('\n')).toEqual([expect.stringMatching(/^sprat: error: .*trim-threshold.*254/), '']);
+  });
+
   it('a folder: files `check` does not read are left out, and a bad sprite in it is named in the one error line', async () => {
     const d = path.join(dir, 'mixed');
     fs.mkdirSync(path.join(d, 'sprites'), { recursive: true });
