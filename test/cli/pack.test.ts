@@ -1,7 +1,7 @@
 /**
  * `sprat pack` (src/cli/pack.ts) through runCli: a folder of PNG frames to
  * every --to format, a sprite file keeping its animations, --scale,
- * --multipack, --changed, and one-line errors.
+ * --multipack, --trim-threshold, --changed, and one-line errors.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -188,20 +188,62 @@ describe('sprat pack', () => {
     expect(fs.readdirSync(path.join(dir, 'multi')).sort()).toEqual(['m-1.json', 'm-1.png', 'm-2.json', 'm-2.png', 'm.json', 'm.png']);
   });
 
-  it('--changed skips the repack when no input is newer than OUT, and says so', async () => {
-    fs.mkdirSync(path.join(dir, 'changed'), { recursive: true });
-    const args = ['pack', 'frames', '-o', 'changed/c.json', '--changed'];
-    expect((await runCli(args, dir)).code).toBe(0);
-    const again = await runCli(args, dir);
-    expect(again).toMatchObject({ code: 0, stdout: 'changed/c.json: up to date (no input is newer), nothing written\n' });
-    // An input newer than OUT: packed again (the pages beside OUT need --overwrite, as for convert).
-    const later = new Date(fs.statSync(path.join(dir, 'changed/c.json')).mtimeMs + 5000);
-    fs.utimesSync(path.join(dir, 'frames/idle.png'), later, later);
+  it('--changed writes only the files whose bytes the pack changes: none when nothing changed, a deleted or hand-edited page', async () => {
+    const d = path.join(dir, 'changed');
+    fs.mkdirSync(path.join(d, 'in'), { recursive: true });
+    for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(d, 'in', `walk_${i}.png`), framePng(i));
+    const args = ['pack', 'changed/in', '-o', 'changed/c.json', '--trim', '--changed'];
+    const first = await runCli(args, dir);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('wrote changed/c.png');
+    const files = ['c.json', 'c.png'];
+    const bytes = () => files.map((f) => fs.readFileSync(path.join(d, f)));
+    const times = () => files.map((f) => fs.statSync(path.join(d, f)).mtimeMs);
+    const packed = bytes();
+    // Known old times on the outputs: a file written again shows a new one.
+    const old = new Date('2001-02-03T04:05:06Z');
+    const age = () => {
+      for (const f of files) fs.utimesSync(path.join(d, f), old, old);
+    };
+    age();
+    const oldTimes = times();
+    const upToDate = 'changed/c.json: up to date (every file the pack writes is there, byte for byte), nothing written\n';
+    expect(await runCli(args, dir)).toMatchObject({ code: 0, stdout: upToDate, stderr: '' });
+    // An input newer than the outputs but the same pixels: still nothing to write.
+    const later = new Date(old.getTime() + 86_400_000);
+    fs.utimesSync(path.join(d, 'in', 'walk_1.png'), later, later);
+    expect(await runCli(args, dir)).toMatchObject({ code: 0, stdout: upToDate });
+    expect(times()).toEqual(oldTimes);
+    expect(bytes()).toEqual(packed);
+
+    // The page deleted: written again (it is not there to replace), the data file left as it is.
+    fs.rmSync(path.join(d, 'c.png'));
+    const redone = await runCli(args, dir);
+    expect(redone.code, redone.stderr).toBe(0);
+    expect(redone.stdout).toContain('wrote changed/c.png');
+    expect(redone.stdout).not.toContain('wrote changed/c.json');
+    expect(bytes()).toEqual(packed);
+    expect(times()[0]).toBe(oldTimes[0]);
+
+    // The page drawn over by hand: the pack's page again (replacing a page takes --overwrite, as for convert).
+    fs.writeFileSync(path.join(d, 'c.png'), framePng(2));
+    age();
     const refused = await runCli(args, dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/already exists .*--overwrite/);
-    const redone = await runCli([...args, '--overwrite'], dir);
-    expect(redone.code, redone.stderr).toBe(0);
-    expect(redone.stdout).toContain('wrote changed/c.json');
+    expect(refused.stderr).toMatch(/c\.png.*already exists .*--overwrite/);
+    const fixed = await runCli([...args, '--overwrite'], dir);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain('wrote changed/c.png');
+    expect(fixed.stdout).not.toContain('wrote changed/c.json');
+    expect(bytes()).toEqual(packed);
+    expect(times()[0]).toBe(oldTimes[0]);
+
+    // An input's pixels changed: the data file and the page both.
+    fs.writeFileSync(path.join(d, 'in', 'walk_1.png'), framePng(0));
+    const repacked = await runCli([...args, '--overwrite'], dir);
+    expect(repacked.code, repacked.stderr).toBe(0);
+    expect(repacked.stdout).toMatch(/wrote changed\/c\.json\n.*wrote changed\/c\.png/s);
+    expect(bytes()[1]!.equals(packed[1]!)).toBe(false);
+    expect(await runCli(args, dir)).toMatchObject({ code: 0, stdout: upToDate });
   });
 });
