@@ -48,7 +48,7 @@ const TRIM_THRESHOLD_OPTION: OptionSpec = {
 const ROTATE_OPTION: OptionSpec = {
   name: 'rotate',
   type: 'flag',
-  description: 'frames may be stored a quarter turn clockwise (formats that can say so)',
+  description: 'frames may be stored a quarter turn (clockwise; libgdx: counterclockwise) where the format can say so',
 };
 const EXTRUDE_OPTION: OptionSpec = {
   name: 'extrude',
@@ -245,9 +245,11 @@ export const packCommand: Command = {
     if (options.multipack && !maxSize) throw new UsageError('--multipack splits pages of --max-size: add --max-size WxH');
     if (options.rotate && !exporter.rotation)
       throw new UsageError(
-        `--rotate: ${exporter.name} cannot say a frame is stored rotated (formats that can: ${ATLAS_EXPORTERS.filter((e) => e.rotation)
+        `--rotate: ${exporter.name} ${exporter.whyNoRotation ? `stores frames upright (${exporter.whyNoRotation})` : 'cannot say a frame is stored rotated'}; formats that can: ${ATLAS_EXPORTERS.filter(
+          (e) => e.rotation,
+        )
           .map((e) => e.name)
-          .join(', ')})`,
+          .join(', ')}`,
       );
     const outPath = resolvePath(io, outFile);
     try {

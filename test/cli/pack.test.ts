@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { decode } from 'fast-png';
+import { TextureAtlas } from '@esotericsoftware/spine-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTexturePacker } from '../../src/interop/texturepacker/index.js';
 import { createImage } from '../../src/render/image.js';
@@ -125,6 +126,31 @@ describe('sprat pack', () => {
     expect(rotate.stderr).toContain('--rotate: godot4 cannot say a frame is stored rotated');
     const missing = await runCli(['pack', 'nothing-here', '-o', 'ext/c.json'], dir);
     expect(missing).toMatchObject({ code: 1, stderr: 'sprat: error: nothing-here: no such file or folder\n' });
+  });
+
+  it('--rotate: libgdx stores frames a quarter turn counterclockwise (`rotate: true`); phaser3 and starling refuse it, saying why', async () => {
+    fs.mkdirSync(path.join(dir, 'turn'), { recursive: true });
+    // The trimmed boxes are 5 x 4: only turned do they fit a page 4 wide.
+    const r = await runCli(['pack', 'frames', '-o', 'turn/a.atlas', '--trim', '--rotate', '--max-size', '4x16'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const regions = new TextureAtlas(fs.readFileSync(path.join(dir, 'turn/a.atlas'), 'utf8')).regions;
+    expect(regions.map((g) => [g.name, g.index, g.degrees, g.width, g.height])).toEqual([
+      ['idle', 0, 90, 5, 4],
+      ['walk', 0, 90, 5, 4],
+      ['walk', 1, 90, 5, 4],
+      ['walk', 2, 90, 5, 4],
+    ]);
+    for (const [to, why] of [
+      ['phaser3', 'phaser3 stores frames upright (Phaser 3 draws a frame its file marks `rotated` mirrored and stretched)'],
+      ['starling', "starling stores frames upright (Phaser 3's load.atlasXML reads no `rotated`, though Starling does)"],
+    ]) {
+      const no = await runCli(['pack', 'frames', '-o', `turn/${to}.out`, '--to', to!, '--rotate'], dir);
+      expect(no).toMatchObject({
+        code: 2,
+        stderr: `sprat: error: --rotate: ${why}; formats that can: texturepacker, libgdx, cocos2d, pixi\n`,
+      });
+    }
+    expect(fs.readdirSync(path.join(dir, 'turn')).sort()).toEqual(['a.atlas', 'a.png']);
   });
 
   it('--to template writes through an Eta template file (--template), which it needs', async () => {
