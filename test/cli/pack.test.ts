@@ -89,7 +89,7 @@ describe('sprat pack', () => {
     expect(fs.existsSync(path.join(dir, 'mixed-out', 'b.json'))).toBe(false);
   });
 
-  it('writes every --to format', async () => {
+  it('writes every --to format, the same bytes each time', async () => {
     const want: Record<string, string[]> = {
       texturepacker: ['a.json', 'a.png'],
       aseprite: ['a.json', 'a.png'],
@@ -108,6 +108,9 @@ describe('sprat pack', () => {
       const r = await runCli(['pack', 'frames', '-o', out, '--to', to, '--trim', '--padding', '1'], dir);
       expect([to, r.code, r.stderr.split('\n').filter((l) => l.includes('error'))]).toEqual([to, 0, []]);
       expect(fs.readdirSync(path.join(dir, 'all', to)).sort(), to).toEqual([...files].sort());
+      // The same pack again writes the same bytes: --changed finds nothing to write.
+      const again = await runCli(['pack', 'frames', '-o', out, '--to', to, '--trim', '--padding', '1', '--changed'], dir);
+      expect([to, again.code, again.stdout]).toEqual([to, 0, expect.stringContaining('up to date')]);
     }
   });
 
