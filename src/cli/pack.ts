@@ -243,14 +243,11 @@ export const packCommand: Command = {
     const scales = parseScales(stringOption(options, SCALE_OPTION));
     const maxSize = sizeOption(options, MAX_SIZE_OPTION);
     if (options.multipack && !maxSize) throw new UsageError('--multipack splits pages of --max-size: add --max-size WxH');
-    if (options.rotate && !exporter.rotation)
-      throw new UsageError(
-        `--rotate: ${exporter.name} ${exporter.whyNoRotation ? `stores frames upright (${exporter.whyNoRotation})` : 'cannot say a frame is stored rotated'}; formats that can: ${ATLAS_EXPORTERS.filter(
-          (e) => e.rotation,
-        )
-          .map((e) => e.name)
-          .join(', ')}`,
-      );
+    if (options.rotate && !exporter.rotation) {
+      const why = exporter.whyNoRotation ? `stores frames upright (${exporter.whyNoRotation})` : 'cannot say a frame is stored rotated';
+      const can = ATLAS_EXPORTERS.filter((e) => e.rotation).map((e) => e.name);
+      throw new UsageError(`--rotate: ${exporter.name} ${why}; formats that can: ${can.join(', ')}`);
+    }
     const outPath = resolvePath(io, outFile);
     try {
       if (template !== undefined && exporter.withTemplate) {
