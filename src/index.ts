@@ -42,7 +42,7 @@ export {
 export * from './formats/types.js';
 export { FORMATS, getFormat } from './registry.js';
 export { ATLAS_EXPORTERS, getAtlasExporter } from './registry.js';
-export type { Atlas, AtlasAnimation, AtlasExporter, AtlasFile, AtlasFrame, AtlasPage } from './model/atlas.js';
+export type { Atlas, AtlasAnimation, AtlasExporter, AtlasFile, AtlasFrame, AtlasPage, AtlasTurn } from './model/atlas.js';
 export {
   packAtlas,
   atlasPageFile,

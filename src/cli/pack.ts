@@ -8,6 +8,7 @@ import { loadImage } from '../formats/resources.js';
 import type { CommandOptions, OptionSpec, OutputFile } from '../formats/types.js';
 import { spriteAtlasFrames } from '../interop/sheet.js';
 import type { AtlasExporter } from '../model/atlas.js';
+import { sameBytes } from '../model/frames.js';
 import { type AtlasSourceAnimation, type AtlasSourceFrame, packAtlas } from '../model/packatlas.js';
 import { fsResourceLoader, readFileBytes, recordingLoader } from '../node/fs.js';
 import { type FoundFile, findFiles, PlaceError } from '../node/files.js';
@@ -31,11 +32,23 @@ const TO_OPTION: OptionSpec & { choices: readonly string[] } = {
   choices: PACK_FORMATS,
   description: `the atlas format: ${PACK_FORMATS.join(', ')} (default: from OUT's extension; .json: texturepacker)`,
 };
-const TRIM_OPTION: OptionSpec = { name: 'trim', type: 'flag', description: 'cut transparent edges off each frame (keeping its place)' };
+const TRIM_OPTION: OptionSpec = {
+  name: 'trim',
+  type: 'flag',
+  description: 'cut transparent edges (alpha 0) off each frame, keeping its place',
+};
+const TRIM_THRESHOLD_OPTION: OptionSpec = {
+  name: 'trim-threshold',
+  type: 'int',
+  min: 0,
+  max: 254,
+  value: 'N',
+  description: 'trim (as --trim) edges whose pixels have alpha N or less (default 0)',
+};
 const ROTATE_OPTION: OptionSpec = {
   name: 'rotate',
   type: 'flag',
-  description: 'frames may be stored a quarter turn clockwise (formats that can say so)',
+  description: 'frames may be stored a quarter turn (clockwise; libgdx: counterclockwise) where the format can say so',
 };
 const EXTRUDE_OPTION: OptionSpec = {
   name: 'extrude',
@@ -77,7 +90,8 @@ const TEMPLATE_OPTION: OptionSpec = {
 const CHANGED_OPTION: OptionSpec = {
   name: 'changed',
   type: 'flag',
-  description: 'pack only when an input is newer than OUT (else say so and write nothing)',
+  description:
+    'write only the files whose bytes the pack changes: OUT, its pages and data files missing or not what the inputs pack to (none: say so)',
 };
 
 /** The exporter `--to` names, else the one OUT's extension names (.json: texturepacker). */
@@ -112,7 +126,7 @@ async function gatherFrames(
   io: Io,
   inputs: readonly string[],
   options: CommandOptions,
-): Promise<{ frames: AtlasSourceFrame[]; animations: AtlasSourceAnimation[]; used: string[]; newest: number }> {
+): Promise<{ frames: AtlasSourceFrame[]; animations: AtlasSourceAnimation[]; used: string[] }> {
   const limits = limitsFrom(options);
   const budget = budgetFrom(options);
   let found: Awaited<ReturnType<typeof findFiles>>;
@@ -125,7 +139,6 @@ async function gatherFrames(
   const frames: AtlasSourceFrame[] = [];
   const animations: AtlasSourceAnimation[] = [];
   const used: string[] = [];
-  let newest = 0;
   const pngs = found.filter((f) => f.abs.toLowerCase().endsWith('.png'));
   const sprites = found.filter((f) => !f.abs.toLowerCase().endsWith('.png') && (f.named || !f.unreadable));
   for (const f of found) if (f.unreadable) throw new FileError(f.shown, f.unreadable);
@@ -137,7 +150,6 @@ async function gatherFrames(
     const name = f.rel.replace(/\\/g, '/').replace(/\.png$/i, '');
     frames.push({ name, image });
     used.push(f.abs);
-    newest = Math.max(newest, (await fsp.stat(f.abs)).mtimeMs);
     const m = /^(.*)_(\d+)$/.exec(name);
     if (m) numbered.set(m[1]!, [...(numbered.get(m[1]!) ?? []), { n: Number(m[2]), name }]);
   }
@@ -146,11 +158,10 @@ async function gatherFrames(
     const bytes = await inFile(f.shown, () => readFileBytes(f.abs, limits));
     // A file a walk or a glob found is packed when `sprat check` reads it (not a README or a quest's other data).
     if (!f.named && !checkFormatOf(bytes, f.shown)) continue;
-    newest = Math.max(newest, (await fsp.stat(f.abs)).mtimeMs);
     await inFile(f.shown, () => packSprite(f, bytes));
   }
   if (!frames.length) throw new FileError(inputs[0]!, 'no PNG frames or sprite files to pack');
-  return { frames, animations, used, newest };
+  return { frames, animations, used };
 
   /** A sprite file's frames and animations, named below the file's own name when there are several inputs. */
   async function packSprite(f: FoundFile, bytes: Uint8Array): Promise<void> {
@@ -169,6 +180,22 @@ async function gatherFrames(
   }
 }
 
+/**
+ * The targets whose file is missing or holds other bytes (for --changed):
+ * the pack is deterministic, so an input edited, a page deleted or drawn
+ * over by hand, or another option shows here, and a target left out keeps
+ * its bytes and time.
+ */
+async function differing<T extends { path: string; bytes: Uint8Array }>(targets: readonly T[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const t of targets) {
+    const st = await fsp.stat(t.path).catch(() => null);
+    const same = st?.isFile() && st.size === t.bytes.length && sameBytes(await fsp.readFile(t.path), t.bytes);
+    if (!same) out.push(t);
+  }
+  return out;
+}
+
 /** `work` on the file shown as `shown`: whatever it throws is reported for that file (InFileError). */
 async function inFile<T>(shown: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -183,11 +210,12 @@ export const packCommand: Command = {
   summary:
     'Pack frames into a texture atlas for an engine: INPUT is a folder or glob of PNG frames (file name = frame name; walk_0.png, walk_1.png, ... make animation "walk") or a sprite file sprat reads (its animations kept). Writes OUT (the data file) and its page images beside it, atomically; inputs and files they use are never replaced, other existing files only with --overwrite. Examples:\n  sprat pack frames/ -o hero.json --trim\n  sprat pack "art/*.png" -o hero.tres --to godot4 --max-size 1024x1024 --multipack\n  sprat pack hero.isprite -o hero-atlas.json --to pixi --trim --rotate --scale 1,0.5',
   usage:
-    'sprat pack INPUT... -o OUT [--to F] [--trim] [--rotate] [--extrude N] [--padding N] [--border N] [--pot] [--square] [--max-size WxH] [--multipack] [--scale LIST] [--template FILE] [--changed] [--overwrite] [--force]',
+    'sprat pack INPUT... -o OUT [--to F] [--trim] [--trim-threshold N] [--rotate] [--extrude N] [--padding N] [--border N] [--pot] [--square] [--max-size WxH] [--multipack] [--scale LIST] [--template FILE] [--changed] [--overwrite] [--force]',
   options: [
     OUTPUT_OPTION,
     TO_OPTION,
     TRIM_OPTION,
+    TRIM_THRESHOLD_OPTION,
     ROTATE_OPTION,
     EXTRUDE_OPTION,
     PADDING_OPTION,
@@ -215,40 +243,25 @@ export const packCommand: Command = {
     const scales = parseScales(stringOption(options, SCALE_OPTION));
     const maxSize = sizeOption(options, MAX_SIZE_OPTION);
     if (options.multipack && !maxSize) throw new UsageError('--multipack splits pages of --max-size: add --max-size WxH');
-    if (options.rotate && !exporter.rotation)
-      throw new UsageError(
-        `--rotate: ${exporter.name} cannot say a frame is stored rotated (formats that can: ${ATLAS_EXPORTERS.filter((e) => e.rotation)
-          .map((e) => e.name)
-          .join(', ')})`,
-      );
+    if (options.rotate && !exporter.rotation) {
+      const why = exporter.whyNoRotation ? `stores frames upright (${exporter.whyNoRotation})` : 'cannot say a frame is stored rotated';
+      const can = ATLAS_EXPORTERS.filter((e) => e.rotation).map((e) => e.name);
+      throw new UsageError(`--rotate: ${exporter.name} ${why}; formats that can: ${can.join(', ')}`);
+    }
     const outPath = resolvePath(io, outFile);
     try {
       if (template !== undefined && exporter.withTemplate) {
         const text = new TextDecoder().decode(await readFileBytes(resolvePath(io, template), limitsFrom(options)));
         exporter = exporter.withTemplate(text, path.basename(template));
       }
-      const { frames, animations, used, newest } = await gatherFrames(io, positionals, options);
+      const { frames, animations, used } = await gatherFrames(io, positionals, options);
       if (used.includes(outPath)) throw new UsageError(`${outFile}: OUT is an input; pack never overwrites its input`);
-      if (options.changed) {
-        const outs = scales.map((s) => path.join(path.dirname(outPath), scaledName(path.basename(outPath), s)));
-        const times = await Promise.all(
-          outs.map((o) =>
-            fsp.stat(o).then(
-              (st) => st.mtimeMs,
-              () => -1,
-            ),
-          ),
-        );
-        if (times.every((t) => t >= 0 && t >= newest)) {
-          io.out(`${printable(`${outFile}: up to date (no input is newer), nothing written`)}\n`);
-          return 0;
-        }
-      }
       const base = path.basename(outPath).replace(/\.[^.]*$/, '') || 'atlas';
+      const threshold = intOption(options, TRIM_THRESHOLD_OPTION);
       const atlases = packAtlas(
         frames,
         {
-          trim: options.trim === true,
+          trim: threshold !== undefined ? { alphaThreshold: threshold } : options.trim === true,
           rotate: options.rotate === true,
           extrude: intOption(options, EXTRUDE_OPTION) ?? 0,
           padding: intOption(options, PADDING_OPTION) ?? 0,
@@ -272,7 +285,14 @@ export const packCommand: Command = {
         for (const n of exporter.losses?.(atlas) ?? []) notes.add(n);
       }
       for (const n of notes) io.err(`${printable(`${outFile}: note: ${n}`)}\n`);
-      const targets = outputTargets(outPath, files, outFile);
+      let targets = outputTargets(outPath, files, outFile);
+      if (options.changed) {
+        targets = await differing(targets);
+        if (!targets.length) {
+          io.out(`${printable(`${outFile}: up to date (every file the pack writes is there, byte for byte), nothing written`)}\n`);
+          return 0;
+        }
+      }
       const code = await writeOutputs(io, 'pack', targets, {
         protect: template !== undefined ? [...used, resolvePath(io, template)] : used,
         overwrite: options.overwrite === true,

@@ -5,7 +5,7 @@
  * cannot hold. The Atlas they write is src/model/atlas.ts.
  */
 import { FormatError } from '../binary/errors.js';
-import type { Atlas, AtlasAnimation, AtlasFile, AtlasFrame } from '../model/atlas.js';
+import type { Atlas, AtlasAnimation, AtlasFile, AtlasFrame, AtlasTurn } from '../model/atlas.js';
 
 /** A UTF-8 text file. */
 export function textFile(name: string, text: string): AtlasFile {
@@ -83,6 +83,17 @@ export function storedSize(f: AtlasFrame): { w: number; h: number } {
 export function requireUnrotated(atlas: Atlas, format: string, why: string): void {
   const f = atlas.frames.find((x) => x.rotated);
   if (f) throw new FormatError(format, `frame "${f.name}" is stored rotated, and ${why}: pack it without rotation`);
+}
+
+/** Throws when a frame is stored rotated the other way than `format`'s rotated frames turn (`Atlas.turn`, default clockwise). */
+export function requireTurn(atlas: Atlas, format: string, turn: AtlasTurn): void {
+  const has = atlas.turn ?? 'clockwise';
+  const f = has !== turn ? atlas.frames.find((x) => x.rotated) : undefined;
+  if (f)
+    throw new FormatError(
+      format,
+      `frame "${f.name}" is stored turned ${has}, and ${format}'s rotated frames turn ${turn}: pack the atlas for ${format}`,
+    );
 }
 
 /** Throws when a name holds a character `format` cannot write. */

@@ -16,7 +16,7 @@ export interface AtlasFrame {
   page: number;
   /** Upper-left corner on the page and the frame's own (unrotated) size. */
   frame: { x: number; y: number; w: number; h: number };
-  /** Stored turned 90 degrees clockwise on the page (TexturePacker's `rotated`). */
+  /** Stored turned 90 degrees on the page: clockwise (TexturePacker's `rotated`), or as `Atlas.turn` says. */
   rotated: boolean;
   /** The stored pixels are smaller than the canvas (transparent edges cut off). */
   trimmed: boolean;
@@ -48,12 +48,17 @@ export interface AtlasAnimation {
   loop: boolean;
 }
 
+/** Which way a frame stored rotated is turned on its page: TexturePacker's way, or libGDX's and Spine's (`rotate`). */
+export type AtlasTurn = 'clockwise' | 'counterclockwise';
+
 export interface Atlas {
   pages: AtlasPage[];
   frames: AtlasFrame[];
   animations: AtlasAnimation[];
   /** The scale of this variant (1 for the full-size atlas). */
   scale: number;
+  /** Which way the `rotated` frames are turned (default clockwise); packAtlas stores them as its exporter's `turn`. */
+  turn?: AtlasTurn;
 }
 
 /** A file an exporter writes, its name relative to the output's folder. */
@@ -76,6 +81,10 @@ export interface AtlasExporter {
   extension: string;
   /** The format can say a frame is stored rotated (the packer may rotate only then). */
   rotation: boolean;
+  /** With `rotation`: which way the format's rotated frames are turned (default clockwise). */
+  turn?: AtlasTurn;
+  /** Without `rotation`, when the file could say `rotated`: why the exporter stores frames upright (a few words for `--rotate`'s refusal). */
+  whyNoRotation?: string;
   /** The format can spread one atlas over several pages (else the packer must fit one page, or write one data file per page). */
   multipage: boolean;
   /**

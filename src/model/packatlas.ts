@@ -1,7 +1,7 @@
 import { OptionError } from '../binary/errors.js';
 import { Budget } from '../binary/limits.js';
 import { cropImage, createImage, type RgbaImage } from '../render/image.js';
-import { scale as scaleMatrix } from '../render/matrix.js';
+import { compose, rotate, scale as scaleMatrix, translate } from '../render/matrix.js';
 import { drawPicture } from '../render/pipeline.js';
 import type { Atlas, AtlasAnimation, AtlasExporter, AtlasFrame } from './atlas.js';
 import { drawSheet, type PackHeuristic, PACK_HEURISTICS, packRects } from './pack.js';
@@ -39,7 +39,7 @@ export interface AtlasSourceAnimation {
 export interface PackAtlasOptions {
   /** Cut transparent edges off (true: alpha 0; `alphaThreshold`: pixels of alpha up to it count as transparent and are cut off with the edge). Default false. */
   trim?: boolean | { alphaThreshold: number };
-  /** Frames may be stored a quarter turn clockwise; only where `exporter` (when given) can say so. Default false. */
+  /** Frames may be stored a quarter turn (clockwise, or as `exporter.turn` says); only where `exporter` (when given) can say so. Default false. */
   rotate?: boolean;
   /** Pixels each frame's edge is repeated outwards (against bleeding when engines filter). Default 0. */
   extrude?: number;
@@ -60,8 +60,8 @@ export interface PackAtlasOptions {
   scale?: number[];
   /** One MaxRects heuristic instead of trying all five. */
   heuristic?: PackHeuristic;
-  /** The format the atlas is for: `rotate` is refused unless its `rotation` is true. */
-  exporter?: Pick<AtlasExporter, 'name' | 'rotation'>;
+  /** The format the atlas is for: `rotate` is refused unless its `rotation` is true; rotated frames are turned its `turn`. */
+  exporter?: Pick<AtlasExporter, 'name' | 'rotation' | 'turn'>;
   /** The pages' base file name (default `atlas`): `atlas.png`, `atlas-1.png`, `atlas@0.5x.png`, `atlas-1@0.5x.png`. */
   name?: string;
   /** Budgets: the scaled and trimmed frames and the pages are charged before they are made. */
@@ -111,6 +111,18 @@ function scaled(img: RgbaImage, w: number, h: number, budget: Budget, what: stri
       frames: [{ parts: [{ image: img, transform: scaleMatrix(w / img.width, h / img.height), filter: 'bilinear' }] }],
       canvas: { x: 0, y: 0, width: w, height: h },
       what,
+    },
+    budget,
+  ).frames[0]!;
+}
+
+/** `img` turned half a turn (through the picture pipeline). */
+function halfTurned(img: RgbaImage, budget: Budget): RgbaImage {
+  return drawPicture(
+    {
+      frames: [{ parts: [{ image: img, transform: compose(rotate(180), translate(img.width, img.height)) }] }],
+      canvas: { x: 0, y: 0, width: img.width, height: img.height },
+      what: 'a frame turned counterclockwise',
     },
     budget,
   ).frames[0]!;
@@ -189,6 +201,7 @@ export function packAtlas(
   const threshold = options.trim === true ? 0 : typeof options.trim === 'object' ? options.trim.alphaThreshold : -1;
   const extrude = whole(options.extrude, 'extrude');
   const base = options.name ?? 'atlas';
+  const turn = options.exporter?.turn ?? 'clockwise';
   return scales.map((s) => {
     // Each frame at this scale, trimmed; identical stored pixels kept once.
     const stored: RgbaImage[] = [];
@@ -231,7 +244,11 @@ export function packAtlas(
       const items = stored
         .map((image, k) => ({ image, k }))
         .filter(({ k }) => packed.placements[k]!.page === page && stored[k]!.width > 0 && stored[k]!.height > 0)
-        .map(({ image, k }) => ({ image, ...packed.placements[k]!, extrude }));
+        .map(({ image, k }) => {
+          const at = packed.placements[k]!;
+          // drawSheet turns a rotated frame clockwise: half a turn before it makes that counterclockwise.
+          return { image: at.rotated && turn === 'counterclockwise' ? halfTurned(image, budget) : image, ...at, extrude };
+        });
       return { file: atlasPageFile(base, page, s), image: drawSheet(items, p.width, p.height, budget) };
     });
     if (!pages.length) pages.push({ file: atlasPageFile(base, 0, s), image: createImage(1, 1) });
@@ -254,7 +271,9 @@ export function packAtlas(
       if (first !== e.index) af.aliasOf = first;
       return af;
     });
-    return { pages, frames: atlasFrames, animations: anims.map((a) => ({ ...a, frames: [...a.frames] })), scale: s };
+    const atlas: Atlas = { pages, frames: atlasFrames, animations: anims.map((a) => ({ ...a, frames: [...a.frames] })), scale: s };
+    if (turn !== 'clockwise') atlas.turn = turn;
+    return atlas;
   });
 }
 

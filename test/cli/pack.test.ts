@@ -1,12 +1,13 @@
 /**
  * `sprat pack` (src/cli/pack.ts) through runCli: a folder of PNG frames to
  * every --to format, a sprite file keeping its animations, --scale,
- * --multipack, --changed, and one-line errors.
+ * --multipack, --trim-threshold, --changed, and one-line errors.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { decode } from 'fast-png';
+import { TextureAtlas } from '@esotericsoftware/spine-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTexturePacker } from '../../src/interop/texturepacker/index.js';
 import { createImage } from '../../src/render/image.js';
@@ -51,6 +52,27 @@ describe('sprat pack', () => {
     expect([page.width, page.height]).toEqual([doc.meta.size!.w, doc.meta.size!.h]);
   });
 
+  it('--trim-threshold N also cuts edges of alpha N or less; --trim cuts alpha 0 only; a value past 254 is exit 2', async () => {
+    // A 10 x 8 canvas: a faint (alpha 10) 6 x 6 box at (1, 1) around an opaque 2 x 3 core at (3, 2).
+    const img = createImage(10, 8);
+    for (let y = 1; y < 7; y++) for (let x = 1; x < 7; x++) img.data.set([200, 100, 50, 10], (y * 10 + x) * 4);
+    for (let y = 2; y < 5; y++) for (let x = 3; x < 5; x++) img.data.set([x * 40, y * 50, 90, 255], (y * 10 + x) * 4);
+    fs.mkdirSync(path.join(dir, 'faint', 'in'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'faint', 'in', 'glow.png'), encodePng(img));
+    const box = async (out: string, extra: string[]) => {
+      const r = await runCli(['pack', 'faint/in', '-o', `faint/${out}.json`, ...extra], dir);
+      expect(r.code, r.stderr).toBe(0);
+      return readTexturePacker(read(`faint/${out}.json`)).frames[0]!.spriteSourceSize;
+    };
+    expect(await box('zero', ['--trim'])).toEqual({ x: 1, y: 1, w: 6, h: 6 });
+    expect(await box('nine', ['--trim-threshold', '9'])).toEqual({ x: 1, y: 1, w: 6, h: 6 });
+    expect(await box('ten', ['--trim', '--trim-threshold', '10'])).toEqual({ x: 3, y: 2, w: 2, h: 3 });
+    expect(await box('ten-alone', ['--trim-threshold=10'])).toEqual({ x: 3, y: 2, w: 2, h: 3 });
+    const bad = await runCli(['pack', 'faint/in', '-o', 'faint/bad.json', '--trim-threshold', '255'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split('\n')).toEqual([expect.stringMatching(/^sprat: error: .*trim-threshold.*254/), '']);
+  });
+
   it('a folder: files `check` does not read are left out, and a bad sprite in it is named in the one error line', async () => {
     const d = path.join(dir, 'mixed');
     fs.mkdirSync(path.join(d, 'sprites'), { recursive: true });
@@ -67,7 +89,7 @@ describe('sprat pack', () => {
     expect(fs.existsSync(path.join(dir, 'mixed-out', 'b.json'))).toBe(false);
   });
 
-  it('writes every --to format', async () => {
+  it('writes every --to format, the same bytes each time', async () => {
     const want: Record<string, string[]> = {
       texturepacker: ['a.json', 'a.png'],
       aseprite: ['a.json', 'a.png'],
@@ -86,6 +108,9 @@ describe('sprat pack', () => {
       const r = await runCli(['pack', 'frames', '-o', out, '--to', to, '--trim', '--padding', '1'], dir);
       expect([to, r.code, r.stderr.split('\n').filter((l) => l.includes('error'))]).toEqual([to, 0, []]);
       expect(fs.readdirSync(path.join(dir, 'all', to)).sort(), to).toEqual([...files].sort());
+      // The same pack again writes the same bytes: --changed finds nothing to write.
+      const again = await runCli(['pack', 'frames', '-o', out, '--to', to, '--trim', '--padding', '1', '--changed'], dir);
+      expect([to, again.code, again.stdout]).toEqual([to, 0, expect.stringContaining('up to date')]);
     }
   });
 
@@ -104,6 +129,31 @@ describe('sprat pack', () => {
     expect(rotate.stderr).toContain('--rotate: godot4 cannot say a frame is stored rotated');
     const missing = await runCli(['pack', 'nothing-here', '-o', 'ext/c.json'], dir);
     expect(missing).toMatchObject({ code: 1, stderr: 'sprat: error: nothing-here: no such file or folder\n' });
+  });
+
+  it('--rotate: libgdx stores frames a quarter turn counterclockwise (`rotate: true`); phaser3 and starling refuse it, saying why', async () => {
+    fs.mkdirSync(path.join(dir, 'turn'), { recursive: true });
+    // The trimmed boxes are 5 x 4: only turned do they fit a page 4 wide.
+    const r = await runCli(['pack', 'frames', '-o', 'turn/a.atlas', '--trim', '--rotate', '--max-size', '4x16'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const regions = new TextureAtlas(fs.readFileSync(path.join(dir, 'turn/a.atlas'), 'utf8')).regions;
+    expect(regions.map((g) => [g.name, g.index, g.degrees, g.width, g.height])).toEqual([
+      ['idle', 0, 90, 5, 4],
+      ['walk', 0, 90, 5, 4],
+      ['walk', 1, 90, 5, 4],
+      ['walk', 2, 90, 5, 4],
+    ]);
+    for (const [to, why] of [
+      ['phaser3', 'phaser3 stores frames upright (Phaser 3 draws a frame its file marks `rotated` mirrored and stretched)'],
+      ['starling', "starling stores frames upright (Phaser 3's load.atlasXML reads no `rotated`, though Starling does)"],
+    ]) {
+      const no = await runCli(['pack', 'frames', '-o', `turn/${to}.out`, '--to', to!, '--rotate'], dir);
+      expect(no).toMatchObject({
+        code: 2,
+        stderr: `sprat: error: --rotate: ${why}; formats that can: texturepacker, libgdx, cocos2d, pixi\n`,
+      });
+    }
+    expect(fs.readdirSync(path.join(dir, 'turn')).sort()).toEqual(['a.atlas', 'a.png']);
   });
 
   it('--to template writes through an Eta template file (--template), which it needs', async () => {
@@ -167,20 +217,62 @@ describe('sprat pack', () => {
     expect(fs.readdirSync(path.join(dir, 'multi')).sort()).toEqual(['m-1.json', 'm-1.png', 'm-2.json', 'm-2.png', 'm.json', 'm.png']);
   });
 
-  it('--changed skips the repack when no input is newer than OUT, and says so', async () => {
-    fs.mkdirSync(path.join(dir, 'changed'), { recursive: true });
-    const args = ['pack', 'frames', '-o', 'changed/c.json', '--changed'];
-    expect((await runCli(args, dir)).code).toBe(0);
-    const again = await runCli(args, dir);
-    expect(again).toMatchObject({ code: 0, stdout: 'changed/c.json: up to date (no input is newer), nothing written\n' });
-    // An input newer than OUT: packed again (the pages beside OUT need --overwrite, as for convert).
-    const later = new Date(fs.statSync(path.join(dir, 'changed/c.json')).mtimeMs + 5000);
-    fs.utimesSync(path.join(dir, 'frames/idle.png'), later, later);
+  it('--changed writes only the files whose bytes the pack changes: none when nothing changed, a deleted or hand-edited page', async () => {
+    const d = path.join(dir, 'changed');
+    fs.mkdirSync(path.join(d, 'in'), { recursive: true });
+    for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(d, 'in', `walk_${i}.png`), framePng(i));
+    const args = ['pack', 'changed/in', '-o', 'changed/c.json', '--trim', '--changed'];
+    const first = await runCli(args, dir);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('wrote changed/c.png');
+    const files = ['c.json', 'c.png'];
+    const bytes = () => files.map((f) => fs.readFileSync(path.join(d, f)));
+    const times = () => files.map((f) => fs.statSync(path.join(d, f)).mtimeMs);
+    const packed = bytes();
+    // Known old times on the outputs: a file written again shows a new one.
+    const old = new Date('2001-02-03T04:05:06Z');
+    const age = () => {
+      for (const f of files) fs.utimesSync(path.join(d, f), old, old);
+    };
+    age();
+    const oldTimes = times();
+    const upToDate = 'changed/c.json: up to date (every file the pack writes is there, byte for byte), nothing written\n';
+    expect(await runCli(args, dir)).toMatchObject({ code: 0, stdout: upToDate, stderr: '' });
+    // An input newer than the outputs but the same pixels: still nothing to write.
+    const later = new Date(old.getTime() + 86_400_000);
+    fs.utimesSync(path.join(d, 'in', 'walk_1.png'), later, later);
+    expect(await runCli(args, dir)).toMatchObject({ code: 0, stdout: upToDate });
+    expect(times()).toEqual(oldTimes);
+    expect(bytes()).toEqual(packed);
+
+    // The page deleted: written again (it is not there to replace), the data file left as it is.
+    fs.rmSync(path.join(d, 'c.png'));
+    const redone = await runCli(args, dir);
+    expect(redone.code, redone.stderr).toBe(0);
+    expect(redone.stdout).toContain('wrote changed/c.png');
+    expect(redone.stdout).not.toContain('wrote changed/c.json');
+    expect(bytes()).toEqual(packed);
+    expect(times()[0]).toBe(oldTimes[0]);
+
+    // The page drawn over by hand: the pack's page again (replacing a page takes --overwrite, as for convert).
+    fs.writeFileSync(path.join(d, 'c.png'), framePng(2));
+    age();
     const refused = await runCli(args, dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/already exists .*--overwrite/);
-    const redone = await runCli([...args, '--overwrite'], dir);
-    expect(redone.code, redone.stderr).toBe(0);
-    expect(redone.stdout).toContain('wrote changed/c.json');
+    expect(refused.stderr).toMatch(/c\.png.*already exists .*--overwrite/);
+    const fixed = await runCli([...args, '--overwrite'], dir);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain('wrote changed/c.png');
+    expect(fixed.stdout).not.toContain('wrote changed/c.json');
+    expect(bytes()).toEqual(packed);
+    expect(times()[0]).toBe(oldTimes[0]);
+
+    // An input's pixels changed: the data file and the page both.
+    fs.writeFileSync(path.join(d, 'in', 'walk_1.png'), framePng(0));
+    const repacked = await runCli([...args, '--overwrite'], dir);
+    expect(repacked.code, repacked.stderr).toBe(0);
+    expect(repacked.stdout).toMatch(/wrote changed\/c\.json\n.*wrote changed\/c\.png/s);
+    expect(bytes()[1]!.equals(packed[1]!)).toBe(false);
+    expect(await runCli(args, dir)).toMatchObject({ code: 0, stdout: upToDate });
   });
 });

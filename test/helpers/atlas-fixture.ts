@@ -1,12 +1,12 @@
 /**
  * A small packed atlas built by hand (not by the packer), for the atlas
  * exporters' tests: two pages, trimmed frames, a frame stored a quarter turn
- * clockwise (when `rotate`), an alias, a pivot, two animations with
+ * (when `rotate`: clockwise, or counterclockwise with `turn`), an alias, a pivot, two animations with
  * durations. `sources` holds each frame's untrimmed canvas: what an engine
  * must draw for it.
  */
 import { createImage, type RgbaImage } from '../../src/render/image.js';
-import type { Atlas, AtlasFrame } from '../../src/model/atlas.js';
+import type { Atlas, AtlasFrame, AtlasTurn } from '../../src/model/atlas.js';
 
 interface Spec {
   name: string;
@@ -39,7 +39,8 @@ export interface AtlasFixture {
   sources: Map<string, RgbaImage>;
 }
 
-export function atlasFixture(opts: { rotate: boolean }): AtlasFixture {
+export function atlasFixture(opts: { rotate: boolean; turn?: AtlasTurn }): AtlasFixture {
+  const ccw = opts.turn === 'counterclockwise';
   const specs: Spec[] = [
     { name: 'idle/0', page: 0, canvas: { w: 6, h: 5 }, content: { x: 0, y: 0, w: 6, h: 5 }, at: { x: 1, y: 1 }, durationMs: 100 },
     { name: 'idle/1', page: 0, canvas: { w: 9, h: 8 }, content: { x: 2, y: 3, w: 4, h: 3 }, at: { x: 9, y: 1 }, durationMs: 100 },
@@ -80,13 +81,14 @@ export function atlasFixture(opts: { rotate: boolean }): AtlasFixture {
     const c = s.content;
     const page = pages[s.page]!;
     if (s.aliasOf === undefined) {
-      // Stored pixels: the content, turned a quarter clockwise when rotated (stored (x', y') = content (y', h - 1 - x')).
+      // Stored pixels: the content, turned a quarter when rotated: clockwise, stored (x', y') = content (y', h - 1 - x');
+      // counterclockwise, content (w - 1 - y', x').
       const sw = s.rotated ? c.h : c.w;
       const sh = s.rotated ? c.w : c.h;
       for (let y = 0; y < sh; y++)
         for (let x = 0; x < sw; x++) {
-          const cx = s.rotated ? y : x;
-          const cy = s.rotated ? c.h - 1 - x : y;
+          const cx = s.rotated ? (ccw ? c.w - 1 - y : y) : x;
+          const cy = s.rotated ? (ccw ? x : c.h - 1 - x) : y;
           const from = ((c.y + cy) * src.width + c.x + cx) * 4;
           page.data.set(src.data.subarray(from, from + 4), ((s.at.y + y) * page.width + s.at.x + x) * 4);
         }
@@ -118,5 +120,6 @@ export function atlasFixture(opts: { rotate: boolean }): AtlasFixture {
     ],
     scale: 1,
   };
+  if (ccw) atlas.turn = 'counterclockwise';
   return { atlas, sources };
 }

@@ -6,7 +6,9 @@
  * by `phaser3` (Phaser 3 `load.multiatlas`), `starling` (Phaser 3
  * `load.atlasXML`, one file per page) and `pixi` (PixiJS 8 `Assets.load` of
  * the multi-pack), and `css` (Chromium's own CSS); every frame lands at the
- * same pixels as its untrimmed source canvas, drawn at AT over BG.
+ * same pixels as its untrimmed source canvas, drawn at AT over BG. A frame
+ * marked rotated is drawn wrong by both Phaser loaders (shown here), which
+ * is why phaser3 and starling store frames upright.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -97,7 +99,7 @@ function compare(got: Uint8Array, img: RgbaImage, width = SIZE.width, height = S
 }
 
 describe.skipIf(!haveChromium)('engine atlas exports drawn by the engines', () => {
-  // Phaser 3 reads `rotated` but draws such a frame mirrored and stretched (Frame.updateUVsInverted): phaser3 cannot rotate.
+  // Phaser 3 reads `rotated` but draws such a frame mirrored and stretched (Frame.updateUVsInverted): phaser3 cannot rotate (shown below).
   it('Phaser 3 load.multiatlas draws every phaser3 frame (two pages, trimmed) where its source canvas is', async () => {
     const { atlas, sources } = atlasFixture({ rotate: false });
     expect(getAtlasExporter('phaser3')!.rotation).toBe(false);
@@ -138,6 +140,35 @@ describe.skipIf(!haveChromium)('engine atlas exports drawn by the engines', () =
       if (diff) failures.push(`"${f.name}": ${diff}`);
     });
     expect(failures).toEqual([]);
+  }, 120_000);
+
+  // Why phaser3 and starling store frames upright: what Phaser 3 draws for a frame its file says is `rotated`.
+  it('Phaser 3 draws a frame marked `rotated` wrong in load.multiatlas (mirrored) and load.atlasXML (on its side); the upright ones right', async () => {
+    const { atlas, sources } = atlasFixture({ rotate: true });
+    const checks = atlas.frames.map((f) => ({ name: f.name, page: f.page, ...AT }));
+    const [json] = exportTo('phaser3-rotated', getAtlasExporter('phaser3')!, atlas);
+    const xmls = exportTo('starling-rotated', getAtlasExporter('starling')!, atlas);
+    expect(fs.readFileSync(path.join(dir, 'starling-rotated', xmls[1]!), 'utf8')).toContain('rotated="true"');
+    const runs = [
+      ['multiatlas', [`${URL_BASE}phaser3-rotated/${json}`]],
+      ['atlasXML', xmls.map((x, i) => [`${URL_BASE}starling-rotated/${atlas.pages[i]!.file}`, `${URL_BASE}starling-rotated/${x}`])],
+    ] as const;
+    for (const [kind, files] of runs) {
+      const out = await page.evaluate(([k, f, w, h, bg, cs]) => (window as any).phaserAtlas(k, f, w, h, bg, cs), [
+        kind,
+        files,
+        SIZE.width,
+        SIZE.height,
+        BG,
+        checks,
+      ] as const);
+      const wrong = atlas.frames.filter((f, i) => compare(Buffer.from(out[i].pixels, 'base64'), sources.get(f.name)!) !== '');
+      expect([kind, wrong.map((f) => f.name)]).toEqual([kind, ['walk/0']]);
+      expect(atlas.frames.find((f) => f.name === 'walk/0')!.rotated).toBe(true);
+    }
+    // So `sprat pack --rotate` refuses both, saying why (test/cli/pack.test.ts runs it).
+    expect(getAtlasExporter('phaser3')!.whyNoRotation).toMatch(/mirrored/);
+    expect(getAtlasExporter('starling')!.whyNoRotation).toMatch(/reads no `rotated`/);
   }, 120_000);
 
   it('PixiJS 8 Assets.load of the pixi multi-pack draws every frame (two sheets, trimmed, rotated) where its source canvas is', async () => {

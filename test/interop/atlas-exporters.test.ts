@@ -9,13 +9,15 @@
  * engines that draw (Phaser, PixiJS, Godot 3) have their own tests:
  * atlas-clients.test.ts (Chromium) and godot3.test.ts (godot3-server).
  */
-import { TextureAtlas } from '@esotericsoftware/spine-core';
+import { RegionAttachment, TextureAtlas, type TextureAtlasRegion } from '@esotericsoftware/spine-core';
 import { XMLParser } from 'fast-xml-parser';
 import { parse as parsePlist } from 'plist';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError, OptionError } from '../../src/binary/errors.js';
 import type { Atlas, AtlasExporter } from '../../src/model/atlas.js';
+import { createImage, type RgbaImage } from '../../src/render/image.js';
+import { packAtlas } from '../../src/model/packatlas.js';
 import { ATLAS_EXPORTERS, getAtlasExporter } from '../../src/registry.js';
 import { cssIdentifier } from '../../src/interop/css/index.js';
 import { templateExporter } from '../../src/interop/template/index.js';
@@ -30,6 +32,36 @@ const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const exporter = (name: string): AtlasExporter => getAtlasExporter(name)!;
 const upright = atlasFixture({ rotate: false }).atlas;
 const turned = atlasFixture({ rotate: true }).atlas;
+const turnedLeft = atlasFixture({ rotate: true, turn: 'counterclockwise' });
+
+/**
+ * A spine-core region's untrimmed canvas, sampled from its page where
+ * spine-core's RegionAttachment.computeUVs maps each point of the upright
+ * frame (its corners' UVs: `degrees` 90 turns the page's rectangle back, the
+ * offsets place it on the canvas, y up), at each canvas pixel's centre.
+ */
+function canvasOfRegion(r: TextureAtlasRegion, page: RgbaImage): Uint8Array {
+  const W = r.originalWidth;
+  const H = r.originalHeight;
+  const pos: number[] = new Array(8).fill(0);
+  const uv = new Float32Array(8);
+  RegionAttachment.computeUVs(r, 0, 0, 1, 1, 0, W, H, pos, uv);
+  // Corners: 0 bottom-left, 1 top-left, 2 top-right, 3 bottom-right (x right, y up, the canvas centred on 0).
+  const out = new Uint8Array(W * H * 4);
+  for (let cy = 0; cy < H; cy++)
+    for (let cx = 0; cx < W; cx++) {
+      const lx = cx + 0.5 - W / 2;
+      const ly = H / 2 - (cy + 0.5);
+      const s = (lx - pos[0]!) / (pos[4]! - pos[0]!);
+      const t = (ly - pos[1]!) / (pos[5]! - pos[1]!);
+      if (s < 0 || s > 1 || t < 0 || t > 1) continue;
+      const u = uv[0]! + s * (uv[6]! - uv[0]!) + t * (uv[2]! - uv[0]!);
+      const v = uv[1]! + s * (uv[7]! - uv[1]!) + t * (uv[3]! - uv[1]!);
+      const from = (Math.floor(v * page.height) * page.width + Math.floor(u * page.width)) * 4;
+      out.set(page.data.subarray(from, from + 4), (cy * W + cx) * 4);
+    }
+  return out;
+}
 
 describe('the atlas exporters list', () => {
   it('holds every engine format once, by the names `sprat pack --to` takes', () => {
@@ -54,11 +86,28 @@ describe('the atlas exporters list', () => {
 
   it('the formats that cannot say a frame is rotated refuse one, with the frame named', () => {
     // Starling and Phaser 3 files can say `rotated` (their exporters write it) though Phaser does not draw it right.
-    expect(ATLAS_EXPORTERS.filter((x) => x.rotation).map((x) => x.name)).toEqual(['texturepacker', 'cocos2d', 'pixi']);
-    for (const e of ['godot4', 'godot3', 'libgdx', 'css', 'aseprite'].map(exporter)) {
+    expect(ATLAS_EXPORTERS.filter((x) => x.rotation).map((x) => [x.name, x.turn ?? 'clockwise'])).toEqual([
+      ['texturepacker', 'clockwise'],
+      ['libgdx', 'counterclockwise'],
+      ['cocos2d', 'clockwise'],
+      ['pixi', 'clockwise'],
+    ]);
+    for (const e of ['godot4', 'godot3', 'css', 'aseprite'].map(exporter)) {
       expect(() => e.write(turned, `hero${e.extension}`), e.name).toThrow(FormatError);
       expect(() => e.write(turned, `hero${e.extension}`), e.name).toThrow(/frame "walk\/0" is stored rotated/);
     }
+  });
+
+  it('a frame turned the other way than the format turns its rotated frames is refused, with the frame named', () => {
+    expect(() => exporter('libgdx').write(turned, 'hero.atlas')).toThrow(
+      /frame "walk\/0" is stored turned clockwise, and libgdx's rotated frames turn counterclockwise/,
+    );
+    for (const e of ['texturepacker', 'cocos2d', 'pixi', 'phaser3', 'starling'].map(exporter)) {
+      expect(() => e.write(turnedLeft.atlas, `hero${e.extension}`), e.name).toThrow(FormatError);
+      expect(() => e.write(turnedLeft.atlas, `hero${e.extension}`), e.name).toThrow(/frame "walk\/0" is stored turned counterclockwise/);
+    }
+    const t = getAtlasExporter('template')!.withTemplate!('<%= it.frames.length %>', 'n.txt.eta');
+    expect(() => t.write(turnedLeft.atlas, 'n.txt')).toThrow(/stored turned counterclockwise/);
   });
 
   it('each says once what it cannot hold', () => {
@@ -161,6 +210,55 @@ describe('libgdx: Spine’s TextureAtlas reads the .atlas', () => {
     }));
     const key = (r: { page: string; name: string; index: number }) => `${r.page} ${r.name} ${r.index}`;
     expect([...got].sort((a, b) => key(a).localeCompare(key(b)))).toEqual([...expected].sort((a, b) => key(a).localeCompare(key(b))));
+  });
+
+  it('a rotated, trimmed frame: `rotate: true` (degrees 90), upright bounds and offsets; every region sampled where spine-core maps it is its source canvas', () => {
+    const { atlas: left, sources } = turnedLeft;
+    const parsed = new TextureAtlas(text(exporter('libgdx').write(left, 'hero.atlas')[0]!.bytes));
+    const walk0 = left.frames.find((f) => f.name === 'walk/0')!;
+    const r = parsed.regions.find((x) => x.name === 'walk' && x.index === 0)!;
+    expect(walk0.rotated && walk0.trimmed).toBe(true);
+    expect([r.degrees, r.x, r.y, r.width, r.height]).toEqual([90, walk0.frame.x, walk0.frame.y, walk0.frame.w, walk0.frame.h]);
+    expect([r.offsetX, r.offsetY, r.originalWidth, r.originalHeight]).toEqual([
+      walk0.spriteSourceSize.x,
+      walk0.sourceSize.h - walk0.spriteSourceSize.y - walk0.frame.h,
+      walk0.sourceSize.w,
+      walk0.sourceSize.h,
+    ]);
+    for (const reg of parsed.regions) {
+      const f = left.frames.find((x) => x.name === `${reg.name}/${reg.index}`)!;
+      const page = left.pages.find((p) => p.file === reg.page.name)!.image;
+      expect(canvasOfRegion(reg, page), f.name).toEqual(sources.get(f.name)!.data);
+    }
+  });
+
+  it('packAtlas for libgdx with rotate and trim: frames too tall for the page stored turned, each where spine-core maps it', () => {
+    // Canvases with transparent margins (trimmed) and a pattern no two pixels share; pages 6 high, so the tall ones turn.
+    const frame = (w: number, h: number, seed: number) => {
+      const img = createImage(w + 3, h + 2);
+      for (let y = 1; y < h + 1; y++)
+        for (let x = 2; x < w + 2; x++)
+          img.data.set([(seed * 50 + x * 23) & 255, (y * 31 + seed) & 255, (x * y * 7 + 9) & 255, 255], (y * img.width + x) * 4);
+      return img;
+    };
+    const frames = [
+      { name: 'tall', image: frame(3, 9, 1) },
+      { name: 'taller', image: frame(2, 11, 2) },
+      { name: 'wide', image: frame(7, 3, 3) },
+    ];
+    const [packed] = packAtlas(frames, { trim: true, rotate: true, exporter: exporter('libgdx'), padding: 1, maxWidth: 64, maxHeight: 6 });
+    expect(packed!.turn).toBe('counterclockwise');
+    expect(packed!.frames.map((f) => [f.name, f.rotated, f.trimmed])).toEqual([
+      ['tall', true, true],
+      ['taller', true, true],
+      ['wide', false, true],
+    ]);
+    const parsed = new TextureAtlas(text(exporter('libgdx').write(packed!, 'a.atlas')[0]!.bytes));
+    for (const f of frames) {
+      const r = parsed.findRegion(f.name)!;
+      expect(r.degrees, f.name).toBe(f.name === 'wide' ? 0 : 90);
+      expect(canvasOfRegion(r, packed!.pages[0]!.image), f.name).toEqual(f.image.data);
+    }
   });
 
   it('a frame in no animation keeps its name, without an index', () => {
@@ -451,14 +549,14 @@ describe('generated atlases read back by the engines’ parsers', () => {
 
   it('libgdx: spine-core finds every region where the Atlas has it', () => {
     fc.assert(
-      fc.property(atlasArb, (rotatedToo) => {
-        const atlas = { ...rotatedToo, frames: rotatedToo.frames.map((f) => ({ ...f, rotated: false })) };
+      fc.property(atlasArb, (generated) => {
+        const atlas: Atlas = { ...generated, turn: 'counterclockwise' };
         const parsed = new TextureAtlas(text(exporter('libgdx').write(atlas, 'a.atlas')[0]!.bytes));
         expect(parsed.regions.length).toBe(atlas.frames.length);
         for (const f of atlas.frames) {
           const r = parsed.findRegion(f.name)!;
           expect(r.page.name).toBe(atlas.pages[f.page]!.file);
-          expect([r.x, r.y, r.width, r.height]).toEqual([f.frame.x, f.frame.y, f.frame.w, f.frame.h]);
+          expect([r.x, r.y, r.width, r.height, r.degrees]).toEqual([f.frame.x, f.frame.y, f.frame.w, f.frame.h, f.rotated ? 90 : 0]);
           expect([r.offsetX, r.offsetY, r.originalWidth, r.originalHeight]).toEqual([
             f.spriteSourceSize.x,
             f.sourceSize.h - f.spriteSourceSize.y - f.frame.h,

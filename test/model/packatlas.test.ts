@@ -23,9 +23,10 @@ function readBack(atlas: Atlas, f: AtlasFrame): RgbaImage {
   const { x: ox, y: oy, w, h } = f.spriteSourceSize;
   for (let cy = 0; cy < h; cy++)
     for (let cx = 0; cx < w; cx++) {
-      // Stored turned a quarter clockwise: content (cx, cy) is at stored (h - 1 - cy, cx).
-      const sx = f.rotated ? f.frame.x + (h - 1 - cy) : f.frame.x + cx;
-      const sy = f.rotated ? f.frame.y + cx : f.frame.y + cy;
+      // Stored turned a quarter clockwise: content (cx, cy) is at stored (h - 1 - cy, cx); counterclockwise: (cy, w - 1 - cx).
+      const ccw = atlas.turn === 'counterclockwise';
+      const sx = f.rotated ? f.frame.x + (ccw ? cy : h - 1 - cy) : f.frame.x + cx;
+      const sy = f.rotated ? f.frame.y + (ccw ? w - 1 - cx : cx) : f.frame.y + cy;
       out.data.set(px(page, sx, sy), ((oy + cy) * out.width + ox + cx) * 4);
     }
   return out;
@@ -74,6 +75,8 @@ const optionsArb = fc.record({
   border: fc.nat(2),
   pot: fc.boolean(),
   square: fc.boolean(),
+  // Rotated frames turned clockwise (no exporter) or counterclockwise (libgdx's turn).
+  exporter: fc.constantFrom(undefined, getAtlasExporter('libgdx')!),
 });
 
 function checkAtlas(atlas: Atlas, sources: readonly AtlasSourceFrame[], o: PackAtlasOptions): void {
@@ -193,7 +196,13 @@ describe('packAtlas', () => {
     );
     const [atlas] = packAtlas(sources, { rotate: true, exporter: getAtlasExporter('pixi')!, maxWidth: 12, maxHeight: 4 });
     expect(atlas!.frames[0]!.rotated).toBe(true);
+    expect(atlas!.turn).toBeUndefined();
     checkAtlas(atlas!, sources, { rotate: true });
+    // libgdx's rotated frames turn the other way: stored so, and the atlas says so.
+    const opts = { rotate: true, exporter: getAtlasExporter('libgdx')!, maxWidth: 16, maxHeight: 4, extrude: 1 };
+    const [left] = packAtlas(sources, opts);
+    expect([left!.frames[0]!.rotated, left!.turn]).toEqual([true, 'counterclockwise']);
+    checkAtlas(left!, sources, opts);
   });
 
   it('one atlas per scale, each frame scaled first; page files named @SCALEx', () => {

@@ -14,7 +14,7 @@
  * (a clockwise turn, as packed atlases store it). Apple's property list DTD 1.0.
  */
 import type { Atlas, AtlasExporter, AtlasFile, AtlasFrame } from '../../model/atlas.js';
-import { atlasLosses, decimal, pageDataName, requireXmlText, textFile, xmlEscape } from '../atlasfile.js';
+import { atlasLosses, decimal, pageDataName, requireTurn, requireXmlText, textFile, xmlEscape } from '../atlasfile.js';
 
 const HEAD = [
   '<?xml version="1.0" encoding="UTF-8"?>',
@@ -49,6 +49,7 @@ function original(atlas: Atlas, f: AtlasFrame): number | undefined {
 }
 
 function write(atlas: Atlas, dataName: string): AtlasFile[] {
+  requireTurn(atlas, 'cocos2d', 'clockwise');
   for (const p of atlas.pages) requireXmlText('cocos2d', 'page', p.file);
   for (const f of atlas.frames) requireXmlText('cocos2d', 'frame', f.name);
   return atlas.pages.map((p, page) => {

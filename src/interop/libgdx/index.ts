@@ -8,9 +8,12 @@
  * Format: libGDX's TextureAtlas.TextureAtlasData and Spine's
  * spine-core TextureAtlas (esotericsoftware/spine-runtimes). `offsets` counts
  * the cut-off edges from the left and the bottom (y up). `rotate: true` is a
- * quarter turn counter-clockwise (spine-core's RegionAttachment maps the
- * region's top-left corner to the stored bottom-left), the opposite of the
- * clockwise turn packed atlases store, so a rotated frame is refused.
+ * frame stored a quarter turn counterclockwise (libGDX's AtlasRegion
+ * "rotated 90 degrees counter clockwise"; spine-core's RegionAttachment maps
+ * the region's top-left corner to the stored bottom-left), `bounds` keeping
+ * the frame's upright width and height (the stored pixels are height x
+ * width): the exporter's `turn` is counterclockwise, so packAtlas stores
+ * its rotated frames that way; an atlas turned clockwise is refused.
  *
  * Animation frames are regions named by their animation with their place in
  * it as `index` (libGDX's `findRegions(name)`, Spine's sequences); a frame in
@@ -18,7 +21,7 @@
  * (the reader would take it for a field) or a line break.
  */
 import type { Atlas, AtlasExporter, AtlasFrame } from '../../model/atlas.js';
-import { atlasLosses, requireNameWithout, requireUnrotated, textFile } from '../atlasfile.js';
+import { atlasLosses, requireNameWithout, requireTurn, textFile } from '../atlasfile.js';
 
 const NAME_BAD = /[:\r\n]/;
 const WHY = "libGDX's reader takes a line with ':' for a field";
@@ -32,11 +35,12 @@ function region(lines: string[], name: string, f: AtlasFrame, index: number): vo
     const bottom = f.sourceSize.h - s.y - f.frame.h;
     lines.push(`  offsets: ${s.x}, ${bottom}, ${f.sourceSize.w}, ${f.sourceSize.h}`);
   }
+  if (f.rotated) lines.push('  rotate: true');
   if (index >= 0) lines.push(`  index: ${index}`);
 }
 
 function write(atlas: Atlas): string {
-  requireUnrotated(atlas, 'libgdx', "libGDX's `rotate` turns the other way (counter-clockwise)");
+  requireTurn(atlas, 'libgdx', 'counterclockwise');
   const inAnimation = new Set(atlas.animations.flatMap((a) => a.frames));
   const lines: string[] = [];
   atlas.pages.forEach((p, page) => {
@@ -59,9 +63,10 @@ function write(atlas: Atlas): string {
 
 export const libgdxExporter: AtlasExporter = {
   name: 'libgdx',
-  description: 'libGDX / Spine texture atlas (.atlas): regions with offsets, animations as indexed regions',
+  description: 'libGDX / Spine texture atlas (.atlas): regions with offsets, rotated frames, animations as indexed regions',
   extension: '.atlas',
-  rotation: false,
+  rotation: true,
+  turn: 'counterclockwise',
   multipage: true,
   write: (atlas, dataName) => [textFile(dataName, write(atlas))],
   losses: (atlas) => {

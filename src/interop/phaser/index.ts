@@ -12,13 +12,14 @@
  * quarter turn clockwise, TexturePacker's meaning), and it is written when a
  * frame is, but Phaser 3 (3.90) draws such a frame mirrored and stretched
  * (Frame.updateUVsInverted maps the frame's left edge to the stored right
- * edge), so the exporter says it cannot rotate and the packer stores frames
- * upright for it.
+ * edge; atlas-clients.test.ts shows it), so the exporter says it cannot
+ * rotate and the packer stores frames upright for it.
  */
 import type { Atlas, AtlasExporter } from '../../model/atlas.js';
-import { atlasLosses, textFile } from '../atlasfile.js';
+import { atlasLosses, requireTurn, textFile } from '../atlasfile.js';
 
 function doc(atlas: Atlas): unknown {
+  requireTurn(atlas, 'phaser3', 'clockwise');
   return {
     textures: atlas.pages.map((p, page) => ({
       image: p.file,
@@ -46,6 +47,7 @@ export const phaser3Exporter: AtlasExporter = {
   description: 'Phaser 3 multi-atlas JSON (load.multiatlas): every page in one file, trimmed frames, pivots',
   extension: '.json',
   rotation: false,
+  whyNoRotation: 'Phaser 3 draws a frame its file marks `rotated` mirrored and stretched',
   multipage: true,
   write: (atlas, dataName) => [textFile(dataName, `${JSON.stringify(doc(atlas), null, 2)}\n`)],
   losses: (atlas) => atlasLosses(atlas, 'phaser3', { pivot: true }),

@@ -13,9 +13,10 @@
  * loader (`meta.related_multi_packs`, relative to the file).
  */
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
-import { atlasLosses, pageAnimations, pageDataName, pageMeta, textFile } from '../atlasfile.js';
+import { atlasLosses, pageAnimations, pageDataName, pageMeta, requireTurn, textFile } from '../atlasfile.js';
 
 function write(atlas: Atlas, dataName: string): AtlasFile[] {
+  requireTurn(atlas, 'pixi', 'clockwise');
   const names = atlas.pages.map((_, page) => pageDataName(dataName, page));
   const base = (n: string) => n.replace(/^.*\//, '');
   return atlas.pages.map((p, page) => {

@@ -9,13 +9,15 @@
  *
  * Format: Starling's TextureAtlas (starling.textures.TextureAtlas, "parseAtlasXml")
  * and Phaser 3's atlasXML parser (src/textures/parsers/AtlasXML.js), which
- * reads the same attributes but not `rotated` or the pivot: the exporter says
- * it cannot rotate, so the packer stores frames upright for it.
+ * reads the same attributes but not `rotated` or the pivot (it draws a
+ * rotated frame as stored, on its side; atlas-clients.test.ts shows it): the
+ * exporter says it cannot rotate, so the packer stores frames upright for it.
  */
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
-import { atlasLosses, decimal, pageDataName, storedSize, requireXmlText, textFile, xmlEscape } from '../atlasfile.js';
+import { atlasLosses, decimal, pageDataName, requireTurn, storedSize, requireXmlText, textFile, xmlEscape } from '../atlasfile.js';
 
 function write(atlas: Atlas, dataName: string): AtlasFile[] {
+  requireTurn(atlas, 'starling', 'clockwise');
   for (const p of atlas.pages) requireXmlText('starling', 'page', p.file);
   for (const f of atlas.frames) requireXmlText('starling', 'frame', f.name);
   return atlas.pages.map((p, page) => {
@@ -42,6 +44,7 @@ export const starlingExporter: AtlasExporter = {
   description: 'Starling / Sparrow texture atlas XML (one file per page), as Phaser 3 load.atlasXML reads it',
   extension: '.xml',
   rotation: false,
+  whyNoRotation: "Phaser 3's load.atlasXML reads no `rotated`, though Starling does",
   multipage: false,
   write,
   losses: (atlas) => atlasLosses(atlas, 'starling', { pivot: true }),

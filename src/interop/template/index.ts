@@ -12,7 +12,7 @@
 import { Eta, type TemplateFunction } from 'eta/core';
 import { FormatError, OptionError } from '../../binary/errors.js';
 import type { Atlas, AtlasExporter, AtlasFrame } from '../../model/atlas.js';
-import { frameMs, storedSize, textFile, xmlEscape } from '../atlasfile.js';
+import { frameMs, requireTurn, storedSize, textFile, xmlEscape } from '../atlasfile.js';
 
 /** One frame as a template sees it (`it.frames[i]`). */
 export interface TemplateFrame {
@@ -62,6 +62,7 @@ export interface TemplateData {
 }
 
 export function templateData(atlas: Atlas, dataName: string): TemplateData {
+  requireTurn(atlas, 'template', 'clockwise');
   const file = dataName.replace(/^.*\//, '');
   const frame = (f: AtlasFrame, index: number): TemplateFrame => {
     const s = storedSize(f);

@@ -25,7 +25,7 @@ import { choiceOption } from '../../formats/options.js';
 import { baseName, errorIn, has, JsonReader, jsonBytes, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
 import { budgetFrom } from '../../binary/limits.js';
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
-import { atlasLosses, pageAnimations, pageDataName, pageMeta } from '../atlasfile.js';
+import { atlasLosses, pageAnimations, pageDataName, pageMeta, requireTurn } from '../atlasfile.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
 import {
   type AnimationExtra,
@@ -495,6 +495,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
  * `animations` on the page that holds all their frames.
  */
 function texturePackerAtlasFiles(atlas: Atlas, dataName: string): AtlasFile[] {
+  requireTurn(atlas, FORMAT, 'clockwise');
   const names = atlas.pages.map((_, page) => pageDataName(dataName, page));
   return atlas.pages.map((p, page) => {
     const frames: SheetJsonFrame[] = atlas.frames
