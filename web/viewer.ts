@@ -1041,7 +1041,9 @@ function convertControls(loaded: Loaded, f: OpenFile): void {
   const targets = convertTargets(loaded);
   const before = select.value;
   select.replaceChildren(...targets.map((t) => new Option(`${t.title} (${t.name})`, t.name)));
+  // The choice made for the previous file, else the file's own format (re-encoded).
   if (targets.some((t) => t.name === before)) select.value = before;
+  else if (targets.includes(loaded.handler)) select.value = loaded.handler.name;
   $('convertbox').hidden = targets.length === 0;
   $('convertnote').textContent = '';
   $('convert').onclick = async () => {

@@ -227,14 +227,59 @@ describe.skipIf(!haveChromium || !fs.existsSync(QUEST))('the static site', () =>
 
   it('works opened from the disk (file://), with no server at all', async () => {
     const { page, errors, requests } = await sitePage(pathToFileURL(path.join(site, 'index.html')).href);
+    // A quest's sprites folder alone: the page sees nothing outside the chosen folder, so its sheets (named from the
+    // quest's sprites/ folder) are not found, as `sprat check` says run in a copy of that folder alone.
     const dir = path.join(QUEST, 'data/sprites/enemies');
-    await page.setInputFiles('#folder', dir);
-    await page.waitForSelector('#files button');
-    // A folder without its quest: the sheet is not found, as `sprat check` run there says.
-    expect(await page.$$eval('#files button', (bs) => bs.map((b) => b.textContent))).toEqual(['enemy_killed.dat', 'slime_green.dat']);
+    const alone = path.join(tmp, 'enemies');
+    fs.cpSync(dir, alone, { recursive: true });
+    const report = await checkIn(alone);
+    expect(report.summary.errors).toBeGreaterThan(0);
+    await chooseFolder(page, dir, report.files.length);
+    const list = await listed(page);
+    expect(list.map((l) => l.name)).toEqual(['enemy_killed.dat', 'slime_green.dat']);
+    expect(list.map((l) => l.name)).toEqual(report.files.map((f) => f.path));
+    expect(list.map((l) => l.status)).toEqual(report.files.map(statusOf));
     await page.waitForSelector('body[data-ready="0"]');
+    await page.waitForSelector('body[data-diagnosed="0"]', { state: 'attached' });
+    const shown = await page.$$eval('#diagnostics li', (ls) => ls.map((l) => l.textContent));
+    expect(shown).toEqual(report.files[0]!.problems.map((p) => `${p.severity}: ${p.message}`));
     expect(errors).toEqual([]);
     expect(requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:'))).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('opens a folder through the directory picker (a real directory handle: the origin private file system)', async () => {
+    const { page, errors, requests } = await sitePage();
+    // Where the browser has the picker, the page offers it beside the folder input.
+    expect(await page.isVisible('#pickfolder')).toBe(true);
+    // The quest's data/quest.dat and one sprites folder, written into the origin's private file system, whose root
+    // handle is what the picker gives (a FileSystemDirectoryHandle: the page walks it as it walks a chosen folder).
+    const rel = ['data/quest.dat', ...fs.readdirSync(path.join(QUEST, 'data/sprites/enemies')).map((n) => `data/sprites/enemies/${n}`)];
+    const files = rel.map((r) => ({ path: r, base64: fs.readFileSync(path.join(QUEST, r)).toString('base64') }));
+    await page.evaluate(async (list) => {
+      const root = await navigator.storage.getDirectory();
+      for (const f of list) {
+        let dir = root;
+        const parts = f.path.split('/');
+        for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
+        const w = await (await dir.getFileHandle(parts[parts.length - 1]!, { create: true })).createWritable();
+        await w.write(Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0)));
+        await w.close();
+      }
+      (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () => root;
+    }, files);
+    const copy = path.join(tmp, 'picked');
+    for (const r of rel) fs.cpSync(path.join(QUEST, r), path.join(copy, r));
+    const report = await checkIn(copy);
+    await page.click('#pickfolder');
+    await page.waitForSelector(`body[data-checked="${report.files.length}"]`, { timeout: 120_000 });
+    const list = await listed(page);
+    expect(list.map((l) => l.name)).toEqual(report.files.map((f) => f.path));
+    expect(list.map((l) => l.status)).toEqual(report.files.map(statusOf));
+    const slime = 'data/sprites/enemies/slime_green.dat';
+    await expectRenderPixels(page, copy, slime, await showPaused(page, slime));
+    expect(errors).toEqual([]);
+    expect(foreign(requests)).toEqual([]);
     await page.close();
   }, 120_000);
 });
