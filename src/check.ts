@@ -14,6 +14,7 @@ import { load, renderViews, validateWithResources } from './api.js';
 import { budgetFrom } from './binary/limits.js';
 import { sharingImages } from './formats/resources.js';
 import { drawPicture, type Picture, type PicturePart } from './render/pipeline.js';
+import { isTiledProjectName, tiledProjectProblems } from './interop/tiled/check.js';
 
 /**
  * Frames whose source rectangle leaves its image (the Solarus
@@ -162,4 +163,36 @@ export async function checkFile(
     }
   }
   return problems;
+}
+
+/** What `check` reports of one file: its path, the format it was read as (null when unread) and its problems. */
+export interface CheckReport {
+  format: string | null;
+  problems: Diagnostic[];
+}
+
+/**
+ * `check` of one file found by a walk (`filePath` as shown, relative to
+ * where the check runs; `resources` relative to the file): a Tiled project
+ * (`.tiled-project`), else the format `checkFormatOf` reads it as, checked
+ * by `checkFile`; null when `check` skips the file quietly (not a sprite
+ * or level file). The command line and the viewer's opened folder both
+ * report through it.
+ */
+export async function checkReport(
+  bytes: Uint8Array,
+  filePath: string,
+  resources: ResourceLoader,
+  options: CommandOptions = {},
+): Promise<CheckReport | null> {
+  if (isTiledProjectName(filePath))
+    return { format: 'tiled-project', problems: (await tiledProjectProblems(bytes, filePath, resources)).problems };
+  const handler = checkFormatOf(bytes, filePath);
+  if (!handler) return null;
+  return { format: handler.name, problems: await checkFile(bytes, filePath, handler, resources, options) };
+}
+
+/** Whether `check` reads the file (`checkReport` gives a report, not null), told without checking it. */
+export function checkReads(bytes: Uint8Array, filePath: string): boolean {
+  return isTiledProjectName(filePath) || checkFormatOf(bytes, filePath) !== undefined;
 }

@@ -5,6 +5,7 @@
  * `code` 'ENOENT' when the file is not there, as the resource layer
  * (src/formats/resources.ts) expects.
  */
+import { isAbsolutePath, joinPath } from '../src/formats/resources.js';
 import type { ResourceLoader } from '../src/formats/types.js';
 
 /** A path with `.` and `..` resolved and `\` as `/` (no leading `/`; `..` past the top is dropped). */
@@ -70,5 +71,38 @@ export function serverLoader(id: number, fetchFn: typeof fetch = (...a) => fetch
         return false;
       }
     },
+  };
+}
+
+/**
+ * The files of an opened folder (`paths`, relative to it), for the document
+ * at `docPath`: a path it names is relative to the document's folder, as the
+ * command line's loader takes it (src/node/fs.ts), and must lie inside the
+ * opened folder (anything else is not there); no base-name guessing, so that
+ * what is found is what `sprat check` run in that folder finds. `describe`
+ * names a path relative to the opened folder, as `sprat check` run there does.
+ * With a trailing `/` it asks for a folder: one when some file lies in it.
+ */
+export function folderLoader(paths: readonly string[], read: (p: string) => Promise<Uint8Array>, docPath: string): ResourceLoader {
+  const dir = docPath.replace(/(^|\/)[^/]*$/, '');
+  const files = new Set(paths);
+  const at = (p: string) => joinPath(dir, p);
+  const inside = (p: string) => !isAbsolutePath(p) && p !== '..' && !p.startsWith('../');
+  return {
+    async load(p) {
+      const where = at(p);
+      if (!inside(where) || !files.has(where)) throw loadError(`${where}: no such file in the opened folder`, true);
+      return read(where);
+    },
+    async exists(p) {
+      const where = at(p);
+      if (!inside(where)) return false;
+      if (/[\\/]$/.test(p)) {
+        const d = where.replace(/\/$/, '');
+        return d === '' || paths.some((k) => k.startsWith(`${d}/`));
+      }
+      return files.has(where);
+    },
+    describe: (p) => at(p) || '.',
   };
 }

@@ -10,6 +10,7 @@
  * makes); only the onion skin and the tile grid are drawn by the page on top.
  */
 import { byteRanges, linePositions, load, play, validate, type Loaded } from '../src/api.js';
+import { checkReport, type CheckReport } from '../src/check.js';
 import type { Diagnostic } from '../src/binary/errors.js';
 import { plainJson } from '../src/binary/json-array.js';
 import type { IspritePlayRecord } from '../src/formats/isprite/play-cli.js';
@@ -20,29 +21,33 @@ import type { RgbaImage } from '../src/render/image.js';
 import { encodeRender, type ImageFormat } from '../src/render/output.js';
 import type { PictureLayer } from '../src/render/pipeline.js';
 import { previewOf, type Preview, type PreviewAnimation } from './preview.js';
-import { droppedLoader, normalise, serverLoader } from './loaders.js';
+import {
+  entriesOfDrop,
+  entriesOfFiles,
+  entriesOfFolderInput,
+  haveDirectoryPicker,
+  localSource,
+  pickDirectory,
+  serverSource,
+  type FileSource,
+  type SourceFile,
+} from './source.js';
+import { convertFile, convertTargets, download, outNameFor, zipOf } from './convert.js';
 
-interface OpenFile {
-  name: string;
-  /** The document's bytes, or how to fetch them (a served folder's files are fetched when first shown). */
+/** A listed file: where it comes from (web/source.ts), what was read of it, and its check. */
+interface OpenFile extends SourceFile {
+  /** The document's bytes once read (a folder's files are read when first shown). */
   bytes?: Uint8Array;
-  fetchBytes?: () => Promise<Uint8Array>;
-  /** Resources relative to this file. */
-  resources: ResourceLoader;
-  /** PNG files the page may offer as recolour palettes (CTHG `--recolour`) or tile images (`--tileset`), relative to the file. */
-  palettes(): Promise<string[]>;
-  /** A served file: the resource options given on the command line for it (`sprat view level.bytes --tileset ...`), paths relative to it. */
-  given?: () => Promise<CommandOptions>;
-  /** A served file: the signature of its files on disk (it and its references), which changes when one of them does. */
-  version?: () => Promise<string | null>;
   /** The signature when the file was last read. */
   seen?: string | null;
+  /** `sprat check`'s report of it (a checked file of an opened folder), made once. */
+  report?: Promise<CheckReport>;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const files: OpenFile[] = [];
-/** Every file opened by picker or drop so far (later ones win a name clash), so earlier documents keep their sheets. */
-let dropped = new Map<string, Uint8Array>();
+/** Every loose file opened by picker or drop so far (later ones win a name clash), so earlier documents keep their sheets. */
+const dropped = new Map<string, Uint8Array>();
 let timer: number | undefined;
 /** Bumped whenever another file is shown: a preview that finishes late for an older one is dropped. */
 let generation = 0;
@@ -66,6 +71,7 @@ function renderFileList(): void {
     b.className = i === activeIndex ? 'active' : '';
     b.dataset.index = String(i);
     b.onclick = () => void show(i);
+    setStatus(b, f);
     shown.push(b);
   });
   nav.replaceChildren(...shown);
@@ -1021,17 +1027,42 @@ function exportAs(format: ImageFormat): void {
     return;
   }
   const base = ($('title').textContent ?? 'sprite').replace(/^.*\//, '').replace(/\.[^.]*$/, '');
-  const name = `${slug(base)}-${slug(a.label)}${still ? `-${p.frame}` : ''}.${format}`;
-  const url = URL.createObjectURL(
-    new Blob([new Uint8Array(bytes)], { type: format === 'gif' ? 'image/gif' : format === 'apng' ? 'image/apng' : 'image/png' }),
-  );
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  download(`${slug(base)}-${slug(a.label)}${still ? `-${p.frame}` : ''}.${format}`, bytes);
+}
+
+/**
+ * The convert controls for the shown document: the formats it converts to;
+ * the button runs `sprat convert`'s call (web/convert.ts) and downloads the
+ * result, one file or a zip of several; `body[data-converted]` then holds
+ * the names downloaded (for tests), `#convertnote` the notes or the error.
+ */
+function convertControls(loaded: Loaded, f: OpenFile): void {
+  const select = $<HTMLSelectElement>('convert-to');
+  const targets = convertTargets(loaded);
+  const before = select.value;
+  select.replaceChildren(...targets.map((t) => new Option(`${t.title} (${t.name})`, t.name)));
+  // The choice made for the previous file, else the file's own format (re-encoded).
+  if (targets.some((t) => t.name === before)) select.value = before;
+  else if (targets.includes(loaded.handler)) select.value = loaded.handler.name;
+  $('convertbox').hidden = targets.length === 0;
+  $('convertnote').textContent = '';
+  $('convert').onclick = async () => {
+    const target = targets.find((t) => t.name === select.value);
+    if (!target) return;
+    delete document.body.dataset.converted;
+    $('convertnote').textContent = 'converting…';
+    try {
+      const { files: out, notes } = await convertFile(loaded, target, f.name, f.resources);
+      const zipped = out.length > 1;
+      const name = zipped ? `${outNameFor(f.name, target).replace(/\.[^.]*$/, '')}.zip` : out[0]!.name;
+      download(name, zipped ? zipOf(out) : out[0]!.bytes);
+      $('convertnote').textContent = notes.length ? notes.map((n) => `note: ${n}`).join('\n') : `downloaded ${name}`;
+      document.body.dataset.converted = name;
+    } catch (e) {
+      $('convertnote').textContent = `cannot convert: ${(e as Error).message}`;
+      document.body.dataset.converted = '';
+    }
+  };
 }
 
 // ---------------------------------------------------------------- render options the format offers
@@ -1307,7 +1338,7 @@ function withAttached(parent: ResourceLoader, child: OpenFile): ResourceLoader {
   const childs = new Set<string>();
   return {
     async load(p) {
-      if (p === name) return child.bytes ?? (child.bytes = await child.fetchBytes!());
+      if (p === name) return child.bytes ?? (child.bytes = await child.read());
       return childs.has(p) ? child.resources.load(p) : parent.load(p);
     },
     async exists(p) {
@@ -1363,6 +1394,7 @@ async function show(index: number, reload = false): Promise<void> {
   }
   const gen = ++generation;
   delete document.body.dataset.ready;
+  delete document.body.dataset.diagnosed;
   delete document.body.dataset.previewed;
   delete document.body.dataset.preview;
   stopTimer();
@@ -1384,6 +1416,7 @@ async function show(index: number, reload = false): Promise<void> {
   $('tilesets').replaceChildren();
   $('tilesets').hidden = true;
   $('framesizebox').hidden = true;
+  $('convertbox').hidden = true;
   $('levellayers').replaceChildren();
   $('levellayers').hidden = true;
   clearInspector();
@@ -1429,7 +1462,7 @@ async function show(index: number, reload = false): Promise<void> {
   try {
     if (reload) f.bytes = undefined;
     if (!f.bytes && f.version) f.seen = await f.version().catch(() => null);
-    if (!f.bytes) f.bytes = await f.fetchBytes!();
+    if (!f.bytes) f.bytes = await f.read();
   } catch (e) {
     if (gen !== generation) return;
     $('format').textContent = `cannot read: ${(e as Error).message}`;
@@ -1438,12 +1471,25 @@ async function show(index: number, reload = false): Promise<void> {
   }
   if (gen !== generation) return;
   const bytes = f.bytes;
-  const v = validate(bytes, f.name);
-  if (v.valid) note('ok', 'valid');
-  for (const d of v.diagnostics) note(d.severity, `${d.severity}: ${d.message}`, d);
+  const diagnose = (list: readonly Diagnostic[]) => {
+    diags.replaceChildren();
+    placed.length = 0;
+    if (!list.some((d) => d.severity === 'error')) note('ok', 'valid');
+    for (const d of list) note(d.severity, `${d.severity}: ${d.message}`, d);
+  };
+  diagnose(validate(bytes, f.name).diagnostics);
+  // A file of an opened folder: then what `sprat check` says of it there (its references found and drawn), when it is known.
+  if (f.checked)
+    void reportOf(f).then((r) => {
+      if (gen !== generation) return;
+      diagnose(r.problems);
+      linkPlaces();
+      document.body.dataset.diagnosed = String(index);
+    });
   try {
     const loaded = load(bytes, f.name);
     shownLoaded = loaded;
+    convertControls(loaded, f);
     // ISPRITE sequences end in follow-ups and fire triggers: played by the rules `sprat play` runs, with a log.
     $('followupsbox').hidden = loaded.handler.name !== 'isprite';
     $('format').textContent = `${loaded.handler.title} (${loaded.handler.name}), ${bytes.length} bytes`;
@@ -1537,65 +1583,92 @@ async function show(index: number, reload = false): Promise<void> {
 
 // ---------------------------------------------------------------- opening files
 
-async function openLocal(list: FileList | File[]): Promise<void> {
-  const all = [...list];
-  // Added to, never replaced: documents opened earlier keep their sheets.
-  dropped = new Map(dropped);
-  for (const f of all) {
-    const bytes = new Uint8Array(await f.arrayBuffer());
-    dropped.set(normalise((f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name), bytes);
-    dropped.set(f.name, bytes);
+/**
+ * Lists the files of `source`: an opened folder's replace the list, others
+ * are added to it. Shows the first one added (`loose` files: always; else
+ * only when they are a few, the user searches a long list and picks), then
+ * checks a folder's files in the background.
+ */
+async function openSource(source: FileSource, replace: boolean, loose = false): Promise<void> {
+  const listed = await source.list();
+  if (!listed) return;
+  if (replace) {
+    checking++;
+    files.length = 0;
+    activeIndex = -1;
+    ++generation;
+    $('doc').hidden = true;
+    $('checknote').textContent = '';
+    delete document.body.dataset.checked;
   }
+  if (replace || listed.note !== undefined) $('listnote').dataset.server = listed.note ?? '';
   const before = files.length;
-  for (const f of all) {
-    if (/\.(png|bmp|gif|jpe?g)$/i.test(f.name)) continue;
-    const where = normalise((f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
-    files.push({
-      name: f.name,
-      bytes: dropped.get(f.name)!,
-      resources: droppedLoader(dropped, where),
-      palettes: async () => [...new Set([...dropped.keys()].filter((k) => /\.png$/i.test(k) && !k.includes('/')))].sort(),
-    });
-  }
-  if (files.length > before) await show(before);
-  else renderFileList();
+  files.push(...listed.files);
+  renderFileList();
+  if (replace && !files.length) $('empty').textContent = 'No file sprat reads in that folder.';
+  // The file shown before the page loaded again; else a few named files: the first. A folder's long list: the user searches and picks.
+  const again = files.findIndex((f, i) => i >= before && f.name === pendingRestore?.active);
+  const added = files.length - before;
+  if (again >= 0) await show(again);
+  else if (added && (loose || added <= 20)) await show(before);
+  else if (added) $('empty').textContent = `${files.length} files: search the list and pick one.`;
+  if (listed.files.some((f) => f.checked)) void checkAll();
 }
 
-async function openServed(): Promise<void> {
-  const r = await fetch('api/files').catch(() => null);
-  if (!r?.ok) return;
-  const list = (await r.json()) as { id: number; name: string }[];
-  const note = r.headers.get('x-sprat-note');
-  if (note) $('listnote').dataset.server = decodeURIComponent(note);
-  for (const item of list) {
-    files.push({
-      name: item.name,
-      fetchBytes: async () => {
-        const b = await fetch(`files/${item.id}`);
-        if (!b.ok) throw new Error(`${b.status} ${b.statusText}`);
-        return new Uint8Array(await b.arrayBuffer());
-      },
-      resources: serverLoader(item.id),
-      palettes: async () => {
-        const p = await fetch(`files/${item.id}/palettes`);
-        return p.ok ? ((await p.json()) as string[]) : [];
-      },
-      given: async () => {
-        const o = await fetch(`files/${item.id}/options`);
-        return o.ok ? ((await o.json()) as CommandOptions) : {};
-      },
-      version: async () => {
-        const v = await fetch(`files/${item.id}/version`);
-        return v.ok ? String(((await v.json()) as { version?: unknown }).version) : null;
-      },
-    });
+/** Bumped when the list is replaced: a background check of the old list stops. */
+let checking = 0;
+
+/** `sprat check`'s report of a checked file, made once (the list's status and the shown file's diagnostics share it). */
+function reportOf(f: OpenFile): Promise<CheckReport> {
+  // (A file `check` reads and cannot draw says why; one it skips is not listed.)
+  f.report ??= f
+    .read()
+    .then(async (bytes) => (await checkReport(bytes, f.name, f.resources)) ?? { format: null, problems: [] })
+    .catch((e: unknown) => ({ format: null, problems: [{ severity: 'error' as const, message: (e as Error).message }] }));
+  return f.report;
+}
+
+/**
+ * Checks every checked file of the list in turn, as `sprat check` run in the
+ * opened folder does: each button gets `data-status` (ok, warning, error),
+ * and `#checknote` the totals; `body[data-checked]` when all are done.
+ */
+async function checkAll(): Promise<void> {
+  const run = checking;
+  const list = files.slice();
+  let errors = 0;
+  let warnings = 0;
+  let done = 0;
+  for (const f of list) {
+    if (!f.checked) continue;
+    const r = await reportOf(f);
+    if (run !== checking) return;
+    const e = r.problems.filter((p) => p.severity === 'error').length;
+    const w = r.problems.length - e;
+    errors += e;
+    warnings += w;
+    done++;
+    statusOf.set(f, e ? `error:${e}` : w ? `warning:${w}` : 'ok');
+    const b = $('files').querySelector<HTMLButtonElement>(`button[data-index="${files.indexOf(f)}"]`);
+    if (b) setStatus(b, f);
+    $('checknote').textContent = `check: ${done} files, ${errors} errors, ${warnings} warnings`;
+    // Let the page draw and answer between files.
+    await new Promise((ok) => setTimeout(ok, 0));
   }
-  renderFileList();
-  // The file shown before the page loaded again; else a few named files: the first. A folder's long list: the user searches and picks.
-  const again = files.findIndex((f) => f.name === pendingRestore?.active);
-  if (again >= 0) await show(again);
-  else if (files.length && files.length <= 20) await show(0);
-  else if (files.length) $('empty').textContent = `${files.length} files: search the list and pick one.`;
+  if (run === checking) document.body.dataset.checked = String(done);
+}
+
+/** Each checked file's status once known: "ok", "warning:N" or "error:N". */
+const statusOf = new WeakMap<OpenFile, string>();
+
+/** A list button's status from the check (an attribute, so that the button's text stays the file's path). */
+function setStatus(b: HTMLButtonElement, f: OpenFile): void {
+  const s = statusOf.get(f);
+  if (!s) return;
+  const [kind, n] = s.split(':');
+  b.dataset.status = kind;
+  b.dataset.problems = kind === 'ok' ? '' : `${n} ${kind}${n === '1' ? '' : 's'}`;
+  b.title = kind === 'ok' ? 'check: no problems' : `check: ${b.dataset.problems}`;
 }
 
 // ---------------------------------------------------------------- controls, keyboard, pointer
@@ -1693,7 +1766,16 @@ stage.addEventListener('pointerup', (e) => {
 });
 stage.addEventListener('pointercancel', endDrag);
 
-$<HTMLInputElement>('picker').onchange = (e) => void openLocal((e.target as HTMLInputElement).files ?? []);
+$<HTMLInputElement>('picker').onchange = (e) =>
+  void openSource(localSource(entriesOfFiles((e.target as HTMLInputElement).files ?? []), false, dropped), false, true);
+$<HTMLInputElement>('folder').onchange = (e) =>
+  void openSource(localSource(entriesOfFolderInput((e.target as HTMLInputElement).files ?? []), true), true);
+// The directory picker where the browser has it (File System Access API); the folder input always.
+$('pickfolder').hidden = !haveDirectoryPicker();
+$('pickfolder').onclick = async () => {
+  const entries = await pickDirectory().catch(() => null);
+  if (entries) await openSource(localSource(entries, true), true);
+};
 document.addEventListener('dragover', (e) => {
   e.preventDefault();
   document.body.classList.add('dragging');
@@ -1702,7 +1784,11 @@ document.addEventListener('dragleave', () => document.body.classList.remove('dra
 document.addEventListener('drop', (e) => {
   e.preventDefault();
   document.body.classList.remove('dragging');
-  if (e.dataTransfer?.files.length) void openLocal(e.dataTransfer.files);
+  if (!e.dataTransfer?.files.length) return;
+  // A folder dropped alone opens as a folder; else the files, loose (read now: the drop's items last only this event).
+  void entriesOfDrop(e.dataTransfer).then(({ entries, folder }) =>
+    openSource(folder ? localSource(entries, true) : localSource(entries, false, dropped), folder, !folder),
+  );
 });
 /**
  * Files change on disk while the page is open (the user edits a sprite or
@@ -1729,6 +1815,8 @@ setInterval(() => {
 window.addEventListener('pagehide', saveState);
 if (pendingRestore) restoreToggles(pendingRestore);
 renderFileList();
-void openServed().finally(() => {
+/** The static site (docs/site.md) has no server behind it: it asks none, and opens only what the user gives it. */
+const STATIC = document.querySelector<HTMLMetaElement>('meta[name="sprat-source"]')?.content === 'static';
+void (STATIC ? Promise.resolve() : openSource(serverSource(), false)).finally(() => {
   document.body.dataset.loaded = 'true';
 });

@@ -10,12 +10,12 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Diagnostic } from '../binary/errors.js';
 import { limitsFrom } from '../binary/limits.js';
-import { checkFile, checkFormatOf } from '../check.js';
+import { checkFormatOf, checkReport } from '../check.js';
 import { formatByName, load, references } from '../api.js';
 import type { CommandOptions, FormatHandler } from '../formats/types.js';
 import { readFileBytes, readFileBytesSync, recordingLoader } from '../node/fs.js';
 import { thDataSize, thPaletteProblems, thSpriteTableProblems } from '../formats/cthg/thdata.js';
-import { isTiledProjectName, tiledProjectProblems, undefinedPropertyTypes } from '../interop/tiled/check.js';
+import { undefinedPropertyTypes } from '../interop/tiled/check.js';
 import { allOptions, type Command } from './command.js';
 import { describeFsError, EXIT_INTERNAL, internalErrorMessage, internalErrorText, resourcesFor, type Io } from './io.js';
 
@@ -121,18 +121,16 @@ export async function checkOne(job: CheckJob): Promise<FileReport | null> {
       problems: await thProblems(job, bytes),
     };
   const resources = resourcesFor(io, job.abs, job.options);
-  if (isTiledProjectName(job.abs))
-    return { path: job.shown, format: 'tiled-project', problems: (await tiledProjectProblems(bytes, job.shown, resources)).problems };
-  const handler = checkFormatOf(bytes, job.shown);
-  if (!handler) {
+  const report = await checkReport(bytes, job.shown, resources, job.options);
+  if (!report) {
     if (job.named)
       return { path: job.shown, format: null, problems: [{ severity: 'error', message: 'not a file of any format sprat knows' }] };
     return null;
   }
-  const problems = await checkFile(bytes, job.shown, handler, resources, job.options);
-  if (job.tiledProject && handler.name === 'tiled')
+  const { format, problems } = report;
+  if (job.tiledProject && format === 'tiled')
     for (const d of undefinedPropertyTypes(bytes, new Set(job.tiledProject.types), job.tiledProject.shown)) problems.push(d);
-  return { path: job.shown, format: handler.name, problems };
+  return { path: job.shown, format, problems };
 }
 
 /** A Theme Hospital sprite table (its data file read for its size) or palette. */
