@@ -6,7 +6,7 @@
  */
 import { deflateSync, inflateRawSync } from 'node:zlib';
 import { setZlibDeflate, type ZlibDeflate } from '../render/deflate.js';
-import { fflateInflate, type RawInflate, setRawInflate } from '../render/inflate.js';
+import { type RawInflate, setRawInflate, stoppingInflate } from '../render/inflate.js';
 
 /** Node's zlib as a ZlibDeflate. */
 export const nodeDeflate: ZlibDeflate = (data, level) => {
@@ -17,8 +17,8 @@ export const nodeDeflate: ZlibDeflate = (data, level) => {
 /**
  * Node's zlib as a RawInflate: `maxOutputLength` bounds what it makes. A
  * stream that makes more than `size` (image data past the image's last
- * row, which a PNG decoder ignores) is inflated again by fflate, which
- * stops filling at `size` bytes.
+ * row, which a PNG decoder ignores) is inflated again by fflate's
+ * streaming inflate, which stops at `size` bytes.
  */
 export const nodeInflate: RawInflate = (data, size) => {
   let b: Buffer;
@@ -26,7 +26,7 @@ export const nodeInflate: RawInflate = (data, size) => {
     // One output chunk of the whole size: no joining of 16 KiB pieces afterwards.
     b = inflateRawSync(data, { maxOutputLength: Math.max(size, 1), chunkSize: Math.max(64, Math.min(size, 1 << 30)) });
   } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return fflateInflate(data, size);
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return stoppingInflate(data, size);
     throw e;
   }
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);

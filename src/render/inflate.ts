@@ -6,7 +6,7 @@
  * it with `setRawInflate` (src/node/zlib.ts `useNodeZlib`). Both make the
  * same bytes, and both are bounded: the caller says how many bytes it wants.
  */
-import { inflateSync } from 'fflate';
+import { Inflate, inflateSync } from 'fflate';
 
 /**
  * Inflates a raw deflate stream: its first `size` bytes (fewer when the
@@ -21,6 +21,26 @@ export type RawInflate = (data: Uint8Array, size: number) => Uint8Array;
  * the memory stays bounded.
  */
 export const fflateInflate: RawInflate = (data, size) => inflateSync(data, { out: new Uint8Array(size) });
+
+/**
+ * fflate's streaming inflate, fed 4 KiB at a time and stopped once `size`
+ * bytes are out: for a stream known to make more than `size` (a deflate
+ * bomb after the image's rows makes up to 1032 bytes a byte), the work ends
+ * where the image does. Slower per byte than `fflateInflate` (its output
+ * comes in pieces), so only for such streams.
+ */
+export const stoppingInflate: RawInflate = (data, size) => {
+  const out = new Uint8Array(size);
+  let o = 0;
+  const inflater = new Inflate((piece) => {
+    const n = Math.min(piece.length, size - o);
+    out.set(n === piece.length ? piece : piece.subarray(0, n), o);
+    o += n;
+  });
+  const STEP = 4096;
+  for (let p = 0; p < data.length && o < size; p += STEP) inflater.push(data.subarray(p, p + STEP), p + STEP >= data.length);
+  return o === size ? out : out.subarray(0, o);
+};
 
 let current: RawInflate = fflateInflate;
 

@@ -202,6 +202,27 @@ export function iccpBomb(mib: number): Uint8Array {
   return pngChunk('iCCP', data);
 }
 
+/** A 1x1 RGBA PNG whose one IDAT inflates to about `mib` MiB of zeros (the image needs 5 bytes of it). */
+export function idatBomb(mib: number): Uint8Array {
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, 1);
+  new DataView(ihdr.buffer).setUint32(4, 1);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlibZeros(Math.ceil((mib * 2 ** 20) / 258))),
+    pngChunk('IEND', new Uint8Array(0)),
+  ];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
 /** A 1-bit grey PNG of side x side pixels, all zero: ~110 KB of file, side² x 4 bytes of RGBA. */
 export function pngBomb(side = 30000): Uint8Array {
   if (side === 30000 && bomb) return bomb;
@@ -575,6 +596,17 @@ export function hostileCases(): HostileCase[] {
       extra: [
         { name: 'check', args: ['check', '.'] },
         { name: 'new', args: ['new', 'sheet.png', 'out/new.json', '--to', 'aseprite'] },
+      ],
+    },
+    {
+      id: 'png-idat-bomb-1x1',
+      what: 'a 970 KB 1x1 PNG whose image data inflates to 960 MiB (2.6 s of CPU to inflate it all), as a Solarus sheet and given to `new`',
+      files: { 'sheet.dat': solarus(1, 'sheet.png', 100, 1, 1), 'sheet.png': idatBomb(960) },
+      input: 'sheet.dat',
+      only: ['render-png', 'convert-aseprite'],
+      extra: [
+        { name: 'check', args: ['check', '.'] },
+        { name: 'new', args: ['new', 'sheet.png', 'out/new.json', '--cell', '1x1', '--to', 'aseprite'] },
       ],
     },
     {
