@@ -5,7 +5,11 @@
  * render job; `check` needs only the library).
  */
 import { serveJobs } from '../node/pool.js';
+import { useNodeZlib } from '../node/zlib.js';
 import { internalErrorReply, runBatchJob, type BatchJob, type BatchReply, type WireJob, type WireReply } from './batch-job.js';
+
+// As the main thread (main.ts): node's zlib for PNG reading and writing, in this thread too.
+useNodeZlib();
 
 let commandLine: Promise<unknown> | undefined;
 
