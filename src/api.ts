@@ -20,9 +20,10 @@ import { budgetFrom, type Budget } from './binary/limits.js';
 import { drawPicture, nextFrame, withLayerChoices, type DrawnPicture, type PictureLayer } from './render/pipeline.js';
 import { didYouMean, layerChoices, listed, NOTE_NAMES } from './formats/options.js';
 import type { RgbaImage } from './render/image.js';
-import type { LevelModel, SpriteModel } from './model/types.js';
+import type { LevelModel, ModelFrame, SpriteModel } from './model/types.js';
 import { unusedFrameNames } from './model/unused.js';
 import { repeatText } from './model/playback.js';
+import { animationList } from './interop/sheetextras.js';
 import { sharingImages } from './formats/resources.js';
 import { animationsFor, spriteFromFrames } from './model/frames.js';
 import { encodePng } from './render/png.js';
@@ -182,6 +183,7 @@ export async function convert(
     for (const n of model.notes ?? []) notes.push(oneLine(n));
     for (const n of unusedFramesNotes(model, target)) notes.push(n);
     for (const n of playbackNotes(model, target)) notes.push(n);
+    for (const n of frameDataNotes(model, target)) notes.push(n);
   }
   for (const n of target.writeNotes?.(doc) ?? []) notes.push(n);
   if (target.writeFiles) {
@@ -245,6 +247,21 @@ function playbackNotes(model: SpriteModel | LevelModel, target: FormatHandler): 
         NOTE_NAMES,
       )}`,
     );
+  return notes;
+}
+
+/** To a format that stores no points and collision shapes, or no frame events: one note per kind, naming the animations. */
+function frameDataNotes(model: SpriteModel | LevelModel, target: FormatHandler): string[] {
+  if (model.kind !== 'sprite') return [];
+  const notes: string[] = [];
+  for (const [what, held, has] of [
+    ['points and collision shapes', target.holdsShapes, (f: ModelFrame) => !!f.shapes?.length],
+    ['frame events', target.holdsEvents, (f: ModelFrame) => !!f.events?.length],
+  ] as const) {
+    if (held) continue;
+    const lost = model.animations.filter((a) => a.frames.some(has));
+    if (lost.length) notes.push(`${target.name}: ${what} are not stored and were dropped: ${animationList(lost)}`);
+  }
   return notes;
 }
 

@@ -285,6 +285,14 @@ export interface FormatHandler<Doc = any> {
    * kind, which animations lose theirs.
    */
   holdsPlayback?: boolean;
+  /**
+   * True when the format stores (or says itself what it does with) the
+   * frames' points and collision shapes (`ModelFrame.shapes`) and events
+   * (`ModelFrame.events`); to the others `convert` says, once per kind,
+   * which animations lose them.
+   */
+  holdsShapes?: boolean;
+  holdsEvents?: boolean;
   /** From the common model; the result is written with `write`. */
   fromModel?(model: SpriteModel | LevelModel, options?: CommandOptions): Promise<Doc> | Doc;
 }

@@ -176,6 +176,9 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
     holdsUnusedFrames: true,
     // Tag direction and repeat: Aseprite's own fields, TexturePacker's meta.sprat (sheetextras.ts).
     holdsPlayback: true,
+    // Carried in meta.sprat, with their own notes (sheet.ts sheetLossNotes).
+    holdsShapes: true,
+    holdsEvents: true,
     picture: async (doc: D, options: CommandOptions, resources: ResourceLoader): Promise<Picture> => {
       // A selection that names nothing fails before the sheet is loaded (when no other document adds animations).
       if (!more.siblings?.(doc).length) selectModelAnimation(modelOf(doc), options);

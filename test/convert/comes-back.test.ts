@@ -253,3 +253,18 @@ describe('meta.sprat is read as untrusted input', () => {
     expect(model.animations.map((a) => [a.name, a.direction, a.loopTo, a.frames.map((f) => f.durationMs)])).toEqual([['a', '0', 0, [100]]]);
   });
 });
+
+describe('what a format cannot hold of the frames is said once per kind', () => {
+  it('ISPRITE hero -> Solarus, Hallgeir: points and collision shapes, and frame events, each one note naming the animations', async () => {
+    const dir = path.join(tmp, 'frame-data');
+    copyInto(dir, path.join(SAMPLES, 'isprite'), ['hero.isprite', 'hero.png']);
+    for (const [to, out] of [
+      ['solarus', 'hero.dat'],
+      ['hallgeir-sprite', 'hero.spr'],
+    ] as const) {
+      const notes = await convert(path.join(dir, 'hero.isprite'), path.join(dir, out), to);
+      expect(notes).toContain(`${to}: points and collision shapes are not stored and were dropped: idle, walk, Armed/attack, Armed/idle\n`);
+      expect(notes).toContain(`${to}: frame events are not stored and were dropped: walk, Armed/attack\n`);
+    }
+  });
+});

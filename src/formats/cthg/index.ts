@@ -33,6 +33,8 @@ export const cthgHandler: FormatHandler<CthgDocument> = {
   renderOptions: RENDER_OPTIONS,
   toModel: async (doc) => cthgToModel(doc),
   references: (_doc, resources, options) => cthgReferences(resources, options),
+  // A frame holds one sound number; other events get their own note (convert.ts).
+  holdsEvents: true,
   fromModel: (model, options) => cthgFromModel(model, options),
   // Decompiling to a CorsixTH AnimationEncoder script (script/): the script and its PNGs.
   convertTo: (doc, target) => (target.name === 'cthg-script' ? decompileForConvert(doc) : undefined),

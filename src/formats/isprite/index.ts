@@ -131,6 +131,9 @@ export const ispriteHandler: FormatHandler<IspriteDocument> = {
       resources,
       doc.textures.map((_, i) => textureRequest(doc, i)),
     ),
+  // Attachment points, collision rectangles and circles; frame triggers.
+  holdsShapes: true,
+  holdsEvents: true,
   fromModel: (model, options) => {
     const doc = ispriteFromModel(model, { clamp: options?.clamp === true });
     if (model.kind === 'sprite')
