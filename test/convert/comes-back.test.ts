@@ -260,7 +260,7 @@ describe('what a format cannot hold of the frames is said once per kind', () => 
     copyInto(dir, path.join(SAMPLES, 'isprite'), ['hero.isprite', 'hero.png']);
     for (const [to, out] of [
       ['solarus', 'out.dat'],
-      ['hallgeir-sprite', 'out.spr'],
+      ['hallgeir-sprite', 'out2.spr'],
     ] as const) {
       const notes = await convert(path.join(dir, 'hero.isprite'), path.join(dir, out), to);
       expect(notes).toContain(`${to}: points and collision shapes are not stored and were dropped: idle, walk, Armed/attack, Armed/idle\n`);
