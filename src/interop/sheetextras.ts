@@ -116,7 +116,28 @@ function readShape(r: JsonReader, v: unknown, p: string): ModelShape {
   const rotation = r.optNum(o, 'rotation', p);
   const turned = rotation === undefined ? {} : { rotation };
   if (type === 'point') return { type, name, x: num('x'), y: num('y'), ...turned };
-  if (type === 'rect') return { type, name, x: num('x'), y: num('y'), width: num('width', 0), height: num('height', 0), ...turned };
+  if (type === 'rect') {
+    const rect: ModelShape = { type, name, x: num('x'), y: num('y'), width: num('width', 0), height: num('height', 0), ...turned };
+    if (has(o, 'center')) {
+      const c = r.obj(o.center, `${p}.center`);
+      const at = `${p}.center`;
+      rect.center = {
+        x: r.num(c.x, `${at}.x`),
+        y: r.num(c.y, `${at}.y`),
+        width: r.num(c.width, `${at}.width`, { min: 0 }),
+        height: r.num(c.height, `${at}.height`, { min: 0 }),
+      };
+    }
+    if (has(o, 'pivot')) {
+      const v = r.obj(o.pivot, `${p}.pivot`);
+      rect.pivot = { x: r.num(v.x, `${p}.pivot.x`), y: r.num(v.y, `${p}.pivot.y`) };
+    }
+    const color = r.optStr(o, 'color', p);
+    if (color !== undefined) rect.color = color;
+    const userData = r.optStr(o, 'userData', p);
+    if (userData !== undefined) rect.userData = userData;
+    return rect;
+  }
   if (type === 'circle') return { type, name, x: num('x'), y: num('y'), radius: num('radius', 0) };
   throw r.error(`${p}.type`, `unknown shape type "${type}" (point, rect or circle)`);
 }

@@ -68,7 +68,22 @@ export interface ModelLayer {
 /** A named point or collision shape in a frame. */
 export type ModelShape =
   | { type: 'point'; name: string; x: number; y: number; rotation?: number }
-  | { type: 'rect'; name: string; x: number; y: number; width: number; height: number; rotation?: number }
+  | {
+      type: 'rect';
+      name: string;
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+      rotation?: number;
+      /** An Aseprite slice's 9-patch centre, relative to the rectangle. */
+      center?: ModelRect;
+      /** An Aseprite slice's pivot, relative to the rectangle. */
+      pivot?: { x: number; y: number };
+      /** An Aseprite slice's colour (`#rrggbbaa`) and user data text. */
+      color?: string;
+      userData?: string;
+    }
   | { type: 'circle'; name: string; x: number; y: number; radius: number };
 
 export interface ModelFrame {

@@ -268,3 +268,32 @@ describe('what a format cannot hold of the frames is said once per kind', () => 
     }
   });
 });
+
+describe("Aseprite slices are the frames' rectangles", () => {
+  const FACES = path.join(CORPUS, 'interop/josh-perry+peachy/examples');
+  const shapesOf = (file: string) => {
+    const doc = asepriteHandler.read(new Uint8Array(fs.readFileSync(file))) as AsepriteDoc;
+    return asepriteModel(doc).animations.flatMap((a) => a.frames.map((f) => f.shapes ?? []));
+  };
+
+  it('faces.json -> TexturePacker -> Aseprite: every slice comes back with its bounds, colour and user data', async () => {
+    const dir = path.join(tmp, 'faces');
+    copyInto(dir, FACES, ['faces.json', 'faces.png']);
+    const original = shapesOf(path.join(dir, 'faces.json'));
+    expect(original.flat().map((s) => s.name)).toEqual(['Skull', 'Smile', 'UpsideDown', 'Heart', 'Nerd']);
+    expect(original[0]![0]).toMatchObject({ type: 'rect', width: 32, height: 32, color: '#fe5b59ff', userData: 'ded' });
+    await convert(path.join(dir, 'faces.json'), path.join(dir, 'tp.json'), 'texturepacker');
+    await convert(path.join(dir, 'tp.json'), path.join(dir, 'back.json'), 'aseprite');
+    expect(shapesOf(path.join(dir, 'back.json'))).toEqual(original);
+  });
+
+  it('to ISPRITE they are collision rectangles, and what a rectangle cannot hold is one note naming the slices', async () => {
+    const dir = path.join(tmp, 'faces-isprite');
+    copyInto(dir, FACES, ['faces.json', 'faces.png']);
+    const notes = await convert(path.join(dir, 'faces.json'), path.join(dir, 'out.isprite'), 'isprite');
+    expect(notes).toContain('those of these slices were dropped: "Skull", "Smile", "UpsideDown", "Heart", "Nerd"');
+    const r = await runCli(['inspect', '--json', path.join(dir, 'out.isprite')]);
+    const doc = JSON.parse(r.stdout) as { frames: { elements: { type: string }[] }[] };
+    expect(doc.frames[0]!.elements.filter((e) => e.type === 'rect')).toHaveLength(5);
+  });
+});

@@ -500,7 +500,12 @@ describe('ase: tags, slices, user data', () => {
     expect(anim('walk').frames.map((f) => f.durationMs)).toEqual([10, 20, 30, 40]);
     // Origin (2, 2): the frame's upper-left corner at (-2, -2).
     expect(anim('walk').frames[0]!.parts[0]).toMatchObject({ x: -2, y: -2 });
-    expect(model.notes?.join('\n')).toMatch(/slices "button".*user data on 3 object/);
+    // The "button" slice is each frame's rectangle (its 9-patch centre and text with it), so not a loss.
+    expect(model.notes?.join('\n')).toMatch(/user data on 2 object/);
+    expect(model.notes?.join('\n')).not.toMatch(/slices/);
+    expect(anim('walk').frames[0]!.shapes).toEqual([
+      { type: 'rect', name: 'button', x: -2, y: -2, width: 4, height: 4, center: { x: 1, y: 1, width: 2, height: 2 }, userData: 'nine' },
+    ]);
   });
 
   it('render --animation draws a tag in its direction', async () => {

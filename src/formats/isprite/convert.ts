@@ -28,6 +28,7 @@ import {
 } from './model.js';
 import { allSequences, effectiveFrameRate, namesEqual, resolveFollowUps, sequenceFrameRates, setSequenceFrameRate } from './paths.js';
 import { elementsOf } from './compact.js';
+import { listed, NOTE_NAMES } from '../options.js';
 
 /** A sequence name the model reads as a direction of the animation named by its group (how fromModel stores them). */
 const DIRECTION = /^(north|east|south|west|\d+)$/i;
@@ -244,6 +245,7 @@ export function ispriteFromModel(model: SpriteModel | LevelModel, options: { cla
   const manual: IspriteSequence[] = [];
   const changes: { at: FrameAt; fromMs: number; toMs: number }[] = [];
   const clampNotes: string[] = [];
+  const sliceExtras = new Set<string>();
   for (const anim of model.animations) {
     const ids: number[] = [];
     // Frames that all last forever: a sequence the application steps by hand (frame rate 0, erratum 6),
@@ -315,6 +317,7 @@ export function ispriteFromModel(model: SpriteModel | LevelModel, options: { cla
             opacity: 65535,
           });
         } else if (s.type === 'rect') {
+          if (s.center || s.pivot || s.color !== undefined || s.userData !== undefined) sliceExtras.add(s.name);
           elements.push({
             type: 'rect',
             name: nameOf(s.name),
@@ -369,6 +372,13 @@ export function ispriteFromModel(model: SpriteModel | LevelModel, options: { cla
     `frame durations rounded to whole frames at ${doc.frameRate} fps (ISPRITE holds each frame 1 to 65535 frames)`,
     changes,
   );
+  if (sliceExtras.size)
+    notes.push(
+      `isprite: a collision rectangle holds no 9-patch centre, pivot, colour or user data; those of these slices were dropped: ${listed(
+        [...sliceExtras].map((n) => JSON.stringify(n)),
+        NOTE_NAMES,
+      )}`,
+    );
   for (const n of clampNotes.slice(0, 20)) notes.push(n);
   if (clampNotes.length > 20) notes.push(`${clampNotes.length - 20} more values clamped`);
   if (notes.length) model.notes = [...(model.notes ?? []), ...notes];

@@ -409,6 +409,8 @@ export function aseModel(doc: AseDoc, options?: CommandOptions): SpriteModel {
       layers: [],
       slices: doc.slices.map((s) => ({
         name: s.name,
+        ...(s.userData?.color ? { color: `#${s.userData.color.map((v) => v.toString(16).padStart(2, '0')).join('')}` } : {}),
+        ...(s.userData?.text !== undefined ? { data: s.userData.text } : {}),
         keys: s.keys.map((k) => ({
           frame: k.frame,
           bounds: { x: k.x, y: k.y, w: k.width, h: k.height },
@@ -479,8 +481,6 @@ function lossNotes(doc: AseDoc, choices: AseLayerChoices): string[] {
     lost.push(`hidden and reference layers (not drawn): ${shown.join(', ')}`);
   }
   if (doc.header.colorDepth !== 32) lost.push(`the ${doc.header.colorDepth === 8 ? 'indexed' : 'grayscale'} colour mode and palette`);
-  const other = doc.slices.filter((s) => !(s.name === 'origin' && s.keys[0]?.pivot));
-  if (other.length) lost.push(`slices ${other.map((s) => `"${s.name}"`).join(', ')}`);
   const ud = countUserData(doc);
   if (ud) lost.push(`user data on ${ud} object(s)`);
   if (doc.tilesets.length) lost.push(`${doc.tilesets.length} tileset(s) (tilemaps drawn as pixels)`);
@@ -496,7 +496,8 @@ function countUserData(doc: AseDoc): number {
   for (const f of doc.frames) for (const c of f.cels) n += has(c.userData);
   // A tag's colour goes over (as the tag colour); its text too (as the tag's data).
   for (const t of doc.tags) n += t.userData?.properties?.length ? 1 : 0;
-  for (const s of doc.slices) n += has(s.userData);
+  // A slice's colour and text go over (as its rectangles'); its properties do not.
+  for (const s of doc.slices) n += s.userData?.properties?.length ? 1 : 0;
   for (const ts of doc.tilesets) n += has(ts.userData) + (ts.tileUserData ?? []).reduce((a, u) => a + has(u), 0);
   return n;
 }

@@ -9,7 +9,7 @@ import { ANIMATION_OPTION, FRAME_OPTION, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION } f
 import type { CommandOptions, FormatHandler, OptionSpec } from '../../formats/types.js';
 import { choiceOption, stringOption } from '../../formats/options.js';
 import { budgetFrom } from '../../binary/limits.js';
-import type { LevelModel, ModelAnimation, ModelFrame, ModelLayer, SpriteModel } from '../../model/types.js';
+import type { LevelModel, ModelAnimation, ModelFrame, ModelLayer, ModelShape, SpriteModel } from '../../model/types.js';
 import { unusedAnimation, unusedFrameNames } from '../../model/unused.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
@@ -335,6 +335,52 @@ function asepriteOrigin(doc: AsepriteDoc): { x: number; y: number } {
   return k?.pivot ? { x: k.bounds.x + k.pivot.x, y: k.bounds.y + k.pivot.y } : { x: 0, y: 0 };
 }
 
+/**
+ * The slices (but sprat's `origin`) as each frame's rectangles, relative to
+ * the origin: in a frame, the key of the slice's last key frame at or before
+ * it (Aseprite's keys hold from their frame on; a slice has none before its
+ * first key, and none where the key's bounds are empty), with its 9-patch
+ * centre, pivot, colour and user data.
+ */
+function addSliceShapes(doc: AsepriteDoc, frames: ModelFrame[], origin: { x: number; y: number }): string | undefined {
+  const slices = doc.meta.slices.filter((sl) => !(sl.name === 'origin' && sl.keys[0]?.pivot));
+  // Counted before any is made: a small file of many slices over many frames would be a great many rectangles.
+  let count = 0;
+  for (const sl of slices) {
+    let first = Infinity;
+    for (const k of sl.keys) first = Math.min(first, k.frame);
+    if (first < frames.length) count += frames.length - Math.max(0, first);
+  }
+  if (count > MAX_SLICE_SHAPES)
+    return `aseprite: the ${slices.length} slices over ${frames.length} frames make ${count} rectangles, more than sprat carries (${MAX_SLICE_SHAPES}): they are not carried`;
+  for (const sl of slices) {
+    const keys = [...sl.keys].sort((a, b) => a.frame - b.frame);
+    let k = -1;
+    for (let i = 0; i < frames.length; i++) {
+      while (k + 1 < keys.length && keys[k + 1]!.frame <= i) k++;
+      const key = keys[k];
+      if (!key || (key.bounds.w === 0 && key.bounds.h === 0)) continue;
+      const rect: ModelShape = {
+        type: 'rect',
+        name: sl.name,
+        x: key.bounds.x - origin.x,
+        y: key.bounds.y - origin.y,
+        width: key.bounds.w,
+        height: key.bounds.h,
+      };
+      if (key.center) rect.center = { x: key.center.x, y: key.center.y, width: key.center.w, height: key.center.h };
+      if (key.pivot) rect.pivot = { x: key.pivot.x, y: key.pivot.y };
+      if (sl.color !== undefined) rect.color = sl.color;
+      if (sl.data !== undefined) rect.userData = sl.data;
+      (frames[i]!.shapes ??= []).push(rect);
+    }
+  }
+  return undefined;
+}
+
+/** The most slice rectangles (slices x the frames they are in) the model is given. */
+const MAX_SLICE_SHAPES = 1 << 20;
+
 /** The model without pixels (sheet image not loaded). */
 export function asepriteModel(doc: AsepriteDoc): SpriteModel {
   const origin = asepriteOrigin(doc);
@@ -349,7 +395,8 @@ export function asepriteModel(doc: AsepriteDoc): SpriteModel {
       canvas: { x: -origin.x, y: -origin.y, width: f.sourceSize.w, height: f.sourceSize.h },
     };
   }
-  const notes: string[] = [];
+  const sliceNote = addSliceShapes(doc, frames, origin);
+  const notes: string[] = sliceNote ? [sliceNote] : [];
   const animations: ModelAnimation[] = [];
   const name = doc.meta.image ? baseName(doc.meta.image) : 'sprite';
   // Tags with sheet frame numbers; whole files without tags (a batch export), each one animation.
