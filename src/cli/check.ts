@@ -21,6 +21,7 @@ export const checkCommand: Command = {
   name: 'check',
   summary:
     'Check every sprite and level file under folders: each validated, the sheets and textures it references found and decoded; one line per problem, a summary; exit 1 on any error.',
+  examples: ['sprat check quest/data', 'sprat check . --json', "sprat check 'sprites/**/*.dat' --sarif"],
   usage:
     'sprat check [DIR|FILE|GLOB...] [--json|--sarif] [--warnings-as-errors] [--jobs N [--oversubscribe]]\n       sprat check --merge REPORT.json... [--json|--sarif] [--warnings-as-errors]',
   options: [

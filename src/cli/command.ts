@@ -12,6 +12,8 @@ export interface Command {
   usage: string;
   /** Options every format accepts for this command. */
   options: readonly OptionSpec[];
+  /** Command lines shown under "examples:" in --help. */
+  examples?: readonly string[];
   /** Which of the format handlers' option lists this command accepts. */
   formatOptionKeys?: readonly FormatOptionKey[];
   run(argv: string[], io: Io): Promise<number>;
@@ -57,9 +59,9 @@ export function allOptions(cmd: Command): OptionSpec[] {
  * Each format's own options for a command, for --help: formats with the
  * same list share one entry ("solarus, solarus-lua").
  */
-export function optionsByFormat(keys: readonly FormatOptionKey[]): [string, OptionSpec[]][] {
+export function optionsByFormat(keys: readonly FormatOptionKey[], formats: readonly FormatHandler[] = FORMATS): [string, OptionSpec[]][] {
   const groups = new Map<string, { names: string[]; specs: OptionSpec[] }>();
-  for (const f of FORMATS) {
+  for (const f of formats) {
     const byName = new Map<string, OptionSpec>();
     for (const k of keys) for (const o of f[k] ?? []) if (!byName.has(o.name)) byName.set(o.name, o);
     if (!byName.size) continue;

@@ -53,6 +53,12 @@ export const convertCommand: Command = {
   name: 'convert',
   summary:
     'Read IN and write OUT (and its sheets, beside it), printing each file written. The same format re-encodes; other formats go through the common model. All files are written atomically as one group; IN, the files it uses and existing files other than OUT are never replaced (--overwrite allows the last).',
+  examples: [
+    'sprat convert tunic1.dat tunic1.json --to aseprite',
+    'sprat convert hero.json hero.isprite',
+    'sprat convert fan.dat fan.txt',
+    'sprat convert sprites/ out/ --to solarus-lua --changed',
+  ],
   usage:
     'sprat convert IN OUT [--from F] [--to F] [--overwrite] [--force] [--lzf clzf2|liblzf|best] [--endian little|big]\n       sprat convert DIR|GLOB|FILE... OUTDIR [--to F] [--jobs N] [--changed] [--dry-run]',
   options: [FROM_OPTION, TO_OPTION, OVERWRITE_OPTION, FORCE_OPTION, CLAMP_OPTION, ...BATCH_OPTIONS],

@@ -9,6 +9,7 @@ import { limitsFrom } from '../binary/limits.js';
 export const inspectCommand: Command = {
   name: 'inspect',
   summary: 'Print a summary of a file, or with --json the whole document as docs/spec shapes it for each format.',
+  examples: ['sprat inspect hero.isprite', 'sprat inspect level.map --json'],
   usage: 'sprat inspect FILE [--json] [--format F]',
   options: [{ name: 'json', type: 'flag', description: 'print the document as JSON' }, FORMAT_OPTION],
   formatOptionKeys: ['readOptions'],

@@ -6,7 +6,7 @@ import { checkCommand } from './check.js';
 import { convertCommand } from './convert.js';
 import { demoCommand } from './demo.js';
 import { diffCommand } from './diff.js';
-import { commandHelp } from './help.js';
+import { commandHelp, helpScope } from './help.js';
 import { inspectCommand } from './inspect.js';
 import { newCommand } from './new.js';
 import { packCommand } from './pack.js';
@@ -98,7 +98,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   const dashes = rest.indexOf('--');
   const flags = dashes >= 0 ? rest.slice(0, dashes) : rest;
   if (flags.includes('--help') || flags.includes('-h')) {
-    io.out(commandHelp(cmd));
+    io.out(commandHelp(cmd, helpScope(cmd, flags)));
     return 0;
   }
   return await cmd.run(rest, io);

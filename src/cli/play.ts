@@ -28,6 +28,7 @@ export function recordsJson(records: unknown[], limits: Partial<Limits> = {}): s
 export const playCommand: Command = {
   name: 'play',
   summary: "Run the format's playback rules and print one record per step (a JSON array with --json, else a timeline).",
+  examples: ['sprat play hero.isprite --animation walk --ticks 30', 'sprat play tunic1.dat --animation walking --direction 1 --json'],
   usage: 'sprat play FILE [options] [--json]',
   options: [{ name: 'json', type: 'flag', description: 'print a JSON array of records' }, FORMAT_OPTION],
   formatOptionKeys: ['playOptions', 'readOptions'],

@@ -36,6 +36,12 @@ const DITHER_OPTION: OptionSpec = {
 export const renderCommand: Command = {
   name: 'render',
   summary: 'Draw a frame, an animation (GIF or APNG), a sprite or a level. The selection options depend on the format.',
+  examples: [
+    'sprat render hero.isprite -o hero.gif --animation walk',
+    'sprat render tunic1.dat -o walk.png --animation walking --direction 2 --frame 0',
+    'sprat render level.tmx -o level.png --scale 2',
+    'sprat render sprites/ -o out/ --image gif --jobs 2',
+  ],
   usage:
     'sprat render FILE -o OUT.png|.gif|.apng [selection options]\n       sprat render DIR|GLOB|FILE... -o OUTDIR [--image png|gif|apng] [--jobs N] [--changed] [--dry-run]',
   options: [OUTPUT_OPTION, SCALE_OPTION, DITHER_OPTION, STRICT_OPTION, FORCE_OPTION, FORMAT_OPTION, IMAGE_OPTION, ...BATCH_OPTIONS],

@@ -28,7 +28,7 @@ export type {
 } from './aseprite/ase.js';
 export { asepriteHandler, type AsepriteDoc } from './aseprite/index.js';
 export { texturePackerHandler, type TexturePackerDoc } from './texturepacker/index.js';
-export type { AnimationExtra, SheetExtras } from './sheetextras.js';
+export type { AnimationExtra, FrameExtra, SheetExtras } from './sheetextras.js';
 export { tiledHandler, type TiledDoc, orientationToBits, bitsToOrientation, FLIP_H, FLIP_V, FLIP_D } from './tiled/index.js';
 export { packRects, type PackHeuristic, type PackInput, type PackOptions, type PackPlacement, type PackResult } from '../model/pack.js';
 export { godot3Exporter, godot4Exporter } from './godot/index.js';

@@ -32,10 +32,21 @@ describe('sprat command line', () => {
     expect(r.stderr).toBe('sprat: error: option --view does not apply to isprite files\n');
   });
 
-  it("help lists each format's own options", async () => {
-    const r = await runCli(['render', '--help']);
-    expect(r.stdout).toMatch(/\nisprite options:\n/);
-    expect(r.stdout).toMatch(/\nsolarus, solarus-lua options:\n/);
+  it("help lists each format's own options: a FILE's, --format F's, or with --all every format's", async () => {
+    const short = await runCli(['render', '--help']);
+    expect(short.stdout).not.toMatch(/\nisprite options:\n/);
+    expect(short.stdout).toMatch(/\nexamples:\n {2}sprat render /);
+    expect(short.stdout).toMatch(/\n {2}sprat render --help --format F +the options of format F\n/);
+    const all = await runCli(['render', '--help', '--all']);
+    expect(all.stdout).toMatch(/\nisprite options:\n/);
+    expect(all.stdout).toMatch(/\nsolarus, solarus-lua options:\n/);
+    const one = await runCli(['render', '--help', '--format', 'solarus']);
+    expect(one.stdout.match(/\n[^\n]* options:\n/g)).toEqual(['\nsolarus options:\n']);
+    const file = await runCli(['render', path.join(SAMPLES, 'isprite', 'hero.isprite'), '-o', 'x.png', '--help']);
+    expect(file.stdout.match(/\n[^\n]* options:\n/g)).toEqual(['\nisprite options:\n']);
+    const typo = await runCli(['render', '--help', '--format', 'solarsu']);
+    expect([typo.code, typo.stdout]).toEqual([2, '']);
+    expect(typo.stderr).toMatch(/^sprat: error: unknown format "solarsu" for --format, did you mean "solarus"\? /);
   });
 
   it('every command has --help', async () => {
