@@ -12,8 +12,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { runCli } from '../helpers/cli.js';
-import { CORPUS } from '../helpers/paths.js';
-import { haveChromium, openViewerPage, previewDone, saveScreenshot, startHarness, watchedPage, type Harness } from './harness.js';
+import { CORPUS, SAMPLES } from '../helpers/paths.js';
+import {
+  canvasPixels,
+  haveChromium,
+  openViewerPage,
+  previewDone,
+  saveScreenshot,
+  startHarness,
+  watchedPage,
+  type Harness,
+} from './harness.js';
 
 const QUEST = path.join(CORPUS, 'solarus/quest-editor-initial/data');
 const SPRITE = 'sprites/enemies/slime_green.dat';
@@ -133,6 +142,44 @@ describe.skipIf(!haveChromium || !fs.existsSync(QUEST))('editing in the viewer',
     expect(status).toBe(405);
     expect(fs.readFileSync(file)).toEqual(before);
     expect(errors.filter((e) => !/405/.test(e))).toEqual([]);
+    await page.close();
+  });
+
+  it('ISPRITE hold time and CTHG element offset: the edited picture plays at once', async () => {
+    const server = await h.serve([path.join(SAMPLES, 'isprite/hero.isprite'), path.join(SAMPLES, 'cthg/fan.dat')]);
+    const { page, errors } = await watchedPage(h.browser);
+    await openViewerPage(page, server.url);
+    const pause = () =>
+      page.evaluate(() => {
+        const play = document.getElementById('play')!;
+        if (play.textContent === 'Pause') play.click();
+        document.querySelector<HTMLButtonElement>('#timeline button[data-frame="0"]')?.click();
+      });
+    await page.waitForSelector('body[data-ready="0"]');
+    await pause();
+    const hold = page.locator('#editfields input[data-key$=" holdTime"]');
+    const before = (await page.textContent('#frameinfo'))!;
+    await hold.fill(String(Number(await hold.inputValue()) + 5));
+    await hold.press('Enter');
+    await page.waitForSelector('body[data-edits="1"]', { state: 'attached' });
+    await previewDone(page);
+    await pause();
+    const after = (await page.textContent('#frameinfo'))!;
+    const ms = (t: string) => Number(/· ([\d.]+) ms/.exec(t)![1]);
+    expect(ms(after)).toBeGreaterThan(ms(before));
+
+    await page.click('#files button[data-index="1"]');
+    await page.waitForSelector('body[data-ready="1"]');
+    await pause();
+    const x = page.locator('#editfields input[data-key$=" element 0 offset"][data-part="0"]');
+    const pixels = await canvasPixels(page);
+    await x.fill(String(Number(await x.inputValue()) + 7));
+    await x.press('Enter');
+    await page.waitForSelector('body[data-edits="1"]', { state: 'attached' });
+    await previewDone(page);
+    await pause();
+    expect(await canvasPixels(page)).not.toEqual(pixels);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });
