@@ -37,6 +37,7 @@ import {
 } from './source.js';
 import { convertFile, convertTargets, download, outNameFor, zipOf } from './convert.js';
 import { startEditor, type Editor } from './edit.js';
+import { keptAnswers } from './loaders.js';
 import { sharingImages } from '../src/formats/resources.js';
 
 /** A listed file: where it comes from (web/source.ts), what was read of it, and its check. */
@@ -1502,8 +1503,8 @@ async function show(index: number, reload = false): Promise<void> {
     // The document shown: as read, then as edited (web/edit.ts); every picture is drawn from it.
     let loaded = load(bytes, f.name);
     shownLoaded = loaded;
-    // One loader for this document's pictures: its sheets are fetched and decoded once, however often it is drawn again.
-    const resources = sharingImages(f.resources);
+    // One loader for this document's pictures: its sheets fetched and decoded, its candidate places probed, once, however often it is drawn again.
+    const resources = sharingImages(keptAnswers(f.resources));
     convertControls(loaded, f);
     // ISPRITE sequences end in follow-ups and fire triggers: played by the rules `sprat play` runs, with a log.
     $('followupsbox').hidden = loaded.handler.name !== 'isprite';
