@@ -11,6 +11,7 @@
  */
 export * from './binary/index.js';
 export * from './api.js';
+export { editables, applyEdit, editedBytes } from './edit.js';
 export { diffDocuments, diffJson, changeText, textForm, pixelDiff, diffPlayback, type DiffChange, type FrameDiff } from './diff.js';
 export {
   playbackOf,

@@ -106,3 +106,23 @@ export function folderLoader(paths: readonly string[], read: (p: string) => Prom
     describe: (p) => at(p) || '.',
   };
 }
+
+/**
+ * `inner` with its `exists` answers kept: one document's pictures are drawn
+ * again and again (an option changed, an edit), each time probing the same
+ * candidate places (a Solarus quest's `quest.dat` and `sprites/` for every
+ * animation); asked once each. A file that changes on disk is shown again
+ * with a new loader.
+ */
+export function keptAnswers(inner: ResourceLoader): ResourceLoader {
+  const answers = new Map<string, Promise<boolean>>();
+  return {
+    load: (p) => inner.load(p),
+    exists(p) {
+      let a = answers.get(p);
+      if (!a) answers.set(p, (a = inner.exists(p)));
+      return a;
+    },
+    ...(inner.describe ? { describe: (p: string) => inner.describe!(p) } : {}),
+  };
+}

@@ -32,6 +32,12 @@ export interface SourceFile {
   version?: () => Promise<string | null>;
   /** A file of an opened folder: `sprat check` reads it (the page checks it as `sprat check` run in that folder does). */
   checked?: boolean;
+  /**
+   * A file `sprat view --edit` serves: writes `bytes` over it, in place, if it
+   * is still the file read at `version`; the new version. Absent elsewhere
+   * (the static site, a server without --edit): edits are downloaded.
+   */
+  save?: (bytes: Uint8Array, version: string | null | undefined) => Promise<string | null>;
 }
 
 export interface FileSource {
@@ -45,7 +51,7 @@ export function serverSource(fetchFn: typeof fetch = (...a) => fetch(...a)): Fil
     async list() {
       const r = await fetchFn('api/files').catch(() => null);
       if (!r?.ok) return null;
-      const list = (await r.json()) as { id: number; name: string }[];
+      const list = (await r.json()) as { id: number; name: string; save?: boolean }[];
       const note = r.headers.get('x-sprat-note');
       const json = async <T>(url: string, none: T): Promise<T> => {
         const x = await fetchFn(url);
@@ -67,6 +73,21 @@ export function serverSource(fetchFn: typeof fetch = (...a) => fetch(...a)): Fil
             const v = await json<{ version?: unknown } | null>(`files/${item.id}/version`, null);
             return v ? String(v.version) : null;
           },
+          ...(item.save
+            ? {
+                save: async (bytes: Uint8Array, version: string | null | undefined) => {
+                  const x = await fetchFn(`files/${item.id}`, {
+                    method: 'PUT',
+                    body: new Uint8Array(bytes),
+                    headers: { 'content-type': 'application/octet-stream', 'x-sprat-version': version ?? '' },
+                  });
+                  // The server says why it wrote nothing in one line.
+                  if (!x.ok) throw new Error((await x.text().catch(() => '')) || `${x.status} ${x.statusText}`);
+                  const v = ((await x.json()) as { version?: unknown }).version;
+                  return typeof v === 'string' ? v : null;
+                },
+              }
+            : {}),
         })),
       };
     },

@@ -8,6 +8,9 @@
  * layers); a served file is shown again when it changes on disk. Every
  * picture is the library's (`api.preview`, the very call `sprat render`
  * makes); only the onion skin and the tile grid are drawn by the page on top.
+ * The values a picture offers to change (web/edit.ts) are edited in place,
+ * played at once, and saved in the file's own style: over the file under
+ * `sprat view --edit`, else downloaded.
  */
 import { byteRanges, linePositions, load, play, validate, type Loaded } from '../src/api.js';
 import { checkReport, type CheckReport } from '../src/check.js';
@@ -33,6 +36,9 @@ import {
   type SourceFile,
 } from './source.js';
 import { convertFile, convertTargets, download, outNameFor, zipOf } from './convert.js';
+import { startEditor, type Editor } from './edit.js';
+import { keptAnswers } from './loaders.js';
+import { sharingImages } from '../src/formats/resources.js';
 
 /** A listed file: where it comes from (web/source.ts), what was read of it, and its check. */
 interface OpenFile extends SourceFile {
@@ -52,6 +58,8 @@ let timer: number | undefined;
 /** Bumped whenever another file is shown: a preview that finishes late for an older one is dropped. */
 let generation = 0;
 let activeIndex = -1;
+/** The editor of the document shown (web/edit.ts), once it is read. */
+let editor: Editor | null = null;
 
 // ---------------------------------------------------------------- file list
 
@@ -267,6 +275,7 @@ function drawFrame(): void {
   if (!p || !a || a.frames.length === 0) {
     clearCanvas();
     $('frameinfo').textContent = 'nothing to show';
+    editor?.update(undefined, 0);
     return;
   }
   const img = a.frames[p.frame]!;
@@ -309,6 +318,8 @@ function drawFrame(): void {
   document.body.dataset.frame = String(p.frame);
   // What `sprat render` is given for the picture on screen (for tests and the curious).
   document.body.dataset.renderOptions = JSON.stringify(a.options);
+  // The values of this picture and frame that can be changed.
+  editor?.update(a.options, p.frame);
 }
 
 /** A delay as shown: to a tenth of a millisecond (15 frames a second: 66.7 ms). */
@@ -1421,6 +1432,8 @@ async function show(index: number, reload = false): Promise<void> {
   $('levellayers').hidden = true;
   clearInspector();
   shownLoaded = null;
+  editor = null;
+  $('editbox').hidden = true;
   runtime = null;
   $('followupsbox').hidden = true;
   $('playlog').replaceChildren();
@@ -1487,8 +1500,11 @@ async function show(index: number, reload = false): Promise<void> {
       document.body.dataset.diagnosed = String(index);
     });
   try {
-    const loaded = load(bytes, f.name);
+    // The document shown: as read, then as edited (web/edit.ts); every picture is drawn from it.
+    let loaded = load(bytes, f.name);
     shownLoaded = loaded;
+    // One loader for this document's pictures: its sheets fetched and decoded, its candidate places probed, once, however often it is drawn again.
+    const resources = sharingImages(keptAnswers(f.resources));
     convertControls(loaded, f);
     // ISPRITE sequences end in follow-ups and fire triggers: played by the rules `sprat play` runs, with a log.
     $('followupsbox').hidden = loaded.handler.name !== 'isprite';
@@ -1516,7 +1532,7 @@ async function show(index: number, reload = false): Promise<void> {
       const keep = drawn || kept !== undefined;
       try {
         const child = options.attach !== undefined ? files[attachChoice] : undefined;
-        const p = await previewOf(loaded, child ? withAttached(f.resources, child) : f.resources, options);
+        const p = await previewOf(loaded, child ? withAttached(resources, child) : resources, options);
         if (gen !== generation || mine !== request) return;
         const first = !drawn;
         startPreview(p, keep, drawn ? undefined : kept);
@@ -1571,6 +1587,29 @@ async function show(index: number, reload = false): Promise<void> {
       ? tilesetControls(loaded.handler.name, loaded.doc, f.name, palettes, given, () => void preview())
       : () => ({});
     input.onchange = () => void preview();
+    editor = startEditor(
+      loaded,
+      f,
+      (edited) => {
+        // The edited document, played at once: its summary, JSON, validation and pictures (nothing fetched again).
+        loaded = edited;
+        shownLoaded = edited;
+        convertControls(edited, f);
+        $('summary').textContent = edited.handler.inspectText(edited.doc);
+        const json = plainJson(edited.handler.inspectJson(edited.doc));
+        $('json').textContent = JSON.stringify(json, null, 2);
+        buildTree(json, {}, new Uint8Array(0));
+        try {
+          diagnose(validate(edited.handler.write!(edited.doc), f.name, edited.handler.name).diagnostics);
+        } catch (e) {
+          diagnose([{ severity: 'error', message: (e as Error).message }]);
+        }
+        void preview();
+      },
+      (saved) => {
+        f.bytes = saved;
+      },
+    );
     await preview();
   } catch (e) {
     if (gen !== generation) return;
@@ -1799,7 +1838,8 @@ let polling = false;
 setInterval(() => {
   const index = activeIndex;
   const f = files[index];
-  if (polling || !f?.version || document.body.dataset.ready !== String(index) || document.hidden) return;
+  // Unsaved edits are kept: the file is not shown again from disk under them (saving then says it changed).
+  if (polling || !f?.version || document.body.dataset.ready !== String(index) || document.hidden || editor?.dirty()) return;
   polling = true;
   void f
     .version()

@@ -3,6 +3,7 @@ import { constants, promises as fsp } from 'node:fs';
 import { limitsFrom } from '../binary/limits.js';
 import * as path from 'node:path';
 import { listDocuments, startViewer } from '../node/server.js';
+import { removePendingTempsSync } from '../node/fs.js';
 import { checkOptionValues, intOption, parseArgs } from './args.js';
 import type { CommandOptions, OptionSpec } from '../formats/types.js';
 import { formatsForExtension } from '../detect.js';
@@ -11,13 +12,18 @@ import { allOptions, collectFormatOptions, type Command } from './command.js';
 import { FileError, reportError, resolvePath, type Io } from './io.js';
 
 const PORT_OPTION: OptionSpec = { name: 'port', type: 'int', min: 0, max: 65535, description: 'the port (default: a free one)' };
+const EDIT_OPTION: OptionSpec = {
+  name: 'edit',
+  type: 'flag',
+  description: 'let the page save an edited file over itself, atomically (only the files given or listed; without it edits are downloads)',
+};
 
 export const viewCommand: Command = {
   name: 'view',
   summary:
     'Serve the browser viewer on 127.0.0.1 and print its address; the given files open in it, and a folder opens as a searchable list of every file sprat knows under it. Files can also be opened or dropped in the page. Resource options (--tileset ...) apply to each file whose format takes them, as `render` takes them. Stop with Ctrl-C.',
-  usage: 'sprat view [FILE|FOLDER...] [--port N] [--tileset ...]',
-  options: [PORT_OPTION],
+  usage: 'sprat view [FILE|FOLDER...] [--port N] [--edit] [--tileset ...]',
+  options: [PORT_OPTION, EDIT_OPTION],
   formatOptionKeys: ['resourceOptions'],
   async run(argv: string[], io: Io) {
     const { positionals, options } = parseArgs(argv, allOptions(this));
@@ -68,6 +74,7 @@ export const viewCommand: Command = {
         names,
         roots,
         lazy: folders > 0,
+        edit: options.edit === true,
         note: notes.length ? notes.join('; ') : undefined,
         given: Object.keys(givenOptions).length ? { options: givenOptions, cwd: io.cwd } : undefined,
       });
@@ -79,9 +86,12 @@ export const viewCommand: Command = {
       return reportError(io, e);
     }
     io.out(`${printable(`sprat view: ${viewer.url}`)}\n`);
+    if (options.edit === true) io.out('sprat view: --edit: saving in the page writes the file in place\n');
     for (const n of notes) io.out(`${printable(`sprat view: ${n}`)}\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
+        // A save under way (--edit) leaves no temporary behind.
+        removePendingTempsSync();
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         void viewer.close().then(resolve);

@@ -154,6 +154,36 @@ export interface OutputFile {
   bytes: Uint8Array;
 }
 
+/**
+ * One value of a document that can be changed in place (`FormatHandler.edits`,
+ * src/edit.ts): a Solarus animation's frame_delay, an ISPRITE frame's hold
+ * time, an element's position. The viewer lists them for the picture shown
+ * and saves the changed document through the format's writer.
+ */
+export interface EditableValue<Doc = unknown> {
+  /** The same value of the same item always has the same key (`animation 2 frame_delay`). */
+  key: string;
+  /** What it is, in the format's own words, with the item it belongs to (`animation "walking" frame_delay`). */
+  label: string;
+  /** Its parts (one, or `x` and `y`): name, current value and the values the format takes. */
+  parts: readonly EditablePart[];
+  /**
+   * The document with the parts set to `values` (one per part; the document
+   * given is left as it is). A value the format cannot hold is a one-line
+   * FormatError naming the item, the field and the range.
+   */
+  apply(values: readonly number[]): Doc;
+}
+
+export interface EditablePart {
+  name: string;
+  value: number;
+  min: number;
+  max: number;
+  /** The values are multiples of it: 1 for whole numbers, 1/256 for ISPRITE's fixed point. */
+  step: number;
+}
+
 /** One format: everything the library and the command line can do with it. */
 export interface FormatHandler<Doc = any> {
   name: FormatName;
@@ -293,6 +323,13 @@ export interface FormatHandler<Doc = any> {
    */
   holdsShapes?: boolean;
   holdsEvents?: boolean;
+  /**
+   * The values of the picture `view` (render options, as `renderViews` gives
+   * them) at its frame `frame` (0-based) that can be changed and written
+   * back with `write` in the file's own style (src/edit.ts). Formats that
+   * offer no edit leave it out.
+   */
+  edits?(doc: Doc, view: CommandOptions, frame: number): EditableValue<Doc>[];
   /** From the common model; the result is written with `write`. */
   fromModel?(model: SpriteModel | LevelModel, options?: CommandOptions): Promise<Doc> | Doc;
 }

@@ -19,7 +19,13 @@
  * - with `sprat view DIR`, the documents of that folder (`listDocuments`),
  *   each one's references found when the page first asks for it;
  *
- * and nothing else: no other file of a folder. `files/N/version` answers a
+ * and nothing else: no other file of a folder. With `edit` (`sprat view
+ * --edit`) and only then, `PUT files/N` writes document N itself, in place
+ * and atomically (src/node/fs.ts writeFileAtomic): the body must read as
+ * the document's own format, the file must still be the regular file the
+ * page read (its version, `x-sprat-version`), inside its root (the opened
+ * folder, else its own folder) when opened one path component at a time
+ * with no link followed; no other file can be written. `files/N/version` answers a
  * signature of document N's files on disk (their stat only), which the page
  * polls to reload a document when it or a file it references changes. Each file
  * is checked again when it is asked for: a regular file (no FIFO, device,
@@ -43,7 +49,7 @@ import { FORMATS } from '../registry.js';
 import { OptionError } from '../binary/errors.js';
 import { DEFAULT_LIMITS } from '../binary/limits.js';
 import type { CommandOptions, ResourceLoader } from '../formats/types.js';
-import { fsResourceLoader } from './fs.js';
+import { fsResourceLoader, WriteError, writeFileAtomic } from './fs.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -98,6 +104,12 @@ export interface ViewerOptions {
    * files they name are served for it.
    */
   given?: { options: CommandOptions; cwd: string };
+  /**
+   * `sprat view --edit`: the page may save an edited document over itself
+   * (`PUT files/N`, see the top of this file). Without it nothing is ever
+   * written and the page offers its edits as downloads.
+   */
+  edit?: boolean;
 }
 
 /** Folders a folder listing never enters. */
@@ -513,6 +525,21 @@ async function versionOf(doc: Doc, refs: DocumentResources): Promise<string> {
   return h.digest('hex').slice(0, 32);
 }
 
+/** A request's body, refused (413) beyond `maxBytes`. */
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      req.resume();
+      throw new Refused(413, `larger than ${maxBytes} bytes (--max-file-bytes); nothing was written`);
+    }
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -550,6 +577,45 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
   // Start finding every named document's references now (a folder's: when first asked for); requests wait for them.
   if (!opts.lazy) for (const doc of docs) ensureRefs(doc).catch(() => undefined);
 
+  /**
+   * `PUT files/N`: the body written over document N, atomically, when it
+   * reads as the document's format, the document is still what the page read
+   * (`x-sprat-version`) and it is a regular file inside its root (the
+   * opened folder, else its own folder), opened component by component with
+   * no link followed. Answers the new version.
+   */
+  const saveDoc = async (doc: Doc, req: IncomingMessage): Promise<{ version: string }> => {
+    const body = await readBody(req, maxBytes);
+    const root = doc.root ?? (await fsp.realpath(path.dirname(doc.path)).catch(() => null));
+    if (root === null) throw new Refused(404, 'not found');
+    const { fh } = await openChecked(doc.path, root, maxBytes);
+    await fh.close();
+    const real = await fsp.realpath(doc.path);
+    const old = await readChecked(real, root, maxBytes);
+    let format: string;
+    try {
+      format = load(old, path.basename(doc.path)).handler.name;
+    } catch {
+      throw new Refused(409, 'the file on disk is no longer one sprat reads; nothing was written');
+    }
+    try {
+      load(body, path.basename(doc.path), format);
+    } catch (e) {
+      throw new Refused(400, `not a ${format} file (${(e as Error).message}); nothing was written`);
+    }
+    const seen = req.headers['x-sprat-version'];
+    if (typeof seen !== 'string' || seen !== (await versionOf(doc, await refsFor(doc, old))))
+      throw new Refused(409, 'the file changed on disk since the page read it; nothing was written');
+    // (The write goes by the real path: a folder swapped for a link between these checks and the rename is not caught.)
+    try {
+      await writeFileAtomic(real, body);
+    } catch (e) {
+      if (e instanceof WriteError) throw new Refused(e.kind === 'read-only' ? 403 : 500, `${doc.name} ${e.message}; nothing was written`);
+      throw e;
+    }
+    return { version: await versionOf(doc, await refsFor(doc, body)) };
+  };
+
   const hostOk = (req: IncomingMessage): boolean => {
     const allowed = [`127.0.0.1:${port}`, `localhost:${port}`];
     const host = req.headers.host?.toLowerCase();
@@ -585,7 +651,12 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if (!hostOk(req)) return send(403, 'forbidden: wrong Host or Origin');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed', undefined, false, { allow: 'GET, HEAD' });
+    const allow = opts.edit ? 'GET, HEAD, PUT' : 'GET, HEAD';
+    const put = req.method === 'PUT' && opts.edit === true;
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !put) {
+      req.resume();
+      return send(405, 'method not allowed', undefined, false, { allow });
+    }
     // Routes are matched on the raw path: only a resource's name is decoded.
     const raw = (req.url ?? '/').replace(/[?#].*$/s, '');
     const m = /^\/([^/]*)(\/.*)?$/.exec(raw);
@@ -593,9 +664,21 @@ export async function startViewer(files: string[], opts: ViewerOptions = {}): Pr
     if (m[2] === undefined) return send(302, '', undefined, false, { location: `/${token}/` });
     const rest = m[2].slice(1);
     try {
+      if (put) {
+        // Only a document itself is ever written (`sprat view --edit`).
+        const w = /^files\/(\d{1,9})$/.exec(rest);
+        const doc = w ? docs[Number(w[1])] : undefined;
+        if (!doc) {
+          req.resume();
+          return send(w ? 404 : 405, w ? 'not found' : 'method not allowed', undefined, false, { allow });
+        }
+        const saved = await saveDoc(doc, req);
+        return send(200, JSON.stringify(saved), TYPES['.json']);
+      }
       if (rest === 'api/files') {
         const note: Record<string, string> = opts.note ? { 'x-sprat-note': encodeURIComponent(opts.note) } : {};
-        return send(200, JSON.stringify(docs.map(({ id, name }) => ({ id, name }))), TYPES['.json'], false, note);
+        const list = docs.map(({ id, name }) => (opts.edit ? { id, name, save: true } : { id, name }));
+        return send(200, JSON.stringify(list), TYPES['.json'], false, note);
       }
       // A signature of the document's files on disk: the page asks every second and reloads when it changes.
       const ver = /^files\/(\d{1,9})\/version$/.exec(rest);

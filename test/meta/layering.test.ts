@@ -39,6 +39,7 @@ const RANKS: Record<string, number> = {
   api: 6,
   check: 6,
   diff: 6,
+  edit: 6,
   matrix: 6,
   index: 6,
   registry: 5,

@@ -282,4 +282,29 @@ describe.skipIf(!haveChromium || !fs.existsSync(QUEST))('the static site', () =>
     expect(foreign(requests)).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('edits a sprite and downloads it (no save in place): sprat diff names exactly the edit', async () => {
+    const { page, errors, requests } = await sitePage();
+    const slime = path.join(QUEST, 'data/sprites/enemies/slime_green.dat');
+    await page.setInputFiles('#picker', [slime, path.join(QUEST, 'data/sprites/enemies/slime_green.png')]);
+    await page.waitForSelector('body[data-ready="0"]', { timeout: 60_000 });
+    expect(await page.getAttribute('#save', 'data-mode')).toBe('download');
+    const input = page.locator('#editfields input[data-key$=" frameDelay"]');
+    const old = Number(await input.inputValue());
+    await input.fill('45');
+    await input.press('Enter');
+    await page.waitForSelector('body[data-edits="1"]', { state: 'attached' });
+    await page.waitForSelector('body[data-preview="done"]', { state: 'attached' });
+    expect(await page.textContent('#frameinfo')).toMatch(/· 45 ms/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+    expect(download.suggestedFilename()).toBe('slime_green.dat');
+    const got = path.join(tmp, 'edited-slime_green.dat');
+    fs.copyFileSync((await download.path())!, got);
+    const anim = JSON.parse((await page.getAttribute('body', 'data-render-options'))!).animation as string;
+    const diff = await runCli(['diff', slime, got]);
+    expect(diff.stdout).toBe(`animation ${anim}: frameDelay ${old} -> 45\n`);
+    expect(errors).toEqual([]);
+    expect(foreign(requests)).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

@@ -14,6 +14,7 @@ import { validateCthg } from './validate.js';
 import { cthgByteRanges } from './ranges.js';
 import { writeCthg } from './write.js';
 import { decompileForConvert } from './script/index.js';
+import { cthgEdits } from './edit.js';
 
 export const cthgHandler: FormatHandler<CthgDocument> = {
   name: 'cthg',
@@ -38,6 +39,7 @@ export const cthgHandler: FormatHandler<CthgDocument> = {
   fromModel: (model, options) => cthgFromModel(model, options),
   // Decompiling to a CorsixTH AnimationEncoder script (script/): the script and its PNGs.
   convertTo: (doc, target) => (target.name === 'cthg-script' ? decompileForConvert(doc) : undefined),
+  edits: cthgEdits,
 };
 
 export {
@@ -60,6 +62,7 @@ export * from './model.js';
 export { readCthg, sniffCthg, headerMismatches } from './read.js';
 export { validateCthg } from './validate.js';
 export { writeCthg, canonicalLayout, orderFits } from './write.js';
+export { editCthg, cthgEdits, type CthgEdit } from './edit.js';
 export { inspectCthgJson, inspectCthgText } from './inspect.js';
 export {
   decodePixels,

@@ -20,10 +20,12 @@ import { ispritePlayOptions, playIsprite } from './play-cli.js';
 import { ispritePicture, ispriteRenderOptions, ispriteViews } from './render.js';
 import * as paths from './paths.js';
 import { ispriteByteRanges } from './ranges.js';
+import { ispriteEdits } from './edit.js';
 
 export * from './model.js';
 export { readIsprite, readIspriteDetailed, isIsprite, ISPRITE_MAGIC, type IspriteReadInfo } from './read.js';
 export { writeIsprite } from './write.js';
+export { editIsprite, ispriteEdits, type IspriteEdit } from './edit.js';
 export { elementsOf as ispriteElementsOf, elementCount as ispriteElementCount, elementAt as ispriteElementAt } from './compact.js';
 export { validateIsprite, checkIsprite } from './validate.js';
 export { inspectIspriteJson, inspectIspriteText } from './inspect.js';
@@ -144,4 +146,5 @@ export const ispriteHandler: FormatHandler<IspriteDocument> = {
     return doc;
   },
   writeFiles: async (doc, outName) => writeWithSheets(doc, outName),
+  edits: ispriteEdits,
 };

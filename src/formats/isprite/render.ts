@@ -278,7 +278,7 @@ export function attachedTimeline(delaysMs: readonly number[], child: IspriteDocu
  * near miss gets a "did you mean"; without the option,
  * the default sequence, else the first one.
  */
-function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSequence {
+export function pickSequence(doc: IspriteDocument, options: CommandOptions): IspriteSequence {
   const want = stringOption(options, ANIMATION_OPTION);
   const all = listSequences(doc);
   if (want !== undefined) {

@@ -29,6 +29,7 @@ import { sheetReferences, spritesFolderOf } from './resources.js';
 import { joinPath, relativePath } from '../resources.js';
 import { solarusPicture, solarusViews, RENDER_OPTIONS, RESOURCE_OPTIONS } from './render.js';
 import { animationCount, animationsOf } from './compact.js';
+import { sheetEdits } from './edit.js';
 
 export * from './model.js';
 export { readLines, writeLines, formatLines, parseLines } from './lines.js';
@@ -36,6 +37,7 @@ export { readLua, writeLua, formatLua, parseLua, looksLikeLua } from './lua.js';
 export { frameAt } from './play.js';
 export { LUA_STYLES, STYLE_OPTION, luaStyle, type LuaStyle, type LuaStyleKind, type LinesStyle, type SolarusStyle } from './style.js';
 export { sheetToModel, modelToSheet, convertSyntax } from './convert.js';
+export { editSheet, sheetEdits, type SolarusEdit } from './edit.js';
 
 /**
  * A content test for the line syntax, lenient so that broken files still get
@@ -197,6 +199,7 @@ function makeHandler(name: SolarusSyntax): FormatHandler<SolarusSheet> {
     toModel: (doc, resources, options) => sheetToModel(name, doc, resources, options),
     references: (doc, resources, options) => sheetReferences(name, animationsOf(doc), resources, options),
     fromModel: (model, options) => modelToSheet(name, model, options),
+    edits: (doc, view) => sheetEdits(name, doc, view),
   };
 }
 
