@@ -30,7 +30,7 @@ export function commandHelp(cmd: Command, scope: HelpScope = {}): string {
       [`sprat ${cmd.name} --help --format F`, 'the options of format F'],
       [`sprat ${cmd.name} --help --all`, "every format's"],
     ];
-    const width = Math.max(...ways.map(([w]) => w.length));
+    const width = ways.reduce((m, [w]) => Math.max(m, w.length), 0);
     text += `\nformat options (${rest.join(', ')}):\n${ways.map(([w, d]) => `  ${w.padEnd(width)}  ${d}\n`).join('')}`;
   }
   text += `\nlimits (every command):\n${describeOptions(LIMIT_OPTIONS)}\n`;
@@ -68,7 +68,7 @@ export function helpScope(cmd: Command, args: readonly string[]): HelpScope {
     } else if (a.startsWith('--')) {
       if (!a.includes('=') && valued.has(a.slice(2))) i++;
     } else if (a === '-o') i++;
-    else if (!a.startsWith('-')) formats.push(...formatsOfFile(a));
+    else if (!a.startsWith('-')) for (const f of formatsOfFile(a)) formats.push(f);
   }
   return { formats: [...new Set(formats)], all };
 }

@@ -202,16 +202,21 @@ export function iccpBomb(mib: number): Uint8Array {
   return pngChunk('iCCP', data);
 }
 
-/** A 1x1 RGBA PNG whose one IDAT inflates to about `mib` MiB of zeros (the image needs 5 bytes of it). */
-export function idatBomb(mib: number): Uint8Array {
+/** A PNG of width x height: IHDR (bit depth, colour type), one IDAT of zlib data `z`, IEND. */
+function pngOf(width: number, height: number, depth: number, colour: number, z: Uint8Array): Uint8Array {
   const ihdr = new Uint8Array(13);
-  new DataView(ihdr.buffer).setUint32(0, 1);
-  new DataView(ihdr.buffer).setUint32(4, 1);
-  ihdr.set([8, 6, 0, 0, 0], 8);
+  new DataView(ihdr.buffer).setUint32(0, width);
+  new DataView(ihdr.buffer).setUint32(4, height);
+  ihdr.set([depth, colour, 0, 0, 0], 8);
+  return rawPngZ(ihdr, z);
+}
+
+/** A PNG: IHDR of `ihdr` (13 bytes), one IDAT of zlib data `z`, IEND. */
+function rawPngZ(ihdr: Uint8Array, z: Uint8Array): Uint8Array {
   const parts = [
     new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
     pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', zlibZeros(Math.ceil((mib * 2 ** 20) / 258))),
+    pngChunk('IDAT', z),
     pngChunk('IEND', new Uint8Array(0)),
   ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -223,28 +228,16 @@ export function idatBomb(mib: number): Uint8Array {
   return out;
 }
 
+/** A 1x1 RGBA PNG whose one IDAT inflates to about `mib` MiB of zeros (the image needs 5 bytes of it). */
+export function idatBomb(mib: number): Uint8Array {
+  return pngOf(1, 1, 8, 6, zlibZeros(Math.ceil((mib * 2 ** 20) / 258)));
+}
+
 /** A 1-bit grey PNG of side x side pixels, all zero: ~110 KB of file, side² x 4 bytes of RGBA. */
 export function pngBomb(side = 30000): Uint8Array {
   if (side === 30000 && bomb) return bomb;
   const row = 1 + Math.ceil(side / 8);
-  const z = zlibSync(new Uint8Array(row * side), { level: 9 });
-  const chunk = pngChunk;
-  const ihdr = new Uint8Array(13);
-  new DataView(ihdr.buffer).setUint32(0, side);
-  new DataView(ihdr.buffer).setUint32(4, side);
-  ihdr.set([1, 0, 0, 0, 0], 8);
-  const parts = [
-    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', z),
-    chunk('IEND', new Uint8Array(0)),
-  ];
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
+  const out = pngOf(side, side, 1, 0, zlibSync(new Uint8Array(row * side), { level: 9 }));
   if (side === 30000) bomb = out;
   return out;
 }
@@ -252,19 +245,7 @@ let bomb: Uint8Array | undefined;
 
 /** A PNG: IHDR of `ihdr` (13 bytes), one IDAT of `raw` (filter bytes included) compressed, IEND. */
 function rawPng(ihdr: Uint8Array, raw: Uint8Array): Uint8Array {
-  const parts = [
-    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', zlibSync(raw, { level: 9 })),
-    pngChunk('IEND', new Uint8Array(0)),
-  ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return rawPngZ(ihdr, zlibSync(raw, { level: 9 }));
 }
 
 /**

@@ -28,7 +28,7 @@ function animationIndex(sheet: SolarusSheet, name: string): number {
 
 /** The largest loop frame an animation takes: one frame short of its shortest direction. */
 function lastLoopFrame(a: SolarusAnimation): number {
-  return Math.min(...a.directions.map((d) => d.frameCount)) - 1;
+  return a.directions.reduce((m, d) => Math.min(m, d.frameCount), Infinity) - 1;
 }
 
 /** A new sheet with animation `i` replaced, in the style the sheet was read in. */
