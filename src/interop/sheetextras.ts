@@ -6,7 +6,7 @@
  * entry (TexturePacker) is, frames shown forever, loop points other than the
  * first frame, the tag direction and repeat (TexturePacker), user data and
  * the source's frame names, and each frame's points and collision shapes,
- * events, label and user data. Players ignore the key; the tag names and
+ * events and user data. Players ignore the key; the tag names and
  * `animations` keys stay `name/direction`, one per direction, as Phaser's
  * `createFromAseprite` (one animation per tag name) and PixiJS (name ->
  * frame names) load them.
@@ -36,11 +36,10 @@ export interface AnimationExtra {
   frames?: (FrameExtra | null)[];
 }
 
-/** A frame's points and collision shapes, events, label and user data (the model's, as they are). */
+/** A frame's points and collision shapes, events and user data (the model's, as they are). */
 export interface FrameExtra {
   shapes?: ModelShape[];
   events?: string[];
-  label?: string;
   userData?: string;
 }
 
@@ -48,7 +47,6 @@ function frameExtra(f: ModelFrame): FrameExtra | null {
   const x: FrameExtra = {};
   if (f.shapes?.length) x.shapes = f.shapes.map((s) => ({ ...s }));
   if (f.events?.length) x.events = [...f.events];
-  if (f.label !== undefined) x.label = f.label;
   if (f.userData !== undefined) x.userData = f.userData;
   return Object.keys(x).length ? x : null;
 }
@@ -148,8 +146,6 @@ function readFrameExtra(r: JsonReader, v: unknown, p: string): FrameExtra | null
   const x: FrameExtra = {};
   if (has(o, 'shapes')) x.shapes = r.arr(o.shapes, `${p}.shapes`).map((s, i) => readShape(r, s, `${p}.shapes[${i}]`));
   if (has(o, 'events')) x.events = r.arr(o.events, `${p}.events`).map((s, i) => r.str(s, `${p}.events[${i}]`));
-  const label = r.optStr(o, 'label', p);
-  if (label !== undefined) x.label = label;
   const userData = r.optStr(o, 'userData', p);
   if (userData !== undefined) x.userData = userData;
   return x;
@@ -228,13 +224,10 @@ export function applyExtra(a: ModelAnimation, e: AnimationExtra | undefined): vo
     const f = a.frames[i];
     if (f && n !== null) f.name = n;
   });
-  // The entry's frames say each frame's label: one without (null, or no label) had none (the reader's label is the sheet's frame name).
+  // A frame's label stays the sheet's frame name (as the readers give it); the source's names are in frameNames.
   e.frames?.forEach((x, i) => {
     const f = a.frames[i];
-    if (!f) return;
-    if (x?.label !== undefined) f.label = x.label;
-    else delete f.label;
-    if (!x) return;
+    if (!f || !x) return;
     if (x.shapes) f.shapes = x.shapes;
     if (x.events) f.events = x.events;
     if (x.userData !== undefined) f.userData = x.userData;

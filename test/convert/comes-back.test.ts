@@ -133,7 +133,7 @@ describe('samples through the sheet formats and back', () => {
         const diff = await playbackDiff(path.join(dir, c.input), path.join(dir, `back.${c.ext}`));
         expect(diff, notes).toBe('');
         if (c.to === 'isprite') {
-          // Points, collision shapes, triggers and labels come back from meta.sprat, frame for frame.
+          // Points, collision shapes and triggers come back from meta.sprat, frame for frame.
           expect(await frameData(path.join(dir, `back.${c.ext}`))).toEqual(await frameData(path.join(dir, c.input)));
           expect(notes).toContain(`${via}: players do not read points and collision shapes (sprat reads them back from meta.sprat)`);
         }
@@ -142,7 +142,7 @@ describe('samples through the sheet formats and back', () => {
   }
 });
 
-/** Each ISPRITE frame's label, triggers and non-graphic elements (names resolved), from `inspect --json`. */
+/** Each ISPRITE frame's triggers and non-graphic elements (names resolved), from `inspect --json`. */
 async function frameData(file: string): Promise<unknown[]> {
   const r = await runCli(['inspect', '--json', file]);
   expect(r.code).toBe(0);
@@ -151,7 +151,6 @@ async function frameData(file: string): Promise<unknown[]> {
     frames: { label: string; triggers: string; elements: { type: string; name: number | null }[] }[];
   };
   return doc.frames.map((f) => ({
-    label: f.label,
     triggers: f.triggers,
     shapes: f.elements
       .filter((e) => e.type !== 'graphic')

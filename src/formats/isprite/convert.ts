@@ -336,7 +336,8 @@ export function ispriteFromModel(model: SpriteModel | LevelModel, options: { cla
       doc.frames.push({
         holdTime: hold,
         loopPoint: false,
-        label: mf.label ?? '',
+        // The source's own frame name when the model has it (a sheet sprat wrote keeps it in meta.sprat), else its label.
+        label: mf.name ?? mf.label ?? '',
         triggers: (mf.events ?? []).join('\n'),
         notes: '',
         elements,
