@@ -26,7 +26,16 @@ export function outputTargets(outPath: string, files: readonly OutputFile[], lab
       throw new FileError(label, `a file "${f.name}" would be written outside the output's folder`);
     }
     const isOut = p === path.resolve(outPath);
-    return { path: p, bytes: f.bytes, label: isOut ? label : path.join(path.dirname(label), rel), mayReplace: isOut };
+    // (`bytes` read only if asked for: a file made in chunks is written as they come)
+    return {
+      path: p,
+      get bytes() {
+        return f.bytes;
+      },
+      ...(f.chunks ? { chunks: f.chunks } : {}),
+      label: isOut ? label : path.join(path.dirname(label), rel),
+      mayReplace: isOut,
+    };
   });
 }
 

@@ -8,13 +8,14 @@ import { ANIMATION_OPTION, FRAME_OPTION } from '../formats/selections.js';
 import type { CommandOptions, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
 import { foundResources, isAbsolutePath, loadImage, MissingFiles, type ResourceRequest } from '../formats/resources.js';
-import { limitsFrom } from '../binary/limits.js';
+import { Budget, limitsFrom, type Limits } from '../binary/limits.js';
+import { jsonFile } from '../binary/json-chunks.js';
 import { modelAnimationPicture } from '../model/bake.js';
 import type { SpriteModel } from '../model/types.js';
 import { pictureCanvas, type Picture } from '../render/pipeline.js';
 import type { RgbaImage } from '../render/image.js';
 import { encodePng } from '../render/png.js';
-import { baseName, errorIn, jsonBytes, JsonReader } from './json.js';
+import { baseName, errorIn, JsonReader } from './json.js';
 import { frameWarnings, type SheetJsonFrame } from './sheetjson.js';
 import { eachFrame } from './sheetcompact.js';
 
@@ -216,19 +217,23 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
   };
 }
 
-/** JSON as OUT; the sheet (when the document carries pixels) as OUT's base name + .png, named in meta.image. */
+/**
+ * JSON as OUT; the sheet (when the document carries pixels) as OUT's base name + .png, named in meta.image.
+ * The JSON is made a chunk at a time as it is written (jsonFile), within `limits.maxJsonBytes`: a sheet whose
+ * JSON would take more (at least `minBytes`: framesJsonMinBytes) is refused before any is made.
+ */
 export async function sheetFiles(
   json: (image: string | undefined) => unknown,
   sheet: RgbaImage | undefined,
   image: string | undefined,
   outName: string,
+  limits: Limits,
+  minBytes: number,
 ): Promise<OutputFile[]> {
-  if (!sheet) return [{ name: outName, bytes: jsonBytes(json(image)) }];
+  new Budget(limits).check('maxJsonBytes', minBytes, 'the JSON of the frames');
+  if (!sheet) return [jsonFile(outName, json(image), limits)];
   const png = `${baseName(outName)}.png`;
-  return [
-    { name: outName, bytes: jsonBytes(json(png)) },
-    { name: png, bytes: encodePng(sheet) },
-  ];
+  return [jsonFile(outName, json(png), limits), { name: png, bytes: encodePng(sheet) }];
 }
 
 /** Diagnostics for a JSON sheet: a read error, or warnings; each with the line and column of its value. */
