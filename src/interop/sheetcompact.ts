@@ -272,22 +272,38 @@ export function framesJsonValue(doc: WithFrames, layout: 'hash' | 'array', withP
   return layout === 'array' ? new FramesText(s, 'array', withPivot) : new FramesText(s, 'hash', withPivot);
 }
 
-/**
- * The fewest bytes a frame's record takes in a sheet's JSON, its name aside: its keys, punctuation and
- * indentation alone (each value one character) are over 250 (test/interop/sheet-stream.test.ts).
- */
-export const MIN_FRAME_JSON = 200;
+/** The record of a frame with these flags (PIVOT, ANCHOR, DURATION) at its fewest: every number one digit, booleans `true`, the name empty. */
+const minRecords = new Map<string, number>();
 
-/** The fewest bytes the frames of `doc` take in its JSON (MIN_FRAME_JSON a record, and its name): known before any is written. */
-export function framesJsonMinBytes(doc: WithFrames): number {
-  const s = compactFrames(doc);
-  if (s) {
-    let n = s.count * MIN_FRAME_JSON + s.nameStart[s.count]!;
-    for (const name of s.special.values()) n += name.length;
-    return n;
+/** How many characters the record of a frame with flags `fl` takes at least, as framesText writes it under a document's root (name aside). */
+function minRecordBytes(layout: 'hash' | 'array', withPivot: boolean, fl: number): number {
+  const shape = fl & (PIVOT | ANCHOR | DURATION);
+  const key = `${layout}${withPivot}${shape}`;
+  let n = minRecords.get(key);
+  if (n === undefined) {
+    const one = new SheetFrameStore(1);
+    one.add();
+    one.flags[0] = shape | ROTATED | TRIMMED;
+    one.plainName(new Uint8Array(0), 0, 0);
+    const pad = (d: number) => '  '.repeat(d);
+    // The text is `[` or `{`, the record (after its newline and indentation), a newline, the indentation, `]` or `}`.
+    n = [...framesText(one, layout, withPivot, 1, pad)].join('').length - 2 - (1 + pad(1).length);
+    minRecords.set(key, n);
   }
-  let n = 0;
-  for (const f of doc.frames) n += MIN_FRAME_JSON + (typeof f?.filename === 'string' ? f.filename.length : 0);
+  return n;
+}
+
+/**
+ * The fewest characters the frames take in the JSON (each record at its fewest, and its name), when they
+ * are written from a store (framesJsonValue's JsonText); 0 for others. Known before any is written, for
+ * the `--max-json-bytes` budget.
+ */
+export function framesJsonMinBytes(frames: unknown): number {
+  if (!(frames instanceof FramesText)) return 0;
+  const { store: s, layout, withPivot } = frames;
+  let n = s.nameStart[s.count]!;
+  for (let i = 0; i < s.count; i++) n += minRecordBytes(layout, withPivot, s.flags[i]!);
+  for (const name of s.special.values()) n += name.length;
   return n;
 }
 
@@ -379,9 +395,9 @@ export function storeOf(frames: readonly SheetJsonFrame[], layout: 'hash' | 'arr
 /** A store's frames as JSON: their text written from the numbers (what JSON.stringify writes of the records), or the records. */
 class FramesText extends JsonText<unknown> {
   constructor(
-    store: SheetFrameStore,
-    private readonly layout: 'hash' | 'array',
-    withPivot: boolean,
+    readonly store: SheetFrameStore,
+    readonly layout: 'hash' | 'array',
+    readonly withPivot: boolean,
   ) {
     super(
       store.count,

@@ -17,7 +17,7 @@ import type { RgbaImage } from '../render/image.js';
 import { encodePng } from '../render/png.js';
 import { baseName, errorIn, JsonReader } from './json.js';
 import { frameWarnings, type SheetJsonFrame } from './sheetjson.js';
-import { eachFrame } from './sheetcompact.js';
+import { eachFrame, framesJsonMinBytes } from './sheetcompact.js';
 
 /** The JSON sheet formats' options (Aseprite, TexturePacker). */
 export const LAYOUT_OPTION = {
@@ -220,7 +220,7 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
 /**
  * JSON as OUT; the sheet (when the document carries pixels) as OUT's base name + .png, named in meta.image.
  * The JSON is made a chunk at a time as it is written (jsonFile), within `limits.maxJsonBytes`: a sheet whose
- * JSON would take more (at least `minBytes`: framesJsonMinBytes) is refused before any is made.
+ * frames alone would take more (framesJsonMinBytes, known before their text is made) is refused here.
  */
 export async function sheetFiles(
   json: (image: string | undefined) => unknown,
@@ -228,12 +228,13 @@ export async function sheetFiles(
   image: string | undefined,
   outName: string,
   limits: Limits,
-  minBytes: number,
 ): Promise<OutputFile[]> {
-  new Budget(limits).check('maxJsonBytes', minBytes, 'the JSON of the frames');
-  if (!sheet) return [jsonFile(outName, json(image), limits)];
-  const png = `${baseName(outName)}.png`;
-  return [jsonFile(outName, json(png), limits), { name: png, bytes: encodePng(sheet) }];
+  const png = sheet ? `${baseName(outName)}.png` : undefined;
+  const value = json(sheet ? png : image);
+  const min = framesJsonMinBytes((value as { frames?: unknown }).frames);
+  new Budget(limits).check('maxJsonBytes', min, 'the JSON of the frames');
+  const file = jsonFile(outName, value, limits);
+  return sheet ? [file, { name: png!, bytes: encodePng(sheet) }] : [file];
 }
 
 /** Diagnostics for a JSON sheet: a read error, or warnings; each with the line and column of its value. */

@@ -35,7 +35,6 @@ import {
   type CompactFrames,
   frameAt,
   frameCount,
-  framesJsonMinBytes,
   frameDurationAt,
   frameNameAt,
   framesJsonValue,
@@ -846,14 +845,7 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   async writeFiles(doc, outName, options) {
     // A document read from a file (an aseprite -> aseprite convert) takes --filename-format and --layout when given.
     if (!doc.sheet) doc = rekeyed(doc, options);
-    return sheetFiles(
-      (image) => asepriteToJson(doc, { image }),
-      doc.sheet,
-      doc.meta.image,
-      outName,
-      limitsFrom(options),
-      framesJsonMinBytes(doc),
-    );
+    return sheetFiles((image) => asepriteToJson(doc, { image }), doc.sheet, doc.meta.image, outName, limitsFrom(options));
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readAseprite),
   inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),

@@ -46,7 +46,6 @@ import {
   eachFrame,
   frameAt,
   frameCount,
-  framesJsonMinBytes,
   frameNameAt,
   framesJsonValue,
   scanSheet,
@@ -456,14 +455,7 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
   read: (bytes) => readTexturePacker(bytes),
   writeOptions: [LAYOUT_OPTION],
   async writeFiles(doc, outName, options) {
-    return sheetFiles(
-      (image) => texturePackerToJson(doc, { image }),
-      doc.sheet,
-      doc.meta.image,
-      outName,
-      limitsFrom(options),
-      framesJsonMinBytes(doc),
-    );
+    return sheetFiles((image) => texturePackerToJson(doc, { image }), doc.sheet, doc.meta.image, outName, limitsFrom(options));
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readTexturePacker),
   inspectJson: (doc) => ({ format: 'texturepacker', layout: doc.layout, ...texturePackerToJson(doc) }),
