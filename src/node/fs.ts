@@ -264,6 +264,25 @@ export interface WriteTarget {
   mayReplace?: boolean;
 }
 
+/**
+ * The target that writes `file` (an OutputFile of the library) at `path`: its chunks when it is made in
+ * pieces (a big JSON file), its bytes not read.
+ */
+export function fileTarget<E extends Omit<WriteTarget, 'path' | 'bytes' | 'chunks'>>(
+  file: { readonly bytes: Uint8Array; readonly chunks?: () => Iterable<string | Uint8Array> },
+  path: string,
+  extra: E = {} as E,
+): WriteTarget & E {
+  return {
+    path,
+    get bytes() {
+      return file.bytes;
+    },
+    ...(file.chunks ? { chunks: file.chunks } : {}),
+    ...extra,
+  };
+}
+
 export interface WriteOptions {
   /** Files no target may replace, however spelled (the input, the files it uses). */
   protect?: readonly string[];
