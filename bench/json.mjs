@@ -1,7 +1,7 @@
 // JSON at any size ("every JSON writer streams its output ... at
 // >= 0.7x JSON.stringify's speed for the same text"): `inspect --json` of a
 // generated input of every format, made as the CLI makes it (the format's
-// inspectJson, then sprat's streaming writer, src/cli/json.ts jsonChunks),
+// inspectJson, then sprat's streaming writer, src/binary/json-chunks.ts jsonChunks),
 // against JSON.stringify(value, null, 2) of the same document as plain
 // objects (made once, before timing: JSON.stringify is given its input for
 // free). The texts are compared byte for byte before anything is timed.
@@ -9,7 +9,7 @@ import { beginSuite, compare, config } from './lib.mjs';
 import { SWEEP_FORMATS, makeInput } from './inputs.mjs';
 import { mod, sprat } from './sprat.mjs';
 
-const { jsonChunks } = await mod('cli/json');
+const { jsonChunks } = await mod('binary/json-chunks');
 const { plainJson } = await mod('binary/json-array');
 const { LIMIT_SPECS } = await mod('binary/limits');
 const unlimited = Object.fromEntries(LIMIT_SPECS.map((s) => [s.option, 2 ** 40]));

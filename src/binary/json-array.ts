@@ -2,7 +2,7 @@
  * Numbers held in a typed array, shown in a JSON document as a plain array
  * without copying them: the view shares the typed array's memory, and its
  * `toJSON` gives `JSON.stringify` the plain array it expects. sprat's own
- * JSON writer (src/cli/json.ts) reads the numbers straight from the view, so
+ * JSON writer (src/binary/json-chunks.ts) reads the numbers straight from the view, so
  * `inspect --json` of a level of millions of cells costs no array of
  * millions of JavaScript values.
  */

@@ -431,7 +431,7 @@ const WINDOW = 4096;
 /**
  * The text of runs of numbers in an array (a level's cells, a map's GIDs),
  * written as bytes into one reused buffer, for sprat's JSON writer
- * (src/cli/json.ts). A small function of its own: inside the writer's big
+ * (src/binary/json-chunks.ts). A small function of its own: inside the writer's big
  * generator, the loop made V8 compile that whole generator again and again
  * (deoptimized by the arrays' different shapes), each compile taking several
  * MB for a moment, which was the peak memory of `inspect --json` of a 10 MB

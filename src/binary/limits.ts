@@ -16,7 +16,7 @@ export interface Limits {
   maxDrawPixels: number;
   /** Records `play` produces. */
   maxRecords: number;
-  /** Bytes of JSON a command prints (`inspect --json`, `play --json`). */
+  /** Bytes of JSON a command prints or writes (`inspect --json`, `play --json`, a JSON sheet's file). */
   maxJsonBytes: number;
   /** Size of any one file read: inputs and the resources they name. */
   maxFileBytes: number;
@@ -60,7 +60,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     option: 'max-json-bytes',
     default: 256 * 2 ** 20,
     unit: 'bytes',
-    description: 'bytes of JSON a command may print',
+    description: 'bytes of JSON a command may print or write (`--json` outputs, JSON sheets and atlases)',
   },
   {
     key: 'maxFileBytes',

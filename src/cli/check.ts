@@ -13,7 +13,7 @@ import { readReports } from './check-merge.js';
 import { allOptions, resolveUserPaths, type Command } from './command.js';
 import { formatByName } from '../api.js';
 import type { Io } from './io.js';
-import { jsonChunks } from './json.js';
+import { jsonChunks } from '../binary/json-chunks.js';
 import { Progress } from './progress.js';
 import { sarifLog } from './sarif.js';
 

@@ -1,7 +1,7 @@
 import { printable } from '../binary/errors.js';
 import * as path from 'node:path';
 import { convert, load, outputFormatFor, outputFormatNote, references } from '../api.js';
-import { recordingLoader, sameFile, type WriteTarget } from '../node/fs.js';
+import { fileTarget, recordingLoader, sameFile, type WriteTarget } from '../node/fs.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { allOptions, rejectForeignOptions, resolveUserPaths, checkFormatNames, type Command } from './command.js';
 import { FileError, readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
@@ -26,7 +26,7 @@ export function outputTargets(outPath: string, files: readonly OutputFile[], lab
       throw new FileError(label, `a file "${f.name}" would be written outside the output's folder`);
     }
     const isOut = p === path.resolve(outPath);
-    return { path: p, bytes: f.bytes, label: isOut ? label : path.join(path.dirname(label), rel), mayReplace: isOut };
+    return fileTarget(f, p, { label: isOut ? label : path.join(path.dirname(label), rel), mayReplace: isOut });
   });
 }
 

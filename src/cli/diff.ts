@@ -23,7 +23,7 @@ import { encodePng } from '../render/png.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, rejectForeignOptions, resolveUserPaths, type Command } from './command.js';
 import { describeFsError, EXIT_INTERNAL, readInput, reportError, resolvePath, resourcesFor, type Io } from './io.js';
-import { jsonChunks } from './json.js';
+import { jsonChunks } from '../binary/json-chunks.js';
 import { OVERWRITE_OPTION, writeOutputs } from './write.js';
 
 const RENDER_OPTION: OptionSpec = {

@@ -3,7 +3,7 @@ import { load } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { readInput, reportError, type Io } from './io.js';
-import { jsonChunks } from './json.js';
+import { jsonChunks } from '../binary/json-chunks.js';
 import { limitsFrom } from '../binary/limits.js';
 
 export const inspectCommand: Command = {

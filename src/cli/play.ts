@@ -3,7 +3,7 @@ import { load, play } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, rejectForeignOptions, checkFormatNames, type Command } from './command.js';
 import { readInput, reportError, type Io } from './io.js';
-import { BoundedText } from './json.js';
+import { BoundedText } from '../binary/json-chunks.js';
 import { limitsFrom, type Limits } from '../binary/limits.js';
 
 /**

@@ -4,7 +4,7 @@ import { validateWithResources } from '../api.js';
 import { parseArgs, UsageError, stringOption } from './args.js';
 import { FORMAT_OPTION, allOptions, checkFormatNames, type Command } from './command.js';
 import { describeFsError, readInput, resolvePath, resourcesFor, type Io } from './io.js';
-import { jsonChunks } from './json.js';
+import { jsonChunks } from '../binary/json-chunks.js';
 import { limitsFrom } from '../binary/limits.js';
 import { isGlob } from '../node/files.js';
 import { findPlaces } from './batch.js';

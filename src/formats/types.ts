@@ -151,7 +151,14 @@ export interface LinePosition {
 
 export interface OutputFile {
   name: string;
-  bytes: Uint8Array;
+  /** The file's bytes (of a file made in chunks: made from them, all at once, when first read). */
+  readonly bytes: Uint8Array;
+  /**
+   * The same bytes as pieces made one at a time, in order, strings standing for their UTF-8 (a big JSON
+   * file, src/binary/json-chunks.ts jsonFile): a writer that writes each piece before asking for the next
+   * never holds the whole file. Each call starts again from the first piece.
+   */
+  readonly chunks?: () => Iterable<string | Uint8Array>;
 }
 
 /**

@@ -9,7 +9,7 @@ import { UnknownFormatError, convert, formatByName, load, play, references, rend
 import { FORMATS } from '../registry.js';
 import type { CommandOptions, FormatHandler, FormatName, ResourceLoader } from '../formats/types.js';
 import { encodeRender } from '../render/output.js';
-import { stringifyJson } from '../cli/json.js';
+import { stringifyJson } from '../binary/json-chunks.js';
 
 /** `read`, `validate`, `inspect` (JSON and text), `render-frame`, `render-anim`, `play`, `convert:FORMAT`. */
 export type FuzzCommand = string;

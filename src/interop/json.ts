@@ -552,11 +552,6 @@ export function key(k: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`;
 }
 
-/** JSON text with two-space indentation and a final newline, as bytes. */
-export function jsonBytes(value: unknown): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(value, null, 2) + '\n');
-}
-
 /** Removes the folder and the extension of a path. */
 export function baseName(p: string): string {
   const b = p.replace(/^.*[\\/]/, '');

@@ -17,6 +17,7 @@ import { cropImage, createImage, type RgbaImage } from '../render/image.js';
 import { drawSheet, packRects } from '../model/pack.js';
 import { hashBytes, sameBytes } from '../model/frames.js';
 import { Budget } from '../binary/limits.js';
+import { StringMap, StringSet } from '../binary/string-map.js';
 import { animationList } from './sheetextras.js';
 
 export interface SheetFrame {
@@ -170,16 +171,26 @@ export function buildSheet(model: SpriteModel, format: string, budget: Budget = 
   return { image, frames, sourceSize: { w: common[2] - common[0], h: common[3] - common[1] }, originX: -common[0], originY: -common[1] };
 }
 
-/** A name for each animation frame that is unique in the document: the frame label when that is unique, else generated. */
-export function frameNames(model: SpriteModel, generate: (anim: string, index: number, overall: number) => string): string[][] {
-  const labels = new Map<string, number>();
+/**
+ * A name for each animation frame that is unique in the document: the frame label when that is unique, else
+ * generated. Each name is written in the sheet's JSON at least once, so their length is charged to the
+ * `--max-json-bytes` budget as they are made, each before it is compared (a generated name is a cheap
+ * concatenation until then: 2^18 names of a 100 KB animation name would be 26 GB).
+ */
+export function frameNames(
+  model: SpriteModel,
+  generate: (anim: string, index: number, overall: number) => string,
+  budget: Budget = new Budget(),
+): string[][] {
+  let size = 0;
+  const labels = new StringMap<number>();
   const labelOf = (f: ModelFrame) => f.name ?? f.label;
   for (const a of model.animations)
     for (const f of a.frames) {
       const l = labelOf(f);
       if (l) labels.set(l, (labels.get(l) ?? 0) + 1);
     }
-  const used = new Set<string>();
+  const used = new StringSet();
   let overall = 0;
   return model.animations.map((a) => {
     const animName = a.direction ? `${a.name}/${a.direction}` : a.name;
@@ -187,6 +198,8 @@ export function frameNames(model: SpriteModel, generate: (anim: string, index: n
       const l = labelOf(f);
       let name = l && labels.get(l) === 1 ? l : generate(animName, i, overall);
       overall++;
+      size += name.length;
+      budget.check('maxJsonBytes', size, `the names of ${overall} frames`);
       let n = 2;
       const base = name;
       while (used.has(name)) name = `${base} (${n++})`;
@@ -211,7 +224,7 @@ export function spriteAtlasFrames(
   frames: { name: string; image: RgbaImage; durationMs: number; pivot: { x: number; y: number } }[];
   animations: { name: string; frames: string[]; loop: boolean }[];
 } {
-  const names = frameNames(model, (anim, i) => `${anim}/${i}`);
+  const names = frameNames(model, (anim, i) => `${anim}/${i}`, budget);
   const played = model.animations.map((a, ai) => ({ a, ai })).filter(({ a }) => !a.unused && a.frames.length > 0);
   const baked = played.map(({ a }) => a.frames.map((f) => ({ f, b: bakeFrame(model, f, budget) })));
   let common: Box = EMPTY;

@@ -24,6 +24,7 @@
  * a JsonText, the same text as JSON.stringify of the plain records).
  */
 import { JsonText } from '../binary/json-array.js';
+import { StringSet } from '../binary/string-map.js';
 import { JsonOut, jsonBytes } from '../binary/json-out.js';
 import type { JsonReader } from './json.js';
 import { frameRecord, type SheetJsonFrame } from './sheetjson.js';
@@ -253,11 +254,16 @@ export function* eachFrame(doc: WithFrames): Generator<SheetJsonFrame> {
   for (let i = 0; i < n; i++) yield frameAt(doc, i);
 }
 
-// ---------------------------------------------------------------- inspect --json
+// ---------------------------------------------------------------- the frames' JSON
 
-/** The frames of a document as its JSON has them (hash or array layout); with `compact`, of a compact document, a JsonText. */
-export function framesJsonValue(doc: WithFrames, layout: 'hash' | 'array', withPivot: boolean, compact: boolean): unknown {
-  const s = compact ? compactFrames(doc) : null;
+/**
+ * The frames of a document as its JSON has them (hash or array layout): a JsonText whose text is written
+ * from a store's numbers a record at a time (the store of a compact document; for a file written, `write`,
+ * also one made here from plain frames: every frame as sprat makes and reads them); else (`inspect --json`
+ * of plain frames, a frame of another shape, names a hash cannot keep in order) the records themselves.
+ */
+export function framesJsonValue(doc: WithFrames, layout: 'hash' | 'array', withPivot: boolean, write = false): unknown {
+  const s = compactFrames(doc) ?? (write ? storeOf(doc.frames, layout) : null);
   if (!s) {
     return layout === 'array'
       ? Array.from(eachFrame(doc), (f) => frameRecord(f, 'array', withPivot))
@@ -266,12 +272,132 @@ export function framesJsonValue(doc: WithFrames, layout: 'hash' | 'array', withP
   return layout === 'array' ? new FramesText(s, 'array', withPivot) : new FramesText(s, 'hash', withPivot);
 }
 
+/** The record of a frame with these flags (PIVOT, ANCHOR, DURATION) at its fewest: every number one digit, booleans `true`, the name empty. */
+const minRecords = new Map<string, number>();
+
+/** How many characters the record of a frame with flags `fl` takes at least, as framesText writes it under a document's root (name aside). */
+function minRecordBytes(layout: 'hash' | 'array', withPivot: boolean, fl: number): number {
+  const shape = fl & (PIVOT | ANCHOR | DURATION);
+  const key = `${layout}${withPivot}${shape}`;
+  let n = minRecords.get(key);
+  if (n === undefined) {
+    const one = new SheetFrameStore(1);
+    one.add();
+    one.flags[0] = shape | ROTATED | TRIMMED;
+    one.plainName(new Uint8Array(0), 0, 0);
+    const pad = (d: number) => '  '.repeat(d);
+    // The text is `[` or `{`, the record (after its newline and indentation), a newline, the indentation, `]` or `}`.
+    n = [...framesText(one, layout, withPivot, 1, pad)].join('').length - 2 - (1 + pad(1).length);
+    minRecords.set(key, n);
+  }
+  return n;
+}
+
+/**
+ * The fewest characters the frames take in the JSON (each record at its fewest, and its name), when they
+ * are written from a store (framesJsonValue's JsonText); 0 for others. Known before any is written, for
+ * the `--max-json-bytes` budget.
+ */
+export function framesJsonMinBytes(frames: unknown): number {
+  if (!(frames instanceof FramesText)) return 0;
+  const { store: s, layout, withPivot } = frames;
+  let n = s.nameStart[s.count]!;
+  for (let i = 0; i < s.count; i++) n += minRecordBytes(layout, withPivot, s.flags[i]!);
+  for (const name of s.special.values()) n += name.length;
+  return n;
+}
+
+const RECT_KEYS = ['x', 'y', 'w', 'h'];
+const SIZE_KEYS = ['w', 'h'];
+const POINT_KEYS = ['x', 'y'];
+
+/** Whether `v` is a plain object of numbers under exactly `keys`, in that order (JSON.stringify writes it as the store's text does). */
+function plainNumbers(v: unknown, keys: readonly string[]): boolean {
+  if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  const own = Object.keys(v);
+  if (own.length !== keys.length) return false;
+  for (let k = 0; k < keys.length; k++)
+    if (own[k] !== keys[k] || typeof (v as Record<string, unknown>)[keys[k]!] !== 'number') return false;
+  return true;
+}
+
+/** A name JSON.stringify writes as its own characters between quotes: printable ASCII but `"` and `\`. */
+function plainText(t: string): boolean {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 34 || c === 92) return false;
+  }
+  return true;
+}
+
+/** An integer-like key (an array index), which an object puts before the others, in numeric order. */
+const indexKey = (k: string): boolean => /^(?:0|[1-9]\d{0,9})$/.test(k) && Number(k) < 2 ** 32 - 1;
+
+/**
+ * Plain frames in a store, whose text (FramesText) is exactly JSON.stringify's of their records; null when
+ * a frame has another shape (a rectangle with other keys, a value of another type) or, in a hash, a name
+ * repeats or is an array index (JSON.stringify of the object would write those elsewhere).
+ */
+export function storeOf(frames: readonly SheetJsonFrame[], layout: 'hash' | 'array'): SheetFrameStore | null {
+  const s = new SheetFrameStore(Math.max(1, frames.length));
+  const names = layout === 'hash' ? new StringSet() : null;
+  const enc = new TextEncoder();
+  for (const f of frames) {
+    if (f === null || typeof f !== 'object' || typeof f.filename !== 'string') return null;
+    if (!plainNumbers(f.frame, RECT_KEYS) || !plainNumbers(f.spriteSourceSize, RECT_KEYS) || !plainNumbers(f.sourceSize, SIZE_KEYS))
+      return null;
+    if (typeof f.rotated !== 'boolean' || typeof f.trimmed !== 'boolean') return null;
+    if (f.duration !== undefined && typeof f.duration !== 'number') return null;
+    // (frameRecord writes a pivot or anchor when there is one: a falsy one is none)
+    if (f.pivot && !plainNumbers(f.pivot, POINT_KEYS)) return null;
+    if (f.anchor && !plainNumbers(f.anchor, POINT_KEYS)) return null;
+    if (names) {
+      if (names.has(f.filename) || indexKey(f.filename)) return null;
+      names.add(f.filename);
+    }
+    const i = s.add();
+    const b = i * STRIDE;
+    s.set(b, f.frame.x);
+    s.set(b + 1, f.frame.y);
+    s.set(b + 2, f.frame.w);
+    s.set(b + 3, f.frame.h);
+    s.set(b + 4, f.spriteSourceSize.x);
+    s.set(b + 5, f.spriteSourceSize.y);
+    s.set(b + 6, f.spriteSourceSize.w);
+    s.set(b + 7, f.spriteSourceSize.h);
+    s.set(b + 8, f.sourceSize.w);
+    s.set(b + 9, f.sourceSize.h);
+    let fl = (f.rotated ? ROTATED : 0) | (f.trimmed ? TRIMMED : 0);
+    if (f.duration !== undefined) {
+      s.set(b + 10, f.duration);
+      fl |= DURATION;
+    }
+    if (f.pivot) {
+      s.set(b + 11, f.pivot.x);
+      s.set(b + 12, f.pivot.y);
+      fl |= PIVOT;
+    }
+    if (f.anchor) {
+      s.set(b + 13, f.anchor.x);
+      s.set(b + 14, f.anchor.y);
+      fl |= ANCHOR;
+    }
+    s.flags[i] = fl;
+    if (plainText(f.filename)) {
+      const t = enc.encode(f.filename);
+      s.plainName(t, 0, t.length);
+    } else s.specialName(f.filename);
+  }
+  s.trim();
+  return s;
+}
+
 /** A store's frames as JSON: their text written from the numbers (what JSON.stringify writes of the records), or the records. */
 class FramesText extends JsonText<unknown> {
   constructor(
-    store: SheetFrameStore,
-    private readonly layout: 'hash' | 'array',
-    withPivot: boolean,
+    readonly store: SheetFrameStore,
+    readonly layout: 'hash' | 'array',
+    readonly withPivot: boolean,
   ) {
     super(
       store.count,

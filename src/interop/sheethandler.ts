@@ -8,15 +8,16 @@ import { ANIMATION_OPTION, FRAME_OPTION } from '../formats/selections.js';
 import type { CommandOptions, OptionSpec, OutputFile, RenderView, ResourceLoader } from '../formats/types.js';
 import { intOption, selectIndex, selectNamed, stringOption } from '../formats/options.js';
 import { foundResources, isAbsolutePath, loadImage, MissingFiles, type ResourceRequest } from '../formats/resources.js';
-import { limitsFrom } from '../binary/limits.js';
+import { Budget, limitsFrom, type Limits } from '../binary/limits.js';
+import { jsonFile } from '../binary/json-chunks.js';
 import { modelAnimationPicture } from '../model/bake.js';
 import type { SpriteModel } from '../model/types.js';
 import { pictureCanvas, type Picture } from '../render/pipeline.js';
 import type { RgbaImage } from '../render/image.js';
 import { encodePng } from '../render/png.js';
-import { baseName, errorIn, jsonBytes, JsonReader } from './json.js';
+import { baseName, errorIn, JsonReader } from './json.js';
 import { frameWarnings, type SheetJsonFrame } from './sheetjson.js';
-import { eachFrame } from './sheetcompact.js';
+import { eachFrame, framesJsonMinBytes } from './sheetcompact.js';
 
 /** The JSON sheet formats' options (Aseprite, TexturePacker). */
 export const LAYOUT_OPTION = {
@@ -219,19 +220,24 @@ export function sheetModelMethods<D extends { meta: { image?: string } }>(
   };
 }
 
-/** JSON as OUT; the sheet (when the document carries pixels) as OUT's base name + .png, named in meta.image. */
+/**
+ * JSON as OUT; the sheet (when the document carries pixels) as OUT's base name + .png, named in meta.image.
+ * The JSON is made a chunk at a time as it is written (jsonFile), within `limits.maxJsonBytes`: a sheet whose
+ * frames alone would take more (framesJsonMinBytes, known before their text is made) is refused here.
+ */
 export async function sheetFiles(
   json: (image: string | undefined) => unknown,
   sheet: RgbaImage | undefined,
   image: string | undefined,
   outName: string,
+  limits: Limits,
 ): Promise<OutputFile[]> {
-  if (!sheet) return [{ name: outName, bytes: jsonBytes(json(image)) }];
-  const png = `${baseName(outName)}.png`;
-  return [
-    { name: outName, bytes: jsonBytes(json(png)) },
-    { name: png, bytes: encodePng(sheet) },
-  ];
+  const png = sheet ? `${baseName(outName)}.png` : undefined;
+  const value = json(sheet ? png : image);
+  const min = framesJsonMinBytes((value as { frames?: unknown }).frames);
+  new Budget(limits).check('maxJsonBytes', min, 'the JSON of the frames');
+  const file = jsonFile(outName, value, limits);
+  return sheet ? [file, { name: png!, bytes: encodePng(sheet) }] : [file];
 }
 
 /** Diagnostics for a JSON sheet: a read error, or warnings; each with the line and column of its value. */

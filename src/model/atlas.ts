@@ -64,7 +64,9 @@ export interface Atlas {
 /** A file an exporter writes, its name relative to the output's folder. */
 export interface AtlasFile {
   name: string;
-  bytes: Uint8Array;
+  readonly bytes: Uint8Array;
+  /** The bytes as pieces made one at a time (see OutputFile.chunks in src/formats/types.ts). */
+  readonly chunks?: () => Iterable<string | Uint8Array>;
 }
 
 /**

@@ -251,7 +251,9 @@ export class WriteError extends Error {
 
 export interface WriteTarget {
   path: string;
-  bytes: Uint8Array;
+  readonly bytes: Uint8Array;
+  /** The bytes as pieces made one at a time (OutputFile.chunks, src/formats/types.ts): written as they come, `bytes` never read. */
+  readonly chunks?: () => Iterable<string | Uint8Array>;
   /** How errors name this file (default: its path). */
   label?: string;
   /**
@@ -260,6 +262,25 @@ export interface WriteTarget {
    * an existing file stops the whole write unless `overwrite` is given.
    */
   mayReplace?: boolean;
+}
+
+/**
+ * The target that writes `file` (an OutputFile of the library) at `path`: its chunks when it is made in
+ * pieces (a big JSON file), its bytes not read.
+ */
+export function fileTarget<E extends Omit<WriteTarget, 'path' | 'bytes' | 'chunks'>>(
+  file: { readonly bytes: Uint8Array; readonly chunks?: () => Iterable<string | Uint8Array> },
+  path: string,
+  extra: E = {} as E,
+): WriteTarget & E {
+  return {
+    path,
+    get bytes() {
+      return file.bytes;
+    },
+    ...(file.chunks ? { chunks: file.chunks } : {}),
+    ...extra,
+  };
 }
 
 export interface WriteOptions {
@@ -286,9 +307,31 @@ export function removePendingTempsSync(): string[] {
   return removed;
 }
 
-function writeFd(fd: number, bytes: Uint8Array): Promise<void> {
+function writeFd(fd: number, bytes: Uint8Array | string): Promise<void> {
   return new Promise((resolve, reject) => fs.writeFile(fd, bytes, (e) => (e ? reject(e) : resolve())));
 }
+
+/** Text pieces are gathered up to this many characters before a write (a small file is one write). */
+const WRITE_CHARS = 1 << 16;
+
+/** Writes a target's content: its pieces as they are made (each written before more is asked for, small ones gathered), or its bytes. */
+async function writeContent(fd: number, f: WriteTarget): Promise<void> {
+  if (!f.chunks) return writeFd(fd, f.bytes);
+  let text = '';
+  for (const c of f.chunks()) {
+    if (typeof c === 'string') {
+      text += c;
+      if (text.length < WRITE_CHARS) continue;
+    }
+    if (text) await writeFd(fd, text);
+    text = '';
+    if (typeof c !== 'string') await writeFd(fd, c);
+  }
+  if (text) await writeFd(fd, text);
+}
+
+/** Whether `e` came from making a file's content (a budget, a writer's check), not from the file system: reported as it is. */
+const fromContent = (e: unknown): boolean => e instanceof Error && typeof (e as NodeJS.ErrnoException).code !== 'string';
 
 const io = (file: string, e: unknown): WriteError => {
   const err = e as NodeJS.ErrnoException;
@@ -298,7 +341,7 @@ const io = (file: string, e: unknown): WriteError => {
 interface Planned {
   label: string;
   target: string;
-  bytes: Uint8Array;
+  file: WriteTarget;
   mode?: number;
   existed: boolean;
   mayReplace: boolean;
@@ -317,7 +360,10 @@ interface Planned {
  * temporaries killed runs left there), and all are renamed into place at
  * once: each existing file is first kept under a hidden backup name, and if
  * any rename fails every file already moved is put back. A replaced file
- * keeps its permission bits. Errors are `WriteError`s naming the file.
+ * keeps its permission bits. Errors are `WriteError`s naming the file; a
+ * target made in pieces (`chunks`) is written a piece at a time, and an
+ * error making them (a budget's LimitError) drops the temporaries and is
+ * thrown as it is.
  */
 export async function writeFilesAtomic(files: readonly WriteTarget[], options: WriteOptions = {}): Promise<void> {
   const planned: Planned[] = [];
@@ -338,7 +384,7 @@ export async function writeFilesAtomic(files: readonly WriteTarget[], options: W
       throw new WriteError(label, 'exists', 'already exists and was not named as the output');
     if (st && (st.mode & 0o222) === 0 && !options.force) throw new WriteError(label, 'read-only', 'is read-only');
     const mayReplace = f.mayReplace !== false || !!options.overwrite;
-    planned.push({ label, target, bytes: f.bytes, mode: st ? st.mode & 0o7777 : undefined, existed: !!st, mayReplace });
+    planned.push({ label, target, file: f, mode: st ? st.mode & 0o7777 : undefined, existed: !!st, mayReplace });
   }
   for (const dir of new Set(planned.map((p) => path.dirname(p.target)))) await sweepStaleTemps(dir);
   const mine: string[] = [];
@@ -361,14 +407,14 @@ export async function writeFilesAtomic(files: readonly WriteTarget[], options: W
       p.tmp = tmp;
       try {
         if (p.mode !== undefined) fs.fchmodSync(fd, p.mode);
-        await writeFd(fd, p.bytes);
+        await writeContent(fd, p.file);
       } finally {
         fs.closeSync(fd);
       }
     }
   } catch (e) {
     dropTemps();
-    throw io(current, e);
+    throw fromContent(e) ? e : io(current, e);
   }
   commitSync(planned);
   for (const t of mine) pendingTemps.delete(t);

@@ -2,7 +2,7 @@
 // lead's spaces filled in advance; every path against JSON.stringify of the plain array.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { jsonChunks, stringifyJson } from '../../src/cli/json.js';
+import { jsonChunks, stringifyJson } from '../../src/binary/json-chunks.js';
 import { jsonNumbers } from '../../src/binary/json-array.js';
 import { NumberRun } from '../../src/binary/json-out.js';
 import { EDGE_NUMBERS as EDGES } from '../helpers/json-edges.js';

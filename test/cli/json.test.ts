@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { jsonChunks, stringifyJson } from '../../src/cli/json.js';
+import { jsonChunks, stringifyJson } from '../../src/binary/json-chunks.js';
 import { isJsonNumbers, JsonList, jsonNumbers, plainJson } from '../../src/binary/json-array.js';
 import { NumberRun } from '../../src/binary/json-out.js';
 import { runCli } from '../helpers/cli.js';

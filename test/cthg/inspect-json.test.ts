@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { JsonText, plainJson } from '../../src/binary/json-array.js';
-import { stringifyJson } from '../../src/cli/json.js';
+import { stringifyJson } from '../../src/binary/json-chunks.js';
 import { createCthg, inspectCthgJson, readCthg, writeCthg, type CthgDocument } from '../../src/formats/cthg/index.js';
 import { makeInput } from '../../bench/inputs.mjs';
 import { CORPUS, SAMPLES } from '../helpers/paths.js';

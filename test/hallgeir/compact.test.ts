@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JsonText, plainJson } from '../../src/binary/json-array.js';
-import { stringifyJson } from '../../src/cli/json.js';
+import { stringifyJson } from '../../src/binary/json-chunks.js';
 import {
   compactFrames,
   compactObjects,

@@ -34,6 +34,11 @@ export interface HostileCase {
   special?: 'fifo';
   /** More command lines to run on the case's folder (`new`, `check`, `diff`, batches), each with its run name. */
   extra?: { name: string; args: string[] }[];
+  /**
+   * Tighter bounds on the peak resident size of some runs (MiB, by run name) than the sweep's 1 GiB: where
+   * a fix brought a run well down, so that a regression shows before it reaches the limit.
+   */
+  maxRssMb?: Record<string, number>;
 }
 
 const png = (w = 1, h = 1): Uint8Array => encodePng(createImage(w, h));
@@ -46,9 +51,9 @@ function opaquePng(w: number, h: number): Uint8Array {
 
 // ------------------------------------------------------------------ Solarus
 
-/** A 0.9-syntax Solarus sheet: one animation, one direction of `frames` frames of w x h. */
-function solarus(frames: number, image = 'x.png', delay = 100, w = 1, h = 1): string {
-  return `a ${image} 1 ${delay} 0\n0\t0\t${w}\t${h}\t0\t0\t${frames}\t1\n`;
+/** A 0.9-syntax Solarus sheet: one animation (named `name`), one direction of `frames` frames of w x h. */
+export function solarus(frames: number, image = 'x.png', delay = 100, w = 1, h = 1, name = 'a'): string {
+  return `${name} ${image} 1 ${delay} 0\n0\t0\t${w}\t${h}\t0\t0\t${frames}\t1\n`;
 }
 
 // ------------------------------------------------------------------ ISPRITE
@@ -344,9 +349,20 @@ export function hostileCases(): HostileCase[] {
     },
     {
       id: 'solarus-frames-at-limit',
-      what: 'generated: nb_frames at the --max-items default (2^18), 1x1 frames',
+      what: 'generated: nb_frames at the --max-items default (2^18), 1x1 frames (to TexturePacker: 126 MB of JSON, made as one string: 893 MiB)',
       files: { 'many.dat': solarus(1 << 18, 'x.png', 1), 'x.png': png() },
       input: 'many.dat',
+      // The JSON streamed to the file: 489 and 549 MiB measured (on a loaded machine).
+      maxRssMb: { 'convert-texturepacker': 720, 'convert-aseprite': 720 },
+    },
+    {
+      id: 'solarus-long-animation-name',
+      what:
+        'a 100 KB Solarus sheet: 2^18 1x1 frames of an animation with a 100,000-character name (to TexturePacker: ' +
+        'frame names of 26 GB, hashed by length alone: 392 s of CPU, then V8 out of memory)',
+      files: { 'long.dat': solarus(1 << 18, 'x.png', 1, 1, 1, 'n'.repeat(100_000)), 'x.png': png() },
+      input: 'long.dat',
+      maxRssMb: { 'convert-texturepacker': 720, 'convert-aseprite': 720 },
     },
     {
       id: 'solarus-200k-frame-gif',

@@ -10,7 +10,7 @@ import { runCli } from '../helpers/cli.js';
 import { limitError } from '../helpers/errors.js';
 import { ROOT, SAMPLES } from '../helpers/paths.js';
 import { bigSpriteTile } from './cases.js';
-import { stringifyJson, stringifyJsonChunks } from '../../src/cli/json.js';
+import { stringifyJson, stringifyJsonChunks } from '../../src/binary/json-chunks.js';
 import { Budget, LimitError, LIMIT_SPECS, limitsFrom } from '../../src/binary/limits.js';
 import { commonCanvas, encodeApng } from '../../src/render/apng.js';
 import { drawPicture, MIN_DRAW_CHARGE } from '../../src/render/pipeline.js';

@@ -5,7 +5,8 @@
  * (`ulimit -t`; the CPU time each used is judged too), a V8 heap limit (--max-old-space-size) and a hard data
  * limit (`ulimit -d`, so a runaway cannot take the machine down); the test
  * asserts exit 0, or exit 1 with one line `sprat: error: ...` on stderr
- * (after warnings, if any), and a peak resident size under 1 GiB.
+ * (after warnings, if any), and a peak resident size under 1 GiB (or a case's own
+ * tighter bound for some runs, `maxRssMb`).
  *
  * The children run the command line from the sources: esbuild bundles
  * test/hostile/child.ts (which imports src/cli/main.ts) once into a temporary
@@ -102,6 +103,7 @@ interface Outcome {
 }
 
 function judge(
+  c: HostileCase,
   run: Run,
   code: number | null,
   signal: string | null,
@@ -112,6 +114,9 @@ function judge(
 ): string | null {
   if (signal || code === null) return `killed by ${signal} (out of CPU time, or a crash)`;
   if (rss !== null && rss > MAX_RSS_KB) return `peak resident size ${Math.round(rss / 1024)} MiB, over 1 GiB`;
+  const bound = c.maxRssMb?.[run.name];
+  if (bound !== undefined && rss !== null && rss > bound * 1024)
+    return `peak resident size ${Math.round(rss / 1024)} MiB, over this case's ${bound} MiB`;
   // The CPU time of the whole process (every thread: a batch's workers too), measured, not only limited.
   if (cpu !== null && cpu > CPU_SECONDS) return `${cpu.toFixed(1)} s of CPU, over ${CPU_SECONDS} s`;
   if (code === 0) return null;
@@ -131,7 +136,15 @@ function judge(
 const WALL_SECONDS = 120;
 const WALL_SECONDS_BLOCKED = 15;
 
-function runChild(bundle: string, cwd: string, run: Run, id: string, wallSeconds: number, cpuSeconds: number): Promise<Outcome> {
+function runChild(
+  bundle: string,
+  cwd: string,
+  c: HostileCase,
+  run: Run,
+  id: string,
+  wallSeconds: number,
+  cpuSeconds: number,
+): Promise<Outcome> {
   const usageFile = path.join(cwd, `.usage-${run.name}.json`);
   fs.rmSync(usageFile, { force: true });
   const quoted = run.args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
@@ -168,7 +181,9 @@ function runChild(bundle: string, cwd: string, run: Run, id: string, wallSeconds
       } catch {
         // killed before it could write it
       }
-      const problem = hung ? `still running after ${wallSeconds} s (blocked or hung)` : judge(run, code, signal, stdout, stderr, rss, cpu);
+      const problem = hung
+        ? `still running after ${wallSeconds} s (blocked or hung)`
+        : judge(c, run, code, signal, stdout, stderr, rss, cpu);
       resolve({ id, code, signal, stdout, stderr, maxRssKb: rss, cpuS: cpu, problem });
     });
   });
@@ -238,19 +253,19 @@ describe('the hostile sweep', () => {
     const pending = (id: string) => PENDING_OTHER_BRANCH.some((p) => id === p || id.startsWith(p + '/'));
     const outcomes = await pool(jobs, PARALLEL, ({ c, run, dir }) => {
       const id = `${c.id}/${run.name}`;
-      if (pending(id)) return runChild(bundle, dir, run, id, PENDING_WALL_SECONDS, PENDING_CPU_SECONDS);
-      return runChild(bundle, dir, run, id, c.special === 'fifo' ? WALL_SECONDS_BLOCKED : WALL_SECONDS, CPU_SECONDS);
+      if (pending(id)) return runChild(bundle, dir, c, run, id, PENDING_WALL_SECONDS, PENDING_CPU_SECONDS);
+      return runChild(bundle, dir, c, run, id, c.special === 'fifo' ? WALL_SECONDS_BLOCKED : WALL_SECONDS, CPU_SECONDS);
     });
     // Peak resident size depends on when the garbage collector runs, which a loaded machine shifts (the same
     // SpriteTile re-encode measured 750 to 1060 MiB): a run over the memory limit alone is measured once more,
     // by itself, and that measurement stands (a real excess is over the limit both times).
     for (const [i, o] of outcomes.entries()) {
       if (!o.problem?.startsWith('peak resident size') || pending(o.id)) continue;
-      const { run, dir } = jobs[i]!;
+      const { c, run, dir } = jobs[i]!;
       // Its first run may have written its output: start from an empty output folder again.
       fs.rmSync(path.join(dir, 'out'), { recursive: true, force: true });
       fs.mkdirSync(path.join(dir, 'out'));
-      outcomes[i] = await runChild(bundle, dir, run, o.id, WALL_SECONDS, CPU_SECONDS);
+      outcomes[i] = await runChild(bundle, dir, c, run, o.id, WALL_SECONDS, CPU_SECONDS);
     }
     const failures = outcomes.filter((o) => o.problem && !pending(o.id)).map((o) => `${o.id}: ${o.problem}`);
     const fixedPending = (only ? [] : PENDING_OTHER_BRANCH).filter(

@@ -12,7 +12,7 @@ import { runCli } from '../helpers/cli.js';
 import { limitError } from '../helpers/errors.js';
 import { encodePng } from '../../src/render/png.js';
 import { createImage } from '../../src/render/image.js';
-import { asepriteBlendBomb, bigSpriteTile, distinctCellsPng, iccpBomb, tmxPolygon, tmxRectangles, withChunks } from './cases.js';
+import { asepriteBlendBomb, bigSpriteTile, distinctCellsPng, iccpBomb, solarus, tmxPolygon, tmxRectangles, withChunks } from './cases.js';
 
 let dir = '';
 beforeAll(() => {
@@ -97,5 +97,23 @@ describe('every budget kept', () => {
     const r = await runCli(['diff', 'a.bytes', 'b.bytes'], dir);
     limitError(r, 'max-items');
     expect(r.stderr).toContain('the diff of A would need 4700160 items');
+  });
+
+  it('frame names made from a 20,000-character animation name: --max-json-bytes before the sheet is drawn (no Set comparing them in full)', async () => {
+    put('x.png', encodePng(createImage(1, 1)));
+    // 2,000 frames: 40 MB of TexturePacker frame names, each too long for V8 to hash but by its length (a
+    // Set of the 1,000 made within a 20 MB budget compared ~10^10 characters).
+    put('long.dat', solarus(2000, 'x.png', 1, 1, 1, 'n'.repeat(20_000)));
+    const r = await runCli(['convert', 'long.dat', 'long.json', '--to', 'texturepacker', '--max-json-bytes', '20000000'], dir);
+    limitError(r, 'max-json-bytes');
+    expect(r.stderr).toMatch(/the names of \d+ frames would need \d+ bytes/);
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('long') || f.startsWith('.long'))).toEqual(['long.dat']);
+    // With the budget raised for them, the names are made and written, once each in `frames` and in `animations`.
+    const few = put('few.dat', solarus(50, 'x.png', 1, 1, 1, 'n'.repeat(20_000)));
+    const ok = await runCli(['convert', few, 'few.json', '--to', 'texturepacker'], dir);
+    expect(ok.code, ok.stderr).toBe(0);
+    const json = JSON.parse(fs.readFileSync(path.join(dir, 'few.json'), 'utf8'));
+    expect(Object.keys(json.frames)).toHaveLength(50);
+    expect(new Set(Object.keys(json.frames)).size).toBe(50);
   });
 });

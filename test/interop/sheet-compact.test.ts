@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { asepriteHandler, asepriteModel, type AsepriteDoc } from '../../src/interop/aseprite/index.js';
 import { texturePackerHandler, texturePackerModel, type TexturePackerDoc } from '../../src/interop/texturepacker/index.js';
 import { compactFrames, frameCount } from '../../src/interop/sheetcompact.js';
-import { stringifyJson } from '../../src/cli/json.js';
+import { stringifyJson } from '../../src/binary/json-chunks.js';
 import type { FormatHandler } from '../../src/formats/types.js';
 import { runCli } from '../helpers/cli.js';
 import { SAMPLES } from '../helpers/paths.js';

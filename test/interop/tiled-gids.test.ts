@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tiledGids, tiledMap, tiledTileLayer } from '../../bench/interop.mjs';
-import { jsonChunks } from '../../src/cli/json.js';
+import { jsonChunks } from '../../src/binary/json-chunks.js';
 import { JsonReader } from '../../src/interop/json.js';
 import { readTiledObject, tiledHandler, tiledJsonText, type TiledDoc, type TiledTileLayer } from '../../src/interop/tiled/index.js';
 import { cutGidArrays, parseTiledJson } from '../../src/interop/tiled/json-gids.js';

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { JsonText, plainJson } from '../../src/binary/json-array.js';
 import { LimitError } from '../../src/binary/limits.js';
-import { jsonChunks, stringifyJson } from '../../src/cli/json.js';
+import { jsonChunks, stringifyJson } from '../../src/binary/json-chunks.js';
 import { inspectIspriteJson, readIsprite, writeIsprite, type IspriteDocument } from '../../src/formats/isprite/index.js';
 import { makeHeroDocument } from '../../scripts/samples/isprite.js';
 import { makeDoc } from '../../bench/isprite.mjs';

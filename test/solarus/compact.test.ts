@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonText, plainJson } from '../../src/binary/json-array.js';
 import { LimitError } from '../../src/binary/limits.js';
-import { jsonChunks, stringifyJson } from '../../src/cli/json.js';
+import { jsonChunks, stringifyJson } from '../../src/binary/json-chunks.js';
 import { animationStore, animationsOf } from '../../src/formats/solarus/compact.js';
 import {
   convertSyntax,

@@ -8,14 +8,16 @@ import { type Diagnostic, FormatError, printableLines } from '../../binary/error
 import { ANIMATION_OPTION, FRAME_OPTION, PLAY_MS_OPTION, PLAY_STEP_MS_OPTION } from '../../formats/selections.js';
 import type { CommandOptions, FormatHandler, OptionSpec } from '../../formats/types.js';
 import { choiceOption, stringOption } from '../../formats/options.js';
-import { budgetFrom } from '../../binary/limits.js';
+import { budgetFrom, limitsFrom } from '../../binary/limits.js';
+import { StringMap } from '../../binary/string-map.js';
+import { jsonFile } from '../../binary/json-chunks.js';
 import type { LevelModel, ModelAnimation, ModelFrame, ModelLayer, ModelShape, SpriteModel } from '../../model/types.js';
 import { unusedAnimation, unusedFrameNames } from '../../model/unused.js';
 import { timingNotes, type FrameAt } from '../../model/timing.js';
 import type { RgbaImage } from '../../render/image.js';
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
 import { atlasLosses, frameMs, pageDataName, pageMeta, requireUnrotated } from '../atlasfile.js';
-import { baseName, has, JsonReader, jsonBytes, jsonLinePositions, type FromJson, sniffText } from '../json.js';
+import { baseName, has, JsonReader, jsonLinePositions, type FromJson, sniffText } from '../json.js';
 import { buildSheet, sheetLossNotes, type SheetFrame } from '../sheet.js';
 import {
   type AnimationExtra,
@@ -302,18 +304,20 @@ export function readAseprite(bytes: Uint8Array, r = new JsonReader(FORMAT)): Ase
 }
 
 /**
- * The document as Aseprite's JSON. `compact`: the frames of a document read from a file (while its `frames`
- * were not asked for) as a JsonText made from the compact frames, whose text `inspect --json` writes straight.
+ * The document as Aseprite's JSON. For a file (`write`: naming `image` as its sheet), the frames are a
+ * JsonText whose text jsonChunks writes a piece at a time from their numbers (framesJsonValue); for
+ * `inspect --json`, so are those of a document read from a file while its `frames` were not asked for.
  */
-export function asepriteToJson(doc: AsepriteDoc, compact = false): Record<string, unknown> {
-  const frames = framesJsonValue(doc, doc.layout, false, compact);
+export function asepriteToJson(doc: AsepriteDoc, write?: { image: string | undefined }): Record<string, unknown> {
+  const frames = framesJsonValue(doc, doc.layout, false, !!write);
+  const image = write ? write.image : doc.meta.image;
   const m = doc.meta;
   const meta: Record<string, unknown> = {};
   // meta.sprat first: the rest of meta stays at the end of the file, where detection looks (a 16 KiB tail).
   if (m.sprat) meta.sprat = extrasJson(m.sprat);
   if (m.app !== undefined) meta.app = m.app;
   if (m.version !== undefined) meta.version = m.version;
-  if (m.image !== undefined) meta.image = m.image;
+  if (image !== undefined) meta.image = image;
   if (m.format !== undefined) meta.format = m.format;
   if (m.size !== undefined) meta.size = m.size;
   if (m.scale !== undefined) meta.scale = m.scale;
@@ -603,7 +607,7 @@ export function asepriteFromModel(model: SpriteModel | LevelModel, options: Comm
   const emitted: SheetFrame[] = [];
   const emittedKeys: string[] = [];
   /** Where each key was written, to find runs quickly. */
-  const starts = new Map<string, number[]>();
+  const starts = new StringMap<number[]>();
   const frameTags: AsepriteTag[] = [];
   /** The model animation of each tag. */
   const tagAnim: number[] = [];
@@ -847,7 +851,7 @@ function playbackPlan(
 }
 
 /** Where `run` appears as a contiguous run of `list` (`starts`: the positions of each key in it), or -1. */
-function findRun(list: string[], starts: Map<string, number[]>, run: string[]): number {
+function findRun(list: string[], starts: StringMap<number[]>, run: string[]): number {
   outer: for (const s of starts.get(run[0]!) ?? []) {
     if (s + run.length > list.length) continue;
     for (let i = 1; i < run.length; i++) if (list[s + i] !== run[i]) continue outer;
@@ -888,10 +892,10 @@ export const asepriteHandler: FormatHandler<AsepriteDoc> = {
   async writeFiles(doc, outName, options) {
     // A document read from a file (an aseprite -> aseprite convert) takes --filename-format and --layout when given.
     if (!doc.sheet) doc = rekeyed(doc, options);
-    return sheetFiles((image) => asepriteToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
+    return sheetFiles((image) => asepriteToJson(doc, { image }), doc.sheet, doc.meta.image, outName, limitsFrom(options));
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readAseprite),
-  inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc, true) }),
+  inspectJson: (doc) => ({ format: 'aseprite', layout: doc.layout, ...asepriteToJson(doc) }),
   // The inspect JSON is the file's own (plus format and layout): each value's place in the file.
   linePositions: (_doc, bytes) => jsonLinePositions(bytes),
   inspectText: asepriteInspectText,
@@ -979,7 +983,7 @@ function asepriteAtlasFiles(atlas: Atlas, dataName: string): AtlasFile[] {
         slices: [],
       },
     };
-    return { name: pageDataName(dataName, page), bytes: jsonBytes(asepriteToJson(doc)) };
+    return jsonFile(pageDataName(dataName, page), asepriteToJson(doc, { image: doc.meta.image }));
   });
 }
 

@@ -16,7 +16,8 @@
  * rotate and the packer stores frames upright for it.
  */
 import type { Atlas, AtlasExporter } from '../../model/atlas.js';
-import { atlasLosses, requireTurn, textFile } from '../atlasfile.js';
+import { atlasLosses, requireTurn } from '../atlasfile.js';
+import { jsonFile } from '../../binary/json-chunks.js';
 
 function doc(atlas: Atlas): unknown {
   requireTurn(atlas, 'phaser3', 'clockwise');
@@ -49,6 +50,6 @@ export const phaser3Exporter: AtlasExporter = {
   rotation: false,
   whyNoRotation: 'Phaser 3 draws a frame its file marks `rotated` mirrored and stretched',
   multipage: true,
-  write: (atlas, dataName) => [textFile(dataName, `${JSON.stringify(doc(atlas), null, 2)}\n`)],
+  write: (atlas, dataName) => [jsonFile(dataName, doc(atlas))],
   losses: (atlas) => atlasLosses(atlas, 'phaser3', { pivot: true }),
 };

@@ -13,7 +13,8 @@
  * loader (`meta.related_multi_packs`, relative to the file).
  */
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
-import { atlasLosses, pageAnimations, pageDataName, pageMeta, requireTurn, textFile } from '../atlasfile.js';
+import { atlasLosses, pageAnimations, pageDataName, pageMeta, requireTurn } from '../atlasfile.js';
+import { jsonFile } from '../../binary/json-chunks.js';
 
 function write(atlas: Atlas, dataName: string): AtlasFile[] {
   requireTurn(atlas, 'pixi', 'clockwise');
@@ -36,7 +37,7 @@ function write(atlas: Atlas, dataName: string): AtlasFile[] {
     const meta: Record<string, unknown> = pageMeta(atlas, page);
     if (names.length > 1) meta.related_multi_packs = names.filter((_, i) => i !== page).map(base);
     const doc = { frames, ...(Object.keys(animations).length ? { animations } : {}), meta };
-    return textFile(names[page]!, `${JSON.stringify(doc, null, 2)}\n`);
+    return jsonFile(names[page]!, doc);
   });
 }
 

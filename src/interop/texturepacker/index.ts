@@ -22,8 +22,10 @@ import {
 } from '../sheethandler.js';
 import { dirOf, joinPath, loadResource, type ResourceRequest } from '../../formats/resources.js';
 import { choiceOption } from '../../formats/options.js';
-import { baseName, errorIn, has, JsonReader, jsonBytes, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
-import { budgetFrom } from '../../binary/limits.js';
+import { baseName, errorIn, has, JsonReader, jsonLinePositions, type FromJson, key, sniffText } from '../json.js';
+import { budgetFrom, limitsFrom } from '../../binary/limits.js';
+import { StringMap, StringSet } from '../../binary/string-map.js';
+import { jsonFile } from '../../binary/json-chunks.js';
 import type { Atlas, AtlasExporter, AtlasFile } from '../../model/atlas.js';
 import { atlasLosses, pageAnimations, pageDataName, pageMeta, requireTurn } from '../atlasfile.js';
 import { buildSheet, frameNames, sheetLossNotes, type SheetFrame as BuiltFrame } from '../sheet.js';
@@ -186,10 +188,11 @@ export function readTexturePacker(bytes: Uint8Array, r = new JsonReader(FORMAT))
 }
 
 /**
- * The document as TexturePacker's JSON. `compact`: the frames of a document read from a file (while its `frames`
- * were not asked for) as a JsonText made from the compact frames, whose text `inspect --json` writes straight.
+ * The document as TexturePacker's JSON. For a file (`write`: naming `image` as its sheet), the frames are a
+ * JsonText whose text jsonChunks writes a piece at a time from their numbers (framesJsonValue); for
+ * `inspect --json`, so are those of a document read from a file while its `frames` were not asked for.
  */
-export function texturePackerToJson(doc: TexturePackerDoc, compact = false): Record<string, unknown> {
+export function texturePackerToJson(doc: TexturePackerDoc, write?: { image: string | undefined }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (doc.textures) {
     out.textures = doc.textures.map((t, i) => {
@@ -198,13 +201,14 @@ export function texturePackerToJson(doc: TexturePackerDoc, compact = false): Rec
       if (t.format !== undefined) o.format = t.format;
       if (t.size !== undefined) o.size = t.size;
       if (t.scale !== undefined) o.scale = t.scale;
-      o.frames = framesJsonValue({ frames: Array.from(eachFrame(doc)).filter((f) => (f.sheet ?? 0) === i) }, t.layout, true, false);
+      o.frames = framesJsonValue({ frames: Array.from(eachFrame(doc)).filter((f) => (f.sheet ?? 0) === i) }, t.layout, true, !!write);
       return o;
     });
-  } else out.frames = framesJsonValue(doc, doc.layout, true, compact);
+  } else out.frames = framesJsonValue(doc, doc.layout, true, !!write);
   if (doc.animations.length) out.animations = Object.fromEntries(doc.animations);
+  const meta = !write || write.image === doc.meta.image ? doc.meta : { ...doc.meta, image: write.image };
   // meta.sprat first: the rest of meta stays at the end of the file, where detection looks (a 16 KiB tail).
-  out.meta = doc.meta.sprat ? { sprat: extrasJson(doc.meta.sprat), ...doc.meta } : doc.meta;
+  out.meta = meta.sprat ? { sprat: extrasJson(meta.sprat), ...meta } : meta;
   return out;
 }
 
@@ -264,8 +268,10 @@ export function texturePackerModel(doc: TexturePackerDoc): SpriteModel {
 export function texturePackerFromModel(model: SpriteModel | LevelModel, options: CommandOptions = {}): TexturePackerDoc {
   if (model.kind !== 'sprite') throw new FormatError(FORMAT, 'a level cannot be written as a TexturePacker sheet');
   const notes = sheetLossNotes(model, FORMAT);
-  const built = buildSheet(model, FORMAT, budgetFrom(options));
-  const names = frameNames(model, (anim, i) => `${anim}/${String(i).padStart(4, '0')}`);
+  const budget = budgetFrom(options);
+  // The names first: their length is JSON the sheet will hold, charged before the frames are drawn.
+  const names = frameNames(model, (anim, i) => `${anim}/${String(i).padStart(4, '0')}`, budget);
+  const built = buildSheet(model, FORMAT, budget);
   // The sprite origin as a normalised pivot on each frame's canvas.
   const pivotOf = (bf: BuiltFrame) => ({
     x: bf.sourceSize.w ? bf.originX / bf.sourceSize.w : 0,
@@ -277,14 +283,14 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
     return f.name ?? f.label;
   };
   const look = (bf: BuiltFrame) => JSON.stringify([bf.frame, bf.spriteSourceSize, bf.sourceSize, bf.durationMs]);
-  const looks = new Map<string, Set<string>>();
+  const looks = new StringMap<Set<string>>();
   for (const bf of built.frames) {
     const l = labelOf(bf);
     if (l !== undefined) looks.set(l, (looks.get(l) ?? new Set()).add(look(bf)));
   }
-  const generated = new Set(names.flat());
+  const generated = new StringSet(names.flat());
   const frames: SheetJsonFrame[] = [];
-  const emitted = new Set<string>();
+  const emitted = new StringSet();
   for (const bf of built.frames) {
     const l = labelOf(bf);
     let filename = names[bf.animation]![bf.index]!;
@@ -322,7 +328,7 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
       `texturepacker: has no tag direction or repeat (the frames are written as they play; sprat reads the mode back from meta.sprat): ${animationList(modes)}`,
     );
   const animations: [string, string[]][] = [];
-  const taken = new Set<string>();
+  const taken = new StringSet();
   const extras: AnimationExtra[] = [];
   model.animations.forEach((a, ai) => {
     if (a.unused) return; // its frames are written, in no animation
@@ -336,7 +342,8 @@ export function texturePackerFromModel(model: SpriteModel | LevelModel, options:
   const layout = choiceOption(options, LAYOUT_OPTION) ?? 'hash';
   if (layout === 'array') {
     // PixiJS names array frames by their index, and its `animations` list those names: the file names are the indices.
-    const index = new Map(frames.map((f, i) => [f.filename, String(i)]));
+    const index = new StringMap<string>();
+    frames.forEach((f, i) => index.set(f.filename, String(i)));
     frames.forEach((f, i) => {
       f.filename = String(i);
     });
@@ -447,11 +454,11 @@ export const texturePackerHandler: FormatHandler<TexturePackerDoc> = {
   sniff: sniffTexturePacker,
   read: (bytes) => readTexturePacker(bytes),
   writeOptions: [LAYOUT_OPTION],
-  async writeFiles(doc, outName) {
-    return sheetFiles((image) => texturePackerToJson({ ...doc, meta: { ...doc.meta, image } }), doc.sheet, doc.meta.image, outName);
+  async writeFiles(doc, outName, options) {
+    return sheetFiles((image) => texturePackerToJson(doc, { image }), doc.sheet, doc.meta.image, outName, limitsFrom(options));
   },
   validate: (bytes): Diagnostic[] => validateSheetDoc(bytes, FORMAT, readTexturePacker),
-  inspectJson: (doc) => ({ format: 'texturepacker', layout: doc.layout, ...texturePackerToJson(doc, true) }),
+  inspectJson: (doc) => ({ format: 'texturepacker', layout: doc.layout, ...texturePackerToJson(doc) }),
   // The inspect JSON is the file's own (plus format and layout): each value's place in the file.
   linePositions: (_doc, bytes) => jsonLinePositions(bytes),
   inspectText(doc) {
@@ -519,7 +526,7 @@ function texturePackerAtlasFiles(atlas: Atlas, dataName: string): AtlasFile[] {
         ...(names.length > 1 ? { related_multi_packs: names.filter((_, i) => i !== page).map((n) => n.replace(/^.*\//, '')) } : {}),
       },
     };
-    return { name: names[page]!, bytes: jsonBytes(texturePackerToJson(doc)) };
+    return jsonFile(names[page]!, texturePackerToJson(doc, { image: doc.meta.image }));
   });
 }
 

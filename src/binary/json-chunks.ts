@@ -9,9 +9,9 @@
  * (src/binary/limits.ts): a document whose JSON would pass it is a
  * LimitError, found before the text is built.
  */
-import { Budget, DEFAULT_LIMITS, type Limits } from '../binary/limits.js';
-import { isJsonNumbers, JsonList, JsonText } from '../binary/json-array.js';
-import { NumberRun } from '../binary/json-out.js';
+import { Budget, DEFAULT_LIMITS, type Limits } from './limits.js';
+import { isJsonNumbers, JsonList, JsonText } from './json-array.js';
+import { NumberRun } from './json-out.js';
 
 export const MAX_INDENT_DEPTH = 100;
 
@@ -268,6 +268,64 @@ export function stringifyJsonChunks(value: unknown, indent = 2, limits: Partial<
  */
 export function stringifyJson(value: unknown, indent = 2, limits: Partial<Limits> = {}): string | undefined {
   return stringifyJsonChunks(value, indent, limits)?.join('');
+}
+
+/** A file made in pieces (see OutputFile in src/formats/types.ts, which this is). */
+export interface ChunkedFile {
+  name: string;
+  readonly bytes: Uint8Array;
+  readonly chunks: () => Iterable<string | Uint8Array>;
+}
+
+/**
+ * A file whose content `chunks` makes a piece at a time (strings stand for
+ * their UTF-8), each call from the first piece: a writer that writes each
+ * piece before asking for the next holds one piece at a time. `bytes` joins
+ * them, once, when first asked for (what a caller that wants the whole file
+ * pays).
+ */
+export function chunkedFile(name: string, chunks: () => Iterable<string | Uint8Array>): ChunkedFile {
+  let bytes: Uint8Array | undefined;
+  return {
+    name,
+    chunks,
+    get bytes() {
+      bytes ??= joinChunks(chunks());
+      return bytes;
+    },
+  };
+}
+
+/** The pieces as one array of bytes (strings as UTF-8). */
+export function joinChunks(chunks: Iterable<string | Uint8Array>): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (const c of chunks) {
+    const b = typeof c === 'string' ? encoder.encode(c) : c;
+    parts.push(b);
+    size += b.length;
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * A JSON file: the text of `JSON.stringify(value, null, 2)` and a newline,
+ * made by jsonChunks a chunk at a time as it is written, within
+ * `limits.maxJsonBytes` (past it, the LimitError of `--max-json-bytes`, with
+ * no more than the limit made). The one way sprat writes a JSON file.
+ */
+export function jsonFile(name: string, value: unknown, limits: Partial<Limits> = {}): ChunkedFile {
+  return chunkedFile(name, function* () {
+    yield* jsonChunks(value, 2, limits);
+    yield '\n';
+  });
 }
 
 /**
