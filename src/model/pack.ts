@@ -72,20 +72,6 @@ export interface PackResult {
   positions: { x: number; y: number }[];
 }
 
-interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-/** The padded size of a rectangle: its room on the page plus `padding` to its right and below (the bin grows by `padding` too). */
-interface Item {
-  index: number;
-  w: number;
-  h: number;
-}
-
 interface Placed {
   index: number;
   x: number;
@@ -95,134 +81,240 @@ interface Placed {
   rotated: boolean;
 }
 
+/** The padded size of a rectangle: its room on the page plus `padding` to its right and below (the bin grows by `padding` too). */
+interface Item {
+  index: number;
+  w: number;
+  h: number;
+}
+
 const BIG = 1e9;
 
-/** MaxRects over one bin; `insert` places one rectangle or says it does not fit. */
+/** The heuristics as small numbers, for the placement loop. */
+const BSSF = 0;
+const BLSF = 1;
+const BAF = 2;
+const BL = 3;
+const CP = 4;
+const CODE: Record<PackHeuristic, number> = {
+  'best-short-side': BSSF,
+  'best-long-side': BLSF,
+  'best-area': BAF,
+  'bottom-left': BL,
+  'contact-point': CP,
+};
+
+/**
+ * MaxRects over one bin (Jylänki 2010, section 3.3): the free space is the list of maximal free rectangles, possibly
+ * overlapping. Placing a rectangle splits every free rectangle it overlaps into up to four maximal ones around it, and
+ * prunes those inside another. Rectangles are kept four numbers each (left, top, right, bottom; right and bottom
+ * exclusive) in typed arrays: the placement loop reads them without allocating.
+ */
 class MaxRectsBin {
-  free: Box[];
-  used: Placed[] = [];
+  /** The free rectangles, `nFree` of them. */
+  private free = new Int32Array(256);
+  private nFree = 1;
+  /** The rectangles one placement splits off, before pruning. */
+  private made = new Int32Array(64);
+  /** The placed rectangles (their room, padding included), `count` of them, with their item index and turn. */
+  used: Int32Array;
+  index: Int32Array;
+  turned: Uint8Array;
+  count = 0;
   usedW = 0;
   usedH = 0;
   constructor(
     readonly width: number,
     readonly height: number,
     readonly rotate: boolean,
+    capacity: number,
   ) {
-    this.free = [{ x: 0, y: 0, w: width, h: height }];
+    this.free.set([0, 0, width, height]);
+    this.used = new Int32Array(capacity * 4);
+    this.index = new Int32Array(capacity);
+    this.turned = new Uint8Array(capacity);
   }
 
-  insert(item: Item, heuristic: PackHeuristic): Placed | null {
-    let best: Placed | null = null;
+  /**
+   * Places a w × h rectangle (item `index`) where the heuristic scores best, or says it does not fit. Scores are
+   * compared as (primary, secondary), lower first; ties go to the first free rectangle, then to the upright turn.
+   */
+  insert(index: number, w: number, h: number, heuristic: number): boolean {
+    const f = this.free;
+    const n = this.nFree * 4;
+    const turn = this.rotate && w !== h;
     let s1 = Infinity;
     let s2 = Infinity;
-    const free = this.free;
-    for (let i = 0; i < free.length; i++) {
-      const f = free[i]!;
-      for (let turn = 0; turn < (this.rotate && item.w !== item.h ? 2 : 1); turn++) {
-        const w = turn ? item.h : item.w;
-        const h = turn ? item.w : item.h;
-        if (w > f.w || h > f.h) continue;
+    let bx = -1;
+    let by = 0;
+    let bturn = false;
+    for (let k = 0; k < n; k += 4) {
+      const fx = f[k]!;
+      const fy = f[k + 1]!;
+      const fw = f[k + 2]! - fx;
+      const fh = f[k + 3]! - fy;
+      for (let t = 0; t < (turn ? 2 : 1); t++) {
+        const rw = t ? h : w;
+        const rh = t ? w : h;
+        if (rw > fw || rh > fh) continue;
         let a: number;
         let b: number;
-        switch (heuristic) {
-          case 'best-short-side': {
-            const dw = f.w - w;
-            const dh = f.h - h;
-            a = Math.min(dw, dh);
-            b = Math.max(dw, dh);
-            break;
-          }
-          case 'best-long-side': {
-            const dw = f.w - w;
-            const dh = f.h - h;
-            a = Math.max(dw, dh);
-            b = Math.min(dw, dh);
-            break;
-          }
-          case 'best-area':
-            a = f.w * f.h - w * h;
-            b = Math.min(f.w - w, f.h - h);
-            break;
-          case 'bottom-left':
-            a = f.y + h;
-            b = f.x;
-            break;
-          case 'contact-point':
-            a = -this.contact(f.x, f.y, w, h);
-            b = f.y + h;
-            break;
+        if (heuristic === BSSF) {
+          const dw = fw - rw;
+          const dh = fh - rh;
+          a = dw < dh ? dw : dh;
+          b = dw < dh ? dh : dw;
+        } else if (heuristic === BLSF) {
+          const dw = fw - rw;
+          const dh = fh - rh;
+          a = dw < dh ? dh : dw;
+          b = dw < dh ? dw : dh;
+        } else if (heuristic === BAF) {
+          a = fw * fh - rw * rh;
+          b = Math.min(fw - rw, fh - rh);
+        } else if (heuristic === BL) {
+          a = fy + rh;
+          b = fx;
+        } else {
+          // Contact point: the most edge touching the bin's edges and placed rectangles (scored negated).
+          a = -this.contact(fx, fy, rw, rh);
+          b = fy + rh;
         }
         if (a < s1 || (a === s1 && b < s2)) {
           s1 = a;
           s2 = b;
-          best = { index: item.index, x: f.x, y: f.y, w, h, rotated: turn === 1 };
+          bx = fx;
+          by = fy;
+          bturn = t === 1;
         }
       }
     }
-    if (best) this.place(best);
-    return best;
+    if (bx < 0) return false;
+    this.place(index, bx, by, bturn ? h : w, bturn ? w : h, bturn);
+    return true;
   }
 
   /** How much of the rectangle's edge touches the bin's edge or a placed rectangle (the contact point score). */
   private contact(x: number, y: number, w: number, h: number): number {
+    const r = x + w;
+    const b = y + h;
     let score = 0;
-    if (x === 0 || x + w === this.width) score += h;
-    if (y === 0 || y + h === this.height) score += w;
-    for (const u of this.used) {
-      if (u.x === x + w || u.x + u.w === x) score += overlap(u.y, u.y + u.h, y, y + h);
-      if (u.y === y + h || u.y + u.h === y) score += overlap(u.x, u.x + u.w, x, x + w);
+    if (x === 0 || r === this.width) score += h;
+    if (y === 0 || b === this.height) score += w;
+    const u = this.used;
+    const n = this.count * 4;
+    for (let k = 0; k < n; k += 4) {
+      const ux = u[k]!;
+      const uy = u[k + 1]!;
+      const ur = u[k + 2]!;
+      const ub = u[k + 3]!;
+      if (ux === r || ur === x) score += overlap(uy, ub, y, b);
+      if (uy === b || ub === y) score += overlap(ux, ur, x, r);
     }
     return score;
   }
 
-  private place(r: Placed): void {
-    const kept: Box[] = [];
-    const made: Box[] = [];
-    for (const f of this.free) {
-      if (r.x >= f.x + f.w || r.x + r.w <= f.x || r.y >= f.y + f.h || r.y + r.h <= f.y) {
-        kept.push(f);
+  private place(index: number, x: number, y: number, w: number, h: number, turned: boolean): void {
+    const r = x + w;
+    const b = y + h;
+    let f = this.free;
+    const n = this.nFree * 4;
+    let made = this.made;
+    let m = 0;
+    // Split every free rectangle the new one overlaps into the up to four maximal ones around it; keep the others in order.
+    let kept = 0;
+    for (let k = 0; k < n; k += 4) {
+      const fx = f[k]!;
+      const fy = f[k + 1]!;
+      const fr = f[k + 2]!;
+      const fb = f[k + 3]!;
+      if (x >= fr || r <= fx || y >= fb || b <= fy) {
+        if (kept !== k) {
+          f[kept] = fx;
+          f[kept + 1] = fy;
+          f[kept + 2] = fr;
+          f[kept + 3] = fb;
+        }
+        kept += 4;
         continue;
       }
-      // Split the free rectangle into up to four maximal ones around the placed one.
-      if (r.x > f.x) made.push({ x: f.x, y: f.y, w: r.x - f.x, h: f.h });
-      if (r.x + r.w < f.x + f.w) made.push({ x: r.x + r.w, y: f.y, w: f.x + f.w - r.x - r.w, h: f.h });
-      if (r.y > f.y) made.push({ x: f.x, y: f.y, w: f.w, h: r.y - f.y });
-      if (r.y + r.h < f.y + f.h) made.push({ x: f.x, y: r.y + r.h, w: f.w, h: f.y + f.h - r.y - r.h });
+      if (m + 16 > made.length) {
+        const grown = new Int32Array(made.length * 2);
+        grown.set(made);
+        this.made = made = grown;
+      }
+      if (x > fx) m = put(made, m, fx, fy, x, fb);
+      if (r < fr) m = put(made, m, r, fy, fr, fb);
+      if (y > fy) m = put(made, m, fx, fy, fr, y);
+      if (b < fb) m = put(made, m, fx, b, fr, fb);
     }
-    // Prune: only the new rectangles can be inside another or hold an old one (the old ones were pruned already).
-    const fresh: Box[] = [];
-    for (let i = 0; i < made.length; i++) {
-      const m = made[i]!;
+    // Prune (Jylänki, 3.3): a kept rectangle cannot lie inside a new one (it would have lain inside the free rectangle
+    // the new one was cut from, and the list was pruned), so only the new ones are checked: against each other (of two
+    // equal ones the first stays) and against the kept ones.
+    let total = kept;
+    for (let i = 0; i < m; i += 4) {
+      const mx = made[i]!;
+      const my = made[i + 1]!;
+      const mr = made[i + 2]!;
+      const mb = made[i + 3]!;
       let inside = false;
-      for (let j = 0; j < made.length && !inside; j++)
-        if (j !== i && contains(made[j]!, m) && (!contains(m, made[j]!) || j < i)) inside = true;
-      for (let j = 0; j < kept.length && !inside; j++) if (contains(kept[j]!, m)) inside = true;
-      if (!inside) fresh.push(m);
+      for (let j = 0; j < m && !inside; j += 4) {
+        if (j === i || made[j]! > mx || made[j + 1]! > my || made[j + 2]! < mr || made[j + 3]! < mb) continue;
+        // j holds i: i goes, unless they are equal and i comes first.
+        inside = j < i || made[j]! !== mx || made[j + 1]! !== my || made[j + 2]! !== mr || made[j + 3]! !== mb;
+      }
+      for (let k = 0; k < kept && !inside; k += 4) inside = f[k]! <= mx && f[k + 1]! <= my && f[k + 2]! >= mr && f[k + 3]! >= mb;
+      if (inside) continue;
+      if (total + 4 > f.length) {
+        const grown = new Int32Array(f.length * 2);
+        grown.set(f.subarray(0, total));
+        this.free = f = grown;
+      }
+      f[total] = mx;
+      f[total + 1] = my;
+      f[total + 2] = mr;
+      f[total + 3] = mb;
+      total += 4;
     }
-    const free: Box[] = [];
-    for (const k of kept) {
-      let inside = false;
-      for (const m of fresh)
-        if (contains(m, k)) {
-          inside = true;
-          break;
-        }
-      if (!inside) free.push(k);
-    }
-    for (const m of fresh) free.push(m);
-    this.free = free;
-    this.used.push(r);
-    this.usedW = Math.max(this.usedW, r.x + r.w);
-    this.usedH = Math.max(this.usedH, r.y + r.h);
+    this.nFree = total / 4;
+    const c = this.count++;
+    this.used.set([x, y, r, b], c * 4);
+    this.index[c] = index;
+    this.turned[c] = turned ? 1 : 0;
+    if (r > this.usedW) this.usedW = r;
+    if (b > this.usedH) this.usedH = b;
   }
+
+  /** The placed rectangles as objects. */
+  placed(): Placed[] {
+    const out: Placed[] = [];
+    for (let c = 0; c < this.count; c++) {
+      const k = c * 4;
+      const u = this.used;
+      out.push({
+        index: this.index[c]!,
+        x: u[k]!,
+        y: u[k + 1]!,
+        w: u[k + 2]! - u[k]!,
+        h: u[k + 3]! - u[k + 1]!,
+        rotated: this.turned[c] === 1,
+      });
+    }
+    return out;
+  }
+}
+
+/** Appends a rectangle (left, top, right, bottom) at `m`; returns the next place. */
+function put(a: Int32Array, m: number, x: number, y: number, r: number, b: number): number {
+  a[m] = x;
+  a[m + 1] = y;
+  a[m + 2] = r;
+  a[m + 3] = b;
+  return m + 4;
 }
 
 function overlap(a0: number, a1: number, b0: number, b1: number): number {
   return a1 < b0 || b1 < a0 ? 0 : Math.min(a1, b1) - Math.max(a0, b0);
-}
-
-function contains(a: Box, b: Box): boolean {
-  return b.x >= a.x && b.y >= a.y && b.x + b.w <= a.x + a.w && b.y + b.h <= a.y + a.h;
 }
 
 const nextPow2 = (n: number) => (n <= 1 ? 1 : 2 ** Math.ceil(Math.log2(n)));
@@ -268,8 +360,9 @@ interface Trial {
 
 /** Packs every item into one bin of binW × binH, or null. */
 function tryPack(items: readonly Item[], binW: number, binH: number, heuristic: PackHeuristic, rules: Rules): MaxRectsBin | null {
-  const bin = new MaxRectsBin(binW, binH, rules.rotate);
-  for (const it of items) if (!bin.insert(it, heuristic)) return null;
+  const bin = new MaxRectsBin(binW, binH, rules.rotate, items.length);
+  const code = CODE[heuristic];
+  for (const it of items) if (!bin.insert(it.index, it.w, it.h, code)) return null;
   return bin;
 }
 
@@ -342,7 +435,7 @@ function smallestPage(items: readonly Item[], rules: Rules, heuristics: readonly
     const a = page.width * page.height;
     if (a < bestArea || (a === bestArea && best && Math.max(page.width, page.height) < Math.max(best.page.width, best.page.height))) {
       bestArea = a;
-      best = { placed: bin.used.slice(), page };
+      best = { placed: bin.placed(), page };
     }
   };
   const sorted = new Map<number, Item[]>();
@@ -387,14 +480,14 @@ function fillPage(items: readonly Item[], rules: Rules, heuristics: readonly Pac
   const binW = binOf(rules.fixedW || rules.maxW || BIG, rules);
   const binH = binOf(rules.maxH || BIG, rules);
   let bestTaken = new Set<number>();
-  let bestBin = new MaxRectsBin(binW, binH, rules.rotate);
+  let bestBin = new MaxRectsBin(binW, binH, rules.rotate, 0);
   let bestArea = -1;
   for (const heuristic of heuristics.filter((h) => h !== 'contact-point' || items.length <= 1500).slice(0, 3)) {
-    const bin = new MaxRectsBin(binW, binH, rules.rotate);
+    const bin = new MaxRectsBin(binW, binH, rules.rotate, items.length);
     let a = 0;
     const taken = new Set<number>();
     for (const it of [...items].sort(ORDERS[0]))
-      if (bin.insert(it, heuristic)) {
+      if (bin.insert(it.index, it.w, it.h, CODE[heuristic])) {
         taken.add(it.index);
         a += it.w * it.h;
       }
@@ -465,7 +558,7 @@ export function packRects(rects: readonly PackInput[], options: PackOptions = {}
       rest = left.filter((it) => !taken.has(it.index));
       trial = smallestPage(on, rules, heuristics);
       // The smallest-page search missed the layout the fill found: keep the fill's, shrunk to what it holds.
-      trial ??= { placed: bin.used, page: pageSize(bin.usedW, bin.usedH, rules) };
+      trial ??= { placed: bin.placed(), page: pageSize(bin.usedW, bin.usedH, rules) };
     }
     const page = pages.push(trial.page) - 1;
     for (const p of trial.placed)
