@@ -353,12 +353,25 @@ class MaxRectsBin {
     if (b > this.usedH) this.usedH = b;
   }
 
-  /** The placed rectangles as objects. */
-  placed(): Placed[] {
+  /** The placed rectangles, copied out (the search fills the same bin again). */
+  copy(): PlacedSet {
+    return new PlacedSet(this.used.slice(0, 4 * this.count), this.index.slice(0, this.count), this.turned.slice(0, this.count));
+  }
+}
+
+/** Placed rectangles as a bin holds them (left, top, right, bottom; item index; turned), made into objects once chosen. */
+class PlacedSet {
+  constructor(
+    readonly used: Int32Array,
+    readonly index: Int32Array,
+    readonly turned: Uint8Array,
+  ) {}
+
+  list(): Placed[] {
     const out: Placed[] = [];
-    for (let c = 0; c < this.count; c++) {
+    const u = this.used;
+    for (let c = 0; c < this.index.length; c++) {
       const k = c * 4;
-      const u = this.used;
       out.push({
         index: this.index[c]!,
         x: u[k]!,
@@ -419,21 +432,27 @@ interface Rules {
 
 /** The page a bin's used area makes, after the size rules. */
 function pageSize(usedW: number, usedH: number, rules: Rules): { width: number; height: number } {
+  const width = pageWidth(usedW, usedH, rules);
+  return { width, height: rules.square ? width : pageHeight(usedH, rules) };
+}
+
+/** The page's width alone (the search asks it often: no object made). */
+function pageWidth(usedW: number, usedH: number, rules: Rules): number {
   let width = rules.fixedW || Math.max(1, usedW - rules.pad + 2 * rules.border);
-  let height = Math.max(1, usedH - rules.pad + 2 * rules.border);
-  if (rules.pot) {
-    width = nextPow2(width);
-    height = nextPow2(height);
-  }
-  if (rules.square) width = height = Math.max(width, height);
-  return { width, height };
+  if (rules.pot) width = nextPow2(width);
+  return rules.square ? Math.max(width, pageHeight(usedH, rules)) : width;
+}
+
+function pageHeight(usedH: number, rules: Rules): number {
+  const height = Math.max(1, usedH - rules.pad + 2 * rules.border);
+  return rules.pot ? nextPow2(height) : height;
 }
 
 /** The bin (inner size, padding added) a page of width × height gives. */
 const binOf = (side: number, rules: Rules) => side - 2 * rules.border + rules.pad;
 
 interface Trial {
-  placed: Placed[];
+  placed: PlacedSet;
   page: { width: number; height: number };
 }
 
@@ -548,8 +567,8 @@ function smallestPage(items: readonly Item[], rules: Rules, heuristics: readonly
   /** Nothing beats a page the rectangles fill exactly (with pot or square pages another layout may still round down). */
   let exact = false;
   const pageArea = (w: number, h: number) => {
-    const page = pageSize(w, h, rules);
-    return page.width * page.height;
+    const width = pageWidth(w, h, rules);
+    return width * (rules.square ? width : pageHeight(h, rules));
   };
   const consider = (bin: MaxRectsBin) => {
     const page = pageSize(bin.usedW, bin.usedH, rules);
@@ -558,7 +577,7 @@ function smallestPage(items: readonly Item[], rules: Rules, heuristics: readonly
     const a = page.width * page.height;
     if (a < bestArea || (a === bestArea && best && Math.max(page.width, page.height) < Math.max(best.page.width, best.page.height))) {
       bestArea = a;
-      best = { placed: bin.placed(), page };
+      best = { placed: bin.copy(), page };
       if (bin.usedW * bin.usedH === area && !rules.pot && !rules.square) exact = true;
     }
   };
@@ -574,9 +593,16 @@ function smallestPage(items: readonly Item[], rules: Rules, heuristics: readonly
     if (lists[offer] === undefined) {
       const { order, turn } = offers[offer]!;
       const turned = (it: Item) => (turn === FLAT ? it.h > it.w : turn === TALL && it.w > it.h);
-      // Without rotation, sorted from the first list (its sorted runs make that quick; ties go by index either way).
-      const from = !rules.rotate && lists[0] ? lists[0] : items;
-      const list = from.map((it) => (turned(it) ? { index: it.index, w: it.h, h: it.w, turned: true } : it)).sort(ORDERS[order]);
+      // Without rotation, sorted from the first list (its sorted runs make that quick; ties go by index either way),
+      // and not at all when that is in this order already (equal rectangles: every order is the same).
+      const first = !rules.rotate ? lists[0] : undefined;
+      if (first && first.every((it, i) => i === 0 || ORDERS[order]!(first[i - 1]!, it) < 0)) {
+        lists[offer] = null;
+        return null;
+      }
+      const list = (first ?? items)
+        .map((it) => (turned(it) ? { index: it.index, w: it.h, h: it.w, turned: true } : it))
+        .sort(ORDERS[order]);
       const fixed = (o: number) => rules.rotate && offers[o]!.turn !== FREE;
       const same = lists.some(
         (l, o) => l && fixed(o) === fixed(offer) && l.every((it, i) => it.index === list[i]!.index && it.w === list[i]!.w),
@@ -802,10 +828,10 @@ export function packRects(rects: readonly PackInput[], options: PackOptions = {}
       rest = left.filter((it) => !taken.has(it.index));
       trial = smallestPage(on, rules, heuristics);
       // The smallest-page search missed the layout the fill found: keep the fill's, shrunk to what it holds.
-      trial ??= { placed: bin.placed(), page: pageSize(bin.usedW, bin.usedH, rules) };
+      trial ??= { placed: bin.copy(), page: pageSize(bin.usedW, bin.usedH, rules) };
     }
     const page = pages.push(trial.page) - 1;
-    for (const p of trial.placed)
+    for (const p of trial.placed.list())
       placements[p.index] = { page, x: rules.border + p.x + extrude, y: rules.border + p.y + extrude, rotated: p.rotated };
     left = rest;
   }
