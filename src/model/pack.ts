@@ -279,63 +279,69 @@ class MaxRectsBin {
     }
     this.work += n / 4;
     // Split each into the up to four maximal free rectangles around the placed one, side by side: the pieces left of
-    // it, right of it, above it, below it.
+    // it, right of it, above it, below it (each side has room for one piece per rectangle cut).
     let made = this.made;
     if (4 * hits > made.length) this.made = made = new Int32Array(8 * hits);
-    let m = 0;
-    const ends = this.ends;
-    for (let side = 0; side < 4; side++) {
-      for (let k = 0; k < hits; k += 4) {
-        const fx = cut[k]!;
-        const fy = cut[k + 1]!;
-        const fr = cut[k + 2]!;
-        const fb = cut[k + 3]!;
-        if (side === 0 && x > fx) m = put(made, m, fx, fy, x, fb);
-        else if (side === 1 && r < fr) m = put(made, m, r, fy, fr, fb);
-        else if (side === 2 && y > fy) m = put(made, m, fx, fy, fr, y);
-        else if (side === 3 && b < fb) m = put(made, m, fx, b, fr, fb);
-      }
-      ends[side] = m;
+    let p0 = 0;
+    let p1 = hits;
+    let p2 = 2 * hits;
+    let p3 = 3 * hits;
+    for (let k = 0; k < hits; k += 4) {
+      const fx = cut[k]!;
+      const fy = cut[k + 1]!;
+      const fr = cut[k + 2]!;
+      const fb = cut[k + 3]!;
+      if (x > fx) p0 = put(made, p0, fx, fy, x, fb);
+      if (r < fr) p1 = put(made, p1, r, fy, fr, fb);
+      if (y > fy) p2 = put(made, p2, fx, fy, fr, y);
+      if (b < fb) p3 = put(made, p3, fx, b, fr, fb);
     }
+    const ends = this.ends;
+    ends[0] = p0;
+    ends[1] = p1;
+    ends[2] = p2;
+    ends[3] = p3;
     // Prune (Jylänki, 3.3): a kept rectangle cannot lie inside a new one (it would have lain inside the free rectangle
     // the new one was cut from, and the list was pruned), so only the new ones are checked, against each other and
     // the kept ones. A piece reaches into the placed rectangle's span on its side, so only a piece on the same side
     // can hold it (of two equal ones the first stays); a kept one that holds it spans the same way yet misses the
     // placed rectangle, so it ends where that starts or starts where that ends: one of `near`. The pieces kept go
     // into the places of the rectangles cut (then at the end); places left over take the last rectangles.
-    let side = 0;
-    let from = 0;
     let filled = 0;
     let total = n;
-    for (let i = 0; i < m; i += 4) {
-      while (i >= ends[side]!) from = ends[side++]!;
+    let m = 0;
+    for (let side = 0; side < 4; side++) {
+      const from = side * hits;
       const to = ends[side]!;
-      const mx = made[i]!;
-      const my = made[i + 1]!;
-      const mr = made[i + 2]!;
-      const mb = made[i + 3]!;
-      let inside = false;
-      for (let j = from; j < to && !inside; j += 4) {
-        if (j === i || made[j]! > mx || made[j + 1]! > my || made[j + 2]! < mr || made[j + 3]! < mb) continue;
-        inside = j < i || made[j]! !== mx || made[j + 1]! !== my || made[j + 2]! !== mr || made[j + 3]! !== mb;
-      }
-      for (let j = 0; j < c && !inside; j++) {
-        const q = near[j]!;
-        inside = f[q]! <= mx && f[q + 1]! <= my && f[q + 2]! >= mr && f[q + 3]! >= mb;
-      }
-      if (inside) continue;
-      let at: number;
-      if (filled < hits >> 2) at = holes[filled++]!;
-      else {
-        if (total + 4 > f.length) {
-          const grown = new Int32Array(f.length * 2);
-          grown.set(f.subarray(0, total));
-          this.free = f = grown;
+      m += to - from;
+      for (let i = from; i < to; i += 4) {
+        const mx = made[i]!;
+        const my = made[i + 1]!;
+        const mr = made[i + 2]!;
+        const mb = made[i + 3]!;
+        let inside = false;
+        for (let j = from; j < to && !inside; j += 4) {
+          if (j === i || made[j]! > mx || made[j + 1]! > my || made[j + 2]! < mr || made[j + 3]! < mb) continue;
+          inside = j < i || made[j]! !== mx || made[j + 1]! !== my || made[j + 2]! !== mr || made[j + 3]! !== mb;
         }
-        at = total;
-        total += 4;
+        for (let j = 0; j < c && !inside; j++) {
+          const q = near[j]!;
+          inside = f[q]! <= mx && f[q + 1]! <= my && f[q + 2]! >= mr && f[q + 3]! >= mb;
+        }
+        if (inside) continue;
+        let at: number;
+        if (filled < hits >> 2) at = holes[filled++]!;
+        else {
+          if (total + 4 > f.length) {
+            const grown = new Int32Array(f.length * 2);
+            grown.set(f.subarray(0, total));
+            this.free = f = grown;
+          }
+          at = total;
+          total += 4;
+        }
+        put(f, at, mx, my, mr, mb);
       }
-      put(f, at, mx, my, mr, mb);
     }
     for (let hole = (hits >> 2) - 1; hole >= filled; hole--) {
       const at = holes[hole]!;
@@ -533,9 +539,13 @@ function candidateWidths(list: readonly Item[], rules: Rules, area: number, wide
  * The smallest-page search's budget: this many times the work of its first pack (free rectangles visited and
  * compared), so a big or awkward set is searched less (an order that makes many free rectangles is cut short).
  */
-const SEARCH_WORK = 8;
-/** What a pack costs besides its work (making the bin, reading the results), in work units per rectangle. */
-const PACK_COST = 4;
+const SEARCH_WORK = 4;
+/**
+ * What a pack costs besides its work (the offer's list and widths, the bin made ready, the rectangles read), in
+ * work units: so much per pack and per rectangle.
+ */
+const PACK_COST = 128;
+const PACK_COST_EACH = 4;
 
 /**
  * The smallest single page for the items over heuristics, orders and widths, or null when none fits. The budget is
@@ -629,7 +639,7 @@ function smallestPage(items: readonly Item[], rules: Rules, heuristics: readonly
     const rotate = rules.rotate && offers[offer]!.turn === FREE;
     // The first pack sets the budget; until one fits, a pack runs until a rectangle does not fit.
     const bin = packBin(scratch, list, w, h, heuristic, rotate, best ? budget - work : Infinity, best ? lost : undefined);
-    work += bin.work + PACK_COST * list.length;
+    work += bin.work + PACK_COST + PACK_COST_EACH * list.length;
     if (budget === Infinity) budget = SEARCH_WORK * work;
     return bin.done ? bin : null;
   };
