@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import { describeOptions } from './args.js';
-import { allOptions, DEBUG_OPTION, HELP_OPTION, LIMIT_OPTIONS, optionsByFormat, type Command } from './command.js';
+import { allOptions, checkFormatNames, DEBUG_OPTION, HELP_OPTION, LIMIT_OPTIONS, optionsByFormat, type Command } from './command.js';
 import { detectFormat, formatsForExtension } from '../detect.js';
-import { didYouMean } from '../formats/options.js';
 import type { FormatHandler } from '../formats/types.js';
 import { FORMATS, getFormat } from '../registry.js';
 import { UsageError } from './args.js';
@@ -55,16 +54,10 @@ export function helpScope(cmd: Command, args: readonly string[]): HelpScope {
     if (a === '--all') all = true;
     else if (a === '--format' || a.startsWith('--format=')) {
       const name = a === '--format' ? args[++i] : a.slice('--format='.length);
-      const f = name === undefined ? undefined : getFormat(name);
-      if (!f) {
-        const names = FORMATS.map((x) => x.name);
-        throw new UsageError(
-          name === undefined
-            ? '--format needs a format name'
-            : `unknown format "${name}" for --format${didYouMean(name, names)} (known: ${names.join(', ')})`,
-        );
-      }
-      formats.push(f);
+      if (name === undefined) throw new UsageError('option --format needs a value');
+      // The one check of a format name (a near miss suggested), as the commands make it.
+      checkFormatNames({ format: name });
+      formats.push(getFormat(name)!);
     } else if (a.startsWith('--')) {
       if (!a.includes('=') && valued.has(a.slice(2))) i++;
     } else if (a === '-o') i++;
