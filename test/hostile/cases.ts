@@ -354,7 +354,7 @@ export function hostileCases(): HostileCase[] {
       files: { 'many.dat': solarus(1 << 18, 'x.png', 1), 'x.png': png() },
       input: 'many.dat',
       // The JSON streamed to the file (made as one string, it needed over 800 MiB).
-      heapMb: { 'convert-texturepacker': 640, 'convert-aseprite': 640 },
+      heapMb: { 'convert-texturepacker': 512, 'convert-aseprite': 512, 'convert-hallgeir-sprite': 512 },
     },
     {
       id: 'solarus-long-animation-name',
